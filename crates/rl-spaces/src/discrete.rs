@@ -1,0 +1,348 @@
+//! [`Discrete`]: the integers `start, start + 1, ..., start + n - 1`.
+
+use std::fmt;
+
+use rand::{Rng, RngExt};
+use serde_json::Value;
+
+use crate::SpaceError;
+use crate::json::describe;
+use crate::space::{FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space};
+
+/// The `n` integers `start, start + 1, ..., start + n - 1` (Gymnasium's `Discrete(n, start)`).
+///
+/// Elements are `i64`. Flattening gives a one-hot vector of length `n` (position `x - start`).
+///
+/// ```
+/// use rand::SeedableRng;
+/// use rl_spaces::{Discrete, SampleSpace, Space};
+///
+/// let actions = Discrete::new(4)?;
+/// let mut rng = rand_pcg::Pcg64::seed_from_u64(0);
+/// let a = actions.sample(&mut rng);
+/// assert!(actions.contains(&a));
+///
+/// // Masked sampling: only actions 1 and 3 are allowed.
+/// let masked = actions.sample_masked(&[false, true, false, true], &mut rng)?;
+/// assert!(matches!(masked, Some(1) | Some(3)));
+/// // No allowed action gives `None`, never a silent default.
+/// assert_eq!(actions.sample_masked(&[false; 4], &mut rng)?, None);
+/// # Ok::<(), rl_spaces::SpaceError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Discrete {
+    n: u64,
+    start: i64,
+}
+
+impl Discrete {
+    /// The integers `0..n`. Errors if `n` is zero.
+    pub fn new(n: u64) -> Result<Self, SpaceError> {
+        Discrete::with_start(n, 0)
+    }
+
+    /// The integers `start..start + n`. Errors if `n` is zero or `start + n - 1` overflows `i64`.
+    pub fn with_start(n: u64, start: i64) -> Result<Self, SpaceError> {
+        if n == 0 {
+            return Err(SpaceError::invalid("Discrete", "n must be at least 1"));
+        }
+        let last = i128::from(start) + i128::from(n) - 1;
+        if last > i128::from(i64::MAX) {
+            return Err(SpaceError::invalid(
+                "Discrete",
+                format!("start + n - 1 = {last} does not fit in i64"),
+            ));
+        }
+        Ok(Discrete { n, start })
+    }
+
+    /// The number of elements.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// The smallest element.
+    pub fn start(&self) -> i64 {
+        self.start
+    }
+
+    /// The position of `x` counted from `start`, if `x` is an element.
+    #[inline]
+    pub fn offset_of(&self, x: i64) -> Option<u64> {
+        let offset = i128::from(x) - i128::from(self.start);
+        u64::try_from(offset).ok().filter(|o| *o < self.n)
+    }
+
+    /// The element at position `offset` counted from `start`, if `offset < n`.
+    #[inline]
+    pub fn element_at_offset(&self, offset: u64) -> Option<i64> {
+        (offset < self.n).then(|| {
+            // Cannot overflow: the constructor checked start + n - 1 <= i64::MAX.
+            (i128::from(self.start) + i128::from(offset)) as i64
+        })
+    }
+
+    /// Draws uniformly among the elements whose mask entry is `true` (Gymnasium's
+    /// `sample(mask=...)`).
+    ///
+    /// Returns `Ok(None)` when the mask allows no element, and an error when the mask's length
+    /// is not `n`.
+    pub fn sample_masked<R: Rng + ?Sized>(
+        &self,
+        mask: &[bool],
+        rng: &mut R,
+    ) -> Result<Option<i64>, SpaceError> {
+        self.check_len("mask", mask.len())?;
+        let allowed = mask.iter().filter(|m| **m).count();
+        if allowed == 0 {
+            return Ok(None);
+        }
+        let pick = rng.random_range(0..allowed);
+        let offset = mask
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| **m)
+            .nth(pick)
+            .map(|(i, _)| i as u64);
+        Ok(offset.and_then(|o| self.element_at_offset(o)))
+    }
+
+    /// Draws an element with probability proportional to `weights[x - start]` (Gymnasium's
+    /// `sample(probability=...)`; the weights need not sum to one).
+    ///
+    /// Returns `Ok(None)` when every weight is zero, and an error when the length is not `n`
+    /// or a weight is negative, NaN or infinite.
+    pub fn sample_weighted<R: Rng + ?Sized>(
+        &self,
+        weights: &[f64],
+        rng: &mut R,
+    ) -> Result<Option<i64>, SpaceError> {
+        self.check_len("weights", weights.len())?;
+        if let Some((i, w)) = weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| !w.is_finite() || **w < 0.0)
+        {
+            return Err(SpaceError::InvalidDistribution {
+                reason: format!("weight {i} is {w}; weights must be finite and non-negative"),
+            });
+        }
+        let total: f64 = weights.iter().sum();
+        if total == 0.0 {
+            return Ok(None);
+        }
+        if !total.is_finite() {
+            return Err(SpaceError::InvalidDistribution {
+                reason: "the weights sum to infinity".to_owned(),
+            });
+        }
+        let target = rng.random::<f64>() * total;
+        let mut cumulative = 0.0;
+        let mut chosen = None;
+        for (i, w) in weights.iter().enumerate() {
+            if *w > 0.0 {
+                chosen = Some(i);
+                cumulative += w;
+                if target < cumulative {
+                    break;
+                }
+            }
+        }
+        Ok(chosen.and_then(|i| self.element_at_offset(i as u64)))
+    }
+
+    fn check_len(&self, what: &'static str, found: usize) -> Result<(), SpaceError> {
+        if u64::try_from(found).ok() != Some(self.n) {
+            return Err(SpaceError::LengthMismatch {
+                what,
+                expected: usize::try_from(self.n).unwrap_or(usize::MAX),
+                found,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Discrete {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.start == 0 {
+            write!(f, "Discrete({})", self.n)
+        } else {
+            write!(f, "Discrete({}, start={})", self.n, self.start)
+        }
+    }
+}
+
+impl Space for Discrete {
+    type Element = i64;
+
+    #[inline]
+    fn contains(&self, x: &i64) -> bool {
+        self.offset_of(*x).is_some()
+    }
+}
+
+impl SampleSpace for Discrete {
+    #[inline]
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
+        let offset = rng.random_range(0..self.n);
+        (i128::from(self.start) + i128::from(offset)) as i64
+    }
+}
+
+impl FiniteSpace for Discrete {
+    fn cardinality(&self) -> Option<usize> {
+        usize::try_from(self.n).ok()
+    }
+
+    fn element_at(&self, index: usize) -> Option<i64> {
+        self.element_at_offset(u64::try_from(index).ok()?)
+    }
+
+    fn index_of(&self, x: &i64) -> Option<usize> {
+        self.offset_of(*x).and_then(|o| usize::try_from(o).ok())
+    }
+}
+
+impl FlattenSpace for Discrete {
+    fn flat_dim(&self) -> usize {
+        usize::try_from(self.n).unwrap_or(usize::MAX)
+    }
+
+    fn flatten_into<F: FlatScalar>(&self, x: &i64, out: &mut [F]) -> Result<(), SpaceError> {
+        self.check_len("flat buffer", out.len())?;
+        let offset = self
+            .index_of(x)
+            .ok_or_else(|| SpaceError::not_in_space(x, self))?;
+        out.fill(F::ZERO);
+        out[offset] = F::ONE;
+        Ok(())
+    }
+
+    fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<i64, SpaceError> {
+        self.check_len("flat buffer", flat.len())?;
+        one_hot_position(flat).and_then(|i| {
+            self.element_at(i)
+                .ok_or_else(|| SpaceError::flat("one-hot position out of range"))
+        })
+    }
+}
+
+/// The position of the single one in a one-hot block; an error unless every other entry is zero.
+pub(crate) fn one_hot_position<F: FlatScalar>(block: &[F]) -> Result<usize, SpaceError> {
+    let mut position = None;
+    for (i, v) in block.iter().enumerate() {
+        if *v == F::ONE && position.is_none() {
+            position = Some(i);
+        } else if *v != F::ZERO {
+            return Err(SpaceError::flat(format!(
+                "a one-hot block must hold a single 1 and zeros elsewhere, found {v:?} at position {i}"
+            )));
+        }
+    }
+    position.ok_or_else(|| SpaceError::flat("a one-hot block holds no 1"))
+}
+
+impl JsonSpace for Discrete {
+    fn element_to_json(&self, x: &i64) -> Result<Value, SpaceError> {
+        if !self.contains(x) {
+            return Err(SpaceError::not_in_space(x, self));
+        }
+        Ok(Value::from(*x))
+    }
+
+    fn element_from_json(&self, value: &Value) -> Result<i64, SpaceError> {
+        let x = value.as_i64().ok_or_else(|| {
+            SpaceError::json(format!("expected an integer, found {}", describe(value)))
+        })?;
+        if !self.contains(&x) {
+            return Err(SpaceError::not_in_space(&x, self));
+        }
+        Ok(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+
+    #[test]
+    fn constructor_validates() {
+        assert!(Discrete::new(0).is_err());
+        assert!(Discrete::with_start(2, i64::MAX).is_err());
+        assert!(Discrete::with_start(1, i64::MAX).is_ok());
+        assert_eq!(
+            Discrete::with_start(4, -3).unwrap().to_string(),
+            "Discrete(4, start=-3)"
+        );
+    }
+
+    #[test]
+    fn membership_respects_start() {
+        let space = Discrete::with_start(3, 10).unwrap();
+        assert!(!space.contains(&9));
+        assert!(space.contains(&10));
+        assert!(space.contains(&12));
+        assert!(!space.contains(&13));
+    }
+
+    #[test]
+    fn masked_sampling_only_draws_allowed_elements() {
+        let space = Discrete::with_start(5, -2).unwrap();
+        let mut rng = Pcg64::seed_from_u64(3);
+        let mask = [false, true, false, false, true];
+        for _ in 0..200 {
+            let x = space.sample_masked(&mask, &mut rng).unwrap();
+            assert!(matches!(x, Some(-1) | Some(2)), "{x:?}");
+        }
+        assert_eq!(space.sample_masked(&[false; 5], &mut rng).unwrap(), None);
+        assert!(matches!(
+            space.sample_masked(&[true; 3], &mut rng),
+            Err(SpaceError::LengthMismatch {
+                expected: 5,
+                found: 3,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn weighted_sampling_never_draws_zero_weights() {
+        let space = Discrete::new(4).unwrap();
+        let mut rng = Pcg64::seed_from_u64(5);
+        let mut counts = [0usize; 4];
+        for _ in 0..4000 {
+            let x = space
+                .sample_weighted(&[0.0, 3.0, 0.0, 1.0], &mut rng)
+                .unwrap()
+                .unwrap();
+            counts[x as usize] += 1;
+        }
+        assert_eq!(counts[0] + counts[2], 0);
+        assert!(counts[1] > 2 * counts[3], "{counts:?}");
+        assert_eq!(space.sample_weighted(&[0.0; 4], &mut rng).unwrap(), None);
+        assert!(
+            space
+                .sample_weighted(&[1.0, -1.0, 0.0, 0.0], &mut rng)
+                .is_err()
+        );
+        assert!(
+            space
+                .sample_weighted(&[1.0, f64::NAN, 0.0, 0.0], &mut rng)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn flatten_is_one_hot_relative_to_start() {
+        let space = Discrete::with_start(4, -3).unwrap();
+        let flat: Vec<f64> = space.flatten(&-2).unwrap();
+        assert_eq!(flat, vec![0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(space.unflatten(&flat).unwrap(), -2);
+        assert!(space.unflatten(&[1.0, 1.0, 0.0, 0.0]).is_err());
+        assert!(space.unflatten(&[0.0f32; 4]).is_err());
+        assert!(space.flatten::<f64>(&5).is_err());
+    }
+}
