@@ -1,0 +1,246 @@
+//! The crate's error types: [`Error`] for parameters and grid maps, [`ReferenceError`] for reference files.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// An error from validating domain parameters or from reading a grid map.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A parameter has a value the domain cannot work with.
+    InvalidParameter {
+        /// The name of the parameter, as spelled in its parameter struct.
+        parameter: &'static str,
+        /// Why the value was rejected.
+        reason: String,
+    },
+    /// A map token is not an integer.
+    InvalidMapToken {
+        /// The 1-based line of the token.
+        line: usize,
+        /// The 1-based character column where the token starts.
+        column: usize,
+        /// The token as written.
+        token: String,
+    },
+    /// A map token is an integer that is not a cell code (0 to 4).
+    UnknownCellCode {
+        /// The 1-based line of the token.
+        line: usize,
+        /// The 1-based character column where the token starts.
+        column: usize,
+        /// The code as written.
+        code: i64,
+    },
+    /// A map contains the agent marker 5, which RLPy only uses for display.
+    AgentCellInMap {
+        /// The 1-based line of the marker.
+        line: usize,
+        /// The 1-based character column of the marker.
+        column: usize,
+    },
+    /// A map row has a different number of cells than the first row.
+    RaggedMapRow {
+        /// The 1-based line of the row.
+        line: usize,
+        /// The number of cells of the first row.
+        expected: usize,
+        /// The number of cells of this row.
+        found: usize,
+    },
+    /// A map has no start cell (code 2).
+    MissingStartCell,
+    /// A map has no cells at all.
+    EmptyMap,
+    /// No map shipped with the crate has this name.
+    UnknownBuiltinMap {
+        /// The name that was asked for.
+        name: String,
+    },
+    /// A file could not be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidParameter { parameter, reason } => {
+                write!(formatter, "invalid parameter `{parameter}`: {reason}")
+            }
+            Error::InvalidMapToken {
+                line,
+                column,
+                token,
+            } => write!(
+                formatter,
+                "map line {line}, column {column}: `{token}` is not an integer cell code"
+            ),
+            Error::UnknownCellCode { line, column, code } => write!(
+                formatter,
+                "map line {line}, column {column}: unknown cell code {code} \
+                 (expected 0 empty, 1 blocked, 2 start, 3 goal or 4 pit)"
+            ),
+            Error::AgentCellInMap { line, column } => write!(
+                formatter,
+                "map line {line}, column {column}: cell code 5 marks the agent for display \
+                 only and is not allowed in a map"
+            ),
+            Error::RaggedMapRow {
+                line,
+                expected,
+                found,
+            } => write!(
+                formatter,
+                "map line {line}: row has {found} cells but the first row has {expected}"
+            ),
+            Error::MissingStartCell => write!(formatter, "map has no start cell (code 2)"),
+            Error::EmptyMap => write!(formatter, "map has no cells"),
+            Error::UnknownBuiltinMap { name } => {
+                write!(formatter, "no built-in grid map is named `{name}`")
+            }
+            Error::Io { path, source } => {
+                write!(formatter, "cannot read `{}`: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// An error from loading a reference file or from preparing its replay.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReferenceError {
+    /// The file could not be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The file is not valid JSON or does not follow the reference schema.
+    Json {
+        /// The file, or `None` when the text did not come from a file.
+        path: Option<PathBuf>,
+        /// The underlying error.
+        source: serde_json::Error,
+    },
+    /// The file's `schema_version` is not one this crate understands.
+    UnsupportedSchemaVersion {
+        /// The version found in the file.
+        version: u64,
+    },
+    /// The file's `domain` is not one this crate implements.
+    UnknownDomain {
+        /// The domain found in the file.
+        domain: String,
+    },
+    /// The file's `variant` is not known for its domain.
+    UnknownVariant {
+        /// The file's domain.
+        domain: String,
+        /// The variant found in the file.
+        variant: String,
+    },
+    /// A `make_kwargs` or `unwrapped_overrides` entry cannot be mapped onto the domain's parameters.
+    UnsupportedOverride {
+        /// Where the entry was found: `make_kwargs` or `unwrapped_overrides`.
+        section: &'static str,
+        /// The key of the entry.
+        key: String,
+        /// The value of the entry, as JSON.
+        value: String,
+    },
+    /// The parameters built from the file are invalid.
+    InvalidParameters(Error),
+    /// A grid map recorded in the file, or named by it, cannot be used.
+    Map {
+        /// The name of the map.
+        name: String,
+        /// The underlying error.
+        source: Error,
+    },
+    /// A field the replay needs is missing or has the wrong shape.
+    MissingField {
+        /// A description of the field and where it was expected.
+        field: String,
+    },
+}
+
+impl fmt::Display for ReferenceError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReferenceError::Io { path, source } => {
+                write!(formatter, "cannot read `{}`: {source}", path.display())
+            }
+            ReferenceError::Json {
+                path: Some(path),
+                source,
+            } => write!(
+                formatter,
+                "`{}` is not a valid reference file: {source}",
+                path.display()
+            ),
+            ReferenceError::Json { path: None, source } => {
+                write!(formatter, "not a valid reference file: {source}")
+            }
+            ReferenceError::UnsupportedSchemaVersion { version } => write!(
+                formatter,
+                "unsupported reference schema version {version} (this crate reads version 1)"
+            ),
+            ReferenceError::UnknownDomain { domain } => {
+                write!(formatter, "unknown reference domain `{domain}`")
+            }
+            ReferenceError::UnknownVariant { domain, variant } => {
+                write!(
+                    formatter,
+                    "unknown variant `{variant}` for domain `{domain}`"
+                )
+            }
+            ReferenceError::UnsupportedOverride {
+                section,
+                key,
+                value,
+            } => write!(
+                formatter,
+                "cannot apply `{section}` entry `{key}` = {value} to the domain parameters"
+            ),
+            ReferenceError::InvalidParameters(error) => {
+                write!(
+                    formatter,
+                    "the reference file describes invalid parameters: {error}"
+                )
+            }
+            ReferenceError::Map { name, source } => {
+                write!(formatter, "grid map `{name}`: {source}")
+            }
+            ReferenceError::MissingField { field } => {
+                write!(formatter, "reference file lacks {field}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReferenceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReferenceError::Io { source, .. } => Some(source),
+            ReferenceError::Json { source, .. } => Some(source),
+            ReferenceError::InvalidParameters(error) => Some(error),
+            ReferenceError::Map { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

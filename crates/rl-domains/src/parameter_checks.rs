@@ -1,0 +1,71 @@
+//! Small checks shared by the parameter structs' `validate` methods.
+
+use crate::error::Error;
+
+/// Fails unless `value` is finite.
+pub(crate) fn finite(parameter: &'static str, value: f64) -> Result<(), Error> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            parameter,
+            reason: format!("must be finite, got {value}"),
+        })
+    }
+}
+
+/// Fails unless `value` is finite and strictly positive.
+pub(crate) fn positive(parameter: &'static str, value: f64) -> Result<(), Error> {
+    finite(parameter, value)?;
+    if value > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            parameter,
+            reason: format!("must be greater than 0, got {value}"),
+        })
+    }
+}
+
+/// Fails unless `value` is greater than 0.
+pub(crate) fn nonzero_steps(parameter: &'static str, value: u64) -> Result<(), Error> {
+    if value > 0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            parameter,
+            reason: "must be at least 1".to_owned(),
+        })
+    }
+}
+
+/// Fails unless both bounds are finite and `low <= high`.
+pub(crate) fn ordered_range(
+    low_name: &'static str,
+    low: f64,
+    high_name: &'static str,
+    high: f64,
+) -> Result<(), Error> {
+    finite(low_name, low)?;
+    finite(high_name, high)?;
+    if low <= high {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            parameter: low_name,
+            reason: format!("must not exceed `{high_name}` ({high}), got {low}"),
+        })
+    }
+}
+
+/// Fails unless `value` lies in the closed interval [0, 1].
+pub(crate) fn unit_interval(parameter: &'static str, value: f64) -> Result<(), Error> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            parameter,
+            reason: format!("must lie in [0, 1], got {value}"),
+        })
+    }
+}
