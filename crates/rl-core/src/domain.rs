@@ -1,0 +1,111 @@
+//! [`Domain`]: the pure model of a task (spaces, initial states, transitions, observations).
+
+use std::fmt;
+
+use rand::Rng;
+use rl_spaces::Space;
+
+use crate::{Mode, TransitionOutcome};
+
+/// The pure model of a task: its spaces, how episodes start, how states change, what the agent
+/// observes (scikit-decide's domain, Gymnasium's functional environment, RLPy's `Domain`).
+///
+/// A domain is an immutable description: every method takes `&self` and randomness is passed
+/// in, so a domain is trivially testable, clonable, shareable between threads and usable by
+/// planners that explore many states. To run episodes, wrap it in a
+/// [`Simulator`](crate::Simulator), which owns the state, the random generator, the step count
+/// and the episode cap, and validates every action.
+///
+/// A domain may change its dynamics or rewards by [`Mode`] (say, no noise when evaluating);
+/// most ignore it.
+///
+/// See `docs/custom-domain.md` (also the [`guide`](crate::guide) module) for a domain written
+/// from scratch.
+pub trait Domain {
+    /// The full state of the task.
+    type State: Clone + fmt::Debug;
+    /// What the agent observes of a state.
+    type Observation: Clone + fmt::Debug + PartialEq;
+    /// What the agent does.
+    type Action: Clone + fmt::Debug + PartialEq;
+    /// The space every observation belongs to.
+    type ObservationSpace: Space<Element = Self::Observation>;
+    /// The space of valid actions. The simulator rejects actions outside it.
+    type ActionSpace: Space<Element = Self::Action>;
+
+    /// The observation space.
+    fn observation_space(&self) -> &Self::ObservationSpace;
+
+    /// The action space.
+    fn action_space(&self) -> &Self::ActionSpace;
+
+    /// Draws the first state of an episode.
+    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> Self::State;
+
+    /// The transition from `state` under `action`, which the caller guarantees is an element of
+    /// the action space. Must not panic for any such action.
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        action: &Self::Action,
+        mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<Self::State>;
+
+    /// What the agent observes in `state`.
+    fn observe(&self, state: &Self::State) -> Self::Observation;
+
+    /// Whether `state` is terminal. `step` reports `terminated` exactly when the state it
+    /// reaches is terminal (the conformance checker verifies this).
+    fn is_terminal(&self, state: &Self::State) -> bool;
+
+    /// The discount factor for returns, in `[0, 1]` (default 1).
+    fn discount(&self) -> f64 {
+        1.0
+    }
+
+    /// The number of steps after which an episode is truncated, if the domain has one (RLPy's
+    /// `episodeCap`, Gymnasium's `max_episode_steps`). The simulator uses it unless told
+    /// otherwise.
+    fn episode_cap(&self) -> Option<u64> {
+        None
+    }
+
+    /// Whether `action` is applicable in `state` (RLPy's `possibleActions`). By default every
+    /// action of the action space is. Applicability is advice for agents (an action mask); the
+    /// simulator only rejects actions outside the action space.
+    fn is_applicable(&self, state: &Self::State, action: &Self::Action) -> bool {
+        let _ = (state, action);
+        true
+    }
+
+    /// The lower and upper limit of each state variable, for domains whose state is a vector
+    /// (RLPy's `statespace_limits`).
+    fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {
+        None
+    }
+
+    /// The indices of the continuous state variables (RLPy's `continuous_dims`).
+    fn continuous_dimensions(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// The number of states of a finite domain (RLPy's `states_num`).
+    fn state_count(&self) -> Option<usize> {
+        None
+    }
+
+    /// Draws `count` independent transitions from `state` (RLPy's `sampleStep`).
+    fn sample_steps<R: Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        action: &Self::Action,
+        count: usize,
+        mode: Mode,
+        rng: &mut R,
+    ) -> Vec<TransitionOutcome<Self::State>> {
+        (0..count)
+            .map(|_| self.step(state, action, mode, rng))
+            .collect()
+    }
+}

@@ -1,0 +1,107 @@
+//! The one error type of this crate, [`CoreError`].
+
+use std::fmt;
+
+use rl_spaces::SpaceError;
+
+/// Why an environment needs a reset before it can step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResetReason {
+    /// `step` was called before the first `reset`.
+    NotStarted,
+    /// The episode ended (terminated or truncated) on an earlier step.
+    EpisodeEnded,
+}
+
+/// Everything that can go wrong when stepping or configuring an environment.
+///
+/// Stepping never panics on bad input: an action outside the action space, a step before the
+/// first reset or after the end of an episode each give one of these.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum CoreError {
+    /// `step` was called when no episode is running; call `reset` first.
+    NeedsReset(ResetReason),
+    /// The action is not an element of the action space.
+    InvalidAction {
+        /// The action, printed with `Debug`.
+        action: String,
+        /// The action space, printed with `Display`.
+        space: String,
+    },
+    /// A parameter of an environment, a wrapper or a checker is invalid.
+    InvalidParameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The environment does not support this operation (for example saving the random state
+    /// of a black-box simulator).
+    Unsupported {
+        /// The operation, such as `"random_state"`.
+        operation: &'static str,
+    },
+    /// An error from a space (for example while converting an element).
+    Space(SpaceError),
+}
+
+impl CoreError {
+    /// Builds [`CoreError::InvalidAction`] from an action and a space.
+    pub fn invalid_action(action: &impl fmt::Debug, space: &impl fmt::Display) -> Self {
+        CoreError::InvalidAction {
+            action: format!("{action:?}"),
+            space: space.to_string(),
+        }
+    }
+
+    /// Builds [`CoreError::InvalidParameter`].
+    pub fn invalid_parameter(name: &'static str, reason: impl Into<String>) -> Self {
+        CoreError::InvalidParameter {
+            name,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for CoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CoreError::NeedsReset(ResetReason::NotStarted) => {
+                write!(f, "step called before the first reset: call reset first")
+            }
+            CoreError::NeedsReset(ResetReason::EpisodeEnded) => write!(
+                f,
+                "step called after the episode ended (terminated or truncated): call reset first"
+            ),
+            CoreError::InvalidAction { action, space } => {
+                write!(
+                    f,
+                    "invalid action {action}: not an element of the action space {space}"
+                )
+            }
+            CoreError::InvalidParameter { name, reason } => {
+                write!(f, "invalid parameter `{name}`: {reason}")
+            }
+            CoreError::Unsupported { operation } => {
+                write!(f, "this environment does not support `{operation}`")
+            }
+            CoreError::Space(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CoreError::Space(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<SpaceError> for CoreError {
+    fn from(e: SpaceError) -> Self {
+        CoreError::Space(e)
+    }
+}

@@ -1,0 +1,90 @@
+//! The model and the episode: the [`Domain`] and [`Environment`] traits, the [`Simulator`]
+//! that runs a domain's episodes, values, outcomes, modes, constraints, and a conformance
+//! checker that domain authors run on their own domains.
+//!
+//! | item | role |
+//! |---|---|
+//! | [`Domain`] | the pure model: spaces, initial states, transitions, observations, terminal test, discount |
+//! | [`Simulator`] | the stateful adapter: state, seeded generator, step count, episode cap, action checks |
+//! | [`Environment`] | the stateful interface: `reset(mode)`, `step(&action)`, `seed(u64)` |
+//! | [`StepOutcome`], [`TransitionOutcome`] | what a step gives back; termination and truncation kept apart |
+//! | [`Value`], [`Info`], [`Mode`] | reward/cost, extra facts, training or evaluation |
+//! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`] | optional capabilities |
+//! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
+//! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
+//!
+//! The [`guide`] module walks through writing a domain from scratch.
+//!
+//! # Quick start
+//!
+//! ```
+//! use rl_core::corridor::{Corridor, RIGHT};
+//! use rl_core::{check_domain, CheckConfig, Environment, Mode, Simulator};
+//!
+//! // A domain is a pure model; the simulator runs its episodes from one seed.
+//! let domain = Corridor::new(4, 0.0)?;
+//! let mut env = Simulator::new(domain.clone(), 42);
+//! let mut observation = env.reset(Mode::Training)?;
+//! let mut episode_return = 0.0;
+//! loop {
+//!     let outcome = env.step(&RIGHT)?;
+//!     episode_return += outcome.reward();
+//!     observation = outcome.observation;
+//!     if outcome.is_done() {
+//!         assert!(outcome.terminated);
+//!         break;
+//!     }
+//! }
+//! assert_eq!((observation, episode_return), (3, -3.0));
+//!
+//! // Stepping a finished episode is an error, never a silent reset.
+//! assert!(env.step(&RIGHT).is_err());
+//!
+//! // Domain authors check their domain in one line.
+//! assert!(check_domain(&domain, &CheckConfig::default()).is_ok());
+//! # Ok::<(), rl_core::CoreError>(())
+//! ```
+//!
+//! # Termination and truncation
+//!
+//! Termination (the task ended) and truncation (a time limit cut the episode) are separate
+//! flags. When both happen on one step, both are reported and termination wins: see
+//! [`StepOutcome`] and [`StepOutcome::should_bootstrap`].
+
+mod capabilities;
+mod checker;
+mod constraint;
+pub mod corridor;
+mod domain;
+mod dynamic;
+mod environment;
+mod error;
+pub mod guide;
+mod info;
+mod invalid;
+mod mode;
+mod outcome;
+mod simulator;
+mod value;
+
+pub use capabilities::{
+    ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
+};
+pub use checker::{
+    CheckConfig, CheckReport, Finding, Severity, check_constraints, check_domain,
+    check_environment, check_transitions,
+};
+pub use constraint::{
+    BoundConstraint, BoxedConstraint, Constraint, ImplicitConstraint, Inequality, Memory,
+    Violations,
+};
+pub use domain::Domain;
+pub use dynamic::{BoxedEnvironment, DynamicEnvironment};
+pub use environment::{Environment, RandomState};
+pub use error::{CoreError, ResetReason};
+pub use info::Info;
+pub use invalid::InvalidExamples;
+pub use mode::Mode;
+pub use outcome::{StepOutcome, Transition, TransitionOutcome};
+pub use simulator::Simulator;
+pub use value::Value;

@@ -1,0 +1,298 @@
+//! [`Simulator`]: the adapter that runs episodes of any [`Domain`] as an [`Environment`].
+
+use std::fmt;
+use std::num::NonZeroU64;
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use rl_spaces::Space;
+
+use crate::constraint::{BoxedConstraint, Memory, Violations};
+use crate::error::ResetReason;
+use crate::{ConstrainedDomain, CoreError, Domain, Environment, Mode, RandomState, StepOutcome};
+
+/// Where the simulator is in its episode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    NotStarted,
+    Running,
+    Ended,
+}
+
+/// Runs episodes of a [`Domain`]: owns the state, the random generator, the step count and the
+/// episode cap, validates every action, and implements [`Environment`].
+///
+/// - **Seeding.** The generator is a `rand_pcg::Pcg64` seeded with
+///   `Pcg64::seed_from_u64(seed)`. [`reset`](Environment::reset) never reseeds; only
+///   [`seed`](Environment::seed) does. The generator's state can be saved and restored.
+/// - **Validation.** An action outside the domain's action space is
+///   [`CoreError::InvalidAction`], naming the action and the space; the domain never sees it.
+/// - **Episode end.** A step that terminates or reaches the episode cap ends the episode;
+///   stepping again before a reset is [`CoreError::NeedsReset`]. The step count includes the
+///   current step: with a cap of 500, the 500th step is truncated, as with Gymnasium's
+///   `TimeLimit`. A step that both terminates and reaches the cap reports both flags
+///   (termination wins; see [`StepOutcome::should_bootstrap`]).
+/// - **Constraints.** Built with [`with_constraints`](Self::with_constraints), the simulator
+///   evaluates the domain's declared constraints on every step and reports the violated ones
+///   in [`StepOutcome::violations`].
+/// - **No allocation per step** when the domain's state, observation and action are plain
+///   values (a counting-allocator test proves it).
+///
+/// ```
+/// use rl_core::{Environment, Mode, Simulator};
+/// use rl_core::corridor::{Corridor, RIGHT};
+///
+/// let mut env = Simulator::new(Corridor::new(5, 0.0)?, 42);
+/// let first = env.reset(Mode::Training)?;
+/// assert_eq!(first, 0);
+/// let outcome = env.step(&RIGHT)?;
+/// assert_eq!(outcome.observation, 1);
+/// assert!(!outcome.is_done());
+/// # Ok::<(), rl_core::CoreError>(())
+/// ```
+pub struct Simulator<D: Domain> {
+    domain: D,
+    rng: Pcg64,
+    state: Option<D::State>,
+    status: Status,
+    mode: Mode,
+    steps: u64,
+    episode_cap: Option<NonZeroU64>,
+    constraints: Vec<BoxedConstraint<D::State, D::Action>>,
+    memory: Option<Memory<D::State>>,
+}
+
+impl<D: Domain> Simulator<D> {
+    /// A simulator of `domain` whose generator is seeded with `seed`, truncating episodes at
+    /// the domain's episode cap (if any). It ignores declared constraints; see
+    /// [`with_constraints`](Self::with_constraints).
+    pub fn new(domain: D, seed: u64) -> Self {
+        let episode_cap = domain.episode_cap().and_then(NonZeroU64::new);
+        Simulator {
+            domain,
+            rng: Pcg64::seed_from_u64(seed),
+            state: None,
+            status: Status::NotStarted,
+            mode: Mode::Training,
+            steps: 0,
+            episode_cap,
+            constraints: Vec::new(),
+            memory: None,
+        }
+    }
+
+    /// A simulator that also evaluates the domain's declared constraints on every step.
+    /// Errors if the domain declares more than [`Violations::MAX_CONSTRAINTS`].
+    pub fn with_constraints(domain: D, seed: u64) -> Result<Self, CoreError>
+    where
+        D: ConstrainedDomain,
+    {
+        let constraints = domain.constraints();
+        if constraints.len() > Violations::MAX_CONSTRAINTS {
+            return Err(CoreError::invalid_parameter(
+                "constraints",
+                format!(
+                    "the domain declares {} constraints; at most {} are supported",
+                    constraints.len(),
+                    Violations::MAX_CONSTRAINTS
+                ),
+            ));
+        }
+        let memory = Memory::new(domain.memory_length());
+        let mut simulator = Simulator::new(domain, seed);
+        simulator.constraints = constraints;
+        simulator.memory = Some(memory);
+        Ok(simulator)
+    }
+
+    /// Replaces the episode cap (`None`: never truncate).
+    pub fn with_episode_cap(mut self, cap: Option<NonZeroU64>) -> Self {
+        self.episode_cap = cap;
+        self
+    }
+
+    /// The domain.
+    pub fn domain(&self) -> &D {
+        &self.domain
+    }
+
+    /// The current state (`None` before the first reset).
+    pub fn state(&self) -> Option<&D::State> {
+        self.state.as_ref()
+    }
+
+    /// The number of steps taken in the current episode.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The episode cap.
+    pub fn episode_cap(&self) -> Option<NonZeroU64> {
+        self.episode_cap
+    }
+
+    /// Whether an episode is running (reset and not yet ended).
+    pub fn is_running(&self) -> bool {
+        self.status == Status::Running
+    }
+
+    /// The names of the declared constraints, in index order (empty without
+    /// [`with_constraints`](Self::with_constraints)).
+    pub fn constraint_names(&self) -> Vec<&str> {
+        self.constraints.iter().map(|c| c.name()).collect()
+    }
+
+    /// Starts an episode from a given state instead of an initial state (for planners, tests
+    /// and replays), and returns its observation. The step count starts at zero and the
+    /// generator is not touched.
+    pub fn reset_to(&mut self, state: D::State, mode: Mode) -> D::Observation {
+        let observation = self.domain.observe(&state);
+        self.start(state, mode);
+        observation
+    }
+
+    fn start(&mut self, state: D::State, mode: Mode) {
+        if let Some(memory) = self.memory.as_mut() {
+            memory.clear();
+            memory.push(state.clone());
+        }
+        self.state = Some(state);
+        self.mode = mode;
+        self.steps = 0;
+        self.status = Status::Running;
+    }
+
+    /// Unwraps the domain.
+    pub fn into_domain(self) -> D {
+        self.domain
+    }
+}
+
+impl<D: Domain> fmt::Debug for Simulator<D>
+where
+    D: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Simulator")
+            .field("domain", &self.domain)
+            .field("state", &self.state)
+            .field("status", &self.status)
+            .field("mode", &self.mode)
+            .field("steps", &self.steps)
+            .field("episode_cap", &self.episode_cap)
+            .field("constraints", &self.constraints.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D: Domain + Clone> Clone for Simulator<D>
+where
+    D::State: Clone,
+{
+    /// Clones the domain, state and generator; declared constraints are not clonable and are
+    /// dropped (build the clone with [`Simulator::with_constraints`] to keep them).
+    fn clone(&self) -> Self {
+        Simulator {
+            domain: self.domain.clone(),
+            rng: self.rng.clone(),
+            state: self.state.clone(),
+            status: self.status,
+            mode: self.mode,
+            steps: self.steps,
+            episode_cap: self.episode_cap,
+            constraints: Vec::new(),
+            memory: None,
+        }
+    }
+}
+
+impl<D: Domain> Environment for Simulator<D> {
+    type Observation = D::Observation;
+    type Action = D::Action;
+    type ObservationSpace = D::ObservationSpace;
+    type ActionSpace = D::ActionSpace;
+
+    fn observation_space(&self) -> &D::ObservationSpace {
+        self.domain.observation_space()
+    }
+
+    fn action_space(&self) -> &D::ActionSpace {
+        self.domain.action_space()
+    }
+
+    fn reset(&mut self, mode: Mode) -> Result<D::Observation, CoreError> {
+        let state = self.domain.initial_state(mode, &mut self.rng);
+        let observation = self.domain.observe(&state);
+        self.start(state, mode);
+        Ok(observation)
+    }
+
+    fn step(&mut self, action: &D::Action) -> Result<StepOutcome<D::Observation>, CoreError> {
+        let state = match (self.status, self.state.as_ref()) {
+            (Status::Running, Some(state)) => state,
+            (Status::Ended, _) => return Err(CoreError::NeedsReset(ResetReason::EpisodeEnded)),
+            _ => return Err(CoreError::NeedsReset(ResetReason::NotStarted)),
+        };
+        if !self.domain.action_space().contains(action) {
+            return Err(CoreError::invalid_action(
+                action,
+                self.domain.action_space(),
+            ));
+        }
+        let outcome = self.domain.step(state, action, self.mode, &mut self.rng);
+        let mut violations = Violations::NONE;
+        if let Some(memory) = self.memory.as_mut() {
+            for (i, constraint) in self.constraints.iter().enumerate() {
+                let next = constraint
+                    .depends_on_next_state()
+                    .then_some(&outcome.next_state);
+                if !constraint.check(memory, action, next) {
+                    violations.insert(i);
+                }
+            }
+            memory.push(outcome.next_state.clone());
+        }
+        self.steps += 1;
+        let truncated = self.episode_cap.is_some_and(|cap| self.steps >= cap.get());
+        let observation = self.domain.observe(&outcome.next_state);
+        if outcome.terminated || truncated {
+            self.status = Status::Ended;
+        }
+        self.state = Some(outcome.next_state);
+        Ok(StepOutcome {
+            observation,
+            value: outcome.value,
+            terminated: outcome.terminated,
+            truncated,
+            info: outcome.info,
+            violations,
+        })
+    }
+
+    fn seed(&mut self, seed: u64) {
+        self.rng = Pcg64::seed_from_u64(seed);
+    }
+
+    fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    fn discount(&self) -> f64 {
+        self.domain.discount()
+    }
+
+    fn is_applicable(&self, action: &D::Action) -> bool {
+        self.state
+            .as_ref()
+            .is_some_and(|s| self.domain.is_applicable(s, action))
+    }
+
+    fn random_state(&self) -> Result<RandomState, CoreError> {
+        Ok(RandomState::new(self.rng.clone()))
+    }
+
+    fn set_random_state(&mut self, state: RandomState) -> Result<(), CoreError> {
+        self.rng = state.into_generator();
+        Ok(())
+    }
+}

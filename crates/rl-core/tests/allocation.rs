@@ -1,0 +1,90 @@
+//! The simulator allocates nothing per step when the domain's state, observation and action are
+//! plain values, with and without declared constraints (a counting global allocator proves it).
+#![allow(unsafe_code)] // A global allocator is unsafe to implement; it only counts and forwards.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use rl_core::corridor::{Corridor, LEFT, RIGHT};
+use rl_core::{Environment, Mode, Simulator};
+
+struct Counting;
+
+thread_local! {
+    /// Allocations made by the current thread (tests run in parallel threads, so a global
+    /// count would see the others').
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    ALLOCATIONS.with(|c| c.set(c.get() + 1));
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: `ptr` was allocated by this allocator with `layout`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Steps `env` `steps` times with alternating-ish actions, resetting at episode ends, and
+/// returns the number of allocations made meanwhile.
+fn allocations_while_stepping(env: &mut Simulator<Corridor>, steps: usize) -> usize {
+    env.reset(Mode::Training).expect("reset");
+    let before = allocations();
+    let mut done_episodes = 0usize;
+    for i in 0..steps {
+        let action = if i % 4 == 0 { LEFT } else { RIGHT };
+        match env.step(&action) {
+            Ok(outcome) if outcome.is_done() => {
+                done_episodes += 1;
+                env.reset(Mode::Training).expect("reset");
+            }
+            Ok(_) => {}
+            Err(e) => panic!("step failed: {e}"),
+        }
+    }
+    let after = allocations();
+    assert!(done_episodes > 10, "the loop must cross episode ends too");
+    after - before
+}
+
+#[test]
+fn stepping_allocates_nothing() {
+    let mut env = Simulator::new(Corridor::new(6, 0.2).expect("valid"), 1);
+    assert_eq!(allocations_while_stepping(&mut env, 20_000), 0);
+}
+
+#[test]
+fn stepping_with_constraints_allocates_nothing() {
+    let mut env =
+        Simulator::with_constraints(Corridor::new(6, 0.2).expect("valid"), 1).expect("constraints");
+    assert_eq!(allocations_while_stepping(&mut env, 20_000), 0);
+}
+
+#[test]
+fn the_counter_counts() {
+    let before = allocations();
+    let v: Vec<u64> = Vec::with_capacity(16);
+    std::hint::black_box(&v);
+    assert!(allocations() > before, "the allocator must see allocations");
+}
