@@ -1,57 +1,9 @@
-//! CartPole: the exact dynamics of Gymnasium 1.4.0's `CartPole-v1`, as a pure step function.
+//! CartPole: Gymnasium 1.4.0's `CartPole-v1`, as the domain [`CartPole`] and its exact,
+//! pure step function [`cartpole_step`].
 //!
-//! # Description
-//!
-//! A pole is attached by an unactuated joint to a cart that moves along a frictionless
-//! track. The pole starts upright and the goal is to keep it balanced by pushing the
-//! cart left or right (Barto, Sutton and Anderson, 1983).
-//!
-//! # Action space
-//!
-//! | action | meaning |
-//! |---|---|
-//! | `push_right = false` (Gymnasium action 0) | push the cart to the left with `force_mag` |
-//! | `push_right = true` (Gymnasium action 1) | push the cart to the right with `force_mag` |
-//!
-//! # Observation space
-//!
-//! The observation is the state rounded to float32 ([`CartPoleState::to_observation`]).
-//!
-//! | index | observation | min | max |
-//! |---|---|---|---|
-//! | 0 | cart position `x` | -4.8 | 4.8 |
-//! | 1 | cart velocity `x_dot` | -inf | inf |
-//! | 2 | pole angle `theta` (radians) | about -0.418 (-24°) | about 0.418 (24°) |
-//! | 3 | pole angular velocity `theta_dot` | -inf | inf |
-//!
-//! The observation bounds are twice the termination thresholds; the episode terminates
-//! well inside them.
-//!
-//! # Rewards
-//!
-//! +1 for every step, including the terminating one. With `sutton_barto_reward` the
-//! reward is 0 for every step and -1 on the terminating step. (Gymnasium gives 0, or -1
-//! with `sutton_barto_reward`, for steps taken after termination; this crate's episode
-//! adapter forbids such steps, so [`cartpole_step`] does not model them.)
-//!
-//! # Starting state
-//!
-//! Gymnasium draws each of the four state variables independently and uniformly from
-//! `[reset_low, reset_high)` (default `[-0.05, 0.05)`), as NumPy's
-//! `uniform(low, high) = low + (high - low) * u` with `u` uniform in `[0, 1)`. A reset
-//! does not depend on the previous state.
-//!
-//! # Episode end
-//!
-//! * Termination: the cart position leaves `[-x_threshold, x_threshold]` or the pole
-//!   angle leaves `[-theta_threshold_radians, theta_threshold_radians]` (strict
-//!   comparisons: a value exactly on the threshold does not terminate).
-//! * Truncation: the episode reaches `max_episode_steps` steps (500). Truncation is the
-//!   episode adapter's business, not this step function's.
-//!
-//! # Parameters
-//!
-//! See [`CartPoleParams`]; the defaults are those of `CartPole-v1`.
+//! [`CartPole`] is documented in the crate's domain template (description, spaces, rewards,
+//! starting state, episode end, parameters, reference, differences). This page adds how the
+//! step function reproduces Gymnasium bit for bit.
 //!
 //! # Exactness
 //!
@@ -82,10 +34,17 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/classic_control/cartpole.py`; the operation order is
 //! written out in `testdata/reference/README.md`.
 
+use rand::{Rng, RngExt};
+use rand_pcg::Pcg64;
+use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
+use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
 use crate::error::Error;
 use crate::parameter_checks;
+use crate::svg::{Svg, number};
 use crate::trig;
 
 /// How [`cartpole_step`] integrates the equations of motion over one time step.
@@ -155,7 +114,9 @@ impl Default for CartPoleParams {
 
 impl CartPoleParams {
     /// Checks that every quantity is finite, masses, length, force, time step and
-    /// thresholds are positive, the reset range is ordered and the time limit is at least 1.
+    /// thresholds are positive, the reset range is ordered and lies inside the observation
+    /// bounds of every variable (so that every initial observation lies in the observation
+    /// space), and the time limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
         parameter_checks::finite("gravity", self.gravity)?;
         parameter_checks::positive("masscart", self.masscart)?;
@@ -170,6 +131,21 @@ impl CartPoleParams {
             self.reset_low,
             "reset_high",
             self.reset_high,
+        )?;
+        let reach = 2.0 * self.x_threshold.min(self.theta_threshold_radians);
+        parameter_checks::within(
+            "reset_low",
+            self.reset_low,
+            -reach,
+            reach,
+            "twice the smaller threshold",
+        )?;
+        parameter_checks::within(
+            "reset_high",
+            self.reset_high,
+            -reach,
+            reach,
+            "twice the smaller threshold",
         )?;
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
     }
@@ -321,6 +297,407 @@ pub fn cartpole_step(
         next_state,
         reward,
         terminated,
+    }
+}
+
+/// Gymnasium's action 0: push the cart to the left.
+pub const PUSH_LEFT: i64 = 0;
+/// Gymnasium's action 1: push the cart to the right.
+pub const PUSH_RIGHT: i64 = 1;
+
+/// CartPole: Gymnasium 1.4.0's `CartPole-v1` as a [`Domain`].
+///
+/// # Description
+///
+/// A pole is attached by an unactuated joint to a cart that moves along a frictionless
+/// track. The pole starts upright and the goal is to keep it balanced by pushing the cart
+/// left or right (Barto, Sutton and Anderson, 1983).
+///
+/// # Action space
+///
+/// `Discrete(2)`, actions are `i64`:
+///
+/// | action | meaning |
+/// |---|---|
+/// | 0 ([`PUSH_LEFT`]) | push the cart to the left with `force_mag` |
+/// | 1 ([`PUSH_RIGHT`]) | push the cart to the right with `force_mag` |
+///
+/// # Observation space
+///
+/// `Box(low, high, (4,), float32)` as an [`ArrayBox<f32, 4>`]; the observation is the state
+/// rounded to float32 ([`CartPoleState::to_observation`]), exactly what Gymnasium returns.
+///
+/// | index | observation | min | max |
+/// |---|---|---|---|
+/// | 0 | cart position `x` | `-2 * x_threshold` (-4.8) | `2 * x_threshold` (4.8) |
+/// | 1 | cart velocity `x_dot` | `-f32::MAX` | `f32::MAX` |
+/// | 2 | pole angle `theta` (radians) | `-2 * theta_threshold_radians` (about -0.419, -24°) | about 0.419 (24°) |
+/// | 3 | pole angular velocity `theta_dot` | `-f32::MAX` | `f32::MAX` |
+///
+/// The episode terminates well inside these bounds. The float64 state ([`CartPoleState`])
+/// is the domain's state, available from the simulator.
+///
+/// # Rewards
+///
+/// +1 for every step, including the terminating one. With `sutton_barto_reward` the reward
+/// is 0 for every step and -1 on the terminating step.
+///
+/// # Starting state
+///
+/// Each of the four state variables is drawn independently from `[reset_low, reset_high)`
+/// (default `[-0.05, 0.05)`), in the order `x`, `x_dot`, `theta`, `theta_dot`, as NumPy's
+/// `uniform(low, high) = low + (high - low) * u` with `u` uniform in `[0, 1)` (53 random
+/// bits from the generator passed in).
+///
+/// # Episode end
+///
+/// * **Termination**: the cart position leaves `[-x_threshold, x_threshold]` (±2.4) or the
+///   pole angle leaves `[-theta_threshold_radians, theta_threshold_radians]` (±12°). The
+///   comparisons are strict: a value exactly on a threshold does not terminate.
+/// * **Truncation**: the episode reaches `max_episode_steps` steps (500), the episode cap
+///   the [`Simulator`](rl_core::Simulator) applies. The 500th step is truncated, and a step
+///   that both terminates and reaches the cap reports both flags.
+///
+/// # Parameters
+///
+/// [`CartPoleParams`], whose [`Default`] is `CartPole-v1`: physical constants, the
+/// [`Integrator`] (Euler by default, semi-implicit Euler as an option), the Sutton and
+/// Barto reward, the thresholds, the reset range and the time limit. [`CartPole::new`]
+/// validates them.
+///
+/// # Reference
+///
+/// Gymnasium 1.4.0, `gymnasium/envs/classic_control/cartpole.py`, registered as
+/// `CartPole-v1` with `max_episode_steps=500`. The traces of
+/// `testdata/reference/cartpole_v1_*.json` replay bit for bit through this domain, per step
+/// and along whole episodes (see the module's "Exactness" section).
+///
+/// # Differences from the reference
+///
+/// * Stepping after termination is an error ([`rl_core::CoreError::NeedsReset`]) instead of
+///   Gymnasium's warning and reward 0 (or -1).
+/// * An action outside `Discrete(2)` is an error ([`rl_core::CoreError::InvalidAction`])
+///   instead of an assertion failure.
+/// * Resets draw from the generator passed in (the simulator's seeded `Pcg64`), not NumPy's,
+///   so a seed gives other initial states than in Gymnasium; from the same state the
+///   dynamics are bit-identical.
+/// * The reset range must lie inside the observation bounds (Gymnasium accepts any range).
+///
+/// ```
+/// use rl_core::{Environment, Mode, Simulator};
+/// use rl_domains::cartpole::{CartPole, CartPoleParams, PUSH_RIGHT};
+///
+/// let mut env = Simulator::new(CartPole::new(CartPoleParams::default())?, 7);
+/// let observation: [f32; 4] = env.reset(Mode::Training)?;
+/// assert!(observation.iter().all(|value| value.abs() < 0.05));
+/// let mut steps = 0;
+/// loop {
+///     let outcome = env.step(&PUSH_RIGHT)?;
+///     steps += 1;
+///     if outcome.is_done() {
+///         assert!(outcome.terminated);
+///         break;
+///     }
+/// }
+/// assert!(steps < 50);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct CartPole {
+    params: CartPoleParams,
+    observation_space: ArrayBox<f32, 4>,
+    action_space: Discrete,
+}
+
+impl CartPole {
+    /// The domain with `params`, after [`CartPoleParams::validate`].
+    pub fn new(params: CartPoleParams) -> Result<CartPole, Error> {
+        params.validate()?;
+        let high = [
+            (2.0 * params.x_threshold) as f32,
+            f32::MAX,
+            (2.0 * params.theta_threshold_radians) as f32,
+            f32::MAX,
+        ];
+        Ok(CartPole {
+            params,
+            observation_space: ArrayBox::new(high.map(|bound| -bound), high)?,
+            action_space: Discrete::new(2)?,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &CartPoleParams {
+        &self.params
+    }
+}
+
+impl Domain for CartPole {
+    type State = CartPoleState;
+    type Observation = [f32; 4];
+    type Action = i64;
+    type ObservationSpace = ArrayBox<f32, 4>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 4> {
+        &self.observation_space
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.action_space
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> CartPoleState {
+        let (low, high) = (self.params.reset_low, self.params.reset_high);
+        let mut draw = || low + (high - low) * rng.random::<f64>();
+        let x = draw();
+        let x_dot = draw();
+        let theta = draw();
+        let theta_dot = draw();
+        CartPoleState {
+            x,
+            x_dot,
+            theta,
+            theta_dot,
+        }
+    }
+
+    #[inline]
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &CartPoleState,
+        action: &i64,
+        mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<CartPoleState> {
+        self.next(state, action, mode)
+    }
+
+    #[inline]
+    fn observe(&self, state: &CartPoleState) -> [f32; 4] {
+        state.to_observation()
+    }
+
+    fn is_terminal(&self, state: &CartPoleState) -> bool {
+        state.is_terminal(&self.params)
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(self.params.max_episode_steps)
+    }
+
+    /// The observation bounds, as `f64`, in state order.
+    fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {
+        let low = self.observation_space.low();
+        let high = self.observation_space.high();
+        Some(
+            (0..4)
+                .map(|index| [f64::from(low[index]), f64::from(high[index])])
+                .collect(),
+        )
+    }
+
+    fn continuous_dimensions(&self) -> Vec<usize> {
+        vec![0, 1, 2, 3]
+    }
+}
+
+impl DeterministicTransitions for CartPole {
+    /// [`cartpole_step`]; action 1 pushes right, any other value pushes left.
+    #[inline]
+    fn next(
+        &self,
+        state: &CartPoleState,
+        action: &i64,
+        _mode: Mode,
+    ) -> TransitionOutcome<CartPoleState> {
+        let step = cartpole_step(&self.params, state, *action == PUSH_RIGHT);
+        TransitionOutcome::new(
+            step.next_state,
+            Value::from_reward(step.reward),
+            step.terminated,
+        )
+    }
+}
+
+impl ColumnState<4> for CartPoleState {
+    fn to_columns(&self) -> [f64; 4] {
+        self.to_array()
+    }
+
+    fn from_columns(columns: [f64; 4]) -> Self {
+        CartPoleState::from_array(columns)
+    }
+}
+
+/// A batch of CartPole states: the columns `x`, `x_dot`, `theta`, `theta_dot`.
+pub type CartPoleColumns = FloatColumns<CartPoleState, 4>;
+
+impl BatchStep for CartPole {
+    type Columns = CartPoleColumns;
+
+    /// [`cartpole_step`] on every state, bit-identical to [`Domain::step`] and
+    /// [`Domain::observe`] flattened; CartPole draws no randomness.
+    fn step_batch<T: FlatScalar>(
+        &self,
+        states: FloatColumnChunk<'_, 4>,
+        actions: &[i64],
+        _mode: Mode,
+        _rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        batch::step_each(
+            states,
+            actions,
+            rewards,
+            terminated,
+            observations,
+            4,
+            |state: &CartPoleState, action| {
+                let step = cartpole_step(&self.params, state, *action == PUSH_RIGHT);
+                (step.next_state, step.reward, step.terminated)
+            },
+            |state, row| batch::write_observation(&state.to_observation(), row),
+        );
+    }
+}
+
+/// The width of the text picture's track, in characters.
+const TEXT_TRACK_WIDTH: usize = 41;
+
+impl Render for CartPole {
+    /// Two lines picturing the track between the position thresholds (`|`), the cart (`C`)
+    /// and the pole's lean (`/`, `|` or `\` above the cart; `<` or `>` at an end when the
+    /// cart is past a threshold), then the four state variables.
+    fn render_text(&self, state: &CartPoleState) -> String {
+        let threshold = self.params.x_threshold;
+        let fraction = (state.x + threshold) / (2.0 * threshold);
+        let last = TEXT_TRACK_WIDTH - 1;
+        // The float-to-integer cast saturates, so NaN and far positions land at an end.
+        let column = ((fraction * last as f64).round().max(0.0) as usize).min(last);
+        let cart = if state.x < -threshold {
+            '<'
+        } else if state.x > threshold {
+            '>'
+        } else {
+            'C'
+        };
+        let lean = if state.theta > self.params.theta_threshold_radians / 4.0 {
+            '/'
+        } else if state.theta < -self.params.theta_threshold_radians / 4.0 {
+            '\\'
+        } else {
+            '|'
+        };
+        let mut pole_line = " ".repeat(TEXT_TRACK_WIDTH + 2);
+        pole_line.replace_range(column + 1..column + 2, &lean.to_string());
+        let track: String = (0..TEXT_TRACK_WIDTH)
+            .map(|index| if index == column { cart } else { '-' })
+            .collect();
+        format!(
+            "{}\n|{track}|\nx = {:+.4}, x_dot = {:+.4}, theta = {:+.4} rad, theta_dot = {:+.4}\n",
+            pole_line.trim_end(),
+            state.x,
+            state.x_dot,
+            state.theta,
+            state.theta_dot
+        )
+    }
+
+    /// Gymnasium's picture: a 600 by 400 frame showing `[-x_threshold, x_threshold]`, the
+    /// track (`track`), the position thresholds (`threshold`), the cart (`cart`), the pole
+    /// (`pole`, rotated by the angle) and its axle (`axle`), with the state as a caption.
+    fn render_svg(&self, state: &CartPoleState) -> String {
+        const WIDTH: f64 = 600.0;
+        const HEIGHT: f64 = 400.0;
+        const CART_WIDTH: f64 = 50.0;
+        const CART_HEIGHT: f64 = 30.0;
+        const POLE_WIDTH: f64 = 10.0;
+        const TRACK_Y: f64 = HEIGHT - 100.0;
+        let scale = WIDTH / (2.0 * self.params.x_threshold);
+        let pole_length = scale * (2.0 * self.params.length);
+        let cart_x = state.x * scale + WIDTH / 2.0;
+        let axle_y = TRACK_Y - CART_HEIGHT / 4.0;
+
+        let mut svg = Svg::new(WIDTH, HEIGHT, "CartPole");
+        svg.element(
+            "line",
+            "track",
+            &[
+                ("x1", "0".to_owned()),
+                ("y1", number(TRACK_Y)),
+                ("x2", number(WIDTH)),
+                ("y2", number(TRACK_Y)),
+                ("stroke", "#000000".to_owned()),
+            ],
+        );
+        for side in [-1.0, 1.0] {
+            let x = side * self.params.x_threshold * scale + WIDTH / 2.0;
+            svg.element(
+                "line",
+                "threshold",
+                &[
+                    ("x1", number(x)),
+                    ("y1", number(TRACK_Y - 60.0)),
+                    ("x2", number(x)),
+                    ("y2", number(TRACK_Y + 20.0)),
+                    ("stroke", "#d62728".to_owned()),
+                    ("stroke-dasharray", "4 4".to_owned()),
+                ],
+            );
+        }
+        svg.element(
+            "rect",
+            "cart",
+            &[
+                ("x", number(cart_x - CART_WIDTH / 2.0)),
+                ("y", number(TRACK_Y - CART_HEIGHT / 2.0)),
+                ("width", number(CART_WIDTH)),
+                ("height", number(CART_HEIGHT)),
+                ("fill", "#000000".to_owned()),
+            ],
+        );
+        svg.element(
+            "rect",
+            "pole",
+            &[
+                ("x", number(-POLE_WIDTH / 2.0)),
+                ("y", number(-pole_length)),
+                ("width", number(POLE_WIDTH)),
+                ("height", number(pole_length)),
+                ("fill", "#ca9865".to_owned()),
+                (
+                    "transform",
+                    format!(
+                        "translate({} {}) rotate({})",
+                        number(cart_x),
+                        number(axle_y),
+                        number(state.theta.to_degrees())
+                    ),
+                ),
+            ],
+        );
+        svg.element(
+            "circle",
+            "axle",
+            &[
+                ("cx", number(cart_x)),
+                ("cy", number(axle_y)),
+                ("r", number(POLE_WIDTH / 2.0)),
+                ("fill", "#8184cb".to_owned()),
+            ],
+        );
+        svg.text(
+            "caption",
+            &[("x", "10".to_owned()), ("y", "24".to_owned())],
+            &format!(
+                "x = {:+.4}, x_dot = {:+.4}, theta = {:+.4} rad, theta_dot = {:+.4}",
+                state.x, state.x_dot, state.theta, state.theta_dot
+            ),
+        );
+        svg.finish()
     }
 }
 

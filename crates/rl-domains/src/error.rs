@@ -1,15 +1,19 @@
-//! The crate's error types: [`Error`] for parameters and grid maps, [`ReferenceError`] for reference files.
+//! The crate's error types: [`Error`] for parameters, grid maps and pictures,
+//! [`ReferenceError`] for reference files, [`RegistryError`] for the registry.
 
 use std::fmt;
 use std::path::PathBuf;
 
-/// An error from validating domain parameters or from reading a grid map.
+use rl_spaces::SpaceError;
+
+/// An error from validating domain parameters, from reading a grid map, or from an argument
+/// of a domain's method (such as the values given to a picture).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
-    /// A parameter has a value the domain cannot work with.
+    /// A parameter or argument has a value the domain cannot work with.
     InvalidParameter {
-        /// The name of the parameter, as spelled in its parameter struct.
+        /// The name of the parameter, as spelled in its parameter struct, or of the argument.
         parameter: &'static str,
         /// Why the value was rejected.
         reason: String,
@@ -64,6 +68,15 @@ pub enum Error {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// A space could not be built from the parameters (for example bounds that overflow `f32`
+    /// to NaN).
+    Space(SpaceError),
+}
+
+impl From<SpaceError> for Error {
+    fn from(error: SpaceError) -> Self {
+        Error::Space(error)
+    }
 }
 
 impl fmt::Display for Error {
@@ -106,6 +119,7 @@ impl fmt::Display for Error {
             Error::Io { path, source } => {
                 write!(formatter, "cannot read `{}`: {source}", path.display())
             }
+            Error::Space(error) => write!(formatter, "cannot build a space: {error}"),
         }
     }
 }
@@ -114,6 +128,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Io { source, .. } => Some(source),
+            Error::Space(error) => Some(error),
             _ => None,
         }
     }
@@ -241,6 +256,63 @@ impl std::error::Error for ReferenceError {
             ReferenceError::InvalidParameters(error) => Some(error),
             ReferenceError::Map { source, .. } => Some(source),
             _ => None,
+        }
+    }
+}
+
+/// An error from the registry: an unknown id, parameters that do not parse, or parameters
+/// the domain rejects.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// No environment is registered under this id.
+    UnknownId {
+        /// The id that was asked for.
+        id: String,
+        /// Every registered id, in the order of [`list`](crate::registry::list).
+        known: Vec<String>,
+    },
+    /// The JSON parameters are not an object of the domain's parameter fields (an unknown
+    /// field, a value of the wrong type); the message names the field.
+    InvalidParams {
+        /// The id the parameters were given for.
+        id: String,
+        /// The underlying error.
+        source: serde_json::Error,
+    },
+    /// The parameters parse but the domain rejects them (for example a negative mass).
+    InvalidDomain {
+        /// The id the parameters were given for.
+        id: String,
+        /// The underlying error.
+        source: Error,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::UnknownId { id, known } => write!(
+                formatter,
+                "unknown environment id `{id}`; the known ids are: {}",
+                known.join(", ")
+            ),
+            RegistryError::InvalidParams { id, source } => {
+                write!(formatter, "invalid parameters for `{id}`: {source}")
+            }
+            RegistryError::InvalidDomain { id, source } => {
+                write!(formatter, "cannot build `{id}`: {source}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RegistryError::InvalidParams { source, .. } => Some(source),
+            RegistryError::InvalidDomain { source, .. } => Some(source),
+            RegistryError::UnknownId { .. } => None,
         }
     }
 }

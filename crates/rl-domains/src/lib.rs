@@ -1,40 +1,64 @@
-//! Pure, exact dynamics of classic reinforcement-learning domains, and a replay checker
-//! for reference traces.
+//! Classic reinforcement-learning domains, exact to their references: Gymnasium 1.4.0's
+//! CartPole, MountainCar and MountainCarContinuous bit for bit, and RLPy 1.3.6's GridWorld
+//! with its 14 maps; a registry of them, pictures of their states, and a replay checker for
+//! reference traces.
 //!
-//! Each domain is a set of allocation-free functions on plain `Copy` structs: a
-//! parameter struct (with `Default` giving the reference values and a `validate`
-//! method), a state, and a step function that reproduces the reference implementation
-//! bit for bit.
+//! | domain | module | reference | capabilities |
+//! |---|---|---|---|
+//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_wrappers::vector::BatchStep) |
+//! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same |
+//! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
+//! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), value pictures |
 //!
-//! | module | domain | reference |
-//! |---|---|---|
-//! | [`cartpole`] | CartPole (Euler, semi-implicit Euler, Sutton and Barto reward) | Gymnasium 1.4.0 `CartPole-v1` |
-//! | [`mountain_car`] | MountainCar | Gymnasium 1.4.0 `MountainCar-v0` |
-//! | [`mountain_car_continuous`] | MountainCarContinuous, with its float32 arithmetic | Gymnasium 1.4.0 `MountainCarContinuous-v0` |
-//! | [`gridworld`] | GridWorld with RLPy's maps | RLPy 1.3.6 `GridWorld` |
+//! Each domain is a pure model ([`rl_core::Domain`]) built from a validated `Params`
+//! struct whose [`Default`] is the reference, with serde; the
+//! [`Simulator`](rl_core::Simulator) runs its episodes. Every domain type is documented
+//! in one template: description, action space, observation space, rewards, starting state,
+//! episode end (termination and truncation), parameters, reference, and the differences
+//! from the reference. Underneath, each module keeps the exact, allocation-free step
+//! function on plain `Copy` states that reproduces the reference.
 //!
-//! The [`reference`](mod@reference) module reads the reference trace files of
-//! `testdata/reference/` and replays them against these functions.
+//! The [`registry`] builds any domain from an id and JSON parameters as an environment
+//! that code can drive without knowing its type. The [`reference`](mod@reference) module
+//! reads the reference trace files of `testdata/reference/` and replays them. The
+//! [`batch`] module holds the structure-of-arrays state storage of the vector kernels
+//! ([`BatchStep`](rl_wrappers::vector::BatchStep)), which step a whole batch of states
+//! bit-identically to stepping them one by one.
 //!
 //! # Quick start
 //!
 //! ```
-//! use rl_domains::cartpole::{cartpole_step, CartPoleParams, CartPoleState};
+//! use rl_core::{Environment, Mode, Render, Simulator};
+//! use rl_domains::cartpole::{CartPole, CartPoleParams, PUSH_LEFT, PUSH_RIGHT};
 //!
-//! let params = CartPoleParams::default();
-//! let mut state = CartPoleState::from_array([0.01, 0.0, -0.02, 0.0]);
-//! let mut steps = 0;
+//! // A typed domain, run by the simulator from one seed.
+//! let domain = CartPole::new(CartPoleParams::default())?;
+//! let mut env = Simulator::new(domain.clone(), 2024);
+//! let mut observation: [f32; 4] = env.reset(Mode::Training)?;
+//! let mut episode_return = 0.0;
 //! loop {
-//!     let step = cartpole_step(&params, &state, state.theta > 0.0);
-//!     state = step.next_state;
-//!     steps += 1;
-//!     if step.terminated || steps == params.max_episode_steps {
+//!     // Push the cart towards the side the pole leans to.
+//!     let action = if observation[2] > 0.0 { PUSH_RIGHT } else { PUSH_LEFT };
+//!     let outcome = env.step(&action)?;
+//!     episode_return += outcome.reward();
+//!     observation = outcome.observation;
+//!     if outcome.is_done() {
 //!         break;
 //!     }
 //! }
-//! assert!(steps > 0);
+//! assert!(episode_return > 20.0);
+//! if let Some(state) = env.state() {
+//!     assert!(domain.render_svg(state).starts_with("<svg"));
+//! }
+//!
+//! // The same domain by id, behind dynamic spaces.
+//! let mut env = rl_domains::registry::make("CartPole-v1", None)?;
+//! env.seed(2024);
+//! assert_eq!(env.reset(Mode::Training)?.as_array().map(|array| array.shape().to_vec()), Some(vec![4]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod batch;
 pub mod cartpole;
 mod error;
 pub mod gridworld;
@@ -42,6 +66,12 @@ pub mod mountain_car;
 pub mod mountain_car_continuous;
 mod parameter_checks;
 pub mod reference;
+pub mod registry;
+mod svg;
 mod trig;
 
-pub use error::{Error, ReferenceError};
+pub use cartpole::CartPole;
+pub use error::{Error, ReferenceError, RegistryError};
+pub use gridworld::GridWorld;
+pub use mountain_car::MountainCar;
+pub use mountain_car_continuous::MountainCarContinuous;

@@ -1,48 +1,8 @@
-//! MountainCar: the exact dynamics of Gymnasium 1.4.0's `MountainCar-v0`, as a pure step function.
+//! MountainCar: Gymnasium 1.4.0's `MountainCar-v0`, as the domain [`MountainCar`] and its
+//! exact, pure step function [`mountain_car_step`].
 //!
-//! # Description
-//!
-//! A car sits at the bottom of a sinusoidal valley and must reach the flag on the hill to
-//! its right. Its engine is too weak to drive straight up, so it has to swing back and
-//! forth to build momentum (Moore, 1990).
-//!
-//! # Action space
-//!
-//! | action | meaning |
-//! |---|---|
-//! | 0 | accelerate to the left |
-//! | 1 | do not accelerate |
-//! | 2 | accelerate to the right |
-//!
-//! # Observation space
-//!
-//! The observation is the state rounded to float32 ([`MountainCarState::to_observation`]).
-//!
-//! | index | observation | min | max |
-//! |---|---|---|---|
-//! | 0 | position | -1.2 | 0.6 |
-//! | 1 | velocity | -0.07 | 0.07 |
-//!
-//! # Rewards
-//!
-//! -1 for every step.
-//!
-//! # Starting state
-//!
-//! Gymnasium draws the position uniformly from `[reset_low, reset_high)` (default
-//! `[-0.6, -0.4)`) as `low + (high - low) * u`, and sets the velocity to 0.
-//!
-//! # Episode end
-//!
-//! * Termination: `position >= goal_position` and `velocity >= goal_velocity` after the step.
-//! * Truncation: the episode reaches `max_episode_steps` steps (200); this is the episode
-//!   adapter's business, not this step function's.
-//!
-//! (RLPy's MountainCar tests termination one step late; this module follows Gymnasium.)
-//!
-//! # Parameters
-//!
-//! See [`MountainCarParams`]; the defaults are those of `MountainCar-v0`.
+//! [`MountainCar`] is documented in the crate's domain template. This page adds how the
+//! step function reproduces Gymnasium bit for bit.
 //!
 //! # Exactness
 //!
@@ -57,10 +17,17 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/classic_control/mountain_car.py`; the operation order
 //! is written out in `testdata/reference/README.md`.
 
+use rand::{Rng, RngExt};
+use rand_pcg::Pcg64;
+use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
+use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
 use crate::error::Error;
 use crate::parameter_checks;
+use crate::svg::{Svg, number};
 use crate::trig;
 
 /// The parameters of MountainCar; [`Default`] gives Gymnasium 1.4.0's `MountainCar-v0`.
@@ -81,6 +48,10 @@ pub struct MountainCarParams {
     pub force: f64,
     /// Strength of gravity along the track (0.0025).
     pub gravity: f64,
+    /// The reward of every step that does not reach the goal (-1.0).
+    pub step_reward: f64,
+    /// The reward of the step that reaches the goal (-1.0 in Gymnasium; RLPy gives 0).
+    pub goal_reward: f64,
     /// Lower bound of the uniform reset distribution of the position (-0.6).
     pub reset_low: f64,
     /// Upper bound of the uniform reset distribution of the position (-0.4).
@@ -99,6 +70,8 @@ impl Default for MountainCarParams {
             goal_velocity: 0.0,
             force: 0.001,
             gravity: 0.0025,
+            step_reward: -1.0,
+            goal_reward: -1.0,
             reset_low: -0.6,
             reset_high: -0.4,
             max_episode_steps: 200,
@@ -107,8 +80,25 @@ impl Default for MountainCarParams {
 }
 
 impl MountainCarParams {
+    /// RLPy's MountainCar parameters on Gymnasium's dynamics: the episode starts at rest at
+    /// position -0.5 (`reset_low = reset_high = -0.5`) and the step reaching the goal is
+    /// rewarded 0 instead of -1; everything else is `MountainCar-v0`'s.
+    ///
+    /// This is RLPy-style, not RLPy-exact: RLPy tests termination one step late, adds
+    /// optional acceleration noise (not modelled here) and uses its own episode cap and
+    /// discount factor.
+    pub fn rlpy_style() -> MountainCarParams {
+        MountainCarParams {
+            reset_low: -0.5,
+            reset_high: -0.5,
+            goal_reward: 0.0,
+            ..MountainCarParams::default()
+        }
+    }
+
     /// Checks that every quantity is finite, the track and reset ranges are ordered, the
-    /// speed limit is positive and the time limit is at least 1.
+    /// reset range lies on the track, the speed limit is positive and the time limit is at
+    /// least 1.
     pub fn validate(&self) -> Result<(), Error> {
         parameter_checks::ordered_range(
             "min_position",
@@ -121,12 +111,26 @@ impl MountainCarParams {
         parameter_checks::finite("goal_velocity", self.goal_velocity)?;
         parameter_checks::finite("force", self.force)?;
         parameter_checks::finite("gravity", self.gravity)?;
+        parameter_checks::finite("step_reward", self.step_reward)?;
+        parameter_checks::finite("goal_reward", self.goal_reward)?;
         parameter_checks::ordered_range(
             "reset_low",
             self.reset_low,
             "reset_high",
             self.reset_high,
         )?;
+        for (name, value) in [
+            ("reset_low", self.reset_low),
+            ("reset_high", self.reset_high),
+        ] {
+            parameter_checks::within(
+                name,
+                value,
+                self.min_position,
+                self.max_position,
+                "the track",
+            )?;
+        }
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
     }
 }
@@ -152,7 +156,8 @@ impl MountainCarState {
 pub struct MountainCarStep {
     /// The state after the step.
     pub next_state: MountainCarState,
-    /// The reward of the step (always -1).
+    /// The reward of the step: `goal_reward` when it reaches the goal, else `step_reward`
+    /// (both -1 in Gymnasium).
     pub reward: f64,
     /// Whether the car reached the goal.
     pub terminated: bool,
@@ -204,9 +209,440 @@ pub fn mountain_car_step(
     let terminated = position >= params.goal_position && velocity >= params.goal_velocity;
     MountainCarStep {
         next_state: MountainCarState { position, velocity },
-        reward: -1.0,
+        reward: if terminated {
+            params.goal_reward
+        } else {
+            params.step_reward
+        },
         terminated,
     }
+}
+
+/// Gymnasium's action 0: accelerate to the left.
+pub const ACCELERATE_LEFT: i64 = 0;
+/// Gymnasium's action 1: do not accelerate.
+pub const NO_ACCELERATION: i64 = 1;
+/// Gymnasium's action 2: accelerate to the right.
+pub const ACCELERATE_RIGHT: i64 = 2;
+
+/// MountainCar: Gymnasium 1.4.0's `MountainCar-v0` as a [`Domain`].
+///
+/// # Description
+///
+/// A car sits at the bottom of a sinusoidal valley and must reach the flag on the hill to
+/// its right. Its engine is too weak to drive straight up, so it has to swing back and forth
+/// to build momentum (Moore, 1990).
+///
+/// # Action space
+///
+/// `Discrete(3)`, actions are `i64`:
+///
+/// | action | meaning |
+/// |---|---|
+/// | 0 ([`ACCELERATE_LEFT`]) | accelerate to the left by `force` |
+/// | 1 ([`NO_ACCELERATION`]) | do not accelerate |
+/// | 2 ([`ACCELERATE_RIGHT`]) | accelerate to the right by `force` |
+///
+/// # Observation space
+///
+/// `Box([min_position, -max_speed], [max_position, max_speed], (2,), float32)` as an
+/// [`ArrayBox<f32, 2>`]; the observation is the state rounded to float32
+/// ([`MountainCarState::to_observation`]), exactly what Gymnasium returns.
+///
+/// | index | observation | min | max |
+/// |---|---|---|---|
+/// | 0 | position | `min_position` (-1.2) | `max_position` (0.6) |
+/// | 1 | velocity | `-max_speed` (-0.07) | `max_speed` (0.07) |
+///
+/// The float64 state ([`MountainCarState`]) is the domain's state.
+///
+/// # Rewards
+///
+/// `step_reward` (-1) for every step; the step that reaches the goal gives `goal_reward`
+/// (also -1 in Gymnasium, 0 with [`MountainCarParams::rlpy_style`]).
+///
+/// # Starting state
+///
+/// The position is drawn from `[reset_low, reset_high)` (default `[-0.6, -0.4)`) as
+/// `low + (high - low) * u` with `u` uniform in `[0, 1)`; the velocity is 0.
+///
+/// # Episode end
+///
+/// * **Termination**: after the step, `position >= goal_position` (0.5) and
+///   `velocity >= goal_velocity` (0).
+/// * **Truncation**: the episode reaches `max_episode_steps` steps (200), the episode cap
+///   the [`Simulator`](rl_core::Simulator) applies.
+///
+/// # Parameters
+///
+/// [`MountainCarParams`], whose [`Default`] is `MountainCar-v0`: the track, the speed
+/// limit, the goal, the engine force, gravity, the rewards, the reset range and the time
+/// limit; [`MountainCarParams::rlpy_style`] gives RLPy's deterministic start and goal
+/// reward. [`MountainCar::new`] validates them.
+///
+/// # Reference
+///
+/// Gymnasium 1.4.0, `gymnasium/envs/classic_control/mountain_car.py`, registered as
+/// `MountainCar-v0` with `max_episode_steps=200`. The traces of
+/// `testdata/reference/mountaincar_v0.json` replay bit for bit through this domain.
+///
+/// # Differences from the reference
+///
+/// * Stepping after termination is an error, and an action outside `Discrete(3)` is an
+///   error instead of an assertion failure.
+/// * Resets draw from the generator passed in, not NumPy's (see [`CartPole`](crate::cartpole::CartPole)).
+/// * RLPy's MountainCar tests termination one step late; this domain follows Gymnasium.
+///
+/// ```
+/// use rl_core::{Environment, Mode, Simulator};
+/// use rl_domains::mountain_car::{MountainCar, MountainCarParams, NO_ACCELERATION};
+///
+/// let mut env = Simulator::new(MountainCar::new(MountainCarParams::default())?, 3);
+/// let [position, velocity] = env.reset(Mode::Training)?;
+/// assert!((-0.6..-0.4).contains(&position) && velocity == 0.0);
+/// // Idling never reaches the goal: the time limit truncates the episode after 200 steps.
+/// let mut steps = 0;
+/// while !env.step(&NO_ACCELERATION)?.is_done() {
+///     steps += 1;
+/// }
+/// assert_eq!(steps + 1, 200);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct MountainCar {
+    params: MountainCarParams,
+    observation_space: ArrayBox<f32, 2>,
+    action_space: Discrete,
+}
+
+impl MountainCar {
+    /// The domain with `params`, after [`MountainCarParams::validate`].
+    pub fn new(params: MountainCarParams) -> Result<MountainCar, Error> {
+        params.validate()?;
+        Ok(MountainCar {
+            params,
+            observation_space: valley_observation_space(
+                params.min_position,
+                params.max_position,
+                params.max_speed,
+            )?,
+            action_space: Discrete::new(3)?,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &MountainCarParams {
+        &self.params
+    }
+}
+
+/// Gymnasium's observation space of both MountainCar variants.
+pub(crate) fn valley_observation_space(
+    min_position: f64,
+    max_position: f64,
+    max_speed: f64,
+) -> Result<ArrayBox<f32, 2>, Error> {
+    Ok(ArrayBox::new(
+        [min_position as f32, -max_speed as f32],
+        [max_position as f32, max_speed as f32],
+    )?)
+}
+
+impl Domain for MountainCar {
+    type State = MountainCarState;
+    type Observation = [f32; 2];
+    type Action = i64;
+    type ObservationSpace = ArrayBox<f32, 2>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 2> {
+        &self.observation_space
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.action_space
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> MountainCarState {
+        let (low, high) = (self.params.reset_low, self.params.reset_high);
+        MountainCarState {
+            position: low + (high - low) * rng.random::<f64>(),
+            velocity: 0.0,
+        }
+    }
+
+    #[inline]
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &MountainCarState,
+        action: &i64,
+        mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<MountainCarState> {
+        self.next(state, action, mode)
+    }
+
+    #[inline]
+    fn observe(&self, state: &MountainCarState) -> [f32; 2] {
+        state.to_observation()
+    }
+
+    fn is_terminal(&self, state: &MountainCarState) -> bool {
+        state.position >= self.params.goal_position && state.velocity >= self.params.goal_velocity
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(self.params.max_episode_steps)
+    }
+
+    /// `[min_position, max_position]` and `[-max_speed, max_speed]`.
+    fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {
+        Some(vec![
+            [self.params.min_position, self.params.max_position],
+            [-self.params.max_speed, self.params.max_speed],
+        ])
+    }
+
+    fn continuous_dimensions(&self) -> Vec<usize> {
+        vec![0, 1]
+    }
+}
+
+impl DeterministicTransitions for MountainCar {
+    /// [`mountain_car_step`]; an action outside 0..=2 (which the simulator never passes)
+    /// is treated as 1, no acceleration.
+    #[inline]
+    fn next(
+        &self,
+        state: &MountainCarState,
+        action: &i64,
+        _mode: Mode,
+    ) -> TransitionOutcome<MountainCarState> {
+        let action = match *action {
+            0 => 0,
+            2 => 2,
+            _ => 1,
+        };
+        let step = mountain_car_step(&self.params, state, action);
+        TransitionOutcome::new(
+            step.next_state,
+            Value::from_reward(step.reward),
+            step.terminated,
+        )
+    }
+}
+
+impl ColumnState<2> for MountainCarState {
+    fn to_columns(&self) -> [f64; 2] {
+        [self.position, self.velocity]
+    }
+
+    fn from_columns([position, velocity]: [f64; 2]) -> Self {
+        MountainCarState { position, velocity }
+    }
+}
+
+/// A batch of MountainCar states: the columns `position`, `velocity`.
+pub type MountainCarColumns = FloatColumns<MountainCarState, 2>;
+
+impl BatchStep for MountainCar {
+    type Columns = MountainCarColumns;
+
+    /// [`mountain_car_step`] on every state, bit-identical to [`Domain::step`] and
+    /// [`Domain::observe`] flattened; MountainCar draws no randomness.
+    fn step_batch<T: FlatScalar>(
+        &self,
+        states: FloatColumnChunk<'_, 2>,
+        actions: &[i64],
+        mode: Mode,
+        _rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        batch::step_each(
+            states,
+            actions,
+            rewards,
+            terminated,
+            observations,
+            2,
+            |state: &MountainCarState, action| {
+                let outcome = self.next(state, action, mode);
+                (
+                    outcome.next_state,
+                    outcome.value.reward(),
+                    outcome.terminated,
+                )
+            },
+            |state, row| batch::write_observation(&state.to_observation(), row),
+        );
+    }
+}
+
+impl Render for MountainCar {
+    /// The track as a line from `min_position` to `max_position` with the goal flag (`F`)
+    /// and the car (`C`), then the position and velocity.
+    fn render_text(&self, state: &MountainCarState) -> String {
+        render_valley_text(&self.valley(), state.position, state.velocity)
+    }
+
+    /// Gymnasium's picture: the hill `0.45 sin(3x) + 0.55` (`hill`), the flag at the goal
+    /// (`flag-pole` and `flag`) and the car (`car`, tilted with the slope), with the state
+    /// as a caption.
+    fn render_svg(&self, state: &MountainCarState) -> String {
+        render_valley_svg(
+            "MountainCar",
+            &self.valley(),
+            state.position,
+            state.velocity,
+        )
+    }
+}
+
+impl MountainCar {
+    fn valley(&self) -> Valley {
+        Valley {
+            min_position: self.params.min_position,
+            max_position: self.params.max_position,
+            goal_position: self.params.goal_position,
+        }
+    }
+}
+
+/// The extent of the track and the goal, for the pictures of both MountainCar variants.
+pub(crate) struct Valley {
+    pub(crate) min_position: f64,
+    pub(crate) max_position: f64,
+    pub(crate) goal_position: f64,
+}
+
+/// The width of the text picture's track, in characters.
+const TEXT_TRACK_WIDTH: usize = 41;
+
+/// The column of `position` on a text track of [`TEXT_TRACK_WIDTH`] characters.
+fn text_column(valley: &Valley, position: f64) -> usize {
+    let fraction =
+        (position - valley.min_position) / (valley.max_position - valley.min_position).max(1e-12);
+    let last = TEXT_TRACK_WIDTH - 1;
+    // The float-to-integer cast saturates, so NaN and far positions land at an end.
+    ((fraction * last as f64).round().max(0.0) as usize).min(last)
+}
+
+/// The text picture of both MountainCar variants.
+pub(crate) fn render_valley_text(valley: &Valley, position: f64, velocity: f64) -> String {
+    let goal = text_column(valley, valley.goal_position);
+    let car = text_column(valley, position);
+    let track: String = (0..TEXT_TRACK_WIDTH)
+        .map(|column| match column {
+            c if c == car => 'C',
+            c if c == goal => 'F',
+            _ => '_',
+        })
+        .collect();
+    format!("|{track}|\nposition = {position:+.4}, velocity = {velocity:+.5}\n")
+}
+
+/// The height of the hill at `position`, as Gymnasium draws it.
+fn hill_height(position: f64) -> f64 {
+    (3.0 * position).sin() * 0.45 + 0.55
+}
+
+/// The SVG picture of both MountainCar variants (Gymnasium's 600 by 400 frame).
+pub(crate) fn render_valley_svg(
+    title: &str,
+    valley: &Valley,
+    position: f64,
+    velocity: f64,
+) -> String {
+    const WIDTH: f64 = 600.0;
+    const HEIGHT: f64 = 400.0;
+    const CAR_WIDTH: f64 = 40.0;
+    const CAR_HEIGHT: f64 = 20.0;
+    const CLEARANCE: f64 = 10.0;
+    let scale = WIDTH / (valley.max_position - valley.min_position);
+    let screen_x = |x: f64| (x - valley.min_position) * scale;
+    let screen_y = |x: f64| HEIGHT - hill_height(x) * scale;
+
+    let mut svg = Svg::new(WIDTH, HEIGHT, title);
+    let points: Vec<String> = (0..=100)
+        .map(|index| {
+            let x = valley.min_position
+                + (valley.max_position - valley.min_position) * f64::from(index) / 100.0;
+            format!("{},{}", number(screen_x(x)), number(screen_y(x)))
+        })
+        .collect();
+    svg.element(
+        "polyline",
+        "hill",
+        &[
+            ("points", points.join(" ")),
+            ("fill", "none".to_owned()),
+            ("stroke", "#000000".to_owned()),
+            ("stroke-width", "2".to_owned()),
+        ],
+    );
+    let flag_x = screen_x(valley.goal_position);
+    let flag_bottom = screen_y(valley.goal_position);
+    svg.element(
+        "line",
+        "flag-pole",
+        &[
+            ("x1", number(flag_x)),
+            ("y1", number(flag_bottom)),
+            ("x2", number(flag_x)),
+            ("y2", number(flag_bottom - 50.0)),
+            ("stroke", "#000000".to_owned()),
+        ],
+    );
+    svg.element(
+        "polygon",
+        "flag",
+        &[
+            (
+                "points",
+                format!(
+                    "{},{} {},{} {},{}",
+                    number(flag_x),
+                    number(flag_bottom - 50.0),
+                    number(flag_x),
+                    number(flag_bottom - 40.0),
+                    number(flag_x + 25.0),
+                    number(flag_bottom - 45.0)
+                ),
+            ),
+            ("fill", "#cccc00".to_owned()),
+        ],
+    );
+    // The slope of the drawn hill, in screen degrees (y grows downwards, so a rising hill
+    // turns the car counter-clockwise).
+    let slope_degrees = -(1.35 * (3.0 * position).cos()).atan().to_degrees();
+    svg.element(
+        "rect",
+        "car",
+        &[
+            ("x", number(-CAR_WIDTH / 2.0)),
+            ("y", number(-CAR_HEIGHT - CLEARANCE)),
+            ("width", number(CAR_WIDTH)),
+            ("height", number(CAR_HEIGHT)),
+            ("fill", "#000000".to_owned()),
+            (
+                "transform",
+                format!(
+                    "translate({} {}) rotate({})",
+                    number(screen_x(position)),
+                    number(screen_y(position)),
+                    number(slope_degrees)
+                ),
+            ),
+        ],
+    );
+    svg.text(
+        "caption",
+        &[("x", "10".to_owned()), ("y", "24".to_owned())],
+        &format!("position = {position:+.4}, velocity = {velocity:+.5}"),
+    );
+    svg.finish()
 }
 
 #[cfg(test)]

@@ -1,47 +1,9 @@
-//! MountainCarContinuous: the exact dynamics of Gymnasium 1.4.0's `MountainCarContinuous-v0`,
-//! including its mixed float32/float64 arithmetic, as a pure step function.
+//! MountainCarContinuous: Gymnasium 1.4.0's `MountainCarContinuous-v0`, as the domain
+//! [`MountainCarContinuous`] and its exact, pure step function
+//! [`mountain_car_continuous_step`], including Gymnasium's mixed float32/float64 arithmetic.
 //!
-//! # Description
-//!
-//! The valley of [`crate::mountain_car`], with a continuous engine force. The car must
-//! reach the flag at position 0.45 while spending as little energy as possible.
-//!
-//! # Action space
-//!
-//! One float32 number, nominally in `[min_action, max_action]` = `[-1, 1]`: the engine
-//! force, clipped to that range before it moves the car.
-//!
-//! # Observation space
-//!
-//! The observation is the state rounded to float32 ([`MountainCarContinuousState::to_observation`]).
-//!
-//! | index | observation | min | max |
-//! |---|---|---|---|
-//! | 0 | position | -1.2 | 0.6 |
-//! | 1 | velocity | -0.07 | 0.07 |
-//!
-//! # Rewards
-//!
-//! `-0.1 * action²` every step, computed in float64 from the **unclipped** action, plus
-//! 100 on the step that reaches the goal.
-//!
-//! # Starting state
-//!
-//! Gymnasium draws the position uniformly from `[reset_low, reset_high)` (default
-//! `[-0.6, -0.4)`) as `low + (high - low) * u`, and sets the velocity to 0. The state
-//! right after a reset is a float64 array ([`StatePrecision::Float64`]).
-//!
-//! # Episode end
-//!
-//! * Termination: `position >= goal_position` and `velocity >= goal_velocity` after the
-//!   step, compared in float32 when the value is a float32 (so a position of
-//!   `0.45f32 = 0.449999988...` already reaches the goal).
-//! * Truncation: the episode reaches `max_episode_steps` steps (999); this is the episode
-//!   adapter's business, not this step function's.
-//!
-//! # Parameters
-//!
-//! See [`MountainCarContinuousParams`]; the defaults are those of `MountainCarContinuous-v0`.
+//! [`MountainCarContinuous`] is documented in the crate's domain template. This page adds
+//! how the step function reproduces Gymnasium's arithmetic bit for bit.
 //!
 //! # Precision
 //!
@@ -81,9 +43,18 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/classic_control/continuous_mountain_car.py`; the
 //! operation order is written out in `testdata/reference/README.md`.
 
+use rand::{Rng, RngExt};
+use rand_pcg::Pcg64;
+use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_spaces::{ArrayBox, FlatScalar};
+use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
+use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
 use crate::error::Error;
+use crate::mountain_car::{
+    Valley, render_valley_svg, render_valley_text, valley_observation_space,
+};
 use crate::parameter_checks;
 use crate::trig;
 
@@ -142,7 +113,8 @@ impl Default for MountainCarContinuousParams {
 
 impl MountainCarContinuousParams {
     /// Checks that every quantity is finite, the action, track and reset ranges are
-    /// ordered, the speed limit is positive and the time limit is at least 1.
+    /// ordered, the reset range lies on the track, the speed limit is positive and the time
+    /// limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
         parameter_checks::ordered_range(
             "min_action",
@@ -166,6 +138,18 @@ impl MountainCarContinuousParams {
             "reset_high",
             self.reset_high,
         )?;
+        for (name, value) in [
+            ("reset_low", self.reset_low),
+            ("reset_high", self.reset_high),
+        ] {
+            parameter_checks::within(
+                name,
+                value,
+                self.min_position,
+                self.max_position,
+                "the track",
+            )?;
+        }
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
     }
 }
@@ -409,6 +393,303 @@ fn step_float32(
     let terminated =
         position.at_least(params.goal_position) && velocity.at_least(params.goal_velocity);
     (position.to_f32(), velocity.to_f32(), terminated)
+}
+
+/// MountainCarContinuous: Gymnasium 1.4.0's `MountainCarContinuous-v0` as a [`Domain`].
+///
+/// # Description
+///
+/// The valley of [`MountainCar`](crate::mountain_car::MountainCar), with a continuous engine
+/// force. The car must reach the flag at position 0.45 while spending as little energy as
+/// possible.
+///
+/// # Action space
+///
+/// `Box(min_action, max_action, (1,), float32)` = `Box(-1.0, 1.0, (1,), float32)` as an
+/// [`ArrayBox<f32, 1>`]; actions are `[f32; 1]`:
+///
+/// | index | action | min | max |
+/// |---|---|---|---|
+/// | 0 | the engine force, multiplied by `power` (0.0015) | -1.0 | 1.0 |
+///
+/// # Observation space
+///
+/// `Box([min_position, -max_speed], [max_position, max_speed], (2,), float32)` as an
+/// [`ArrayBox<f32, 2>`]; the observation is the state rounded to float32
+/// ([`MountainCarContinuousState::to_observation`]).
+///
+/// | index | observation | min | max |
+/// |---|---|---|---|
+/// | 0 | position | `min_position` (-1.2) | `max_position` (0.6) |
+/// | 1 | velocity | `-max_speed` (-0.07) | `max_speed` (0.07) |
+///
+/// The state ([`MountainCarContinuousState`]) also records whether Gymnasium would hold it
+/// in a float64 array (right after a reset) or a float32 array (after any step), because
+/// the arithmetic of the next step depends on it (see the module's "Precision" section).
+///
+/// # Rewards
+///
+/// `-0.1 * action²` every step, computed in float64 from the **unclipped** action, plus
+/// 100 on the step that reaches the goal.
+///
+/// # Starting state
+///
+/// The position is drawn from `[reset_low, reset_high)` (default `[-0.6, -0.4)`) as
+/// `low + (high - low) * u` with `u` uniform in `[0, 1)`; the velocity is 0; the precision is
+/// [`StatePrecision::Float64`], as Gymnasium's `reset` leaves it.
+///
+/// # Episode end
+///
+/// * **Termination**: after the step, `position >= goal_position` (0.45) and
+///   `velocity >= goal_velocity` (0), compared in float32 when the value is a float32 (so
+///   a position of `0.45f32 = 0.449999988...` already reaches the goal).
+/// * **Truncation**: the episode reaches `max_episode_steps` steps (999), the episode cap
+///   the [`Simulator`](rl_core::Simulator) applies.
+///
+/// # Parameters
+///
+/// [`MountainCarContinuousParams`], whose [`Default`] is `MountainCarContinuous-v0`: the
+/// action range, the track, the speed limit, the goal, the engine power, the reset range
+/// and the time limit. [`MountainCarContinuous::new`] validates them.
+///
+/// # Reference
+///
+/// Gymnasium 1.4.0, `gymnasium/envs/classic_control/continuous_mountain_car.py`, registered
+/// as `MountainCarContinuous-v0` with `max_episode_steps=999`, under NumPy 2. The traces of
+/// `testdata/reference/mountaincar_continuous_v0.json` replay bit for bit through this
+/// domain.
+///
+/// # Differences from the reference
+///
+/// * Gymnasium declares the action space `Box(-1, 1)` but its `step` accepts any action,
+///   clipping the force and penalising the unclipped action. Here the declared space is
+///   enforced: the [`Simulator`](rl_core::Simulator) rejects NaN, infinite and out-of-range
+///   actions with [`rl_core::CoreError::InvalidAction`]. [`Domain::step`] (and
+///   [`mountain_car_continuous_step`]) still handle any finite action exactly as Gymnasium
+///   does, which replaying traces with out-of-range actions relies on.
+/// * Stepping after termination is an error; resets draw from the generator passed in.
+/// * On a first step from a float64 state (only ever after [`Simulator::reset_to`] a state
+///   at the goal's edge) Gymnasium decides termination in float64 while the stored state is
+///   float32, so [`Domain::is_terminal`] of the stored state, which compares in float32, can
+///   disagree with the step's `terminated` in a band 1.2e-8 wide below the goal. The step
+///   follows Gymnasium; a reset never starts in that band.
+///
+/// [`Simulator::reset_to`]: rl_core::Simulator::reset_to
+///
+/// ```
+/// use rl_core::{CoreError, Environment, Mode, Simulator};
+/// use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
+///
+/// let mut env = Simulator::new(MountainCarContinuous::new(MountainCarContinuousParams::default())?, 5);
+/// env.reset(Mode::Training)?;
+/// let outcome = env.step(&[0.5])?;
+/// assert_eq!(outcome.reward(), -0.1 * 0.25);
+/// // The declared action space is enforced.
+/// assert!(matches!(env.step(&[f32::NAN]), Err(CoreError::InvalidAction { .. })));
+/// assert!(matches!(env.step(&[1.5]), Err(CoreError::InvalidAction { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct MountainCarContinuous {
+    params: MountainCarContinuousParams,
+    observation_space: ArrayBox<f32, 2>,
+    action_space: ArrayBox<f32, 1>,
+}
+
+impl MountainCarContinuous {
+    /// The domain with `params`, after [`MountainCarContinuousParams::validate`].
+    pub fn new(params: MountainCarContinuousParams) -> Result<MountainCarContinuous, Error> {
+        params.validate()?;
+        Ok(MountainCarContinuous {
+            params,
+            observation_space: valley_observation_space(
+                params.min_position,
+                params.max_position,
+                params.max_speed,
+            )?,
+            action_space: ArrayBox::new([params.min_action as f32], [params.max_action as f32])?,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &MountainCarContinuousParams {
+        &self.params
+    }
+
+    fn valley(&self) -> Valley {
+        Valley {
+            min_position: self.params.min_position,
+            max_position: self.params.max_position,
+            goal_position: self.params.goal_position,
+        }
+    }
+}
+
+impl Domain for MountainCarContinuous {
+    type State = MountainCarContinuousState;
+    type Observation = [f32; 2];
+    type Action = [f32; 1];
+    type ObservationSpace = ArrayBox<f32, 2>;
+    type ActionSpace = ArrayBox<f32, 1>;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 2> {
+        &self.observation_space
+    }
+
+    fn action_space(&self) -> &ArrayBox<f32, 1> {
+        &self.action_space
+    }
+
+    fn initial_state<R: Rng + ?Sized>(
+        &self,
+        _mode: Mode,
+        rng: &mut R,
+    ) -> MountainCarContinuousState {
+        let (low, high) = (self.params.reset_low, self.params.reset_high);
+        MountainCarContinuousState::float64(low + (high - low) * rng.random::<f64>(), 0.0)
+    }
+
+    /// [`mountain_car_continuous_step`]: any action, in the declared space or not, finite
+    /// or not, is handled as Gymnasium would (the simulator only passes declared ones).
+    #[inline]
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &MountainCarContinuousState,
+        action: &[f32; 1],
+        mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<MountainCarContinuousState> {
+        self.next(state, action, mode)
+    }
+
+    #[inline]
+    fn observe(&self, state: &MountainCarContinuousState) -> [f32; 2] {
+        state.to_observation()
+    }
+
+    /// Whether the state is at the goal, compared in the state's precision.
+    fn is_terminal(&self, state: &MountainCarContinuousState) -> bool {
+        match state.precision {
+            StatePrecision::Float64 => {
+                state.position >= self.params.goal_position
+                    && state.velocity >= self.params.goal_velocity
+            }
+            StatePrecision::Float32 => {
+                state.position as f32 >= self.params.goal_position as f32
+                    && state.velocity as f32 >= self.params.goal_velocity as f32
+            }
+        }
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(self.params.max_episode_steps)
+    }
+
+    /// `[min_position, max_position]` and `[-max_speed, max_speed]`.
+    fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {
+        Some(vec![
+            [self.params.min_position, self.params.max_position],
+            [-self.params.max_speed, self.params.max_speed],
+        ])
+    }
+
+    fn continuous_dimensions(&self) -> Vec<usize> {
+        vec![0, 1]
+    }
+}
+
+impl DeterministicTransitions for MountainCarContinuous {
+    /// [`mountain_car_continuous_step`].
+    #[inline]
+    fn next(
+        &self,
+        state: &MountainCarContinuousState,
+        action: &[f32; 1],
+        _mode: Mode,
+    ) -> TransitionOutcome<MountainCarContinuousState> {
+        let step = mountain_car_continuous_step(&self.params, state, action[0]);
+        TransitionOutcome::new(
+            step.next_state,
+            Value::from_reward(step.reward),
+            step.terminated,
+        )
+    }
+}
+
+impl ColumnState<3> for MountainCarContinuousState {
+    /// `[position, velocity, precision]` with the precision as 0 (float64) or 1 (float32).
+    fn to_columns(&self) -> [f64; 3] {
+        let precision = match self.precision {
+            StatePrecision::Float64 => 0.0,
+            StatePrecision::Float32 => 1.0,
+        };
+        [self.position, self.velocity, precision]
+    }
+
+    fn from_columns([position, velocity, precision]: [f64; 3]) -> Self {
+        MountainCarContinuousState {
+            position,
+            velocity,
+            precision: if precision == 1.0 {
+                StatePrecision::Float32
+            } else {
+                StatePrecision::Float64
+            },
+        }
+    }
+}
+
+/// A batch of MountainCarContinuous states: the columns `position`, `velocity` and the
+/// precision (0 for float64, 1 for float32).
+pub type MountainCarContinuousColumns = FloatColumns<MountainCarContinuousState, 3>;
+
+impl BatchStep for MountainCarContinuous {
+    type Columns = MountainCarContinuousColumns;
+
+    /// [`mountain_car_continuous_step`] on every state, bit-identical to [`Domain::step`]
+    /// and [`Domain::observe`] flattened; MountainCarContinuous draws no randomness.
+    fn step_batch<T: FlatScalar>(
+        &self,
+        states: FloatColumnChunk<'_, 3>,
+        actions: &[[f32; 1]],
+        _mode: Mode,
+        _rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        batch::step_each(
+            states,
+            actions,
+            rewards,
+            terminated,
+            observations,
+            2,
+            |state: &MountainCarContinuousState, action: &[f32; 1]| {
+                let step = mountain_car_continuous_step(&self.params, state, action[0]);
+                (step.next_state, step.reward, step.terminated)
+            },
+            |state, row| batch::write_observation(&state.to_observation(), row),
+        );
+    }
+}
+
+impl Render for MountainCarContinuous {
+    /// The track with the goal flag (`F`) and the car (`C`), then the position and velocity.
+    fn render_text(&self, state: &MountainCarContinuousState) -> String {
+        render_valley_text(&self.valley(), state.position, state.velocity)
+    }
+
+    /// Gymnasium's picture: the hill (`hill`), the flag at the goal (`flag-pole` and
+    /// `flag`) and the car (`car`, tilted with the slope), with the state as a caption.
+    fn render_svg(&self, state: &MountainCarContinuousState) -> String {
+        render_valley_svg(
+            "MountainCarContinuous",
+            &self.valley(),
+            state.position,
+            state.velocity,
+        )
+    }
 }
 
 #[cfg(test)]

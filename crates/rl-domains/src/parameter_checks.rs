@@ -69,3 +69,21 @@ pub(crate) fn unit_interval(parameter: &'static str, value: f64) -> Result<(), E
         })
     }
 }
+
+/// Fails unless `low <= value <= high`; `bounds` says in words what the bounds are.
+pub(crate) fn within(
+    parameter: &'static str,
+    value: f64,
+    low: f64,
+    high: f64,
+    bounds: &str,
+) -> Result<(), Error> {
+    if low <= value && value <= high {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            parameter,
+            reason: format!("must lie in [{low}, {high}] ({bounds}), got {value}"),
+        })
+    }
+}

@@ -846,11 +846,32 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// What a replay counts: the steps of traces or the entries of a transition table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CheckedItems {
+    /// Recorded trace steps.
+    Steps,
+    /// Transition table entries.
+    Entries,
+}
+
+impl CheckedItems {
+    /// The plural noun for reports: `steps` or `entries`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            CheckedItems::Steps => "steps",
+            CheckedItems::Entries => "entries",
+        }
+    }
+}
+
 /// The outcome of [`replay`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplayReport {
     /// The file's name.
     pub name: String,
+    /// Whether [`steps_checked`](Self::steps_checked) counts trace steps or table entries.
+    pub items: CheckedItems,
     /// The number of recorded steps (traces) or entries (tables) checked; each trace step
     /// counts once although it is checked both per step and in the rollout.
     pub steps_checked: usize,
@@ -865,6 +886,61 @@ impl ReplayReport {
     pub fn is_match(&self) -> bool {
         self.mismatches.is_empty()
     }
+
+    /// The report's one-line summary: `NAME: N steps checked, M mismatches` (or
+    /// `N entries checked` for a transition table).
+    pub fn summary(&self) -> String {
+        format!(
+            "{}: {} {} checked, {} mismatches",
+            self.name,
+            self.steps_checked,
+            self.items.noun(),
+            self.mismatches.len()
+        )
+    }
+}
+
+/// Reads a reference file and replays it ([`load_reference_file`], then [`replay`]): what
+/// the `replay` example and a command line run per file.
+///
+/// Fails with a typed error when the file cannot be read, is not of the schema, or names a
+/// domain, variant or override this crate does not know; differences are not errors but
+/// the report's mismatches.
+pub fn replay_file(path: impl AsRef<Path>) -> Result<ReplayReport, ReferenceError> {
+    load_reference_file(path).map(|file| replay(&file))
+}
+
+/// Replays every file and describes the results as text: per file the line of
+/// [`ReplayReport::summary`] (or `FILE: error: ...` when the file cannot be read, parsed or
+/// resolved), then up to `shown` mismatches, each on its own indented line. Returns the text
+/// and whether every file replayed without a mismatch. The replay example and `rl replay`
+/// print this.
+pub fn replay_files_report<P: AsRef<Path>>(files: &[P], shown: usize) -> (String, bool) {
+    let mut text = String::new();
+    let mut all_match = true;
+    for file in files {
+        match replay_file(file) {
+            Ok(report) => {
+                text.push_str(&report.summary());
+                text.push('\n');
+                for mismatch in report.mismatches.iter().take(shown) {
+                    text.push_str(&format!("  {mismatch}\n"));
+                }
+                if report.mismatches.len() > shown {
+                    text.push_str(&format!(
+                        "  ... and {} more\n",
+                        report.mismatches.len() - shown
+                    ));
+                }
+                all_match &= report.is_match();
+            }
+            Err(error) => {
+                text.push_str(&format!("{}: error: {error}\n", file.as_ref().display()));
+                all_match = false;
+            }
+        }
+    }
+    (text, all_match)
 }
 
 /// Collects comparisons and mismatches during a replay.
@@ -1050,8 +1126,13 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
             entries,
         } => replay_gridworld_table(&mut checker, map_name, map, noise_levels, entries),
     }
+    let items = match &file.content {
+        ReferenceContent::GridWorldTable { .. } => CheckedItems::Entries,
+        _ => CheckedItems::Steps,
+    };
     ReplayReport {
         name: file.name.clone(),
+        items,
         steps_checked: checker.steps_checked,
         values_compared: checker.values_compared,
         mismatches: checker.mismatches,

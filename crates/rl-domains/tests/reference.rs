@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use rl_domains::ReferenceError;
 use rl_domains::reference::{
-    MismatchLocation, ReplayMode, load_reference_file, parse_reference, replay,
+    CheckedItems, MismatchLocation, ReplayMode, load_reference_file, parse_reference, replay,
+    replay_file,
 };
 use serde_json::Value;
 
@@ -278,4 +279,28 @@ fn overrides_change_the_replayed_dynamics() {
         json["unwrapped_overrides"]["kinematics_integrator"] = Value::from("euler");
     });
     assert!(!mismatches.is_empty());
+}
+
+#[test]
+fn replay_file_summarises_steps_or_entries() {
+    let report = replay_file(reference_dir().join("gridworld_table_2x3.json")).expect("a table");
+    assert_eq!(report.items, CheckedItems::Entries);
+    assert_eq!(
+        report.summary(),
+        "gridworld_table_2x3.json: 11 entries checked, 0 mismatches"
+    );
+    let report =
+        replay_file(reference_dir().join("cartpole_v1_sutton_barto.json")).expect("traces");
+    assert_eq!(report.items, CheckedItems::Steps);
+    assert_eq!(
+        report.summary(),
+        format!(
+            "cartpole_v1_sutton_barto.json: {} steps checked, 0 mismatches",
+            report.steps_checked
+        )
+    );
+    assert!(matches!(
+        replay_file(reference_dir().join("gymnasium_spaces.json")),
+        Err(ReferenceError::Json { path: Some(_), .. })
+    ));
 }

@@ -50,6 +50,32 @@ impl GridAction {
         GridAction::ALL.get(index).copied()
     }
 
+    /// The action of a [`GridWorld`](super::GridWorld) action value (an `i64` of
+    /// `Discrete(4)`), or `None` outside 0..=3.
+    pub fn from_i64(value: i64) -> Option<GridAction> {
+        usize::try_from(value).ok().and_then(GridAction::from_index)
+    }
+
+    /// An arrow pointing the way the action moves: `^`, `v`, `<` or `>`.
+    pub fn arrow(self) -> char {
+        match self {
+            GridAction::Up => '^',
+            GridAction::Down => 'v',
+            GridAction::Left => '<',
+            GridAction::Right => '>',
+        }
+    }
+
+    /// The lower-case name of the action: `up`, `down`, `left` or `right`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GridAction::Up => "up",
+            GridAction::Down => "down",
+            GridAction::Left => "left",
+            GridAction::Right => "right",
+        }
+    }
+
     /// The cell this action leads to from `cell`, or `None` when that would leave the
     /// grid through its top or left side (the bottom and right sides are checked
     /// against the map by the caller).
@@ -60,6 +86,18 @@ impl GridAction {
             GridAction::Down => row.checked_add(1).map(|row| GridCell { row, col }),
             GridAction::Left => col.checked_sub(1).map(|col| GridCell { row, col }),
             GridAction::Right => col.checked_add(1).map(|col| GridCell { row, col }),
+        }
+    }
+}
+
+impl From<GridAction> for i64 {
+    /// RLPy's index, the action value of a [`GridWorld`](super::GridWorld).
+    fn from(action: GridAction) -> i64 {
+        match action {
+            GridAction::Up => 0,
+            GridAction::Down => 1,
+            GridAction::Left => 2,
+            GridAction::Right => 3,
         }
     }
 }
@@ -215,6 +253,11 @@ impl GridStep {
             terminal: kind.is_some_and(CellKind::is_terminal),
         }
     }
+}
+
+/// The step that stays in `cell`, with the reward and terminal flag of arriving there.
+pub(crate) fn stay(map: &GridMap, cell: GridCell) -> GridStep {
+    GridStep::arriving_at(map, cell)
 }
 
 /// Moves from `cell` with `action`, as RLPy's `step` once noise has been decided: a move

@@ -1,0 +1,333 @@
+//! [`GridWorld`]: RLPy's GridWorld on a [`GridMap`], as a [`Domain`] with enumerable
+//! transitions.
+
+use rand::{Rng, RngExt};
+use rl_core::{Domain, EnumerableTransitions, Mode, Transition, TransitionOutcome, Value};
+use rl_spaces::Discrete;
+
+use super::map::{CellKind, GridCell, GridMap};
+use super::model::{
+    ActionSet, ExpectedOutcome, GridAction, GridStep, Outcome, OutcomeList, expected_step,
+    expected_step_corrected, noisy_step, possible_actions, stay, step_distribution,
+};
+use super::space::GridCellSpace;
+use super::{ExpectedStepVariant, GridWorldParams};
+use crate::error::Error;
+
+/// GridWorld: RLPy 1.3.6's grid navigation domain as a [`Domain`].
+///
+/// # Description
+///
+/// An agent moves between the cells of a rectangular grid read from a map ([`GridMap`]),
+/// from the start cell towards a goal, avoiding walls and pits. With probability `noise`
+/// its action is replaced by a uniformly chosen possible action. The 14 maps shipped with
+/// RLPy are built in ([`GridWorld::builtin`]); any map can be parsed from text or read from
+/// a file.
+///
+/// Each step draws `u` uniform in `[0, 1)` from the generator; when `u < noise` it draws a
+/// second uniform number that picks the replacement among the possible actions of the
+/// current cell, in ascending order (RLPy's `random_sample()`, then
+/// `choice(possibleActions())`). [`EnumerableTransitions::transitions`] is the exact
+/// distribution of that step (summing to 1), and [`GridWorld::expected_step`] is RLPy's
+/// `expectedStep`.
+///
+/// # Action space
+///
+/// `Discrete(4)`, actions are `i64` ([`GridAction`] names them):
+///
+/// | action | move |
+/// |---|---|
+/// | 0 ([`GridAction::Up`]) | one row up |
+/// | 1 ([`GridAction::Down`]) | one row down |
+/// | 2 ([`GridAction::Left`]) | one column left |
+/// | 3 ([`GridAction::Right`]) | one column right |
+///
+/// [`Domain::is_applicable`] is RLPy's `possibleActions`: the moves that stay inside the
+/// grid and do not enter a blocked cell (moves into goals and pits are possible). Any action
+/// of the space may be taken; an impossible move leaves the agent in place.
+///
+/// # Observation space
+///
+/// The agent observes its cell fully. [`GridCellSpace`] holds the cells `[row, col]`,
+/// `0 <= row < rows`, `0 <= col < cols` (RLPy's `states_num = rows * cols` cells, blocked
+/// ones included); a cell's index in it is RLPy's state index `row * cols + col`
+/// ([`GridWorld::state_index`]).
+///
+/// | index | observation | min | max |
+/// |---|---|---|---|
+/// | 0 | row, counted from the top line of the map | 0 | `rows - 1` |
+/// | 1 | column, counted from the left | 0 | `cols - 1` |
+///
+/// Behind [`DynamicSpace`](rl_spaces::DynamicSpace) it is `MultiDiscrete([rows, cols])` with
+/// `i64` array elements `[row, col]`, whose index is again the state index.
+///
+/// # Rewards
+///
+/// -0.001 ([`STEP_REWARD`](super::STEP_REWARD)) per step, replaced by +1
+/// ([`GOAL_REWARD`](super::GOAL_REWARD)) when the step ends in a goal and by -1
+/// ([`PIT_REWARD`](super::PIT_REWARD)) when it ends in a pit.
+///
+/// # Starting state
+///
+/// Always the map's start cell: the first start cell (code 2) in row-major order. A reset
+/// draws nothing from the generator.
+///
+/// # Episode end
+///
+/// * **Termination**: the agent enters a goal or a pit.
+/// * **Truncation**: the episode reaches `episode_cap` steps (1000), the episode cap the
+///   [`Simulator`](rl_core::Simulator) applies.
+///
+/// # Parameters
+///
+/// The map, and [`GridWorldParams`], whose [`Default`] is RLPy's: `noise` 0.1, discount
+/// factor 0.9, episode cap 1000; evaluation episodes may use their own noise; and which
+/// distribution [`GridWorld::expected_step`] gives (RLPy's, quirk included, by default).
+/// [`GridWorld::new`] validates them.
+///
+/// # Reference
+///
+/// RLPy 1.3.6, `rlpy/Domains/GridWorld.py`. The traces of
+/// `testdata/reference/gridworld_deterministic.json` and the transition tables
+/// `gridworld_table_*.json` (possible actions, `expectedStep` within 1e-12, exact step
+/// distributions) replay without a difference through this domain.
+///
+/// # Differences from the reference
+///
+/// * RLPy's constructor accepts an `episodeCap` argument but ignores it and always uses
+///   1000; here `episode_cap` (default 1000) takes effect.
+/// * RLPy's `expectedStep` loses the probability of staying in place when the intended
+///   move is blocked; it is reproduced, and [`ExpectedStepVariant::Corrected`] fixes it.
+///   [`EnumerableTransitions::transitions`] is always the exact distribution.
+/// * In a cell without any possible move RLPy's noisy step would fail; here the agent stays.
+/// * Stepping after termination is an error; noise draws come from the generator passed in,
+///   not NumPy's.
+///
+/// ```
+/// use rl_core::{Environment, EnumerableTransitions, Mode, Simulator};
+/// use rl_domains::gridworld::{GridAction, GridCell, GridWorld, GridWorldParams};
+///
+/// let domain = GridWorld::builtin("4x5", GridWorldParams::default())?;
+/// // The exact distribution of a step: 0.9 for the intended move, 0.1 spread over the
+/// // possible moves.
+/// let start = domain.map().start();
+/// let outcomes = domain.transitions(&start, &i64::from(GridAction::Right), Mode::Training);
+/// let total: f64 = outcomes.iter().map(|outcome| outcome.probability).sum();
+/// assert!((total - 1.0).abs() < 1e-12);
+///
+/// let mut env = Simulator::new(domain, 11);
+/// let first: GridCell = env.reset(Mode::Training)?;
+/// assert_eq!(first, start);
+/// let outcome = env.step(&i64::from(GridAction::Up))?;
+/// assert!(outcome.reward() == -0.001 || outcome.terminated);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridWorld {
+    map: GridMap,
+    params: GridWorldParams,
+    observation_space: GridCellSpace,
+    action_space: Discrete,
+}
+
+impl GridWorld {
+    /// The domain on `map` with `params`, after [`GridWorldParams::validate`].
+    pub fn new(map: GridMap, params: GridWorldParams) -> Result<GridWorld, Error> {
+        params.validate()?;
+        let observation_space = GridCellSpace::new(map.rows(), map.cols())?;
+        Ok(GridWorld {
+            map,
+            params,
+            observation_space,
+            action_space: Discrete::new(4)?,
+        })
+    }
+
+    /// The domain on one of the 14 maps shipped with RLPy (see [`GridMap::builtin`]).
+    pub fn builtin(name: &str, params: GridWorldParams) -> Result<GridWorld, Error> {
+        GridWorld::new(GridMap::builtin(name)?, params)
+    }
+
+    /// The map.
+    pub fn map(&self) -> &GridMap {
+        &self.map
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &GridWorldParams {
+        &self.params
+    }
+
+    /// The noise of an episode in `mode`.
+    pub fn noise(&self, mode: Mode) -> f64 {
+        self.params.noise_in(mode)
+    }
+
+    /// RLPy's `possibleActions` of `cell`.
+    pub fn possible_actions(&self, cell: GridCell) -> ActionSet {
+        possible_actions(&self.map, cell)
+    }
+
+    /// RLPy's state index of `cell`, `row * cols + col`, or `None` outside the grid.
+    pub fn state_index(&self, cell: GridCell) -> Option<usize> {
+        self.map
+            .contains(cell)
+            .then(|| cell.row * self.map.cols() + cell.col)
+    }
+
+    /// The cell of RLPy's state index `index`, or `None` when `index >= rows * cols`.
+    pub fn cell_of_index(&self, index: usize) -> Option<GridCell> {
+        (index < self.map.cell_count())
+            .then(|| GridCell::new(index / self.map.cols(), index % self.map.cols()))
+    }
+
+    /// RLPy's `expectedStep(s, a)` from `cell` at the noise of `mode`: one outcome per
+    /// possible action with its probability, reward, next cell, terminal flag and the
+    /// possible actions there. With [`ExpectedStepVariant::Rlpy`] (the default) this is
+    /// RLPy's distribution, quirk included ([`expected_step`]); with
+    /// [`ExpectedStepVariant::Corrected`] it sums to 1 ([`expected_step_corrected`]).
+    pub fn expected_step(
+        &self,
+        cell: GridCell,
+        action: GridAction,
+        mode: Mode,
+    ) -> OutcomeList<ExpectedOutcome> {
+        let noise = self.noise(mode);
+        match self.params.expected_step {
+            ExpectedStepVariant::Rlpy => expected_step(&self.map, cell, action, noise),
+            ExpectedStepVariant::Corrected => {
+                expected_step_corrected(&self.map, cell, action, noise)
+            }
+        }
+    }
+
+    /// The exact distribution of a step from `cell` with `action` at the noise of `mode`,
+    /// without allocation (the support, outcomes merged by next cell).
+    pub fn step_distribution(
+        &self,
+        cell: GridCell,
+        action: GridAction,
+        mode: Mode,
+    ) -> OutcomeList<Outcome> {
+        step_distribution(&self.map, cell, action, self.noise(mode))
+    }
+
+    fn outcome(step: GridStep) -> TransitionOutcome<GridCell> {
+        TransitionOutcome::new(
+            step.next_cell,
+            Value::from_reward(step.reward),
+            step.terminal,
+        )
+    }
+}
+
+impl Domain for GridWorld {
+    type State = GridCell;
+    type Observation = GridCell;
+    type Action = i64;
+    type ObservationSpace = GridCellSpace;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &GridCellSpace {
+        &self.observation_space
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.action_space
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, _rng: &mut R) -> GridCell {
+        self.map.start()
+    }
+
+    /// RLPy's noisy step. An action outside `Discrete(4)` (which the simulator never
+    /// passes) leaves the agent in place and draws nothing.
+    #[inline]
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &GridCell,
+        action: &i64,
+        mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<GridCell> {
+        let Some(intended) = GridAction::from_i64(*action) else {
+            return GridWorld::outcome(stay(&self.map, *state));
+        };
+        let noise = self.noise(mode);
+        let replace_draw = rng.random::<f64>();
+        let choice_draw = if replace_draw < noise {
+            rng.random::<f64>()
+        } else {
+            0.0
+        };
+        GridWorld::outcome(noisy_step(
+            &self.map,
+            *state,
+            intended,
+            noise,
+            replace_draw,
+            choice_draw,
+        ))
+    }
+
+    #[inline]
+    fn observe(&self, state: &GridCell) -> GridCell {
+        *state
+    }
+
+    fn is_terminal(&self, state: &GridCell) -> bool {
+        self.map.kind(*state).is_some_and(CellKind::is_terminal)
+    }
+
+    fn discount(&self) -> f64 {
+        self.params.discount_factor
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(self.params.episode_cap)
+    }
+
+    /// RLPy's `possibleActions`.
+    fn is_applicable(&self, state: &GridCell, action: &i64) -> bool {
+        GridAction::from_i64(*action)
+            .is_some_and(|action| possible_actions(&self.map, *state).contains(action))
+    }
+
+    /// RLPy's `statespace_limits`: `[0, rows - 1]` and `[0, cols - 1]`.
+    fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {
+        Some(vec![
+            [0.0, (self.map.rows() - 1) as f64],
+            [0.0, (self.map.cols() - 1) as f64],
+        ])
+    }
+
+    /// RLPy's `states_num`: `rows * cols`, blocked cells included.
+    fn state_count(&self) -> Option<usize> {
+        Some(self.map.cell_count())
+    }
+}
+
+impl EnumerableTransitions for GridWorld {
+    /// The exact distribution of [`Domain::step`]: the support of
+    /// [`GridWorld::step_distribution`], summing to 1.
+    fn transitions(&self, state: &GridCell, action: &i64, mode: Mode) -> Vec<Transition<GridCell>> {
+        let Some(intended) = GridAction::from_i64(*action) else {
+            let step = stay(&self.map, *state);
+            return vec![Transition {
+                probability: 1.0,
+                next_state: step.next_cell,
+                value: Value::from_reward(step.reward),
+                terminated: step.terminal,
+            }];
+        };
+        self.step_distribution(*state, intended, mode)
+            .iter()
+            .map(|outcome| Transition {
+                probability: outcome.probability,
+                next_state: outcome.next_cell,
+                value: Value::from_reward(outcome.reward),
+                terminated: outcome.terminal,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,237 @@
+//! The registry: ids and descriptions, JSON parameters over the defaults, typed errors, and
+//! environments that behave like the typed simulator they wrap.
+
+use rl_core::{Domain, Environment, Mode, Simulator};
+use rl_domains::cartpole::{CartPole, CartPoleParams, Integrator};
+use rl_domains::gridworld::{ExpectedStepVariant, GridMap};
+use rl_domains::registry::{self, RegisteredDomain};
+use rl_domains::{Error, RegistryError};
+use rl_spaces::{AnyArray, AnyElement, AnySpace, FiniteSpace};
+use serde_json::json;
+
+#[test]
+fn list_names_every_domain_once_with_a_description() {
+    let entries = registry::list();
+    let ids: Vec<&str> = entries.iter().map(|entry| entry.id.as_str()).collect();
+    assert_eq!(
+        &ids[..3],
+        ["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
+    );
+    let gridworlds: Vec<String> = GridMap::builtin_names()
+        .iter()
+        .map(|name| format!("GridWorld-{name}"))
+        .collect();
+    assert_eq!(
+        ids[3..],
+        gridworlds.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    );
+    assert!(ids.contains(&"GridWorld-4x5") && ids.contains(&"GridWorld-10x10-12ftml"));
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len());
+    for entry in &entries {
+        assert!(!entry.description.is_empty() && !entry.description.contains('\n'));
+    }
+    let four_by_five = entries
+        .iter()
+        .find(|e| e.id == "GridWorld-4x5")
+        .expect("listed");
+    assert!(
+        four_by_five
+            .description
+            .contains("4 by 5 cells, 1 goal, 2 pits"),
+        "{}",
+        four_by_five.description
+    );
+    assert_eq!(registry::ids(), ids);
+}
+
+#[test]
+fn unknown_ids_list_the_known_ones() {
+    for id in [
+        "CartPole-v0",
+        "GridWorld-5x5",
+        "GridWorld-",
+        "",
+        "gridworld-4x5",
+    ] {
+        let error = registry::make(id, None).err().expect("unknown");
+        match &error {
+            RegistryError::UnknownId { id: asked, known } => {
+                assert_eq!(asked, id);
+                assert_eq!(known, &registry::ids());
+            }
+            other => panic!("{id}: {other:?}"),
+        }
+        let message = error.to_string();
+        for known in registry::ids() {
+            assert!(message.contains(&known), "{message}");
+        }
+    }
+    assert!(matches!(
+        registry::gridworld_from_id("CartPole-v1", None),
+        Err(RegistryError::UnknownId { .. })
+    ));
+}
+
+#[test]
+fn json_parameters_override_the_defaults_field_by_field() {
+    let params = json!({"integrator": "semi-implicit", "sutton_barto_reward": true});
+    let Ok(RegisteredDomain::CartPole(domain)) = registry::domain("CartPole-v1", Some(&params))
+    else {
+        panic!("a CartPole");
+    };
+    let expected = CartPoleParams {
+        integrator: Integrator::SemiImplicitEuler,
+        sutton_barto_reward: true,
+        ..CartPoleParams::default()
+    };
+    assert_eq!(domain.params(), &expected);
+
+    for defaults in [None, Some(&serde_json::Value::Null), Some(&json!({}))] {
+        let Ok(RegisteredDomain::CartPole(domain)) = registry::domain("CartPole-v1", defaults)
+        else {
+            panic!("a CartPole");
+        };
+        assert_eq!(domain.params(), &CartPoleParams::default());
+    }
+
+    let params = json!({"noise": 0.3, "expected_step": "corrected", "episode_cap": 50});
+    let domain = registry::gridworld_from_id("GridWorld-3x5-Wall", Some(&params)).expect("valid");
+    assert_eq!(domain.params().noise, 0.3);
+    assert_eq!(
+        domain.params().expected_step,
+        ExpectedStepVariant::Corrected
+    );
+    assert_eq!(domain.params().discount_factor, 0.9);
+    assert_eq!(domain.episode_cap(), Some(50));
+    assert_eq!(
+        domain.map(),
+        &GridMap::builtin("3x5-Wall").expect("built in")
+    );
+
+    let Ok(RegisteredDomain::MountainCar(domain)) = registry::domain(
+        "MountainCar-v0",
+        Some(&json!({"goal_reward": 0.0, "reset_low": -0.5, "reset_high": -0.5})),
+    ) else {
+        panic!("a MountainCar");
+    };
+    assert_eq!(
+        domain.params(),
+        &rl_domains::mountain_car::MountainCarParams::rlpy_style()
+    );
+}
+
+#[test]
+fn bad_parameters_are_typed_errors_naming_the_field() {
+    for (id, params, field) in [
+        ("CartPole-v1", json!({"gravty": 9.8}), "gravty"),
+        ("MountainCar-v0", json!({"force": "strong"}), "invalid type"),
+        ("MountainCarContinuous-v0", json!([1, 2]), "invalid type"),
+        ("GridWorld-4x5", json!({"map": "4x5"}), "map"),
+        ("GridWorld-4x5", json!({"expected_step": "fixed"}), "fixed"),
+    ] {
+        let error = registry::make(id, Some(&params)).err().expect("invalid");
+        assert!(
+            matches!(error, RegistryError::InvalidParams { .. }),
+            "{id}: {error:?}"
+        );
+        assert!(error.to_string().contains(field), "{id}: {error}");
+    }
+    for (id, params, field) in [
+        ("CartPole-v1", json!({"tau": -0.02}), "tau"),
+        ("CartPole-v1", json!({"reset_high": 1.0}), "reset_high"),
+        (
+            "MountainCar-v0",
+            json!({"max_episode_steps": 0}),
+            "max_episode_steps",
+        ),
+        (
+            "MountainCarContinuous-v0",
+            json!({"min_action": 2.0}),
+            "min_action",
+        ),
+        ("GridWorld-1x2", json!({"noise": 1.5}), "noise"),
+    ] {
+        match registry::make(id, Some(&params)).err().expect("invalid") {
+            RegistryError::InvalidDomain {
+                id: failed,
+                source: Error::InvalidParameter { parameter, .. },
+            } => {
+                assert_eq!(failed, id);
+                assert_eq!(parameter, field);
+            }
+            other => panic!("{id}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn boxed_environments_speak_any_elements() {
+    let mut cartpole = registry::make("CartPole-v1", None).expect("registered");
+    assert!(matches!(cartpole.action_space(), AnySpace::Discrete(d) if d.n() == 2));
+    cartpole.seed(1);
+    let observation = cartpole.reset(Mode::Training).expect("reset");
+    assert!(matches!(observation, AnyElement::Array(AnyArray::F32(ref a)) if a.shape() == [4]));
+
+    let mut continuous = registry::make("MountainCarContinuous-v0", None).expect("registered");
+    continuous.reset(Mode::Training).expect("reset");
+    let action = AnyElement::from(ndarray::arr1(&[0.5f32]).into_dyn());
+    assert_eq!(continuous.step(&action).expect("a step").reward(), -0.025);
+
+    let mut gridworld = registry::make("GridWorld-11x11-Rooms", None).expect("registered");
+    assert!(matches!(
+        gridworld.observation_space(),
+        AnySpace::MultiDiscrete(_)
+    ));
+    assert_eq!(gridworld.discount(), 0.9);
+    let start = gridworld.reset(Mode::Training).expect("reset");
+    let map = GridMap::builtin("11x11-Rooms").expect("built in");
+    let AnyElement::Array(AnyArray::I64(cell)) = &start else {
+        panic!("an i64 array, got {start:?}");
+    };
+    assert_eq!(
+        cell.as_slice(),
+        Some(&[map.start().row as i64, map.start().col as i64][..])
+    );
+    assert_eq!(
+        gridworld.observation_space().index_of(&start),
+        Some(map.start().row * 11 + map.start().col)
+    );
+    let mut mask = [false; 4];
+    gridworld.action_mask(&mut mask).expect("a mask");
+    assert!(mask.iter().any(|allowed| *allowed));
+}
+
+#[test]
+fn a_boxed_environment_follows_the_typed_simulator_bit_for_bit() {
+    let domain = CartPole::new(CartPoleParams::default()).expect("valid");
+    let mut typed = Simulator::new(domain, 0);
+    typed.seed(99);
+    let mut boxed = registry::make("CartPole-v1", None).expect("registered");
+    boxed.seed(99);
+    for episode in 0..3 {
+        let first = typed.reset(Mode::Training).expect("reset");
+        let any = boxed.reset(Mode::Training).expect("reset");
+        assert_eq!(
+            any,
+            AnyElement::from(ndarray::arr1(&first).into_dyn()),
+            "episode {episode}"
+        );
+        for step in 0.. {
+            let action = (step % 3 == 0) as i64;
+            let a = typed.step(&action).expect("a step");
+            let b = boxed.step(&AnyElement::Int(action)).expect("a step");
+            assert_eq!(
+                b.observation,
+                AnyElement::from(ndarray::arr1(&a.observation).into_dyn())
+            );
+            assert_eq!(a.reward().to_bits(), b.reward().to_bits());
+            assert_eq!((a.terminated, a.truncated), (b.terminated, b.truncated));
+            if a.is_done() {
+                break;
+            }
+        }
+    }
+}

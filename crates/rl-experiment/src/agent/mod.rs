@@ -1,0 +1,306 @@
+//! Agents: domain-agnostic learners and planners that choose actions from observations
+//! (RLPy's agents), built by name with JSON parameters.
+//!
+//! | name | agent | observations | actions |
+//! |---|---|---|---|
+//! | `random` | uniform over the applicable actions | any | any samplable space |
+//! | `q-learning` | tabular Q-learning, ε-greedy | finite | `Discrete` |
+//! | `sarsa` | tabular SARSA, ε-greedy | finite | `Discrete` |
+//! | `linear-q` | Q-learning on tile-coded features | bounded vectors | `Discrete` |
+//! | `linear-sarsa` | SARSA on tile-coded features | bounded vectors | `Discrete` |
+//!
+//! [`value_iteration`] plans exactly on domains with enumerable transitions and gives the
+//! optimal values and policy the learners are checked against.
+
+mod linear;
+mod random;
+mod tabular;
+mod tile_coding;
+mod value_iteration;
+
+pub use linear::{LinearTd, LinearTdParams};
+pub use random::RandomAgent;
+pub use tabular::{TabularTd, TabularTdParams, TdTarget};
+pub use tile_coding::TileCoder;
+pub use value_iteration::{ValueIterationResult, value_iteration};
+
+use rand::{Rng, RngExt};
+use rl_spaces::{AnyElement, AnySpace, Discrete};
+use serde::de::DeserializeOwned;
+use serde_json::Value as JsonValue;
+
+use crate::ExperimentError;
+
+/// One step of experience, given to [`Agent::learn`].
+#[derive(Debug, Clone, Copy)]
+pub struct Experience<'a> {
+    /// The observation the action was chosen on.
+    pub observation: &'a AnyElement,
+    /// The action taken.
+    pub action: &'a AnyElement,
+    /// The reward received.
+    pub reward: f64,
+    /// The observation reached.
+    pub next_observation: &'a AnyElement,
+    /// The applicable actions in the state reached (`None`: all).
+    pub next_mask: Option<&'a [bool]>,
+    /// The action the agent chose for the state reached (for on-policy learners). `None` when
+    /// the state reached is terminal.
+    pub next_action: Option<&'a AnyElement>,
+    /// Whether the state reached is terminal: its future value is zero.
+    pub terminated: bool,
+    /// Whether the episode was cut by a time limit: the state reached still has a future, so
+    /// learners bootstrap from it (unless `terminated` is also true).
+    pub truncated: bool,
+}
+
+/// A learner or fixed policy that acts on [`AnyElement`] observations, so that it works with
+/// any environment whose spaces it supports (RLPy's `Agent`).
+pub trait Agent: Send {
+    /// The agent's name, as given to [`make_agent`].
+    fn name(&self) -> &'static str;
+
+    /// Chooses an action. `mask` (one entry per action of a finite action space) says which
+    /// actions are applicable; `explore` is false when evaluating, when the agent acts
+    /// greedily.
+    fn act(
+        &mut self,
+        observation: &AnyElement,
+        mask: Option<&[bool]>,
+        explore: bool,
+        rng: &mut dyn Rng,
+    ) -> Result<AnyElement, ExperimentError>;
+
+    /// Learns from one step (no-op for agents that do not learn).
+    fn learn(&mut self, experience: &Experience<'_>) -> Result<(), ExperimentError>;
+
+    /// For tabular agents: per observation index, the greedy value `max_a Q(s, a)` and the
+    /// greedy action's index (`None` when not applicable).
+    fn state_values(&self) -> Option<Vec<(f64, Option<usize>)>> {
+        None
+    }
+}
+
+/// The names [`make_agent`] knows, with one line each.
+pub const AGENTS: [(&str, &str); 5] = [
+    ("random", "uniform random actions among the applicable ones"),
+    (
+        "q-learning",
+        "tabular Q-learning with epsilon-greedy exploration (finite observations)",
+    ),
+    (
+        "sarsa",
+        "tabular SARSA with epsilon-greedy exploration (finite observations)",
+    ),
+    (
+        "linear-q",
+        "Q-learning on tile-coded features (bounded continuous observations)",
+    ),
+    (
+        "linear-sarsa",
+        "SARSA on tile-coded features (bounded continuous observations)",
+    ),
+];
+
+/// Builds the agent named `name` for an environment with these spaces and discount, with JSON
+/// parameters overriding the agent's defaults (unknown fields are errors).
+pub fn make_agent(
+    name: &str,
+    params: Option<&JsonValue>,
+    observation_space: &AnySpace,
+    action_space: &AnySpace,
+    discount: f64,
+) -> Result<Box<dyn Agent>, ExperimentError> {
+    match name {
+        "random" => {
+            no_params("random", params)?;
+            Ok(Box::new(RandomAgent::new(action_space.clone())))
+        }
+        "q-learning" | "sarsa" => {
+            let target = if name == "sarsa" {
+                TdTarget::Sarsa
+            } else {
+                TdTarget::QLearning
+            };
+            let params: TabularTdParams = parse_params(name, params)?;
+            Ok(Box::new(TabularTd::new(
+                target,
+                params,
+                observation_space,
+                action_space,
+                discount,
+            )?))
+        }
+        "linear-q" | "linear-sarsa" => {
+            let target = if name == "linear-sarsa" {
+                TdTarget::Sarsa
+            } else {
+                TdTarget::QLearning
+            };
+            let params: LinearTdParams = parse_params(name, params)?;
+            Ok(Box::new(LinearTd::new(
+                target,
+                params,
+                observation_space,
+                action_space,
+                discount,
+            )?))
+        }
+        other => Err(ExperimentError::UnknownAgent {
+            name: other.to_owned(),
+            known: AGENTS.iter().map(|(n, _)| *n).collect(),
+        }),
+    }
+}
+
+/// Reads an agent's parameters: defaults overridden by the given JSON object.
+fn parse_params<P: DeserializeOwned + Default>(
+    agent: &str,
+    params: Option<&JsonValue>,
+) -> Result<P, ExperimentError> {
+    match params {
+        None => Ok(P::default()),
+        Some(value) => serde_json::from_value(value.clone())
+            .map_err(|e| ExperimentError::invalid("agent parameters", format!("for {agent}: {e}"))),
+    }
+}
+
+fn no_params(agent: &str, params: Option<&JsonValue>) -> Result<(), ExperimentError> {
+    match params {
+        Some(JsonValue::Object(map)) if !map.is_empty() => Err(ExperimentError::invalid(
+            "agent parameters",
+            format!("{agent} takes no parameters"),
+        )),
+        Some(JsonValue::Object(_)) | Some(JsonValue::Null) | None => Ok(()),
+        Some(_) => Err(ExperimentError::invalid(
+            "agent parameters",
+            "expected a JSON object",
+        )),
+    }
+}
+
+/// The Discrete action space an agent needs, or an error naming the agent.
+fn discrete_actions(
+    agent: &'static str,
+    action_space: &AnySpace,
+) -> Result<Discrete, ExperimentError> {
+    match action_space {
+        AnySpace::Discrete(d) if d.n() <= 1 << 16 => Ok(*d),
+        other => Err(ExperimentError::IncompatibleAgent {
+            agent,
+            reason: format!(
+                "it needs a Discrete action space (of at most 65536 actions), not {other}"
+            ),
+        }),
+    }
+}
+
+/// The index of the action chosen among the allowed ones: uniformly at random with
+/// probability `epsilon` (when exploring), else greedily by `values`, ties broken uniformly.
+fn epsilon_greedy(
+    values: &[f64],
+    mask: Option<&[bool]>,
+    epsilon: f64,
+    explore: bool,
+    rng: &mut dyn Rng,
+) -> Option<usize> {
+    let allowed = |i: usize| mask.is_none_or(|m| m.get(i).copied().unwrap_or(false));
+    let count = (0..values.len()).filter(|i| allowed(*i)).count();
+    if count == 0 {
+        return None;
+    }
+    if explore && epsilon > 0.0 && rng.random::<f64>() < epsilon {
+        let pick = rng.random_range(0..count);
+        return (0..values.len()).filter(|i| allowed(*i)).nth(pick);
+    }
+    greedy(values, mask, rng)
+}
+
+/// The allowed action of largest value, ties broken uniformly at random.
+fn greedy(values: &[f64], mask: Option<&[bool]>, rng: &mut dyn Rng) -> Option<usize> {
+    let allowed = |i: usize| mask.is_none_or(|m| m.get(i).copied().unwrap_or(false));
+    let best = (0..values.len())
+        .filter(|i| allowed(*i))
+        .map(|i| values[i])
+        .fold(f64::NEG_INFINITY, f64::max);
+    let ties = (0..values.len())
+        .filter(|i| allowed(*i) && values[*i] == best)
+        .count();
+    if ties == 0 {
+        return None;
+    }
+    let pick = if ties == 1 {
+        0
+    } else {
+        rng.random_range(0..ties)
+    };
+    (0..values.len())
+        .filter(|i| allowed(*i) && values[*i] == best)
+        .nth(pick)
+}
+
+/// The largest value among the allowed actions (0 if none is allowed).
+fn max_allowed(values: &[f64], mask: Option<&[bool]>) -> f64 {
+    let best = values
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| mask.is_none_or(|m| m.get(*i).copied().unwrap_or(false)))
+        .map(|(_, v)| *v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best == f64::NEG_INFINITY { 0.0 } else { best }
+}
+
+/// The index of a Discrete action element.
+fn action_index(actions: &Discrete, action: &AnyElement) -> Result<usize, ExperimentError> {
+    action
+        .as_int()
+        .and_then(|a| actions.offset_of(a))
+        .map(|o| o as usize)
+        .ok_or_else(|| {
+            ExperimentError::Environment(rl_core::CoreError::invalid_action(action, actions))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn greedy_breaks_ties_among_allowed_actions_only() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(0);
+        let values = [1.0, 3.0, 3.0, 3.0];
+        let mask = [true, true, false, true];
+        let mut seen = [0usize; 4];
+        for _ in 0..400 {
+            seen[greedy(&values, Some(&mask), &mut rng).unwrap()] += 1;
+        }
+        assert_eq!(seen[0] + seen[2], 0);
+        assert!(seen[1] > 100 && seen[3] > 100, "{seen:?}");
+        assert_eq!(greedy(&values, Some(&[false; 4]), &mut rng), None);
+        assert_eq!(
+            max_allowed(&values, Some(&[true, false, false, false])),
+            1.0
+        );
+    }
+
+    #[test]
+    fn unknown_agents_list_the_known_ones() {
+        let space = AnySpace::from(Discrete::new(2).unwrap());
+        let error = make_agent("dqn", None, &space, &space, 1.0).err().unwrap();
+        assert_eq!(
+            error.to_string(),
+            "unknown agent \"dqn\"; known agents: random, q-learning, sarsa, linear-q, linear-sarsa"
+        );
+        assert!(
+            make_agent(
+                "random",
+                Some(&serde_json::json!({"x": 1})),
+                &space,
+                &space,
+                1.0
+            )
+            .is_err()
+        );
+    }
+}

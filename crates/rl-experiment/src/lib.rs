@@ -1,0 +1,51 @@
+//! Experiments: the episode runner, agents, RLPy-style experiments with results on disk and
+//! learning curves, and the `rl` command line.
+//!
+//! - Functions first: [`run_episode`] and [`run_episodes`] run any [`Environment`](rl_core::Environment)
+//!   with any [`Policy`] and give [`EpisodeRecord`]s.
+//! - [`agent`]: domain-agnostic agents (random, tabular Q-learning and SARSA, linear
+//!   Q-learning and SARSA on tile coding) built by name with JSON parameters, and exact
+//!   [`value_iteration`](agent::value_iteration).
+//! - [`run_once`] runs one RLPy-style experiment run (a step budget, evenly spaced policy
+//!   checks on a separate evaluation environment with exploration off, deer-style
+//!   [`Controller`] hooks); [`run_experiment`] runs many in parallel into an output directory,
+//!   atomically and resumably ([`results`]), with a summary CSV and an SVG learning curve
+//!   ([`plot`]).
+//! - [`seeds`] documents how every random stream derives from one master seed.
+//!
+//! # Quick start
+//!
+//! ```
+//! use rl_core::corridor::Corridor;
+//! use rl_core::{DynamicEnvironment, Simulator};
+//! use rl_experiment::{run_once, ExperimentConfig};
+//!
+//! // Q-learning on a slippery corridor: 3 000 steps, checked 5 times.
+//! let config = ExperimentConfig { num_policy_checks: 5, ..ExperimentConfig::new("corridor", "q-learning", 3_000) };
+//! let make_env = || Ok(DynamicEnvironment::new(Simulator::new(Corridor::new(6, 0.1)?, 0)).boxed());
+//! let result = run_once(&config, 0, &make_env, &mut [], &|| false, &|_| {})?;
+//! let (first, last) = (&result.checks[0], &result.checks[5]);
+//! assert!(last.episode_return > first.episode_return, "the agent learned to walk right");
+//! # Ok::<(), rl_experiment::ExperimentError>(())
+//! ```
+
+pub mod agent;
+pub mod catalog;
+pub mod cli;
+mod episode;
+mod error;
+mod experiment;
+pub mod plot;
+mod progress;
+pub mod results;
+mod runs;
+pub mod seeds;
+
+pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};
+pub use error::ExperimentError;
+pub use experiment::{
+    CheckRecord, Controller, ExperimentConfig, LogController, RUN_FORMAT, RunResult, StateValues,
+    TrainingEpisode, run_once,
+};
+pub use progress::TerminalProgress;
+pub use runs::{ExperimentOutcome, Progress, Silent, run_experiment};

@@ -1,0 +1,96 @@
+//! Progress reporting for the command line: a progress bar with rate and ETA on a terminal,
+//! plain log lines otherwise.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::{Progress, RunResult};
+
+/// Reports an experiment's progress on standard error: an indicatif progress bar when standard
+/// error is a terminal, one plain line per finished run otherwise (for logs and CI).
+#[derive(Debug)]
+pub struct TerminalProgress {
+    bar: Option<ProgressBar>,
+    runs: u64,
+    finished: Mutex<u64>,
+}
+
+impl TerminalProgress {
+    /// Progress for an experiment of `runs` runs, drawn as a bar if standard error is a
+    /// terminal.
+    pub fn new(runs: u64) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(0);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40.cyan/blue} {human_pos}/{human_len} steps  {per_sec}  ETA {eta}  {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        TerminalProgress {
+            bar,
+            runs,
+            finished: Mutex::new(0),
+        }
+    }
+
+    fn line(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => {
+                let _ = writeln!(std::io::stderr(), "{text}");
+            }
+        }
+    }
+}
+
+impl Progress for TerminalProgress {
+    fn start(&self, total_steps: u64, resumed: u64) {
+        if resumed > 0 {
+            self.line(&format!(
+                "resuming: {resumed} of {} runs already finished",
+                self.runs
+            ));
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_length(total_steps);
+        }
+        if let Ok(mut finished) = self.finished.lock() {
+            *finished = resumed;
+        }
+    }
+
+    fn advance(&self, steps: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(steps);
+        }
+    }
+
+    fn run_finished(&self, result: &RunResult) {
+        let done = match self.finished.lock() {
+            Ok(mut finished) => {
+                *finished += 1;
+                *finished
+            }
+            Err(_) => 0,
+        };
+        let last = result.checks.last().map_or(f64::NAN, |c| c.episode_return);
+        let message = format!(
+            "run {} finished ({done}/{} runs): final evaluation return {last:.4}",
+            result.run, self.runs
+        );
+        match &self.bar {
+            Some(bar) => bar.set_message(format!("{done}/{} runs", self.runs)),
+            None => self.line(&message),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

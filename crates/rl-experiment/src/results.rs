@@ -1,0 +1,309 @@
+//! Results on disk: atomic writes, the experiment directory, run files, and the summary CSV.
+//!
+//! An output directory holds:
+//!
+//! | file | content |
+//! |---|---|
+//! | `experiment.json` | the configuration (`{"format": "rl-experiment/experiment", "version": 1, "config": ...}`) |
+//! | `run-NNN.json` | one [`RunResult`] per finished run |
+//! | `run-NNN.log` | the human-readable log of that run |
+//! | `summary.csv` | per check, the mean and standard deviation over runs |
+//! | `learning_curve.svg` | the mean evaluation return ± one standard deviation against learning steps |
+//!
+//! Every file is written atomically (a temporary file in the same directory, flushed, then
+//! renamed), so a crash never leaves a half-written file: a run file exists only for a finished
+//! run, which is what lets an interrupted experiment resume.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value as JsonValue, json};
+
+use crate::ExperimentError;
+use crate::experiment::{ExperimentConfig, RUN_FORMAT, RunResult};
+
+/// The `format` of `experiment.json`.
+pub const EXPERIMENT_FORMAT: &str = "rl-experiment/experiment";
+
+/// Writes `contents` to `path` atomically: into a temporary file next to it, flushed to disk,
+/// then renamed over `path`.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            ExperimentError::invalid("path", format!("{} has no file name", path.display()))
+        })?;
+    let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&temporary);
+        ExperimentError::io(path, &e)
+    })
+}
+
+/// The file of run `run` in `directory`.
+pub fn run_path(directory: &Path, run: u64) -> PathBuf {
+    directory.join(format!("run-{run:03}.json"))
+}
+
+/// The log file of run `run` in `directory`.
+pub fn log_path(directory: &Path, run: u64) -> PathBuf {
+    directory.join(format!("run-{run:03}.log"))
+}
+
+/// Prepares `directory` for `config`: creates it, and writes `experiment.json` or checks that
+/// the one there describes the same experiment. Removes temporary files left by a crash.
+pub fn prepare_directory(
+    directory: &Path,
+    config: &ExperimentConfig,
+) -> Result<(), ExperimentError> {
+    fs::create_dir_all(directory).map_err(|e| ExperimentError::Io {
+        path: directory.to_path_buf(),
+        message: format!("cannot create the output directory: {e}"),
+    })?;
+    let path = directory.join("experiment.json");
+    match fs::read_to_string(&path) {
+        Ok(text) => {
+            let value: JsonValue =
+                serde_json::from_str(&text).map_err(|e| ExperimentError::CorruptResults {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?;
+            if value["format"] != EXPERIMENT_FORMAT || value["version"] != 1 {
+                return Err(ExperimentError::CorruptResults {
+                    path,
+                    reason: format!("format {} version {}", value["format"], value["version"]),
+                });
+            }
+            let existing: ExperimentConfig = serde_json::from_value(value["config"].clone())
+                .map_err(|e| ExperimentError::CorruptResults {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?;
+            if let Some(difference) = first_difference(&existing, config) {
+                return Err(ExperimentError::ConfigMismatch {
+                    directory: directory.to_path_buf(),
+                    difference,
+                });
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let document = json!({"format": EXPERIMENT_FORMAT, "version": 1, "config": config});
+            let text = serde_json::to_string_pretty(&document)
+                .map_err(|e| ExperimentError::invalid("config", e.to_string()))?;
+            write_atomically(&path, (text + "\n").as_bytes())?;
+        }
+        Err(e) => return Err(ExperimentError::io(&path, &e)),
+    }
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp-") {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Describes the first field in which two configurations differ.
+fn first_difference(existing: &ExperimentConfig, wanted: &ExperimentConfig) -> Option<String> {
+    let (a, b) = (json!(existing), json!(wanted));
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return Some("unreadable configuration".to_owned());
+    };
+    a.iter().find(|(k, v)| b.get(*k) != Some(v)).map(|(k, v)| {
+        format!(
+            "{k} was {v}, now {}",
+            b.get(k).cloned().unwrap_or(JsonValue::Null)
+        )
+    })
+}
+
+/// Reads a finished run's file, if it exists and belongs to `config`. A file that exists but
+/// does not parse, or belongs to another configuration, is an error (never silently redone).
+pub fn read_run(
+    directory: &Path,
+    run: u64,
+    config: &ExperimentConfig,
+) -> Result<Option<RunResult>, ExperimentError> {
+    let path = run_path(directory, run);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ExperimentError::io(&path, &e)),
+    };
+    let result: RunResult =
+        serde_json::from_str(&text).map_err(|e| ExperimentError::CorruptResults {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+    if result.format != RUN_FORMAT || result.version != 1 || result.run != run {
+        return Err(ExperimentError::CorruptResults {
+            path,
+            reason: format!(
+                "format {:?} version {} run {}",
+                result.format, result.version, result.run
+            ),
+        });
+    }
+    if let Some(difference) = first_difference(&result.config, config) {
+        return Err(ExperimentError::ConfigMismatch {
+            directory: directory.to_path_buf(),
+            difference,
+        });
+    }
+    Ok(Some(result))
+}
+
+/// Writes a finished run's file and log.
+pub fn write_run(directory: &Path, result: &RunResult, log: &str) -> Result<(), ExperimentError> {
+    let text = serde_json::to_string_pretty(result)
+        .map_err(|e| ExperimentError::invalid("result", e.to_string()))?;
+    write_atomically(&log_path(directory, result.run), log.as_bytes())?;
+    write_atomically(&run_path(directory, result.run), (text + "\n").as_bytes())
+}
+
+/// One row of the summary: a policy check averaged over runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SummaryRow {
+    /// The check's number (0 is before learning).
+    pub check: usize,
+    /// Learning steps before the check.
+    pub learning_steps: u64,
+    /// The number of runs averaged.
+    pub runs: usize,
+    /// The mean over runs of the mean evaluation return.
+    pub return_mean: f64,
+    /// The standard deviation over runs of the mean evaluation return.
+    pub return_std: f64,
+    /// The mean discounted return.
+    pub discounted_return_mean: f64,
+    /// The mean episode length.
+    pub steps_mean: f64,
+    /// The mean fraction of terminated evaluation episodes.
+    pub terminated_mean: f64,
+    /// The mean fraction of truncated evaluation episodes.
+    pub truncated_mean: f64,
+}
+
+/// Averages the runs' checks (all runs of one experiment have the same checks).
+pub fn summarize(results: &[RunResult]) -> Vec<SummaryRow> {
+    let checks = results.iter().map(|r| r.checks.len()).min().unwrap_or(0);
+    (0..checks)
+        .map(|i| {
+            let records: Vec<_> = results.iter().map(|r| &r.checks[i]).collect();
+            let n = records.len() as f64;
+            let mean = |f: &dyn Fn(&crate::experiment::CheckRecord) -> f64| {
+                records.iter().map(|r| f(r)).sum::<f64>() / n
+            };
+            let return_mean = mean(&|r| r.episode_return);
+            let variance = records
+                .iter()
+                .map(|r| (r.episode_return - return_mean).powi(2))
+                .sum::<f64>()
+                / n;
+            SummaryRow {
+                check: i,
+                learning_steps: records.first().map_or(0, |r| r.learning_steps),
+                runs: records.len(),
+                return_mean,
+                return_std: variance.sqrt(),
+                discounted_return_mean: mean(&|r| r.discounted_return),
+                steps_mean: mean(&|r| r.steps),
+                terminated_mean: mean(&|r| r.terminated),
+                truncated_mean: mean(&|r| r.truncated),
+            }
+        })
+        .collect()
+}
+
+/// The summary as CSV text, one header line and one line per check.
+pub fn summary_csv(rows: &[SummaryRow]) -> String {
+    let mut csv = String::from(
+        "check,learning_steps,runs,return_mean,return_std,discounted_return_mean,steps_mean,terminated_mean,truncated_mean\n",
+    );
+    for r in rows {
+        csv.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            r.check,
+            r.learning_steps,
+            r.runs,
+            r.return_mean,
+            r.return_std,
+            r.discounted_return_mean,
+            r.steps_mean,
+            r.terminated_mean,
+            r.truncated_mean
+        ));
+    }
+    csv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temporary_directory(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "rl-experiment-results-{name}-{}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn atomic_writes_replace_whole_files_and_leave_no_temporary() {
+        let dir = temporary_directory("atomic");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.json");
+        write_atomically(&path, b"first").unwrap();
+        write_atomically(&path, b"second").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        let missing = dir.join("no-such-directory").join("b.json");
+        assert!(matches!(
+            write_atomically(&missing, b"x"),
+            Err(ExperimentError::Io { .. })
+        ));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_of_another_experiment_is_refused() {
+        let dir = temporary_directory("mismatch");
+        let config = ExperimentConfig::new("GridWorld-4x5", "q-learning", 100);
+        prepare_directory(&dir, &config).unwrap();
+        prepare_directory(&dir, &config).unwrap();
+        let other = ExperimentConfig { seed: 2, ..config };
+        let error = prepare_directory(&dir, &other).unwrap_err();
+        assert!(error.to_string().contains("seed was 1, now 2"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn leftover_temporary_files_are_removed() {
+        let dir = temporary_directory("leftover");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(".run-000.json.tmp-1"), b"half").unwrap();
+        prepare_directory(&dir, &ExperimentConfig::new("d", "a", 10)).unwrap();
+        assert!(!dir.join(".run-000.json.tmp-1").exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
