@@ -56,7 +56,122 @@ pub trait StateColumns: Send {
 ///
 /// The kernel must give, for every index, exactly what [`Domain::step`] and
 /// [`Domain::observe`] followed by flattening would give: the same next state, reward bits,
-/// termination flag and observation. Vector environments test this.
+/// termination flag and observation, drawing the same numbers from the index's generator.
+/// Vector environments test this.
+///
+/// # How the vector environment uses it
+///
+/// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel) owns the
+/// columns (built with [`StateColumns::filled`] from a placeholder state, then
+/// [`set`](StateColumns::set) at each reset), one `Pcg64` per episode, the step counts and
+/// the episode cap; it calls `step_batch` once per step per thread, on that thread's own
+/// columns (each thread's share of the batch is stored apart, so the chunk it passes is
+/// always [`as_chunk`](StateColumns::as_chunk) of a whole column set).
+///
+/// Every state of the chunk is stepped, including the states of episodes that ended on the
+/// previous step and are about to be reset (with next-step autoreset): the vector environment
+/// then discards that step's results and restores the episode's generator. So the kernel may
+/// be given any state it produced (a terminal one included) and must not panic on it.
+///
+/// # Example
+///
+/// A walk on a line whose position moves by the action plus noise, ending beyond ±1:
+///
+/// ```
+/// use rand::{Rng, RngExt};
+/// use rand_pcg::Pcg64;
+/// use rl_core::{Domain, Mode, TransitionOutcome, Value};
+/// use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+/// use rl_wrappers::vector::{BatchStep, ColumnChunk, StateColumns};
+///
+/// #[derive(Debug, Clone)]
+/// struct Walk { actions: Discrete, observations: ArrayBox<f64, 1> }
+///
+/// impl Walk {
+///     /// The one transition both paths share, so that they agree bit for bit.
+///     fn next<R: Rng + ?Sized>(position: f64, action: i64, rng: &mut R) -> (f64, f64, bool) {
+///         let next = position + 0.1 * (action as f64 - 1.0) + 0.01 * rng.random::<f64>();
+///         (next, -next.abs(), next.abs() > 1.0)
+///     }
+/// }
+///
+/// impl Domain for Walk {
+///     type State = f64;
+///     type Observation = [f64; 1];
+///     type Action = i64;
+///     type ObservationSpace = ArrayBox<f64, 1>;
+///     type ActionSpace = Discrete;
+///     fn observation_space(&self) -> &ArrayBox<f64, 1> { &self.observations }
+///     fn action_space(&self) -> &Discrete { &self.actions }
+///     fn initial_state<R: Rng + ?Sized>(&self, _: Mode, rng: &mut R) -> f64 {
+///         rng.random::<f64>() - 0.5
+///     }
+///     fn step<R: Rng + ?Sized>(&self, s: &f64, a: &i64, _: Mode, rng: &mut R) -> TransitionOutcome<f64> {
+///         let (next, reward, terminated) = Walk::next(*s, *a, rng);
+///         TransitionOutcome::new(next, Value::from_reward(reward), terminated)
+///     }
+///     fn observe(&self, s: &f64) -> [f64; 1] { [*s] }
+///     fn is_terminal(&self, s: &f64) -> bool { s.abs() > 1.0 }
+/// }
+///
+/// /// The positions of a batch: one column.
+/// struct Positions(Vec<f64>);
+/// /// A run of positions.
+/// struct PositionChunk<'a>(&'a mut [f64]);
+///
+/// impl ColumnChunk for PositionChunk<'_> {
+///     fn len(&self) -> usize { self.0.len() }
+///     fn split_at(self, mid: usize) -> (Self, Self) {
+///         let (a, b) = self.0.split_at_mut(mid.min(self.0.len()));
+///         (PositionChunk(a), PositionChunk(b))
+///     }
+/// }
+///
+/// impl StateColumns for Positions {
+///     type State = f64;
+///     type Chunk<'a> = PositionChunk<'a>;
+///     fn filled(len: usize, initial: &f64) -> Self { Positions(vec![*initial; len]) }
+///     fn len(&self) -> usize { self.0.len() }
+///     fn get(&self, index: usize) -> f64 { self.0.get(index).copied().unwrap_or_default() }
+///     fn set(&mut self, index: usize, state: &f64) {
+///         if let Some(s) = self.0.get_mut(index) { *s = *state; }
+///     }
+///     fn as_chunk(&mut self) -> PositionChunk<'_> { PositionChunk(&mut self.0) }
+/// }
+///
+/// impl BatchStep for Walk {
+///     type Columns = Positions;
+///     fn step_batch<T: FlatScalar>(
+///         &self,
+///         states: PositionChunk<'_>,
+///         actions: &[i64],
+///         _mode: Mode,
+///         rngs: &mut [Pcg64],
+///         rewards: &mut [f64],
+///         terminated: &mut [bool],
+///         observations: &mut [T],
+///     ) {
+///         let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(observations.iter_mut());
+///         let inputs = states.0.iter_mut().zip(actions).zip(rngs.iter_mut());
+///         for (((position, action), rng), ((reward, done), observation)) in inputs.zip(outputs) {
+///             let (next, r, t) = Walk::next(*position, *action, rng);
+///             *position = next;
+///             (*reward, *done, *observation) = (r, t, T::from_f64(next));
+///         }
+///     }
+/// }
+///
+/// use std::num::NonZeroUsize;
+/// use rl_wrappers::vector::{KernelVector, VectorOptions};
+///
+/// let walk = Walk { actions: Discrete::new(3)?, observations: ArrayBox::new([-2.0], [2.0])? };
+/// let count = NonZeroUsize::new(8).expect("non-zero");
+/// let mut vector = KernelVector::<_, f32>::from_kernel(walk, count, 1, VectorOptions::new())?;
+/// vector.reset(Mode::Training)?;
+/// vector.step(&[2; 8])?;
+/// assert_eq!(vector.observations().shape(), &[8, 1]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait BatchStep: Domain + Sync {
     /// The storage of a batch of states.
     type Columns: StateColumns<State = Self::State>;

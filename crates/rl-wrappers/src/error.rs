@@ -1,0 +1,119 @@
+//! [`VectorError`]: what can go wrong when building or stepping a vector environment.
+
+use std::fmt;
+
+use rl_core::CoreError;
+
+/// Everything that can go wrong when building or stepping a
+/// [`VectorEnvironment`](crate::vector::VectorEnvironment).
+///
+/// Single-environment wrappers report [`CoreError`], the error of the
+/// [`Environment`](rl_core::Environment) trait they implement; this error adds what only a
+/// batch has: the index of the environment at fault. Errors found while checking the input
+/// (action count, invalid actions, ended episodes) are reported before anything steps.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum VectorError {
+    /// `step` or `reset_ended` was called before the first `reset`.
+    NotStarted,
+    /// The number of actions is not the number of environments.
+    ActionCount {
+        /// The number of environments.
+        expected: usize,
+        /// The number of actions given.
+        found: usize,
+    },
+    /// An action is not an element of the action space.
+    InvalidAction {
+        /// The index of the environment (and of the action).
+        index: usize,
+        /// The action, printed with `Debug`.
+        action: String,
+        /// The action space, printed with `Display`.
+        space: String,
+    },
+    /// With [`Autoreset::Disabled`](crate::vector::Autoreset::Disabled), an environment whose
+    /// episode ended was given an action: reset it first (`reset_ended` or `reset`).
+    EpisodeEnded {
+        /// The index of the environment.
+        index: usize,
+    },
+    /// An environment failed to reset or step, or its observation could not be flattened
+    /// (a broken environment contract: valid input never causes it). The environments before
+    /// it in its thread's share may have stepped.
+    Environment {
+        /// The index of the environment.
+        index: usize,
+        /// What the environment reported.
+        source: CoreError,
+    },
+    /// A parameter of the vector environment is invalid.
+    InvalidParameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A worker thread could not be started.
+    ThreadSpawn {
+        /// The operating system's reason.
+        reason: String,
+    },
+}
+
+impl VectorError {
+    /// Builds [`VectorError::InvalidParameter`].
+    pub(crate) fn invalid_parameter(name: &'static str, reason: impl Into<String>) -> Self {
+        VectorError::InvalidParameter {
+            name,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for VectorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VectorError::NotStarted => {
+                write!(
+                    f,
+                    "the vector environment was never reset: call reset first"
+                )
+            }
+            VectorError::ActionCount { expected, found } => write!(
+                f,
+                "{found} actions given to {expected} environments: give one action each"
+            ),
+            VectorError::InvalidAction {
+                index,
+                action,
+                space,
+            } => write!(
+                f,
+                "invalid action {action} for environment {index}: not an element of the action space {space}"
+            ),
+            VectorError::EpisodeEnded { index } => write!(
+                f,
+                "the episode of environment {index} ended and autoreset is disabled: reset it first"
+            ),
+            VectorError::Environment { index, source } => {
+                write!(f, "environment {index} failed: {source}")
+            }
+            VectorError::InvalidParameter { name, reason } => {
+                write!(f, "invalid parameter `{name}`: {reason}")
+            }
+            VectorError::ThreadSpawn { reason } => {
+                write!(f, "could not start a worker thread: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for VectorError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            VectorError::Environment { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

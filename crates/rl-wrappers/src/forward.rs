@@ -1,0 +1,98 @@
+//! Macros writing the [`Environment`](rl_core::Environment) methods a wrapper passes on to
+//! its inner environment unchanged (each wrapper lists which ones it passes on).
+
+/// The methods about the episode's mode, discount and lifecycle: `mode`, `discount`, `close`,
+/// `on_epoch_end` and `summarize_performance`, each calling the same method of `self.inner`.
+macro_rules! forward_lifecycle {
+    () => {
+        fn mode(&self) -> rl_core::Mode {
+            self.inner.mode()
+        }
+
+        fn discount(&self) -> f64 {
+            self.inner.discount()
+        }
+
+        fn close(&mut self) {
+            self.inner.close();
+        }
+
+        fn on_epoch_end(&mut self) {
+            self.inner.on_epoch_end();
+        }
+
+        fn summarize_performance(&mut self, episode_returns: &[f64]) {
+            self.inner.summarize_performance(episode_returns);
+        }
+    };
+}
+
+/// The methods about randomness: `seed`, `random_state` and `set_random_state`, each calling
+/// the same method of `self.inner` (for wrappers that draw no randomness of their own).
+macro_rules! forward_randomness {
+    () => {
+        fn seed(&mut self, seed: u64) {
+            self.inner.seed(seed);
+        }
+
+        fn random_state(&self) -> Result<rl_core::RandomState, rl_core::CoreError> {
+            self.inner.random_state()
+        }
+
+        fn set_random_state(
+            &mut self,
+            state: rl_core::RandomState,
+        ) -> Result<(), rl_core::CoreError> {
+            self.inner.set_random_state(state)
+        }
+    };
+}
+
+/// The methods of a wrapper that keeps the inner environment's actions: `action_space` and
+/// `is_applicable`.
+macro_rules! forward_actions {
+    () => {
+        fn action_space(&self) -> &Self::ActionSpace {
+            self.inner.action_space()
+        }
+
+        fn is_applicable(&self, action: &Self::Action) -> bool {
+            self.inner.is_applicable(action)
+        }
+    };
+}
+
+/// The methods of a wrapper that keeps the inner environment's observations:
+/// `observation_space`.
+macro_rules! forward_observations {
+    () => {
+        fn observation_space(&self) -> &Self::ObservationSpace {
+            self.inner.observation_space()
+        }
+    };
+}
+
+/// The accessors every wrapper has: `inner`, `inner_mut` and `into_inner`, for a wrapper
+/// struct whose wrapped environment is the field `inner` of type `$inner`.
+macro_rules! inner_accessors {
+    ($inner:ty) => {
+        /// The wrapped environment.
+        pub fn inner(&self) -> &$inner {
+            &self.inner
+        }
+
+        /// The wrapped environment, mutably.
+        pub fn inner_mut(&mut self) -> &mut $inner {
+            &mut self.inner
+        }
+
+        /// Unwraps the environment.
+        pub fn into_inner(self) -> $inner {
+            self.inner
+        }
+    };
+}
+
+pub(crate) use {
+    forward_actions, forward_lifecycle, forward_observations, forward_randomness, inner_accessors,
+};

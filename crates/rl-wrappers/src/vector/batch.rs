@@ -1,0 +1,92 @@
+//! [`Batch`]: the storage a vector environment steps, one implementation per construction
+//! path ([`EnvironmentBatch`](crate::vector::EnvironmentBatch) and
+//! [`KernelBatch`](crate::vector::KernelBatch)), and the commands it runs.
+
+use std::fmt;
+
+use rl_core::{CoreError, Mode};
+use rl_spaces::{FlatScalar, Space};
+
+use crate::vector::Autoreset;
+use crate::vector::outputs::Rows;
+
+/// The environments of a vector environment, or a share of them: copies of an environment
+/// ([`EnvironmentBatch`](crate::vector::EnvironmentBatch)) or the columns of a
+/// structure-of-arrays kernel ([`KernelBatch`](crate::vector::KernelBatch)).
+///
+/// This trait is sealed: it names the two storages in
+/// [`VectorEnvironment`](crate::vector::VectorEnvironment)'s type, and its associated types
+/// (`Action`, `ActionSpace`, `Scalar`: the action and action space of one environment and the
+/// observations' numeric type) come from the sealed supertrait.
+pub trait Batch: sealed::Sealed {}
+
+impl<B: sealed::Sealed> Batch for B {}
+
+/// An environment of the batch failed: its global index and the error.
+pub(crate) type Failure = (usize, CoreError);
+
+pub(crate) mod sealed {
+    use super::{Autoreset, Failure, FlatScalar, Mode, Rows, Space, fmt};
+
+    /// The types and operations of a batch (of each thread's share).
+    pub trait Sealed {
+        /// The action of one environment.
+        type Action: Clone + fmt::Debug;
+        /// The action space of one environment.
+        type ActionSpace: Space<Element = Self::Action>;
+        /// The numeric type of the observations (`f32` or `f64`).
+        type Scalar: FlatScalar;
+
+        /// The number of environments.
+        fn len(&self) -> usize;
+
+        /// The action space every environment shares.
+        fn action_space(&self) -> &Self::ActionSpace;
+
+        /// Seeds environment `i` (global index `first + i`) with `derive_seed(seed, first + i)`.
+        fn seed(&mut self, seed: u64);
+
+        /// Resets every environment (or only those whose episode ended) in `mode`, writing
+        /// the first observations.
+        fn reset(
+            &mut self,
+            mode: Mode,
+            only_ended: bool,
+            rows: Rows<'_, Self::Scalar>,
+        ) -> Result<(), Failure>;
+
+        /// Steps every environment with the action of the same index.
+        fn step(
+            &mut self,
+            actions: &[Self::Action],
+            mode: Mode,
+            autoreset: Autoreset,
+            rows: Rows<'_, Self::Scalar>,
+        ) -> Result<(), Failure>;
+    }
+}
+
+/// A request to a batch (run on every thread's share).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Command {
+    Seed(u64),
+    Reset { mode: Mode, only_ended: bool },
+    Step { mode: Mode, autoreset: Autoreset },
+}
+
+/// Runs `command` on `batch`, with `actions` for a step.
+pub(crate) fn execute<B: Batch>(
+    batch: &mut B,
+    command: Command,
+    actions: &[B::Action],
+    rows: Rows<'_, B::Scalar>,
+) -> Result<(), Failure> {
+    match command {
+        Command::Seed(seed) => {
+            batch.seed(seed);
+            Ok(())
+        }
+        Command::Reset { mode, only_ended } => batch.reset(mode, only_ended, rows),
+        Command::Step { mode, autoreset } => batch.step(actions, mode, autoreset, rows),
+    }
+}

@@ -1,0 +1,192 @@
+//! [`EnvironmentBatch`]: a batch of copies of an environment, stepped one by one.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use rl_core::{Environment, Info, Mode};
+use rl_spaces::{FlatScalar, FlattenSpace};
+
+use crate::derive_seed;
+use crate::vector::Autoreset;
+use crate::vector::batch::{Failure, sealed};
+use crate::vector::outputs::{Rows, set};
+
+/// Copies of an environment, each stepped through its own [`Environment::step`] (the storage
+/// of [`VectorEnvironment::from_environments`](crate::vector::VectorEnvironment::from_environments)).
+/// Observations are flattened into the vector environment's rows with the observation
+/// space's [`FlattenSpace::flatten_into`].
+pub struct EnvironmentBatch<E: Environment, T> {
+    action_space: E::ActionSpace,
+    environments: Vec<E>,
+    ended: Vec<bool>,
+    first: usize,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<E: Environment, T> EnvironmentBatch<E, T> {
+    /// The environments `first..first + environments.len()` of a vector environment, whose
+    /// action space is `action_space`.
+    pub(crate) fn new(environments: Vec<E>, first: usize, action_space: E::ActionSpace) -> Self {
+        EnvironmentBatch {
+            action_space,
+            ended: vec![false; environments.len()],
+            environments,
+            first,
+            marker: PhantomData,
+        }
+    }
+
+    /// The environments.
+    pub(crate) fn environments(&self) -> &[E] {
+        &self.environments
+    }
+}
+
+impl<E: Environment + fmt::Debug, T> fmt::Debug for EnvironmentBatch<E, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EnvironmentBatch")
+            .field("first", &self.first)
+            .field("environments", &self.environments)
+            .field("ended", &self.ended)
+            .finish()
+    }
+}
+
+/// Resets `env` and writes its first observation into row `i`.
+fn reset_one<E, T>(
+    env: &mut E,
+    mode: Mode,
+    rows: &mut Rows<'_, T>,
+    i: usize,
+) -> Result<(), rl_core::CoreError>
+where
+    E: Environment,
+    E::ObservationSpace: FlattenSpace,
+    T: FlatScalar,
+{
+    let observation = env.reset(mode)?;
+    env.observation_space()
+        .flatten_into(&observation, rows.observation(i))?;
+    Ok(())
+}
+
+impl<E, T> sealed::Sealed for EnvironmentBatch<E, T>
+where
+    E: Environment,
+    E::ObservationSpace: FlattenSpace,
+    T: FlatScalar,
+{
+    type Action = E::Action;
+    type ActionSpace = E::ActionSpace;
+    type Scalar = T;
+
+    fn len(&self) -> usize {
+        self.environments.len()
+    }
+
+    fn action_space(&self) -> &E::ActionSpace {
+        &self.action_space
+    }
+
+    fn seed(&mut self, seed: u64) {
+        for (i, env) in self.environments.iter_mut().enumerate() {
+            env.seed(derive_seed(seed, (self.first + i) as u64));
+        }
+    }
+
+    fn reset(
+        &mut self,
+        mode: Mode,
+        only_ended: bool,
+        mut rows: Rows<'_, T>,
+    ) -> Result<(), Failure> {
+        let mut failure = None;
+        for (i, (env, ended)) in self
+            .environments
+            .iter_mut()
+            .zip(&mut self.ended)
+            .enumerate()
+        {
+            if only_ended && !*ended {
+                set(rows.final_mask, i, false);
+                continue;
+            }
+            match reset_one(env, mode, &mut rows, i) {
+                Ok(()) => {
+                    rows.mark_reset(i);
+                    *ended = false;
+                }
+                Err(e) => {
+                    failure = failure.or(Some((self.first + i, e)));
+                }
+            }
+        }
+        failure.map_or(Ok(()), Err)
+    }
+
+    fn step(
+        &mut self,
+        actions: &[E::Action],
+        mode: Mode,
+        autoreset: Autoreset,
+        mut rows: Rows<'_, T>,
+    ) -> Result<(), Failure> {
+        let mut failure = None;
+        let entries = self
+            .environments
+            .iter_mut()
+            .zip(&mut self.ended)
+            .zip(actions);
+        for (i, ((env, ended), action)) in entries.enumerate() {
+            let result = if *ended && autoreset == Autoreset::NextStep {
+                reset_one(env, mode, &mut rows, i).map(|()| {
+                    rows.mark_reset(i);
+                    *ended = false;
+                })
+            } else {
+                step_one(env, action, mode, autoreset, &mut rows, i, ended)
+            };
+            if let Err(e) = result {
+                failure = failure.or(Some((self.first + i, e)));
+            }
+        }
+        failure.map_or(Ok(()), Err)
+    }
+}
+
+/// Steps `env` with `action` and writes the results at row `i`, resetting at once with
+/// same-step autoreset.
+fn step_one<E, T>(
+    env: &mut E,
+    action: &E::Action,
+    mode: Mode,
+    autoreset: Autoreset,
+    rows: &mut Rows<'_, T>,
+    i: usize,
+    ended: &mut bool,
+) -> Result<(), rl_core::CoreError>
+where
+    E: Environment,
+    E::ObservationSpace: FlattenSpace,
+    T: FlatScalar,
+{
+    let outcome = env.step(action)?;
+    env.observation_space()
+        .flatten_into(&outcome.observation, rows.observation(i))?;
+    let done = outcome.is_done();
+    set(rows.rewards, i, outcome.reward());
+    set(rows.terminated, i, outcome.terminated);
+    set(rows.truncated, i, outcome.truncated);
+    set(rows.final_mask, i, false);
+    if done && autoreset == Autoreset::SameStep {
+        rows.keep_final_observation(i);
+        set(rows.final_mask, i, true);
+        rows.put_final_info(i, outcome.info);
+        rows.put_info(i, Info::new());
+        reset_one(env, mode, rows, i)?;
+    } else {
+        rows.put_info(i, outcome.info);
+        *ended = done;
+    }
+    Ok(())
+}

@@ -1,0 +1,557 @@
+//! [`VectorEnvironment`]: many environments stepped in lockstep, with results in
+//! structure-of-arrays buffers, optionally on several threads.
+
+use std::fmt;
+use std::num::NonZeroUsize;
+use std::ops::Range;
+use std::sync::Arc;
+
+use ndarray::Array2;
+use rl_core::{Environment, Info, Mode};
+use rl_spaces::{FlattenSpace, Space};
+
+use crate::VectorError;
+use crate::vector::batch::{Batch, Command, Failure, execute};
+use crate::vector::outputs::Outputs;
+use crate::vector::pool::{Job, WorkerPool};
+use crate::vector::{Autoreset, BatchStep, EnvironmentBatch, KernelBatch, VectorOptions};
+
+/// A vector environment of copies of `E` with observations of `T` (see
+/// [`VectorEnvironment::from_environments`]).
+pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
+
+/// A vector environment of the domain `D`'s kernel with observations of `T` (see
+/// [`VectorEnvironment::from_kernel`]).
+pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<D, T>>;
+
+/// A worker thread's share of the batch, with its own result buffers and inputs.
+struct Share<B: Batch> {
+    batch: B,
+    first: usize,
+    outputs: Outputs<B::Scalar>,
+    actions: Vec<B::Action>,
+    command: Option<Command>,
+    failure: Option<Failure>,
+    /// Whether the vector environment's rows of this share may hold non-empty infos.
+    published_infos: bool,
+}
+
+impl<B> Job for Share<B>
+where
+    B: Batch + Send + 'static,
+    B::Action: Send + 'static,
+{
+    fn run(&mut self) {
+        if let Some(command) = self.command {
+            let rows = self.outputs.all_rows();
+            self.failure = execute(&mut self.batch, command, &self.actions, rows).err();
+        }
+    }
+}
+
+/// `N` environments stepped in lockstep (Gymnasium's vector environments), with the results
+/// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
+/// [`Array2`], rewards, termination and truncation flags and infos as slices, read by
+/// reference after each call.
+///
+/// # Two ways to build one
+///
+/// - [`from_environments`](Self::from_environments): `N` copies of any [`Environment`] made by
+///   a factory, each stepped through its own `step` and its observation flattened into its
+///   row.
+/// - [`from_kernel`](Self::from_kernel): a [`BatchStep`] domain whose kernel steps the whole
+///   batch at once in structure-of-arrays columns. It gives, bit for bit, what copies of
+///   `Simulator::new(domain, seed_i)` give.
+///
+/// # Seeds
+///
+/// One `u64` seeds everything: environment `i` is seeded with
+/// [`derive_seed(seed, i)`](crate::derive_seed), the `(i + 1)`-th output of SplitMix64
+/// started at `seed`. [`seed`](Self::seed) reseeds all of them by the same rule; resets never
+/// reseed.
+///
+/// # Autoreset
+///
+/// An environment whose episode ended is reset as the [`Autoreset`] mode says: on the next
+/// step (the default), at once with its final observation kept apart, or never (an error
+/// until [`reset_ended`](Self::reset_ended)). Resets use the mode of the last
+/// [`reset`](Self::reset).
+///
+/// # Errors before stepping
+///
+/// [`step`](Self::step) checks every action (and, with autoreset disabled, that no episode
+/// has ended) before any environment steps; an error names the environment's index, the
+/// action and the space.
+///
+/// # Threads
+///
+/// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, one per
+/// thread, each stored apart (its environments or kernel columns, generators and result
+/// buffers): the calling thread steps the first share, and worker threads started at
+/// construction (and joined on drop) step the others. A call hands work over with atomics
+/// and allocates nothing: an idle worker spins for a few tens of microseconds, then parks
+/// until the next call unparks it. Each worker's results are then copied into the buffers
+/// (its rows only), and a panic inside an environment on a worker is resumed on the calling
+/// thread. Every environment's results depend only on its own seed and actions, so they are
+/// bit-identical with any number of threads.
+///
+/// # No allocation per step
+///
+/// After the first reset, stepping allocates nothing when the environments' steps allocate
+/// nothing (plain observations and actions, empty infos).
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::Simulator;
+/// use rl_core::corridor::{Corridor, RIGHT};
+/// use rl_core::Mode;
+/// use rl_wrappers::vector::{EnvironmentVector, VectorOptions};
+///
+/// let corridor = Corridor::new(3, 0.0)?;
+/// let count = NonZeroUsize::new(4).expect("non-zero");
+/// let mut vector = EnvironmentVector::<_, f32>::from_environments(count, 7, VectorOptions::new(), |_| {
+///     Simulator::new(corridor.clone(), 0)
+/// })?;
+/// vector.reset(Mode::Training)?;
+/// // Observations are flattened: a corridor of 3 cells gives one-hot rows of length 3.
+/// assert_eq!(vector.observations().shape(), &[4, 3]);
+/// vector.step(&[RIGHT; 4])?;
+/// vector.step(&[RIGHT; 4])?;
+/// assert_eq!(vector.terminated(), &[true; 4]);
+/// assert_eq!(vector.rewards(), &[-1.0; 4]);
+/// // The next step resets them (next-step autoreset): reward 0, both flags false.
+/// vector.step(&[RIGHT; 4])?;
+/// assert_eq!(vector.terminated(), &[false; 4]);
+/// assert_eq!(vector.observations().row(0).to_vec(), [1.0f32, 0.0, 0.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct VectorEnvironment<B: Batch> {
+    main: B,
+    pool: Option<WorkerPool<Share<B>>>,
+    outputs: Outputs<B::Scalar>,
+    options: VectorOptions,
+    mode: Mode,
+    started: bool,
+    len: usize,
+}
+
+/// The contiguous shares of `len` environments among `threads` threads.
+fn shares(len: usize, threads: usize) -> Vec<Range<usize>> {
+    (0..threads)
+        .map(|k| k * len / threads..(k + 1) * len / threads)
+        .collect()
+}
+
+/// Checks that the buffers of `len` environments with observations of `dim` entries can be
+/// allocated: a few 8-byte words per entry and per environment must fit in `isize::MAX` bytes.
+fn check_size(len: usize, dim: usize) -> Result<(), VectorError> {
+    let bytes = dim
+        .checked_add(8)
+        .and_then(|words| words.checked_mul(len))
+        .and_then(|words| words.checked_mul(16));
+    match bytes {
+        Some(bytes) if bytes <= isize::MAX as usize => Ok(()),
+        _ => Err(VectorError::invalid_parameter(
+            "count",
+            format!("{len} environments with observations of {dim} entries are too many"),
+        )),
+    }
+}
+
+/// Checks the thread count against the number of environments.
+fn check_threads(len: usize, options: &VectorOptions) -> Result<usize, VectorError> {
+    let threads = options.threads().get();
+    if threads > len {
+        return Err(VectorError::invalid_parameter(
+            "threads",
+            format!("{threads} threads for {len} environments: each thread needs one"),
+        ));
+    }
+    Ok(threads)
+}
+
+impl<E, T> VectorEnvironment<EnvironmentBatch<E, T>>
+where
+    E: Environment + Send + 'static,
+    E::Action: Send + 'static,
+    E::ActionSpace: Clone + PartialEq + Send + 'static,
+    E::ObservationSpace: FlattenSpace,
+    T: rl_spaces::FlatScalar,
+{
+    /// `count` environments made by `factory(i)` for `i` in `0..count`, environment `i`
+    /// seeded with [`derive_seed(seed, i)`](crate::derive_seed).
+    ///
+    /// Errors if the environments do not all have the same action space and observation
+    /// dimension, if there are more threads than environments, or if a thread cannot start.
+    pub fn from_environments(
+        count: NonZeroUsize,
+        seed: u64,
+        options: VectorOptions,
+        mut factory: impl FnMut(usize) -> E,
+    ) -> Result<Self, VectorError> {
+        let len = count.get();
+        let threads = check_threads(len, &options)?;
+        check_size(len, 0)?;
+        let mut environments: Vec<E> = (0..len).map(&mut factory).collect();
+        let Some(first) = environments.first() else {
+            return Err(VectorError::invalid_parameter("count", "no environment"));
+        };
+        let action_space = first.action_space().clone();
+        let dim = first.observation_space().flat_dim();
+        check_size(len, dim)?;
+        for (index, env) in environments.iter().enumerate() {
+            if *env.action_space() != action_space {
+                return Err(VectorError::invalid_parameter(
+                    "factory",
+                    format!(
+                        "environment {index} has the action space {}, environment 0 has {action_space}",
+                        env.action_space()
+                    ),
+                ));
+            }
+            let other = env.observation_space().flat_dim();
+            if other != dim {
+                return Err(VectorError::invalid_parameter(
+                    "factory",
+                    format!(
+                        "environment {index} has observations of {other} entries, environment 0 of {dim}"
+                    ),
+                ));
+            }
+        }
+        let mut batches = Vec::with_capacity(threads);
+        for range in shares(len, threads).into_iter().rev() {
+            let share = environments.split_off(range.start);
+            batches.push(EnvironmentBatch::new(
+                share,
+                range.start,
+                action_space.clone(),
+            ));
+        }
+        batches.reverse();
+        VectorEnvironment::assemble(batches, len, dim, seed, options)
+    }
+}
+
+impl<D, T> VectorEnvironment<KernelBatch<D, T>>
+where
+    D: BatchStep + Send + Sync + 'static,
+    D::Action: Send + 'static,
+    D::ObservationSpace: FlattenSpace,
+    T: rl_spaces::FlatScalar,
+{
+    /// `count` episodes of `domain` stepped by its structure-of-arrays kernel. The vector
+    /// environment owns the columns, a `Pcg64` per episode
+    /// (`Pcg64::seed_from_u64(derive_seed(seed, i))`), the step counts and the episode cap
+    /// ([`Domain::episode_cap`](rl_core::Domain::episode_cap)).
+    ///
+    /// Errors if there are more threads than episodes or a thread cannot start.
+    pub fn from_kernel(
+        domain: D,
+        count: NonZeroUsize,
+        seed: u64,
+        options: VectorOptions,
+    ) -> Result<Self, VectorError> {
+        let len = count.get();
+        let threads = check_threads(len, &options)?;
+        let dim = domain.observation_space().flat_dim();
+        check_size(len, dim)?;
+        let domain = Arc::new(domain);
+        let batches = shares(len, threads)
+            .into_iter()
+            .map(|range| KernelBatch::new(Arc::clone(&domain), range.start, range.len()))
+            .collect();
+        VectorEnvironment::assemble(batches, len, dim, seed, options)
+    }
+}
+
+impl<B> VectorEnvironment<B>
+where
+    B: Batch + Send + 'static,
+    B::Action: Send + 'static,
+{
+    /// Puts the first share on the calling thread and the others on worker threads, and
+    /// seeds everything.
+    fn assemble(
+        batches: Vec<B>,
+        len: usize,
+        dim: usize,
+        seed: u64,
+        options: VectorOptions,
+    ) -> Result<Self, VectorError> {
+        let keep_final = options.autoreset() == Autoreset::SameStep;
+        let mut batches = batches.into_iter();
+        let main = batches
+            .next()
+            .ok_or_else(|| VectorError::invalid_parameter("count", "no environment"))?;
+        let mut first = main.len();
+        let shares: Vec<Share<B>> = batches
+            .map(|batch| {
+                let share_len = batch.len();
+                let share = Share {
+                    outputs: Outputs::new(share_len, dim, keep_final),
+                    actions: Vec::with_capacity(share_len),
+                    batch,
+                    first,
+                    command: None,
+                    failure: None,
+                    published_infos: false,
+                };
+                first += share_len;
+                share
+            })
+            .collect();
+        let pool = if shares.is_empty() {
+            None
+        } else {
+            Some(
+                WorkerPool::new(shares).map_err(|e| VectorError::ThreadSpawn {
+                    reason: e.to_string(),
+                })?,
+            )
+        };
+        let mut vector = VectorEnvironment {
+            main,
+            pool,
+            outputs: Outputs::new(len, dim, keep_final),
+            options,
+            mode: Mode::Training,
+            started: false,
+            len,
+        };
+        vector.run(Command::Seed(seed), &[])?;
+        Ok(vector)
+    }
+}
+
+impl<B: Batch> VectorEnvironment<B> {
+    /// Runs `command` on every share (the first on this thread), then collects the workers'
+    /// results. Reports the failure of the lowest index, if any.
+    fn run(&mut self, command: Command, actions: &[B::Action]) -> Result<(), VectorError> {
+        if let Some(pool) = &self.pool {
+            for mut share in pool.jobs() {
+                share.command = Some(command);
+                share.failure = None;
+                if let Command::Step { .. } = command {
+                    let range = share.first..share.first + share.batch.len();
+                    let given = actions.get(range).unwrap_or(&[]);
+                    if share.actions.len() == given.len() {
+                        share.actions.clone_from_slice(given);
+                    } else {
+                        share.actions.clear();
+                        share.actions.extend_from_slice(given);
+                    }
+                }
+            }
+            pool.start();
+        }
+        let main_len = self.main.len();
+        let main_actions = actions.get(..main_len).unwrap_or(&[]);
+        let rows = self.outputs.rows(0..main_len);
+        let mut failure = execute(&mut self.main, command, main_actions, rows).err();
+        if let Some(pool) = &self.pool {
+            pool.wait();
+            for mut share in pool.jobs() {
+                let share = &mut *share;
+                self.outputs
+                    .gather(share.first, &mut share.outputs, &mut share.published_infos);
+                failure = failure.or(share.failure.take());
+            }
+        }
+        match failure {
+            Some((index, source)) => Err(VectorError::Environment { index, source }),
+            None => Ok(()),
+        }
+    }
+
+    /// Resets every environment in `mode` (held by later autoresets until the next `reset`).
+    /// The first observations are in [`observations`](Self::observations); rewards are 0 and
+    /// flags false.
+    pub fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
+        self.mode = mode;
+        self.started = true;
+        self.run(
+            Command::Reset {
+                mode,
+                only_ended: false,
+            },
+            &[],
+        )
+    }
+
+    /// Resets the environments whose episode ended on the last step (and were not reset since),
+    /// in the mode of the last [`reset`](Self::reset); the others keep their results. With
+    /// [`Autoreset::Disabled`] this is how ended environments go on; with
+    /// [`Autoreset::NextStep`] it resets them now instead of on the next step.
+    pub fn reset_ended(&mut self) -> Result<(), VectorError> {
+        if !self.started {
+            return Err(VectorError::NotStarted);
+        }
+        self.run(
+            Command::Reset {
+                mode: self.mode,
+                only_ended: true,
+            },
+            &[],
+        )
+    }
+
+    /// Steps every environment with the action of the same index.
+    ///
+    /// Errors, before anything steps, if there is not one action per environment, an action
+    /// is not in the action space, or (with [`Autoreset::Disabled`]) an environment's episode
+    /// ended; and, after stepping, if an environment failed (see
+    /// [`VectorError::Environment`]).
+    pub fn step(&mut self, actions: &[B::Action]) -> Result<(), VectorError> {
+        if !self.started {
+            return Err(VectorError::NotStarted);
+        }
+        if actions.len() != self.len {
+            return Err(VectorError::ActionCount {
+                expected: self.len,
+                found: actions.len(),
+            });
+        }
+        let space = self.main.action_space();
+        if let Some((index, action)) = actions.iter().enumerate().find(|(_, a)| !space.contains(a))
+        {
+            return Err(VectorError::InvalidAction {
+                index,
+                action: format!("{action:?}"),
+                space: space.to_string(),
+            });
+        }
+        if self.options.autoreset() == Autoreset::Disabled {
+            let mut ended = self.outputs.terminated.iter().zip(&self.outputs.truncated);
+            if let Some(index) = ended.position(|(t, u)| *t || *u) {
+                return Err(VectorError::EpisodeEnded { index });
+            }
+        }
+        self.run(
+            Command::Step {
+                mode: self.mode,
+                autoreset: self.options.autoreset(),
+            },
+            actions,
+        )
+    }
+
+    /// Reseeds environment `i` with [`derive_seed(seed, i)`](crate::derive_seed), for every
+    /// `i`, as [`Environment::seed`] does: later draws (running episodes included) come from
+    /// the new generators, and nothing is reset.
+    pub fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
+        self.run(Command::Seed(seed), &[])
+    }
+
+    /// The number of environments.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always false: there is at least one environment.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The length of each environment's flat observation (the observation rows' length).
+    pub fn flat_dim(&self) -> usize {
+        self.outputs.observations.ncols()
+    }
+
+    /// The action space every environment shares.
+    pub fn action_space(&self) -> &B::ActionSpace {
+        self.main.action_space()
+    }
+
+    /// The options the vector environment was built with.
+    pub fn options(&self) -> &VectorOptions {
+        &self.options
+    }
+
+    /// The mode of the last [`reset`](Self::reset).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The observations after the last call, one row per environment (after a reset, the
+    /// first observation of the new episode).
+    pub fn observations(&self) -> &Array2<B::Scalar> {
+        &self.outputs.observations
+    }
+
+    /// The rewards of the last step (0 for environments reset by it or since).
+    pub fn rewards(&self) -> &[f64] {
+        &self.outputs.rewards
+    }
+
+    /// Whether each environment's episode terminated on the last step.
+    pub fn terminated(&self) -> &[bool] {
+        &self.outputs.terminated
+    }
+
+    /// Whether each environment's episode was truncated on the last step. Both flags may be
+    /// `true`; termination then wins ([`StepOutcome::should_bootstrap`](rl_core::StepOutcome::should_bootstrap)).
+    pub fn truncated(&self) -> &[bool] {
+        &self.outputs.truncated
+    }
+
+    /// The info of each environment's last step (always empty for a kernel).
+    pub fn infos(&self) -> &[Info] {
+        &self.outputs.infos
+    }
+
+    /// With [`Autoreset::SameStep`], the final observations of the episodes that ended on the
+    /// last step (rows marked in [`final_mask`](Self::final_mask); other rows are stale).
+    /// Without it, an array of no rows.
+    pub fn final_observations(&self) -> &Array2<B::Scalar> {
+        &self.outputs.final_observations
+    }
+
+    /// With [`Autoreset::SameStep`], which environments ended on the last step (and were
+    /// reset by it); otherwise all false.
+    pub fn final_mask(&self) -> &[bool] {
+        &self.outputs.final_mask
+    }
+
+    /// With [`Autoreset::SameStep`], the info of the last step of the episodes marked in
+    /// [`final_mask`](Self::final_mask).
+    pub fn final_infos(&self) -> &[Info] {
+        &self.outputs.final_infos
+    }
+}
+
+impl<E, T> VectorEnvironment<EnvironmentBatch<E, T>>
+where
+    E: Environment,
+    E::ObservationSpace: FlattenSpace,
+    T: rl_spaces::FlatScalar,
+{
+    /// The environments on the calling thread's share (all of them with one thread), for
+    /// inspection.
+    pub fn local_environments(&self) -> &[E] {
+        self.main.environments()
+    }
+}
+
+impl<D, T> VectorEnvironment<KernelBatch<D, T>>
+where
+    D: BatchStep,
+    D::ObservationSpace: FlattenSpace,
+    T: rl_spaces::FlatScalar,
+{
+    /// The domain.
+    pub fn domain(&self) -> &D {
+        self.main.domain()
+    }
+}
+
+impl<B: Batch> fmt::Debug for VectorEnvironment<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VectorEnvironment")
+            .field("len", &self.len)
+            .field("options", &self.options)
+            .field("mode", &self.mode)
+            .field("started", &self.started)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,214 @@
+//! [`Outputs`]: the structure-of-arrays buffers of a batch's results, and [`Rows`], a mutable
+//! view of a run of them.
+
+use std::ops::Range;
+
+use ndarray::Array2;
+use rl_core::Info;
+use rl_spaces::FlatScalar;
+
+/// The results of the last call, one entry (or one row) per environment.
+#[derive(Debug)]
+pub(crate) struct Outputs<T> {
+    pub(crate) observations: Array2<T>,
+    pub(crate) rewards: Vec<f64>,
+    pub(crate) terminated: Vec<bool>,
+    pub(crate) truncated: Vec<bool>,
+    pub(crate) infos: Vec<Info>,
+    /// `len × dim` with same-step autoreset, `0 × dim` otherwise.
+    pub(crate) final_observations: Array2<T>,
+    pub(crate) final_mask: Vec<bool>,
+    pub(crate) final_infos: Vec<Info>,
+    /// Whether an entry of `infos` or `final_infos` may be non-empty (so that gathering a
+    /// worker's results can skip the infos when all are empty, as a kernel's always are).
+    pub(crate) infos_written: bool,
+}
+
+/// Mutable views of the results of a run of environments, indexed from 0.
+pub struct Rows<'a, T> {
+    dim: usize,
+    pub(crate) observations: &'a mut [T],
+    pub(crate) rewards: &'a mut [f64],
+    pub(crate) terminated: &'a mut [bool],
+    pub(crate) truncated: &'a mut [bool],
+    pub(crate) infos: &'a mut [Info],
+    pub(crate) final_observations: &'a mut [T],
+    pub(crate) final_mask: &'a mut [bool],
+    pub(crate) final_infos: &'a mut [Info],
+    infos_written: &'a mut bool,
+}
+
+/// The entries of a standard-layout array as one slice (every array here is built in standard
+/// layout and never reshaped, so the fallback is never taken).
+fn entries<T>(array: &mut Array2<T>) -> &mut [T] {
+    array.as_slice_mut().unwrap_or(&mut [])
+}
+
+/// The run `range` of `slice` (empty if out of range, which the callers' ranges never are).
+fn part<X>(slice: &mut [X], range: Range<usize>) -> &mut [X] {
+    slice.get_mut(range).unwrap_or(&mut [])
+}
+
+impl<T: FlatScalar> Outputs<T> {
+    /// Buffers for `len` environments with observations of `dim` entries, with the final
+    /// observation buffer only if `keep_final`.
+    pub(crate) fn new(len: usize, dim: usize, keep_final: bool) -> Self {
+        Outputs {
+            observations: Array2::from_elem((len, dim), T::ZERO),
+            rewards: vec![0.0; len],
+            terminated: vec![false; len],
+            truncated: vec![false; len],
+            infos: vec![Info::new(); len],
+            final_observations: Array2::from_elem((if keep_final { len } else { 0 }, dim), T::ZERO),
+            final_mask: vec![false; len],
+            final_infos: vec![Info::new(); len],
+            infos_written: false,
+        }
+    }
+
+    fn dim(&self) -> usize {
+        self.observations.ncols()
+    }
+
+    /// The views of the environments in `range`.
+    pub(crate) fn rows(&mut self, range: Range<usize>) -> Rows<'_, T> {
+        let dim = self.dim();
+        let entries_range = range.start * dim..range.end * dim;
+        let final_range = if self.final_observations.nrows() == 0 {
+            0..0
+        } else {
+            entries_range.clone()
+        };
+        Rows {
+            dim,
+            observations: part(entries(&mut self.observations), entries_range),
+            rewards: part(&mut self.rewards, range.clone()),
+            terminated: part(&mut self.terminated, range.clone()),
+            truncated: part(&mut self.truncated, range.clone()),
+            infos: part(&mut self.infos, range.clone()),
+            final_observations: part(entries(&mut self.final_observations), final_range),
+            final_mask: part(&mut self.final_mask, range.clone()),
+            final_infos: part(&mut self.final_infos, range),
+            infos_written: &mut self.infos_written,
+        }
+    }
+
+    /// The views of every environment.
+    pub(crate) fn all_rows(&mut self) -> Rows<'_, T> {
+        let len = self.rewards.len();
+        self.rows(0..len)
+    }
+
+    /// Copies the results of `other` (a worker's buffers) into the rows starting at `start`.
+    /// Infos are moved, not cloned, leaving `other`'s empty; `published` says whether those
+    /// rows may hold non-empty infos from an earlier gather, and is updated.
+    pub(crate) fn gather(&mut self, start: usize, other: &mut Outputs<T>, published: &mut bool) {
+        let len = other.rewards.len();
+        let rows = self.rows(start..start + len);
+        let theirs = other.all_rows();
+        copy(rows.observations, theirs.observations);
+        copy(rows.rewards, theirs.rewards);
+        copy(rows.terminated, theirs.terminated);
+        copy(rows.truncated, theirs.truncated);
+        copy(rows.final_mask, theirs.final_mask);
+        if *theirs.infos_written {
+            let infos = rows.infos.iter_mut().zip(theirs.infos.iter_mut());
+            let final_infos = rows
+                .final_infos
+                .iter_mut()
+                .zip(theirs.final_infos.iter_mut());
+            for (mine, yours) in infos.chain(final_infos) {
+                *mine = std::mem::take(yours);
+            }
+            *theirs.infos_written = false;
+            *published = true;
+        } else if *published {
+            for info in rows.infos.iter_mut().chain(rows.final_infos.iter_mut()) {
+                *info = Info::new();
+            }
+            *published = false;
+        }
+        let dim = rows.dim.max(1);
+        let kept_rows = theirs
+            .final_observations
+            .chunks_exact(dim)
+            .zip(rows.final_observations.chunks_exact_mut(dim))
+            .zip(theirs.final_mask.iter());
+        for ((source, target), kept) in kept_rows {
+            if *kept {
+                copy(target, source);
+            }
+        }
+    }
+}
+
+impl<T> Rows<'_, T> {
+    /// The observation row of environment `i`.
+    pub(crate) fn observation(&mut self, i: usize) -> &mut [T] {
+        let dim = self.dim;
+        part(self.observations, i * dim..(i + 1) * dim)
+    }
+
+    /// Copies the observation row of environment `i` into its final observation row.
+    pub(crate) fn keep_final_observation(&mut self, i: usize)
+    where
+        T: Copy,
+    {
+        let dim = self.dim;
+        let source = self.observations.get(i * dim..(i + 1) * dim).unwrap_or(&[]);
+        copy(
+            part(self.final_observations, i * dim..(i + 1) * dim),
+            source,
+        );
+    }
+
+    /// Sets the info of environment `i` (skipping the write when both are empty).
+    pub(crate) fn put_info(&mut self, i: usize, info: Info) {
+        put(self.infos, self.infos_written, i, info);
+    }
+
+    /// Sets the final info of environment `i` (skipping the write when both are empty).
+    pub(crate) fn put_final_info(&mut self, i: usize, info: Info) {
+        put(self.final_infos, self.infos_written, i, info);
+    }
+
+    /// Records a reset of environment `i` (its observation row already written): reward 0,
+    /// both flags false, no info, no final observation.
+    pub(crate) fn mark_reset(&mut self, i: usize) {
+        set(self.rewards, i, 0.0);
+        set(self.terminated, i, false);
+        set(self.truncated, i, false);
+        set(self.final_mask, i, false);
+        if let Some(info) = self.infos.get_mut(i) {
+            if !info.is_empty() {
+                *info = Info::new();
+            }
+        }
+    }
+}
+
+/// Copies `source` into `target` entry by entry (as far as both go).
+fn copy<X: Copy>(target: &mut [X], source: &[X]) {
+    for (t, s) in target.iter_mut().zip(source) {
+        *t = *s;
+    }
+}
+
+/// Sets `infos[i]` to `info`, noting in `written` that a non-empty info was written.
+fn put(infos: &mut [Info], written: &mut bool, i: usize, info: Info) {
+    if let Some(slot) = infos.get_mut(i) {
+        if !info.is_empty() {
+            *written = true;
+            *slot = info;
+        } else if !slot.is_empty() {
+            *slot = info;
+        }
+    }
+}
+
+/// Sets `slice[i]` if it exists.
+pub(crate) fn set<X>(slice: &mut [X], i: usize, value: X) {
+    if let Some(entry) = slice.get_mut(i) {
+        *entry = value;
+    }
+}

@@ -1,0 +1,104 @@
+//! A vector environment of 1024 environments stepped by two threads allocates nothing per
+//! step after warm-up, on either construction path. The counter is global (it must see the
+//! worker thread), so this test runs without the test harness, alone in its process.
+#![allow(unsafe_code)] // A global allocator is unsafe to implement; it only counts and forwards.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rl_core::{Mode, Simulator};
+use rl_wrappers::vector::{
+    Autoreset, Batch, EnvironmentVector, KernelVector, VectorEnvironment, VectorOptions,
+};
+
+use common::Drift;
+
+struct Counting;
+
+/// Allocations made by every thread of the process.
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: `ptr` was allocated by this allocator with `layout`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.load(Ordering::SeqCst)
+}
+
+/// Steps `vector` for a warm-up, then 300 steps; returns the allocations of the 300.
+fn allocations_per_run<B: Batch<Action = i64>>(vector: &mut VectorEnvironment<B>) -> usize {
+    let len = vector.len();
+    let actions: Vec<Vec<i64>> = (0..3)
+        .map(|k| (0..len).map(|i| ((i + k) % 3) as i64).collect())
+        .collect();
+    vector.reset(Mode::Training).expect("reset");
+    for i in 0..50 {
+        vector.step(&actions[i % 3]).expect("step");
+    }
+    let before = allocations();
+    let mut ended = 0;
+    for i in 0..300 {
+        vector.step(&actions[i % 3]).expect("step");
+        ended += vector.terminated().iter().filter(|t| **t).count();
+    }
+    let allocated = allocations() - before;
+    assert!(ended > 100, "the loop must cross episode ends");
+    allocated
+}
+
+fn main() {
+    let count = NonZeroUsize::new(1024).expect("non-zero");
+    let two = NonZeroUsize::new(2).expect("non-zero");
+    let mut failures = Vec::new();
+    // Disabled autoreset is left out: it needs explicit resets, which this loop does not do.
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        let options = VectorOptions::new()
+            .with_autoreset(autoreset)
+            .with_threads(two);
+        let drift = Drift::new(30, 0.05);
+        let mut copies = EnvironmentVector::<_, f32>::from_environments(count, 1, options, |_| {
+            Simulator::new(drift.clone(), 0)
+        })
+        .expect("valid");
+        let mut kernel =
+            KernelVector::<_, f32>::from_kernel(drift.clone(), count, 1, options).expect("valid");
+        for (path, allocated) in [
+            ("copies", allocations_per_run(&mut copies)),
+            ("kernel", allocations_per_run(&mut kernel)),
+        ] {
+            println!("{path}, {autoreset:?}, 2 threads: {allocated} allocations in 300 steps");
+            if allocated != 0 {
+                failures.push(format!(
+                    "{path} with {autoreset:?} allocated {allocated} times"
+                ));
+            }
+        }
+    }
+    if !failures.is_empty() {
+        eprintln!("stepping with two threads allocated: {failures:?}");
+        std::process::exit(1);
+    }
+    println!("test result: ok. two-thread stepping allocates nothing per step");
+}

@@ -1,0 +1,317 @@
+//! Test domains shared by the integration tests: [`Drift`], a noisy walk with inertia whose
+//! structure-of-arrays kernel ([`BatchStep`]) must agree bit for bit with its `Domain::step`.
+#![allow(dead_code)] // Each test binary uses a part of this module.
+
+use rand::{Rng, RngExt};
+use rand_pcg::Pcg64;
+use rl_core::corridor::Corridor;
+use rl_core::{Domain, Mode, TransitionOutcome, Value};
+use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_wrappers::vector::{BatchStep, ColumnChunk, StateColumns};
+
+/// A corridor of `length` cells with slip probability `slip`.
+pub(crate) fn corridor(length: u32, slip: f64) -> Corridor {
+    Corridor::new(length, slip).expect("valid corridor")
+}
+
+/// A point with a velocity on a line. Each step pushes it by `0.05 · (action − 1)` plus noise
+/// drawn from the generator (no noise when evaluating, but the draw is made anyway); the
+/// episode terminates when the position leaves `[-1, 1]` and is truncated after `cap` steps.
+/// The reward is minus the squared position. Episodes start at a random position.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Drift {
+    cap: u64,
+    noise: f64,
+    actions: Discrete,
+    observations: ArrayBox<f32, 2>,
+}
+
+/// The state of a [`Drift`]: position and velocity.
+pub(crate) type DriftState = [f64; 2];
+
+impl Drift {
+    pub(crate) fn new(cap: u64, noise: f64) -> Self {
+        Drift {
+            cap,
+            noise,
+            actions: Discrete::new(3).expect("valid"),
+            observations: ArrayBox::new([-3.0, -2.0], [3.0, 2.0]).expect("valid"),
+        }
+    }
+
+    /// The one transition both the domain and the kernel use.
+    fn transition<R: Rng + ?Sized>(
+        &self,
+        state: DriftState,
+        action: i64,
+        mode: Mode,
+        rng: &mut R,
+    ) -> (DriftState, f64, bool) {
+        let draw = rng.random::<f64>() - 0.5;
+        let noise = if mode.is_training() {
+            draw * self.noise
+        } else {
+            0.0
+        };
+        let velocity = 0.9 * state[1] + 0.05 * (action as f64 - 1.0) + noise;
+        let position = state[0] + velocity;
+        (
+            [position, velocity],
+            -(position * position),
+            position.abs() > 1.0,
+        )
+    }
+}
+
+impl Domain for Drift {
+    type State = DriftState;
+    type Observation = [f32; 2];
+    type Action = i64;
+    type ObservationSpace = ArrayBox<f32, 2>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 2> {
+        &self.observations
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> DriftState {
+        [rng.random::<f64>() - 0.5, 0.0]
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &DriftState,
+        action: &i64,
+        mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<DriftState> {
+        let (next, reward, terminated) = self.transition(*state, *action, mode, rng);
+        TransitionOutcome::new(next, Value::from_reward(reward), terminated)
+    }
+
+    fn observe(&self, state: &DriftState) -> [f32; 2] {
+        [state[0] as f32, state[1] as f32]
+    }
+
+    fn is_terminal(&self, state: &DriftState) -> bool {
+        state[0].abs() > 1.0
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(self.cap)
+    }
+}
+
+/// The states of a batch of drifts, one column per variable.
+pub(crate) struct DriftColumns {
+    position: Vec<f64>,
+    velocity: Vec<f64>,
+}
+
+/// A run of drift states.
+pub(crate) struct DriftChunk<'a> {
+    position: &'a mut [f64],
+    velocity: &'a mut [f64],
+}
+
+impl ColumnChunk for DriftChunk<'_> {
+    fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let mid = mid.min(self.position.len());
+        let (p0, p1) = self.position.split_at_mut(mid);
+        let (v0, v1) = self.velocity.split_at_mut(mid);
+        (
+            DriftChunk {
+                position: p0,
+                velocity: v0,
+            },
+            DriftChunk {
+                position: p1,
+                velocity: v1,
+            },
+        )
+    }
+}
+
+impl StateColumns for DriftColumns {
+    type State = DriftState;
+    type Chunk<'a> = DriftChunk<'a>;
+
+    fn filled(len: usize, initial: &DriftState) -> Self {
+        DriftColumns {
+            position: vec![initial[0]; len],
+            velocity: vec![initial[1]; len],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    fn get(&self, index: usize) -> DriftState {
+        [self.position[index], self.velocity[index]]
+    }
+
+    fn set(&mut self, index: usize, state: &DriftState) {
+        self.position[index] = state[0];
+        self.velocity[index] = state[1];
+    }
+
+    fn as_chunk(&mut self) -> DriftChunk<'_> {
+        DriftChunk {
+            position: &mut self.position,
+            velocity: &mut self.velocity,
+        }
+    }
+}
+
+impl BatchStep for Drift {
+    type Columns = DriftColumns;
+
+    fn step_batch<T: FlatScalar>(
+        &self,
+        states: DriftChunk<'_>,
+        actions: &[i64],
+        mode: Mode,
+        rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        let states = states.position.iter_mut().zip(states.velocity.iter_mut());
+        let inputs = states.zip(actions).zip(rngs.iter_mut());
+        let outputs = rewards
+            .iter_mut()
+            .zip(terminated.iter_mut())
+            .zip(observations.chunks_exact_mut(2));
+        for ((((position, velocity), action), rng), ((reward, done), row)) in inputs.zip(outputs) {
+            let (next, r, t) = self.transition([*position, *velocity], *action, mode, rng);
+            (*position, *velocity) = (next[0], next[1]);
+            (*reward, *done) = (r, t);
+            for (o, v) in row.iter_mut().zip(self.observe(&next)) {
+                *o = T::from_f64(f64::from(v));
+            }
+        }
+    }
+}
+
+/// A domain whose state is the last action, a point of the Box `[0, 10] × [-4, 0]` of `f32`
+/// (so that action transforms can be read off the observation). Never ends by itself.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Push {
+    actions: ArrayBox<f32, 2>,
+}
+
+impl Push {
+    pub(crate) fn new() -> Self {
+        Push {
+            actions: ArrayBox::new([0.0, -4.0], [10.0, 0.0]).expect("valid"),
+        }
+    }
+}
+
+impl Domain for Push {
+    type State = [f32; 2];
+    type Observation = [f32; 2];
+    type Action = [f32; 2];
+    type ObservationSpace = ArrayBox<f32, 2>;
+    type ActionSpace = ArrayBox<f32, 2>;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 2> {
+        &self.actions
+    }
+
+    fn action_space(&self) -> &ArrayBox<f32, 2> {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, _rng: &mut R) -> [f32; 2] {
+        [0.0, 0.0]
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        _state: &[f32; 2],
+        action: &[f32; 2],
+        _mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<[f32; 2]> {
+        TransitionOutcome::new(*action, Value::from_reward(f64::from(action[0])), false)
+    }
+
+    fn observe(&self, state: &[f32; 2]) -> [f32; 2] {
+        *state
+    }
+
+    fn is_terminal(&self, _state: &[f32; 2]) -> bool {
+        false
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(20)
+    }
+}
+
+/// [`Push`] with `BoxSpace<f64>` actions and observations of shape `(2,)` (array elements).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PushArray {
+    actions: rl_spaces::BoxSpace<f64>,
+}
+
+impl PushArray {
+    pub(crate) fn new() -> Self {
+        PushArray {
+            actions: rl_spaces::BoxSpace::from_vecs(vec![0.0, -4.0], vec![10.0, 0.0])
+                .expect("valid"),
+        }
+    }
+}
+
+impl Domain for PushArray {
+    type State = ndarray::ArrayD<f64>;
+    type Observation = ndarray::ArrayD<f64>;
+    type Action = ndarray::ArrayD<f64>;
+    type ObservationSpace = rl_spaces::BoxSpace<f64>;
+    type ActionSpace = rl_spaces::BoxSpace<f64>;
+
+    fn observation_space(&self) -> &rl_spaces::BoxSpace<f64> {
+        &self.actions
+    }
+
+    fn action_space(&self) -> &rl_spaces::BoxSpace<f64> {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, _rng: &mut R) -> ndarray::ArrayD<f64> {
+        self.actions.low().clone()
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        _state: &ndarray::ArrayD<f64>,
+        action: &ndarray::ArrayD<f64>,
+        _mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<ndarray::ArrayD<f64>> {
+        TransitionOutcome::new(action.clone(), Value::ZERO, false)
+    }
+
+    fn observe(&self, state: &ndarray::ArrayD<f64>) -> ndarray::ArrayD<f64> {
+        state.clone()
+    }
+
+    fn is_terminal(&self, _state: &ndarray::ArrayD<f64>) -> bool {
+        false
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(20)
+    }
+}

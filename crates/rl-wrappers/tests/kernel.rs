@@ -1,0 +1,76 @@
+//! The test domain's structure-of-arrays kernel agrees with its `Domain::step`, and its
+//! columns split and stay in place, as the `BatchStep` contract requires.
+
+mod common;
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use rl_core::{CheckConfig, Domain, Mode, check_domain};
+use rl_wrappers::vector::{BatchStep, ColumnChunk, StateColumns};
+
+use common::{Drift, DriftColumns};
+
+#[test]
+fn the_test_domain_passes_the_conformance_checker() {
+    let report = check_domain(&Drift::new(30, 0.05), &CheckConfig::default());
+    assert!(report.is_ok(), "{report}");
+}
+
+#[test]
+fn the_kernel_agrees_with_the_domain_step_by_step() {
+    let drift = Drift::new(1000, 0.05);
+    let len = 16;
+    let mut setup = Pcg64::seed_from_u64(3);
+    let states: Vec<_> = (0..len)
+        .map(|_| drift.initial_state(Mode::Training, &mut setup))
+        .collect();
+    let mut columns = DriftColumns::filled(len, &states[0]);
+    for (i, s) in states.iter().enumerate() {
+        columns.set(i, s);
+    }
+    let mut scalar_states = states.clone();
+    let mut kernel_rngs: Vec<Pcg64> = (0..len as u64).map(Pcg64::seed_from_u64).collect();
+    let mut scalar_rngs = kernel_rngs.clone();
+    for round in 0..50 {
+        let actions: Vec<i64> = (0..len).map(|i| ((i + round) % 3) as i64).collect();
+        let mode = if round % 7 == 0 {
+            Mode::EVALUATION
+        } else {
+            Mode::Training
+        };
+        let mut rewards = vec![0.0; len];
+        let mut terminated = vec![false; len];
+        let mut observations = vec![0.0f32; 2 * len];
+        drift.step_batch(
+            columns.as_chunk(),
+            &actions,
+            mode,
+            &mut kernel_rngs,
+            &mut rewards,
+            &mut terminated,
+            &mut observations,
+        );
+        for i in 0..len {
+            let outcome = drift.step(&scalar_states[i], &actions[i], mode, &mut scalar_rngs[i]);
+            scalar_states[i] = outcome.next_state;
+            assert_eq!(columns.get(i), outcome.next_state);
+            assert_eq!(rewards[i].to_bits(), outcome.value.reward().to_bits());
+            assert_eq!(terminated[i], outcome.terminated);
+            assert_eq!(
+                observations[2 * i..2 * i + 2],
+                drift.observe(&outcome.next_state)
+            );
+        }
+    }
+    assert_eq!(kernel_rngs, scalar_rngs);
+}
+
+#[test]
+fn chunks_split_into_disjoint_runs() {
+    let mut columns = DriftColumns::filled(5, &[0.0, 0.0]);
+    let (left, right) = columns.as_chunk().split_at(2);
+    assert_eq!((left.len(), right.len()), (2, 3));
+    let (empty, all) = columns.as_chunk().split_at(0);
+    assert!(empty.is_empty());
+    assert_eq!(all.len(), 5);
+}

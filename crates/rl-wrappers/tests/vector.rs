@@ -1,0 +1,457 @@
+//! The vector environment: autoreset modes, input checks before stepping, the seed rule,
+//! the kernel path agreeing with copies, and threads agreeing with one thread, bit for bit.
+
+mod common;
+
+use std::num::NonZeroUsize;
+
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use rl_core::corridor::Corridor;
+use rl_core::corridor::{LEFT, RIGHT};
+use rl_core::{Environment, Mode, Simulator};
+use rl_spaces::FlatScalar;
+use rl_wrappers::stateful::EpisodeStatistics;
+use rl_wrappers::vector::{
+    Autoreset, Batch, EnvironmentVector, KernelVector, VectorEnvironment, VectorOptions,
+};
+use rl_wrappers::{VectorError, derive_seed};
+
+use common::{Drift, corridor};
+
+fn count(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).expect("non-zero")
+}
+
+fn options(autoreset: Autoreset, threads: usize) -> VectorOptions {
+    VectorOptions::new()
+        .with_autoreset(autoreset)
+        .with_threads(count(threads))
+}
+
+const AUTORESETS: [Autoreset; 3] = [
+    Autoreset::NextStep,
+    Autoreset::SameStep,
+    Autoreset::Disabled,
+];
+
+/// Everything a vector environment shows after a call, as bits.
+#[derive(Debug, Clone, PartialEq)]
+struct Snapshot {
+    observations: Vec<u64>,
+    rewards: Vec<u64>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    final_mask: Vec<bool>,
+    final_observations: Vec<u64>,
+}
+
+fn snapshot<B: Batch>(vector: &VectorEnvironment<B>) -> Snapshot {
+    let bits = |x: &B::Scalar| x.to_f64().to_bits();
+    let dim = vector.flat_dim();
+    let final_observations = vector
+        .final_mask()
+        .iter()
+        .enumerate()
+        .filter(|(_, kept)| **kept)
+        .flat_map(|(i, _)| {
+            vector
+                .final_observations()
+                .row(i)
+                .iter()
+                .map(bits)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let snapshot = Snapshot {
+        observations: vector.observations().iter().map(bits).collect(),
+        rewards: vector.rewards().iter().map(|r| r.to_bits()).collect(),
+        terminated: vector.terminated().to_vec(),
+        truncated: vector.truncated().to_vec(),
+        final_mask: vector.final_mask().to_vec(),
+        final_observations,
+    };
+    assert_eq!(snapshot.observations.len(), vector.len() * dim);
+    snapshot
+}
+
+/// Resets, then takes `steps` steps with random actions in `0..actions` drawn from
+/// `action_seed` (resetting ended environments first when autoreset is disabled), and records
+/// every call.
+fn trajectory<B: Batch<Action = i64>>(
+    vector: &mut VectorEnvironment<B>,
+    steps: usize,
+    actions: i64,
+    action_seed: u64,
+    mode: Mode,
+) -> Vec<Snapshot> {
+    let mut rng = Pcg64::seed_from_u64(action_seed);
+    vector.reset(mode).expect("reset");
+    let mut record = vec![snapshot(vector)];
+    for _ in 0..steps {
+        if vector.options().autoreset() == Autoreset::Disabled
+            && vector
+                .terminated()
+                .iter()
+                .zip(vector.truncated())
+                .any(|(t, u)| *t || *u)
+        {
+            vector.reset_ended().expect("reset the ended");
+            record.push(snapshot(vector));
+        }
+        let chosen: Vec<i64> = (0..vector.len())
+            .map(|_| rng.random_range(0..actions))
+            .collect();
+        vector.step(&chosen).expect("valid step");
+        record.push(snapshot(vector));
+    }
+    record
+}
+
+fn drift_copies(
+    n: usize,
+    seed: u64,
+    options: VectorOptions,
+) -> EnvironmentVector<Simulator<Drift>, f32> {
+    let drift = Drift::new(25, 0.05);
+    EnvironmentVector::from_environments(count(n), seed, options, |_| {
+        Simulator::new(drift.clone(), 0)
+    })
+    .expect("valid")
+}
+
+fn drift_kernel(n: usize, seed: u64, options: VectorOptions) -> KernelVector<Drift, f32> {
+    KernelVector::from_kernel(Drift::new(25, 0.05), count(n), seed, options).expect("valid")
+}
+
+#[test]
+fn the_kernel_path_and_the_copies_path_agree_bit_for_bit() {
+    for autoreset in AUTORESETS {
+        for mode in [Mode::Training, Mode::EVALUATION] {
+            let copies = trajectory(
+                &mut drift_copies(13, 5, options(autoreset, 1)),
+                200,
+                3,
+                9,
+                mode,
+            );
+            let kernel = trajectory(
+                &mut drift_kernel(13, 5, options(autoreset, 1)),
+                200,
+                3,
+                9,
+                mode,
+            );
+            assert_eq!(copies, kernel, "{autoreset:?} in {mode}");
+            let ended = copies
+                .iter()
+                .filter(|s| s.terminated.iter().any(|t| *t))
+                .count();
+            let truncated = copies
+                .iter()
+                .filter(|s| s.truncated.iter().any(|t| *t))
+                .count();
+            assert!(
+                ended > 5 && truncated > 5,
+                "the run must cross both kinds of episode end"
+            );
+        }
+    }
+}
+
+#[test]
+fn one_and_two_threads_give_bit_identical_trajectories() {
+    for autoreset in AUTORESETS {
+        let one = trajectory(
+            &mut drift_copies(64, 11, options(autoreset, 1)),
+            150,
+            3,
+            4,
+            Mode::Training,
+        );
+        let two = trajectory(
+            &mut drift_copies(64, 11, options(autoreset, 2)),
+            150,
+            3,
+            4,
+            Mode::Training,
+        );
+        assert_eq!(one, two, "copies, {autoreset:?}");
+        let one = trajectory(
+            &mut drift_kernel(64, 11, options(autoreset, 1)),
+            150,
+            3,
+            4,
+            Mode::Training,
+        );
+        let two = trajectory(
+            &mut drift_kernel(64, 11, options(autoreset, 2)),
+            150,
+            3,
+            4,
+            Mode::Training,
+        );
+        assert_eq!(one, two, "kernel, {autoreset:?}");
+    }
+}
+
+#[test]
+fn any_number_of_threads_gives_the_same_results() {
+    let reference = trajectory(
+        &mut drift_kernel(10, 2, options(Autoreset::SameStep, 1)),
+        80,
+        3,
+        1,
+        Mode::Training,
+    );
+    for threads in [3, 4, 7, 10] {
+        let kernel = trajectory(
+            &mut drift_kernel(10, 2, options(Autoreset::SameStep, threads)),
+            80,
+            3,
+            1,
+            Mode::Training,
+        );
+        let copies = trajectory(
+            &mut drift_copies(10, 2, options(Autoreset::SameStep, threads)),
+            80,
+            3,
+            1,
+            Mode::Training,
+        );
+        assert_eq!(kernel, reference, "kernel with {threads} threads");
+        assert_eq!(copies, reference, "copies with {threads} threads");
+    }
+}
+
+#[test]
+fn environment_i_is_seeded_with_derive_seed_of_the_seed_and_i() {
+    let seed = 1234;
+    let drift = Drift::new(25, 0.05);
+    let mut vector = drift_copies(5, seed, VectorOptions::new());
+    let mut singles: Vec<Simulator<Drift>> = (0..5)
+        .map(|i| Simulator::new(drift.clone(), derive_seed(seed, i)))
+        .collect();
+    vector.reset(Mode::Training).expect("reset");
+    for (i, single) in singles.iter_mut().enumerate() {
+        let first = single.reset(Mode::Training).expect("reset");
+        assert_eq!(vector.observations().row(i).to_vec(), first.to_vec());
+    }
+    // Step both the same way, resetting the singles as next-step autoreset does.
+    let mut pending = [false; 5];
+    for round in 0..100 {
+        let actions: Vec<i64> = (0..5).map(|i| ((round + i) % 3) as i64).collect();
+        vector.step(&actions).expect("step");
+        for (i, single) in singles.iter_mut().enumerate() {
+            if pending[i] {
+                let first = single.reset(Mode::Training).expect("reset");
+                assert_eq!(vector.observations().row(i).to_vec(), first.to_vec());
+                assert_eq!(vector.rewards()[i], 0.0);
+                pending[i] = false;
+                continue;
+            }
+            let outcome = single.step(&actions[i]).expect("step");
+            assert_eq!(
+                vector.observations().row(i).to_vec(),
+                outcome.observation.to_vec()
+            );
+            assert_eq!(vector.rewards()[i].to_bits(), outcome.reward().to_bits());
+            assert_eq!(vector.terminated()[i], outcome.terminated);
+            assert_eq!(vector.truncated()[i], outcome.truncated);
+            pending[i] = outcome.is_done();
+        }
+    }
+}
+
+#[test]
+fn reseeding_starts_over() {
+    let mut vector = drift_kernel(6, 1, VectorOptions::new());
+    let first = trajectory(&mut vector, 40, 3, 0, Mode::Training);
+    let second = trajectory(&mut vector, 40, 3, 0, Mode::Training);
+    assert_ne!(first, second, "a reset does not reseed");
+    vector.seed(1).expect("seed");
+    assert_eq!(trajectory(&mut vector, 40, 3, 0, Mode::Training), first);
+}
+
+fn corridors(
+    n: usize,
+    length: u32,
+    autoreset: Autoreset,
+) -> EnvironmentVector<Simulator<Corridor>, f32> {
+    let corridor = corridor(length, 0.0);
+    EnvironmentVector::from_environments(count(n), 0, options(autoreset, 1), |_| {
+        Simulator::new(corridor.clone(), 0)
+    })
+    .expect("valid")
+}
+
+#[test]
+fn next_step_autoreset_resets_on_the_following_step_and_ignores_its_action() {
+    let mut vector = corridors(2, 2, Autoreset::NextStep);
+    vector.reset(Mode::Training).expect("reset");
+    vector.step(&[RIGHT, LEFT]).expect("step");
+    assert_eq!(vector.terminated(), &[true, false]);
+    assert_eq!(
+        vector.observations().row(0).to_vec(),
+        [0.0, 1.0],
+        "the final observation"
+    );
+    vector.step(&[RIGHT, RIGHT]).expect("step");
+    // Environment 0 was reset: its action was ignored, reward 0, both flags false.
+    assert_eq!(vector.observations().row(0).to_vec(), [1.0, 0.0]);
+    assert_eq!(vector.rewards(), &[0.0, -1.0]);
+    assert_eq!(vector.terminated(), &[false, true]);
+    assert_eq!(vector.truncated(), &[false, false]);
+    assert_eq!(vector.final_mask(), &[false, false]);
+    assert_eq!(vector.final_observations().nrows(), 0);
+}
+
+#[test]
+fn same_step_autoreset_keeps_the_final_observation_and_info() {
+    let corridor = corridor(2, 0.0);
+    let mut vector = EnvironmentVector::<_, f64>::from_environments(
+        count(2),
+        0,
+        options(Autoreset::SameStep, 1),
+        |_| EpisodeStatistics::new(Simulator::new(corridor.clone(), 0)).with_info(true),
+    )
+    .expect("valid");
+    vector.reset(Mode::Training).expect("reset");
+    vector.step(&[RIGHT, LEFT]).expect("step");
+    assert_eq!(vector.terminated(), &[true, false]);
+    assert_eq!(vector.rewards(), &[-1.0, -1.0]);
+    assert_eq!(vector.final_mask(), &[true, false]);
+    assert_eq!(vector.final_observations().row(0).to_vec(), [0.0, 1.0]);
+    assert_eq!(
+        vector.observations().row(0).to_vec(),
+        [1.0, 0.0],
+        "already reset"
+    );
+    let episode = vector.final_infos()[0]
+        .get("episode")
+        .expect("the final info");
+    assert_eq!(episode["length"], 1);
+    assert!(vector.infos()[0].is_empty());
+    // The reset environment steps normally on the next call.
+    vector.step(&[LEFT, RIGHT]).expect("step");
+    assert_eq!(vector.rewards(), &[-1.0, -1.0]);
+    assert_eq!(vector.final_mask(), &[false, true]);
+}
+
+#[test]
+fn disabled_autoreset_refuses_ended_environments_until_they_are_reset() {
+    let mut vector = corridors(3, 2, Autoreset::Disabled);
+    vector.reset(Mode::Training).expect("reset");
+    vector.step(&[LEFT, RIGHT, LEFT]).expect("step");
+    let before = snapshot(&vector);
+    assert_eq!(
+        vector.step(&[LEFT; 3]),
+        Err(VectorError::EpisodeEnded { index: 1 })
+    );
+    assert_eq!(snapshot(&vector), before, "nothing stepped");
+    vector.reset_ended().expect("reset the ended");
+    assert_eq!(vector.observations().row(1).to_vec(), [1.0, 0.0]);
+    assert_eq!(vector.terminated(), &[false; 3]);
+    assert_eq!(
+        vector.observations().row(0).to_vec(),
+        [1.0, 0.0],
+        "others keep their results"
+    );
+    vector.step(&[RIGHT; 3]).expect("all running again");
+    assert_eq!(vector.terminated(), &[true; 3]);
+}
+
+#[test]
+fn invalid_input_is_refused_before_anything_steps() {
+    let mut vector = corridors(4, 5, Autoreset::NextStep);
+    assert_eq!(vector.step(&[RIGHT; 4]), Err(VectorError::NotStarted));
+    assert_eq!(vector.reset_ended(), Err(VectorError::NotStarted));
+    vector.reset(Mode::Training).expect("reset");
+    vector.step(&[RIGHT; 4]).expect("step");
+    let before = snapshot(&vector);
+    assert_eq!(
+        vector.step(&[RIGHT; 3]),
+        Err(VectorError::ActionCount {
+            expected: 4,
+            found: 3
+        })
+    );
+    let error = vector
+        .step(&[RIGHT, LEFT, 5, RIGHT])
+        .expect_err("5 is no action");
+    assert_eq!(
+        error,
+        VectorError::InvalidAction {
+            index: 2,
+            action: "5".to_owned(),
+            space: "Discrete(2)".to_owned()
+        }
+    );
+    assert!(error.to_string().contains("environment 2"), "{error}");
+    assert_eq!(snapshot(&vector), before, "nothing stepped");
+    // The environments continue where they were.
+    vector.step(&[RIGHT; 4]).expect("step");
+    assert_eq!(
+        vector.observations().row(0).to_vec(),
+        [0.0, 0.0, 1.0, 0.0, 0.0]
+    );
+}
+
+#[test]
+fn construction_is_validated() {
+    let corridor3 = corridor(3, 0.0);
+    let too_many = EnvironmentVector::<_, f32>::from_environments(
+        count(2),
+        0,
+        options(Autoreset::NextStep, 3),
+        |_| Simulator::new(corridor3.clone(), 0),
+    );
+    assert!(matches!(
+        too_many,
+        Err(VectorError::InvalidParameter {
+            name: "threads",
+            ..
+        })
+    ));
+    let mismatched =
+        EnvironmentVector::<_, f32>::from_environments(count(3), 0, VectorOptions::new(), |i| {
+            Simulator::new(corridor(3 + i as u32, 0.0), 0)
+        });
+    let error = mismatched.expect_err("observations of different lengths");
+    assert!(error.to_string().contains("environment 1"), "{error}");
+    let huge = NonZeroUsize::new(usize::MAX / 2).expect("non-zero");
+    let too_large =
+        KernelVector::<_, f32>::from_kernel(Drift::new(5, 0.0), huge, 0, VectorOptions::new());
+    assert!(matches!(
+        too_large,
+        Err(VectorError::InvalidParameter { name: "count", .. })
+    ));
+    let kernel = KernelVector::<_, f64>::from_kernel(
+        Drift::new(5, 0.0),
+        count(1),
+        0,
+        options(Autoreset::NextStep, 2),
+    );
+    assert!(kernel.is_err());
+}
+
+#[test]
+fn the_kernel_truncates_at_the_episode_cap() {
+    let mut vector = KernelVector::<_, f64>::from_kernel(
+        Drift::new(4, 0.0),
+        count(2),
+        0,
+        options(Autoreset::Disabled, 1),
+    )
+    .expect("valid");
+    vector.reset(Mode::EVALUATION).expect("reset");
+    assert_eq!(vector.mode(), Mode::EVALUATION);
+    for _ in 0..3 {
+        vector.step(&[1, 1]).expect("step");
+        assert_eq!(vector.truncated(), &[false, false]);
+    }
+    vector.step(&[1, 1]).expect("step");
+    assert_eq!(vector.truncated(), &[true, true]);
+    assert_eq!(vector.terminated(), &[false, false]);
+    assert_eq!(rl_core::Domain::episode_cap(vector.domain()), Some(4));
+}
