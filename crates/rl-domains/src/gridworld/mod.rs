@@ -20,12 +20,14 @@
 //! `testdata/reference/README.md`.
 
 mod domain;
+mod image;
 mod map;
 mod model;
 mod render;
 mod space;
 
 pub use domain::GridWorld;
+pub use image::{GRID_IMAGE_CHANNELS, GridImage};
 pub use map::{CellKind, GridCell, GridMap};
 pub use model::{
     ActionSet, ActionSetIter, ExpectedOutcome, GOAL_REWARD, GridAction, GridStep, Outcome,
