@@ -1,53 +1,15 @@
 //! Stepping any domain of this crate through the `Simulator` allocates nothing: states,
 //! observations and actions are plain values (a counting global allocator proves it).
-#![allow(unsafe_code)] // A global allocator is unsafe to implement; it only counts and forwards.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "../../../support/counting_allocator.rs"]
+mod counting_allocator;
+use counting_allocator::thread_allocations as allocations;
 
 use rl_core::{Domain, Environment, Mode, Simulator};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::gridworld::{GridWorld, GridWorldParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
-
-struct Counting;
-
-thread_local! {
-    /// Allocations made by the current thread (tests run in parallel threads, so a global
-    /// count would see the others').
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    ALLOCATIONS.with(|c| c.set(c.get() + 1));
-}
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: `ptr` was allocated by this allocator with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// A small deterministic action source that allocates nothing.
 struct Actions(u64);

@@ -1,12 +1,13 @@
 //! Stepping allocates nothing after warm-up: history stacking, a tall stack of wrappers, and
 //! vector environments of 1024 environments on one thread (a counting global allocator
 //! proves it; `allocation_threads.rs` covers several threads).
-#![allow(unsafe_code)] // A global allocator is unsafe to implement; it only counts and forwards.
+
+#[path = "../../../support/counting_allocator.rs"]
+mod counting_allocator;
+use counting_allocator::thread_allocations as allocations;
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::num::{NonZeroU64, NonZeroUsize};
 
 use rl_core::{Environment, Mode, Simulator};
@@ -19,44 +20,6 @@ use rl_wrappers::vector::{Autoreset, EnvironmentVector, KernelVector, VectorOpti
 use rl_wrappers::{OuterEnvironment, ScaleRange, Scaled};
 
 use common::{Drift, corridor};
-
-struct Counting;
-
-thread_local! {
-    /// Allocations made by the current thread (tests run in parallel threads, so a global
-    /// count would see the others').
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    ALLOCATIONS.with(|c| c.set(c.get() + 1));
-}
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: `ptr` was allocated by this allocator with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// Steps `env` with actions taken in turn from `actions` for a warm-up and then `steps` steps, resetting
 /// at episode ends, keeping the previous and the current observation alive as a learner

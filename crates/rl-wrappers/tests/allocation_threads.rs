@@ -1,13 +1,14 @@
 //! A vector environment of 1024 environments stepped by two threads allocates nothing per
 //! step after warm-up, on either construction path. The counter is global (it must see the
 //! worker thread), so this test runs without the test harness, alone in its process.
-#![allow(unsafe_code)] // A global allocator is unsafe to implement; it only counts and forwards.
+
+#[path = "../../../support/counting_allocator.rs"]
+mod counting_allocator;
+use counting_allocator::process_allocations as allocations;
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rl_core::{Mode, Simulator};
 use rl_wrappers::vector::{
@@ -15,37 +16,6 @@ use rl_wrappers::vector::{
 };
 
 use common::Drift;
-
-struct Counting;
-
-/// Allocations made by every thread of the process.
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwards the caller's layout to the system allocator unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `alloc` above with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: `ptr` was allocated by this allocator with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> usize {
-    ALLOCATIONS.load(Ordering::SeqCst)
-}
 
 /// Steps `vector` for a warm-up, then 300 steps; returns the allocations of the 300.
 fn allocations_per_run<B: Batch<Action = i64>>(vector: &mut VectorEnvironment<B>) -> usize {
