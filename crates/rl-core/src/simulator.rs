@@ -9,7 +9,10 @@ use rl_spaces::Space;
 
 use crate::constraint::{BoxedConstraint, Memory, Violations};
 use crate::error::ResetReason;
-use crate::{ConstrainedDomain, CoreError, Domain, Environment, Mode, RandomState, StepOutcome};
+use crate::{
+    ConstrainedDomain, CoreError, Domain, Environment, Mode, RandomState, StepOutcome,
+    TransitionOutcome,
+};
 
 /// Where the simulator is in its episode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,6 +209,43 @@ where
     }
 }
 
+/// The error of a step when no episode is running.
+#[cold]
+#[inline(never)]
+fn not_running(status: Status) -> CoreError {
+    match status {
+        Status::Ended => CoreError::NeedsReset(ResetReason::EpisodeEnded),
+        Status::NotStarted | Status::Running => CoreError::NeedsReset(ResetReason::NotStarted),
+    }
+}
+
+/// The error of a step with an action outside the action space.
+#[cold]
+#[inline(never)]
+fn invalid_action<A: fmt::Debug, S: fmt::Display>(action: &A, space: &S) -> CoreError {
+    CoreError::invalid_action(action, space)
+}
+
+/// Evaluates the declared constraints on a step from the last state in `memory` with
+/// `action` to `next`, then remembers `next`; returns the violated ones.
+#[inline(never)]
+fn check_constraints<S: Clone, A>(
+    constraints: &[BoxedConstraint<S, A>],
+    memory: &mut Memory<S>,
+    action: &A,
+    next: &S,
+) -> Violations {
+    let mut violations = Violations::NONE;
+    for (i, constraint) in constraints.iter().enumerate() {
+        let next = constraint.depends_on_next_state().then_some(next);
+        if !constraint.check(memory, action, next) {
+            violations.insert(i);
+        }
+    }
+    memory.push(next.clone());
+    violations
+}
+
 impl<D: Domain> Environment for Simulator<D> {
     type Observation = D::Observation;
     type Action = D::Action;
@@ -227,44 +267,43 @@ impl<D: Domain> Environment for Simulator<D> {
         Ok(observation)
     }
 
+    /// The hot path is kept small enough to inline into the caller's loop: the error cases
+    /// and the evaluation of declared constraints are out-of-line functions.
+    #[inline]
     fn step(&mut self, action: &D::Action) -> Result<StepOutcome<D::Observation>, CoreError> {
         let state = match (self.status, self.state.as_ref()) {
             (Status::Running, Some(state)) => state,
-            (Status::Ended, _) => return Err(CoreError::NeedsReset(ResetReason::EpisodeEnded)),
-            _ => return Err(CoreError::NeedsReset(ResetReason::NotStarted)),
+            (status, _) => return Err(not_running(status)),
         };
-        if !self.domain.action_space().contains(action) {
-            return Err(CoreError::invalid_action(
-                action,
-                self.domain.action_space(),
-            ));
+        let space = self.domain.action_space();
+        if !space.contains(action) {
+            return Err(invalid_action(action, space));
         }
-        let outcome = self.domain.step(state, action, self.mode, &mut self.rng);
-        let mut violations = Violations::NONE;
-        if let Some(memory) = self.memory.as_mut() {
-            for (i, constraint) in self.constraints.iter().enumerate() {
-                let next = constraint
-                    .depends_on_next_state()
-                    .then_some(&outcome.next_state);
-                if !constraint.check(memory, action, next) {
-                    violations.insert(i);
-                }
-            }
-            memory.push(outcome.next_state.clone());
-        }
+        let TransitionOutcome {
+            next_state,
+            value,
+            terminated,
+            info,
+        } = self.domain.step(state, action, self.mode, &mut self.rng);
+        let observation = self.domain.observe(&next_state);
         self.steps += 1;
         let truncated = self.episode_cap.is_some_and(|cap| self.steps >= cap.get());
-        let observation = self.domain.observe(&outcome.next_state);
-        if outcome.terminated || truncated {
+        if terminated || truncated {
             self.status = Status::Ended;
         }
-        self.state = Some(outcome.next_state);
+        // The state is stored before the constraints see it, so that it goes straight from
+        // registers into place rather than through a copy whose address escapes.
+        let next_state = self.state.insert(next_state);
+        let violations = match self.memory.as_mut() {
+            None => Violations::NONE,
+            Some(memory) => check_constraints(&self.constraints, memory, action, next_state),
+        };
         Ok(StepOutcome {
             observation,
-            value: outcome.value,
-            terminated: outcome.terminated,
+            value,
+            terminated,
             truncated,
-            info: outcome.info,
+            info,
             violations,
         })
     }

@@ -107,24 +107,11 @@ pub struct FloatColumnChunk<'a, const N: usize> {
     columns: [&'a mut [f64]; N],
 }
 
-impl<const N: usize> FloatColumnChunk<'_, N> {
-    /// The state at `index` of the chunk, or `None` past its end.
-    fn get<S: ColumnState<N>>(&self, index: usize) -> Option<S> {
-        if index >= self.len() {
-            return None;
-        }
-        Some(S::from_columns(std::array::from_fn(|column| {
-            self.columns[column].get(index).copied().unwrap_or_default()
-        })))
-    }
-
-    /// Overwrites the state at `index` of the chunk (nothing past its end).
-    fn set<S: ColumnState<N>>(&mut self, index: usize, state: &S) {
-        for (column, value) in self.columns.iter_mut().zip(state.to_columns()) {
-            if let Some(slot) = column.get_mut(index) {
-                *slot = value;
-            }
-        }
+impl<'a, const N: usize> FloatColumnChunk<'a, N> {
+    /// The columns, one slice per state variable.
+    #[inline]
+    pub(crate) fn into_columns(self) -> [&'a mut [f64]; N] {
+        self.columns
     }
 }
 
@@ -155,9 +142,13 @@ impl<const N: usize> ColumnChunk for FloatColumnChunk<'_, N> {
 /// observation into the state's row of `observations` (rows of `observation_size`).
 ///
 /// Indices past the shortest slice are left alone, so that no call panics.
+///
+/// The loop is written for speed: every slice is cut to the common length first, so that
+/// the compiler can drop the bounds checks, and `step` and `observe` are inlined into it.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn step_each<S, A, T, const N: usize>(
-    mut states: FloatColumnChunk<'_, N>,
+    states: FloatColumnChunk<'_, N>,
     actions: &[A],
     rewards: &mut [f64],
     terminated: &mut [bool],
@@ -169,26 +160,52 @@ pub(crate) fn step_each<S, A, T, const N: usize>(
     S: ColumnState<N>,
     T: FlatScalar,
 {
-    let rows = observations.chunks_exact_mut(observation_size.max(1));
+    let size = observation_size.max(1);
+    let len = states
+        .len()
+        .min(actions.len())
+        .min(rewards.len())
+        .min(terminated.len())
+        .min(observations.len() / size);
+    let mut columns = states
+        .columns
+        .map(|column| column.get_mut(..len).unwrap_or_default());
+    let actions = actions.get(..len).unwrap_or_default();
+    let rewards = rewards.get_mut(..len).unwrap_or_default();
+    let terminated = terminated.get_mut(..len).unwrap_or_default();
+    let rows = observations.get_mut(..len * size).unwrap_or_default();
     for (index, (((action, reward), done), row)) in actions
         .iter()
         .zip(rewards.iter_mut())
         .zip(terminated.iter_mut())
-        .zip(rows)
+        .zip(rows.chunks_exact_mut(size))
         .enumerate()
     {
-        let Some(state) = states.get::<S>(index) else {
-            break;
-        };
+        let state = S::from_columns(std::array::from_fn(|column| {
+            columns[column].get(index).copied().unwrap_or_default()
+        }));
         let (next, step_reward, step_terminated) = step(&state, action);
-        states.set(index, &next);
+        for (column, value) in columns.iter_mut().zip(next.to_columns()) {
+            if let Some(slot) = column.get_mut(index) {
+                *slot = value;
+            }
+        }
         *reward = step_reward;
         *done = step_terminated;
         observe(&next, row);
     }
 }
 
+/// The first `len` entries of `slice` (all of it if shorter), so that loops over several
+/// slices cut to one length need no bounds checks.
+#[inline(always)]
+pub(crate) fn prefix<T>(slice: &mut [T], len: usize) -> &mut [T] {
+    let len = len.min(slice.len());
+    slice.get_mut(..len).unwrap_or_default()
+}
+
 /// Writes float32 observation values into a row of flat numbers, as `FlattenSpace` does.
+#[inline(always)]
 pub(crate) fn write_observation<T: FlatScalar>(observation: &[f32], row: &mut [T]) {
     for (slot, value) in row.iter_mut().zip(observation) {
         *slot = T::from_f64(f64::from(*value));

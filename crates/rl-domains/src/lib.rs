@@ -6,6 +6,7 @@
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
 //! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_wrappers::vector::BatchStep) |
+//! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`BatchStep`](rl_wrappers::vector::BatchStep) |
 //! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same |
 //! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
 //! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), value pictures |
@@ -60,6 +61,7 @@
 
 pub mod batch;
 pub mod cartpole;
+pub mod cartpole_fast;
 mod error;
 pub mod gridworld;
 pub mod mountain_car;

@@ -146,6 +146,7 @@ pub struct MountainCarState {
 
 impl MountainCarState {
     /// The observation Gymnasium returns for this state: both variables rounded to float32.
+    #[inline]
     pub fn to_observation(&self) -> [f32; 2] {
         [self.position as f32, self.velocity as f32]
     }
@@ -164,6 +165,7 @@ pub struct MountainCarStep {
 }
 
 /// Clips `value` to `[low, high]` like NumPy's `clip` on a scalar; NaN passes through.
+#[inline]
 pub(crate) fn clip(value: f64, low: f64, high: f64) -> f64 {
     if value < low {
         low
@@ -189,26 +191,17 @@ pub(crate) fn clip(value: f64, low: f64, high: f64) -> f64 {
 /// assert_eq!(step.reward, -1.0);
 /// assert!(!step.terminated);
 /// ```
+#[inline]
 pub fn mountain_car_step(
     params: &MountainCarParams,
     state: &MountainCarState,
     action: u8,
 ) -> MountainCarStep {
-    let MountainCarState {
-        mut position,
-        mut velocity,
-    } = *state;
-    velocity +=
-        (f64::from(action) - 1.0) * params.force + trig::cos(3.0 * position) * (-params.gravity);
-    velocity = clip(velocity, -params.max_speed, params.max_speed);
-    position += velocity;
-    position = clip(position, params.min_position, params.max_position);
-    if position == params.min_position && velocity < 0.0 {
-        velocity = 0.0;
-    }
-    let terminated = position >= params.goal_position && velocity >= params.goal_velocity;
+    let cosine = trig::cos(3.0 * state.position);
+    let next_state = dynamics(params, state, f64::from(action) - 1.0, cosine);
+    let terminated = reaches_goal(params, &next_state);
     MountainCarStep {
-        next_state: MountainCarState { position, velocity },
+        next_state,
         reward: if terminated {
             params.goal_reward
         } else {
@@ -216,6 +209,37 @@ pub fn mountain_car_step(
         },
         terminated,
     }
+}
+
+/// The state after one step from `state` with the push `direction` (`action - 1`), given
+/// `cos(3 * position)`: Gymnasium's operations in Gymnasium's order. The one definition of
+/// the dynamics, which the batch kernel also uses.
+#[inline(always)]
+fn dynamics(
+    params: &MountainCarParams,
+    state: &MountainCarState,
+    direction: f64,
+    cosine: f64,
+) -> MountainCarState {
+    let MountainCarState {
+        mut position,
+        mut velocity,
+    } = *state;
+    velocity += direction * params.force + cosine * (-params.gravity);
+    velocity = clip(velocity, -params.max_speed, params.max_speed);
+    position += velocity;
+    position = clip(position, params.min_position, params.max_position);
+    if position == params.min_position && velocity < 0.0 {
+        velocity = 0.0;
+    }
+    MountainCarState { position, velocity }
+}
+
+/// Whether `state` is at the goal (both comparisons evaluated, so that a loop over states
+/// needs no branch).
+#[inline(always)]
+fn reaches_goal(params: &MountainCarParams, state: &MountainCarState) -> bool {
+    (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 }
 
 /// Gymnasium's action 0: accelerate to the left.
@@ -433,10 +457,12 @@ impl DeterministicTransitions for MountainCar {
 }
 
 impl ColumnState<2> for MountainCarState {
+    #[inline]
     fn to_columns(&self) -> [f64; 2] {
         [self.position, self.velocity]
     }
 
+    #[inline]
     fn from_columns([position, velocity]: [f64; 2]) -> Self {
         MountainCarState { position, velocity }
     }
@@ -454,29 +480,158 @@ impl BatchStep for MountainCar {
         &self,
         states: FloatColumnChunk<'_, 2>,
         actions: &[i64],
-        mode: Mode,
+        _mode: Mode,
         _rngs: &mut [Pcg64],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
     ) {
-        batch::step_each(
-            states,
-            actions,
-            rewards,
-            terminated,
-            observations,
-            2,
-            |state: &MountainCarState, action| {
-                let outcome = self.next(state, action, mode);
-                (
-                    outcome.next_state,
-                    outcome.value.reward(),
-                    outcome.terminated,
-                )
-            },
-            |state, row| batch::write_observation(&state.to_observation(), row),
-        );
+        let params = &self.params;
+        let [positions, velocities] = states.into_columns();
+        let len = [positions.len(), velocities.len(), actions.len()]
+            .into_iter()
+            .chain([rewards.len(), terminated.len(), observations.len() / 2])
+            .min()
+            .unwrap_or(0);
+        let positions = batch::prefix(positions, len);
+        let velocities = batch::prefix(velocities, len);
+        let actions = actions.get(..len).unwrap_or_default();
+        let rewards = batch::prefix(rewards, len);
+        let terminated = batch::prefix(terminated, len);
+        let observations = batch::prefix(observations, len * 2);
+        // Blocks of states, as in CartPole's kernel: the cosines of a block first, then the
+        // rest of the step on local arrays in a loop the compiler vectorises, with the same
+        // operations as `mountain_car_step`.
+        if len < crate::cartpole::SMALL_BATCH {
+            // Too few states for blocks to pay for setting them up: one state at a time.
+            let states = positions.iter_mut().zip(velocities.iter_mut());
+            let outputs = rewards
+                .iter_mut()
+                .zip(terminated.iter_mut())
+                .zip(observations.chunks_exact_mut(2));
+            for ((position, velocity), (action, ((reward, done), row))) in
+                states.zip(actions.iter().zip(outputs))
+            {
+                let outcome = self.next(
+                    &MountainCarState {
+                        position: *position,
+                        velocity: *velocity,
+                    },
+                    action,
+                    Mode::Training,
+                );
+                let next = outcome.next_state;
+                (*position, *velocity) = (next.position, next.velocity);
+                *reward = outcome.value.reward();
+                *done = outcome.terminated;
+                batch::write_observation(&next.to_observation(), row);
+            }
+            return;
+        }
+        let mut block = Block::default();
+        let blocks = positions
+            .chunks_mut(KERNEL_BLOCK)
+            .zip(velocities.chunks_mut(KERNEL_BLOCK))
+            .zip(actions.chunks(KERNEL_BLOCK))
+            .zip(rewards.chunks_mut(KERNEL_BLOCK))
+            .zip(terminated.chunks_mut(KERNEL_BLOCK))
+            .zip(observations.chunks_mut(2 * KERNEL_BLOCK));
+        for (((((positions, velocities), actions), rewards), terminated), rows) in blocks {
+            for (value, slot) in positions.iter().zip(block.positions.iter_mut()) {
+                *slot = *value;
+            }
+            for (value, slot) in velocities.iter().zip(block.velocities.iter_mut()) {
+                *slot = *value;
+            }
+            for (action, direction) in actions.iter().zip(block.directions.iter_mut()) {
+                // The action mapping of `DeterministicTransitions::next`.
+                let action: u8 = match *action {
+                    0 => 0,
+                    2 => 2,
+                    _ => 1,
+                };
+                *direction = f64::from(action) - 1.0;
+            }
+            for (position, cosine) in positions.iter().zip(block.cosines.iter_mut()) {
+                *cosine = trig::cos(3.0 * *position);
+            }
+            block.step(params, positions.len());
+            for (value, slot) in block.positions.iter().zip(positions.iter_mut()) {
+                *slot = *value;
+            }
+            for (value, slot) in block.velocities.iter().zip(velocities.iter_mut()) {
+                *slot = *value;
+            }
+            for (value, slot) in block.rewards.iter().zip(rewards.iter_mut()) {
+                *slot = *value;
+            }
+            for (value, slot) in block.terminated.iter().zip(terminated.iter_mut()) {
+                *slot = *value;
+            }
+            let states = block.positions.iter().zip(&block.velocities);
+            for ((position, velocity), row) in states.zip(rows.chunks_exact_mut(2)) {
+                let state = MountainCarState {
+                    position: *position,
+                    velocity: *velocity,
+                };
+                batch::write_observation(&state.to_observation(), row);
+            }
+        }
+    }
+}
+
+/// The number of states the batch kernel steps together: their cosines first, then the rest.
+const KERNEL_BLOCK: usize = 64;
+
+/// A block of states being stepped by the batch kernel, in local arrays (which nothing else
+/// can point into, so the compiler vectorises the loop over them).
+struct Block {
+    positions: [f64; KERNEL_BLOCK],
+    velocities: [f64; KERNEL_BLOCK],
+    /// `action - 1` for each state's action.
+    directions: [f64; KERNEL_BLOCK],
+    /// `cos(3 * position)` for each state.
+    cosines: [f64; KERNEL_BLOCK],
+    rewards: [f64; KERNEL_BLOCK],
+    terminated: [bool; KERNEL_BLOCK],
+}
+
+impl Default for Block {
+    fn default() -> Self {
+        Block {
+            positions: [0.0; KERNEL_BLOCK],
+            velocities: [0.0; KERNEL_BLOCK],
+            directions: [0.0; KERNEL_BLOCK],
+            cosines: [0.0; KERNEL_BLOCK],
+            rewards: [0.0; KERNEL_BLOCK],
+            terminated: [false; KERNEL_BLOCK],
+        }
+    }
+}
+
+impl Block {
+    /// Steps the first `len` states of the block with the dynamics of
+    /// [`mountain_car_step`], in place.
+    #[inline(always)]
+    fn step(&mut self, params: &MountainCarParams, len: usize) {
+        // A local copy, so that the compiler sees that no store of the loop changes it.
+        let params = *params;
+        for index in 0..len.min(KERNEL_BLOCK) {
+            let state = MountainCarState {
+                position: self.positions[index],
+                velocity: self.velocities[index],
+            };
+            let next = dynamics(&params, &state, self.directions[index], self.cosines[index]);
+            let terminated = reaches_goal(&params, &next);
+            self.positions[index] = next.position;
+            self.velocities[index] = next.velocity;
+            self.terminated[index] = terminated;
+            self.rewards[index] = if terminated {
+                params.goal_reward
+            } else {
+                params.step_reward
+            };
+        }
     }
 }
 

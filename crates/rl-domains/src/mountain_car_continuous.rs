@@ -201,6 +201,7 @@ impl MountainCarContinuousState {
     }
 
     /// The observation Gymnasium returns for this state: both variables rounded to float32.
+    #[inline]
     pub fn to_observation(&self) -> [f32; 2] {
         [self.position as f32, self.velocity as f32]
     }
@@ -285,6 +286,7 @@ impl Scalar {
 /// // The penalty uses the unclipped action: -0.1 * 2².
 /// assert_eq!(step.reward, -0.4);
 /// ```
+#[inline]
 pub fn mountain_car_continuous_step(
     params: &MountainCarContinuousParams,
     state: &MountainCarContinuousState,
@@ -618,6 +620,7 @@ impl DeterministicTransitions for MountainCarContinuous {
 
 impl ColumnState<3> for MountainCarContinuousState {
     /// `[position, velocity, precision]` with the precision as 0 (float64) or 1 (float32).
+    #[inline]
     fn to_columns(&self) -> [f64; 3] {
         let precision = match self.precision {
             StatePrecision::Float64 => 0.0,
@@ -626,6 +629,7 @@ impl ColumnState<3> for MountainCarContinuousState {
         [self.position, self.velocity, precision]
     }
 
+    #[inline]
     fn from_columns([position, velocity, precision]: [f64; 3]) -> Self {
         MountainCarContinuousState {
             position,

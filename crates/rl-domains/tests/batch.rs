@@ -8,6 +8,7 @@ use rand_pcg::Pcg64;
 use rl_core::{Domain, Mode};
 use rl_domains::batch::ColumnState;
 use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator};
+use rl_domains::cartpole_fast::{FastCartPole, FastCartPoleState};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams, MountainCarState};
 use rl_domains::mountain_car_continuous::{
     MountainCarContinuous, MountainCarContinuousParams, MountainCarContinuousState, StatePrecision,
@@ -148,7 +149,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn cartpole_kernel_matches_step(seed in any::<u64>(), len in 0usize..80, splits in prop::collection::vec(0u16..=1000, 0..5), semi_implicit in any::<bool>()) {
+    fn cartpole_kernel_matches_step(seed in any::<u64>(), len in 0usize..200, splits in prop::collection::vec(0u16..=1000, 0..5), semi_implicit in any::<bool>()) {
         let params = CartPoleParams {
             integrator: if semi_implicit { Integrator::SemiImplicitEuler } else { Integrator::Euler },
             sutton_barto_reward: semi_implicit,
@@ -163,7 +164,25 @@ proptest! {
     }
 
     #[test]
-    fn mountain_car_kernel_matches_step(seed in any::<u64>(), len in 0usize..80, splits in prop::collection::vec(0u16..=1000, 0..5)) {
+    fn fast_cartpole_kernel_matches_its_own_step(seed in any::<u64>(), len in 0usize..200, splits in prop::collection::vec(0u16..=1000, 0..5), semi_implicit in any::<bool>()) {
+        let params = CartPoleParams {
+            integrator: if semi_implicit { Integrator::SemiImplicitEuler } else { Integrator::Euler },
+            sutton_barto_reward: semi_implicit,
+            ..CartPoleParams::default()
+        };
+        let domain = FastCartPole::new(params).expect("valid");
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let states: Vec<FastCartPoleState> = cartpole_states(&mut rng, len)
+            .iter()
+            .map(|state| FastCartPoleState::from_columns(state.to_array()))
+            .collect();
+        let actions: Vec<i64> = (0..len).map(|_| domain.action_space().sample(&mut rng)).collect();
+        check_kernel::<_, f32, 4>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f64, 4>(&domain, &states, &actions, &splits);
+    }
+
+    #[test]
+    fn mountain_car_kernel_matches_step(seed in any::<u64>(), len in 0usize..200, splits in prop::collection::vec(0u16..=1000, 0..5)) {
         let domain = MountainCar::new(MountainCarParams::rlpy_style()).expect("valid");
         let mut rng = Pcg64::seed_from_u64(seed);
         let states: Vec<MountainCarState> = (0..len)

@@ -69,8 +69,13 @@ impl Discrete {
     /// The position of `x` counted from `start`, if `x` is an element.
     #[inline]
     pub fn offset_of(&self, x: i64) -> Option<u64> {
-        let offset = i128::from(x) - i128::from(self.start);
-        u64::try_from(offset).ok().filter(|o| *o < self.n)
+        // `x - start` modulo 2^64 is the exact offset when `x >= start`; when `x < start` it
+        // is at least `2^63 - start`, which the constructor's `start + n - 1 <= i64::MAX`
+        // makes at least `n`. So one wrapping subtraction and one comparison decide
+        // membership, without branches (a batch of actions is checked in vector
+        // instructions).
+        let offset = x.wrapping_sub(self.start) as u64;
+        (offset < self.n).then_some(offset)
     }
 
     /// The element at position `offset` counted from `start`, if `offset < n`.
@@ -277,6 +282,52 @@ mod tests {
             Discrete::with_start(4, -3).unwrap().to_string(),
             "Discrete(4, start=-3)"
         );
+    }
+
+    #[test]
+    fn offsets_agree_with_exact_arithmetic_at_the_extremes() {
+        let exact = |space: &Discrete, x: i64| {
+            let offset = i128::from(x) - i128::from(space.start());
+            u64::try_from(offset).ok().filter(|o| *o < space.n())
+        };
+        let spaces = [
+            Discrete::new(1).unwrap(),
+            Discrete::new(3).unwrap(),
+            Discrete::with_start(5, -2).unwrap(),
+            Discrete::with_start(1, i64::MAX).unwrap(),
+            Discrete::with_start(1, i64::MIN).unwrap(),
+            Discrete::with_start(u64::MAX, i64::MIN).unwrap(),
+            Discrete::with_start(1 << 63, 0).unwrap(),
+            Discrete::with_start((1 << 63) + 1, -1).unwrap(),
+            Discrete::with_start(10, i64::MAX - 9).unwrap(),
+        ];
+        let values = [
+            i64::MIN,
+            i64::MIN + 1,
+            -3,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            3,
+            4,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        for space in &spaces {
+            for value in values
+                .iter()
+                .copied()
+                .chain([space.start(), space.start().wrapping_sub(1)])
+            {
+                assert_eq!(
+                    space.offset_of(value),
+                    exact(space, value),
+                    "{space:?} {value}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -24,7 +24,8 @@ pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
 /// [`VectorEnvironment::from_kernel`]).
 pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<D, T>>;
 
-/// A worker thread's share of the batch, with its own result buffers and inputs.
+/// A share of the batch that any of the threads may step, with its own result buffers and
+/// inputs.
 struct Share<B: Batch> {
     batch: B,
     first: usize,
@@ -36,11 +37,7 @@ struct Share<B: Batch> {
     published_infos: bool,
 }
 
-impl<B> Job for Share<B>
-where
-    B: Batch + Send + 'static,
-    B::Action: Send + 'static,
-{
+impl<B: Batch> Job for Share<B> {
     fn run(&mut self) {
         if let Some(command) = self.command {
             let rows = self.outputs.all_rows();
@@ -85,15 +82,19 @@ where
 ///
 /// # Threads
 ///
-/// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, one per
-/// thread, each stored apart (its environments or kernel columns, generators and result
-/// buffers): the calling thread steps the first share, and worker threads started at
-/// construction (and joined on drop) step the others. A call hands work over with atomics
-/// and allocates nothing: an idle worker spins for a few tens of microseconds, then parks
-/// until the next call unparks it. Each worker's results are then copied into the buffers
-/// (its rows only), and a panic inside an environment on a worker is resumed on the calling
-/// thread. Every environment's results depend only on its own seed and actions, so they are
-/// bit-identical with any number of threads.
+/// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, each
+/// stored apart (its environments or kernel columns, generators and result buffers), and
+/// worker threads are started at construction (`threads - 1` of them, joined on drop). The
+/// calling thread steps the first share (an even share, half the batch with two threads)
+/// straight into the result buffers; the rest, in two shares per worker, is taken in turn by
+/// whichever thread is free, the calling thread included once its own share is done, so a
+/// worker that runs slower (descheduled, or on a busier core) leaves its second share to the
+/// calling thread and never holds a step up by more than the share it is stepping. A call
+/// hands work over with atomics and allocates nothing: an idle worker spins for a few tens of
+/// microseconds, then parks until the next call unparks it. The results of the shares are then copied into the buffers
+/// (their rows only), and a panic inside an environment on a worker is resumed on the
+/// calling thread. Every environment's results depend only on its own seed and actions, so
+/// they are bit-identical with any number of threads, whichever thread steps a share.
 ///
 /// # No allocation per step
 ///
@@ -135,10 +136,19 @@ pub struct VectorEnvironment<B: Batch> {
     len: usize,
 }
 
-/// The contiguous shares of `len` environments among `threads` threads.
+/// The contiguous parts of a batch of `len` environments stepped by `threads` threads: with
+/// one thread, one part; with more, an even share for the calling thread alone, then the rest
+/// in two parts per worker, which the threads take in turn (so that a worker running slower
+/// leaves its second part to a faster thread).
 fn shares(len: usize, threads: usize) -> Vec<Range<usize>> {
-    (0..threads)
-        .map(|k| k * len / threads..(k + 1) * len / threads)
+    if threads <= 1 {
+        return std::iter::once(0..len).collect();
+    }
+    let first = (len / threads).clamp(1, len);
+    let rest = len - first;
+    let parts = (2 * (threads - 1)).min(rest);
+    std::iter::once(0..first)
+        .chain((0..parts).map(|k| first + k * rest / parts..first + (k + 1) * rest / parts))
         .collect()
 }
 
@@ -301,11 +311,12 @@ where
                 share
             })
             .collect();
-        let pool = if shares.is_empty() {
+        let workers = options.threads().get() - 1;
+        let pool = if shares.is_empty() || workers == 0 {
             None
         } else {
             Some(
-                WorkerPool::new(shares).map_err(|e| VectorError::ThreadSpawn {
+                WorkerPool::new(shares, workers).map_err(|e| VectorError::ThreadSpawn {
                     reason: e.to_string(),
                 })?,
             )
@@ -325,10 +336,11 @@ where
 }
 
 impl<B: Batch> VectorEnvironment<B> {
-    /// Runs `command` on every share (the first on this thread), then collects the workers'
-    /// results. Reports the failure of the lowest index, if any.
+    /// Runs `command` on every share (the first on this thread, the others on whichever thread
+    /// takes them), then collects their results. Reports the failure of the lowest index, if
+    /// any.
     fn run(&mut self, command: Command, actions: &[B::Action]) -> Result<(), VectorError> {
-        if let Some(pool) = &self.pool {
+        if let Some(pool) = &mut self.pool {
             for mut share in pool.jobs() {
                 share.command = Some(command);
                 share.failure = None;
@@ -413,13 +425,22 @@ impl<B: Batch> VectorEnvironment<B> {
             });
         }
         let space = self.main.action_space();
-        if let Some((index, action)) = actions.iter().enumerate().find(|(_, a)| !space.contains(a))
+        // Every action is checked without stopping at the first invalid one, so that the loop
+        // has no branch per action (a batch of discrete actions is checked in vector
+        // instructions); the invalid one is looked for only when there is one.
+        if !actions
+            .iter()
+            .fold(true, |valid, a| valid & space.contains(a))
         {
-            return Err(VectorError::InvalidAction {
-                index,
-                action: format!("{action:?}"),
-                space: space.to_string(),
-            });
+            if let Some((index, action)) =
+                actions.iter().enumerate().find(|(_, a)| !space.contains(a))
+            {
+                return Err(VectorError::InvalidAction {
+                    index,
+                    action: format!("{action:?}"),
+                    space: space.to_string(),
+                });
+            }
         }
         if self.options.autoreset() == Autoreset::Disabled {
             let mut ended = self.outputs.terminated.iter().zip(&self.outputs.truncated);

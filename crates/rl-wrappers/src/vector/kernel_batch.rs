@@ -28,9 +28,20 @@ pub struct KernelBatch<D: BatchStep, T> {
     domain: Arc<D>,
     columns: D::Columns,
     generators: Vec<Pcg64>,
+    /// The generators of the episodes in `pending`, saved before a step (same order).
     saved_generators: Vec<Pcg64>,
     steps: Vec<u64>,
     ended: Vec<bool>,
+    /// In its first `pending_count` entries, the indices of the episodes that ended on the
+    /// last step and are reset on the next one (next-step autoreset), in increasing order:
+    /// exactly the `i` with `ended[i]` after a step. It has the batch's length, so that
+    /// filling it never allocates.
+    pending: Vec<usize>,
+    /// The number of pending episodes.
+    pending_count: usize,
+    /// The list the current step fills (the batch's length too), swapped with `pending` at
+    /// its end.
+    ending: Vec<usize>,
     episode_cap: Option<NonZeroU64>,
     first: usize,
     marker: std::marker::PhantomData<fn() -> T>,
@@ -51,6 +62,9 @@ impl<D: BatchStep, T> KernelBatch<D, T> {
             saved_generators: vec![generator; len],
             steps: vec![0; len],
             ended: vec![false; len],
+            pending: vec![0; len],
+            pending_count: 0,
+            ending: vec![0; len],
             first,
             marker: std::marker::PhantomData,
         }
@@ -67,19 +81,50 @@ impl<D: BatchStep, T> KernelBatch<D, T> {
         D::ObservationSpace: FlattenSpace,
         T: FlatScalar,
     {
-        let Some(generator) = self.generators.get_mut(i) else {
-            return Ok(());
-        };
-        let state = self.domain.initial_state(mode, generator);
-        self.columns.set(i, &state);
-        let observation = self.domain.observe(&state);
-        self.domain
-            .observation_space()
-            .flatten_into(&observation, rows.observation(i))?;
-        set(&mut self.steps, i, 0);
-        set(&mut self.ended, i, false);
-        Ok(())
+        reset_at(
+            &*self.domain,
+            &mut self.generators,
+            &mut self.columns,
+            &mut self.steps,
+            &mut self.ended,
+            i,
+            mode,
+            rows,
+        )
     }
+}
+
+/// Resets episode `i` of a kernel batch's parts: a new initial state from its generator, its
+/// observation in row `i`, its step count 0 and its `ended` flag false. (A function of the
+/// parts rather than a method, so that the step can call it while it reads `pending`.)
+#[allow(clippy::too_many_arguments)]
+fn reset_at<D, T>(
+    domain: &D,
+    generators: &mut [Pcg64],
+    columns: &mut D::Columns,
+    steps: &mut [u64],
+    ended: &mut [bool],
+    i: usize,
+    mode: Mode,
+    rows: &mut Rows<'_, T>,
+) -> Result<(), CoreError>
+where
+    D: BatchStep,
+    D::ObservationSpace: FlattenSpace,
+    T: FlatScalar,
+{
+    let Some(generator) = generators.get_mut(i) else {
+        return Ok(());
+    };
+    let state = domain.initial_state(mode, generator);
+    columns.set(i, &state);
+    let observation = domain.observe(&state);
+    domain
+        .observation_space()
+        .flatten_into(&observation, rows.observation(i))?;
+    set(steps, i, 0);
+    set(ended, i, false);
+    Ok(())
 }
 
 impl<D: BatchStep + fmt::Debug, T> fmt::Debug for KernelBatch<D, T> {
@@ -135,6 +180,8 @@ where
                 Err(e) => failure = failure.or(Some((self.first + i, e))),
             }
         }
+        // Every ended episode was reset (or failed to and stays ended, to be retried).
+        self.pending_count = keep_ended(&mut self.pending, self.pending_count, &self.ended);
         failure.map_or(Ok(()), Err)
     }
 
@@ -145,14 +192,15 @@ where
         autoreset: Autoreset,
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
-        // With next-step autoreset, the episodes that ended on the last call are reset now,
-        // not stepped. The kernel steps every state, so save their generators and restore
-        // them afterwards: the discarded step must leave no trace in the random sequence.
+        // With next-step autoreset, the episodes that ended on the last call (`pending`) are
+        // reset now, not stepped. The kernel steps every state, so save their generators and
+        // restore them afterwards: the discarded step must leave no trace in the random
+        // sequence.
         let next_step = autoreset == Autoreset::NextStep;
+        let pending = self.pending.get(..self.pending_count).unwrap_or_default();
         if next_step {
-            let pending = self.ended.iter().zip(&self.generators);
-            for (saved, (ended, generator)) in self.saved_generators.iter_mut().zip(pending) {
-                if *ended {
+            for (saved, i) in self.saved_generators.iter_mut().zip(pending) {
+                if let Some(generator) = self.generators.get(*i) {
                     saved.clone_from(generator);
                 }
             }
@@ -166,36 +214,97 @@ where
             rows.terminated,
             rows.observations,
         );
+        // The bookkeeping of every stepped episode: step count, truncation, and which ones
+        // ended. It runs on every episode without a branch (so that it compiles to vector
+        // instructions); a pending episode's results are discarded, as it is reset below.
+        let cap = self.episode_cap.map_or(u64::MAX, NonZeroU64::get);
+        let episodes = self.steps.iter_mut().zip(self.ended.iter_mut());
+        let flags = rows
+            .terminated
+            .iter()
+            .zip(rows.truncated.iter_mut())
+            .zip(rows.final_mask.iter_mut());
+        for ((steps, ended), ((terminated, truncated), final_mask)) in episodes.zip(flags) {
+            let count = *steps + 1;
+            let cut = count >= cap;
+            *steps = count;
+            *truncated = cut;
+            *final_mask = false;
+            *ended = cut | *terminated;
+        }
+        // The episodes that ended on this step, listed without a branch per episode. (A
+        // pending episode may be listed; its reset below clears its flag, and the list is
+        // then cut to the episodes still ended.)
+        let mut ending_count = 0;
+        for (i, ended) in self.ended.iter().enumerate() {
+            if let Some(slot) = self.ending.get_mut(ending_count) {
+                *slot = i;
+            }
+            ending_count += usize::from(*ended);
+        }
         let mut failure = None;
-        for i in 0..self.len() {
-            if next_step && self.ended.get(i).copied().unwrap_or(false) {
+        if next_step {
+            let pending = self.pending.get(..self.pending_count).unwrap_or_default();
+            for (k, i) in pending.iter().copied().enumerate() {
                 if let (Some(generator), Some(saved)) =
-                    (self.generators.get_mut(i), self.saved_generators.get(i))
+                    (self.generators.get_mut(i), self.saved_generators.get(k))
                 {
                     generator.clone_from(saved);
                 }
-                match self.reset_one(i, mode, &mut rows) {
+                match reset_at(
+                    &*self.domain,
+                    &mut self.generators,
+                    &mut self.columns,
+                    &mut self.steps,
+                    &mut self.ended,
+                    i,
+                    mode,
+                    &mut rows,
+                ) {
                     Ok(()) => rows.mark_reset(i),
                     Err(e) => failure = failure.or(Some((self.first + i, e))),
                 }
-                continue;
-            }
-            let steps = self.steps.get(i).copied().unwrap_or(0) + 1;
-            set(&mut self.steps, i, steps);
-            let truncated = self.episode_cap.is_some_and(|cap| steps >= cap.get());
-            set(rows.truncated, i, truncated);
-            set(rows.final_mask, i, false);
-            let done = truncated || rows.terminated.get(i).copied().unwrap_or(false);
-            if done && autoreset == Autoreset::SameStep {
-                rows.keep_final_observation(i);
-                set(rows.final_mask, i, true);
-                if let Err(e) = self.reset_one(i, mode, &mut rows) {
-                    failure = failure.or(Some((self.first + i, e)));
-                }
-            } else {
-                set(&mut self.ended, i, done);
             }
         }
+        if autoreset == Autoreset::SameStep {
+            let ending = self.ending.get(..ending_count).unwrap_or_default();
+            for i in ending.iter().copied() {
+                rows.keep_final_observation(i);
+                set(rows.final_mask, i, true);
+                if let Err(e) = reset_at(
+                    &*self.domain,
+                    &mut self.generators,
+                    &mut self.columns,
+                    &mut self.steps,
+                    &mut self.ended,
+                    i,
+                    mode,
+                    &mut rows,
+                ) {
+                    failure = failure.or(Some((self.first + i, e)));
+                }
+            }
+        }
+        // Only the episodes still ended wait for a reset: with next-step autoreset those that
+        // ended on this step, with same-step autoreset those whose reset failed.
+        self.pending_count = keep_ended(&mut self.ending, ending_count, &self.ended);
+        std::mem::swap(&mut self.pending, &mut self.ending);
         failure.map_or(Ok(()), Err)
     }
+}
+
+/// Keeps, in order, the first `count` indices of `list` whose `ended` flag is set, and
+/// returns how many there are.
+fn keep_ended(list: &mut [usize], count: usize, ended: &[bool]) -> usize {
+    let mut kept = 0;
+    for read in 0..count.min(list.len()) {
+        let i = list.get(read).copied().unwrap_or(usize::MAX);
+        if ended.get(i).copied().unwrap_or(false) {
+            if let Some(slot) = list.get_mut(kept) {
+                *slot = i;
+            }
+            kept += 1;
+        }
+    }
+    kept
 }

@@ -1,14 +1,18 @@
-//! [`WorkerPool`]: threads started once that run a job each on request, handed over without
-//! allocation (atomics, then spinning, then parking).
+//! [`WorkerPool`]: threads started once that, on request, run a set of jobs together with
+//! the calling thread: each thread takes the next job not yet taken until none is left, so a
+//! thread that runs slower (descheduled, or on a busier core) simply runs fewer jobs. Handed
+//! over without allocation (atomics, then spinning, then parking).
 
 use std::any::Any;
+use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle, Thread};
 
-/// Work a worker thread does on request: it owns its data, so no borrow crosses threads.
-pub(crate) trait Job: Send + 'static {
+/// Work done on request by whichever thread takes it: it owns its data, so no borrow crosses
+/// threads, and its results do not depend on the thread.
+pub(crate) trait Job {
     /// Does the requested work.
     fn run(&mut self);
 }
@@ -25,128 +29,240 @@ fn lock<X>(mutex: &Mutex<X>) -> MutexGuard<'_, X> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Waits until `ready()` holds: spins first, then parks (woken by `Thread::unpark`).
-fn wait_until(ready: impl Fn() -> bool) {
+/// A value alone on its cache lines (128 bytes covers adjacent-line prefetching), so that a
+/// counter one thread writes never shares a line with data another thread is using: each
+/// shared line costs a transfer between cores when the other side touches it.
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> Deref for Padded<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// Spins until `ready()` holds or the spinning budget is spent; returns whether it holds.
+fn spin_until(ready: impl Fn() -> bool) -> bool {
     for _ in 0..SPINS_BEFORE_PARKING {
         if ready() {
-            return;
+            return true;
         }
         std::hint::spin_loop();
     }
+    ready()
+}
+
+/// Parks the current thread until `ready()` holds, announcing it in `sleeping` so that the
+/// thread making `ready()` true knows to unpark it. Both sides use sequentially consistent
+/// operations (flag store then condition load here; condition store then flag load there),
+/// so that at least one of them sees the other: no wake-up is lost.
+fn park_until(sleeping: &AtomicBool, ready: impl Fn() -> bool) {
+    sleeping.store(true, Ordering::SeqCst);
     while !ready() {
         thread::park();
     }
+    sleeping.store(false, Ordering::SeqCst);
 }
 
-/// What the calling thread and one worker share.
-struct Slot<J> {
+/// A job with the panic its last run left, if any.
+struct JobSlot<J> {
     job: Mutex<J>,
-    /// The number of requests made (by the caller).
-    requested: AtomicU64,
-    /// The number of requests done (by the worker).
-    completed: AtomicU64,
-    shutdown: AtomicBool,
     panic: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
-struct Worker<J> {
-    slot: Arc<Slot<J>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-/// Threads started at construction, one per job, each running its job whenever
-/// [`start`](Self::start) requests it; [`wait`](Self::wait) returns when all are done.
-/// Dropping the pool stops and joins the threads.
+/// What the calling thread and the workers share.
 ///
-/// A request costs two atomic operations and an unpark per worker; nothing is allocated.
-pub(crate) struct WorkerPool<J> {
-    workers: Vec<Worker<J>>,
-    /// The thread waiting for the jobs, woken by each worker when it is done.
-    waiter: Arc<Mutex<Option<Thread>>>,
+/// Requests are numbered from 1. The jobs of request `r` are the tickets
+/// `(r - 1) * jobs .. r * jobs`: a thread takes a job by moving `ticket` one step within that
+/// range (compare and swap), so each job runs exactly once per request, on one thread.
+struct Shared<J> {
+    /// The number of requests made (written by the caller).
+    requested: Padded<AtomicU64>,
+    /// The next ticket to take (written by every thread taking a job).
+    ticket: Padded<AtomicU64>,
+    /// The number of jobs run since the pool started (written by every thread that ran one).
+    completed: Padded<AtomicU64>,
+    /// The number of workers parked or about to park (written by the workers).
+    workers_sleeping: Padded<AtomicU64>,
+    /// Whether the caller is parked or about to park, waiting for the jobs.
+    caller_sleeping: Padded<AtomicBool>,
+    /// The thread that made the last request, to wake when it parks waiting for the jobs (set
+    /// by `start`, before `caller_sleeping` can be).
+    caller: Mutex<Option<Thread>>,
+    jobs: Vec<Padded<JobSlot<J>>>,
+    /// The number of workers that have started running (their thread's own set-up, which
+    /// allocates, is then done).
+    started: AtomicU64,
+    shutdown: AtomicBool,
 }
 
-impl<J: Job> WorkerPool<J> {
-    /// Starts one thread per job.
-    pub(crate) fn new(jobs: Vec<J>) -> std::io::Result<Self> {
-        let waiter = Arc::new(Mutex::new(None));
+impl<J: Job> Shared<J> {
+    /// The number of jobs per request.
+    fn len(&self) -> u64 {
+        self.jobs.len() as u64
+    }
+
+    /// Takes and runs the jobs of request `request` that nobody has taken, until none is
+    /// left; reports each one done (waking the caller if it is parked).
+    fn run_jobs(&self, request: u64) {
+        let end = request * self.len();
+        loop {
+            let ticket = self.ticket.load(Ordering::Acquire);
+            if ticket >= end {
+                return;
+            }
+            if self
+                .ticket
+                .compare_exchange_weak(ticket, ticket + 1, Ordering::AcqRel, Ordering::Acquire)
+                .is_err()
+            {
+                continue;
+            }
+            let index = (ticket - (end - self.len())) as usize;
+            if let Some(slot) = self.jobs.get(index) {
+                let outcome = catch_unwind(AssertUnwindSafe(|| lock(&slot.job).run()));
+                if let Err(payload) = outcome {
+                    *lock(&slot.panic) = Some(payload);
+                }
+            }
+            self.completed.fetch_add(1, Ordering::SeqCst);
+            if self.caller_sleeping.load(Ordering::SeqCst) {
+                if let Some(caller) = lock(&self.caller).as_ref() {
+                    caller.unpark();
+                }
+            }
+        }
+    }
+}
+
+/// Threads started at construction that, with the calling thread, run every job whenever
+/// [`start`](Self::start) requests it; [`wait`](Self::wait) takes a share of the jobs itself
+/// and returns when all are done. Dropping the pool stops and joins the threads.
+///
+/// A request costs one atomic store (and an unpark only for a parked worker); each job costs
+/// one compare-and-swap to take it and one atomic addition to report it; nothing is
+/// allocated. Jobs are taken in order by whichever thread is free, so a slow or descheduled
+/// worker never holds the caller up by more than the job it is running. Which thread runs a
+/// job never changes its results, since each job owns its data.
+pub(crate) struct WorkerPool<J> {
+    shared: Arc<Shared<J>>,
+    threads: Vec<JoinHandle<()>>,
+    /// The number of requests made so far.
+    requests: u64,
+}
+
+impl<J: Job + Send + 'static> WorkerPool<J> {
+    /// Starts `workers` threads for `jobs`.
+    pub(crate) fn new(jobs: Vec<J>, workers: usize) -> std::io::Result<Self> {
+        let shared = Arc::new(Shared {
+            requested: Padded(AtomicU64::new(0)),
+            ticket: Padded(AtomicU64::new(0)),
+            completed: Padded(AtomicU64::new(0)),
+            workers_sleeping: Padded(AtomicU64::new(0)),
+            caller_sleeping: Padded(AtomicBool::new(false)),
+            caller: Mutex::new(None),
+            jobs: jobs
+                .into_iter()
+                .map(|job| {
+                    Padded(JobSlot {
+                        job: Mutex::new(job),
+                        panic: Mutex::new(None),
+                    })
+                })
+                .collect(),
+            started: AtomicU64::new(0),
+            shutdown: AtomicBool::new(false),
+        });
         let mut pool = WorkerPool {
-            workers: Vec::with_capacity(jobs.len()),
-            waiter,
+            shared,
+            threads: Vec::with_capacity(workers),
+            requests: 0,
         };
-        for (i, job) in jobs.into_iter().enumerate() {
-            let slot = Arc::new(Slot {
-                job: Mutex::new(job),
-                requested: AtomicU64::new(0),
-                completed: AtomicU64::new(0),
-                shutdown: AtomicBool::new(false),
-                panic: Mutex::new(None),
-            });
-            let (worker_slot, waiter) = (Arc::clone(&slot), Arc::clone(&pool.waiter));
+        for i in 0..workers {
+            let shared = Arc::clone(&pool.shared);
             // On failure, the pool built so far is dropped, which stops its threads.
             let thread = thread::Builder::new()
                 .name(format!("rl-vector-worker-{}", i + 1))
-                .spawn(move || work(&worker_slot, &waiter))?;
-            pool.workers.push(Worker {
-                slot,
-                thread: Some(thread),
-            });
+                .spawn(move || work(&shared))?;
+            pool.threads.push(thread);
+        }
+        // Wait until every worker runs, so that the set-up of their threads (which allocates)
+        // is over before the first request, not in the middle of stepping.
+        while pool.shared.started.load(Ordering::SeqCst) < workers as u64 {
+            thread::yield_now();
         }
         Ok(pool)
     }
 }
 
-/// A worker's loop: wait for a request, run the job, report, until shut down.
-fn work<J: Job>(slot: &Slot<J>, waiter: &Mutex<Option<Thread>>) {
-    let mut done = 0;
+/// A worker's loop: wait for a request, take and run jobs until none is left, until shut
+/// down.
+fn work<J: Job>(shared: &Shared<J>) {
+    shared.started.fetch_add(1, Ordering::SeqCst);
+    let mut seen = 0;
     loop {
-        wait_until(|| {
-            slot.requested.load(Ordering::Acquire) != done || slot.shutdown.load(Ordering::Acquire)
-        });
-        if slot.shutdown.load(Ordering::Acquire) {
+        let arrived = || {
+            shared.requested.load(Ordering::SeqCst) != seen
+                || shared.shutdown.load(Ordering::SeqCst)
+        };
+        if !spin_until(arrived) {
+            // The count and the request are both sequentially consistent: `start` stores the
+            // request then reads the count, this thread does the opposite, so no wake-up is
+            // lost.
+            shared.workers_sleeping.fetch_add(1, Ordering::SeqCst);
+            while !arrived() {
+                thread::park();
+            }
+            shared.workers_sleeping.fetch_sub(1, Ordering::SeqCst);
+        }
+        if shared.shutdown.load(Ordering::SeqCst) {
             return;
         }
-        let request = slot.requested.load(Ordering::Acquire);
-        let outcome = catch_unwind(AssertUnwindSafe(|| lock(&slot.job).run()));
-        if let Err(payload) = outcome {
-            *lock(&slot.panic) = Some(payload);
-        }
-        done = request;
-        slot.completed.store(request, Ordering::Release);
-        if let Some(thread) = lock(waiter).as_ref() {
-            thread.unpark();
-        }
+        seen = shared.requested.load(Ordering::SeqCst);
+        shared.run_jobs(seen);
     }
 }
 
-impl<J> WorkerPool<J> {
+impl<J: Job> WorkerPool<J> {
     /// The jobs, locked one after another (for handing out inputs and collecting outputs while
-    /// the workers are idle).
+    /// no request is running).
     pub(crate) fn jobs(&self) -> impl Iterator<Item = MutexGuard<'_, J>> {
-        self.workers.iter().map(|w| lock(&w.slot.job))
+        self.shared.jobs.iter().map(|slot| lock(&slot.job))
     }
 
-    /// Requests every worker to run its job once.
-    pub(crate) fn start(&self) {
-        *lock(&self.waiter) = Some(thread::current());
-        for worker in &self.workers {
-            worker.slot.requested.fetch_add(1, Ordering::AcqRel);
-            if let Some(thread) = &worker.thread {
+    /// Requests the jobs to run once; the workers start taking them at once.
+    pub(crate) fn start(&mut self) {
+        // The thread to wake if it parks in `wait`: recorded here, where it costs a clone of a
+        // shared handle, rather than on first parking, where getting it may allocate.
+        let current = thread::current();
+        let mut caller = lock(&self.shared.caller);
+        if caller.as_ref().map(Thread::id) != Some(current.id()) {
+            *caller = Some(current);
+        }
+        drop(caller);
+        self.requests += 1;
+        self.shared.requested.store(self.requests, Ordering::SeqCst);
+        if self.shared.workers_sleeping.load(Ordering::SeqCst) > 0 {
+            for thread in &self.threads {
                 thread.thread().unpark();
             }
         }
     }
 
-    /// Waits until every worker has run the job requested by [`start`](Self::start). A panic
-    /// in a job is resumed here, on the calling thread.
+    /// Runs the jobs of the last request that no worker has taken yet, then waits until every
+    /// one is done. A panic in a job is resumed here, on the calling thread.
     pub(crate) fn wait(&self) {
-        for worker in &self.workers {
-            let slot = &worker.slot;
-            wait_until(|| {
-                slot.completed.load(Ordering::Acquire) == slot.requested.load(Ordering::Acquire)
-            });
+        let shared = &*self.shared;
+        shared.run_jobs(self.requests);
+        let target = self.requests * shared.len();
+        let done = || shared.completed.load(Ordering::SeqCst) >= target;
+        if !spin_until(done) {
+            park_until(&shared.caller_sleeping, done);
         }
-        for worker in &self.workers {
-            if let Some(payload) = lock(&worker.slot.panic).take() {
+        for slot in &shared.jobs {
+            if let Some(payload) = lock(&slot.panic).take() {
                 resume_unwind(payload);
             }
         }
@@ -155,18 +271,14 @@ impl<J> WorkerPool<J> {
 
 impl<J> Drop for WorkerPool<J> {
     fn drop(&mut self) {
-        for worker in &self.workers {
-            worker.slot.shutdown.store(true, Ordering::Release);
-            if let Some(thread) = &worker.thread {
-                thread.thread().unpark();
-            }
+        self.shared.shutdown.store(true, Ordering::SeqCst);
+        for thread in &self.threads {
+            thread.thread().unpark();
         }
-        for worker in &mut self.workers {
-            if let Some(thread) = worker.thread.take() {
-                // A worker only ends by returning (jobs' panics are caught), so joining
-                // cannot fail in a way worth reporting from a destructor.
-                let _ = thread.join();
-            }
+        for thread in self.threads.drain(..) {
+            // A worker only ends by returning (jobs' panics are caught), so joining cannot
+            // fail in a way worth reporting from a destructor.
+            let _ = thread.join();
         }
     }
 }
@@ -197,7 +309,7 @@ mod tests {
                 panic_on: None,
             })
             .collect();
-        let pool = WorkerPool::new(jobs).expect("threads start");
+        let mut pool = WorkerPool::new(jobs, 2).expect("threads start");
         for _ in 0..100 {
             pool.start();
             pool.wait();
@@ -207,10 +319,13 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_job_reaches_the_caller_and_the_pool_goes_on() {
-        let pool = WorkerPool::new(vec![Count {
-            runs: 0,
-            panic_on: Some(2),
-        }])
+        let mut pool = WorkerPool::new(
+            vec![Count {
+                runs: 0,
+                panic_on: Some(2),
+            }],
+            1,
+        )
         .expect("threads start");
         pool.start();
         pool.wait();

@@ -1,0 +1,96 @@
+"""Reads the JSON lines of python_bench.py and of the Rust `throughput` binary (several rounds
+of each may be concatenated) and prints one table of medians and the ratios of issue 7's
+targets. Standard library only."""
+
+import json
+import statistics
+import sys
+
+# (key, label) in table order; a key is "side:name".
+ROWS = [
+    ("gymnasium:cartpole/single/gymnasium", "CartPole-v1, 1 env, Gymnasium (gym.make)"),
+    ("rl:cartpole/single/simulator", "CartPole-v1, 1 env, rl Simulator (Environment API)"),
+    ("rl:cartpole/single/raw", "CartPole-v1, 1 env, hand-written Rust loop"),
+    ("gymnasium:cartpole/vector/1024/numpy", "CartPole-v1, 1024 envs, Gymnasium CartPoleVectorEnv"),
+    ("envpool:cartpole/vector/1024/1", "CartPole-v1, 1024 envs, EnvPool, 1 thread"),
+    ("envpool:cartpole/vector/1024/2", "CartPole-v1, 1024 envs, EnvPool, 2 threads"),
+    ("rl:cartpole/vector/1024/1", "CartPole-v1, 1024 envs, rl VectorEnvironment, 1 thread"),
+    ("rl:cartpole/vector/1024/2", "CartPole-v1, 1024 envs, rl VectorEnvironment, 2 threads"),
+    ("rl:cartpole/raw_soa/1024/1", "CartPole-v1, 1024 envs, hand-written SoA loop, 1 thread"),
+    ("rl:cartpole/fast/1024/1", "CartPole-v1, 1024 envs, rl fast (f32, not exact), 1 thread"),
+    ("gymnasium:mountain_car/single/gymnasium", "MountainCar-v0, 1 env, Gymnasium (gym.make)"),
+    ("rl:mountain_car/single/simulator", "MountainCar-v0, 1 env, rl Simulator (Environment API)"),
+    ("rl:mountain_car/single/raw", "MountainCar-v0, 1 env, hand-written Rust loop"),
+    ("gymnasium:mountain_car/vector/1024/sync", "MountainCar-v0, 1024 envs, Gymnasium SyncVectorEnv*"),
+    ("envpool:mountain_car/vector/1024/1", "MountainCar-v0, 1024 envs, EnvPool, 1 thread"),
+    ("envpool:mountain_car/vector/1024/2", "MountainCar-v0, 1024 envs, EnvPool, 2 threads"),
+    ("rl:mountain_car/vector/1024/1", "MountainCar-v0, 1024 envs, rl VectorEnvironment, 1 thread"),
+    ("rl:mountain_car/vector/1024/2", "MountainCar-v0, 1024 envs, rl VectorEnvironment, 2 threads"),
+    ("rl:mountain_car/raw_soa/1024/1", "MountainCar-v0, 1024 envs, hand-written SoA loop, 1 thread"),
+]
+
+
+def load(paths):
+    runs = {}
+    for path in paths:
+        with open(path) as lines:
+            for line in lines:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                record = json.loads(line)
+                key = f"{record['side']}:{record['name']}"
+                runs.setdefault(key, []).extend(record["runs"])
+    return {key: (statistics.median(rates), len(rates)) for key, rates in runs.items()}
+
+
+def main(paths):
+    medians = load(paths)
+    width = max(len(label) for _, label in ROWS)
+    print(f"{'configuration':<{width}}  {'median steps/s':>16}  runs")
+    for key, label in ROWS:
+        if key in medians:
+            median, count = medians[key]
+            print(f"{label:<{width}}  {median:>16,.0f}  {count}")
+        else:
+            print(f"{label:<{width}}  {'n/a':>16}")
+    print("* Gymnasium 1.4.0 has no numpy vector env for MountainCar; SyncVectorEnv is shown for")
+    print("  reference only and is not a target.")
+    print()
+
+    def value(key):
+        return medians.get(key, (None, 0))[0]
+
+    def ratio(numerator, denominator):
+        a, b = value(numerator), value(denominator)
+        return None if a is None or b is None or b == 0 else a / b
+
+    def best(*keys):
+        values = [value(key) for key in keys if value(key) is not None]
+        return max(values) if values else None
+
+    checks = []
+    checks.append(("CartPole 1 env: rl Simulator / Gymnasium", ratio("rl:cartpole/single/simulator", "gymnasium:cartpole/single/gymnasium"), ">=", 150))
+    checks.append(("CartPole 1 env: hand-written loop / rl Simulator", ratio("rl:cartpole/single/raw", "rl:cartpole/single/simulator"), "<=", 1.5))
+    for env, label in (("cartpole", "CartPole"), ("mountain_car", "MountainCar")):
+        ours = value(f"rl:{env}/vector/1024/1")
+        envpool = best(f"envpool:{env}/vector/1024/1", f"envpool:{env}/vector/1024/2")
+        checks.append((f"{label} 1024 envs, 1 thread: rl / EnvPool best", None if ours is None or not envpool else ours / envpool, ">=", 40))
+        if env == "cartpole":
+            checks.append((f"{label} 1024 envs, 1 thread: rl / Gymnasium numpy vector env", ratio(f"rl:{env}/vector/1024/1", f"gymnasium:{env}/vector/1024/numpy"), ">=", 4))
+        checks.append((f"{label} 1024 envs: hand-written SoA loop / rl, 1 thread", ratio(f"rl:{env}/raw_soa/1024/1", f"rl:{env}/vector/1024/1"), "<=", 1.3))
+        checks.append((f"{label} 1024 envs: rl 2 threads / rl 1 thread", ratio(f"rl:{env}/vector/1024/2", f"rl:{env}/vector/1024/1"), ">=", 1.6))
+    checks.append(("CartPole 1024 envs, 1 thread: rl fast / rl exact (stretch)", ratio("rl:cartpole/fast/1024/1", "rl:cartpole/vector/1024/1"), ">=", 3))
+    width = max(len(label) for label, *_ in checks)
+    print(f"{'ratio':<{width}}  {'measured':>9}  target  met")
+    for label, measured, sense, target in checks:
+        if measured is None:
+            print(f"{label:<{width}}  {'n/a':>9}  {sense} {target:<4}  n/a")
+            continue
+        met = measured >= target if sense == ">=" else measured <= target
+        print(f"{label:<{width}}  {measured:>9.2f}  {sense} {target:<4}  {'yes' if met else 'NO'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Compares the rl-* crates with Gymnasium 1.4.0 and EnvPool 1.2.5 on this machine, in one go:
+# creates (or reuses) a virtualenv in benches/compare/.venv with the pinned Python packages,
+# builds the Rust `throughput` binary in release mode, runs both sides in alternating rounds
+# (each with warm-up and repeated runs), and prints one table of medians and the ratios of
+# issue 7's targets. See docs/PERFORMANCE.md.
+#
+# Never run in CI: `cargo xtask ci` only compiles the benchmarks. Nothing installed here is
+# needed to build or test the project.
+#
+# Usage: benches/compare/run.sh [RESULTS_FILE]
+# Environment: ROUNDS (3), RUNS per round (5), RUN_SECONDS (0.5), WARM_UP_SECONDS (0.5),
+# PYTHON (python3).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+venv="$here/.venv"
+rounds="${ROUNDS:-3}"
+runs="${RUNS:-5}"
+run_seconds="${RUN_SECONDS:-0.5}"
+warm_up_seconds="${WARM_UP_SECONDS:-0.5}"
+results="${1:-$(mktemp "${TMPDIR:-/tmp}/rl-compare.XXXXXX")}"
+
+if [[ ! -x "$venv/bin/python" ]]; then
+    echo "creating the virtualenv $venv" >&2
+    "${PYTHON:-python3}" -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements.txt"
+
+echo "building the Rust side (cargo build --release -p rl-benches --bin throughput)" >&2
+(cd "$root" && cargo build --quiet --release -p rl-benches --bin throughput)
+target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+throughput="$target_dir/release/throughput"
+
+{
+    echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) rounds=$rounds runs=$runs run_seconds=$run_seconds warm_up_seconds=$warm_up_seconds"
+    echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores; $(uname -sr); $(rustc --version); $("$venv/bin/python" --version)"
+} > "$results"
+for round in $(seq 1 "$rounds"); do
+    echo "round $round of $rounds: Gymnasium and EnvPool" >&2
+    "$venv/bin/python" "$here/python_bench.py" --runs "$runs" --run-seconds "$run_seconds" \
+        --warm-up-seconds "$warm_up_seconds" >> "$results"
+    echo "round $round of $rounds: rl" >&2
+    "$throughput" --runs "$runs" --run-seconds "$run_seconds" \
+        --warm-up-seconds "$warm_up_seconds" >> "$results"
+done
+
+echo "raw results: $results" >&2
+head -n 2 "$results"
+"$venv/bin/python" "$here/report.py" "$results"

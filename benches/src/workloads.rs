@@ -1,0 +1,203 @@
+//! The loops that the benchmarks and the `throughput` binary time: random actions drawn in
+//! advance, episodes of any [`Environment`] through its public API, and the environments
+//! they run, built the same way everywhere.
+
+use std::hint::black_box;
+use std::num::NonZeroUsize;
+
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use rl_core::{CoreError, Environment, Mode, Simulator};
+use rl_domains::cartpole::{CartPole, CartPoleParams};
+use rl_domains::mountain_car::{MountainCar, MountainCarParams};
+use rl_wrappers::VectorError;
+use rl_wrappers::vector::{Batch, KernelVector, VectorEnvironment, VectorOptions};
+
+#[cfg(doc)]
+use crate::raw::{RawCartPole, RawMountainCar};
+use crate::raw::{RawCartPoleBatch, RawEnvironment, RawMountainCarBatch};
+
+/// The seed of every environment the workloads build.
+pub const ENVIRONMENT_SEED: u64 = 42;
+
+/// The seed of the pre-drawn actions.
+pub const ACTION_SEED: u64 = 7;
+
+/// `len` actions of `Discrete(n)` drawn uniformly in advance, so that drawing them is not
+/// part of what is timed (the Python side draws its actions in advance too).
+pub fn discrete_actions(n: i64, len: usize) -> Vec<i64> {
+    let mut rng = Pcg64::seed_from_u64(ACTION_SEED);
+    (0..len).map(|_| rng.random_range(0..n)).collect()
+}
+
+/// `len` actions of MountainCarContinuous, uniform in `[-1, 1]`, drawn in advance.
+pub fn continuous_actions(len: usize) -> Vec<[f32; 1]> {
+    let mut rng = Pcg64::seed_from_u64(ACTION_SEED);
+    (0..len)
+        .map(|_| [rng.random_range(-1.0f32..=1.0)])
+        .collect()
+}
+
+/// Gymnasium's `CartPole-v1`.
+pub fn cartpole() -> Result<CartPole, rl_domains::Error> {
+    CartPole::new(CartPoleParams::default())
+}
+
+/// Gymnasium's `MountainCar-v0`.
+pub fn mountain_car() -> Result<MountainCar, rl_domains::Error> {
+    MountainCar::new(MountainCarParams::default())
+}
+
+/// A simulator of `CartPole-v1` seeded with [`ENVIRONMENT_SEED`], reset.
+pub fn cartpole_simulator() -> Result<Simulator<CartPole>, rl_domains::Error> {
+    Ok(reset(Simulator::new(cartpole()?, ENVIRONMENT_SEED)))
+}
+
+/// A simulator of `MountainCar-v0` seeded with [`ENVIRONMENT_SEED`], reset.
+pub fn mountain_car_simulator() -> Result<Simulator<MountainCar>, rl_domains::Error> {
+    Ok(reset(Simulator::new(mountain_car()?, ENVIRONMENT_SEED)))
+}
+
+/// `env` after its first reset.
+pub fn reset<E: Environment>(mut env: E) -> E {
+    // The built-in domains' resets cannot fail; a failure would show as a failed step later.
+    let _ = env.reset(Mode::Training);
+    env
+}
+
+/// Steps `env` once per action, resetting whenever an episode ends, as a training loop
+/// does; returns the sum of the rewards. Observations are moved into [`black_box`], as a
+/// training loop moves them into its buffers, so that producing them is part of the work.
+#[inline]
+pub fn run_episodes<E: Environment>(env: &mut E, actions: &[E::Action]) -> Result<f64, CoreError> {
+    let mut total = 0.0;
+    for action in actions {
+        let outcome = env.step(action)?;
+        total += outcome.reward();
+        let done = outcome.is_done();
+        black_box(outcome.observation);
+        if done {
+            black_box(env.reset(Mode::Training)?);
+        }
+    }
+    Ok(total)
+}
+
+/// [`run_episodes`] for a hand-written loop ([`RawCartPole`], [`RawMountainCar`]).
+#[inline]
+pub fn run_raw<const N: usize>(env: &mut impl RawEnvironment<N>, actions: &[i64]) -> f64 {
+    let mut total = 0.0;
+    for action in actions {
+        let step = env.step(*action);
+        total += step.reward;
+        black_box(step.observation);
+        if step.terminated || step.truncated {
+            black_box(env.reset());
+        }
+    }
+    total
+}
+
+/// Actions for a batch, drawn in advance: `rows` rows of one action per environment, handed
+/// out in turn.
+#[derive(Debug, Clone)]
+pub struct ActionRows<A> {
+    actions: Vec<A>,
+    width: usize,
+    next: usize,
+}
+
+impl<A> ActionRows<A> {
+    /// Rows of `width` actions made from `actions` (its length is a multiple of `width`).
+    pub fn new(actions: Vec<A>, width: usize) -> Self {
+        ActionRows {
+            actions,
+            width: width.max(1),
+            next: 0,
+        }
+    }
+
+    /// The next row of actions.
+    #[inline]
+    pub fn next_row(&mut self) -> &[A] {
+        let start = self.next;
+        self.next += self.width;
+        if self.next + self.width > self.actions.len() {
+            self.next = 0;
+        }
+        self.actions.get(start..start + self.width).unwrap_or(&[])
+    }
+}
+
+/// Discrete actions for `width` environments: 64 rows drawn in advance.
+pub fn discrete_rows(n: i64, width: usize) -> ActionRows<i64> {
+    ActionRows::new(discrete_actions(n, width * 64), width)
+}
+
+/// A vector environment of `domain`'s kernel with float32 observations, `envs` environments
+/// on `threads` threads, seeded with [`ENVIRONMENT_SEED`] and reset.
+pub fn kernel_vector<D>(
+    domain: D,
+    envs: usize,
+    threads: usize,
+) -> Result<KernelVector<D, f32>, VectorError>
+where
+    D: rl_wrappers::vector::BatchStep + Send + Sync + 'static,
+    D::Action: Send + 'static,
+    D::ObservationSpace: rl_spaces::FlattenSpace,
+{
+    let count = NonZeroUsize::new(envs).unwrap_or(NonZeroUsize::MIN);
+    let threads = NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN);
+    let options = VectorOptions::new().with_threads(threads);
+    let mut vector = VectorEnvironment::from_kernel(domain, count, ENVIRONMENT_SEED, options)?;
+    vector.reset(Mode::Training)?;
+    Ok(vector)
+}
+
+/// Steps `vector` `rounds` times with rows of `actions`; returns the sum of the rewards.
+#[inline]
+pub fn run_vector<B: Batch>(
+    vector: &mut VectorEnvironment<B>,
+    actions: &mut ActionRows<B::Action>,
+    rounds: usize,
+) -> Result<f64, VectorError> {
+    let mut total = 0.0;
+    for _ in 0..rounds {
+        vector.step(actions.next_row())?;
+        total += vector.rewards().first().copied().unwrap_or(0.0);
+        black_box(vector.observations());
+    }
+    Ok(total)
+}
+
+/// Steps a raw CartPole batch `rounds` times with rows of `actions`.
+#[inline]
+pub fn run_raw_cartpole_batch(
+    batch: &mut RawCartPoleBatch,
+    actions: &mut ActionRows<i64>,
+    rounds: usize,
+) -> f64 {
+    let mut total = 0.0;
+    for _ in 0..rounds {
+        batch.step(actions.next_row());
+        total += batch.outputs.rewards.first().copied().unwrap_or(0.0);
+        black_box(&batch.outputs.observations);
+    }
+    total
+}
+
+/// Steps a raw MountainCar batch `rounds` times with rows of `actions`.
+#[inline]
+pub fn run_raw_mountain_car_batch(
+    batch: &mut RawMountainCarBatch,
+    actions: &mut ActionRows<i64>,
+    rounds: usize,
+) -> f64 {
+    let mut total = 0.0;
+    for _ in 0..rounds {
+        batch.step(actions.next_row());
+        total += batch.outputs.rewards.first().copied().unwrap_or(0.0);
+        black_box(&batch.outputs.observations);
+    }
+    total
+}

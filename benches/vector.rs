@@ -1,0 +1,138 @@
+//! Criterion benchmarks of `VectorEnvironment::from_kernel` of CartPole-v1 and MountainCar-v0
+//! at 1, 64 and 1024 environments on 1 and 2 threads, next to a hand-written
+//! structure-of-arrays loop of the same exact dynamics (with the same autoreset) in the same
+//! group, and the copies path (`from_environments` of simulators) for comparison.
+//! Throughput is in environment steps per second.
+
+use std::hint::black_box;
+use std::num::NonZeroUsize;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rl_benches::raw::{RawCartPoleBatch, RawMountainCarBatch};
+use rl_benches::workloads::{
+    ENVIRONMENT_SEED, cartpole, discrete_rows, kernel_vector, mountain_car, run_raw_cartpole_batch,
+    run_raw_mountain_car_batch, run_vector,
+};
+use rl_core::{Mode, Simulator};
+use rl_domains::cartpole::CartPoleParams;
+use rl_domains::cartpole_fast::FastCartPole;
+use rl_spaces::Discrete;
+use rl_wrappers::vector::{BatchStep, EnvironmentVector, VectorOptions};
+
+/// The numbers of environments measured.
+const ENVS: [usize; 3] = [1, 64, 1024];
+
+/// Batch steps per timed iteration for `envs` environments (about 4096 environment steps).
+fn rounds(envs: usize) -> usize {
+    (4096 / envs).max(1)
+}
+
+/// Benchmarks one domain's kernel vector environments, copies and raw loop.
+fn bench_domain<D>(
+    c: &mut Criterion,
+    group_name: &str,
+    domain: &D,
+    n: i64,
+    mut raw: impl FnMut(usize) -> Box<dyn FnMut(usize)>,
+) where
+    D: BatchStep<Action = i64, ActionSpace = Discrete> + Clone + Send + Sync + 'static,
+    D::ObservationSpace: rl_spaces::FlattenSpace,
+    D::State: Send,
+{
+    let mut group = c.benchmark_group(group_name);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    for envs in ENVS {
+        let rounds = rounds(envs);
+        group.throughput(Throughput::Elements((envs * rounds) as u64));
+        for threads in [1, 2].into_iter().filter(|threads| *threads <= envs) {
+            let Ok(mut vector) = kernel_vector(domain.clone(), envs, threads) else {
+                continue;
+            };
+            let mut rows = discrete_rows(n, envs);
+            group.bench_with_input(
+                BenchmarkId::new(format!("kernel_{threads}_threads"), envs),
+                &rounds,
+                |b, rounds| b.iter(|| run_vector(&mut vector, &mut rows, *rounds)),
+            );
+        }
+        if envs > 1 {
+            let count = NonZeroUsize::new(envs).unwrap_or(NonZeroUsize::MIN);
+            let copies = EnvironmentVector::<_, f32>::from_environments(
+                count,
+                ENVIRONMENT_SEED,
+                VectorOptions::new(),
+                |_| Simulator::new(domain.clone(), 0),
+            );
+            if let Ok(mut copies) = copies {
+                if copies.reset(Mode::Training).is_ok() {
+                    let mut rows = discrete_rows(n, envs);
+                    group.bench_with_input(
+                        BenchmarkId::new("copies_1_thread", envs),
+                        &rounds,
+                        |b, rounds| b.iter(|| run_vector(&mut copies, &mut rows, *rounds)),
+                    );
+                }
+            }
+        }
+        let mut step = raw(envs);
+        group.bench_with_input(
+            BenchmarkId::new("raw_soa_1_thread", envs),
+            &rounds,
+            |b, rounds| b.iter(|| step(black_box(*rounds))),
+        );
+    }
+    group.finish();
+}
+
+fn vector(c: &mut Criterion) {
+    if let Ok(domain) = cartpole() {
+        bench_domain(c, "vector_cartpole", &domain, 2, |envs| {
+            let mut batch = RawCartPoleBatch::new(envs, ENVIRONMENT_SEED);
+            let mut rows = discrete_rows(2, envs);
+            Box::new(move |rounds| {
+                black_box(run_raw_cartpole_batch(&mut batch, &mut rows, rounds));
+            })
+        });
+    }
+    fast(c);
+    if let Ok(domain) = mountain_car() {
+        bench_domain(c, "vector_mountain_car", &domain, 3, |envs| {
+            let mut batch = RawMountainCarBatch::new(envs, ENVIRONMENT_SEED);
+            let mut rows = discrete_rows(3, envs);
+            Box::new(move |rounds| {
+                black_box(run_raw_mountain_car_batch(&mut batch, &mut rows, rounds));
+            })
+        });
+    }
+}
+
+/// The opt-in fast precision CartPole (float32, not bit-exact) next to the exact kernel.
+fn fast(c: &mut Criterion) {
+    let (Ok(exact), Ok(fast)) = (cartpole(), FastCartPole::new(CartPoleParams::default())) else {
+        return;
+    };
+    let mut group = c.benchmark_group("vector_cartpole_precision");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    let envs = 1024;
+    let rounds = rounds(envs);
+    group.throughput(Throughput::Elements((envs * rounds) as u64));
+    if let Ok(mut vector) = kernel_vector(exact, envs, 1) {
+        let mut rows = discrete_rows(2, envs);
+        group.bench_function(BenchmarkId::new("exact_1_thread", envs), |b| {
+            b.iter(|| run_vector(&mut vector, &mut rows, rounds))
+        });
+    }
+    if let Ok(mut vector) = kernel_vector(fast, envs, 1) {
+        let mut rows = discrete_rows(2, envs);
+        group.bench_function(BenchmarkId::new("fast_f32_1_thread", envs), |b| {
+            b.iter(|| run_vector(&mut vector, &mut rows, rounds))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, vector);
+criterion_main!(benches);

@@ -1,0 +1,524 @@
+//! [`FastCartPole`]: an opt-in, fast-precision CartPole whose step runs in float32 with
+//! polynomial sine and cosine, so that a batch of states is stepped entirely in vector
+//! instructions. **It is not bit-exact with Gymnasium**: use [`CartPole`] for anything that
+//! must reproduce Gymnasium's numbers.
+//!
+//! # Why
+//!
+//! The exact step spends most of its time in the C library's float64 `sin` and `cos`, one
+//! call per state, which no compiler vectorises (see `docs/PERFORMANCE.md`). This variant
+//! trades the last digits for speed: float32 state and arithmetic, the reciprocal of the total
+//! mass instead of divisions by it, and a branch-free sine and cosine ([`sin_cos`], accurate to
+//! a few units in the last place of float32 for moderate angles). Episodes still follow
+//! CartPole's physics closely (the tests bound the drift from [`cartpole_step`] over short
+//! horizons), so it suits training where Gymnasium's exact bits are not needed.
+//!
+//! # Differences from [`CartPole`]
+//!
+//! * The state is float32 ([`FastCartPoleState`]); the observation is the state itself.
+//! * Every step differs from Gymnasium's in the last bits, and trajectories diverge further
+//!   with time, as any change of rounding does in a chaotic system. Reference traces do not
+//!   replay through it.
+//! * The parameters are [`CartPoleParams`] (validated the same way); the Sutton and Barto
+//!   reward and both integrators are supported.
+//!
+//! Its [`Domain::step`] and its batch kernel ([`BatchStep`]) compute the same float32
+//! operations, so they agree with each other bit for bit, as every kernel must.
+//!
+//! [`cartpole_step`]: crate::cartpole::cartpole_step
+
+use rand::Rng;
+use rand_pcg::Pcg64;
+use rl_core::{Domain, Mode, TransitionOutcome, Value};
+use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_wrappers::vector::BatchStep;
+use serde::{Deserialize, Serialize};
+
+use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
+use crate::cartpole::{CartPole, CartPoleParams, Integrator, PUSH_RIGHT};
+use crate::error::Error;
+
+/// The state of [`FastCartPole`], in float32.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct FastCartPoleState {
+    /// Cart position.
+    pub x: f32,
+    /// Cart velocity.
+    pub x_dot: f32,
+    /// Pole angle in radians, 0 is upright.
+    pub theta: f32,
+    /// Pole angular velocity.
+    pub theta_dot: f32,
+}
+
+impl FastCartPoleState {
+    /// The state as `[x, x_dot, theta, theta_dot]`, which is also its observation.
+    #[inline]
+    pub fn to_array(&self) -> [f32; 4] {
+        [self.x, self.x_dot, self.theta, self.theta_dot]
+    }
+}
+
+/// `2 / pi` in float32.
+const FRAC_2_PI: f32 = std::f32::consts::FRAC_2_PI;
+/// `pi / 2` in three parts (Cody and Waite, as Cephes' `sinf`): the first two have so few
+/// significant bits that their products with a quarter-turn count are exact.
+const PI_2_PARTS: [f32; 3] = [1.570_312_5, 4.837_513e-4, 7.549_79e-8];
+/// The largest quarter-turn count the reduction handles (2^22); angles beyond it (millions
+/// of radians) are taken as 0.
+const MAX_QUARTERS: f32 = 4_194_304.0;
+/// 1.5 * 2^23: adding it to a float below 2^22 in magnitude rounds it to an integer.
+const ROUNDING: f32 = 12_582_912.0;
+
+/// The sine and cosine of `x`, in float32, without branches or library calls (so that a loop
+/// over many angles compiles to vector instructions).
+///
+/// `x` is reduced to `r` in `[-pi/4, pi/4]` with `x = r + k pi/2`, then Taylor polynomials of
+/// degree 9 (sine) and 8 (cosine) give `sin r` and `cos r`, combined by the quarter-turn `k`.
+/// For `|x|` up to a few hundred radians the error is a few units in the last place of
+/// float32; it grows with `|x|` as the reduction loses digits, and an `|x|` beyond about
+/// 6.5 million is taken as 0. A non-finite `x` gives NaN.
+///
+/// ```
+/// use rl_domains::cartpole_fast::sin_cos;
+///
+/// let (sine, cosine) = sin_cos(0.2);
+/// assert!((sine - 0.2f32.sin()).abs() < 1e-6);
+/// assert!((cosine - 0.2f32.cos()).abs() < 1e-6);
+/// ```
+#[inline(always)]
+pub fn sin_cos(x: f32) -> (f32, f32) {
+    // The nearest quarter-turn count k, rounded by adding and subtracting 1.5 * 2^23 (exact
+    // for |k| < 2^22); k mod 4 is then in the low bits of the sum. No conversion to an
+    // integer type, which would not vectorise. An angle too large to reduce is taken as 0.
+    let scaled = x * FRAC_2_PI;
+    let in_range = scaled.abs() < MAX_QUARTERS;
+    let (x_in, scaled) = if in_range { (x, scaled) } else { (0.0, 0.0) };
+    let shifted = scaled + ROUNDING;
+    let quarters = shifted.to_bits();
+    let k = shifted - ROUNDING;
+    let [high, middle, low] = PI_2_PARTS;
+    let r = ((x_in - k * high) - k * middle) - k * low;
+    let r2 = r * r;
+    let sine = r + r
+        * r2
+        * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 + r2 * (1.0 / 362_880.0))));
+    let cosine =
+        1.0 + r2 * (-0.5 + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 + r2 * (1.0 / 40_320.0))));
+    // sin(r + k pi/2) and cos(r + k pi/2) by the quarter turn k mod 4.
+    let swap = quarters & 1 != 0;
+    let (s, c) = if swap { (cosine, sine) } else { (sine, cosine) };
+    let sine_sign = if quarters & 2 != 0 { -1.0 } else { 1.0 };
+    let cosine_sign = if (quarters + 1) & 2 != 0 { -1.0 } else { 1.0 };
+    let nan = if x.is_finite() { 1.0 } else { f32::NAN };
+    (s * sine_sign * nan, c * cosine_sign * nan)
+}
+
+/// The parameters of the fast step, in float32 (computed once from [`CartPoleParams`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Constants {
+    force_mag: f32,
+    gravity: f32,
+    length: f32,
+    masspole: f32,
+    inverse_total_mass: f32,
+    polemass_length: f32,
+    tau: f32,
+    x_threshold: f32,
+    theta_threshold: f32,
+    alive_reward: f32,
+    terminal_reward: f32,
+    semi_implicit: bool,
+}
+
+impl Constants {
+    fn new(params: &CartPoleParams) -> Self {
+        let (alive_reward, terminal_reward) = if params.sutton_barto_reward {
+            (0.0, -1.0)
+        } else {
+            (1.0, 1.0)
+        };
+        Constants {
+            force_mag: params.force_mag as f32,
+            gravity: params.gravity as f32,
+            length: params.length as f32,
+            masspole: params.masspole as f32,
+            inverse_total_mass: (1.0 / params.total_mass()) as f32,
+            polemass_length: params.polemass_length() as f32,
+            tau: params.tau as f32,
+            x_threshold: params.x_threshold as f32,
+            theta_threshold: params.theta_threshold_radians as f32,
+            alive_reward,
+            terminal_reward,
+            semi_implicit: params.integrator == Integrator::SemiImplicitEuler,
+        }
+    }
+
+    /// One fast step: the next state, the reward and whether it terminated.
+    #[inline(always)]
+    fn step(&self, state: FastCartPoleState, push_right: bool) -> (FastCartPoleState, f32, bool) {
+        let FastCartPoleState {
+            mut x,
+            mut x_dot,
+            mut theta,
+            mut theta_dot,
+        } = state;
+        let force = if push_right {
+            self.force_mag
+        } else {
+            -self.force_mag
+        };
+        let (sintheta, costheta) = sin_cos(theta);
+        let temp = (force + self.polemass_length * theta_dot * theta_dot * sintheta)
+            * self.inverse_total_mass;
+        let thetaacc = (self.gravity * sintheta - costheta * temp)
+            / (self.length
+                * (4.0 / 3.0 - self.masspole * costheta * costheta * self.inverse_total_mass));
+        let xacc = temp - self.polemass_length * thetaacc * costheta * self.inverse_total_mass;
+        if self.semi_implicit {
+            x_dot += self.tau * xacc;
+            x += self.tau * x_dot;
+            theta_dot += self.tau * thetaacc;
+            theta += self.tau * theta_dot;
+        } else {
+            x += self.tau * x_dot;
+            x_dot += self.tau * xacc;
+            theta += self.tau * theta_dot;
+            theta_dot += self.tau * thetaacc;
+        }
+        let terminated = (x < -self.x_threshold)
+            | (x > self.x_threshold)
+            | (theta < -self.theta_threshold)
+            | (theta > self.theta_threshold);
+        let reward = if terminated {
+            self.terminal_reward
+        } else {
+            self.alive_reward
+        };
+        let next = FastCartPoleState {
+            x,
+            x_dot,
+            theta,
+            theta_dot,
+        };
+        (next, reward, terminated)
+    }
+}
+
+/// CartPole in fast precision: [`CartPole`]'s physics, spaces, rewards, starting state and
+/// episode ends, stepped in float32 with polynomial sine and cosine. **Not bit-exact with
+/// Gymnasium** (see the [module](self) documentation for what differs and why it exists).
+///
+/// # Action space
+///
+/// `Discrete(2)`: 0 pushes the cart left, 1 pushes it right (as [`CartPole`]).
+///
+/// # Observation space
+///
+/// [`CartPole`]'s: `Box` of four float32 values (position, velocity, angle, angular velocity).
+/// The observation is the float32 state.
+///
+/// # Rewards
+///
+/// As [`CartPole`]: +1 per step, or the Sutton and Barto reward (0, and -1 on termination).
+///
+/// # Starting state
+///
+/// [`CartPole`]'s draw (the same random numbers), rounded to float32.
+///
+/// # Episode end
+///
+/// * **Termination**: the float32 position or angle leaves its threshold (strictly).
+/// * **Truncation**: `max_episode_steps` (500), applied by the simulator or vector
+///   environment.
+///
+/// # Parameters
+///
+/// [`CartPoleParams`], validated as for [`CartPole`].
+///
+/// # Reference
+///
+/// None: it approximates Gymnasium 1.4.0's `CartPole-v1` ([`CartPole`] is exact).
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::Mode;
+/// use rl_domains::cartpole::CartPoleParams;
+/// use rl_domains::cartpole_fast::FastCartPole;
+/// use rl_wrappers::vector::{KernelVector, VectorOptions};
+///
+/// let domain = FastCartPole::new(CartPoleParams::default())?;
+/// let count = NonZeroUsize::new(256).expect("non-zero");
+/// let mut vector = KernelVector::<_, f32>::from_kernel(domain, count, 7, VectorOptions::new())?;
+/// vector.reset(Mode::Training)?;
+/// vector.step(&[1; 256])?;
+/// assert_eq!(vector.rewards(), &[1.0; 256]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastCartPole {
+    exact: CartPole,
+    constants: Constants,
+}
+
+impl FastCartPole {
+    /// The fast domain with `params`, after [`CartPoleParams::validate`].
+    pub fn new(params: CartPoleParams) -> Result<FastCartPole, Error> {
+        let exact = CartPole::new(params)?;
+        Ok(FastCartPole {
+            constants: Constants::new(exact.params()),
+            exact,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &CartPoleParams {
+        self.exact.params()
+    }
+}
+
+impl Domain for FastCartPole {
+    type State = FastCartPoleState;
+    type Observation = [f32; 4];
+    type Action = i64;
+    type ObservationSpace = ArrayBox<f32, 4>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 4> {
+        self.exact.observation_space()
+    }
+
+    fn action_space(&self) -> &Discrete {
+        self.exact.action_space()
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> FastCartPoleState {
+        let state = self.exact.initial_state(mode, rng).to_observation();
+        let [x, x_dot, theta, theta_dot] = state;
+        FastCartPoleState {
+            x,
+            x_dot,
+            theta,
+            theta_dot,
+        }
+    }
+
+    /// The fast step; action 1 pushes right, any other value pushes left.
+    #[inline]
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &FastCartPoleState,
+        action: &i64,
+        _mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<FastCartPoleState> {
+        let (next, reward, terminated) = self.constants.step(*state, *action == PUSH_RIGHT);
+        TransitionOutcome::new(next, Value::from_reward(f64::from(reward)), terminated)
+    }
+
+    #[inline]
+    fn observe(&self, state: &FastCartPoleState) -> [f32; 4] {
+        state.to_array()
+    }
+
+    fn is_terminal(&self, state: &FastCartPoleState) -> bool {
+        let c = &self.constants;
+        state.x < -c.x_threshold
+            || state.x > c.x_threshold
+            || state.theta < -c.theta_threshold
+            || state.theta > c.theta_threshold
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        self.exact.episode_cap()
+    }
+
+    fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {
+        self.exact.state_space_limits()
+    }
+
+    fn continuous_dimensions(&self) -> Vec<usize> {
+        self.exact.continuous_dimensions()
+    }
+}
+
+impl ColumnState<4> for FastCartPoleState {
+    #[inline]
+    fn to_columns(&self) -> [f64; 4] {
+        self.to_array().map(f64::from)
+    }
+
+    #[inline]
+    fn from_columns(columns: [f64; 4]) -> Self {
+        let [x, x_dot, theta, theta_dot] = columns.map(|value| value as f32);
+        FastCartPoleState {
+            x,
+            x_dot,
+            theta,
+            theta_dot,
+        }
+    }
+}
+
+/// A batch of fast CartPole states (float32 values kept in float64 columns, exactly).
+pub type FastCartPoleColumns = FloatColumns<FastCartPoleState, 4>;
+
+impl BatchStep for FastCartPole {
+    type Columns = FastCartPoleColumns;
+
+    /// The fast step on every state, in one loop without calls or branches (vectorised);
+    /// bit-identical to [`Domain::step`] of this domain.
+    fn step_batch<T: FlatScalar>(
+        &self,
+        states: FloatColumnChunk<'_, 4>,
+        actions: &[i64],
+        _mode: Mode,
+        _rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        // A local copy, so that the compiler sees that no store of the loop changes it.
+        let constants = self.constants;
+        let [xs, x_dots, thetas, theta_dots] = states.into_columns();
+        let len = [xs.len(), x_dots.len(), thetas.len(), theta_dots.len()]
+            .into_iter()
+            .chain([actions.len(), rewards.len(), terminated.len()])
+            .chain([observations.len() / 4])
+            .min()
+            .unwrap_or(0);
+        let columns = [xs, x_dots, thetas, theta_dots].map(|column| batch::prefix(column, len));
+        let [xs, x_dots, thetas, theta_dots] = columns;
+        let actions = actions.get(..len).unwrap_or_default();
+        let rewards = batch::prefix(rewards, len);
+        let terminated = batch::prefix(terminated, len);
+        let observations = batch::prefix(observations, len * 4);
+        // Blocks of states copied into local float32 arrays, stepped there in one loop the
+        // compiler vectorises (nothing else can point into locals), and copied back.
+        let mut block = [[0.0f32; BLOCK]; 4];
+        let mut push_right = [false; BLOCK];
+        let mut block_rewards = [0.0f32; BLOCK];
+        let mut block_terminated = [false; BLOCK];
+        let blocks = xs
+            .chunks_mut(BLOCK)
+            .zip(x_dots.chunks_mut(BLOCK))
+            .zip(thetas.chunks_mut(BLOCK))
+            .zip(theta_dots.chunks_mut(BLOCK))
+            .zip(actions.chunks(BLOCK))
+            .zip(rewards.chunks_mut(BLOCK))
+            .zip(terminated.chunks_mut(BLOCK))
+            .zip(observations.chunks_mut(4 * BLOCK));
+        for (((((((xs, x_dots), thetas), theta_dots), actions), rewards), terminated), rows) in
+            blocks
+        {
+            let n = xs.len();
+            let mut columns = [xs, x_dots, thetas, theta_dots];
+            for (column, values) in columns.iter().zip(block.iter_mut()) {
+                for (value, slot) in column.iter().zip(values.iter_mut()) {
+                    *slot = *value as f32;
+                }
+            }
+            for (action, push) in actions.iter().zip(push_right.iter_mut()) {
+                *push = *action == PUSH_RIGHT;
+            }
+            let [bx, bx_dot, btheta, btheta_dot] = &mut block;
+            for index in 0..n.min(BLOCK) {
+                let state = FastCartPoleState {
+                    x: bx[index],
+                    x_dot: bx_dot[index],
+                    theta: btheta[index],
+                    theta_dot: btheta_dot[index],
+                };
+                let (next, reward, done) = constants.step(state, push_right[index]);
+                bx[index] = next.x;
+                bx_dot[index] = next.x_dot;
+                btheta[index] = next.theta;
+                btheta_dot[index] = next.theta_dot;
+                block_rewards[index] = reward;
+                block_terminated[index] = done;
+            }
+            for (column, values) in columns.iter_mut().zip(block.iter()) {
+                for (value, slot) in values.iter().zip(column.iter_mut()) {
+                    *slot = f64::from(*value);
+                }
+            }
+            for (value, slot) in block_rewards.iter().zip(rewards.iter_mut()) {
+                *slot = f64::from(*value);
+            }
+            for (value, slot) in block_terminated.iter().zip(terminated.iter_mut()) {
+                *slot = *value;
+            }
+            let [bx, bx_dot, btheta, btheta_dot] = &block;
+            let states = bx.iter().zip(bx_dot).zip(btheta).zip(btheta_dot);
+            for ((((x, x_dot), theta), theta_dot), row) in states.zip(rows.chunks_exact_mut(4)) {
+                batch::write_observation(&[*x, *x_dot, *theta, *theta_dot], row);
+            }
+        }
+    }
+}
+
+/// The number of states the batch kernel steps together in local arrays.
+const BLOCK: usize = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cartpole::{CartPoleState, cartpole_step};
+    use rand::SeedableRng;
+
+    #[test]
+    fn sin_cos_is_accurate_and_never_panics() {
+        let mut worst: f64 = 0.0;
+        for i in -200_000..=200_000 {
+            let x = i as f32 * 1e-4; // [-20, 20]
+            let (sine, cosine) = sin_cos(x);
+            let exact = f64::from(x);
+            worst = worst
+                .max((f64::from(sine) - exact.sin()).abs())
+                .max((f64::from(cosine) - exact.cos()).abs());
+        }
+        assert!(worst < 1e-6, "worst error {worst}");
+        for x in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let (sine, cosine) = sin_cos(x);
+            assert!(sine.is_nan() && cosine.is_nan());
+        }
+        let (sine, cosine) = sin_cos(1e30);
+        assert!(sine.is_finite() && cosine.is_finite());
+    }
+
+    #[test]
+    fn short_trajectories_stay_close_to_the_exact_ones() {
+        let params = CartPoleParams::default();
+        let fast = FastCartPole::new(params).expect("valid");
+        let mut rng = Pcg64::seed_from_u64(3);
+        for episode in 0..200 {
+            let mut exact = CartPole::new(params)
+                .expect("valid")
+                .initial_state(Mode::Training, &mut rng);
+            let mut state = FastCartPoleState::from_columns(exact.to_array());
+            exact = CartPoleState::from_array(state.to_array().map(f64::from));
+            for step in 0..20 {
+                let push_right = (episode + step) % 3 != 0;
+                let action = i64::from(push_right);
+                let outcome = fast.step(&state, &action, Mode::Training, &mut rng);
+                let reference = cartpole_step(&params, &exact, push_right);
+                for (a, b) in outcome
+                    .next_state
+                    .to_array()
+                    .iter()
+                    .zip(reference.next_state.to_array())
+                {
+                    assert!(
+                        (f64::from(*a) - b).abs() < 1e-4,
+                        "episode {episode} step {step}"
+                    );
+                }
+                state = outcome.next_state;
+                exact = reference.next_state;
+                if reference.terminated {
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! Vector environments of this crate's batch kernels (CartPole, MountainCar,
+//! MountainCarContinuous and the fast-precision CartPole) allocate nothing per step after
+//! warm-up, on one and two threads, with next-step and same-step autoreset. The counter is
+//! global (it must see the worker thread), so this test runs without the test harness, alone
+//! in its process.
+
+#[path = "../../../support/counting_allocator.rs"]
+mod counting_allocator;
+use counting_allocator::process_allocations as allocations;
+
+use std::num::NonZeroUsize;
+
+use rl_core::Mode;
+use rl_domains::cartpole::{CartPole, CartPoleParams};
+use rl_domains::cartpole_fast::FastCartPole;
+use rl_domains::mountain_car::{MountainCar, MountainCarParams};
+use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
+use rl_wrappers::vector::{Autoreset, BatchStep, KernelVector, VectorOptions};
+
+/// Steps a kernel vector environment of `domain` for a warm-up, then 300 steps with actions
+/// from `action`; returns the allocations of the 300 and the number of episode ends seen.
+fn allocations_per_run<D>(
+    domain: D,
+    envs: usize,
+    options: VectorOptions,
+    action: impl Fn(usize) -> D::Action,
+) -> (usize, usize)
+where
+    D: BatchStep + Send + Sync + 'static,
+    D::Action: Send + 'static,
+    D::ObservationSpace: rl_spaces::FlattenSpace,
+{
+    let count = NonZeroUsize::new(envs).expect("non-zero");
+    let mut vector = KernelVector::<_, f32>::from_kernel(domain, count, 3, options).expect("valid");
+    let rows: Vec<Vec<D::Action>> = (0..7)
+        .map(|k| (0..envs).map(|i| action(i * 7 + k)).collect())
+        .collect();
+    vector.reset(Mode::Training).expect("reset");
+    for i in 0..50 {
+        vector.step(&rows[i % rows.len()]).expect("step");
+    }
+    let before = allocations();
+    let mut ended = 0;
+    for i in 0..300 {
+        vector.step(&rows[i % rows.len()]).expect("step");
+        ended += vector
+            .terminated()
+            .iter()
+            .zip(vector.truncated())
+            .filter(|(t, u)| **t || **u)
+            .count();
+    }
+    (allocations() - before, ended)
+}
+
+fn main() {
+    let mut failures = Vec::new();
+    let mut check = |name: &str, (allocated, ended): (usize, usize)| {
+        println!("{name}: {allocated} allocations in 300 steps, {ended} episode ends");
+        if allocated != 0 {
+            failures.push(format!("{name} allocated {allocated} times"));
+        }
+    };
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        for (envs, threads) in [(1, 1), (1024, 1), (1024, 2)] {
+            let threads_count = NonZeroUsize::new(threads).expect("non-zero");
+            let options = VectorOptions::new()
+                .with_autoreset(autoreset)
+                .with_threads(threads_count);
+            let label =
+                |domain: &str| format!("{domain}, {envs} envs, {threads} threads, {autoreset:?}");
+            let cartpole = CartPole::new(CartPoleParams::default()).expect("valid");
+            check(
+                &label("CartPole"),
+                allocations_per_run(cartpole, envs, options, |i| (i % 2) as i64),
+            );
+            let fast = FastCartPole::new(CartPoleParams::default()).expect("valid");
+            check(
+                &label("FastCartPole"),
+                allocations_per_run(fast, envs, options, |i| (i % 2) as i64),
+            );
+            let car = MountainCar::new(MountainCarParams::default()).expect("valid");
+            check(
+                &label("MountainCar"),
+                allocations_per_run(car, envs, options, |i| (i % 3) as i64),
+            );
+            let continuous =
+                MountainCarContinuous::new(MountainCarContinuousParams::default()).expect("valid");
+            check(
+                &label("MountainCarContinuous"),
+                allocations_per_run(
+                    continuous,
+                    envs,
+                    options,
+                    |i| [((i % 5) as f32 - 2.0) / 2.0],
+                ),
+            );
+        }
+    }
+    if !failures.is_empty() {
+        eprintln!("stepping a vector environment allocated: {failures:?}");
+        std::process::exit(1);
+    }
+    println!("test result: ok. vector stepping of every batch kernel allocates nothing per step");
+}
