@@ -107,14 +107,6 @@ pub struct FloatColumnChunk<'a, const N: usize> {
     columns: [&'a mut [f64]; N],
 }
 
-impl<'a, const N: usize> FloatColumnChunk<'a, N> {
-    /// The columns, one slice per state variable.
-    #[inline]
-    pub(crate) fn into_columns(self) -> [&'a mut [f64]; N] {
-        self.columns
-    }
-}
-
 impl<const N: usize> ColumnChunk for FloatColumnChunk<'_, N> {
     fn len(&self) -> usize {
         self.columns.first().map_or(0, |column| column.len())
@@ -136,15 +128,62 @@ impl<const N: usize> ColumnChunk for FloatColumnChunk<'_, N> {
     }
 }
 
-/// Steps every state of `states` with `step` and writes the results, the way every kernel
-/// of this crate does: the state reached replaces the state, `step`'s reward and
+/// The arguments of a kernel call with every slice cut to the number of states they all
+/// cover (`len`): the state columns, the actions, the rewards, the termination flags and the
+/// observation rows (`len × observation_size` numbers). Each kernel starts from it, so that
+/// its loops run over slices of one length, without bounds checks, and a call with slices of
+/// different lengths (which the vector environment never makes) leaves the states past the
+/// shortest alone instead of panicking.
+pub(crate) struct KernelSlices<'a, A, T, const N: usize> {
+    /// The number of states stepped.
+    pub(crate) len: usize,
+    /// One column per state variable.
+    pub(crate) columns: [&'a mut [f64]; N],
+    pub(crate) actions: &'a [A],
+    pub(crate) rewards: &'a mut [f64],
+    pub(crate) terminated: &'a mut [bool],
+    pub(crate) observations: &'a mut [T],
+}
+
+impl<'a, A, T, const N: usize> KernelSlices<'a, A, T, N> {
+    /// Cuts every argument to the common length.
+    #[inline(always)]
+    pub(crate) fn cut(
+        states: FloatColumnChunk<'a, N>,
+        actions: &'a [A],
+        rewards: &'a mut [f64],
+        terminated: &'a mut [bool],
+        observations: &'a mut [T],
+        observation_size: usize,
+    ) -> Self {
+        let size = observation_size.max(1);
+        let len = states
+            .len()
+            .min(actions.len())
+            .min(rewards.len())
+            .min(terminated.len())
+            .min(observations.len() / size);
+        KernelSlices {
+            len,
+            columns: states.columns.map(|column| prefix(column, len)),
+            actions: actions.get(..len).unwrap_or_default(),
+            rewards: prefix(rewards, len),
+            terminated: prefix(terminated, len),
+            observations: prefix(observations, len * size),
+        }
+    }
+}
+
+/// Steps every state of `states` with `step` and writes the results, the way the kernels
+/// without blocks do: the state reached replaces the state, `step`'s reward and
 /// termination flag go to `rewards` and `terminated`, and `observe` writes the flattened
 /// observation into the state's row of `observations` (rows of `observation_size`).
 ///
 /// Indices past the shortest slice are left alone, so that no call panics.
 ///
-/// The loop is written for speed: every slice is cut to the common length first, so that
-/// the compiler can drop the bounds checks, and `step` and `observe` are inlined into it.
+/// The loop is written for speed: every slice is cut to the common length first
+/// ([`KernelSlices`]), so that the compiler can drop the bounds checks, and `step` and
+/// `observe` are inlined into it.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn step_each<S, A, T, const N: usize>(
@@ -161,24 +200,19 @@ pub(crate) fn step_each<S, A, T, const N: usize>(
     T: FlatScalar,
 {
     let size = observation_size.max(1);
-    let len = states
-        .len()
-        .min(actions.len())
-        .min(rewards.len())
-        .min(terminated.len())
-        .min(observations.len() / size);
-    let mut columns = states
-        .columns
-        .map(|column| column.get_mut(..len).unwrap_or_default());
-    let actions = actions.get(..len).unwrap_or_default();
-    let rewards = rewards.get_mut(..len).unwrap_or_default();
-    let terminated = terminated.get_mut(..len).unwrap_or_default();
-    let rows = observations.get_mut(..len * size).unwrap_or_default();
+    let KernelSlices {
+        mut columns,
+        actions,
+        rewards,
+        terminated,
+        observations,
+        ..
+    } = KernelSlices::cut(states, actions, rewards, terminated, observations, size);
     for (index, (((action, reward), done), row)) in actions
         .iter()
         .zip(rewards.iter_mut())
         .zip(terminated.iter_mut())
-        .zip(rows.chunks_exact_mut(size))
+        .zip(observations.chunks_exact_mut(size))
         .enumerate()
     {
         let state = S::from_columns(std::array::from_fn(|column| {

@@ -41,7 +41,7 @@ use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
+use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -583,24 +583,14 @@ impl BatchStep for CartPole {
         observations: &mut [T],
     ) {
         let params = &self.params;
-        let [xs, x_dots, thetas, theta_dots] = states.into_columns();
-        let len = [xs.len(), x_dots.len(), thetas.len(), theta_dots.len()]
-            .into_iter()
-            .chain([actions.len(), rewards.len(), terminated.len()])
-            .chain([observations.len() / 4])
-            .min()
-            .unwrap_or(0);
-        let cut = batch::prefix;
-        let (xs, x_dots, thetas, theta_dots) = (
-            cut(xs, len),
-            cut(x_dots, len),
-            cut(thetas, len),
-            cut(theta_dots, len),
-        );
-        let actions = actions.get(..len).unwrap_or_default();
-        let rewards = rewards.get_mut(..len).unwrap_or_default();
-        let terminated = terminated.get_mut(..len).unwrap_or_default();
-        let observations = observations.get_mut(..len * 4).unwrap_or_default();
+        let KernelSlices {
+            len,
+            columns: [xs, x_dots, thetas, theta_dots],
+            actions,
+            rewards,
+            terminated,
+            observations,
+        } = KernelSlices::cut(states, actions, rewards, terminated, observations, 4);
         // Blocks of states: first the sines and cosines of a block (library calls, which the
         // processor overlaps when nothing else is in the way), then the rest of the step on
         // local arrays, in a loop without calls or aliasing that the compiler turns into

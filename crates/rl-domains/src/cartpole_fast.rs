@@ -34,7 +34,7 @@ use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
+use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
 use crate::cartpole::{CartPole, CartPoleParams, Integrator, PUSH_RIGHT};
 use crate::error::Error;
 
@@ -380,19 +380,14 @@ impl BatchStep for FastCartPole {
     ) {
         // A local copy, so that the compiler sees that no store of the loop changes it.
         let constants = self.constants;
-        let [xs, x_dots, thetas, theta_dots] = states.into_columns();
-        let len = [xs.len(), x_dots.len(), thetas.len(), theta_dots.len()]
-            .into_iter()
-            .chain([actions.len(), rewards.len(), terminated.len()])
-            .chain([observations.len() / 4])
-            .min()
-            .unwrap_or(0);
-        let columns = [xs, x_dots, thetas, theta_dots].map(|column| batch::prefix(column, len));
-        let [xs, x_dots, thetas, theta_dots] = columns;
-        let actions = actions.get(..len).unwrap_or_default();
-        let rewards = batch::prefix(rewards, len);
-        let terminated = batch::prefix(terminated, len);
-        let observations = batch::prefix(observations, len * 4);
+        let KernelSlices {
+            columns: [xs, x_dots, thetas, theta_dots],
+            actions,
+            rewards,
+            terminated,
+            observations,
+            ..
+        } = KernelSlices::cut(states, actions, rewards, terminated, observations, 4);
         // Blocks of states copied into local float32 arrays, stepped there in one loop the
         // compiler vectorises (nothing else can point into locals), and copied back.
         let mut block = [[0.0f32; BLOCK]; 4];

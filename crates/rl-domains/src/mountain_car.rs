@@ -24,7 +24,7 @@ use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
+use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -487,18 +487,14 @@ impl BatchStep for MountainCar {
         observations: &mut [T],
     ) {
         let params = &self.params;
-        let [positions, velocities] = states.into_columns();
-        let len = [positions.len(), velocities.len(), actions.len()]
-            .into_iter()
-            .chain([rewards.len(), terminated.len(), observations.len() / 2])
-            .min()
-            .unwrap_or(0);
-        let positions = batch::prefix(positions, len);
-        let velocities = batch::prefix(velocities, len);
-        let actions = actions.get(..len).unwrap_or_default();
-        let rewards = batch::prefix(rewards, len);
-        let terminated = batch::prefix(terminated, len);
-        let observations = batch::prefix(observations, len * 2);
+        let KernelSlices {
+            len,
+            columns: [positions, velocities],
+            actions,
+            rewards,
+            terminated,
+            observations,
+        } = KernelSlices::cut(states, actions, rewards, terminated, observations, 2);
         // Blocks of states, as in CartPole's kernel: the cosines of a block first, then the
         // rest of the step on local arrays in a loop the compiler vectorises, with the same
         // operations as `mountain_car_step`.
