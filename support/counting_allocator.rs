@@ -37,6 +37,8 @@ pub(crate) fn process_allocations() -> usize {
     PROCESS_ALLOCATIONS.load(Ordering::SeqCst)
 }
 
+// SAFETY: every method forwards to the system allocator unchanged, so `Counting` keeps
+// `GlobalAlloc`'s contract exactly as `System` does; counting touches no allocation.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count();

@@ -143,7 +143,7 @@ pub fn kernel_vector<D>(
 ) -> Result<KernelVector<D, f32>, VectorError>
 where
     D: rl_wrappers::vector::BatchStep + Send + Sync + 'static,
-    D::Action: Send + 'static,
+    D::Action: Send + Sync + 'static,
     D::ObservationSpace: rl_spaces::FlattenSpace,
 {
     let count = NonZeroUsize::new(envs).unwrap_or(NonZeroUsize::MIN);

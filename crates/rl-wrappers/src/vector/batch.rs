@@ -30,8 +30,9 @@ pub(crate) mod sealed {
 
     /// The types and operations of a batch (of each thread's share).
     pub trait Sealed {
-        /// The action of one environment.
-        type Action: Clone + fmt::Debug;
+        /// The action of one environment (`Send + Sync`: the threads of a vector environment
+        /// read the caller's actions in place).
+        type Action: Clone + fmt::Debug + Send + Sync;
         /// The action space of one environment.
         type ActionSpace: Space<Element = Self::Action>;
         /// The numeric type of the observations (`f32` or `f64`).

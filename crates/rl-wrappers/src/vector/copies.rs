@@ -73,6 +73,7 @@ where
 impl<E, T> sealed::Sealed for EnvironmentBatch<E, T>
 where
     E: Environment,
+    E::Action: Send + Sync,
     E::ObservationSpace: FlattenSpace,
     T: FlatScalar,
 {

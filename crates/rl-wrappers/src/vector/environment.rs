@@ -12,7 +12,7 @@ use rl_spaces::{FlattenSpace, Space};
 
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Failure, execute};
-use crate::vector::outputs::Outputs;
+use crate::vector::outputs::{Outputs, RawOutputs, SharedSlice};
 use crate::vector::pool::{Job, WorkerPool};
 use crate::vector::{Autoreset, BatchStep, EnvironmentBatch, KernelBatch, VectorOptions};
 
@@ -24,24 +24,72 @@ pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
 /// [`VectorEnvironment::from_kernel`]).
 pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<D, T>>;
 
-/// A share of the batch that any of the threads may step, with its own result buffers and
-/// inputs.
+/// A share of the batch that any of the threads may step: its environments (or kernel
+/// columns) and generators, and the failure of its last call.
 struct Share<B: Batch> {
     batch: B,
     first: usize,
-    outputs: Outputs<B::Scalar>,
-    actions: Vec<B::Action>,
-    command: Option<Command>,
     failure: Option<Failure>,
-    /// Whether the vector environment's rows of this share may hold non-empty infos.
-    published_infos: bool,
+}
+
+/// A call on every share: the command, and where the actions and the result buffers are.
+struct Request<B: Batch> {
+    command: Command,
+    actions: SharedSlice<B::Action>,
+    outputs: RawOutputs<B::Scalar>,
+}
+
+impl<B: Batch> Clone for Request<B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: Batch> Copy for Request<B> {}
+
+impl<B: Batch> Request<B> {
+    /// Runs the request on `batch`, whose environments are `first..first + batch.len()`,
+    /// reading their actions and writing their results in place.
+    ///
+    /// # Safety
+    ///
+    /// The contracts of [`RawOutputs::rows`] and [`SharedSlice::get`] for this range: the
+    /// vector environment's buffers and the actions stay alive and untouched by anyone else
+    /// until the call is over (`VectorEnvironment::run` returns only after every share is
+    /// done), and no other share covers these environments (the shares' ranges are disjoint,
+    /// and each share runs once per request).
+    #[allow(unsafe_code)]
+    unsafe fn execute(&self, batch: &mut B, first: usize) -> Result<(), Failure> {
+        let range = first..first + batch.len();
+        // SAFETY: the caller's contract, passed on.
+        let (actions, rows) =
+            unsafe { (self.actions.get(range.clone()), self.outputs.rows(range)) };
+        execute(batch, self.command, actions, rows)
+    }
 }
 
 impl<B: Batch> Job for Share<B> {
-    fn run(&mut self) {
-        if let Some(command) = self.command {
-            let rows = self.outputs.all_rows();
-            self.failure = execute(&mut self.batch, command, &self.actions, rows).err();
+    type Request = Request<B>;
+
+    #[allow(unsafe_code)]
+    unsafe fn run(&mut self, request: &Request<B>) -> bool {
+        // SAFETY: the request is valid while this runs (this function's contract, kept by
+        // `VectorEnvironment::run`), and the pool runs each share once per request, so no
+        // other share covers these rows.
+        self.failure = unsafe { request.execute(&mut self.batch, self.first) }.err();
+        self.failure.is_some()
+    }
+}
+
+/// Waits for the workers when the calling thread's own share panics, before the panic leaves
+/// [`VectorEnvironment::run`]: the workers may still be writing into the buffers, which the
+/// caller could read or free once the panic is caught.
+struct FinishOnUnwind<'a, J: Job>(&'a WorkerPool<J>);
+
+impl<J: Job> Drop for FinishOnUnwind<'_, J> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.finish();
         }
     }
 }
@@ -83,18 +131,23 @@ impl<B: Batch> Job for Share<B> {
 /// # Threads
 ///
 /// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, each
-/// stored apart (its environments or kernel columns, generators and result buffers), and
-/// worker threads are started at construction (`threads - 1` of them, joined on drop). The
-/// calling thread steps the first share (an even share, half the batch with two threads)
-/// straight into the result buffers; the rest, in two shares per worker, is taken in turn by
-/// whichever thread is free, the calling thread included once its own share is done, so a
-/// worker that runs slower (descheduled, or on a busier core) leaves its second share to the
-/// calling thread and never holds a step up by more than the share it is stepping. A call
-/// hands work over with atomics and allocates nothing: an idle worker spins for a few tens of
-/// microseconds, then parks until the next call unparks it. The results of the shares are then copied into the buffers
-/// (their rows only), and a panic inside an environment on a worker is resumed on the
-/// calling thread. Every environment's results depend only on its own seed and actions, so
-/// they are bit-identical with any number of threads, whichever thread steps a share.
+/// stored apart (its environments or kernel columns and generators), and worker threads are
+/// started at construction (`threads - 1` of them, joined on drop). The calling thread steps
+/// the first share (an even share, half the batch with two threads); the rest, in two shares
+/// per worker, is taken in turn by whichever thread is free, the calling thread included once
+/// its own share is done, so a worker that runs slower (a busier or descheduled core) leaves
+/// its second share to the calling thread and never holds a step up by more than the share
+/// it is stepping. Every thread reads its environments' actions from the slice
+/// given to [`step`](Self::step) and writes their results straight into their rows of the
+/// buffers: nothing is copied before or after. A call hands work over with atomics and
+/// allocates nothing: an idle worker spins for a few tens of microseconds, then parks until
+/// the next call unparks it. A panic inside an environment on any thread reaches the caller
+/// after every thread is done with the buffers. Every environment's results depend only on
+/// its own seed and actions, so they are bit-identical with any number of threads, whichever
+/// thread steps a share.
+///
+/// (Handing disjoint rows of one buffer to persistent threads is the one place the
+/// workspace uses `unsafe`; the argument is on the crate-private `RawOutputs::rows`.)
 ///
 /// # No allocation per step
 ///
@@ -139,7 +192,8 @@ pub struct VectorEnvironment<B: Batch> {
 /// The contiguous parts of a batch of `len` environments stepped by `threads` threads: with
 /// one thread, one part; with more, an even share for the calling thread alone, then the rest
 /// in two parts per worker, which the threads take in turn (so that a worker running slower
-/// leaves its second part to a faster thread).
+/// leaves its second part to a faster thread). Finer parts of decreasing size balanced no
+/// better on the measured machine and cost more hand-overs (docs/PERFORMANCE.md).
 fn shares(len: usize, threads: usize) -> Vec<Range<usize>> {
     if threads <= 1 {
         return std::iter::once(0..len).collect();
@@ -183,7 +237,7 @@ fn check_threads(len: usize, options: &VectorOptions) -> Result<usize, VectorErr
 impl<E, T> VectorEnvironment<EnvironmentBatch<E, T>>
 where
     E: Environment + Send + 'static,
-    E::Action: Send + 'static,
+    E::Action: Send + Sync + 'static,
     E::ActionSpace: Clone + PartialEq + Send + 'static,
     E::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,
@@ -246,7 +300,7 @@ where
 impl<D, T> VectorEnvironment<KernelBatch<D, T>>
 where
     D: BatchStep + Send + Sync + 'static,
-    D::Action: Send + 'static,
+    D::Action: Send + Sync + 'static,
     D::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,
 {
@@ -278,7 +332,7 @@ where
 impl<B> VectorEnvironment<B>
 where
     B: Batch + Send + 'static,
-    B::Action: Send + 'static,
+    B::Action: Send + Sync + 'static,
 {
     /// Puts the first share on the calling thread and the others on worker threads, and
     /// seeds everything.
@@ -299,13 +353,9 @@ where
             .map(|batch| {
                 let share_len = batch.len();
                 let share = Share {
-                    outputs: Outputs::new(share_len, dim, keep_final),
-                    actions: Vec::with_capacity(share_len),
                     batch,
                     first,
-                    command: None,
                     failure: None,
-                    published_infos: false,
                 };
                 first += share_len;
                 share
@@ -337,39 +387,44 @@ where
 
 impl<B: Batch> VectorEnvironment<B> {
     /// Runs `command` on every share (the first on this thread, the others on whichever thread
-    /// takes them), then collects their results. Reports the failure of the lowest index, if
-    /// any.
+    /// takes them), each reading its actions from `actions` and writing its results into its
+    /// rows of the buffers. Reports the failure of the lowest index, if any.
     fn run(&mut self, command: Command, actions: &[B::Action]) -> Result<(), VectorError> {
-        if let Some(pool) = &mut self.pool {
-            for mut share in pool.jobs() {
-                share.command = Some(command);
-                share.failure = None;
-                if let Command::Step { .. } = command {
-                    let range = share.first..share.first + share.batch.len();
-                    let given = actions.get(range).unwrap_or(&[]);
-                    if share.actions.len() == given.len() {
-                        share.actions.clone_from_slice(given);
-                    } else {
-                        share.actions.clear();
-                        share.actions.extend_from_slice(given);
-                    }
+        let failure = match &mut self.pool {
+            None => execute(&mut self.main, command, actions, self.outputs.all_rows()).err(),
+            Some(pool) => {
+                // From `start` until every share is done, the threads write into the buffers
+                // through these addresses, and this function touches `self.outputs` through
+                // no reference; it returns (or unwinds, see `FinishOnUnwind`) only after
+                // every share is done. `actions` stays borrowed all along.
+                let request = Request {
+                    command,
+                    actions: SharedSlice::new(actions),
+                    outputs: self.outputs.raw(),
+                };
+                // SAFETY: the addresses stay valid until `wait` or `finish` returns: the
+                // buffers and `actions` are borrowed for this whole function, and the guard
+                // calls `finish` if the calling thread's share panics.
+                #[allow(unsafe_code)]
+                unsafe {
+                    pool.start(request);
+                }
+                let guard = FinishOnUnwind(pool);
+                // SAFETY: the calling thread's share is environments `0..main.len()`, which no
+                // worker share covers; see above for the buffers' lifetime.
+                #[allow(unsafe_code)]
+                let failure = unsafe { request.execute(&mut self.main, 0) }.err();
+                let flagged = guard.0.wait();
+                drop(guard);
+                if flagged {
+                    pool.jobs().fold(failure, |failure, mut share| {
+                        failure.or(share.failure.take())
+                    })
+                } else {
+                    failure
                 }
             }
-            pool.start();
-        }
-        let main_len = self.main.len();
-        let main_actions = actions.get(..main_len).unwrap_or(&[]);
-        let rows = self.outputs.rows(0..main_len);
-        let mut failure = execute(&mut self.main, command, main_actions, rows).err();
-        if let Some(pool) = &self.pool {
-            pool.wait();
-            for mut share in pool.jobs() {
-                let share = &mut *share;
-                self.outputs
-                    .gather(share.first, &mut share.outputs, &mut share.published_infos);
-                failure = failure.or(share.failure.take());
-            }
-        }
+        };
         match failure {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
             None => Ok(()),
@@ -425,13 +480,15 @@ impl<B: Batch> VectorEnvironment<B> {
             });
         }
         let space = self.main.action_space();
-        // Every action is checked without stopping at the first invalid one, so that the loop
-        // has no branch per action (a batch of discrete actions is checked in vector
-        // instructions); the invalid one is looked for only when there is one.
-        if !actions
+        // Every action is checked without stopping at the first invalid one: the invalid ones
+        // are counted, so that the loop has no branch and no chain of dependent steps per
+        // action (a batch of discrete actions is checked in vector instructions); the invalid
+        // one is looked for only when there is one.
+        let invalid: usize = actions
             .iter()
-            .fold(true, |valid, a| valid & space.contains(a))
-        {
+            .map(|a| usize::from(!space.contains(a)))
+            .sum();
+        if invalid > 0 {
             if let Some((index, action)) =
                 actions.iter().enumerate().find(|(_, a)| !space.contains(a))
             {
@@ -544,6 +601,7 @@ impl<B: Batch> VectorEnvironment<B> {
 impl<E, T> VectorEnvironment<EnvironmentBatch<E, T>>
 where
     E: Environment,
+    E::Action: Send + Sync,
     E::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,
 {
@@ -557,6 +615,7 @@ where
 impl<D, T> VectorEnvironment<KernelBatch<D, T>>
 where
     D: BatchStep,
+    D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,
 {

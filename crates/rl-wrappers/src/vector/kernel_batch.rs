@@ -142,6 +142,7 @@ impl<D: BatchStep + fmt::Debug, T> fmt::Debug for KernelBatch<D, T> {
 impl<D, T> sealed::Sealed for KernelBatch<D, T>
 where
     D: BatchStep,
+    D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
     T: FlatScalar,
 {

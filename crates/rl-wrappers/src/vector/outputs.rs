@@ -1,5 +1,6 @@
-//! [`Outputs`]: the structure-of-arrays buffers of a batch's results, and [`Rows`], a mutable
-//! view of a run of them.
+//! [`Outputs`]: the structure-of-arrays buffers of a batch's results, [`Rows`], a mutable
+//! view of a run of them, and [`RawOutputs`], the buffers' addresses through which the threads
+//! of one call each write their own rows.
 
 use std::ops::Range;
 
@@ -19,9 +20,6 @@ pub(crate) struct Outputs<T> {
     pub(crate) final_observations: Array2<T>,
     pub(crate) final_mask: Vec<bool>,
     pub(crate) final_infos: Vec<Info>,
-    /// Whether an entry of `infos` or `final_infos` may be non-empty (so that gathering a
-    /// worker's results can skip the infos when all are empty, as a kernel's always are).
-    pub(crate) infos_written: bool,
 }
 
 /// Mutable views of the results of a run of environments, indexed from 0.
@@ -35,7 +33,6 @@ pub struct Rows<'a, T> {
     pub(crate) final_observations: &'a mut [T],
     pub(crate) final_mask: &'a mut [bool],
     pub(crate) final_infos: &'a mut [Info],
-    infos_written: &'a mut bool,
 }
 
 /// The entries of a standard-layout array as one slice (every array here is built in standard
@@ -62,7 +59,6 @@ impl<T: FlatScalar> Outputs<T> {
             final_observations: Array2::from_elem((if keep_final { len } else { 0 }, dim), T::ZERO),
             final_mask: vec![false; len],
             final_infos: vec![Info::new(); len],
-            infos_written: false,
         }
     }
 
@@ -89,7 +85,6 @@ impl<T: FlatScalar> Outputs<T> {
             final_observations: part(entries(&mut self.final_observations), final_range),
             final_mask: part(&mut self.final_mask, range.clone()),
             final_infos: part(&mut self.final_infos, range),
-            infos_written: &mut self.infos_written,
         }
     }
 
@@ -99,45 +94,23 @@ impl<T: FlatScalar> Outputs<T> {
         self.rows(0..len)
     }
 
-    /// Copies the results of `other` (a worker's buffers) into the rows starting at `start`.
-    /// Infos are moved, not cloned, leaving `other`'s empty; `published` says whether those
-    /// rows may hold non-empty infos from an earlier gather, and is updated.
-    pub(crate) fn gather(&mut self, start: usize, other: &mut Outputs<T>, published: &mut bool) {
-        let len = other.rewards.len();
-        let rows = self.rows(start..start + len);
-        let theirs = other.all_rows();
-        copy(rows.observations, theirs.observations);
-        copy(rows.rewards, theirs.rewards);
-        copy(rows.terminated, theirs.terminated);
-        copy(rows.truncated, theirs.truncated);
-        copy(rows.final_mask, theirs.final_mask);
-        if *theirs.infos_written {
-            let infos = rows.infos.iter_mut().zip(theirs.infos.iter_mut());
-            let final_infos = rows
-                .final_infos
-                .iter_mut()
-                .zip(theirs.final_infos.iter_mut());
-            for (mine, yours) in infos.chain(final_infos) {
-                *mine = std::mem::take(yours);
-            }
-            *theirs.infos_written = false;
-            *published = true;
-        } else if *published {
-            for info in rows.infos.iter_mut().chain(rows.final_infos.iter_mut()) {
-                *info = Info::new();
-            }
-            *published = false;
-        }
-        let dim = rows.dim.max(1);
-        let kept_rows = theirs
-            .final_observations
-            .chunks_exact(dim)
-            .zip(rows.final_observations.chunks_exact_mut(dim))
-            .zip(theirs.final_mask.iter());
-        for ((source, target), kept) in kept_rows {
-            if *kept {
-                copy(target, source);
-            }
+    /// The addresses of the buffers, for [`RawOutputs::rows`]. Taking them borrows `self`
+    /// mutably, so no reference into the buffers made before is used after.
+    pub(crate) fn raw(&mut self) -> RawOutputs<T> {
+        let len = self.rewards.len();
+        let keep_final = self.final_observations.nrows() == len && len > 0;
+        RawOutputs {
+            len,
+            dim: self.dim(),
+            observations: entries(&mut self.observations).as_mut_ptr(),
+            rewards: self.rewards.as_mut_ptr(),
+            terminated: self.terminated.as_mut_ptr(),
+            truncated: self.truncated.as_mut_ptr(),
+            infos: self.infos.as_mut_ptr(),
+            final_observations: keep_final
+                .then(|| entries(&mut self.final_observations).as_mut_ptr()),
+            final_mask: self.final_mask.as_mut_ptr(),
+            final_infos: self.final_infos.as_mut_ptr(),
         }
     }
 }
@@ -164,12 +137,12 @@ impl<T> Rows<'_, T> {
 
     /// Sets the info of environment `i` (skipping the write when both are empty).
     pub(crate) fn put_info(&mut self, i: usize, info: Info) {
-        put(self.infos, self.infos_written, i, info);
+        put(self.infos, i, info);
     }
 
     /// Sets the final info of environment `i` (skipping the write when both are empty).
     pub(crate) fn put_final_info(&mut self, i: usize, info: Info) {
-        put(self.final_infos, self.infos_written, i, info);
+        put(self.final_infos, i, info);
     }
 
     /// Records a reset of environment `i` (its observation row already written): reward 0,
@@ -194,13 +167,11 @@ fn copy<X: Copy>(target: &mut [X], source: &[X]) {
     }
 }
 
-/// Sets `infos[i]` to `info`, noting in `written` that a non-empty info was written.
-fn put(infos: &mut [Info], written: &mut bool, i: usize, info: Info) {
+/// Sets `infos[i]` to `info`, skipping the write (and the drop of the old one) when both
+/// are empty.
+fn put(infos: &mut [Info], i: usize, info: Info) {
     if let Some(slot) = infos.get_mut(i) {
-        if !info.is_empty() {
-            *written = true;
-            *slot = info;
-        } else if !slot.is_empty() {
+        if !(info.is_empty() && slot.is_empty()) {
             *slot = info;
         }
     }
@@ -210,5 +181,158 @@ fn put(infos: &mut [Info], written: &mut bool, i: usize, info: Info) {
 pub(crate) fn set<X>(slice: &mut [X], i: usize, value: X) {
     if let Some(entry) = slice.get_mut(i) {
         *entry = value;
+    }
+}
+
+/// The addresses of the buffers of an [`Outputs`] (from [`Outputs::raw`]), through which the
+/// threads stepping one call write the results of their environments straight into the
+/// vector environment's buffers, each into its own rows, with no copy afterwards.
+///
+/// This is the crate's only use of `unsafe` (with [`SharedSlice`]): safe Rust cannot lend
+/// disjoint rows of one buffer to threads that outlive the call, as these persistent workers
+/// do. The soundness argument is spelled out on [`rows`](Self::rows), whose caller keeps it.
+pub(crate) struct RawOutputs<T> {
+    len: usize,
+    dim: usize,
+    observations: *mut T,
+    rewards: *mut f64,
+    terminated: *mut bool,
+    truncated: *mut bool,
+    infos: *mut Info,
+    /// `None` without same-step autoreset (the final observations have no rows).
+    final_observations: Option<*mut T>,
+    final_mask: *mut bool,
+    final_infos: *mut Info,
+}
+
+impl<T> Clone for RawOutputs<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for RawOutputs<T> {}
+
+// SAFETY: a `RawOutputs` is only addresses; what crosses threads through it is the rows of
+// `T`, `f64`, `bool` and `Info` that each thread writes (`Info` is `Send`), handed out under
+// the contract of `rows`. Sending or sharing the addresses themselves is harmless.
+#[allow(unsafe_code)]
+unsafe impl<T: Send> Send for RawOutputs<T> {}
+// SAFETY: as above: `rows` takes `&self` but hands out only disjoint rows, by contract.
+#[allow(unsafe_code)]
+unsafe impl<T: Send> Sync for RawOutputs<T> {}
+
+impl<T> RawOutputs<T> {
+    /// The views of the environments in `range` (an empty view if `range` is out of bounds,
+    /// which the callers' ranges never are).
+    ///
+    /// # Safety
+    ///
+    /// The caller guarantees that, for as long as the returned `Rows` lives:
+    ///
+    /// * the `Outputs` these addresses came from is alive and not moved, resized or accessed
+    ///   through any reference (its buffers never change size after construction, and the
+    ///   vector environment touches it only before handing out the addresses and after every
+    ///   thread has finished with them, see `VectorEnvironment::run`);
+    /// * no other `Rows` overlapping `range` exists, on any thread (every share of the batch
+    ///   has its own range, the ranges are disjoint, and each share runs once per call).
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn rows<'a>(&self, range: Range<usize>) -> Rows<'a, T> {
+        if range.start > range.end || range.end > self.len {
+            return Rows {
+                dim: self.dim,
+                observations: &mut [],
+                rewards: &mut [],
+                terminated: &mut [],
+                truncated: &mut [],
+                infos: &mut [],
+                final_observations: &mut [],
+                final_mask: &mut [],
+                final_infos: &mut [],
+            };
+        }
+        let (start, len) = (range.start, range.end - range.start);
+        let (entries_start, entries_len) = (start * self.dim, len * self.dim);
+        // SAFETY: `range` lies within the `len` environments the buffers hold (checked above),
+        // so each pointer offset stays inside its allocation (the observation buffers hold
+        // `len * dim` entries), the entries are initialised, and by the contract above nothing
+        // else accesses them while the slices live.
+        unsafe {
+            Rows {
+                dim: self.dim,
+                observations: slice_at(self.observations, entries_start, entries_len),
+                rewards: slice_at(self.rewards, start, len),
+                terminated: slice_at(self.terminated, start, len),
+                truncated: slice_at(self.truncated, start, len),
+                infos: slice_at(self.infos, start, len),
+                final_observations: match self.final_observations {
+                    Some(pointer) => slice_at(pointer, entries_start, entries_len),
+                    None => &mut [],
+                },
+                final_mask: slice_at(self.final_mask, start, len),
+                final_infos: slice_at(self.final_infos, start, len),
+            }
+        }
+    }
+}
+
+/// The `len` entries of the buffer at `base` from `start` on.
+///
+/// # Safety
+///
+/// `start + len` entries from `base` are within one initialised allocation, and nothing else
+/// accesses them while the slice lives.
+#[allow(unsafe_code)]
+unsafe fn slice_at<'a, X>(base: *mut X, start: usize, len: usize) -> &'a mut [X] {
+    // SAFETY: the caller's contract.
+    unsafe { std::slice::from_raw_parts_mut(base.add(start), len) }
+}
+
+/// The address and length of a slice read by several threads during one call (the actions of
+/// a step), so that the workers read the caller's actions where they are instead of copies.
+pub(crate) struct SharedSlice<A> {
+    start: *const A,
+    len: usize,
+}
+
+impl<A> Clone for SharedSlice<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for SharedSlice<A> {}
+
+// SAFETY: only addresses; the threads read the `A`s through shared references, which `A: Sync`
+// allows.
+#[allow(unsafe_code)]
+unsafe impl<A: Sync> Send for SharedSlice<A> {}
+// SAFETY: as above.
+#[allow(unsafe_code)]
+unsafe impl<A: Sync> Sync for SharedSlice<A> {}
+
+impl<A> SharedSlice<A> {
+    /// The address of `slice`.
+    pub(crate) fn new(slice: &[A]) -> Self {
+        SharedSlice {
+            start: slice.as_ptr(),
+            len: slice.len(),
+        }
+    }
+
+    /// The entries in `range` (empty if out of bounds).
+    ///
+    /// # Safety
+    ///
+    /// The slice this came from is alive and not mutated for as long as the returned slice
+    /// lives (the actions are borrowed by `VectorEnvironment::step` until every thread has
+    /// finished with them).
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn get<'a>(&self, range: Range<usize>) -> &'a [A] {
+        if range.start > range.end || range.end > self.len {
+            return &[];
+        }
+        // SAFETY: `range` is within the slice (checked above); the caller's contract.
+        unsafe { std::slice::from_raw_parts(self.start.add(range.start), range.end - range.start) }
     }
 }

@@ -10,11 +10,21 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle, Thread};
 
-/// Work done on request by whichever thread takes it: it owns its data, so no borrow crosses
-/// threads, and its results do not depend on the thread.
+/// Work done on request by whichever thread takes it: it owns its data, and its results do
+/// not depend on the thread.
 pub(crate) trait Job {
-    /// Does the requested work.
-    fn run(&mut self);
+    /// What a request says to every job (the same for all of them, copied to each thread).
+    type Request: Copy + Send;
+
+    /// Does the requested work. Returns whether the caller must look at this job after the
+    /// request (it failed), so that the caller looks at no job otherwise.
+    ///
+    /// # Safety
+    ///
+    /// Whatever `request` points to is valid for this job while it runs, as the caller of
+    /// [`WorkerPool::start`] promised for the request.
+    #[allow(unsafe_code)]
+    unsafe fn run(&mut self, request: &Self::Request) -> bool;
 }
 
 /// How many times a waiting thread checks before parking. A request usually follows the last
@@ -77,7 +87,7 @@ struct JobSlot<J> {
 /// Requests are numbered from 1. The jobs of request `r` are the tickets
 /// `(r - 1) * jobs .. r * jobs`: a thread takes a job by moving `ticket` one step within that
 /// range (compare and swap), so each job runs exactly once per request, on one thread.
-struct Shared<J> {
+struct Shared<J: Job> {
     /// The number of requests made (written by the caller).
     requested: Padded<AtomicU64>,
     /// The next ticket to take (written by every thread taking a job).
@@ -91,6 +101,10 @@ struct Shared<J> {
     /// The thread that made the last request, to wake when it parks waiting for the jobs (set
     /// by `start`, before `caller_sleeping` can be).
     caller: Mutex<Option<Thread>>,
+    /// The last request (written by `start` before `requested`).
+    request: Mutex<Option<J::Request>>,
+    /// Whether a job of the last request asked to be looked at, or panicked.
+    flagged: Padded<AtomicBool>,
     jobs: Vec<Padded<JobSlot<J>>>,
     /// The number of workers that have started running (their thread's own set-up, which
     /// allocates, is then done).
@@ -104,10 +118,16 @@ impl<J: Job> Shared<J> {
         self.jobs.len() as u64
     }
 
-    /// Takes and runs the jobs of request `request` that nobody has taken, until none is
-    /// left; reports each one done (waking the caller if it is parked).
-    fn run_jobs(&self, request: u64) {
-        let end = request * self.len();
+    /// Takes and runs the jobs of request number `number` (saying `request`) that nobody has
+    /// taken, until none is left; reports each one done (waking the caller if it is parked).
+    ///
+    /// # Safety
+    ///
+    /// `request` is the request `number` was started with (or a later one, whose jobs this
+    /// call cannot take), and `start`'s contract holds for it.
+    #[allow(unsafe_code)]
+    unsafe fn run_jobs(&self, number: u64, request: &J::Request) {
+        let end = number * self.len();
         loop {
             let ticket = self.ticket.load(Ordering::Acquire);
             if ticket >= end {
@@ -122,9 +142,19 @@ impl<J: Job> Shared<J> {
             }
             let index = (ticket - (end - self.len())) as usize;
             if let Some(slot) = self.jobs.get(index) {
-                let outcome = catch_unwind(AssertUnwindSafe(|| lock(&slot.job).run()));
-                if let Err(payload) = outcome {
-                    *lock(&slot.panic) = Some(payload);
+                // SAFETY: this job belongs to request `number`, which is not over until it
+                // is reported done below, and `start`'s contract holds until then.
+                let run = || unsafe { lock(&slot.job).run(request) };
+                let outcome = catch_unwind(AssertUnwindSafe(run));
+                let flag = match outcome {
+                    Ok(flag) => flag,
+                    Err(payload) => {
+                        *lock(&slot.panic) = Some(payload);
+                        true
+                    }
+                };
+                if flag {
+                    self.flagged.store(true, Ordering::SeqCst);
                 }
             }
             self.completed.fetch_add(1, Ordering::SeqCst);
@@ -146,11 +176,13 @@ impl<J: Job> Shared<J> {
 /// allocated. Jobs are taken in order by whichever thread is free, so a slow or descheduled
 /// worker never holds the caller up by more than the job it is running. Which thread runs a
 /// job never changes its results, since each job owns its data.
-pub(crate) struct WorkerPool<J> {
+pub(crate) struct WorkerPool<J: Job> {
     shared: Arc<Shared<J>>,
     threads: Vec<JoinHandle<()>>,
     /// The number of requests made so far.
     requests: u64,
+    /// The last request (the calling thread's copy).
+    last: Option<J::Request>,
 }
 
 impl<J: Job + Send + 'static> WorkerPool<J> {
@@ -163,6 +195,8 @@ impl<J: Job + Send + 'static> WorkerPool<J> {
             workers_sleeping: Padded(AtomicU64::new(0)),
             caller_sleeping: Padded(AtomicBool::new(false)),
             caller: Mutex::new(None),
+            request: Mutex::new(None),
+            flagged: Padded(AtomicBool::new(false)),
             jobs: jobs
                 .into_iter()
                 .map(|job| {
@@ -179,6 +213,7 @@ impl<J: Job + Send + 'static> WorkerPool<J> {
             shared,
             threads: Vec::with_capacity(workers),
             requests: 0,
+            last: None,
         };
         for i in 0..workers {
             let shared = Arc::clone(&pool.shared);
@@ -221,7 +256,18 @@ fn work<J: Job>(shared: &Shared<J>) {
             return;
         }
         seen = shared.requested.load(Ordering::SeqCst);
-        shared.run_jobs(seen);
+        // The request stored before `requested` was (or, if the caller has moved on, a later
+        // one, whose jobs `run_jobs(seen, ..)` cannot take: their tickets lie past `seen`'s).
+        let request = *lock(&shared.request);
+        if let Some(request) = request {
+            // SAFETY: `request` was stored before request `seen` was published (or is a later
+            // one, whose tickets lie past `seen`'s); the caller of `start` keeps it valid
+            // until every job of its request is done.
+            #[allow(unsafe_code)]
+            unsafe {
+                shared.run_jobs(seen, &request);
+            }
+        }
     }
 }
 
@@ -232,8 +278,16 @@ impl<J: Job> WorkerPool<J> {
         self.shared.jobs.iter().map(|slot| lock(&slot.job))
     }
 
-    /// Requests the jobs to run once; the workers start taking them at once.
-    pub(crate) fn start(&mut self) {
+    /// Requests the jobs to run once with `request`; the workers start taking them at once.
+    ///
+    /// # Safety
+    ///
+    /// Whatever `request` points to must stay valid for the jobs (see [`Job::run`]) until
+    /// [`wait`](Self::wait) or [`finish`](Self::finish) has returned, and one of them must be
+    /// called before anything it points to is used otherwise, moved or freed, and before the
+    /// next `start`.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn start(&mut self, request: J::Request) {
         // The thread to wake if it parks in `wait`: recorded here, where it costs a clone of a
         // shared handle, rather than on first parking, where getting it may allocate.
         let current = thread::current();
@@ -242,6 +296,9 @@ impl<J: Job> WorkerPool<J> {
             *caller = Some(current);
         }
         drop(caller);
+        *lock(&self.shared.request) = Some(request);
+        self.last = Some(request);
+        self.shared.flagged.store(false, Ordering::Relaxed);
         self.requests += 1;
         self.shared.requested.store(self.requests, Ordering::SeqCst);
         if self.shared.workers_sleeping.load(Ordering::SeqCst) > 0 {
@@ -252,24 +309,43 @@ impl<J: Job> WorkerPool<J> {
     }
 
     /// Runs the jobs of the last request that no worker has taken yet, then waits until every
-    /// one is done. A panic in a job is resumed here, on the calling thread.
-    pub(crate) fn wait(&self) {
+    /// one is done. A panic in a job is resumed here, on the calling thread. Returns whether
+    /// a job asked to be looked at.
+    pub(crate) fn wait(&self) -> bool {
         let shared = &*self.shared;
-        shared.run_jobs(self.requests);
-        let target = self.requests * shared.len();
-        let done = || shared.completed.load(Ordering::SeqCst) >= target;
-        if !spin_until(done) {
-            park_until(&shared.caller_sleeping, done);
+        if let Some(request) = &self.last {
+            // SAFETY: `request` is the one the last request was started with, and `start`'s
+            // contract holds until this function returns.
+            #[allow(unsafe_code)]
+            unsafe {
+                shared.run_jobs(self.requests, request);
+            }
+        }
+        self.finish();
+        if !shared.flagged.load(Ordering::SeqCst) {
+            return false;
         }
         for slot in &shared.jobs {
             if let Some(payload) = lock(&slot.panic).take() {
                 resume_unwind(payload);
             }
         }
+        true
+    }
+
+    /// Waits until every job of the last request is done, running none: what the calling
+    /// thread does when it must not run more code that may panic (while unwinding).
+    pub(crate) fn finish(&self) {
+        let shared = &*self.shared;
+        let target = self.requests * shared.len();
+        let done = || shared.completed.load(Ordering::SeqCst) >= target;
+        if !spin_until(done) {
+            park_until(&shared.caller_sleeping, done);
+        }
     }
 }
 
-impl<J> Drop for WorkerPool<J> {
+impl<J: Job> Drop for WorkerPool<J> {
     fn drop(&mut self) {
         self.shared.shutdown.store(true, Ordering::SeqCst);
         for thread in &self.threads {
@@ -293,12 +369,23 @@ mod tests {
     }
 
     impl Job for Count {
-        fn run(&mut self) {
-            self.runs += 1;
+        type Request = u64;
+
+        #[allow(unsafe_code)]
+        unsafe fn run(&mut self, request: &u64) -> bool {
+            self.runs += request;
             if Some(self.runs) == self.panic_on {
                 panic!("job failure on purpose");
             }
+            false
         }
+    }
+
+    /// Starts a request of 1 (a plain number: nothing to keep valid).
+    #[allow(unsafe_code)]
+    fn start(pool: &mut WorkerPool<Count>) {
+        // SAFETY: the request points to nothing.
+        unsafe { pool.start(1) }
     }
 
     #[test]
@@ -311,8 +398,8 @@ mod tests {
             .collect();
         let mut pool = WorkerPool::new(jobs, 2).expect("threads start");
         for _ in 0..100 {
-            pool.start();
-            pool.wait();
+            start(&mut pool);
+            assert!(!pool.wait());
         }
         assert!(pool.jobs().all(|job| job.runs == 100));
     }
@@ -327,13 +414,13 @@ mod tests {
             1,
         )
         .expect("threads start");
-        pool.start();
-        pool.wait();
-        pool.start();
+        start(&mut pool);
+        assert!(!pool.wait());
+        start(&mut pool);
         let caught = catch_unwind(AssertUnwindSafe(|| pool.wait()));
         assert!(caught.is_err(), "the job's panic is resumed by wait");
-        pool.start();
-        pool.wait();
+        start(&mut pool);
+        assert!(!pool.wait());
         assert_eq!(pool.jobs().map(|job| job.runs).sum::<u64>(), 3);
     }
 }

@@ -1,0 +1,187 @@
+//! Threads of a vector environment writing straight into its buffers: infos land in the right
+//! rows on any number of threads (and stale ones are cleared), and a panic inside an
+//! environment, on the calling thread's share or on a worker's, reaches the caller only after
+//! every thread is done, leaving a vector environment that can still be used and dropped.
+
+use std::num::NonZeroUsize;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use rand::Rng;
+use rl_core::{Domain, Info, Mode, Simulator, TransitionOutcome, Value};
+use rl_spaces::{ArrayBox, Discrete};
+use rl_wrappers::vector::{Autoreset, EnvironmentVector, VectorOptions};
+
+/// Counts its steps; action 2 panics; the info of a step names the count when it is odd;
+/// an episode terminates after 3 steps.
+#[derive(Debug, Clone)]
+struct Counter {
+    observations: ArrayBox<f32, 1>,
+    actions: Discrete,
+}
+
+const PANIC: i64 = 2;
+
+impl Counter {
+    fn new() -> Self {
+        Counter {
+            observations: ArrayBox::new([0.0], [10.0]).expect("valid bounds"),
+            actions: Discrete::new(3).expect("valid"),
+        }
+    }
+}
+
+impl Domain for Counter {
+    type State = u32;
+    type Observation = [f32; 1];
+    type Action = i64;
+    type ObservationSpace = ArrayBox<f32, 1>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 1> {
+        &self.observations
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, _rng: &mut R) -> u32 {
+        0
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &u32,
+        action: &i64,
+        _mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<u32> {
+        assert_ne!(*action, PANIC, "an environment failing on purpose");
+        let next = state + 1;
+        let mut outcome =
+            TransitionOutcome::new(next, Value::from_reward(f64::from(next)), next >= 3);
+        if next % 2 == 1 {
+            let mut info = Info::new();
+            info.insert("count", next);
+            info.insert("action", *action);
+            outcome.info = info;
+        }
+        outcome
+    }
+
+    fn observe(&self, state: &u32) -> [f32; 1] {
+        [*state as f32]
+    }
+
+    fn is_terminal(&self, state: &u32) -> bool {
+        *state >= 3
+    }
+}
+
+fn counters(
+    len: usize,
+    threads: usize,
+    autoreset: Autoreset,
+) -> EnvironmentVector<Simulator<Counter>, f32> {
+    let options = VectorOptions::new()
+        .with_autoreset(autoreset)
+        .with_threads(NonZeroUsize::new(threads).expect("non-zero"));
+    let count = NonZeroUsize::new(len).expect("non-zero");
+    let mut vector = EnvironmentVector::from_environments(count, 5, options, |_| {
+        Simulator::new(Counter::new(), 0)
+    })
+    .expect("valid");
+    vector.reset(Mode::Training).expect("reset");
+    vector
+}
+
+/// Everything a call shows, infos included.
+type Shown = (
+    Vec<f32>,
+    Vec<f64>,
+    Vec<bool>,
+    Vec<Info>,
+    Vec<bool>,
+    Vec<Info>,
+);
+
+fn shown(vector: &EnvironmentVector<Simulator<Counter>, f32>) -> Shown {
+    (
+        vector.observations().iter().copied().collect(),
+        vector.rewards().to_vec(),
+        vector.terminated().to_vec(),
+        vector.infos().to_vec(),
+        vector.final_mask().to_vec(),
+        vector.final_infos().to_vec(),
+    )
+}
+
+#[test]
+fn infos_land_in_their_rows_on_any_number_of_threads() {
+    let len = 37;
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        let mut reference = counters(len, 1, autoreset);
+        let mut others: Vec<_> = [2, 3, 5]
+            .into_iter()
+            .map(|threads| counters(len, threads, autoreset))
+            .collect();
+        let (mut seen_info, mut seen_final_info) = (false, false);
+        for step in 0..12usize {
+            // Environments start steps at different times, so infos appear and disappear in
+            // different rows on every call.
+            let actions: Vec<i64> = (0..len).map(|i| ((i + step) % 2) as i64).collect();
+            reference.step(&actions).expect("step");
+            seen_info |= reference.infos().iter().any(|info| !info.is_empty());
+            seen_final_info |= reference.final_infos().iter().any(|info| !info.is_empty());
+            for (k, vector) in others.iter_mut().enumerate() {
+                vector.step(&actions).expect("step");
+                assert_eq!(
+                    shown(vector),
+                    shown(&reference),
+                    "{autoreset:?}, step {step}, vector {k}"
+                );
+            }
+        }
+        assert!(seen_info, "the run shows infos at all");
+        assert_eq!(
+            seen_final_info,
+            autoreset == Autoreset::SameStep,
+            "final infos are written with same-step autoreset only"
+        );
+    }
+}
+
+#[test]
+fn a_panic_on_any_share_reaches_the_caller_after_every_thread_is_done() {
+    let len = 64;
+    // Index 0 is on the calling thread's share, the last index on a worker's.
+    for culprit in [0, len - 1] {
+        let mut vector = counters(len, 2, Autoreset::NextStep);
+        let mut actions = vec![0i64; len];
+        actions[culprit] = PANIC;
+        let caught = catch_unwind(AssertUnwindSafe(|| vector.step(&actions)));
+        assert!(
+            caught.is_err(),
+            "the panic of environment {culprit} reaches the caller"
+        );
+        // The vector environment is still whole: it resets, steps and drops normally.
+        vector.reset(Mode::Training).expect("reset after the panic");
+        vector.step(&vec![1i64; len]).expect("step after the panic");
+        assert!(vector.observations().iter().all(|x| *x == 1.0));
+        assert_eq!(vector.rewards(), vec![1.0; len].as_slice());
+        drop(vector);
+    }
+}
+
+#[test]
+fn an_invalid_action_stops_the_whole_batch_before_any_thread_steps() {
+    let len = 64;
+    let mut vector = counters(len, 2, Autoreset::NextStep);
+    vector.step(&vec![1i64; len]).expect("step");
+    let before = shown(&vector);
+    let mut actions = vec![1i64; len];
+    actions[len - 1] = 7;
+    let error = vector.step(&actions).expect_err("7 is not in Discrete(3)");
+    assert!(error.to_string().contains("63"), "{error}");
+    assert_eq!(shown(&vector), before, "nothing stepped");
+}
