@@ -97,18 +97,36 @@ impl<T: FlatScalar> Outputs<T> {
     /// The addresses of the buffers, for [`RawOutputs::rows`]. Taking them borrows `self`
     /// mutably, so no reference into the buffers made before is used after.
     pub(crate) fn raw(&mut self) -> RawOutputs<T> {
-        let len = self.rewards.len();
-        let keep_final = self.final_observations.nrows() == len && len > 0;
+        let dim = self.dim();
+        // Every buffer holds `len` entries (or rows) by construction; the addresses cover only
+        // as many environments as all of them hold, so that `RawOutputs::rows` can never reach
+        // past one of them even if that were not so.
+        let observations = entries(&mut self.observations);
+        let observation_rows = observations.len().checked_div(dim).unwrap_or(usize::MAX);
+        let len = [
+            self.rewards.len(),
+            self.terminated.len(),
+            self.truncated.len(),
+            self.infos.len(),
+            self.final_mask.len(),
+            self.final_infos.len(),
+            observation_rows,
+        ]
+        .into_iter()
+        .min()
+        .unwrap_or(0);
+        let observations = observations.as_mut_ptr();
+        let finals = entries(&mut self.final_observations);
+        let keep_final = len > 0 && finals.len() >= len * dim;
         RawOutputs {
             len,
-            dim: self.dim(),
-            observations: entries(&mut self.observations).as_mut_ptr(),
+            dim,
+            observations,
             rewards: self.rewards.as_mut_ptr(),
             terminated: self.terminated.as_mut_ptr(),
             truncated: self.truncated.as_mut_ptr(),
             infos: self.infos.as_mut_ptr(),
-            final_observations: keep_final
-                .then(|| entries(&mut self.final_observations).as_mut_ptr()),
+            final_observations: keep_final.then_some(finals.as_mut_ptr()),
             final_mask: self.final_mask.as_mut_ptr(),
             final_infos: self.final_infos.as_mut_ptr(),
         }
@@ -188,9 +206,10 @@ pub(crate) fn set<X>(slice: &mut [X], i: usize, value: X) {
 /// threads stepping one call write the results of their environments straight into the
 /// vector environment's buffers, each into its own rows, with no copy afterwards.
 ///
-/// This is the crate's only use of `unsafe` (with [`SharedSlice`]): safe Rust cannot lend
-/// disjoint rows of one buffer to threads that outlive the call, as these persistent workers
-/// do. The soundness argument is spelled out on [`rows`](Self::rows), whose caller keeps it.
+/// The crate's `unsafe` rests on this type and [`SharedSlice`] (the worker pool's `unsafe fn`s
+/// only pass their contracts on): safe Rust cannot lend disjoint rows of one buffer to threads
+/// that outlive the call, as these persistent workers do. The soundness argument is spelled
+/// out on [`rows`](Self::rows), whose caller keeps it.
 pub(crate) struct RawOutputs<T> {
     len: usize,
     dim: usize,
@@ -253,10 +272,11 @@ impl<T> RawOutputs<T> {
         }
         let (start, len) = (range.start, range.end - range.start);
         let (entries_start, entries_len) = (start * self.dim, len * self.dim);
-        // SAFETY: `range` lies within the `len` environments the buffers hold (checked above),
-        // so each pointer offset stays inside its allocation (the observation buffers hold
-        // `len * dim` entries), the entries are initialised, and by the contract above nothing
-        // else accesses them while the slices live.
+        // SAFETY: `range` lies within the `len` environments every buffer holds (checked
+        // above; `Outputs::raw` takes `len` as the fewest any buffer holds, and the observation
+        // buffers hold at least `len * dim` entries), so each pointer offset stays inside its
+        // allocation, the entries are initialised, and by the contract above nothing else
+        // accesses them while the slices live.
         unsafe {
             Rows {
                 dim: self.dim,
