@@ -227,7 +227,7 @@ proptest! {
     fn random_commands_never_panic_a_vector_and_are_reproducible(
         seed in any::<u64>(),
         autoreset in prop_oneof![Just(Autoreset::NextStep), Just(Autoreset::SameStep), Just(Autoreset::Disabled)],
-        threads in 1usize..3,
+        threads in 1usize..5,
         commands in prop::collection::vec(vector_command(), 0..60),
     ) {
         let options = VectorOptions::new().with_autoreset(autoreset).with_threads(NonZeroUsize::new(threads).expect("non-zero"));
