@@ -129,14 +129,12 @@ impl<const N: usize> ColumnChunk for FloatColumnChunk<'_, N> {
 }
 
 /// The arguments of a kernel call with every slice cut to the number of states they all
-/// cover (`len`): the state columns, the actions, the rewards, the termination flags and the
+/// cover: the state columns, the actions, the rewards, the termination flags and the
 /// observation rows (`len × observation_size` numbers). Each kernel starts from it, so that
 /// its loops run over slices of one length, without bounds checks, and a call with slices of
 /// different lengths (which the vector environment never makes) leaves the states past the
 /// shortest alone instead of panicking.
 pub(crate) struct KernelSlices<'a, A, T, const N: usize> {
-    /// The number of states stepped.
-    pub(crate) len: usize,
     /// One column per state variable.
     pub(crate) columns: [&'a mut [f64]; N],
     pub(crate) actions: &'a [A],
@@ -164,7 +162,6 @@ impl<'a, A, T, const N: usize> KernelSlices<'a, A, T, N> {
             .min(terminated.len())
             .min(observations.len() / size);
         KernelSlices {
-            len,
             columns: states.columns.map(|column| prefix(column, len)),
             actions: actions.get(..len).unwrap_or_default(),
             rewards: prefix(rewards, len),

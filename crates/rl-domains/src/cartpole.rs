@@ -38,7 +38,7 @@ use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
 use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
-use rl_wrappers::vector::BatchStep;
+use rl_wrappers::vector::{BatchStep, ColumnChunk};
 use serde::{Deserialize, Serialize};
 
 use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
@@ -583,8 +583,23 @@ impl BatchStep for CartPole {
         observations: &mut [T],
     ) {
         let params = &self.params;
+        if states.len() < SMALL_BATCH {
+            // Too few states for blocks to pay for setting them up: one state at a time.
+            return batch::step_each(
+                states,
+                actions,
+                rewards,
+                terminated,
+                observations,
+                4,
+                |state: &CartPoleState, action: &i64| {
+                    let step = cartpole_step(params, state, *action == PUSH_RIGHT);
+                    (step.next_state, step.reward, step.terminated)
+                },
+                |state, row| batch::write_observation(&state.to_observation(), row),
+            );
+        }
         let KernelSlices {
-            len,
             columns: [xs, x_dots, thetas, theta_dots],
             actions,
             rewards,
@@ -597,35 +612,6 @@ impl BatchStep for CartPole {
         // vector instructions. Every value is computed by the same operations as
         // `cartpole_step` (no fused multiply-adds: Rust never contracts), so the results are
         // identical.
-        if len < SMALL_BATCH {
-            // Too few states for blocks to pay for setting them up: one state at a time.
-            let states = xs
-                .iter_mut()
-                .zip(x_dots.iter_mut())
-                .zip(thetas.iter_mut())
-                .zip(theta_dots.iter_mut());
-            let outputs = rewards
-                .iter_mut()
-                .zip(terminated.iter_mut())
-                .zip(observations.chunks_exact_mut(4));
-            for ((((x, x_dot), theta), theta_dot), (action, ((reward, done), row))) in
-                states.zip(actions.iter().zip(outputs))
-            {
-                let state = CartPoleState {
-                    x: *x,
-                    x_dot: *x_dot,
-                    theta: *theta,
-                    theta_dot: *theta_dot,
-                };
-                let step = cartpole_step(params, &state, *action == PUSH_RIGHT);
-                let next = step.next_state;
-                (*x, *x_dot, *theta, *theta_dot) = (next.x, next.x_dot, next.theta, next.theta_dot);
-                *reward = step.reward;
-                *done = step.terminated;
-                batch::write_observation(&next.to_observation(), row);
-            }
-            return;
-        }
         let mut block = Block::default();
         let blocks = xs
             .chunks_mut(KERNEL_BLOCK)

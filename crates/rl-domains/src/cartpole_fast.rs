@@ -386,7 +386,6 @@ impl BatchStep for FastCartPole {
             rewards,
             terminated,
             observations,
-            ..
         } = KernelSlices::cut(states, actions, rewards, terminated, observations, 4);
         // Blocks of states copied into local float32 arrays, stepped there in one loop the
         // compiler vectorises (nothing else can point into locals), and copied back.

@@ -21,7 +21,7 @@ use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
 use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
-use rl_wrappers::vector::BatchStep;
+use rl_wrappers::vector::{BatchStep, ColumnChunk};
 use serde::{Deserialize, Serialize};
 
 use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
@@ -487,8 +487,27 @@ impl BatchStep for MountainCar {
         observations: &mut [T],
     ) {
         let params = &self.params;
+        if states.len() < crate::cartpole::SMALL_BATCH {
+            // Too few states for blocks to pay for setting them up: one state at a time.
+            return batch::step_each(
+                states,
+                actions,
+                rewards,
+                terminated,
+                observations,
+                2,
+                |state: &MountainCarState, action: &i64| {
+                    let outcome = self.next(state, action, Mode::Training);
+                    (
+                        outcome.next_state,
+                        outcome.value.reward(),
+                        outcome.terminated,
+                    )
+                },
+                |state, row| batch::write_observation(&state.to_observation(), row),
+            );
+        }
         let KernelSlices {
-            len,
             columns: [positions, velocities],
             actions,
             rewards,
@@ -498,32 +517,6 @@ impl BatchStep for MountainCar {
         // Blocks of states, as in CartPole's kernel: the cosines of a block first, then the
         // rest of the step on local arrays in a loop the compiler vectorises, with the same
         // operations as `mountain_car_step`.
-        if len < crate::cartpole::SMALL_BATCH {
-            // Too few states for blocks to pay for setting them up: one state at a time.
-            let states = positions.iter_mut().zip(velocities.iter_mut());
-            let outputs = rewards
-                .iter_mut()
-                .zip(terminated.iter_mut())
-                .zip(observations.chunks_exact_mut(2));
-            for ((position, velocity), (action, ((reward, done), row))) in
-                states.zip(actions.iter().zip(outputs))
-            {
-                let outcome = self.next(
-                    &MountainCarState {
-                        position: *position,
-                        velocity: *velocity,
-                    },
-                    action,
-                    Mode::Training,
-                );
-                let next = outcome.next_state;
-                (*position, *velocity) = (next.position, next.velocity);
-                *reward = outcome.value.reward();
-                *done = outcome.terminated;
-                batch::write_observation(&next.to_observation(), row);
-            }
-            return;
-        }
         let mut block = Block::default();
         let blocks = positions
             .chunks_mut(KERNEL_BLOCK)

@@ -139,8 +139,8 @@ impl<J: Job> Drop for FinishOnUnwind<'_, J> {
 /// its second share to the calling thread and never holds a step up by more than the share
 /// it is stepping. Every thread reads its environments' actions from the slice
 /// given to [`step`](Self::step) and writes their results straight into their rows of the
-/// buffers: nothing is copied before or after. A call hands work over with atomics and
-/// allocates nothing: an idle worker spins for a few tens of microseconds, then parks until
+/// buffers: nothing is copied before or after. A call hands work over with atomics and one
+/// uncontended lock per thread (the request's), and allocates nothing: an idle worker spins for a few tens of microseconds, then parks until
 /// the next call unparks it. A panic inside an environment on any thread reaches the caller
 /// after every thread is done with the buffers. Every environment's results depend only on
 /// its own seed and actions, so they are bit-identical with any number of threads, whichever

@@ -171,7 +171,8 @@ impl<J: Job> Shared<J> {
 /// [`start`](Self::start) requests it; [`wait`](Self::wait) takes a share of the jobs itself
 /// and returns when all are done. Dropping the pool stops and joins the threads.
 ///
-/// A request costs one atomic store (and an unpark only for a parked worker); each job costs
+/// A request costs one lock to store it and one atomic store to publish it (and an unpark
+/// only for a parked worker), and one lock per worker to read it; each job costs
 /// one compare-and-swap to take it and one atomic addition to report it; nothing is
 /// allocated. Jobs are taken in order by whichever thread is free, so a slow or descheduled
 /// worker never holds the caller up by more than the job it is running. Which thread runs a
