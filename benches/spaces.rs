@@ -28,6 +28,19 @@ fn containment(c: &mut Criterion) {
     c.bench_function("discrete/contains", |b| {
         b.iter(|| discrete.contains(black_box(&2)))
     });
+    // A vector environment's action check: a batch of 1024 valid actions, tested at once and
+    // one by one.
+    let actions: Vec<i64> = (0..1024).map(|i| i % 4).collect();
+    c.bench_function("discrete/first_outside/1024", |b| {
+        b.iter(|| discrete.first_outside(black_box(&actions)))
+    });
+    c.bench_function("discrete/position_not_contained/1024", |b| {
+        b.iter(|| {
+            black_box(&actions)
+                .iter()
+                .position(|a| !discrete.contains(a))
+        })
+    });
 }
 
 criterion_group!(benches, sampling, containment);

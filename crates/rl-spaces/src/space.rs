@@ -24,6 +24,25 @@ pub trait Space: fmt::Debug + fmt::Display {
     ///
     /// Never panics: an element of the wrong shape or with NaN values simply does not belong.
     fn contains(&self, x: &Self::Element) -> bool;
+
+    /// The index of the first of `xs` that does not belong to the space, or `None` if all do:
+    /// what a vector environment asks of a batch of actions before it steps.
+    ///
+    /// Always the same as `xs.iter().position(|x| !self.contains(x))`; a space may override it
+    /// with a faster batch test ([`Discrete`](crate::Discrete) checks a whole batch in vector
+    /// instructions).
+    ///
+    /// ```
+    /// use rl_spaces::{Discrete, Space};
+    ///
+    /// let space = Discrete::new(2)?;
+    /// assert_eq!(space.first_outside(&[0, 1, 1, 0]), None);
+    /// assert_eq!(space.first_outside(&[0, 1, 2, -1]), Some(2));
+    /// # Ok::<(), rl_spaces::SpaceError>(())
+    /// ```
+    fn first_outside(&self, xs: &[Self::Element]) -> Option<usize> {
+        xs.iter().position(|x| !self.contains(x))
+    }
 }
 
 /// A space that can draw a random element, and always has one to draw.

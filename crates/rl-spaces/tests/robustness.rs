@@ -57,6 +57,25 @@ proptest! {
     }
 
     #[test]
+    fn batch_membership_agrees_with_one_element_at_a_time(
+        n in prop_oneof![1..8u64, any::<u64>().prop_map(|n| n.max(1))],
+        start in prop_oneof![-8..8i64, any::<i64>()],
+        near in prop::collection::vec(-10..10i64, 0..40),
+        far in prop::collection::vec(any::<i64>(), 0..3),
+    ) {
+        if let Ok(space) = Discrete::with_start(n, start) {
+            // Elements around the start (mostly inside for small spaces), then any values.
+            let batch: Vec<i64> = near
+                .iter()
+                .map(|offset| start.wrapping_add(*offset))
+                .chain(far)
+                .collect();
+            let expected = batch.iter().position(|x| !space.contains(x));
+            prop_assert_eq!(space.first_outside(&batch), expected);
+        }
+    }
+
+    #[test]
     fn random_box_bounds_never_panic(
         low in prop::collection::vec(any_f64(), 0..5),
         high in prop::collection::vec(any_f64(), 0..5),

@@ -480,24 +480,18 @@ impl<B: Batch> VectorEnvironment<B> {
             });
         }
         let space = self.main.action_space();
-        // Every action is checked without stopping at the first invalid one: the invalid ones
-        // are counted, so that the loop has no branch and no chain of dependent steps per
-        // action (a batch of discrete actions is checked in vector instructions); the invalid
-        // one is looked for only when there is one.
-        let invalid: usize = actions
-            .iter()
-            .map(|a| usize::from(!space.contains(a)))
-            .sum();
-        if invalid > 0 {
-            if let Some((index, action)) =
-                actions.iter().enumerate().find(|(_, a)| !space.contains(a))
-            {
-                return Err(VectorError::InvalidAction {
-                    index,
-                    action: format!("{action:?}"),
-                    space: space.to_string(),
-                });
-            }
+        // One batch test (for discrete actions, in vector instructions), on the calling thread
+        // before any thread steps.
+        if let Some(index) = space.first_outside(actions) {
+            let action = actions
+                .get(index)
+                .map(|a| format!("{a:?}"))
+                .unwrap_or_default();
+            return Err(VectorError::InvalidAction {
+                index,
+                action,
+                space: space.to_string(),
+            });
         }
         if self.options.autoreset() == Autoreset::Disabled {
             let mut ended = self.outputs.terminated.iter().zip(&self.outputs.truncated);
