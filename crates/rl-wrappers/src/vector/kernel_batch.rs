@@ -31,6 +31,10 @@ pub struct KernelBatch<D: BatchStep, T> {
     /// The generators of the episodes in `pending`, saved before a step (same order).
     saved_generators: Vec<Pcg64>,
     steps: Vec<u64>,
+    /// At least the largest of `steps` (an upper bound, made exact whenever it reaches the
+    /// episode cap), so that a step can tell without looking at every count that no episode
+    /// reaches the cap.
+    longest: u64,
     ended: Vec<bool>,
     /// In its first `pending_count` entries, the indices of the episodes that ended on the
     /// last step and are reset on the next one (next-step autoreset), in increasing order:
@@ -61,6 +65,7 @@ impl<D: BatchStep, T> KernelBatch<D, T> {
             generators: vec![generator.clone(); len],
             saved_generators: vec![generator; len],
             steps: vec![0; len],
+            longest: 0,
             ended: vec![false; len],
             pending: vec![0; len],
             pending_count: 0,
@@ -216,33 +221,41 @@ where
             rows.observations,
         );
         // The bookkeeping of every stepped episode: step count, truncation, and which ones
-        // ended. It runs on every episode without a branch (so that it compiles to vector
-        // instructions); a pending episode's results are discarded, as it is reset below.
+        // ended (a pending episode's results are discarded, as it is reset below). The
+        // common case, no episode at the cap, runs as plain additions and copies without a
+        // branch or a 64-bit comparison (which SSE2 lacks), so that it compiles to vector
+        // instructions; the counts are compared with the cap only when `longest` says one
+        // may have reached it.
         let cap = self.episode_cap.map_or(u64::MAX, NonZeroU64::get);
-        let episodes = self.steps.iter_mut().zip(self.ended.iter_mut());
+        for steps in &mut self.steps {
+            *steps += 1;
+        }
+        self.longest = self.longest.saturating_add(1);
         let flags = rows
             .terminated
             .iter()
             .zip(rows.truncated.iter_mut())
             .zip(rows.final_mask.iter_mut());
-        for ((steps, ended), ((terminated, truncated), final_mask)) in episodes.zip(flags) {
-            let count = *steps + 1;
-            let cut = count >= cap;
-            *steps = count;
-            *truncated = cut;
+        for (ended, ((terminated, truncated), final_mask)) in self.ended.iter_mut().zip(flags) {
+            *truncated = false;
             *final_mask = false;
-            *ended = cut | *terminated;
+            *ended = *terminated;
         }
-        // The episodes that ended on this step, listed without a branch per episode. (A
-        // pending episode may be listed; its reset below clears its flag, and the list is
-        // then cut to the episodes still ended.)
-        let mut ending_count = 0;
-        for (i, ended) in self.ended.iter().enumerate() {
-            if let Some(slot) = self.ending.get_mut(ending_count) {
-                *slot = i;
+        if self.longest >= cap {
+            let mut longest = 0;
+            let flags = rows.truncated.iter_mut().zip(self.ended.iter_mut());
+            for (steps, (truncated, ended)) in self.steps.iter().zip(flags) {
+                let cut = *steps >= cap;
+                *truncated = cut;
+                *ended |= cut;
+                longest = longest.max(*steps);
             }
-            ending_count += usize::from(*ended);
+            self.longest = longest;
         }
+        // The episodes that ended on this step, in order. (A pending episode may be listed;
+        // its reset below clears its flag, and the list is then cut to the episodes still
+        // ended.)
+        let ending_count = list_ended(&self.ended, &mut self.ending);
         let mut failure = None;
         if next_step {
             let pending = self.pending.get(..self.pending_count).unwrap_or_default();
@@ -294,6 +307,41 @@ where
     }
 }
 
+/// Writes the indices `i` with `ended[i]` set, in increasing order, at the start of `list`
+/// (as many as fit), and returns how many there are.
+///
+/// Few episodes end on a given step, so the flags are read eight at a time as the bytes of
+/// one word (a `bool` is the byte 0 or 1): a run of eight with none ended costs one test, and
+/// the others cost one step per ended episode.
+fn list_ended(ended: &[bool], list: &mut [usize]) -> usize {
+    let mut count = 0;
+    let mut push = |i: usize| {
+        if let Some(slot) = list.get_mut(count) {
+            *slot = i;
+        }
+        count += 1;
+    };
+    let mut runs = ended.chunks_exact(8);
+    for (run, flags) in runs.by_ref().enumerate() {
+        let Ok(flags) = <&[bool; 8]>::try_from(flags) else {
+            continue;
+        };
+        let mut word = u64::from_le_bytes(flags.map(u8::from));
+        while word != 0 {
+            push(run * 8 + (word.trailing_zeros() / 8) as usize);
+            // Clears the lowest set bit: the episode just listed.
+            word &= word - 1;
+        }
+    }
+    let start = ended.len() - runs.remainder().len();
+    for (k, set) in runs.remainder().iter().enumerate() {
+        if *set {
+            push(start + k);
+        }
+    }
+    count
+}
+
 /// Keeps, in order, the first `count` indices of `list` whose `ended` flag is set, and
 /// returns how many there are.
 fn keep_ended(list: &mut [usize], count: usize, ended: &[bool]) -> usize {
@@ -308,4 +356,40 @@ fn keep_ended(list: &mut [usize], count: usize, ended: &[bool]) -> usize {
         }
     }
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ended_episodes_are_listed_in_order() {
+        // Every pattern of a few flags, at every length around the runs of eight.
+        for len in 0..27 {
+            for pattern in [
+                0u64,
+                1,
+                0b1000_0001,
+                0x0101_0101,
+                0x5555_5555,
+                u64::MAX,
+                1 << 25,
+            ] {
+                let ended: Vec<bool> = (0..len).map(|i| (pattern >> i) & 1 == 1).collect();
+                let expected: Vec<usize> = (0..len).filter(|i| ended[*i]).collect();
+                let mut list = vec![usize::MAX; len];
+                let count = list_ended(&ended, &mut list);
+                assert_eq!(count, expected.len(), "{ended:?}");
+                assert_eq!(list.get(..count), Some(expected.as_slice()), "{ended:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_short_list_holds_the_first_ones_and_the_count_is_exact() {
+        let ended = [true; 20];
+        let mut list = [0; 5];
+        assert_eq!(list_ended(&ended, &mut list), 20);
+        assert_eq!(list, [0, 1, 2, 3, 4]);
+    }
 }
