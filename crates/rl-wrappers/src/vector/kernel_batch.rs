@@ -364,7 +364,8 @@ mod tests {
 
     #[test]
     fn the_ended_episodes_are_listed_in_order() {
-        // Every pattern of a few flags, at every length around the runs of eight.
+        // Patterns of ended flags (none, one, sparse, dense, all), at every length up to a few
+        // runs of eight and a remainder.
         for len in 0..27 {
             for pattern in [
                 0u64,
