@@ -1,24 +1,30 @@
-//! Times every step of the 1024-environment CartPole-v1 vector environment and prints, per
+//! Times every step of the 1024-environment CartPole-v1 (or MountainCar-v0) vector
+//! environment and prints, per
 //! window of consecutive steps, the median step time: a time series that shows when the
 //! machine runs the step slower (see docs/PERFORMANCE.md, "Two threads: the machine's slow
 //! spells").
 //!
 //! ```text
-//! cargo run --release -p rl-benches --bin step_times -- [--threads N] [--steps N] [--envs N] [--window N]
+//! cargo run --release -p rl-benches --bin step_times -- [--domain cartpole|mountain_car] [--threads N] [--steps N] [--envs N] [--window N]
 //! ```
 //!
 //! Prints one line of summary (steps per second, mean and percentiles of the step time in
-//! nanoseconds) and one line of the windows' medians in microseconds. Run it pinned with
+//! nanoseconds), one line of the windows' medians in microseconds, and with several threads
+//! one line of the calling thread's share (how many environments it held at the end of each
+//! window: the vector environment moves them between the threads as their speeds change). Run it pinned with
 //! `taskset -c 0` or `taskset -c 1` to watch one core, or two copies at once to watch both.
 
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use rl_benches::workloads::{cartpole, discrete_rows, kernel_vector};
+use rl_benches::workloads::{cartpole, discrete_rows, kernel_vector, mountain_car};
+use rl_wrappers::vector::{Batch, VectorEnvironment};
 
 /// The command line's options.
 struct Options {
+    /// Whether to step MountainCar-v0 rather than CartPole-v1.
+    mountain_car: bool,
     threads: NonZeroUsize,
     steps: NonZeroUsize,
     envs: NonZeroUsize,
@@ -33,6 +39,7 @@ fn parse(arguments: impl Iterator<Item = String>) -> Result<Options, String> {
             .map_err(|_| format!("{flag}: {text:?} is not a positive whole number"))
     };
     let mut options = Options {
+        mountain_car: false,
         threads: NonZeroUsize::MIN,
         steps: NonZeroUsize::new(60_000).unwrap_or(NonZeroUsize::MIN),
         envs: NonZeroUsize::new(1024).unwrap_or(NonZeroUsize::MIN),
@@ -41,13 +48,24 @@ fn parse(arguments: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut arguments = arguments.peekable();
     while let Some(flag) = arguments.next() {
         match flag.as_str() {
+            "--domain" => {
+                options.mountain_car = match arguments.next().as_deref() {
+                    Some("cartpole") => false,
+                    Some("mountain_car") => true,
+                    other => {
+                        return Err(format!(
+                            "--domain: {other:?} is neither cartpole nor mountain_car"
+                        ));
+                    }
+                }
+            }
             "--threads" => options.threads = count(arguments.next(), &flag)?,
             "--steps" => options.steps = count(arguments.next(), &flag)?,
             "--envs" => options.envs = count(arguments.next(), &flag)?,
             "--window" => options.window = count(arguments.next(), &flag)?,
             "--help" | "-h" => {
                 return Err(
-                    "usage: step_times [--threads N] [--steps N] [--envs N] [--window N]"
+                    "usage: step_times [--domain cartpole|mountain_car] [--threads N] [--steps N] [--envs N] [--window N]"
                         .to_owned(),
                 );
             }
@@ -63,24 +81,47 @@ fn quantile(sorted: &[u64], q: f64) -> u64 {
     sorted.get(index).copied().unwrap_or(0)
 }
 
-/// Steps the vector environment and prints the summary and the windows.
+/// Steps the chosen domain's vector environment and prints the summary and the windows.
 fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
+    let (envs, threads) = (options.envs.get(), options.threads.get());
+    if options.mountain_car {
+        let vector = kernel_vector(mountain_car()?, envs, threads)?;
+        time_steps(vector, 3, options)
+    } else {
+        let vector = kernel_vector(cartpole()?, envs, threads)?;
+        time_steps(vector, 2, options)
+    }
+}
+
+/// Steps `vector` with random actions out of `actions` and prints the summary and the windows.
+fn time_steps<B: Batch<Action = i64>>(
+    mut vector: VectorEnvironment<B>,
+    actions: i64,
+    options: &Options,
+) -> Result<(), Box<dyn std::error::Error>> {
     let envs = options.envs.get();
-    let mut vector = kernel_vector(cartpole()?, envs, options.threads.get())?;
-    let mut actions = discrete_rows(2, envs);
+    let mut actions = discrete_rows(actions, envs);
     // Warm-up: caches, branch predictors, and the worker threads spinning.
     for _ in 0..5_000 {
         vector.step(actions.next_row())?;
     }
     let steps = options.steps.get();
     let mut times = Vec::with_capacity(steps);
+    let window = options.window.get();
+    let mut shares = Vec::with_capacity(steps / window + 1);
     let start = Instant::now();
     let mut last = start;
-    for _ in 0..steps {
+    for step in 1..=steps {
         vector.step(actions.next_row())?;
         let now = Instant::now();
         times.push(u64::try_from((now - last).as_nanos()).unwrap_or(u64::MAX));
-        last = now;
+        if step % window == 0 || step == steps {
+            // Outside the timed step (the clock is read again after this).
+            shares.push(vector.share_sizes().first().copied().unwrap_or(envs));
+            last = Instant::now();
+        } else {
+            last = now;
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
     let windows: Vec<String> = times
@@ -110,6 +151,13 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
         options.window,
         windows.join(" ")
     );
+    if options.threads.get() > 1 {
+        let shares: Vec<String> = shares.iter().map(usize::to_string).collect();
+        println!(
+            "calling thread's share at the end of each window: {}",
+            shares.join(" ")
+        );
+    }
     Ok(())
 }
 

@@ -85,6 +85,10 @@ where
         self.environments.len()
     }
 
+    fn first(&self) -> usize {
+        self.first
+    }
+
     fn action_space(&self) -> &E::ActionSpace {
         &self.action_space
     }

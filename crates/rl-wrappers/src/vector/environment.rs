@@ -4,13 +4,15 @@
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
+use std::time::Instant;
 
 use ndarray::Array2;
 use rl_core::{Environment, Info, Mode};
 use rl_spaces::{FlattenSpace, Space};
 
 use crate::VectorError;
+use crate::vector::balance::Balancer;
 use crate::vector::batch::{Batch, Command, Failure, execute};
 use crate::vector::outputs::{Outputs, RawOutputs, SharedSlice};
 use crate::vector::pool::{Job, WorkerPool};
@@ -28,15 +30,18 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<D, T>>;
 /// columns) and generators, and the failure of its last call.
 struct Share<B: Batch> {
     batch: B,
-    first: usize,
     failure: Option<Failure>,
+    /// When the share finished the last timed call, in nanoseconds after the call started.
+    finished: u64,
 }
 
-/// A call on every share: the command, and where the actions and the result buffers are.
+/// A call on every share: the command, where the actions and the result buffers are, and,
+/// if the call is timed (to balance the shares), when it started.
 struct Request<B: Batch> {
     command: Command,
     actions: SharedSlice<B::Action>,
     outputs: RawOutputs<B::Scalar>,
+    started: Option<Instant>,
 }
 
 impl<B: Batch> Clone for Request<B> {
@@ -48,8 +53,8 @@ impl<B: Batch> Clone for Request<B> {
 impl<B: Batch> Copy for Request<B> {}
 
 impl<B: Batch> Request<B> {
-    /// Runs the request on `batch`, whose environments are `first..first + batch.len()`,
-    /// reading their actions and writing their results in place.
+    /// Runs the request on `batch`, reading its environments' actions and writing their
+    /// results in place.
     ///
     /// # Safety
     ///
@@ -59,8 +64,8 @@ impl<B: Batch> Request<B> {
     /// done), and no other share covers these environments (the shares' ranges are disjoint,
     /// and each share runs once per request).
     #[allow(unsafe_code)]
-    unsafe fn execute(&self, batch: &mut B, first: usize) -> Result<(), Failure> {
-        let range = first..first + batch.len();
+    unsafe fn execute(&self, batch: &mut B) -> Result<(), Failure> {
+        let range = batch.first()..batch.first() + batch.len();
         // SAFETY: the caller's contract, passed on.
         let (actions, rows) =
             unsafe { (self.actions.get(range.clone()), self.outputs.rows(range)) };
@@ -76,8 +81,52 @@ impl<B: Batch> Job for Share<B> {
         // SAFETY: the request is valid while this runs (this function's contract, kept by
         // `VectorEnvironment::run`), and the pool runs each share once per request, so no
         // other share covers these rows.
-        self.failure = unsafe { request.execute(&mut self.batch, self.first) }.err();
+        self.failure = unsafe { request.execute(&mut self.batch) }.err();
+        if let Some(started) = request.started {
+            self.finished = nanoseconds_since(started);
+        }
         self.failure.is_some()
+    }
+}
+
+/// The nanoseconds elapsed since `instant` (at least 1, so that 0 can mean "not measured").
+fn nanoseconds_since(instant: Instant) -> u64 {
+    u64::try_from(instant.elapsed().as_nanos())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+/// Moves the boundaries between the shares (`main`, then the pool's, in order) after a timed
+/// call in which `main` finished `main_finished` nanoseconds after the start: records every
+/// share's finishing time, plans the moves, and makes them between neighbours. Runs between
+/// calls, when no worker holds a share.
+fn rebalance<B: Batch>(
+    main: &mut B,
+    pool: &WorkerPool<Share<B>>,
+    balancer: &mut Balancer,
+    main_finished: u64,
+) {
+    balancer.record(0, main_finished, main.len());
+    for (k, share) in pool.jobs().enumerate() {
+        balancer.record(k + 1, share.finished, share.batch.len());
+    }
+    if !balancer.plan() {
+        return;
+    }
+    // Each boundary between the share on the left (held) and the next one.
+    let mut held: Option<MutexGuard<'_, Share<B>>> = None;
+    for (boundary, mut share) in pool.jobs().enumerate() {
+        let count = balancer.moves().get(boundary).copied().unwrap_or(0);
+        if count != 0 {
+            let left = match held.as_mut() {
+                Some(previous) => &mut previous.batch,
+                None => &mut *main,
+            };
+            if !left.shift(&mut share.batch, count) {
+                balancer.refused(boundary);
+            }
+        }
+        held = Some(share);
     }
 }
 
@@ -133,11 +182,22 @@ impl<J: Job> Drop for FinishOnUnwind<'_, J> {
 /// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, each
 /// stored apart (its environments or kernel columns and generators), and worker threads are
 /// started at construction (`threads - 1` of them, joined on drop). The calling thread steps
-/// the first share (an even share, half the batch with two threads); the rest, in two shares
-/// per worker, is taken in turn by whichever thread is free, the calling thread included once
-/// its own share is done, so a worker that runs slower (a busier or descheduled core) leaves
-/// its second share to the calling thread and never holds a step up by more than the share
-/// it is stepping. Every thread reads its environments' actions from the slice
+/// the first share; the others are taken in turn by whichever thread is free, the calling
+/// thread included once its own share is done, so a worker that has not started yet (a
+/// descheduled one) never holds a step up.
+///
+/// - A kernel vector ([`from_kernel`](Self::from_kernel)) has one share per thread, even at
+///   first, and moves their boundaries while it runs: on every fourth step it measures when
+///   each share finishes, and moves environments (eight or more at a time, each with its
+///   state, generator and step count) from a share that finishes later to its neighbour, so
+///   that the threads finish together even when one core runs slower than the other (a
+///   host that slows a virtual CPU for a while, a core shared with another process). A
+///   boundary moves at most a quarter of the smallest even share away from where it started.
+/// - Copies of an environment ([`from_environments`](Self::from_environments)) keep fixed
+///   shares: an even share for the calling thread, the rest in two shares per worker, so a
+///   worker that runs slower leaves its second share to the calling thread.
+///
+/// Every thread reads its environments' actions from the slice
 /// given to [`step`](Self::step) and writes their results straight into their rows of the
 /// buffers: nothing is copied before or after. A call hands work over with atomics and one
 /// uncontended lock per thread (the request's), and allocates nothing: an idle worker spins for a few tens of microseconds, then parks until
@@ -182,11 +242,42 @@ impl<J: Job> Drop for FinishOnUnwind<'_, J> {
 pub struct VectorEnvironment<B: Batch> {
     main: B,
     pool: Option<WorkerPool<Share<B>>>,
+    /// For a kernel vector on several threads, the state of the shares' boundaries.
+    balancer: Option<Balancer>,
+    /// The number of steps made (every [`TIMING_PERIOD`]-th one is timed, with a balancer).
+    steps: u64,
     outputs: Outputs<B::Scalar>,
     options: VectorOptions,
     mode: Mode,
     started: bool,
     len: usize,
+}
+
+/// With a balancer, one step in this many is timed (the timing costs two or three clock
+/// readings and a look at every share, a fraction of a percent of a step at this period).
+const TIMING_PERIOD: u64 = 4;
+
+/// The shares of a kernel vector of `len` environments on `threads` threads, and the room
+/// each may grow into: even shares, one per thread, each with storage for up to `margin`
+/// environments of each neighbour, where `margin` is a quarter of the smallest share (in whole
+/// blocks of 8 environments when it is that large), so that no share falls below half its
+/// even size.
+fn balanced_shares(len: usize, threads: usize) -> Vec<(Range<usize>, Range<usize>)> {
+    let threads = threads.clamp(1, len.max(1));
+    let bounds: Vec<usize> = (0..=threads).map(|k| k * len / threads).collect();
+    let smallest = bounds.windows(2).map(|w| w[1] - w[0]).min().unwrap_or(0);
+    let margin = match smallest / 4 {
+        quarter if quarter >= 8 => quarter / 8 * 8,
+        quarter => quarter,
+    };
+    bounds
+        .windows(2)
+        .map(|w| {
+            let (start, end) = (w[0], w[1]);
+            let room = start.saturating_sub(margin)..(end + margin).min(len);
+            (room, start..end)
+        })
+        .collect()
 }
 
 /// The contiguous parts of a batch of `len` environments stepped by `threads` threads: with
@@ -293,7 +384,7 @@ where
             ));
         }
         batches.reverse();
-        VectorEnvironment::assemble(batches, len, dim, seed, options)
+        VectorEnvironment::assemble(batches, len, dim, seed, options, false)
     }
 }
 
@@ -321,11 +412,11 @@ where
         let dim = domain.observation_space().flat_dim();
         check_size(len, dim)?;
         let domain = Arc::new(domain);
-        let batches = shares(len, threads)
+        let batches = balanced_shares(len, threads)
             .into_iter()
-            .map(|range| KernelBatch::new(Arc::clone(&domain), range.start, range.len()))
+            .map(|(room, own)| KernelBatch::new(Arc::clone(&domain), room, own))
             .collect();
-        VectorEnvironment::assemble(batches, len, dim, seed, options)
+        VectorEnvironment::assemble(batches, len, dim, seed, options, true)
     }
 }
 
@@ -335,32 +426,29 @@ where
     B::Action: Send + Sync + 'static,
 {
     /// Puts the first share on the calling thread and the others on worker threads, and
-    /// seeds everything.
+    /// seeds everything. With `balance`, the boundaries between the shares move with the
+    /// threads' speeds.
     fn assemble(
         batches: Vec<B>,
         len: usize,
         dim: usize,
         seed: u64,
         options: VectorOptions,
+        balance: bool,
     ) -> Result<Self, VectorError> {
         let keep_final = options.autoreset() == Autoreset::SameStep;
         let mut batches = batches.into_iter();
         let main = batches
             .next()
             .ok_or_else(|| VectorError::invalid_parameter("count", "no environment"))?;
-        let mut first = main.len();
         let shares: Vec<Share<B>> = batches
-            .map(|batch| {
-                let share_len = batch.len();
-                let share = Share {
-                    batch,
-                    first,
-                    failure: None,
-                };
-                first += share_len;
-                share
+            .map(|batch| Share {
+                batch,
+                failure: None,
+                finished: 0,
             })
             .collect();
+        let balancer = (balance && !shares.is_empty()).then(|| Balancer::new(shares.len() + 1));
         let workers = options.threads().get() - 1;
         let pool = if shares.is_empty() || workers == 0 {
             None
@@ -373,6 +461,8 @@ where
         };
         let mut vector = VectorEnvironment {
             main,
+            balancer: balancer.filter(|_| pool.is_some()),
+            steps: 0,
             pool,
             outputs: Outputs::new(len, dim, keep_final),
             options,
@@ -380,7 +470,7 @@ where
             started: false,
             len,
         };
-        vector.run(Command::Seed(seed), &[])?;
+        vector.run(Command::Seed(seed), &[], false)?;
         Ok(vector)
     }
 }
@@ -388,11 +478,18 @@ where
 impl<B: Batch> VectorEnvironment<B> {
     /// Runs `command` on every share (the first on this thread, the others on whichever thread
     /// takes them), each reading its actions from `actions` and writing its results into its
-    /// rows of the buffers. Reports the failure of the lowest index, if any.
-    fn run(&mut self, command: Command, actions: &[B::Action]) -> Result<(), VectorError> {
+    /// rows of the buffers. Reports the failure of the lowest index, if any. With `timed` (and
+    /// a balancer), measures when each share finishes and moves the shares' boundaries.
+    fn run(
+        &mut self,
+        command: Command,
+        actions: &[B::Action],
+        timed: bool,
+    ) -> Result<(), VectorError> {
         let failure = match &mut self.pool {
             None => execute(&mut self.main, command, actions, self.outputs.all_rows()).err(),
             Some(pool) => {
+                let started = (timed && self.balancer.is_some()).then(Instant::now);
                 // From `start` until every share is done, the threads write into the buffers
                 // through these addresses, and this function touches `self.outputs` through
                 // no reference; it returns (or unwinds, see `FinishOnUnwind`) only after
@@ -401,6 +498,7 @@ impl<B: Batch> VectorEnvironment<B> {
                     command,
                     actions: SharedSlice::new(actions),
                     outputs: self.outputs.raw(),
+                    started,
                 };
                 // SAFETY: the addresses stay valid until `wait` or `finish` returns: the
                 // buffers and `actions` are borrowed for this whole function, and the guard
@@ -413,7 +511,8 @@ impl<B: Batch> VectorEnvironment<B> {
                 // SAFETY: the calling thread's share is environments `0..main.len()`, which no
                 // worker share covers; see above for the buffers' lifetime.
                 #[allow(unsafe_code)]
-                let failure = unsafe { request.execute(&mut self.main, 0) }.err();
+                let failure = unsafe { request.execute(&mut self.main) }.err();
+                let finished = started.map(nanoseconds_since);
                 let flagged = guard.0.wait();
                 drop(guard);
                 if flagged {
@@ -421,6 +520,9 @@ impl<B: Batch> VectorEnvironment<B> {
                         failure.or(share.failure.take())
                     })
                 } else {
+                    if let (Some(finished), Some(balancer)) = (finished, &mut self.balancer) {
+                        rebalance(&mut self.main, pool, balancer, finished);
+                    }
                     failure
                 }
             }
@@ -443,6 +545,7 @@ impl<B: Batch> VectorEnvironment<B> {
                 only_ended: false,
             },
             &[],
+            false,
         )
     }
 
@@ -460,6 +563,7 @@ impl<B: Batch> VectorEnvironment<B> {
                 only_ended: true,
             },
             &[],
+            false,
         )
     }
 
@@ -499,12 +603,14 @@ impl<B: Batch> VectorEnvironment<B> {
                 return Err(VectorError::EpisodeEnded { index });
             }
         }
+        self.steps = self.steps.wrapping_add(1);
         self.run(
             Command::Step {
                 mode: self.mode,
                 autoreset: self.options.autoreset(),
             },
             actions,
+            self.steps % TIMING_PERIOD == 0,
         )
     }
 
@@ -512,12 +618,24 @@ impl<B: Batch> VectorEnvironment<B> {
     /// `i`, as [`Environment::seed`] does: later draws (running episodes included) come from
     /// the new generators, and nothing is reset.
     pub fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
-        self.run(Command::Seed(seed), &[])
+        self.run(Command::Seed(seed), &[], false)
     }
 
     /// The number of environments.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// How many environments each thread's share holds, in the order of the environments
+    /// (the calling thread's first): one entry with one thread. A kernel vector's shares
+    /// start even and follow the threads' speeds (see "Threads" above); copies of an
+    /// environment keep theirs. For inspection (it allocates the list).
+    pub fn share_sizes(&self) -> Vec<usize> {
+        let mut sizes = vec![self.main.len()];
+        if let Some(pool) = &self.pool {
+            sizes.extend(pool.jobs().map(|share| share.batch.len()));
+        }
+        sizes
     }
 
     /// Always false: there is at least one environment.
@@ -627,5 +745,282 @@ impl<B: Batch> fmt::Debug for VectorEnvironment<B> {
             .field("mode", &self.mode)
             .field("started", &self.started)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Moving the shares' boundaries between steps never changes a result: a kernel vector
+    //! on several threads whose boundaries are moved at random gives, bit for bit, what one
+    //! thread gives.
+
+    use std::num::NonZeroUsize;
+
+    use rand::{Rng, RngExt, SeedableRng};
+    use rand_pcg::Pcg64;
+    use rl_core::{Domain, Mode, TransitionOutcome, Value};
+    use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+
+    use super::*;
+    use crate::vector::batch::sealed::Sealed;
+    use crate::vector::{ColumnChunk, StateColumns};
+
+    /// A noisy walk on a line that terminates beyond ±1 and is truncated after 12 steps.
+    #[derive(Debug, Clone)]
+    struct Walk {
+        actions: Discrete,
+        observations: ArrayBox<f64, 1>,
+    }
+
+    impl Walk {
+        fn new() -> Self {
+            Walk {
+                actions: Discrete::new(3).expect("valid"),
+                observations: ArrayBox::new([-3.0], [3.0]).expect("valid"),
+            }
+        }
+
+        fn next<R: Rng + ?Sized>(position: f64, action: i64, rng: &mut R) -> (f64, f64, bool) {
+            let next = position + 0.2 * (action as f64 - 1.0) + 0.1 * (rng.random::<f64>() - 0.5);
+            (next, -next.abs(), next.abs() > 1.0)
+        }
+    }
+
+    impl Domain for Walk {
+        type State = f64;
+        type Observation = [f64; 1];
+        type Action = i64;
+        type ObservationSpace = ArrayBox<f64, 1>;
+        type ActionSpace = Discrete;
+
+        fn observation_space(&self) -> &ArrayBox<f64, 1> {
+            &self.observations
+        }
+
+        fn action_space(&self) -> &Discrete {
+            &self.actions
+        }
+
+        fn initial_state<R: Rng + ?Sized>(&self, _: Mode, rng: &mut R) -> f64 {
+            rng.random::<f64>() - 0.5
+        }
+
+        fn step<R: Rng + ?Sized>(
+            &self,
+            state: &f64,
+            action: &i64,
+            _: Mode,
+            rng: &mut R,
+        ) -> TransitionOutcome<f64> {
+            let (next, reward, terminated) = Walk::next(*state, *action, rng);
+            TransitionOutcome::new(next, Value::from_reward(reward), terminated)
+        }
+
+        fn observe(&self, state: &f64) -> [f64; 1] {
+            [*state]
+        }
+
+        fn is_terminal(&self, state: &f64) -> bool {
+            state.abs() > 1.0
+        }
+
+        fn episode_cap(&self) -> Option<u64> {
+            Some(12)
+        }
+    }
+
+    struct Positions(Vec<f64>);
+
+    struct PositionChunk<'a>(&'a mut [f64]);
+
+    impl ColumnChunk for PositionChunk<'_> {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+
+        fn split_at(self, mid: usize) -> (Self, Self) {
+            let (a, b) = self.0.split_at_mut(mid.min(self.0.len()));
+            (PositionChunk(a), PositionChunk(b))
+        }
+    }
+
+    impl StateColumns for Positions {
+        type State = f64;
+        type Chunk<'a> = PositionChunk<'a>;
+
+        fn filled(len: usize, initial: &f64) -> Self {
+            Positions(vec![*initial; len])
+        }
+
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+
+        fn get(&self, index: usize) -> f64 {
+            self.0.get(index).copied().unwrap_or_default()
+        }
+
+        fn set(&mut self, index: usize, state: &f64) {
+            if let Some(s) = self.0.get_mut(index) {
+                *s = *state;
+            }
+        }
+
+        fn as_chunk(&mut self) -> PositionChunk<'_> {
+            PositionChunk(&mut self.0)
+        }
+    }
+
+    impl BatchStep for Walk {
+        type Columns = Positions;
+
+        fn step_batch<T: FlatScalar>(
+            &self,
+            states: PositionChunk<'_>,
+            actions: &[i64],
+            _mode: Mode,
+            rngs: &mut [Pcg64],
+            rewards: &mut [f64],
+            terminated: &mut [bool],
+            observations: &mut [T],
+        ) {
+            let outputs = rewards
+                .iter_mut()
+                .zip(terminated.iter_mut())
+                .zip(observations.iter_mut());
+            let inputs = states.0.iter_mut().zip(actions).zip(rngs.iter_mut());
+            for (((position, action), rng), ((reward, done), observation)) in inputs.zip(outputs) {
+                let (next, r, t) = Walk::next(*position, *action, rng);
+                *position = next;
+                (*reward, *done, *observation) = (r, t, T::from_f64(next));
+            }
+        }
+    }
+
+    impl<D, T> VectorEnvironment<KernelBatch<D, T>>
+    where
+        D: BatchStep,
+        D::Action: Send + Sync,
+        D::ObservationSpace: rl_spaces::FlattenSpace,
+        T: rl_spaces::FlatScalar,
+    {
+        /// Moves boundary `boundary` (between share `boundary` and the next) by `count`
+        /// environments, as the balancer would; returns whether it moved.
+        fn shift_boundary(&mut self, boundary: usize, count: isize) -> bool {
+            let Some(pool) = &self.pool else {
+                return false;
+            };
+            let mut held: Option<MutexGuard<'_, Share<KernelBatch<D, T>>>> = None;
+            for (k, mut share) in pool.jobs().enumerate() {
+                if k == boundary {
+                    let left = match held.as_mut() {
+                        Some(previous) => &mut previous.batch,
+                        None => &mut self.main,
+                    };
+                    return left.shift(&mut share.batch, count);
+                }
+                held = Some(share);
+            }
+            false
+        }
+    }
+
+    /// Everything a step shows, with floats as bits.
+    fn shown<T: FlatScalar>(vector: &KernelVector<Walk, T>) -> Vec<u64> {
+        let floats = vector
+            .observations()
+            .iter()
+            .chain(vector.final_observations().iter())
+            .map(|x| x.to_f64().to_bits());
+        let rewards = vector.rewards().iter().map(|r| r.to_bits());
+        let flags = vector
+            .terminated()
+            .iter()
+            .chain(vector.truncated())
+            .chain(vector.final_mask())
+            .map(|b| u64::from(*b));
+        floats.chain(rewards).chain(flags).collect()
+    }
+
+    #[test]
+    fn moving_the_boundaries_never_changes_a_result() {
+        let mut rng = Pcg64::seed_from_u64(11);
+        for autoreset in [
+            Autoreset::NextStep,
+            Autoreset::SameStep,
+            Autoreset::Disabled,
+        ] {
+            for (len, threads) in [(37, 2), (64, 2), (130, 3), (96, 4)] {
+                let count = NonZeroUsize::new(len).expect("non-zero");
+                let build = |threads: usize| {
+                    let options = VectorOptions::new()
+                        .with_autoreset(autoreset)
+                        .with_threads(NonZeroUsize::new(threads).expect("non-zero"));
+                    KernelVector::<_, f32>::from_kernel(Walk::new(), count, 5, options)
+                        .expect("valid")
+                };
+                let (mut one, mut many) = (build(1), build(threads));
+                one.reset(Mode::Training).expect("resets");
+                many.reset(Mode::Training).expect("resets");
+                let mut moved = 0;
+                let mut ends = 0;
+                for step in 0..300 {
+                    // Move a few boundaries by a few environments, either way (some moves
+                    // are refused: no room, or a share would be left empty).
+                    for _ in 0..rng.random_range(0..3) {
+                        let boundary = rng.random_range(0..threads - 1);
+                        let count = rng.random_range(-12i64..=12) as isize;
+                        moved += usize::from(many.shift_boundary(boundary, count));
+                    }
+                    assert_eq!(many.share_sizes().iter().sum::<usize>(), len);
+                    if step == 150 {
+                        one.seed(9).expect("seeds");
+                        many.seed(9).expect("seeds");
+                    }
+                    if autoreset == Autoreset::Disabled
+                        && one.terminated().iter().chain(one.truncated()).any(|e| *e)
+                    {
+                        one.reset_ended().expect("resets");
+                        many.reset_ended().expect("resets");
+                    } else {
+                        let actions: Vec<i64> = (0..len).map(|_| rng.random_range(0..3)).collect();
+                        one.step(&actions).expect("steps");
+                        many.step(&actions).expect("steps");
+                        ends += one
+                            .terminated()
+                            .iter()
+                            .chain(one.truncated())
+                            .filter(|e| **e)
+                            .count();
+                    }
+                    assert_eq!(
+                        shown(&one),
+                        shown(&many),
+                        "{autoreset:?}, {len} on {threads}, step {step}"
+                    );
+                }
+                // The test means something: boundaries moved, and episodes ended on both
+                // sides of them.
+                assert!(moved > 50, "{moved} moves");
+                assert!(ends > len, "{ends} ends");
+            }
+        }
+    }
+
+    #[test]
+    fn shares_start_even_with_room_for_a_quarter_of_the_smallest() {
+        assert_eq!(
+            balanced_shares(1024, 2),
+            vec![(0..640, 0..512), (384..1024, 512..1024)]
+        );
+        // A quarter of 34 is 8: whole blocks.
+        assert_eq!(
+            balanced_shares(100, 3),
+            vec![(0..41, 0..33), (25..74, 33..66), (58..100, 66..100)]
+        );
+        // Small shares get a margin below one block, or none.
+        assert_eq!(balanced_shares(10, 2), vec![(0..6, 0..5), (4..10, 5..10)]);
+        assert_eq!(balanced_shares(6, 2), vec![(0..3, 0..3), (3..6, 3..6)]);
+        assert_eq!(balanced_shares(5, 1), vec![(0..5, 0..5)]);
     }
 }

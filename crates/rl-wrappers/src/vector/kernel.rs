@@ -64,9 +64,13 @@ pub trait StateColumns: Send {
 /// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel) owns the
 /// columns (built with [`StateColumns::filled`] from a placeholder state, then
 /// [`set`](StateColumns::set) at each reset), one `Pcg64` per episode, the step counts and
-/// the episode cap; it calls `step_batch` once per step per thread, on that thread's own
-/// columns (each thread's share of the batch is stored apart, so the chunk it passes is
-/// always [`as_chunk`](StateColumns::as_chunk) of a whole column set).
+/// the episode cap; it calls `step_batch` once per step per thread, on a contiguous run of
+/// that thread's own columns (each thread's share of the batch is stored apart, with room for
+/// a few of its neighbours' environments: on several threads the shares' boundaries move with
+/// the threads' speeds, and an environment that changes share is moved with
+/// [`get`](StateColumns::get) and [`set`](StateColumns::set)). The chunk is
+/// [`as_chunk`](StateColumns::as_chunk) of the column set, split with
+/// [`split_at`](ColumnChunk::split_at): its first state need not be the column set's first.
 ///
 /// Every state of the chunk is stepped, including the states of episodes that ended on the
 /// previous step and are about to be reset (with next-step autoreset): the vector environment
