@@ -8,7 +8,7 @@ use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread::{self, JoinHandle, Thread};
+use std::thread::{self, JoinHandle, Thread, ThreadId};
 
 /// Work done on request by whichever thread takes it: it owns its data, and its results do
 /// not depend on the thread.
@@ -99,17 +99,21 @@ struct Shared<J: Job> {
     /// Whether the caller is parked or about to park, waiting for the jobs.
     caller_sleeping: Padded<AtomicBool>,
     /// The thread that made the last request, to wake when it parks waiting for the jobs (set
-    /// by `start`, before `caller_sleeping` can be).
+    /// by `start` when the calling thread changes, before `caller_sleeping` can be).
     caller: Mutex<Option<Thread>>,
-    /// The last request (written by `start` before `requested`).
-    request: Mutex<Option<J::Request>>,
+    /// The last request (written by `start` before `requested`), on lines of its own: the
+    /// caller writes it on every request, and nothing the waiting workers read in their loop
+    /// may share its lines.
+    request: Padded<Mutex<Option<J::Request>>>,
     /// Whether a job of the last request asked to be looked at, or panicked.
     flagged: Padded<AtomicBool>,
     jobs: Vec<Padded<JobSlot<J>>>,
     /// The number of workers that have started running (their thread's own set-up, which
     /// allocates, is then done).
     started: AtomicU64,
-    shutdown: AtomicBool,
+    /// Set once, when the pool is dropped. The waiting workers read it in their loop, so it
+    /// has lines of its own, which nobody writes until then.
+    shutdown: Padded<AtomicBool>,
 }
 
 impl<J: Job> Shared<J> {
@@ -184,6 +188,9 @@ pub(crate) struct WorkerPool<J: Job> {
     requests: u64,
     /// The last request (the calling thread's copy).
     last: Option<J::Request>,
+    /// The thread recorded in the shared `caller`, so that `start` writes it only when another
+    /// thread makes a request.
+    caller: Option<ThreadId>,
 }
 
 impl<J: Job + Send + 'static> WorkerPool<J> {
@@ -196,7 +203,7 @@ impl<J: Job + Send + 'static> WorkerPool<J> {
             workers_sleeping: Padded(AtomicU64::new(0)),
             caller_sleeping: Padded(AtomicBool::new(false)),
             caller: Mutex::new(None),
-            request: Mutex::new(None),
+            request: Padded(Mutex::new(None)),
             flagged: Padded(AtomicBool::new(false)),
             jobs: jobs
                 .into_iter()
@@ -208,13 +215,14 @@ impl<J: Job + Send + 'static> WorkerPool<J> {
                 })
                 .collect(),
             started: AtomicU64::new(0),
-            shutdown: AtomicBool::new(false),
+            shutdown: Padded(AtomicBool::new(false)),
         });
         let mut pool = WorkerPool {
             shared,
             threads: Vec::with_capacity(workers),
             requests: 0,
             last: None,
+            caller: None,
         };
         for i in 0..workers {
             let shared = Arc::clone(&pool.shared);
@@ -290,13 +298,14 @@ impl<J: Job> WorkerPool<J> {
     #[allow(unsafe_code)]
     pub(crate) unsafe fn start(&mut self, request: J::Request) {
         // The thread to wake if it parks in `wait`: recorded here, where it costs a clone of a
-        // shared handle, rather than on first parking, where getting it may allocate.
+        // shared handle, rather than on first parking, where getting it may allocate; and only
+        // when the calling thread changes, so that a request writes no line the workers read
+        // besides the request's and the count's.
         let current = thread::current();
-        let mut caller = lock(&self.shared.caller);
-        if caller.as_ref().map(Thread::id) != Some(current.id()) {
-            *caller = Some(current);
+        if self.caller != Some(current.id()) {
+            self.caller = Some(current.id());
+            *lock(&self.shared.caller) = Some(current);
         }
-        drop(caller);
         *lock(&self.shared.request) = Some(request);
         self.last = Some(request);
         self.shared.flagged.store(false, Ordering::Relaxed);
