@@ -192,7 +192,8 @@ impl<J: Job> Drop for FinishOnUnwind<'_, J> {
 ///   state, generator and step count) from a share that finishes later to its neighbour, so
 ///   that the threads finish together even when one core runs slower than the other (a
 ///   host that slows a virtual CPU for a while, a core shared with another process). A
-///   boundary moves at most a quarter of the smallest even share away from where it started.
+///   boundary moves at most a quarter of the smallest even share away from where it started
+///   (so not at all with shares under 32 environments).
 /// - Copies of an environment ([`from_environments`](Self::from_environments)) keep fixed
 ///   shares: an even share for the calling thread, the rest in two shares per worker, so a
 ///   worker that runs slower leaves its second share to the calling thread.
@@ -259,17 +260,15 @@ const TIMING_PERIOD: u64 = 4;
 
 /// The shares of a kernel vector of `len` environments on `threads` threads, and the room
 /// each may grow into: even shares, one per thread, each with storage for up to `margin`
-/// environments of each neighbour, where `margin` is a quarter of the smallest share (in whole
-/// blocks of 8 environments when it is that large), so that no share falls below half its
-/// even size.
+/// environments of each neighbour, where `margin` is a quarter of the smallest share rounded
+/// down to whole blocks of 8 environments (the balancer moves whole blocks), so that no
+/// share falls below half its even size. Shares under 32 environments get no room: a step of
+/// so few is over before a move could pay for itself.
 fn balanced_shares(len: usize, threads: usize) -> Vec<(Range<usize>, Range<usize>)> {
     let threads = threads.clamp(1, len.max(1));
     let bounds: Vec<usize> = (0..=threads).map(|k| k * len / threads).collect();
     let smallest = bounds.windows(2).map(|w| w[1] - w[0]).min().unwrap_or(0);
-    let margin = match smallest / 4 {
-        quarter if quarter >= 8 => quarter / 8 * 8,
-        quarter => quarter,
-    };
+    let margin = smallest / 4 / 8 * 8;
     bounds
         .windows(2)
         .map(|w| {
@@ -412,11 +411,14 @@ where
         let dim = domain.observation_space().flat_dim();
         check_size(len, dim)?;
         let domain = Arc::new(domain);
-        let batches = balanced_shares(len, threads)
+        let shares = balanced_shares(len, threads);
+        // Without room to move into, there is nothing to balance (and nothing to time).
+        let balance = shares.iter().any(|(room, own)| room != own);
+        let batches = shares
             .into_iter()
             .map(|(room, own)| KernelBatch::new(Arc::clone(&domain), room, own))
             .collect();
-        VectorEnvironment::assemble(batches, len, dim, seed, options, true)
+        VectorEnvironment::assemble(batches, len, dim, seed, options, balance)
     }
 }
 
@@ -950,7 +952,7 @@ mod tests {
             Autoreset::SameStep,
             Autoreset::Disabled,
         ] {
-            for (len, threads) in [(37, 2), (64, 2), (130, 3), (96, 4)] {
+            for (len, threads) in [(75, 2), (64, 2), (130, 3), (160, 4)] {
                 let count = NonZeroUsize::new(len).expect("non-zero");
                 let build = |threads: usize| {
                     let options = VectorOptions::new()
@@ -1018,9 +1020,15 @@ mod tests {
             balanced_shares(100, 3),
             vec![(0..41, 0..33), (25..74, 33..66), (58..100, 66..100)]
         );
-        // Small shares get a margin below one block, or none.
-        assert_eq!(balanced_shares(10, 2), vec![(0..6, 0..5), (4..10, 5..10)]);
-        assert_eq!(balanced_shares(6, 2), vec![(0..3, 0..3), (3..6, 3..6)]);
+        // Shares under 32 environments get no room.
+        assert_eq!(
+            balanced_shares(62, 2),
+            vec![(0..31, 0..31), (31..62, 31..62)]
+        );
+        assert_eq!(
+            balanced_shares(64, 2),
+            vec![(0..40, 0..32), (24..64, 32..64)]
+        );
         assert_eq!(balanced_shares(5, 1), vec![(0..5, 0..5)]);
     }
 }
