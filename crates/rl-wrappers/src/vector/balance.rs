@@ -114,23 +114,28 @@ impl Balancer {
         any
     }
 
-    /// The moves of the last [`plan`](Self::plan), one per boundary.
-    pub(crate) fn moves(&self) -> &[isize] {
-        &self.moves
-    }
-
-    /// Says that boundary `boundary` could not move as planned (no room left): its smoothed
+    /// The moves of the last [`plan`](Self::plan), one per boundary, and a callback to call
+    /// with each boundary that could not move as planned (no room left): its smoothed
     /// difference is forgotten, so that it builds up again only from new measurements.
-    pub(crate) fn refused(&mut self, boundary: usize) {
-        if let Some(lean) = self.lean.get_mut(boundary) {
-            *lean = 0.0;
-        }
+    pub(crate) fn moves_and_refusals(&mut self) -> (&[isize], impl FnMut(usize) + '_) {
+        let lean = &mut self.lean;
+        let refused = move |boundary: usize| {
+            if let Some(lean) = lean.get_mut(boundary) {
+                *lean = 0.0;
+            }
+        };
+        (&self.moves, refused)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The moves of the last plan.
+    fn moves(balancer: &mut Balancer) -> Vec<isize> {
+        balancer.moves_and_refusals().0.to_vec()
+    }
 
     /// Plans once with shares that take `per_environment[k]` ns per environment, after a
     /// hand-over of `latency[k]` ns, and applies the moves to `sizes` (no room limit).
@@ -145,7 +150,7 @@ mod tests {
             balancer.record(k, finished as u64, *size);
         }
         if balancer.plan() {
-            for (j, count) in balancer.moves().to_vec().into_iter().enumerate() {
+            for (j, count) in moves(balancer).into_iter().enumerate() {
                 let moved = count.unsigned_abs();
                 if count > 0 {
                     sizes[j] -= moved;
@@ -257,10 +262,13 @@ mod tests {
             balancer.plan()
         });
         assert!(planned);
-        assert!(balancer.moves()[0] > 0);
+        assert!(moves(&mut balancer)[0] > 0);
         assert!(balancer.lean[0] > 0.0);
         // It could not move (no room): what had built up is dropped.
-        balancer.refused(0);
+        {
+            let (_, mut refused) = balancer.moves_and_refusals();
+            refused(0);
+        }
         assert_eq!(balancer.lean, [0.0]);
     }
 
@@ -271,6 +279,6 @@ mod tests {
         balancer.record(1, 5_000, 100);
         balancer.record(2, 9_000, 0);
         assert!(!balancer.plan());
-        assert_eq!(balancer.moves(), &[0, 0]);
+        assert_eq!(moves(&mut balancer), [0, 0]);
     }
 }

@@ -110,20 +110,33 @@ fn rebalance<B: Batch>(
     for (k, share) in pool.jobs().enumerate() {
         balancer.record(k + 1, share.finished, share.batch.len());
     }
-    if !balancer.plan() {
-        return;
+    if balancer.plan() {
+        let (moves, refused) = balancer.moves_and_refusals();
+        shift_boundaries(main, pool, moves, refused);
     }
-    // Each boundary between the share on the left (held) and the next one.
+}
+
+/// Moves boundary `k` (between share `k` and share `k + 1`, share 0 being `main`) by
+/// `moves[k]` environments ([`Batch::shift`](crate::vector::batch::sealed::Sealed::shift)'s
+/// sign), for every non-zero entry; calls `refused(k)` for each boundary that could not move.
+/// Runs between calls, when no worker holds a share.
+fn shift_boundaries<B: Batch>(
+    main: &mut B,
+    pool: &WorkerPool<Share<B>>,
+    moves: &[isize],
+    mut refused: impl FnMut(usize),
+) {
+    // The share on the left of the next boundary, once it is a worker's (locked).
     let mut held: Option<MutexGuard<'_, Share<B>>> = None;
     for (boundary, mut share) in pool.jobs().enumerate() {
-        let count = balancer.moves().get(boundary).copied().unwrap_or(0);
+        let count = moves.get(boundary).copied().unwrap_or(0);
         if count != 0 {
             let left = match held.as_mut() {
                 Some(previous) => &mut previous.batch,
                 None => &mut *main,
             };
             if !left.shift(&mut share.batch, count) {
-                balancer.refused(boundary);
+                refused(boundary);
             }
         }
         held = Some(share);
@@ -450,7 +463,7 @@ where
                 finished: 0,
             })
             .collect();
-        let balancer = (balance && !shares.is_empty()).then(|| Balancer::new(shares.len() + 1));
+        let share_count = shares.len() + 1;
         let workers = options.threads().get() - 1;
         let pool = if shares.is_empty() || workers == 0 {
             None
@@ -463,7 +476,7 @@ where
         };
         let mut vector = VectorEnvironment {
             main,
-            balancer: balancer.filter(|_| pool.is_some()),
+            balancer: (balance && pool.is_some()).then(|| Balancer::new(share_count)),
             steps: 0,
             pool,
             outputs: Outputs::new(len, dim, keep_final),
@@ -764,7 +777,6 @@ mod tests {
     use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 
     use super::*;
-    use crate::vector::batch::sealed::Sealed;
     use crate::vector::{ColumnChunk, StateColumns};
 
     /// A noisy walk on a line that terminates beyond ±1 and is truncated after 12 steps.
@@ -912,18 +924,11 @@ mod tests {
             let Some(pool) = &self.pool else {
                 return false;
             };
-            let mut held: Option<MutexGuard<'_, Share<KernelBatch<D, T>>>> = None;
-            for (k, mut share) in pool.jobs().enumerate() {
-                if k == boundary {
-                    let left = match held.as_mut() {
-                        Some(previous) => &mut previous.batch,
-                        None => &mut self.main,
-                    };
-                    return left.shift(&mut share.batch, count);
-                }
-                held = Some(share);
-            }
-            false
+            let mut moves = vec![0; boundary + 1];
+            moves[boundary] = count;
+            let mut moved = true;
+            shift_boundaries(&mut self.main, pool, &moves, |_| moved = false);
+            moved && boundary < pool.jobs().count()
         }
     }
 
