@@ -44,6 +44,35 @@ pub enum CoreError {
     },
     /// An error from a space (for example while converting an element).
     Space(SpaceError),
+    /// No domain is registered under the id.
+    UnknownId {
+        /// The id asked for.
+        id: String,
+        /// Every registered id.
+        known: Vec<String>,
+    },
+    /// A domain is already registered under the id.
+    DuplicateId {
+        /// The id registered twice.
+        id: String,
+    },
+    /// The JSON parameters given for an id do not read as its parameter type.
+    InvalidParameters {
+        /// The id.
+        id: String,
+        /// The JSON path of the bad value (`noise`, `links[1].mass`), empty for the whole
+        /// object.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The registered constructor rejected the parameters.
+    InvalidDomain {
+        /// The id.
+        id: String,
+        /// The constructor's error.
+        reason: String,
+    },
 }
 
 impl CoreError {
@@ -87,6 +116,28 @@ impl fmt::Display for CoreError {
                 write!(f, "this environment does not support `{operation}`")
             }
             CoreError::Space(e) => write!(f, "{e}"),
+            CoreError::UnknownId { id, known } => {
+                write!(f, "unknown id `{id}`; registered ids: ")?;
+                if known.is_empty() {
+                    write!(f, "none")?;
+                } else {
+                    write!(f, "{}", known.join(", "))?;
+                }
+                write!(
+                    f,
+                    " (the built-in domains are registered by rl_domains::register_builtins())"
+                )
+            }
+            CoreError::DuplicateId { id } => write!(f, "id `{id}` is already registered"),
+            CoreError::InvalidParameters { id, path, reason } if path.is_empty() => {
+                write!(f, "invalid parameters for `{id}`: {reason}")
+            }
+            CoreError::InvalidParameters { id, path, reason } => {
+                write!(f, "invalid parameters for `{id}` at `{path}`: {reason}")
+            }
+            CoreError::InvalidDomain { id, reason } => {
+                write!(f, "invalid parameters for `{id}`: {reason}")
+            }
         }
     }
 }

@@ -12,6 +12,7 @@
 //! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`] | optional capabilities |
 //! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
 //! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
+//! | [`registry`] | the table of ids: register a domain, then build it by id with JSON parameters |
 //!
 //! The [`guide`] module walks through writing a domain from scratch.
 //!
@@ -64,8 +65,15 @@ mod info;
 mod invalid;
 mod mode;
 mod outcome;
+pub mod registry;
 mod simulator;
 mod value;
+
+/// The `rand` crate this crate's traits are written against (`Rng` in `Domain::step`), so that
+/// a domain author uses the same version: `use rl_core::rand::Rng;`.
+pub use rand;
+/// The `rand_pcg` crate of the generators the simulator and vectors own (`Pcg64`).
+pub use rand_pcg;
 
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,

@@ -1,5 +1,5 @@
 //! The crate's error types: [`Error`] for parameters, grid maps and pictures,
-//! [`ReferenceError`] for reference files, [`RegistryError`] for the registry.
+//! [`ReferenceError`] for reference files.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -256,63 +256,6 @@ impl std::error::Error for ReferenceError {
             ReferenceError::InvalidParameters(error) => Some(error),
             ReferenceError::Map { source, .. } => Some(source),
             _ => None,
-        }
-    }
-}
-
-/// An error from the registry: an unknown id, parameters that do not parse, or parameters
-/// the domain rejects.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum RegistryError {
-    /// No environment is registered under this id.
-    UnknownId {
-        /// The id that was asked for.
-        id: String,
-        /// Every registered id, in the order of [`list`](crate::registry::list).
-        known: Vec<String>,
-    },
-    /// The JSON parameters are not an object of the domain's parameter fields (an unknown
-    /// field, a value of the wrong type); the message names the field.
-    InvalidParams {
-        /// The id the parameters were given for.
-        id: String,
-        /// The underlying error.
-        source: serde_json::Error,
-    },
-    /// The parameters parse but the domain rejects them (for example a negative mass).
-    InvalidDomain {
-        /// The id the parameters were given for.
-        id: String,
-        /// The underlying error.
-        source: Error,
-    },
-}
-
-impl fmt::Display for RegistryError {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RegistryError::UnknownId { id, known } => write!(
-                formatter,
-                "unknown environment id `{id}`; the known ids are: {}",
-                known.join(", ")
-            ),
-            RegistryError::InvalidParams { id, source } => {
-                write!(formatter, "invalid parameters for `{id}`: {source}")
-            }
-            RegistryError::InvalidDomain { id, source } => {
-                write!(formatter, "cannot build `{id}`: {source}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for RegistryError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RegistryError::InvalidParams { source, .. } => Some(source),
-            RegistryError::InvalidDomain { source, .. } => Some(source),
-            RegistryError::UnknownId { .. } => None,
         }
     }
 }

@@ -73,7 +73,8 @@ mod svg;
 mod trig;
 
 pub use cartpole::CartPole;
-pub use error::{Error, ReferenceError, RegistryError};
+pub use error::{Error, ReferenceError};
 pub use gridworld::GridWorld;
 pub use mountain_car::MountainCar;
 pub use mountain_car_continuous::MountainCarContinuous;
+pub use registry::register_builtins;

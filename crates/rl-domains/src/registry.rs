@@ -1,6 +1,6 @@
-//! The registry: every domain of this crate under a Gymnasium-style id, built from JSON
-//! parameters that override the defaults field by field, as an environment that code can
-//! drive without knowing its type.
+//! The built-in ids: every domain of this crate registered under a Gymnasium-style id in
+//! `rl-core`'s table ([`rl_core::registry`]), through the same public call a user makes
+//! ([`Registration::register`]), and helpers that register them before building by id.
 //!
 //! # Ids
 //!
@@ -19,13 +19,14 @@
 //!
 //! The parameters are a JSON object of the fields of the domain's `Params` struct; fields
 //! left out keep their defaults, an unknown field is an error that names it
-//! ([`RegistryError::InvalidParams`]), and values the domain rejects are
-//! [`RegistryError::InvalidDomain`]. `None` and JSON `null` mean the defaults.
+//! ([`CoreError::InvalidParameters`], with the JSON path of the bad value), and values the
+//! domain rejects are [`CoreError::InvalidDomain`]. `None` and JSON `null` mean the defaults.
 //!
 //! # Environments
 //!
-//! [`make`] returns a [`BoxedEnvironment`]: a [`Simulator`] of the domain behind
-//! [`DynamicEnvironment`], whose observations and actions are [`AnyElement`]s
+//! [`make`] returns a [`BoxedEnvironment`]: a [`Simulator`](rl_core::Simulator) of the domain
+//! behind [`DynamicEnvironment`](rl_core::DynamicEnvironment), whose observations and actions
+//! are [`AnyElement`]s
 //! (`rl_spaces::AnyElement`):
 //!
 //! | domain | observation | action |
@@ -37,7 +38,10 @@
 //!
 //! Its generator is seeded with 0; call [`Environment::seed`](rl_core::Environment::seed)
 //! before the first reset. For the typed domain (to plan with [`GridWorld`]'s enumerable
-//! transitions, say), use [`domain`] or [`gridworld_from_id`].
+//! transitions, say), downcast [`build`]'s result or use [`gridworld_from_id`].
+//!
+//! Each built-in also carries the settings `rl run` uses by default (agent, step budget,
+//! agent parameters) in [`RegistryEntry::settings`](rl_core::registry::RegistryEntry).
 //!
 //! [`AnyElement`]: rl_spaces::AnyElement
 //!
@@ -58,12 +62,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use rl_core::{BoxedEnvironment, Domain, DynamicEnvironment, Simulator};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
+use rl_core::registry::{self as table, RegisteredDomain, Registration, RegistryEntry};
+use rl_core::{BoxedEnvironment, CoreError};
+use serde_json::{Value, json};
 
 use crate::cartpole::{CartPole, CartPoleParams};
-use crate::error::{Error, RegistryError};
 use crate::gridworld::{CellKind, GridMap, GridWorld, GridWorldParams};
 use crate::mountain_car::{MountainCar, MountainCarParams};
 use crate::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
@@ -77,192 +80,147 @@ pub const MOUNTAIN_CAR_CONTINUOUS_ID: &str = "MountainCarContinuous-v0";
 /// The prefix of the GridWorld ids, followed by a built-in map's name.
 pub const GRIDWORLD_PREFIX: &str = "GridWorld-";
 
-/// One registered id with a one-line description.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RegistryEntry {
-    /// The id, for example `CartPole-v1` or `GridWorld-4x5`.
-    pub id: String,
-    /// What the id builds, in one line.
-    pub description: String,
-}
-
-/// A domain built by the registry, typed: match on it to use a domain's own capabilities.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-// Built once per environment, never in a loop: boxing GridWorld would only add indirection.
-#[allow(clippy::large_enum_variant)]
-pub enum RegisteredDomain {
-    /// `CartPole-v1`.
-    CartPole(CartPole),
-    /// `MountainCar-v0`.
-    MountainCar(MountainCar),
-    /// `MountainCarContinuous-v0`.
-    MountainCarContinuous(MountainCarContinuous),
-    /// `GridWorld-<map>`.
-    GridWorld(GridWorld),
-}
-
-impl RegisteredDomain {
-    /// The domain as an environment of [`AnyElement`](rl_spaces::AnyElement)s: a
-    /// [`Simulator`] (seeded with 0) behind [`DynamicEnvironment`].
-    pub fn into_environment(self) -> BoxedEnvironment {
-        match self {
-            RegisteredDomain::CartPole(domain) => boxed(domain),
-            RegisteredDomain::MountainCar(domain) => boxed(domain),
-            RegisteredDomain::MountainCarContinuous(domain) => boxed(domain),
-            RegisteredDomain::GridWorld(domain) => boxed(domain),
+/// Registers every built-in id in `rl-core`'s table (the three Gymnasium domains, then one
+/// GridWorld per built-in map in name order). Only the first call registers; later calls do
+/// nothing, so every entry point may call it.
+///
+/// ```
+/// rl_domains::register_builtins();
+/// assert!(rl_core::registry::contains("CartPole-v1"));
+/// assert!(rl_core::registry::contains("GridWorld-4x5"));
+/// ```
+pub fn register_builtins() {
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    REGISTERED.call_once(|| {
+        for result in register_all() {
+            // Only a user who registered one of our ids first can make this fail; their entry
+            // then stays, and building that id builds theirs.
+            debug_assert!(result.is_ok(), "built-in registration failed: {result:?}");
+            let _ = result;
         }
-    }
-
-    /// The domain's discount factor.
-    pub fn discount(&self) -> f64 {
-        match self {
-            RegisteredDomain::CartPole(domain) => domain.discount(),
-            RegisteredDomain::MountainCar(domain) => domain.discount(),
-            RegisteredDomain::MountainCarContinuous(domain) => domain.discount(),
-            RegisteredDomain::GridWorld(domain) => domain.discount(),
-        }
-    }
-
-    /// The domain's episode cap.
-    pub fn episode_cap(&self) -> Option<u64> {
-        match self {
-            RegisteredDomain::CartPole(domain) => domain.episode_cap(),
-            RegisteredDomain::MountainCar(domain) => domain.episode_cap(),
-            RegisteredDomain::MountainCarContinuous(domain) => domain.episode_cap(),
-            RegisteredDomain::GridWorld(domain) => domain.episode_cap(),
-        }
-    }
+    });
 }
 
-fn boxed<D>(domain: D) -> BoxedEnvironment
-where
-    D: Domain + Send + 'static,
-    D::State: Send,
-    D::ObservationSpace: rl_spaces::DynamicSpace,
-    D::ActionSpace: rl_spaces::DynamicSpace,
-{
-    DynamicEnvironment::new(Simulator::new(domain, 0)).boxed()
-}
-
-/// Every registered id with a one-line description: the three Gymnasium domains, then one
-/// GridWorld per built-in map in name order.
-pub fn list() -> Vec<RegistryEntry> {
-    let mut entries = vec![
-        RegistryEntry {
-            id: CARTPOLE_ID.to_owned(),
-            description: "Gymnasium 1.4.0 CartPole-v1: push a cart left or right to balance \
-                          a pole (Discrete(2) actions, 4 float32 observations, 500 steps)"
-                .to_owned(),
-        },
-        RegistryEntry {
-            id: MOUNTAIN_CAR_ID.to_owned(),
-            description: "Gymnasium 1.4.0 MountainCar-v0: rock an underpowered car up a hill \
-                          (Discrete(3) actions, 2 float32 observations, 200 steps)"
-                .to_owned(),
-        },
-        RegistryEntry {
-            id: MOUNTAIN_CAR_CONTINUOUS_ID.to_owned(),
-            description: "Gymnasium 1.4.0 MountainCarContinuous-v0: the same hill with a \
-                          continuous force in [-1, 1] and an energy penalty (999 steps)"
-                .to_owned(),
-        },
+fn register_all() -> Vec<Result<(), CoreError>> {
+    let mut results = vec![
+        Registration::new(
+            CARTPOLE_ID,
+            "Gymnasium 1.4.0 CartPole-v1: push a cart left or right to balance a pole \
+             (Discrete(2) actions, 4 float32 observations, 500 steps)",
+            |params: CartPoleParams| CartPole::new(params),
+        )
+        .with_render()
+        .with_settings(json!({
+            "agent": "linear-sarsa",
+            "max_steps": 100_000,
+            // The velocities are unbounded in the observation space, so the tile coder gets
+            // Sutton and Barto's usual ranges.
+            "agent_params": {
+                "linear-": {"bounds": [[-2.4, 2.4], [-3.0, 3.0], [-0.21, 0.21], [-3.5, 3.5]]}
+            }
+        }))
+        .register(),
+        Registration::new(
+            MOUNTAIN_CAR_ID,
+            "Gymnasium 1.4.0 MountainCar-v0: rock an underpowered car up a hill \
+             (Discrete(3) actions, 2 float32 observations, 200 steps)",
+            |params: MountainCarParams| MountainCar::new(params),
+        )
+        .with_render()
+        .with_settings(json!({"agent": "linear-sarsa", "max_steps": 60_000}))
+        .register(),
+        Registration::new(
+            MOUNTAIN_CAR_CONTINUOUS_ID,
+            "Gymnasium 1.4.0 MountainCarContinuous-v0: the same hill with a continuous force \
+             in [-1, 1] and an energy penalty (999 steps)",
+            |params: MountainCarContinuousParams| MountainCarContinuous::new(params),
+        )
+        .with_render()
+        .with_settings(json!({"agent": "random", "max_steps": 100_000}))
+        .register(),
     ];
     for name in GridMap::builtin_names() {
-        let description = match GridMap::builtin(name) {
-            Ok(map) => {
-                let count = |kind, noun: &str| {
-                    let count = map.cells().iter().filter(|cell| **cell == kind).count();
-                    let plural = if count == 1 { "" } else { "s" };
-                    format!("{count} {noun}{plural}")
-                };
-                format!(
-                    "RLPy 1.3.6 GridWorld on map {name}: {} by {} cells, {}, {} \
-                     (Discrete(4) actions, noise 0.1, discount 0.9, 1000 steps)",
-                    map.rows(),
-                    map.cols(),
-                    count(CellKind::Goal, "goal"),
-                    count(CellKind::Pit, "pit")
-                )
-            }
-            Err(error) => format!("RLPy 1.3.6 GridWorld on map {name} (unreadable: {error})"),
-        };
-        entries.push(RegistryEntry {
-            id: format!("{GRIDWORLD_PREFIX}{name}"),
-            description,
-        });
+        let registration = Registration::new(
+            format!("{GRIDWORLD_PREFIX}{name}"),
+            gridworld_description(name),
+            move |params: GridWorldParams| GridWorld::builtin(name, params),
+        )
+        .with_render()
+        .with_transitions()
+        .with_settings(json!({"agent": "q-learning", "max_steps": 20_000}));
+        results.push(registration.register());
     }
-    entries
+    results
 }
 
-/// Every registered id, in the order of [`list`].
-pub fn ids() -> Vec<String> {
-    list().into_iter().map(|entry| entry.id).collect()
-}
-
-/// The typed domain registered under `id`, with `params` overriding its defaults (see the
-/// [module documentation](self)).
-pub fn domain(id: &str, params: Option<&Value>) -> Result<RegisteredDomain, RegistryError> {
-    let invalid = |source: Error| RegistryError::InvalidDomain {
-        id: id.to_owned(),
-        source,
-    };
-    match id {
-        CARTPOLE_ID => CartPole::new(parse_params::<CartPoleParams>(id, params)?)
-            .map(RegisteredDomain::CartPole)
-            .map_err(invalid),
-        MOUNTAIN_CAR_ID => MountainCar::new(parse_params::<MountainCarParams>(id, params)?)
-            .map(RegisteredDomain::MountainCar)
-            .map_err(invalid),
-        MOUNTAIN_CAR_CONTINUOUS_ID => {
-            MountainCarContinuous::new(parse_params::<MountainCarContinuousParams>(id, params)?)
-                .map(RegisteredDomain::MountainCarContinuous)
-                .map_err(invalid)
+fn gridworld_description(name: &str) -> String {
+    match GridMap::builtin(name) {
+        Ok(map) => {
+            let count = |kind, noun: &str| {
+                let count = map.cells().iter().filter(|cell| **cell == kind).count();
+                let plural = if count == 1 { "" } else { "s" };
+                format!("{count} {noun}{plural}")
+            };
+            format!(
+                "RLPy 1.3.6 GridWorld on map {name}: {} by {} cells, {}, {} \
+                 (Discrete(4) actions, noise 0.1, discount 0.9, 1000 steps)",
+                map.rows(),
+                map.cols(),
+                count(CellKind::Goal, "goal"),
+                count(CellKind::Pit, "pit")
+            )
         }
-        _ => gridworld_from_id(id, params).map(RegisteredDomain::GridWorld),
+        Err(error) => format!("RLPy 1.3.6 GridWorld on map {name} (unreadable: {error})"),
     }
 }
 
-/// The environment registered under `id`, with `params` overriding its defaults, as a
-/// [`BoxedEnvironment`] seeded with 0 (see the [module documentation](self)).
+/// Every registered id (built-ins registered first) with its one-line description.
+pub fn list() -> Vec<RegistryEntry> {
+    register_builtins();
+    table::list()
+}
+
+/// Every registered id (built-ins registered first), in the order of [`list`].
+pub fn ids() -> Vec<String> {
+    register_builtins();
+    table::ids()
+}
+
+/// The domain registered under `id` (built-ins registered first), with `params` overriding
+/// its defaults (see the [module documentation](self)).
+pub fn build(id: &str, params: Option<&Value>) -> Result<Box<dyn RegisteredDomain>, CoreError> {
+    register_builtins();
+    table::build(id, params)
+}
+
+/// The environment registered under `id` (built-ins registered first), with `params`
+/// overriding its defaults, as a [`BoxedEnvironment`] seeded with 0 (see the
+/// [module documentation](self)).
 ///
-/// Fails with [`RegistryError::UnknownId`], listing every known id, for an unknown id.
-pub fn make(id: &str, params: Option<&Value>) -> Result<BoxedEnvironment, RegistryError> {
-    domain(id, params).map(RegisteredDomain::into_environment)
+/// Fails with [`CoreError::UnknownId`], listing every known id, for an unknown id.
+pub fn make(id: &str, params: Option<&Value>) -> Result<BoxedEnvironment, CoreError> {
+    register_builtins();
+    table::make(id, params)
 }
 
-/// The [`GridWorld`] registered under `id` (`GridWorld-<map>`), with `params` overriding
-/// [`GridWorldParams::default`]; for planners that need its enumerable transitions.
-pub fn gridworld_from_id(id: &str, params: Option<&Value>) -> Result<GridWorld, RegistryError> {
-    let map_name = id
-        .strip_prefix(GRIDWORLD_PREFIX)
-        .filter(|name| GridMap::builtin_names().contains(name))
-        .ok_or_else(|| RegistryError::UnknownId {
+/// The [`GridWorld`] registered under `id` (`GridWorld-<map>`, or a user's id whose domain
+/// is a `GridWorld`), with `params` overriding its defaults; for planners that need its
+/// enumerable transitions. Fails with [`CoreError::UnknownId`] for an id that is not
+/// registered or whose domain is not a GridWorld.
+pub fn gridworld_from_id(id: &str, params: Option<&Value>) -> Result<GridWorld, CoreError> {
+    let domain = build(id, params)?;
+    domain
+        .as_any()
+        .downcast_ref::<GridWorld>()
+        .cloned()
+        .ok_or_else(|| CoreError::UnknownId {
             id: id.to_owned(),
-            known: ids(),
-        })?;
-    let params = parse_params::<GridWorldParams>(id, params)?;
-    GridWorld::builtin(map_name, params).map_err(|source| RegistryError::InvalidDomain {
-        id: id.to_owned(),
-        source,
-    })
-}
-
-/// Reads parameters from a JSON object over the defaults; `None` and `null` give the
-/// defaults. Anything but an object is an error (serde would read a list positionally).
-fn parse_params<P: DeserializeOwned + Default>(
-    id: &str,
-    params: Option<&Value>,
-) -> Result<P, RegistryError> {
-    let invalid = |source| RegistryError::InvalidParams {
-        id: id.to_owned(),
-        source,
-    };
-    match params {
-        None | Some(Value::Null) => Ok(P::default()),
-        Some(value @ Value::Object(_)) => P::deserialize(value).map_err(invalid),
-        Some(other) => Err(invalid(serde::de::Error::custom(format!(
-            "invalid type: expected an object of parameter fields, found {other}"
-        )))),
-    }
+            known: ids()
+                .into_iter()
+                .filter(|known| {
+                    build(known, None)
+                        .is_ok_and(|domain| domain.as_any().downcast_ref::<GridWorld>().is_some())
+                })
+                .collect(),
+        })
 }

@@ -1,11 +1,11 @@
 //! The registry: ids and descriptions, JSON parameters over the defaults, typed errors, and
 //! environments that behave like the typed simulator they wrap.
 
-use rl_core::{Domain, Environment, Mode, Simulator};
+use rl_core::{CoreError, Domain, Environment, Mode, Simulator};
 use rl_domains::cartpole::{CartPole, CartPoleParams, Integrator};
 use rl_domains::gridworld::{ExpectedStepVariant, GridMap};
-use rl_domains::registry::{self, RegisteredDomain};
-use rl_domains::{Error, RegistryError};
+use rl_domains::mountain_car::MountainCar;
+use rl_domains::registry;
 use rl_spaces::{AnyArray, AnyElement, AnySpace, FiniteSpace};
 use serde_json::json;
 
@@ -58,7 +58,7 @@ fn unknown_ids_list_the_known_ones() {
     ] {
         let error = registry::make(id, None).err().expect("unknown");
         match &error {
-            RegistryError::UnknownId { id: asked, known } => {
+            CoreError::UnknownId { id: asked, known } => {
                 assert_eq!(asked, id);
                 assert_eq!(known, &registry::ids());
             }
@@ -71,17 +71,15 @@ fn unknown_ids_list_the_known_ones() {
     }
     assert!(matches!(
         registry::gridworld_from_id("CartPole-v1", None),
-        Err(RegistryError::UnknownId { .. })
+        Err(CoreError::UnknownId { .. })
     ));
 }
 
 #[test]
 fn json_parameters_override_the_defaults_field_by_field() {
     let params = json!({"integrator": "semi-implicit", "sutton_barto_reward": true});
-    let Ok(RegisteredDomain::CartPole(domain)) = registry::domain("CartPole-v1", Some(&params))
-    else {
-        panic!("a CartPole");
-    };
+    let built = registry::build("CartPole-v1", Some(&params)).expect("valid");
+    let domain: &CartPole = built.as_any().downcast_ref().expect("a CartPole");
     let expected = CartPoleParams {
         integrator: Integrator::SemiImplicitEuler,
         sutton_barto_reward: true,
@@ -90,10 +88,8 @@ fn json_parameters_override_the_defaults_field_by_field() {
     assert_eq!(domain.params(), &expected);
 
     for defaults in [None, Some(&serde_json::Value::Null), Some(&json!({}))] {
-        let Ok(RegisteredDomain::CartPole(domain)) = registry::domain("CartPole-v1", defaults)
-        else {
-            panic!("a CartPole");
-        };
+        let built = registry::build("CartPole-v1", defaults).expect("valid");
+        let domain: &CartPole = built.as_any().downcast_ref().expect("a CartPole");
         assert_eq!(domain.params(), &CartPoleParams::default());
     }
 
@@ -111,12 +107,12 @@ fn json_parameters_override_the_defaults_field_by_field() {
         &GridMap::builtin("3x5-Wall").expect("built in")
     );
 
-    let Ok(RegisteredDomain::MountainCar(domain)) = registry::domain(
+    let built = registry::build(
         "MountainCar-v0",
         Some(&json!({"goal_reward": 0.0, "reset_low": -0.5, "reset_high": -0.5})),
-    ) else {
-        panic!("a MountainCar");
-    };
+    )
+    .expect("valid");
+    let domain: &MountainCar = built.as_any().downcast_ref().expect("a MountainCar");
     assert_eq!(
         domain.params(),
         &rl_domains::mountain_car::MountainCarParams::rlpy_style()
@@ -125,19 +121,60 @@ fn json_parameters_override_the_defaults_field_by_field() {
 
 #[test]
 fn bad_parameters_are_typed_errors_naming_the_field() {
-    for (id, params, field) in [
-        ("CartPole-v1", json!({"gravty": 9.8}), "gravty"),
-        ("MountainCar-v0", json!({"force": "strong"}), "invalid type"),
-        ("MountainCarContinuous-v0", json!([1, 2]), "invalid type"),
-        ("GridWorld-4x5", json!({"map": "4x5"}), "map"),
-        ("GridWorld-4x5", json!({"expected_step": "fixed"}), "fixed"),
+    // (id, parameters, JSON path of the bad value, a word of the reason)
+    for (id, params, at, field) in [
+        (
+            "CartPole-v1",
+            json!({"gravty": 9.8}),
+            "gravty",
+            "unknown field",
+        ),
+        (
+            "MountainCar-v0",
+            json!({"force": "strong"}),
+            "force",
+            "invalid type",
+        ),
+        (
+            "MountainCarContinuous-v0",
+            json!([1, 2]),
+            "",
+            "expected an object",
+        ),
+        (
+            "GridWorld-4x5",
+            json!({"map": "4x5"}),
+            "map",
+            "unknown field",
+        ),
+        (
+            "GridWorld-4x5",
+            json!({"expected_step": "fixed"}),
+            "expected_step",
+            "fixed",
+        ),
+        (
+            "GridWorld-4x5",
+            json!({"noise": [0.1]}),
+            "noise",
+            "invalid type",
+        ),
     ] {
         let error = registry::make(id, Some(&params)).err().expect("invalid");
-        assert!(
-            matches!(error, RegistryError::InvalidParams { .. }),
-            "{id}: {error:?}"
-        );
-        assert!(error.to_string().contains(field), "{id}: {error}");
+        match &error {
+            CoreError::InvalidParameters {
+                id: failed,
+                path,
+                reason,
+            } => {
+                assert_eq!((failed.as_str(), path.as_str()), (id, at), "{error}");
+                assert!(reason.contains(field), "{id}: {error}");
+            }
+            other => panic!("{id}: {other:?}"),
+        }
+        if !at.is_empty() {
+            assert!(error.to_string().contains(&format!("at `{at}`")), "{error}");
+        }
     }
     for (id, params, field) in [
         ("CartPole-v1", json!({"tau": -0.02}), "tau"),
@@ -155,12 +192,9 @@ fn bad_parameters_are_typed_errors_naming_the_field() {
         ("GridWorld-1x2", json!({"noise": 1.5}), "noise"),
     ] {
         match registry::make(id, Some(&params)).err().expect("invalid") {
-            RegistryError::InvalidDomain {
-                id: failed,
-                source: Error::InvalidParameter { parameter, .. },
-            } => {
+            CoreError::InvalidDomain { id: failed, reason } => {
                 assert_eq!(failed, id);
-                assert_eq!(parameter, field);
+                assert!(reason.contains(&format!("`{field}`")), "{id}: {reason}");
             }
             other => panic!("{id}: {other:?}"),
         }

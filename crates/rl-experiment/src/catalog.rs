@@ -1,21 +1,36 @@
-//! The domains the command line knows (the `rl-domains` registry) and the experiment defaults
-//! chosen for each: the usual agent, the step budget, agent parameters, and the extra analysis
-//! of GridWorld results against value iteration.
+//! The domains the command line knows (every id of `rl-core`'s registration table, the
+//! built-ins of `rl-domains` registered first) and the experiment defaults chosen for each:
+//! the usual agent, the step budget, agent parameters, and the extra analysis of GridWorld
+//! results against value iteration.
+//!
+//! # Settings read from a registration
+//!
+//! A registration may carry settings ([`Registration::with_settings`]); `rl run` reads these
+//! keys when the user gives no flag:
+//!
+//! | key | meaning | without it |
+//! |---|---|---|
+//! | `agent` | the agent's name | `q-learning` for finite observations and actions, `linear-sarsa` for bounded Box observations and finite actions, `random` otherwise |
+//! | `max_steps` | the step budget per run | 100 000 |
+//! | `agent_params` | an object from agent-name prefixes (`"linear-"`) to the agent parameters used when the agent's name starts with that prefix | none |
+//!
+//! [`Registration::with_settings`]: rl_core::registry::Registration::with_settings
 
-use rand::SeedableRng;
-use rl_core::{
-    BoxedEnvironment, CheckConfig, CheckReport, Domain, Mode, Render, check_domain,
-    check_transitions,
-};
+use rl_core::registry::RegisteredDomain;
+use rl_core::{BoxedEnvironment, CheckConfig, CheckReport, registry::PictureFormat};
 use rl_domains::gridworld::{GridAction, GridWorld};
-use rl_domains::registry::{self, RegisteredDomain};
-use serde_json::{Value as JsonValue, json};
+use rl_domains::registry;
+use rl_spaces::AnySpace;
+use serde_json::Value as JsonValue;
 
 use crate::agent::value_iteration;
 use crate::{ExperimentConfig, ExperimentError, RunResult};
 
 /// The domain of `rl run` without `--domain`.
 pub const DEFAULT_DOMAIN: &str = "GridWorld-4x5";
+
+/// The step budget of an id whose registration suggests none.
+pub const FALLBACK_MAX_STEPS: u64 = 100_000;
 
 /// Every domain id with its one-line description.
 pub fn domains() -> Vec<(String, String)> {
@@ -25,49 +40,77 @@ pub fn domains() -> Vec<(String, String)> {
         .collect()
 }
 
+fn domain_error(error: rl_core::CoreError) -> ExperimentError {
+    ExperimentError::Domain(error.to_string())
+}
+
 /// Builds the environment of `id` with JSON parameters.
 pub fn make(id: &str, params: Option<&JsonValue>) -> Result<BoxedEnvironment, ExperimentError> {
-    registry::make(id, params).map_err(|e| ExperimentError::Domain(e.to_string()))
+    registry::make(id, params).map_err(domain_error)
 }
 
-fn typed(id: &str, params: Option<&JsonValue>) -> Result<RegisteredDomain, ExperimentError> {
-    registry::domain(id, params).map_err(|e| ExperimentError::Domain(e.to_string()))
+fn typed(
+    id: &str,
+    params: Option<&JsonValue>,
+) -> Result<Box<dyn RegisteredDomain>, ExperimentError> {
+    registry::build(id, params).map_err(domain_error)
 }
 
-/// The agent `rl run` uses on `id` without `--agent`: tabular Q-learning on GridWorld, linear
-/// SARSA on tile coding on CartPole and MountainCar, random actions elsewhere (our learners
-/// need discrete actions).
-pub fn default_agent(id: &str) -> &'static str {
-    if id.starts_with(registry::GRIDWORLD_PREFIX) {
-        "q-learning"
-    } else if id == registry::CARTPOLE_ID || id == registry::MOUNTAIN_CAR_ID {
-        "linear-sarsa"
-    } else {
-        "random"
+/// The settings the registration of `id` suggests (see the [module documentation](self)).
+fn setting(id: &str, key: &str) -> Option<JsonValue> {
+    registry::list()
+        .into_iter()
+        .find(|entry| entry.id == id)
+        .and_then(|entry| entry.settings)
+        .and_then(|settings| settings.get(key).cloned())
+}
+
+/// The agent `rl run` uses on `id` without `--agent`: the registration's `agent` setting,
+/// else one chosen from the spaces (see the [module documentation](self)).
+pub fn default_agent(id: &str) -> String {
+    if let Some(JsonValue::String(agent)) = setting(id, "agent") {
+        return agent;
     }
+    let Ok(env) = registry::make(id, None) else {
+        return "random".to_owned();
+    };
+    let finite_actions = matches!(env.action_space(), AnySpace::Discrete(_));
+    match env.observation_space() {
+        AnySpace::Discrete(_) | AnySpace::MultiDiscrete(_) if finite_actions => "q-learning",
+        AnySpace::Box(space)
+            if finite_actions
+                && space
+                    .low_f64()
+                    .iter()
+                    .chain(&space.high_f64())
+                    .all(|b| b.is_finite()) =>
+        {
+            "linear-sarsa"
+        }
+        _ => "random",
+    }
+    .to_owned()
 }
 
-/// The step budget per run of `rl run` on `id` without `--max-steps`.
+/// The step budget per run of `rl run` on `id` without `--max-steps`: the registration's
+/// `max_steps` setting, else [`FALLBACK_MAX_STEPS`].
 pub fn default_max_steps(id: &str) -> u64 {
-    if id.starts_with(registry::GRIDWORLD_PREFIX) {
-        20_000
-    } else if id == registry::MOUNTAIN_CAR_ID {
-        60_000
-    } else {
-        100_000
-    }
+    setting(id, "max_steps")
+        .and_then(|steps| steps.as_u64())
+        .unwrap_or(FALLBACK_MAX_STEPS)
 }
 
-/// Agent parameters `rl run` adds when none are given: CartPole's velocities are unbounded in
-/// its observation space, so the tile coder gets Sutton and Barto's usual ranges.
+/// Agent parameters `rl run` adds when none are given: the registration's `agent_params`
+/// entry whose key `agent` starts with (CartPole's velocities are unbounded in its
+/// observation space, so its tile coder gets Sutton and Barto's usual ranges).
 pub fn default_agent_params(id: &str, agent: &str) -> Option<JsonValue> {
-    (id == registry::CARTPOLE_ID && agent.starts_with("linear-"))
-        .then(|| json!({"bounds": [[-2.4, 2.4], [-3.0, 3.0], [-0.21, 0.21], [-3.5, 3.5]]}))
-}
-
-fn initial_svg<D: Domain + Render>(domain: &D, seed: u64) -> String {
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
-    domain.render_svg(&domain.initial_state(Mode::Training, &mut rng))
+    let JsonValue::Object(by_prefix) = setting(id, "agent_params")? else {
+        return None;
+    };
+    by_prefix
+        .into_iter()
+        .find(|(prefix, _)| agent.starts_with(prefix.as_str()))
+        .map(|(_, params)| params)
 }
 
 /// The SVG picture of `id`'s initial state drawn with `seed`.
@@ -76,16 +119,13 @@ pub fn render_svg(
     params: Option<&JsonValue>,
     seed: u64,
 ) -> Result<String, ExperimentError> {
-    Ok(match typed(id, params)? {
-        RegisteredDomain::CartPole(d) => initial_svg(&d, seed),
-        RegisteredDomain::MountainCar(d) => initial_svg(&d, seed),
-        RegisteredDomain::MountainCarContinuous(d) => initial_svg(&d, seed),
-        RegisteredDomain::GridWorld(d) => initial_svg(&d, seed),
-        _ => return Err(ExperimentError::Domain(format!("{id} cannot be drawn"))),
-    })
+    typed(id, params)?
+        .picture(seed, PictureFormat::Svg)
+        .ok_or_else(|| ExperimentError::Domain(format!("{id} has no pictures")))
 }
 
-/// The conformance checker's report on `id` (with the transition checks for GridWorld).
+/// The conformance checker's report on `id` (with the transition checks where the
+/// registration declared enumerable transitions, as for GridWorld).
 pub fn check(
     id: &str,
     params: Option<&JsonValue>,
@@ -95,17 +135,7 @@ pub fn check(
         seed,
         ..CheckConfig::default()
     };
-    Ok(match typed(id, params)? {
-        RegisteredDomain::CartPole(d) => check_domain(&d, &config),
-        RegisteredDomain::MountainCar(d) => check_domain(&d, &config),
-        RegisteredDomain::MountainCarContinuous(d) => check_domain(&d, &config),
-        RegisteredDomain::GridWorld(d) => {
-            let mut report = check_domain(&d, &config);
-            report.merge(check_transitions(&d, &config));
-            report
-        }
-        _ => return Err(ExperimentError::Domain(format!("{id} cannot be checked"))),
-    })
+    Ok(typed(id, params)?.check(&config))
 }
 
 /// Replays reference files: the text to print and whether everything matched.
@@ -170,14 +200,14 @@ pub fn analyse(
     config: &ExperimentConfig,
     results: &[RunResult],
 ) -> Result<Option<Analysis>, ExperimentError> {
-    let RegisteredDomain::GridWorld(world) = typed(&config.domain, config.domain_params.as_ref())?
-    else {
+    let domain = typed(&config.domain, config.domain_params.as_ref())?;
+    let Some(world) = domain.as_any().downcast_ref::<GridWorld>() else {
         return Ok(None);
     };
     let Some(first) = results.first().and_then(|r| r.state_values.as_ref()) else {
         return Ok(None);
     };
-    let optimal = gridworld_optimal_actions(&world)?;
+    let optimal = gridworld_optimal_actions(world)?;
     let optimal_runs = results
         .iter()
         .filter(|r| {

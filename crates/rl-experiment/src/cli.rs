@@ -123,9 +123,24 @@ fn parse_object(
     Ok(Some(value))
 }
 
-/// Runs the command line with these arguments (the first is the program name), writing to
-/// standard output and standard error, and returns the exit status.
+/// Runs the `rl` command line on `args` (the program name first), writing to the process's
+/// standard output and error, and returns the exit status: what `bin/rl.rs` calls. A binary
+/// of your own that registers its domains first (see `docs/custom-domain.md`) and then calls
+/// this is the `rl` command line with those domains.
 pub fn main_with_args<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr();
+    run_with_args(args, &mut out, &mut err)
+}
+
+/// [`main_with_args`] writing to `out` and `err` instead of the process's standard output
+/// and error (help and version text go to `out`, one-line errors to `err`; the progress bar of
+/// `rl run` still draws on the terminal when standard error is one).
+pub fn run_with_args<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -140,7 +155,7 @@ where
                     | ErrorKind::DisplayVersion
                     | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             ) {
-                let _ = error.print();
+                let _ = write!(out, "{}", error.render());
                 return if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                     ExitCode::from(2)
                 } else {
@@ -152,20 +167,15 @@ where
                 .lines()
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("invalid arguments");
-            let _ = writeln!(
-                std::io::stderr(),
-                "rl: {}",
-                first.trim_start_matches("error: ").trim()
-            );
+            let _ = writeln!(err, "rl: {}", first.trim_start_matches("error: ").trim());
             return ExitCode::from(2);
         }
     };
-    let mut out = std::io::stdout().lock();
-    match execute(cli.command, &mut out) {
+    match execute(cli.command, out) {
         Ok(code) => code,
         Err(error) => {
             let _ = out.flush();
-            let _ = writeln!(std::io::stderr(), "rl: error: {error}");
+            let _ = writeln!(err, "rl: error: {error}");
             ExitCode::from(1)
         }
     }
@@ -238,7 +248,7 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), ExperimentError> {
     let domain_params = parse_object("--params", args.params.as_deref())?;
     let agent = args
         .agent
-        .unwrap_or_else(|| catalog::default_agent(&args.domain).to_owned());
+        .unwrap_or_else(|| catalog::default_agent(&args.domain));
     let agent_params = match parse_object("--agent-params", args.agent_params.as_deref())? {
         Some(params) => Some(params),
         None => catalog::default_agent_params(&args.domain, &agent),

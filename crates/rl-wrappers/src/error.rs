@@ -54,6 +54,9 @@ pub enum VectorError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The id given to [`make_vector`](crate::vector::make_vector) could not be built (an
+    /// unknown id or invalid parameters).
+    Registry(CoreError),
     /// A worker thread could not be started.
     ThreadSpawn {
         /// The operating system's reason.
@@ -105,6 +108,7 @@ impl fmt::Display for VectorError {
             VectorError::ThreadSpawn { reason } => {
                 write!(f, "could not start a worker thread: {reason}")
             }
+            VectorError::Registry(source) => write!(f, "{source}"),
         }
     }
 }
@@ -112,7 +116,7 @@ impl fmt::Display for VectorError {
 impl std::error::Error for VectorError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            VectorError::Environment { source, .. } => Some(source),
+            VectorError::Environment { source, .. } | VectorError::Registry(source) => Some(source),
             _ => None,
         }
     }

@@ -12,6 +12,7 @@ mod kernel_batch;
 mod options;
 mod outputs;
 mod pool;
+mod registered;
 
 pub use autoreset::Autoreset;
 pub use batch::Batch;
@@ -20,3 +21,4 @@ pub use environment::{EnvironmentVector, KernelVector, VectorEnvironment};
 pub use kernel::{BatchStep, ColumnChunk, StateColumns};
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
+pub use registered::{RegisteredVector, make_vector};

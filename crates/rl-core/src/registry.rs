@@ -1,0 +1,457 @@
+//! Registration: one process-wide table from ids (`CartPole-v1`, `GridWorld-4x5`, your own)
+//! to domain constructors, read by everything keyed by id: [`make`] for a single environment,
+//! [`build`] for the typed domain behind an id, the conformance checker and pictures through
+//! [`RegisteredDomain`], vectors (`rl_wrappers::vector::make_vector`), the `rl` command line and
+//! the Python package.
+//!
+//! The built-in domains of `rl-domains` register through the same public call a user makes,
+//! [`Registration::register`] (call `rl_domains::register_builtins()` once, or use
+//! `rl_domains::registry::make`, which does it for you).
+//!
+//! # Parameters
+//!
+//! A registration names a parameter type `P` (serde, [`Default`]): the JSON parameters given
+//! by id are read over `P::default()` field by field (`None` and `null` mean the defaults),
+//! and a value of the wrong type or an unknown field is an error that names its JSON path
+//! ([`CoreError::InvalidParameters`]). The constructor's own rejections are
+//! [`CoreError::InvalidDomain`].
+//!
+//! # Example
+//!
+//! ```
+//! use rl_core::corridor::Corridor;
+//! use rl_core::registry::{self, Registration};
+//! use rl_core::{CheckConfig, Environment, Mode};
+//! use serde::Deserialize;
+//!
+//! #[derive(Debug, Clone, Deserialize)]
+//! #[serde(default, deny_unknown_fields)]
+//! struct CorridorParams { length: u32, slip: f64 }
+//!
+//! impl Default for CorridorParams {
+//!     fn default() -> Self { CorridorParams { length: 4, slip: 0.0 } }
+//! }
+//!
+//! Registration::new("Corridor-doc-v0", "a corridor walked left or right", |p: CorridorParams| {
+//!     Corridor::new(p.length, p.slip)
+//! })
+//! .with_render()
+//! .register()?;
+//!
+//! // Built by id with JSON parameters, then driven without knowing its type.
+//! let mut env = registry::make("Corridor-doc-v0", Some(&serde_json::json!({"length": 6})))?;
+//! env.seed(7);
+//! env.reset(Mode::Training)?;
+//! assert_eq!(env.observation_space().to_string(), "Discrete(6)");
+//!
+//! // Checked and drawn by id.
+//! let domain = registry::build("Corridor-doc-v0", None)?;
+//! assert!(domain.check(&CheckConfig::default()).is_ok());
+//! assert!(domain.picture(0, registry::PictureFormat::Text).is_some());
+//!
+//! // Errors name what was wrong.
+//! let error = registry::make("Corridor-doc-v0", Some(&serde_json::json!({"length": "six"})));
+//! assert!(error.err().is_some_and(|e| e.to_string().contains("length")));
+//! assert!(Registration::new("Corridor-doc-v0", "again", |p: CorridorParams| {
+//!     Corridor::new(p.length, p.slip)
+//! })
+//! .register()
+//! .is_err());
+//! # Ok::<(), rl_core::CoreError>(())
+//! ```
+
+use std::any::Any;
+use std::fmt;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use rl_spaces::{DynamicSpace, TrySampleSpace};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::{
+    BoxedEnvironment, CheckConfig, CheckReport, CoreError, Domain, DynamicEnvironment,
+    EnumerableTransitions, InvalidExamples, Mode, Render, Simulator, check_domain,
+    check_transitions,
+};
+
+/// The two kinds of picture a registered domain can draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PictureFormat {
+    /// Text, one line per row ([`Render::render_text`]).
+    Text,
+    /// A self-contained SVG document ([`Render::render_svg`]).
+    Svg,
+}
+
+/// A domain built from a registered id, behind an object-safe interface: what code keyed by id
+/// needs from it. [`as_any`](Self::as_any) gives the typed domain back
+/// (`domain.as_any().downcast_ref::<GridWorld>()`) for capabilities beyond these.
+pub trait RegisteredDomain: fmt::Debug + Send + Sync {
+    /// The id it was built from.
+    fn id(&self) -> &str;
+
+    /// A fresh environment of the domain (a [`Simulator`] behind [`DynamicEnvironment`])
+    /// seeded with `seed`.
+    fn environment(&self, seed: u64) -> BoxedEnvironment;
+
+    /// The conformance checker's report ([`check_domain`], and [`check_transitions`] when the
+    /// registration declared enumerable transitions).
+    fn check(&self, config: &CheckConfig) -> CheckReport;
+
+    /// A picture of the initial state drawn with `seed` in training mode, or `None` when the
+    /// registration declared no pictures.
+    fn picture(&self, seed: u64, format: PictureFormat) -> Option<String>;
+
+    /// The domain's discount factor.
+    fn discount(&self) -> f64;
+
+    /// The domain's episode cap.
+    fn episode_cap(&self) -> Option<u64>;
+
+    /// The typed domain, to downcast.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Draws a state in one format.
+type DrawFn<D> = fn(&D, &<D as Domain>::State, PictureFormat) -> String;
+/// Checks a domain's enumerable transitions.
+type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
+
+/// The optional capabilities a registration declared, as function pointers built where the
+/// bounds are known.
+struct Capabilities<D: Domain> {
+    draw: Option<DrawFn<D>>,
+    transitions: Option<TransitionCheckFn<D>>,
+}
+
+impl<D: Domain> Clone for Capabilities<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for Capabilities<D> {}
+
+/// A typed domain with its id and capabilities.
+struct Built<D: Domain> {
+    id: Arc<str>,
+    domain: D,
+    capabilities: Capabilities<D>,
+}
+
+impl<D: Domain + fmt::Debug> fmt::Debug for Built<D> {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("RegisteredDomain")
+            .field("id", &self.id)
+            .field("domain", &self.domain)
+            .finish()
+    }
+}
+
+impl<D> RegisteredDomain for Built<D>
+where
+    D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
+    D::State: Send,
+    D::ObservationSpace: DynamicSpace,
+    D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
+{
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn environment(&self, seed: u64) -> BoxedEnvironment {
+        DynamicEnvironment::new(Simulator::new(self.domain.clone(), seed)).boxed()
+    }
+
+    fn check(&self, config: &CheckConfig) -> CheckReport {
+        let mut report = check_domain(&self.domain, config);
+        if let Some(check) = self.capabilities.transitions {
+            report.merge(check(&self.domain, config));
+        }
+        report
+    }
+
+    fn picture(&self, seed: u64, format: PictureFormat) -> Option<String> {
+        let draw = self.capabilities.draw?;
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let state = self.domain.initial_state(Mode::Training, &mut rng);
+        Some(draw(&self.domain, &state, format))
+    }
+
+    fn discount(&self) -> f64 {
+        self.domain.discount()
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        self.domain.episode_cap()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        &self.domain
+    }
+}
+
+/// Builds a typed domain from JSON parameters.
+type ConstructFn<D> = dyn Fn(Option<&Value>) -> Result<D, CoreError> + Send + Sync;
+
+/// Builds a registered domain from JSON parameters.
+type BuildFn =
+    dyn Fn(&str, Option<&Value>) -> Result<Box<dyn RegisteredDomain>, CoreError> + Send + Sync;
+
+/// One entry of the table: an id, its description, optional suggested settings, and its
+/// constructor.
+#[derive(Clone)]
+struct Entry {
+    id: Arc<str>,
+    description: String,
+    settings: Option<Value>,
+    build: Arc<BuildFn>,
+}
+
+/// One registered id as [`list`] shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegistryEntry {
+    /// The id, for example `CartPole-v1`.
+    pub id: String,
+    /// What the id builds, in one line.
+    pub description: String,
+    /// Settings the registration suggests to higher layers (for example `rl-experiment`'s
+    /// default agent and budget, see [`Registration::with_settings`]), or `None`.
+    pub settings: Option<Value>,
+}
+
+/// A domain type being registered under an id: made by [`Registration::new`], given its
+/// optional capabilities with the `with_*` methods, and entered into the table by
+/// [`register`](Self::register).
+pub struct Registration<D: Domain> {
+    id: String,
+    description: String,
+    settings: Option<Value>,
+    construct: Arc<ConstructFn<D>>,
+    capabilities: Capabilities<D>,
+}
+
+impl<D: Domain> fmt::Debug for Registration<D> {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("Registration")
+            .field("id", &self.id)
+            .field("description", &self.description)
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D> Registration<D>
+where
+    D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
+    D::State: Send,
+    D::ObservationSpace: DynamicSpace,
+    D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
+{
+    /// A registration of the domains `constructor` builds from parameters `P`, under `id`
+    /// with a one-line `description`. `P` is read from the JSON parameters given by id over
+    /// `P::default()` (see the [module documentation](self)).
+    pub fn new<P, E, F>(
+        id: impl Into<String>,
+        description: impl Into<String>,
+        constructor: F,
+    ) -> Self
+    where
+        P: DeserializeOwned + Default,
+        E: fmt::Display,
+        F: Fn(P) -> Result<D, E> + Send + Sync + 'static,
+    {
+        let id = id.into();
+        let owned_id = id.clone();
+        let construct = move |params: Option<&Value>| {
+            let params = read_parameters::<P>(&owned_id, params)?;
+            constructor(params).map_err(|error| CoreError::InvalidDomain {
+                id: owned_id.clone(),
+                reason: error.to_string(),
+            })
+        };
+        Registration {
+            id,
+            description: description.into(),
+            settings: None,
+            construct: Arc::new(construct),
+            capabilities: Capabilities {
+                draw: None,
+                transitions: None,
+            },
+        }
+    }
+
+    /// Declares that the domain draws its states ([`Render`]), so that pictures work by id.
+    pub fn with_render(mut self) -> Self
+    where
+        D: Render,
+    {
+        self.capabilities.draw = Some(|domain, state, format| match format {
+            PictureFormat::Text => domain.render_text(state),
+            PictureFormat::Svg => domain.render_svg(state),
+        });
+        self
+    }
+
+    /// Declares that the domain enumerates its transitions ([`EnumerableTransitions`]), so
+    /// that the checker by id also runs [`check_transitions`].
+    pub fn with_transitions(mut self) -> Self
+    where
+        D: EnumerableTransitions,
+        D::State: PartialEq,
+    {
+        self.capabilities.transitions = Some(|domain, config| check_transitions(domain, config));
+        self
+    }
+
+    /// Attaches settings that higher layers read and `rl-core` never interprets: a JSON
+    /// object, for example `{"agent": "q-learning", "max_steps": 20000}` for `rl-experiment`
+    /// (its documentation lists the keys it reads).
+    pub fn with_settings(mut self, settings: Value) -> Self {
+        self.settings = Some(settings);
+        self
+    }
+
+    /// Enters the registration into the process-wide table.
+    ///
+    /// Fails with [`CoreError::DuplicateId`] if the id is already registered, and with
+    /// [`CoreError::InvalidParameter`] for an empty id or one with whitespace.
+    pub fn register(self) -> Result<(), CoreError> {
+        if self.id.is_empty() || self.id.chars().any(char::is_whitespace) {
+            return Err(CoreError::invalid_parameter(
+                "id",
+                format!(
+                    "{:?} is not a registrable id: ids are non-empty and have no whitespace",
+                    self.id
+                ),
+            ));
+        }
+        let Registration {
+            id,
+            description,
+            settings,
+            construct,
+            capabilities,
+        } = self;
+        let build = move |id: &str, params: Option<&Value>| {
+            let domain = construct(params)?;
+            Ok(Box::new(Built {
+                id: Arc::from(id),
+                domain,
+                capabilities,
+            }) as Box<dyn RegisteredDomain>)
+        };
+        let entry = Entry {
+            id: Arc::from(id.as_str()),
+            description,
+            settings,
+            build: Arc::new(build),
+        };
+        let mut table = TABLE.write().unwrap_or_else(PoisonError::into_inner);
+        if table.iter().any(|existing| *existing.id == *id) {
+            return Err(CoreError::DuplicateId { id });
+        }
+        table.push(entry);
+        Ok(())
+    }
+}
+
+/// The table, in registration order.
+static TABLE: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
+
+/// The entry of `id`, cloned out of the table so that no lock is held while it builds.
+fn entry(id: &str) -> Result<Entry, CoreError> {
+    let table = TABLE.read().unwrap_or_else(PoisonError::into_inner);
+    table
+        .iter()
+        .find(|entry| &*entry.id == id)
+        .cloned()
+        .ok_or_else(|| CoreError::UnknownId {
+            id: id.to_owned(),
+            known: table.iter().map(|entry| entry.id.to_string()).collect(),
+        })
+}
+
+/// Every registered id with its description and settings, in registration order.
+pub fn list() -> Vec<RegistryEntry> {
+    let table = TABLE.read().unwrap_or_else(PoisonError::into_inner);
+    table
+        .iter()
+        .map(|entry| RegistryEntry {
+            id: entry.id.to_string(),
+            description: entry.description.clone(),
+            settings: entry.settings.clone(),
+        })
+        .collect()
+}
+
+/// Every registered id, in registration order.
+pub fn ids() -> Vec<String> {
+    let table = TABLE.read().unwrap_or_else(PoisonError::into_inner);
+    table.iter().map(|entry| entry.id.to_string()).collect()
+}
+
+/// Whether `id` is registered.
+pub fn contains(id: &str) -> bool {
+    let table = TABLE.read().unwrap_or_else(PoisonError::into_inner);
+    table.iter().any(|entry| &*entry.id == id)
+}
+
+/// The entry of `id` as [`list`] shows it.
+pub fn describe(id: &str) -> Result<RegistryEntry, CoreError> {
+    entry(id).map(|entry| RegistryEntry {
+        id: entry.id.to_string(),
+        description: entry.description,
+        settings: entry.settings,
+    })
+}
+
+/// The domain registered under `id`, built with `params` over its defaults.
+///
+/// Fails with [`CoreError::UnknownId`] (which lists every registered id) for an unknown id,
+/// [`CoreError::InvalidParameters`] for parameters that do not read, and
+/// [`CoreError::InvalidDomain`] for parameters the domain rejects.
+pub fn build(id: &str, params: Option<&Value>) -> Result<Box<dyn RegisteredDomain>, CoreError> {
+    let entry = entry(id)?;
+    (entry.build)(id, params)
+}
+
+/// The environment registered under `id`, built with `params` over its defaults, seeded with
+/// 0 (call [`Environment::seed`](crate::Environment::seed) before the first reset). Fails as
+/// [`build`] does.
+pub fn make(id: &str, params: Option<&Value>) -> Result<BoxedEnvironment, CoreError> {
+    build(id, params).map(|domain| domain.environment(0))
+}
+
+/// Reads parameters from a JSON object over the defaults; `None` and `null` give the
+/// defaults. Anything but an object is an error (serde would read a list positionally).
+fn read_parameters<P: DeserializeOwned + Default>(
+    id: &str,
+    params: Option<&Value>,
+) -> Result<P, CoreError> {
+    let invalid = |path: String, reason: String| CoreError::InvalidParameters {
+        id: id.to_owned(),
+        path,
+        reason,
+    };
+    match params {
+        None | Some(Value::Null) => Ok(P::default()),
+        Some(value @ Value::Object(_)) => {
+            serde_path_to_error::deserialize(value).map_err(|error| {
+                let path = error.path().to_string();
+                let reason = error.into_inner().to_string();
+                invalid(if path == "." { String::new() } else { path }, reason)
+            })
+        }
+        Some(other) => Err(invalid(
+            String::new(),
+            format!("expected an object of parameter fields, found {other}"),
+        )),
+    }
+}
