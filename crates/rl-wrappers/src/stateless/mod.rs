@@ -8,6 +8,7 @@
 //! | [`OneHotAction`] | one-hot vectors to a finite space's actions ([`OneHotSpace`]) | AiDotNet's index ⇄ one-hot |
 //! | [`ClipAction`] | any real action, clipped to a Box ([`FloatBox`]) | `ClipAction` |
 //! | [`RescaleAction`] | actions in `[-1, 1]`, mapped to a Box's bounds | `RescaleAction` |
+//! | [`DiscretizeAction`] | one `Discrete` index to evenly spaced actions of a Box | `DiscretizeAction` |
 //! | [`FlattenObservation`] | observations, flattened | `FlattenObservation` |
 //! | [`CastObservation`] | numeric observations, converted to `f32` or `f64` | `DtypeObservation` |
 //!
@@ -17,6 +18,7 @@
 
 mod clip_action;
 mod clip_reward;
+mod discretize_action;
 mod float_box;
 mod observation;
 mod one_hot_action;
@@ -25,6 +27,7 @@ mod scale_reward;
 
 pub use clip_action::ClipAction;
 pub use clip_reward::ClipReward;
+pub use discretize_action::DiscretizeAction;
 pub use float_box::FloatBox;
 pub use observation::{CastObservation, FlattenObservation};
 pub use one_hot_action::{OneHotAction, OneHotSpace};

@@ -13,6 +13,7 @@ mod options;
 mod outputs;
 mod pool;
 mod registered;
+mod wrappers;
 
 pub use autoreset::Autoreset;
 pub use batch::Batch;
@@ -22,3 +23,9 @@ pub use kernel::{BatchStep, ColumnChunk, StateColumns};
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use registered::{RegisteredVector, make_vector};
+pub(crate) use wrappers::discrete_table;
+pub use wrappers::{
+    MAX_DISCRETE_ACTIONS, VectorClipAction, VectorDiscretizeAction, VectorEnv,
+    VectorEpisodeStatistics, VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward,
+    VectorRescaleAction,
+};

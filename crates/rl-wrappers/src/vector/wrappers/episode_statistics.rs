@@ -1,0 +1,208 @@
+//! [`VectorEpisodeStatistics`]: the return, length and wall time of every episode that ends,
+//! per environment of a vector, and a window of the last episodes (Gymnasium's vector
+//! `RecordEpisodeStatistics`).
+
+use std::collections::VecDeque;
+use std::num::NonZeroUsize;
+use std::time::Instant;
+
+use rl_core::Mode;
+
+use crate::error::VectorError;
+use crate::vector::Autoreset;
+use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
+
+/// Records the episodes of every environment of a vector: after each step,
+/// [`episode_ended`](Self::episode_ended) marks the environments whose episode ended on it,
+/// with that episode's return ([`episode_returns`](Self::episode_returns), the sum of its
+/// rewards), length ([`episode_lengths`](Self::episode_lengths), its steps) and wall time in
+/// seconds ([`episode_times`](Self::episode_times)); the last `window` episodes of all
+/// environments are kept in [`return_window`](Self::return_window) and
+/// [`length_window`](Self::length_window) (100 by default, Gymnasium's `buffer_length`).
+///
+/// Where infos are a map (the Python package), an ended environment's entry is Gymnasium's
+/// `{"episode": {"r": return, "l": length, "t": time}}` with `"_episode"` the mask.
+///
+/// Every [`Autoreset`] mode counts the same episodes: with [`Autoreset::NextStep`] the step
+/// that resets an environment (reward 0, its action ignored) belongs to no episode; with
+/// [`Autoreset::SameStep`] the ending step is the episode's last; with
+/// [`Autoreset::Disabled`] the next episode starts at `reset_ended`. Returns and lengths
+/// depend only on the inner vector's rewards and flags; times read the clock and change
+/// nothing else. Nothing allocates per step.
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::corridor::{Corridor, LEFT, RIGHT};
+/// use rl_core::{Mode, Simulator};
+/// use rl_wrappers::vector::{EnvironmentVector, VectorEnv, VectorEpisodeStatistics, VectorOptions};
+///
+/// let count = NonZeroUsize::new(2).expect("non-zero");
+/// let vector = EnvironmentVector::<_, f32>::from_environments(count, 0, VectorOptions::new(), |_| {
+///     Simulator::new(Corridor::new(3, 0.0).expect("valid"), 0)
+/// })?;
+/// let mut env = VectorEpisodeStatistics::new(vector);
+/// env.reset(Mode::Training)?;
+/// env.step(&[RIGHT, LEFT])?;
+/// env.step(&[RIGHT, RIGHT])?; // environment 0 reaches the end
+/// assert_eq!(env.episode_ended(), &[true, false]);
+/// assert_eq!((env.episode_returns()[0], env.episode_lengths()[0]), (-2.0, 2));
+/// assert_eq!(env.return_window().collect::<Vec<_>>(), [-2.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct VectorEpisodeStatistics<V> {
+    inner: V,
+    running_returns: Vec<f64>,
+    running_lengths: Vec<u64>,
+    starts: Vec<Instant>,
+    ended: Vec<bool>,
+    returns: Vec<f64>,
+    lengths: Vec<u64>,
+    times: Vec<f64>,
+    previously_ended: Vec<bool>,
+    window: usize,
+    return_window: VecDeque<f64>,
+    length_window: VecDeque<u64>,
+    episodes: u64,
+}
+
+impl<V: VectorEnv> VectorEpisodeStatistics<V> {
+    /// Records the episodes of `inner`, keeping a window of the last 100.
+    pub fn new(inner: V) -> Self {
+        VectorEpisodeStatistics::with_window(
+            inner,
+            NonZeroUsize::new(100).unwrap_or(NonZeroUsize::MIN),
+        )
+    }
+
+    /// Records the episodes of `inner`, keeping a window of the last `window`.
+    pub fn with_window(inner: V, window: NonZeroUsize) -> Self {
+        let len = inner.len();
+        let now = Instant::now();
+        VectorEpisodeStatistics {
+            inner,
+            running_returns: vec![0.0; len],
+            running_lengths: vec![0; len],
+            starts: vec![now; len],
+            ended: vec![false; len],
+            returns: vec![0.0; len],
+            lengths: vec![0; len],
+            times: vec![0.0; len],
+            previously_ended: vec![false; len],
+            window: window.get(),
+            return_window: VecDeque::with_capacity(window.get()),
+            length_window: VecDeque::with_capacity(window.get()),
+            episodes: 0,
+        }
+    }
+
+    vector_accessors!();
+
+    /// Which environments' episodes ended on the last step.
+    pub fn episode_ended(&self) -> &[bool] {
+        &self.ended
+    }
+
+    /// The return of the episode each marked environment ended on the last step (0 elsewhere).
+    pub fn episode_returns(&self) -> &[f64] {
+        &self.returns
+    }
+
+    /// The length in steps of the episode each marked environment ended on the last step.
+    pub fn episode_lengths(&self) -> &[u64] {
+        &self.lengths
+    }
+
+    /// The wall time in seconds of the episode each marked environment ended on the last step.
+    pub fn episode_times(&self) -> &[f64] {
+        &self.times
+    }
+
+    /// The returns of the last episodes (at most the window), oldest first.
+    pub fn return_window(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
+        self.return_window.iter().copied()
+    }
+
+    /// The lengths of the last episodes (at most the window), oldest first.
+    pub fn length_window(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.length_window.iter().copied()
+    }
+
+    /// The number of episodes that ended since this wrapper was made.
+    pub fn episode_count(&self) -> u64 {
+        self.episodes
+    }
+
+    /// Starts a new episode for every environment marked in `which` (every one if `None`).
+    fn restart(&mut self, which: Option<&[bool]>) {
+        let now = Instant::now();
+        for index in 0..self.running_returns.len() {
+            if which.is_none_or(|marked| marked[index]) {
+                self.running_returns[index] = 0.0;
+                self.running_lengths[index] = 0;
+                self.starts[index] = now;
+            }
+        }
+        self.ended.fill(false);
+    }
+}
+
+impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
+    forward_vector!(actions);
+    forward_vector!(lifecycle);
+    forward_vector!(observations);
+    forward_vector!(rewards);
+
+    fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
+        self.inner.reset(mode)?;
+        self.restart(None);
+        self.previously_ended.fill(false);
+        Ok(())
+    }
+
+    fn reset_ended(&mut self) -> Result<(), VectorError> {
+        self.inner.reset_ended()?;
+        let previously_ended = std::mem::take(&mut self.previously_ended);
+        self.restart(Some(&previously_ended));
+        self.previously_ended = previously_ended;
+        self.previously_ended.fill(false);
+        Ok(())
+    }
+
+    fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
+        self.inner.step(actions)?;
+        let next_step = self.inner.autoreset() == Autoreset::NextStep;
+        let now = Instant::now();
+        for index in 0..self.ended.len() {
+            let reward = self.inner.rewards()[index];
+            let done = self.inner.terminated()[index] || self.inner.truncated()[index];
+            self.ended[index] = false;
+            if next_step && self.previously_ended[index] {
+                // This step reset the environment: it belongs to no episode.
+                self.previously_ended[index] = false;
+                self.starts[index] = now;
+                continue;
+            }
+            self.running_returns[index] += reward;
+            self.running_lengths[index] += 1;
+            self.previously_ended[index] = done;
+            if done {
+                self.ended[index] = true;
+                self.returns[index] = self.running_returns[index];
+                self.lengths[index] = self.running_lengths[index];
+                self.times[index] = now.duration_since(self.starts[index]).as_secs_f64();
+                if self.return_window.len() == self.window {
+                    self.return_window.pop_front();
+                    self.length_window.pop_front();
+                }
+                self.return_window.push_back(self.returns[index]);
+                self.length_window.push_back(self.lengths[index]);
+                self.episodes += 1;
+                self.running_returns[index] = 0.0;
+                self.running_lengths[index] = 0;
+                self.starts[index] = now;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,305 @@
+//! Wrappers over any vector of environments: the [`VectorEnv`] trait every vector implements
+//! ([`VectorEnvironment`](crate::vector::VectorEnvironment), from copies or a kernel, and each
+//! wrapper), and one file per wrapper: episode statistics, observation and reward
+//! normalisation, action clipping, rescaling and discretising, and history stacking.
+//!
+//! Wrappers nest like single-environment wrappers: each owns the vector it wraps (`inner()`,
+//! `inner_mut()`, `into_inner()`), reads its buffers after each call and writes its own, so
+//! nothing allocates per step after the first reset, and each result depends only on the
+//! inner vector's results (never on the number of threads).
+//!
+//! ```
+//! use std::num::NonZeroUsize;
+//! use rl_core::corridor::{Corridor, RIGHT};
+//! use rl_core::{Mode, Simulator};
+//! use rl_wrappers::vector::{
+//!     EnvironmentVector, VectorEnv, VectorEpisodeStatistics, VectorNormalizeObservation,
+//!     VectorOptions,
+//! };
+//!
+//! let count = NonZeroUsize::new(4).expect("non-zero");
+//! let vector = EnvironmentVector::<_, f32>::from_environments(count, 7, VectorOptions::new(), |_| {
+//!     Simulator::new(Corridor::new(3, 0.0).expect("valid"), 0)
+//! })?;
+//! let mut env = VectorEpisodeStatistics::new(VectorNormalizeObservation::new(vector)?);
+//! env.reset(Mode::Training)?;
+//! env.step(&[RIGHT; 4])?;
+//! env.step(&[RIGHT; 4])?;
+//! // Every corridor ended on the second step: return -2 over 2 steps.
+//! assert_eq!(env.episode_ended(), &[true; 4]);
+//! assert_eq!(env.episode_returns(), &[-2.0; 4]);
+//! assert_eq!(env.episode_lengths(), &[2; 4]);
+//! assert_eq!(env.observations().shape(), &[4, 3]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod actions;
+mod episode_statistics;
+mod history;
+mod normalize;
+
+pub(crate) use actions::discrete_table;
+pub use actions::{
+    MAX_DISCRETE_ACTIONS, VectorClipAction, VectorDiscretizeAction, VectorRescaleAction,
+};
+pub use episode_statistics::VectorEpisodeStatistics;
+pub use history::VectorHistoryStack;
+pub use normalize::{VectorNormalizeObservation, VectorNormalizeReward};
+
+use ndarray::Array2;
+use rl_core::Mode;
+use rl_spaces::{FlatScalar, Space};
+
+use crate::error::VectorError;
+use crate::vector::{Autoreset, Batch, VectorEnvironment};
+
+/// What every vector of environments offers, so that wrappers apply to any of them: the
+/// lifecycle (`reset`, `step`, `seed`, `reset_ended`) and the structure-of-arrays buffers it
+/// writes (observations as an `N × flat dimension` array, rewards, flags, and with
+/// [`Autoreset::SameStep`] the final observations and their mask).
+///
+/// The buffers are read after each call; see
+/// [`VectorEnvironment`](crate::vector::VectorEnvironment) for their meaning in each
+/// [`Autoreset`] mode.
+pub trait VectorEnv {
+    /// An action of one environment.
+    type Action;
+    /// The action space of one environment.
+    type ActionSpace: Space<Element = Self::Action>;
+    /// The numbers of the observation buffers.
+    type Scalar: FlatScalar;
+
+    /// The number of environments.
+    fn len(&self) -> usize;
+
+    /// Whether there is no environment (never, for a built vector).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The action space of one environment.
+    fn action_space(&self) -> &Self::ActionSpace;
+
+    /// The number of entries of one observation row.
+    fn flat_dim(&self) -> usize;
+
+    /// How ended environments are reset.
+    fn autoreset(&self) -> Autoreset;
+
+    /// The mode of the last reset.
+    fn mode(&self) -> Mode;
+
+    /// Resets every environment in `mode`.
+    fn reset(&mut self, mode: Mode) -> Result<(), VectorError>;
+
+    /// Resets the environments whose episode ended (with [`Autoreset::Disabled`]).
+    fn reset_ended(&mut self) -> Result<(), VectorError>;
+
+    /// Reseeds every environment from `seed`; resets never reseed.
+    fn seed(&mut self, seed: u64) -> Result<(), VectorError>;
+
+    /// Steps every environment with its action.
+    fn step(&mut self, actions: &[Self::Action]) -> Result<(), VectorError>;
+
+    /// The observations, one row per environment.
+    fn observations(&self) -> &Array2<Self::Scalar>;
+
+    /// The rewards of the last step.
+    fn rewards(&self) -> &[f64];
+
+    /// Which environments terminated on the last step.
+    fn terminated(&self) -> &[bool];
+
+    /// Which environments were truncated on the last step.
+    fn truncated(&self) -> &[bool];
+
+    /// With [`Autoreset::SameStep`], the final observations of the episodes that ended on the
+    /// last step (rows marked in [`final_mask`](Self::final_mask)).
+    fn final_observations(&self) -> &Array2<Self::Scalar>;
+
+    /// Which rows of [`final_observations`](Self::final_observations) hold a final observation.
+    fn final_mask(&self) -> &[bool];
+}
+
+impl<B: Batch> VectorEnv for VectorEnvironment<B> {
+    type Action = B::Action;
+    type ActionSpace = B::ActionSpace;
+    type Scalar = B::Scalar;
+
+    fn len(&self) -> usize {
+        VectorEnvironment::len(self)
+    }
+
+    fn action_space(&self) -> &B::ActionSpace {
+        VectorEnvironment::action_space(self)
+    }
+
+    fn flat_dim(&self) -> usize {
+        VectorEnvironment::flat_dim(self)
+    }
+
+    fn autoreset(&self) -> Autoreset {
+        self.options().autoreset()
+    }
+
+    fn mode(&self) -> Mode {
+        VectorEnvironment::mode(self)
+    }
+
+    fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
+        VectorEnvironment::reset(self, mode)
+    }
+
+    fn reset_ended(&mut self) -> Result<(), VectorError> {
+        VectorEnvironment::reset_ended(self)
+    }
+
+    fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
+        VectorEnvironment::seed(self, seed)
+    }
+
+    fn step(&mut self, actions: &[B::Action]) -> Result<(), VectorError> {
+        VectorEnvironment::step(self, actions)
+    }
+
+    fn observations(&self) -> &Array2<B::Scalar> {
+        VectorEnvironment::observations(self)
+    }
+
+    fn rewards(&self) -> &[f64] {
+        VectorEnvironment::rewards(self)
+    }
+
+    fn terminated(&self) -> &[bool] {
+        VectorEnvironment::terminated(self)
+    }
+
+    fn truncated(&self) -> &[bool] {
+        VectorEnvironment::truncated(self)
+    }
+
+    fn final_observations(&self) -> &Array2<B::Scalar> {
+        VectorEnvironment::final_observations(self)
+    }
+
+    fn final_mask(&self) -> &[bool] {
+        VectorEnvironment::final_mask(self)
+    }
+}
+
+/// Writes the [`VectorEnv`] methods a wrapper passes through unchanged, for a wrapper whose
+/// inner vector is the field `inner`. Each argument names a group to forward: `actions`
+/// (`Action`, `ActionSpace`, `action_space`, `step` unchanged), `lifecycle` (`len`, `flat_dim`,
+/// `autoreset`, `mode`, `seed`), `observations` (`Scalar`, `observations`,
+/// `final_observations`, `final_mask`), `rewards` (`rewards`, `terminated`, `truncated`).
+macro_rules! forward_vector {
+    (actions) => {
+        type Action = V::Action;
+        type ActionSpace = V::ActionSpace;
+
+        fn action_space(&self) -> &V::ActionSpace {
+            self.inner.action_space()
+        }
+    };
+    (lifecycle) => {
+        fn len(&self) -> usize {
+            self.inner.len()
+        }
+
+        fn autoreset(&self) -> $crate::vector::Autoreset {
+            self.inner.autoreset()
+        }
+
+        fn mode(&self) -> rl_core::Mode {
+            self.inner.mode()
+        }
+
+        fn seed(&mut self, seed: u64) -> Result<(), $crate::VectorError> {
+            self.inner.seed(seed)
+        }
+    };
+    (observations) => {
+        type Scalar = V::Scalar;
+
+        fn flat_dim(&self) -> usize {
+            self.inner.flat_dim()
+        }
+
+        fn observations(&self) -> &ndarray::Array2<V::Scalar> {
+            self.inner.observations()
+        }
+
+        fn final_observations(&self) -> &ndarray::Array2<V::Scalar> {
+            self.inner.final_observations()
+        }
+
+        fn final_mask(&self) -> &[bool] {
+            self.inner.final_mask()
+        }
+    };
+    (rewards) => {
+        fn rewards(&self) -> &[f64] {
+            self.inner.rewards()
+        }
+
+        fn terminated(&self) -> &[bool] {
+            self.inner.terminated()
+        }
+
+        fn truncated(&self) -> &[bool] {
+            self.inner.truncated()
+        }
+    };
+}
+pub(crate) use forward_vector;
+
+/// Writes `inner`, `inner_mut` and `into_inner` for a vector wrapper over `V` in the field
+/// `inner`.
+macro_rules! vector_accessors {
+    () => {
+        /// The wrapped vector.
+        pub fn inner(&self) -> &V {
+            &self.inner
+        }
+
+        /// The wrapped vector, mutably. Stepping it directly bypasses this wrapper.
+        pub fn inner_mut(&mut self) -> &mut V {
+            &mut self.inner
+        }
+
+        /// Unwraps the vector.
+        pub fn into_inner(self) -> V {
+            self.inner
+        }
+    };
+}
+pub(crate) use vector_accessors;
+
+/// Which environments begin an episode with the observation of the last call, given the
+/// flags of the call and whether it was a step: every one after a reset; with
+/// [`Autoreset::NextStep`] those that ended on the step before (`previously_ended`); with
+/// [`Autoreset::SameStep`] those that ended on this step. Writes the answer into `starts`
+/// and updates `previously_ended`.
+pub(crate) fn episode_starts<V: VectorEnv + ?Sized>(
+    inner: &V,
+    stepped: bool,
+    previously_ended: &mut [bool],
+    starts: &mut [bool],
+) {
+    let ended = inner.terminated().iter().zip(inner.truncated());
+    for ((start, previous), (terminated, truncated)) in starts
+        .iter_mut()
+        .zip(previously_ended.iter_mut())
+        .zip(ended)
+    {
+        let done = *terminated || *truncated;
+        *start = match (stepped, inner.autoreset()) {
+            (false, _) => true,
+            (true, Autoreset::NextStep) => *previous,
+            (true, Autoreset::SameStep) => done,
+            (true, Autoreset::Disabled) => false,
+        };
+        // After a next-step reset the flags are false, so this clears `previous` too.
+        *previous = stepped && done;
+    }
+}
