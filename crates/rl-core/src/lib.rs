@@ -9,7 +9,7 @@
 //! | [`Environment`] | the stateful interface: `reset(mode)`, `step(&action)`, `seed(u64)` |
 //! | [`StepOutcome`], [`TransitionOutcome`] | what a step gives back; termination and truncation kept apart |
 //! | [`Value`], [`Info`], [`Mode`] | reward/cost, extra facts, training or evaluation |
-//! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`] | optional capabilities |
+//! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`], [`BatchStep`] | optional capabilities |
 //! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
 //! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
 //!
@@ -51,6 +51,7 @@
 //! flags. When both happen on one step, both are reported and termination wins: see
 //! [`StepOutcome`] and [`StepOutcome::should_bootstrap`].
 
+mod batch;
 mod capabilities;
 mod checker;
 mod constraint;
@@ -67,6 +68,7 @@ mod outcome;
 mod simulator;
 mod value;
 
+pub use batch::BatchStep;
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
 };

@@ -27,6 +27,7 @@ fn allocations_per_run<D>(
 ) -> (usize, usize)
 where
     D: BatchStep + Send + Sync + 'static,
+    D::State: Send + 'static,
     D::Action: Send + Sync + 'static,
     D::ObservationSpace: rl_spaces::FlattenSpace,
 {
