@@ -198,7 +198,11 @@ fn every_environment_is_visible_on_any_number_of_threads() {
         assert_eq!(environments.len(), len, "{threads} threads");
         for (i, environment) in environments.iter().enumerate() {
             // Every step adds one to the counter, whatever the action.
-            assert_eq!(environment.state(), Some(&2), "environment {i}, {threads} threads");
+            assert_eq!(
+                environment.state(),
+                Some(&2),
+                "environment {i}, {threads} threads"
+            );
         }
         assert_eq!(vector.share_sizes().iter().sum::<usize>(), len);
         assert_eq!(vector.share_sizes().len(), threads);

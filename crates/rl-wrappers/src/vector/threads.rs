@@ -1,12 +1,14 @@
 //! [`Threads`]: the scheduling of a vector environment: one static share of the environments
 //! per thread, the calling thread's stepped in place, each of the others handed to a worker
 //! thread started once, which steps it in its own buffers, and copied back into the vector
-//! environment's buffers when the worker hands it back. Safe Rust only: a share moves to its
-//! worker and back by value, through a mutex, and nothing is shared while it is stepped.
+//! environment's buffers when the worker hands it back. A share its worker has not taken yet
+//! when the calling thread is done with its own (a worker descheduled or parked) is stepped
+//! by the calling thread instead. Safe Rust only: a share moves to its worker and back by
+//! value, through mutexes, and nothing is shared while it is stepped.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 
@@ -57,55 +59,67 @@ impl<B: Batch> Share<B> {
     }
 }
 
-/// What a worker and the calling thread share: the slot the share passes through, and the
-/// counts of calls requested and done.
+/// What a worker and the calling thread share: the slot a share waits in to be stepped
+/// (`todo`), the slot it comes back through (`done`), a flag for each saying it is full (read
+/// without locking while waiting), and whether the worker must stop.
 struct Slot<B: Batch> {
-    share: Mutex<Option<Box<Share<B>>>>,
-    requested: AtomicU64,
-    done: AtomicU64,
+    todo: Mutex<Option<Box<Share<B>>>>,
+    has_todo: AtomicBool,
+    done: Mutex<Option<Box<Share<B>>>>,
+    has_done: AtomicBool,
     stop: AtomicBool,
+}
+
+impl<B: Batch> Slot<B> {
+    /// Takes the share waiting to be stepped, if it is still there.
+    fn take_todo(&self) -> Option<Box<Share<B>>> {
+        let mut todo = lock(&self.todo);
+        self.has_todo.store(false, Ordering::Release);
+        todo.take()
+    }
+
+    /// Takes the share stepped by the worker, if it is back.
+    fn take_done(&self) -> Option<Box<Share<B>>> {
+        let mut done = lock(&self.done);
+        self.has_done.store(false, Ordering::Release);
+        done.take()
+    }
 }
 
 /// A worker thread and its share (held here between calls).
 struct Worker<B: Batch> {
     slot: Arc<Slot<B>>,
     thread: Option<JoinHandle<()>>,
-    /// The share, between calls (`None` while the worker holds it).
+    /// The share, between calls (`None` while it waits in the slot or the worker holds it).
     share: Option<Box<Share<B>>>,
     /// The global index of the share's first environment.
     first: usize,
 }
 
-/// The loop of a worker thread: waits for a call, steps the share it finds in the slot, puts
-/// it back and says so; until told to stop.
+/// The loop of a worker thread: waits for a share in the slot, steps it and hands it back;
+/// until told to stop.
 fn work<B: Batch>(slot: &Slot<B>) {
-    let mut seen = 0;
     loop {
         let mut spins = 0;
-        loop {
+        while !slot.has_todo.load(Ordering::Acquire) {
             if slot.stop.load(Ordering::Acquire) {
                 return;
-            }
-            let requested = slot.requested.load(Ordering::Acquire);
-            if requested != seen {
-                seen = requested;
-                break;
             }
             if spins < SPINS_BEFORE_PARKING {
                 spins += 1;
                 std::hint::spin_loop();
             } else {
-                // The caller unparks after every request, so a request made after the check
-                // above makes this return at once.
+                // The caller unparks after filling the slot, so a share put there after the
+                // check above makes this return at once.
                 thread::park();
             }
         }
-        let share = lock(&slot.share).take();
-        if let Some(mut share) = share {
+        // The calling thread may have taken the share first (then there is nothing to do).
+        if let Some(mut share) = slot.take_todo() {
             share.run();
-            *lock(&slot.share) = Some(share);
+            *lock(&slot.done) = Some(share);
+            slot.has_done.store(true, Ordering::Release);
         }
-        slot.done.store(seen, Ordering::Release);
     }
 }
 
@@ -143,9 +157,10 @@ where
             let len = batch.len();
             let first = batch.first();
             let slot = Arc::new(Slot {
-                share: Mutex::new(None),
-                requested: AtomicU64::new(0),
-                done: AtomicU64::new(0),
+                todo: Mutex::new(None),
+                has_todo: AtomicBool::new(false),
+                done: Mutex::new(None),
+                has_done: AtomicBool::new(false),
                 stop: AtomicBool::new(false),
             });
             let theirs = Arc::clone(&slot);
@@ -213,8 +228,11 @@ impl<B: Batch> Threads<B> {
                 .actions
                 .extend_from_slice(actions.get(range).unwrap_or_default());
             share.command = command;
-            *lock(&worker.slot.share) = Some(share);
-            worker.slot.requested.fetch_add(1, Ordering::Release);
+            {
+                let mut todo = lock(&worker.slot.todo);
+                *todo = Some(share);
+                worker.slot.has_todo.store(true, Ordering::Release);
+            }
             if let Some(thread) = &worker.thread {
                 thread.thread().unpark();
             }
@@ -231,7 +249,7 @@ impl<B: Batch> Threads<B> {
         .err();
         let mut panic = None;
         for worker in guard.0.iter_mut() {
-            let Some(mut share) = worker.take_back() else {
+            let Some(mut share) = worker.take_back(true) else {
                 continue;
             };
             outputs.copy_from(worker.first, &share.outputs);
@@ -250,15 +268,28 @@ impl<B: Batch> Threads<B> {
 }
 
 impl<B: Batch> Worker<B> {
-    /// Waits until the worker has done the last call requested, and takes its share back
-    /// (`None` if the worker does not hold it).
-    fn take_back(&mut self) -> Option<Box<Share<B>>> {
+    /// Takes the worker's share back (`None` if it is not out): the stepped share once the
+    /// worker hands it back, or, if the worker has not taken it yet, the share itself, which
+    /// is then stepped here if `step` says so.
+    fn take_back(&mut self, step: bool) -> Option<Box<Share<B>>> {
         if self.share.is_some() {
             return None;
         }
-        let requested = self.slot.requested.load(Ordering::Acquire);
         let mut spins = 0u32;
-        while self.slot.done.load(Ordering::Acquire) != requested {
+        loop {
+            if self.slot.has_done.load(Ordering::Acquire) {
+                if let Some(share) = self.slot.take_done() {
+                    return Some(share);
+                }
+            }
+            if self.slot.has_todo.load(Ordering::Acquire) {
+                if let Some(mut share) = self.slot.take_todo() {
+                    if step {
+                        share.run();
+                    }
+                    return Some(share);
+                }
+            }
             if spins < SPINS_BEFORE_PARKING {
                 spins += 1;
                 std::hint::spin_loop();
@@ -266,7 +297,6 @@ impl<B: Batch> Worker<B> {
                 thread::yield_now();
             }
         }
-        lock(&self.slot.share).take()
     }
 }
 
@@ -277,7 +307,8 @@ struct TakeBack<'a, B: Batch>(&'a mut Vec<Worker<B>>);
 impl<B: Batch> Drop for TakeBack<'_, B> {
     fn drop(&mut self) {
         for worker in self.0.iter_mut() {
-            if let Some(share) = worker.take_back() {
+            // Not stepped here: this runs while the calling thread's share panics.
+            if let Some(share) = worker.take_back(false) {
                 worker.share = Some(share);
             }
         }
