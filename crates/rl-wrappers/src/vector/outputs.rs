@@ -99,9 +99,9 @@ impl<T: FlatScalar> Outputs<T> {
     }
 
     /// Copies every result of `source` (the outputs of a share of the environments) into the
-    /// rows from `start` on. Infos are cloned only when one side is not empty, so that copying
-    /// empty infos allocates nothing.
-    pub(crate) fn copy_from(&mut self, start: usize, source: &Outputs<T>) {
+    /// rows from `start` on. Infos are copied only with `infos`, and cloned only when one side
+    /// is not empty, so that copying empty infos allocates nothing.
+    pub(crate) fn copy_from(&mut self, start: usize, source: &Outputs<T>, infos: bool) {
         let rows = self.rows(start..start + source.rewards.len());
         copy(rows.observations, entries_of(&source.observations));
         copy(rows.rewards, &source.rewards);
@@ -112,6 +112,9 @@ impl<T: FlatScalar> Outputs<T> {
             entries_of(&source.final_observations),
         );
         copy(rows.final_mask, &source.final_mask);
+        if !infos {
+            return;
+        }
         for (target, info) in rows
             .infos
             .iter_mut()

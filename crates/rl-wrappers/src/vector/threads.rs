@@ -252,7 +252,7 @@ impl<B: Batch> Threads<B> {
             let Some(mut share) = worker.take_back(true) else {
                 continue;
             };
-            outputs.copy_from(worker.first, &share.outputs);
+            outputs.copy_from(worker.first, &share.outputs, share.batch.has_infos());
             if let Some(share_failure) = share.failure.take() {
                 failure = failure.or(Some(share_failure));
             }
