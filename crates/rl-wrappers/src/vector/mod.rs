@@ -1,6 +1,6 @@
 //! Vectorised stepping: many environments in lockstep, in structure-of-arrays buffers
 //! ([`VectorEnvironment`]), built from copies of any environment or from a domain's batch
-//! kernel ([`BatchStep`](rl_core::BatchStep)).
+//! kernel ([`BatchStep`]).
 
 mod autoreset;
 mod batch;
