@@ -38,7 +38,7 @@ fn bench_domain<D>(
 ) where
     D: BatchStep<Action = i64, ActionSpace = Discrete> + Clone + Send + Sync + 'static,
     D::ObservationSpace: rl_spaces::FlattenSpace,
-    D::State: Send,
+    D::State: Send + 'static,
 {
     let mut group = c.benchmark_group(group_name);
     group.warm_up_time(Duration::from_secs(1));

@@ -11,12 +11,11 @@ use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
-use rl_core::{Domain, Environment, Mode, Simulator};
+use rl_core::{BatchStep, Domain, Environment, Mode, Simulator};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::gridworld::{GridWorld, GridWorldParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
-use rl_wrappers::vector::{BatchStep, StateColumns};
 
 /// The number of steps each measurement takes.
 const STEPS: usize = 5_000_000;
@@ -89,7 +88,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let width = 1024;
     let mut rng = Pcg64::seed_from_u64(2);
     let initial = domain.initial_state(Mode::Training, &mut rng);
-    let mut columns = <CartPole as BatchStep>::Columns::filled(width, &initial);
+    let mut states = vec![initial; width];
     let mut rngs: Vec<Pcg64> = (0..width as u64).map(Pcg64::seed_from_u64).collect();
     let mut rewards = vec![0.0; width];
     let mut terminated = vec![false; width];
@@ -99,7 +98,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start = Instant::now();
     for _ in 0..rounds {
         domain.step_batch(
-            columns.as_chunk(),
+            &mut states,
             &actions,
             Mode::Training,
             &mut rngs,
@@ -107,9 +106,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &mut terminated,
             &mut observations,
         );
-        for (index, done) in terminated.iter().enumerate() {
+        for (state, done) in states.iter_mut().zip(&terminated) {
             if *done {
-                columns.set(index, &initial);
+                *state = initial;
             }
         }
     }

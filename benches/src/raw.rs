@@ -519,8 +519,8 @@ mod tests {
     use crate::workloads::{
         ENVIRONMENT_SEED, cartpole, discrete_actions, discrete_rows, kernel_vector, mountain_car,
     };
+    use rl_core::BatchStep;
     use rl_core::{Domain, Environment, Mode, Simulator};
-    use rl_wrappers::vector::BatchStep;
 
     /// Steps a simulator and a raw loop side by side and checks every result bit for bit.
     fn check_single<D, const N: usize>(
@@ -584,6 +584,7 @@ mod tests {
         n: i64,
         mut raw_batch: impl FnMut() -> (Box<dyn FnMut(&[i64])>, Box<dyn Fn() -> RawOutputs<N>>),
     ) where
+        D::State: Send + 'static,
         D::ObservationSpace: rl_spaces::FlattenSpace,
     {
         let envs = 64;

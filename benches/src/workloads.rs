@@ -142,7 +142,8 @@ pub fn kernel_vector<D>(
     threads: usize,
 ) -> Result<KernelVector<D, f32>, VectorError>
 where
-    D: rl_wrappers::vector::BatchStep + Send + Sync + 'static,
+    D: rl_core::BatchStep + Send + Sync + 'static,
+    D::State: Send + 'static,
     D::Action: Send + Sync + 'static,
     D::ObservationSpace: rl_spaces::FlattenSpace,
 {

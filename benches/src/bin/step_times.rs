@@ -9,9 +9,7 @@
 //! ```
 //!
 //! Prints one line of summary (steps per second, mean and percentiles of the step time in
-//! nanoseconds), one line of the windows' medians in microseconds, and with several threads
-//! one line of the calling thread's share (how many environments it held at the end of each
-//! window: the vector environment moves them between the threads as their speeds change). Run it pinned with
+//! nanoseconds) and one line of the windows' medians in microseconds. Run it pinned with
 //! `taskset -c 0` or `taskset -c 1` to watch one core, or two copies at once to watch both.
 
 use std::num::NonZeroUsize;
@@ -107,21 +105,13 @@ fn time_steps<B: Batch<Action = i64>>(
     }
     let steps = options.steps.get();
     let mut times = Vec::with_capacity(steps);
-    let window = options.window.get();
-    let mut shares = Vec::with_capacity(steps / window + 1);
     let start = Instant::now();
     let mut last = start;
-    for step in 1..=steps {
+    for _ in 0..steps {
         vector.step(actions.next_row())?;
         let now = Instant::now();
         times.push(u64::try_from((now - last).as_nanos()).unwrap_or(u64::MAX));
-        if step % window == 0 || step == steps {
-            // Outside the timed step (the clock is read again after this).
-            shares.push(vector.share_sizes().first().copied().unwrap_or(envs));
-            last = Instant::now();
-        } else {
-            last = now;
-        }
+        last = now;
     }
     let seconds = start.elapsed().as_secs_f64();
     let windows: Vec<String> = times
@@ -151,13 +141,6 @@ fn time_steps<B: Batch<Action = i64>>(
         options.window,
         windows.join(" ")
     );
-    if options.threads.get() > 1 {
-        let shares: Vec<String> = shares.iter().map(usize::to_string).collect();
-        println!(
-            "calling thread's share at the end of each window: {}",
-            shares.join(" ")
-        );
-    }
     Ok(())
 }
 

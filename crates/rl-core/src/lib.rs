@@ -9,7 +9,7 @@
 //! | [`Environment`] | the stateful interface: `reset(mode)`, `step(&action)`, `seed(u64)` |
 //! | [`StepOutcome`], [`TransitionOutcome`] | what a step gives back; termination and truncation kept apart |
 //! | [`Value`], [`Info`], [`Mode`] | reward/cost, extra facts, training or evaluation |
-//! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`] | optional capabilities |
+//! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`], [`BatchStep`] | optional capabilities |
 //! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
 //! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
 //! | [`registry`] | the table of ids: register a domain, then build it by id with JSON parameters |
@@ -52,6 +52,7 @@
 //! flags. When both happen on one step, both are reported and termination wins: see
 //! [`StepOutcome`] and [`StepOutcome::should_bootstrap`].
 
+mod batch;
 mod capabilities;
 mod checker;
 mod constraint;
@@ -75,6 +76,7 @@ pub use rand;
 /// The `rand_pcg` crate of the generators the simulator and vectors own (`Pcg64`).
 pub use rand_pcg;
 
+pub use batch::BatchStep;
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
 };

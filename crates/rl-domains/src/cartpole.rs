@@ -36,12 +36,13 @@
 
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
-use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_core::{
+    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
+};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
-use rl_wrappers::vector::{BatchStep, ColumnChunk};
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
+use crate::batch::{self, KernelSlices};
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -552,29 +553,12 @@ impl DeterministicTransitions for CartPole {
     }
 }
 
-impl ColumnState<4> for CartPoleState {
-    #[inline]
-    fn to_columns(&self) -> [f64; 4] {
-        self.to_array()
-    }
-
-    #[inline]
-    fn from_columns(columns: [f64; 4]) -> Self {
-        CartPoleState::from_array(columns)
-    }
-}
-
-/// A batch of CartPole states: the columns `x`, `x_dot`, `theta`, `theta_dot`.
-pub type CartPoleColumns = FloatColumns<CartPoleState, 4>;
-
 impl BatchStep for CartPole {
-    type Columns = CartPoleColumns;
-
     /// [`cartpole_step`] on every state, bit-identical to [`Domain::step`] and
     /// [`Domain::observe`] flattened; CartPole draws no randomness.
     fn step_batch<T: FlatScalar>(
         &self,
-        states: FloatColumnChunk<'_, 4>,
+        states: &mut [CartPoleState],
         actions: &[i64],
         _mode: Mode,
         _rngs: &mut [Pcg64],
@@ -600,7 +584,7 @@ impl BatchStep for CartPole {
             );
         }
         let KernelSlices {
-            columns: [xs, x_dots, thetas, theta_dots],
+            states,
             actions,
             rewards,
             terminated,
@@ -613,41 +597,30 @@ impl BatchStep for CartPole {
         // `cartpole_step` (no fused multiply-adds: Rust never contracts), so the results are
         // identical.
         let mut block = Block::default();
-        let blocks = xs
+        let blocks = states
             .chunks_mut(KERNEL_BLOCK)
-            .zip(x_dots.chunks_mut(KERNEL_BLOCK))
-            .zip(thetas.chunks_mut(KERNEL_BLOCK))
-            .zip(theta_dots.chunks_mut(KERNEL_BLOCK))
             .zip(actions.chunks(KERNEL_BLOCK))
             .zip(rewards.chunks_mut(KERNEL_BLOCK))
             .zip(terminated.chunks_mut(KERNEL_BLOCK))
             .zip(observations.chunks_mut(4 * KERNEL_BLOCK));
-        for (((((((xs, x_dots), thetas), theta_dots), actions), rewards), terminated), rows) in
-            blocks
-        {
-            let columns = [&mut *xs, &mut *x_dots, &mut *thetas, &mut *theta_dots];
-            for (column, values) in columns.into_iter().zip(block.state.iter_mut()) {
-                for (value, slot) in column.iter().zip(values.iter_mut()) {
-                    *slot = *value;
-                }
-            }
+        for ((((states, actions), rewards), terminated), rows) in blocks {
+            block.load(states);
             for (action, push_right) in actions.iter().zip(block.push_right.iter_mut()) {
                 *push_right = *action == PUSH_RIGHT;
             }
+            let [_, _, thetas, _] = &block.state;
             for ((theta, sine), cosine) in thetas
                 .iter()
+                .take(states.len())
                 .zip(block.sines.iter_mut())
                 .zip(block.cosines.iter_mut())
             {
                 *cosine = trig::cos(*theta);
                 *sine = trig::sin(*theta);
             }
-            block.step(params, xs.len());
-            let columns = [xs, x_dots, thetas, theta_dots];
-            for (column, values) in columns.into_iter().zip(block.state.iter()) {
-                for (value, slot) in values.iter().zip(column.iter_mut()) {
-                    *slot = *value;
-                }
+            block.step(params, states.len());
+            for (index, state) in states.iter_mut().enumerate() {
+                *state = block.state_at(index);
             }
             for (value, slot) in block.rewards.iter().zip(rewards.iter_mut()) {
                 *slot = *value;
@@ -696,6 +669,20 @@ impl Default for Block {
 }
 
 impl Block {
+    /// Copies `states` (at most a block of them) into the block's arrays.
+    #[inline(always)]
+    fn load(&mut self, states: &[CartPoleState]) {
+        let [xs, x_dots, thetas, theta_dots] = &mut self.state;
+        let slots = xs
+            .iter_mut()
+            .zip(x_dots.iter_mut())
+            .zip(thetas.iter_mut())
+            .zip(theta_dots.iter_mut());
+        for (state, (((x, x_dot), theta), theta_dot)) in states.iter().zip(slots) {
+            (*x, *x_dot, *theta, *theta_dot) = (state.x, state.x_dot, state.theta, state.theta_dot);
+        }
+    }
+
     /// The state at `index` (the default state past the block).
     #[inline(always)]
     fn state_at(&self, index: usize) -> CartPoleState {

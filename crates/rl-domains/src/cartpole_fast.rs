@@ -36,12 +36,11 @@
 
 use rand::Rng;
 use rand_pcg::Pcg64;
-use rl_core::{Domain, Mode, TransitionOutcome, Value};
+use rl_core::{BatchStep, Domain, Mode, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
-use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
+use crate::batch::{self, KernelSlices};
 use crate::cartpole::{CartPole, CartPoleParams, Integrator, PUSH_RIGHT};
 use crate::error::Error;
 
@@ -349,35 +348,12 @@ impl Domain for FastCartPole {
     }
 }
 
-impl ColumnState<4> for FastCartPoleState {
-    #[inline]
-    fn to_columns(&self) -> [f64; 4] {
-        self.to_array().map(f64::from)
-    }
-
-    #[inline]
-    fn from_columns(columns: [f64; 4]) -> Self {
-        let [x, x_dot, theta, theta_dot] = columns.map(|value| value as f32);
-        FastCartPoleState {
-            x,
-            x_dot,
-            theta,
-            theta_dot,
-        }
-    }
-}
-
-/// A batch of fast CartPole states (float32 values kept in float64 columns, exactly).
-pub type FastCartPoleColumns = FloatColumns<FastCartPoleState, 4>;
-
 impl BatchStep for FastCartPole {
-    type Columns = FastCartPoleColumns;
-
     /// The fast step on every state, in one loop without calls or branches (vectorised);
     /// bit-identical to [`Domain::step`] of this domain.
     fn step_batch<T: FlatScalar>(
         &self,
-        states: FloatColumnChunk<'_, 4>,
+        states: &mut [FastCartPoleState],
         actions: &[i64],
         _mode: Mode,
         _rngs: &mut [Pcg64],
@@ -390,59 +366,16 @@ impl BatchStep for FastCartPole {
     }
 }
 
-/// Steps every state of `slices` with [`Constants::step`], choosing at run time the widest
-/// vector instructions the processor has. Every width gives the same bits: each operation is
-/// an IEEE float32 operation rounded the same way in every lane, in the same order, and Rust
-/// never fuses a multiplication and an addition on its own.
-fn step_slices<T: FlatScalar>(constants: &Constants, slices: KernelSlices<'_, i64, T, 4>) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: `step_slices_avx512` only needs AVX-512F, which this processor has
-            // (checked just above).
-            #[allow(unsafe_code)]
-            unsafe {
-                return step_slices_avx512(constants, slices);
-            }
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: `step_slices_avx2` only needs AVX2, which this processor has (checked
-            // just above).
-            #[allow(unsafe_code)]
-            unsafe {
-                return step_slices_avx2(constants, slices);
-            }
-        }
-    }
-    step_slices_body(constants, slices);
-}
-
-/// [`step_slices_body`] compiled for AVX-512 (16 float32 lanes and 32 vector registers).
-///
-/// # Safety
-///
-/// The processor supports AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[allow(unsafe_code)]
-unsafe fn step_slices_avx512<T: FlatScalar>(
+/// Steps every state of `slices` with [`Constants::step`], compiled for AVX-512, AVX2 and the
+/// default target, the widest the processor has chosen at run time (by the `multiversion`
+/// crate, which checks the processor's features before it calls a version built for them).
+/// Every width gives the same bits: each operation is an IEEE float32 operation rounded the
+/// same way in every lane, in the same order, and Rust never fuses a multiplication and an
+/// addition on its own.
+#[multiversion::multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+fn step_slices<T: FlatScalar>(
     constants: &Constants,
-    slices: KernelSlices<'_, i64, T, 4>,
-) {
-    step_slices_body(constants, slices);
-}
-
-/// [`step_slices_body`] compiled for AVX2 (8 float32 lanes).
-///
-/// # Safety
-///
-/// The processor supports AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(unsafe_code)]
-unsafe fn step_slices_avx2<T: FlatScalar>(
-    constants: &Constants,
-    slices: KernelSlices<'_, i64, T, 4>,
+    slices: KernelSlices<'_, FastCartPoleState, i64, T>,
 ) {
     step_slices_body(constants, slices);
 }
@@ -450,11 +383,14 @@ unsafe fn step_slices_avx2<T: FlatScalar>(
 /// The batch step itself, inlined into each of the functions above so that each compiles it
 /// for its own instruction set.
 #[inline(always)]
-fn step_slices_body<T: FlatScalar>(constants: &Constants, slices: KernelSlices<'_, i64, T, 4>) {
+fn step_slices_body<T: FlatScalar>(
+    constants: &Constants,
+    slices: KernelSlices<'_, FastCartPoleState, i64, T>,
+) {
     // A local copy, so that the compiler sees that no store of the loop changes it.
     let constants = *constants;
     let KernelSlices {
-        columns: [xs, x_dots, thetas, theta_dots],
+        states,
         actions,
         rewards,
         terminated,
@@ -466,22 +402,22 @@ fn step_slices_body<T: FlatScalar>(constants: &Constants, slices: KernelSlices<'
     let mut push_right = [false; BLOCK];
     let mut block_rewards = [0.0f32; BLOCK];
     let mut block_terminated = [false; BLOCK];
-    let blocks = xs
+    let blocks = states
         .chunks_mut(BLOCK)
-        .zip(x_dots.chunks_mut(BLOCK))
-        .zip(thetas.chunks_mut(BLOCK))
-        .zip(theta_dots.chunks_mut(BLOCK))
         .zip(actions.chunks(BLOCK))
         .zip(rewards.chunks_mut(BLOCK))
         .zip(terminated.chunks_mut(BLOCK))
         .zip(observations.chunks_mut(4 * BLOCK));
-    for (((((((xs, x_dots), thetas), theta_dots), actions), rewards), terminated), rows) in blocks {
-        let n = xs.len();
-        let mut columns = [xs, x_dots, thetas, theta_dots];
-        for (column, values) in columns.iter().zip(block.iter_mut()) {
-            for (value, slot) in column.iter().zip(values.iter_mut()) {
-                *slot = *value as f32;
-            }
+    for ((((states, actions), rewards), terminated), rows) in blocks {
+        let n = states.len();
+        let [bx, bx_dot, btheta, btheta_dot] = &mut block;
+        let slots = bx
+            .iter_mut()
+            .zip(bx_dot.iter_mut())
+            .zip(btheta.iter_mut())
+            .zip(btheta_dot.iter_mut());
+        for (state, (((x, x_dot), theta), theta_dot)) in states.iter().zip(slots) {
+            (*x, *x_dot, *theta, *theta_dot) = (state.x, state.x_dot, state.theta, state.theta_dot);
         }
         for (action, push) in actions.iter().zip(push_right.iter_mut()) {
             *push = *action == PUSH_RIGHT;
@@ -502,10 +438,15 @@ fn step_slices_body<T: FlatScalar>(constants: &Constants, slices: KernelSlices<'
             block_rewards[index] = reward;
             block_terminated[index] = done;
         }
-        for (column, values) in columns.iter_mut().zip(block.iter()) {
-            for (value, slot) in values.iter().zip(column.iter_mut()) {
-                *slot = f64::from(*value);
-            }
+        let [bx, bx_dot, btheta, btheta_dot] = &block;
+        let reached = bx.iter().zip(bx_dot).zip(btheta).zip(btheta_dot);
+        for (state, (((x, x_dot), theta), theta_dot)) in states.iter_mut().zip(reached) {
+            *state = FastCartPoleState {
+                x: *x,
+                x_dot: *x_dot,
+                theta: *theta,
+                theta_dot: *theta_dot,
+            };
         }
         for (value, slot) in block_rewards.iter().zip(rewards.iter_mut()) {
             *slot = f64::from(*value);
@@ -550,63 +491,78 @@ mod tests {
         assert!(sine.is_finite() && cosine.is_finite());
     }
 
+    /// [`step_slices_body`] compiled for AVX2 where the processor has it (and for the default
+    /// target elsewhere), to compare that instruction set with the others.
+    #[multiversion::multiversion(targets("x86_64+avx2"))]
+    fn step_slices_avx2<T: FlatScalar>(
+        constants: &Constants,
+        slices: KernelSlices<'_, FastCartPoleState, i64, T>,
+    ) {
+        step_slices_body(constants, slices);
+    }
+
+    /// [`step_slices_body`] compiled for AVX-512 where the processor has it.
+    #[multiversion::multiversion(targets("x86_64+avx512f"))]
+    fn step_slices_avx512<T: FlatScalar>(
+        constants: &Constants,
+        slices: KernelSlices<'_, FastCartPoleState, i64, T>,
+    ) {
+        step_slices_body(constants, slices);
+    }
+
     /// The bits of everything one batch step of `states` writes, on the instruction set
-    /// `variant` (0: the default target's, 1: AVX2, 2: AVX-512), or `None` if this processor
-    /// lacks it.
+    /// `variant` (0: the default target's, 1: AVX2 if the processor has it, 2: AVX-512 if it
+    /// has it, 3: the dispatched kernel, 4: `Domain::step` state by state).
     fn batch_bits(
         fast: &FastCartPole,
         states: &[FastCartPoleState],
         actions: &[i64],
         variant: usize,
-    ) -> Option<Vec<u64>> {
-        use rl_wrappers::vector::StateColumns;
+    ) -> Vec<u64> {
         let len = states.len();
-        let mut columns = FastCartPoleColumns::filled(len, &FastCartPoleState::default());
-        for (i, state) in states.iter().enumerate() {
-            columns.set(i, state);
-        }
+        let mut states = states.to_vec();
         let mut rewards = vec![0.0; len];
         let mut terminated = vec![false; len];
         let mut observations = vec![0.0f32; 4 * len];
-        let slices = KernelSlices::cut(
-            columns.as_chunk(),
-            actions,
-            &mut rewards,
-            &mut terminated,
-            &mut observations,
-            4,
-        );
-        match variant {
-            0 => step_slices_body(&fast.constants, slices),
-            #[cfg(target_arch = "x86_64")]
-            1 if std::arch::is_x86_feature_detected!("avx2") => {
-                // SAFETY: the processor has AVX2 (checked just above).
-                #[allow(unsafe_code)]
-                unsafe {
-                    step_slices_avx2(&fast.constants, slices);
-                }
+        if variant == 4 {
+            let mut rng = Pcg64::seed_from_u64(0);
+            let rows = observations.chunks_exact_mut(4);
+            let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(rows);
+            for ((state, action), ((reward, done), row)) in
+                states.iter_mut().zip(actions).zip(outputs)
+            {
+                let outcome = fast.step(state, action, Mode::Training, &mut rng);
+                *state = outcome.next_state;
+                (*reward, *done) = (outcome.value.reward(), outcome.terminated);
+                row.copy_from_slice(&fast.observe(state));
             }
-            #[cfg(target_arch = "x86_64")]
-            2 if std::arch::is_x86_feature_detected!("avx512f") => {
-                // SAFETY: the processor has AVX-512F (checked just above).
-                #[allow(unsafe_code)]
-                unsafe {
-                    step_slices_avx512(&fast.constants, slices);
-                }
+        } else {
+            let slices = KernelSlices::cut(
+                &mut states,
+                actions,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+                4,
+            );
+            match variant {
+                0 => step_slices_body(&fast.constants, slices),
+                1 => step_slices_avx2(&fast.constants, slices),
+                2 => step_slices_avx512(&fast.constants, slices),
+                _ => step_slices(&fast.constants, slices),
             }
-            _ => return None,
         }
-        let states = (0..len).flat_map(|i| columns.get(i).to_columns().map(f64::to_bits));
+        let states = states
+            .iter()
+            .flat_map(|state| state.to_array().map(|value| u64::from(value.to_bits())));
         let rewards = rewards.iter().map(|r| r.to_bits());
         let terminated = terminated.iter().map(|t| u64::from(*t));
         let observations = observations.iter().map(|o| u64::from(o.to_bits()));
-        Some(
-            states
-                .chain(rewards)
-                .chain(terminated)
-                .chain(observations)
-                .collect(),
-        )
+        states
+            .chain(rewards)
+            .chain(terminated)
+            .chain(observations)
+            .collect()
     }
 
     #[test]
@@ -627,21 +583,13 @@ mod tests {
             })
             .collect();
         let actions: Vec<i64> = (0..300).map(|i| i64::from(i % 3 != 0)).collect();
-        let default = batch_bits(&fast, &states, &actions, 0).expect("always available");
-        let mut compared = 0;
-        for variant in [1, 2] {
-            if let Some(bits) = batch_bits(&fast, &states, &actions, variant) {
-                assert!(bits == default, "instruction set {variant} differs");
-                compared += 1;
-            }
+        let default = batch_bits(&fast, &states, &actions, 0);
+        for variant in 1..=4 {
+            assert!(
+                batch_bits(&fast, &states, &actions, variant) == default,
+                "variant {variant} differs"
+            );
         }
-        // On x86-64 machines with AVX2 (every one this project is measured on), at least one
-        // wider variant was compared.
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            assert!(compared >= 1);
-        }
-        let _ = compared;
     }
 
     #[test]
@@ -653,7 +601,13 @@ mod tests {
             let mut exact = CartPole::new(params)
                 .expect("valid")
                 .initial_state(Mode::Training, &mut rng);
-            let mut state = FastCartPoleState::from_columns(exact.to_array());
+            let [x, x_dot, theta, theta_dot] = exact.to_array().map(|value| value as f32);
+            let mut state = FastCartPoleState {
+                x,
+                x_dot,
+                theta,
+                theta_dot,
+            };
             exact = CartPoleState::from_array(state.to_array().map(f64::from));
             for step in 0..20 {
                 let push_right = (episode + step) % 3 != 0;

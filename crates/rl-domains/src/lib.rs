@@ -5,8 +5,8 @@
 //!
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
-//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_wrappers::vector::BatchStep) |
-//! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`BatchStep`](rl_wrappers::vector::BatchStep) |
+//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_core::BatchStep) |
+//! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`BatchStep`](rl_core::BatchStep) |
 //! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same |
 //! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
 //! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), value pictures |
@@ -21,10 +21,14 @@
 //!
 //! The [`registry`] builds any domain from an id and JSON parameters as an environment
 //! that code can drive without knowing its type. The [`reference`](mod@reference) module
-//! reads the reference trace files of `testdata/reference/` and replays them. The
-//! [`batch`] module holds the structure-of-arrays state storage of the vector kernels
-//! ([`BatchStep`](rl_wrappers::vector::BatchStep)), which step a whole batch of states
+//! reads the reference trace files of `testdata/reference/` and replays them. The batch
+//! kernels ([`BatchStep`](rl_core::BatchStep)) step a whole slice of states
 //! bit-identically to stepping them one by one.
+//!
+//! The crate depends on `rl-spaces` and `rl-core` only; the `grid-image` feature (off by
+//! default) adds `GridImage`, the grid image of [`write_grid_image`](gridworld::write_grid_image)
+//! as a representation for
+//! rl-wrappers' outer environments, and with it a dependency on `rl-wrappers`.
 //!
 //! # Quick start
 //!
@@ -59,7 +63,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod batch;
+mod batch;
 pub mod cartpole;
 pub mod cartpole_fast;
 mod error;

@@ -19,12 +19,13 @@
 
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
-use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_core::{
+    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
+};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
-use rl_wrappers::vector::{BatchStep, ColumnChunk};
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns, KernelSlices};
+use crate::batch::{self, KernelSlices};
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -456,29 +457,12 @@ impl DeterministicTransitions for MountainCar {
     }
 }
 
-impl ColumnState<2> for MountainCarState {
-    #[inline]
-    fn to_columns(&self) -> [f64; 2] {
-        [self.position, self.velocity]
-    }
-
-    #[inline]
-    fn from_columns([position, velocity]: [f64; 2]) -> Self {
-        MountainCarState { position, velocity }
-    }
-}
-
-/// A batch of MountainCar states: the columns `position`, `velocity`.
-pub type MountainCarColumns = FloatColumns<MountainCarState, 2>;
-
 impl BatchStep for MountainCar {
-    type Columns = MountainCarColumns;
-
     /// [`mountain_car_step`] on every state, bit-identical to [`Domain::step`] and
     /// [`Domain::observe`] flattened; MountainCar draws no randomness.
     fn step_batch<T: FlatScalar>(
         &self,
-        states: FloatColumnChunk<'_, 2>,
+        states: &mut [MountainCarState],
         actions: &[i64],
         _mode: Mode,
         _rngs: &mut [Pcg64],
@@ -508,7 +492,7 @@ impl BatchStep for MountainCar {
             );
         }
         let KernelSlices {
-            columns: [positions, velocities],
+            states,
             actions,
             rewards,
             terminated,
@@ -518,19 +502,16 @@ impl BatchStep for MountainCar {
         // rest of the step on local arrays in a loop the compiler vectorises, with the same
         // operations as `mountain_car_step`.
         let mut block = Block::default();
-        let blocks = positions
+        let blocks = states
             .chunks_mut(KERNEL_BLOCK)
-            .zip(velocities.chunks_mut(KERNEL_BLOCK))
             .zip(actions.chunks(KERNEL_BLOCK))
             .zip(rewards.chunks_mut(KERNEL_BLOCK))
             .zip(terminated.chunks_mut(KERNEL_BLOCK))
             .zip(observations.chunks_mut(2 * KERNEL_BLOCK));
-        for (((((positions, velocities), actions), rewards), terminated), rows) in blocks {
-            for (value, slot) in positions.iter().zip(block.positions.iter_mut()) {
-                *slot = *value;
-            }
-            for (value, slot) in velocities.iter().zip(block.velocities.iter_mut()) {
-                *slot = *value;
+        for ((((states, actions), rewards), terminated), rows) in blocks {
+            let slots = block.positions.iter_mut().zip(block.velocities.iter_mut());
+            for (state, (position, velocity)) in states.iter().zip(slots) {
+                (*position, *velocity) = (state.position, state.velocity);
             }
             for (action, direction) in actions.iter().zip(block.directions.iter_mut()) {
                 // The action mapping of `DeterministicTransitions::next`.
@@ -541,15 +522,14 @@ impl BatchStep for MountainCar {
                 };
                 *direction = f64::from(action) - 1.0;
             }
-            for (position, cosine) in positions.iter().zip(block.cosines.iter_mut()) {
+            let positions = block.positions.iter().take(states.len());
+            for (position, cosine) in positions.zip(block.cosines.iter_mut()) {
                 *cosine = trig::cos(3.0 * *position);
             }
-            block.step(params, positions.len());
-            for (value, slot) in block.positions.iter().zip(positions.iter_mut()) {
-                *slot = *value;
-            }
-            for (value, slot) in block.velocities.iter().zip(velocities.iter_mut()) {
-                *slot = *value;
+            block.step(params, states.len());
+            let reached = block.positions.iter().zip(&block.velocities);
+            for (state, (position, velocity)) in states.iter_mut().zip(reached) {
+                (state.position, state.velocity) = (*position, *velocity);
             }
             for (value, slot) in block.rewards.iter().zip(rewards.iter_mut()) {
                 *slot = *value;

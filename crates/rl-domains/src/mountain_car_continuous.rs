@@ -45,12 +45,13 @@
 
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
-use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_core::{
+    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
+};
 use rl_spaces::{ArrayBox, FlatScalar};
-use rl_wrappers::vector::BatchStep;
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, ColumnState, FloatColumnChunk, FloatColumns};
+use crate::batch;
 use crate::error::Error;
 use crate::mountain_car::{
     Valley, render_valley_svg, render_valley_text, valley_observation_space,
@@ -618,43 +619,12 @@ impl DeterministicTransitions for MountainCarContinuous {
     }
 }
 
-impl ColumnState<3> for MountainCarContinuousState {
-    /// `[position, velocity, precision]` with the precision as 0 (float64) or 1 (float32).
-    #[inline]
-    fn to_columns(&self) -> [f64; 3] {
-        let precision = match self.precision {
-            StatePrecision::Float64 => 0.0,
-            StatePrecision::Float32 => 1.0,
-        };
-        [self.position, self.velocity, precision]
-    }
-
-    #[inline]
-    fn from_columns([position, velocity, precision]: [f64; 3]) -> Self {
-        MountainCarContinuousState {
-            position,
-            velocity,
-            precision: if precision == 1.0 {
-                StatePrecision::Float32
-            } else {
-                StatePrecision::Float64
-            },
-        }
-    }
-}
-
-/// A batch of MountainCarContinuous states: the columns `position`, `velocity` and the
-/// precision (0 for float64, 1 for float32).
-pub type MountainCarContinuousColumns = FloatColumns<MountainCarContinuousState, 3>;
-
 impl BatchStep for MountainCarContinuous {
-    type Columns = MountainCarContinuousColumns;
-
     /// [`mountain_car_continuous_step`] on every state, bit-identical to [`Domain::step`]
     /// and [`Domain::observe`] flattened; MountainCarContinuous draws no randomness.
     fn step_batch<T: FlatScalar>(
         &self,
-        states: FloatColumnChunk<'_, 3>,
+        states: &mut [MountainCarContinuousState],
         actions: &[[f32; 1]],
         _mode: Mode,
         _rngs: &mut [Pcg64],

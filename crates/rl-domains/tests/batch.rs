@@ -1,28 +1,26 @@
-//! The vector kernels (`BatchStep`) give, for every state of a batch split into chunks,
+//! The batch kernels (`BatchStep`) give, for every state of a batch split into runs,
 //! bit-identical next states, reward bits, termination flags and flattened observations to
 //! `Domain::step` followed by `Domain::observe` and flattening.
 
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
-use rl_core::{Domain, Mode};
-use rl_domains::batch::ColumnState;
+use rl_core::{BatchStep, Domain, Mode};
 use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator};
 use rl_domains::cartpole_fast::{FastCartPole, FastCartPoleState};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams, MountainCarState};
 use rl_domains::mountain_car_continuous::{
-    MountainCarContinuous, MountainCarContinuousParams, MountainCarContinuousState, StatePrecision,
+    MountainCarContinuous, MountainCarContinuousParams, MountainCarContinuousState,
 };
 use rl_spaces::{FlatScalar, FlattenSpace, SampleSpace};
-use rl_wrappers::vector::{BatchStep, ColumnChunk, StateColumns};
 
-/// Splits `chunk` at the given relative points (each in `0..=1000` per mille of what is
+/// Splits `states` at the given relative points (each in `0..=1000` per mille of what is
 /// left), steps every part with the kernel, and returns nothing: the results land in the
 /// slices, which are split alongside.
 #[allow(clippy::too_many_arguments)]
 fn step_in_parts<D: BatchStep, T: FlatScalar>(
     domain: &D,
-    mut chunk: <D::Columns as StateColumns>::Chunk<'_>,
+    mut states: &mut [D::State],
     mut actions: &[D::Action],
     mut rngs: &mut [Pcg64],
     mut rewards: &mut [f64],
@@ -32,8 +30,8 @@ fn step_in_parts<D: BatchStep, T: FlatScalar>(
     splits: &[u16],
 ) {
     for split in splits {
-        let mid = chunk.len() * usize::from(*split) / 1000;
-        let (left, right) = chunk.split_at(mid);
+        let mid = states.len() * usize::from(*split) / 1000;
+        let (left, right) = states.split_at_mut(mid);
         let (left_actions, right_actions) = actions.split_at(mid);
         let (left_rngs, right_rngs) = rngs.split_at_mut(mid);
         let (left_rewards, right_rewards) = rewards.split_at_mut(mid);
@@ -48,7 +46,7 @@ fn step_in_parts<D: BatchStep, T: FlatScalar>(
             left_terminated,
             left_observations,
         );
-        chunk = right;
+        states = right;
         actions = right_actions;
         rngs = right_rngs;
         rewards = right_rewards;
@@ -56,7 +54,7 @@ fn step_in_parts<D: BatchStep, T: FlatScalar>(
         observations = right_observations;
     }
     domain.step_batch(
-        chunk,
+        states,
         actions,
         Mode::Training,
         rngs,
@@ -67,30 +65,22 @@ fn step_in_parts<D: BatchStep, T: FlatScalar>(
 }
 
 /// Steps `states` with `actions` both ways and compares every result bit for bit.
-fn check_kernel<D, T, const N: usize>(
-    domain: &D,
-    states: &[D::State],
-    actions: &[D::Action],
-    splits: &[u16],
-) where
+fn check_kernel<D, T>(domain: &D, states: &[D::State], actions: &[D::Action], splits: &[u16])
+where
     D: BatchStep,
-    D::State: ColumnState<N>,
     D::ObservationSpace: FlattenSpace,
     T: FlatScalar,
 {
     let width = domain.observation_space().flat_dim();
     let len = states.len();
-    let mut columns = D::Columns::filled(len, &D::State::default());
-    for (index, state) in states.iter().enumerate() {
-        columns.set(index, state);
-    }
+    let mut stepped = states.to_vec();
     let mut rngs: Vec<Pcg64> = (0..len as u64).map(Pcg64::seed_from_u64).collect();
     let mut rewards = vec![f64::NAN; len];
     let mut terminated = vec![false; len];
     let mut observations = vec![T::ZERO; len * width];
     step_in_parts(
         domain,
-        columns.as_chunk(),
+        &mut stepped,
         actions,
         &mut rngs,
         &mut rewards,
@@ -104,10 +94,10 @@ fn check_kernel<D, T, const N: usize>(
     let mut expected_row = vec![T::ZERO; width];
     for (index, (state, action)) in states.iter().zip(actions).enumerate() {
         let outcome = domain.step(state, action, Mode::Training, &mut rng);
-        let expected = outcome.next_state.to_columns().map(f64::to_bits);
+        // The debug form of a float is exact (it reads back to the same bits).
         assert_eq!(
-            columns.get(index).to_columns().map(f64::to_bits),
-            expected,
+            format!("{:?}", stepped[index]),
+            format!("{:?}", outcome.next_state),
             "state {index}"
         );
         assert_eq!(
@@ -159,8 +149,8 @@ proptest! {
         let mut rng = Pcg64::seed_from_u64(seed);
         let states = cartpole_states(&mut rng, len);
         let actions: Vec<i64> = (0..len).map(|_| domain.action_space().sample(&mut rng)).collect();
-        check_kernel::<_, f32, 4>(&domain, &states, &actions, &splits);
-        check_kernel::<_, f64, 4>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f32>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f64>(&domain, &states, &actions, &splits);
     }
 
     #[test]
@@ -174,11 +164,14 @@ proptest! {
         let mut rng = Pcg64::seed_from_u64(seed);
         let states: Vec<FastCartPoleState> = cartpole_states(&mut rng, len)
             .iter()
-            .map(|state| FastCartPoleState::from_columns(state.to_array()))
+            .map(|state| {
+                let [x, x_dot, theta, theta_dot] = state.to_array().map(|value| value as f32);
+                FastCartPoleState { x, x_dot, theta, theta_dot }
+            })
             .collect();
         let actions: Vec<i64> = (0..len).map(|_| domain.action_space().sample(&mut rng)).collect();
-        check_kernel::<_, f32, 4>(&domain, &states, &actions, &splits);
-        check_kernel::<_, f64, 4>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f32>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f64>(&domain, &states, &actions, &splits);
     }
 
     #[test]
@@ -192,8 +185,8 @@ proptest! {
             })
             .collect();
         let actions: Vec<i64> = (0..len).map(|_| domain.action_space().sample(&mut rng)).collect();
-        check_kernel::<_, f32, 2>(&domain, &states, &actions, &splits);
-        check_kernel::<_, f64, 2>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f32>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f64>(&domain, &states, &actions, &splits);
     }
 
     #[test]
@@ -211,39 +204,9 @@ proptest! {
             })
             .collect();
         let actions: Vec<[f32; 1]> = (0..len).map(|_| domain.action_space().sample(&mut rng)).collect();
-        check_kernel::<_, f32, 3>(&domain, &states, &actions, &splits);
-        check_kernel::<_, f64, 3>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f32>(&domain, &states, &actions, &splits);
+        check_kernel::<_, f64>(&domain, &states, &actions, &splits);
     }
-}
-
-#[test]
-fn columns_store_read_and_split_states() {
-    let state = CartPoleState::from_array([1.0, 2.0, 3.0, 4.0]);
-    let mut columns = <CartPole as BatchStep>::Columns::filled(5, &state);
-    assert_eq!(columns.len(), 5);
-    assert_eq!(columns.get(4), state);
-    let other = CartPoleState::from_array([-1.0, -2.0, -3.0, -4.0]);
-    columns.set(2, &other);
-    assert_eq!(columns.get(2), other);
-    assert_eq!(columns.columns()[3], [4.0, 4.0, -4.0, 4.0, 4.0]);
-    // Out of range: read as the default state, never written, never a panic.
-    assert_eq!(columns.get(5), CartPoleState::default());
-    columns.set(9, &other);
-    assert_eq!(columns.len(), 5);
-    let chunk = columns.as_chunk();
-    assert_eq!(chunk.len(), 5);
-    let (left, right) = chunk.split_at(2);
-    assert_eq!((left.len(), right.len()), (2, 3));
-    let (all, none) = right.split_at(10);
-    assert_eq!((all.len(), none.len()), (3, 0));
-    assert!(none.is_empty());
-
-    let precise = MountainCarContinuousState::float32(-0.5, 0.01);
-    let columns = <MountainCarContinuous as BatchStep>::Columns::filled(2, &precise);
-    assert_eq!(columns.get(1), precise);
-    assert_eq!(columns.get(1).precision, StatePrecision::Float32);
-    let empty = <MountainCar as BatchStep>::Columns::filled(0, &MountainCarState::default());
-    assert!(empty.is_empty());
 }
 
 #[test]
@@ -252,12 +215,12 @@ fn short_slices_leave_the_rest_alone() {
     // shortest slice.
     let domain = CartPole::new(CartPoleParams::default()).expect("valid");
     let state = CartPoleState::from_array([0.0, 0.0, 0.01, 0.0]);
-    let mut columns = <CartPole as BatchStep>::Columns::filled(4, &state);
+    let mut states = [state; 4];
     let mut rewards = [0.0; 4];
     let mut terminated = [false; 4];
     let mut observations = [0.0f32; 16];
     domain.step_batch(
-        columns.as_chunk(),
+        &mut states,
         &[1, 1],
         Mode::Training,
         &mut [],
@@ -266,7 +229,7 @@ fn short_slices_leave_the_rest_alone() {
         &mut observations,
     );
     assert_eq!(rewards, [1.0, 1.0, 0.0, 0.0]);
-    assert_ne!(columns.get(1), state);
-    assert_eq!(columns.get(2), state);
+    assert_ne!(states[1], state);
+    assert_eq!(states[2], state);
     assert_eq!(observations[8..], [0.0; 8]);
 }

@@ -1,14 +1,14 @@
-//! The test domain's structure-of-arrays kernel agrees with its `Domain::step`, and its
-//! columns split and stay in place, as the `BatchStep` contract requires.
+//! The test domain's batch kernel agrees with its `Domain::step`, and steps only as many
+//! states as every slice covers, as the `BatchStep` contract requires.
 
 mod common;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
+use rl_core::BatchStep;
 use rl_core::{CheckConfig, Domain, Mode, check_domain};
-use rl_wrappers::vector::{BatchStep, ColumnChunk, StateColumns};
 
-use common::{Drift, DriftColumns};
+use common::Drift;
 
 #[test]
 fn the_test_domain_passes_the_conformance_checker() {
@@ -24,10 +24,7 @@ fn the_kernel_agrees_with_the_domain_step_by_step() {
     let states: Vec<_> = (0..len)
         .map(|_| drift.initial_state(Mode::Training, &mut setup))
         .collect();
-    let mut columns = DriftColumns::filled(len, &states[0]);
-    for (i, s) in states.iter().enumerate() {
-        columns.set(i, s);
-    }
+    let mut kernel_states = states.clone();
     let mut scalar_states = states.clone();
     let mut kernel_rngs: Vec<Pcg64> = (0..len as u64).map(Pcg64::seed_from_u64).collect();
     let mut scalar_rngs = kernel_rngs.clone();
@@ -42,7 +39,7 @@ fn the_kernel_agrees_with_the_domain_step_by_step() {
         let mut terminated = vec![false; len];
         let mut observations = vec![0.0f32; 2 * len];
         drift.step_batch(
-            columns.as_chunk(),
+            &mut kernel_states,
             &actions,
             mode,
             &mut kernel_rngs,
@@ -53,7 +50,7 @@ fn the_kernel_agrees_with_the_domain_step_by_step() {
         for i in 0..len {
             let outcome = drift.step(&scalar_states[i], &actions[i], mode, &mut scalar_rngs[i]);
             scalar_states[i] = outcome.next_state;
-            assert_eq!(columns.get(i), outcome.next_state);
+            assert_eq!(kernel_states[i], outcome.next_state);
             assert_eq!(rewards[i].to_bits(), outcome.value.reward().to_bits());
             assert_eq!(terminated[i], outcome.terminated);
             assert_eq!(
@@ -66,11 +63,24 @@ fn the_kernel_agrees_with_the_domain_step_by_step() {
 }
 
 #[test]
-fn chunks_split_into_disjoint_runs() {
-    let mut columns = DriftColumns::filled(5, &[0.0, 0.0]);
-    let (left, right) = columns.as_chunk().split_at(2);
-    assert_eq!((left.len(), right.len()), (2, 3));
-    let (empty, all) = columns.as_chunk().split_at(0);
-    assert!(empty.is_empty());
-    assert_eq!(all.len(), 5);
+fn slices_of_different_lengths_step_only_the_shortest_run() {
+    let drift = Drift::new(1000, 0.05);
+    let mut states = vec![[0.0, 0.0]; 5];
+    let mut rngs: Vec<Pcg64> = (0..5).map(Pcg64::seed_from_u64).collect();
+    let mut rewards = vec![7.0; 5];
+    let mut terminated = vec![false; 5];
+    let mut observations = vec![0.0f32; 10];
+    // Three actions for five states: the last two are left alone.
+    drift.step_batch(
+        &mut states,
+        &[2, 2, 2],
+        Mode::Training,
+        &mut rngs,
+        &mut rewards,
+        &mut terminated,
+        &mut observations,
+    );
+    assert!(states[..3].iter().all(|s| s[1] != 0.0));
+    assert_eq!(states[3..], [[0.0, 0.0]; 2]);
+    assert_eq!(rewards[3..], [7.0; 2]);
 }

@@ -185,3 +185,26 @@ fn an_invalid_action_stops_the_whole_batch_before_any_thread_steps() {
     assert!(error.to_string().contains("63"), "{error}");
     assert_eq!(shown(&vector), before, "nothing stepped");
 }
+
+#[test]
+fn every_environment_is_visible_on_any_number_of_threads() {
+    let len = 37;
+    for threads in 1..=4 {
+        let mut vector = counters(len, threads, Autoreset::NextStep);
+        for _ in 0..2 {
+            vector.step(&vec![1i64; len]).expect("step");
+        }
+        let environments: Vec<_> = vector.local_environments().collect();
+        assert_eq!(environments.len(), len, "{threads} threads");
+        for (i, environment) in environments.iter().enumerate() {
+            // Every step adds one to the counter, whatever the action.
+            assert_eq!(
+                environment.state(),
+                Some(&2),
+                "environment {i}, {threads} threads"
+            );
+        }
+        assert_eq!(vector.share_sizes().iter().sum::<usize>(), len);
+        assert_eq!(vector.share_sizes().len(), threads);
+    }
+}

@@ -27,7 +27,9 @@ mod render;
 mod space;
 
 pub use domain::GridWorld;
-pub use image::{GRID_IMAGE_CHANNELS, GridImage};
+#[cfg(feature = "grid-image")]
+pub use image::GridImage;
+pub use image::{GRID_IMAGE_CHANNELS, write_grid_image};
 pub use map::{CellKind, GridCell, GridMap};
 pub use model::{
     ActionSet, ActionSetIter, ExpectedOutcome, GOAL_REWARD, GridAction, GridStep, Outcome,

@@ -47,6 +47,12 @@ pub(crate) mod sealed {
         /// The action space every environment shares.
         fn action_space(&self) -> &Self::ActionSpace;
 
+        /// Whether the environments may give infos (a kernel's never do, so its infos need
+        /// no copying).
+        fn has_infos(&self) -> bool {
+            true
+        }
+
         /// Seeds environment `i` (global index `first + i`) with `derive_seed(seed, first + i)`.
         fn seed(&mut self, seed: u64);
 
@@ -67,18 +73,6 @@ pub(crate) mod sealed {
             autoreset: Autoreset,
             rows: Rows<'_, Self::Scalar>,
         ) -> Result<(), Failure>;
-
-        /// Moves environments across the boundary between this batch and `next`, the batch
-        /// of the environments right after this one's: `count > 0` moves the last `count` of
-        /// this batch to the front of `next`, `count < 0` the first `-count` of `next` to the
-        /// end of this one, with everything they carry (state, generator, step count, whether
-        /// the episode ended), so that nothing they do later depends on which batch holds
-        /// them. Returns whether it moved them: a batch that cannot move environments, or
-        /// lacks the room for them, or would be left with none, moves nothing.
-        fn shift(&mut self, next: &mut Self, count: isize) -> bool {
-            let _ = (next, count);
-            false
-        }
     }
 }
 

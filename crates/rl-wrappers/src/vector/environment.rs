@@ -3,20 +3,17 @@
 
 use std::fmt;
 use std::num::NonZeroUsize;
-use std::ops::Range;
-use std::sync::{Arc, MutexGuard};
-use std::time::Instant;
+use std::sync::Arc;
 
 use ndarray::Array2;
-use rl_core::{Environment, Info, Mode};
+use rl_core::{BatchStep, Environment, Info, Mode};
 use rl_spaces::{FlattenSpace, Space};
 
 use crate::VectorError;
-use crate::vector::balance::Balancer;
-use crate::vector::batch::{Batch, Command, Failure, execute};
-use crate::vector::outputs::{Outputs, RawOutputs, SharedSlice};
-use crate::vector::pool::{Job, WorkerPool};
-use crate::vector::{Autoreset, BatchStep, EnvironmentBatch, KernelBatch, VectorOptions};
+use crate::vector::batch::{Batch, Command};
+use crate::vector::outputs::Outputs;
+use crate::vector::threads::Threads;
+use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
 /// [`VectorEnvironment::from_environments`]).
@@ -25,136 +22,6 @@ pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
 /// A vector environment of the domain `D`'s kernel with observations of `T` (see
 /// [`VectorEnvironment::from_kernel`]).
 pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<D, T>>;
-
-/// A share of the batch that any of the threads may step: its environments (or kernel
-/// columns) and generators, and the failure of its last call.
-struct Share<B: Batch> {
-    batch: B,
-    failure: Option<Failure>,
-    /// When the share finished the last timed call, in nanoseconds after the call started.
-    finished: u64,
-}
-
-/// A call on every share: the command, where the actions and the result buffers are, and,
-/// if the call is timed (to balance the shares), when it started.
-struct Request<B: Batch> {
-    command: Command,
-    actions: SharedSlice<B::Action>,
-    outputs: RawOutputs<B::Scalar>,
-    started: Option<Instant>,
-}
-
-impl<B: Batch> Clone for Request<B> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<B: Batch> Copy for Request<B> {}
-
-impl<B: Batch> Request<B> {
-    /// Runs the request on `batch`, reading its environments' actions and writing their
-    /// results in place.
-    ///
-    /// # Safety
-    ///
-    /// The contracts of [`RawOutputs::rows`] and [`SharedSlice::get`] for this range: the
-    /// vector environment's buffers and the actions stay alive and untouched by anyone else
-    /// until the call is over (`VectorEnvironment::run` returns only after every share is
-    /// done), and no other share covers these environments (the shares' ranges are disjoint,
-    /// and each share runs once per request).
-    #[allow(unsafe_code)]
-    unsafe fn execute(&self, batch: &mut B) -> Result<(), Failure> {
-        let range = batch.first()..batch.first() + batch.len();
-        // SAFETY: the caller's contract, passed on.
-        let (actions, rows) =
-            unsafe { (self.actions.get(range.clone()), self.outputs.rows(range)) };
-        execute(batch, self.command, actions, rows)
-    }
-}
-
-impl<B: Batch> Job for Share<B> {
-    type Request = Request<B>;
-
-    #[allow(unsafe_code)]
-    unsafe fn run(&mut self, request: &Request<B>) -> bool {
-        // SAFETY: the request is valid while this runs (this function's contract, kept by
-        // `VectorEnvironment::run`), and the pool runs each share once per request, so no
-        // other share covers these rows.
-        self.failure = unsafe { request.execute(&mut self.batch) }.err();
-        if let Some(started) = request.started {
-            self.finished = nanoseconds_since(started);
-        }
-        self.failure.is_some()
-    }
-}
-
-/// The nanoseconds elapsed since `instant` (at least 1, so that 0 can mean "not measured").
-fn nanoseconds_since(instant: Instant) -> u64 {
-    u64::try_from(instant.elapsed().as_nanos())
-        .unwrap_or(u64::MAX)
-        .max(1)
-}
-
-/// Moves the boundaries between the shares (`main`, then the pool's, in order) after a timed
-/// call in which `main` finished `main_finished` nanoseconds after the start: records every
-/// share's finishing time, plans the moves, and makes them between neighbours. Runs between
-/// calls, when no worker holds a share.
-fn rebalance<B: Batch>(
-    main: &mut B,
-    pool: &WorkerPool<Share<B>>,
-    balancer: &mut Balancer,
-    main_finished: u64,
-) {
-    balancer.record(0, main_finished, main.len());
-    for (k, share) in pool.jobs().enumerate() {
-        balancer.record(k + 1, share.finished, share.batch.len());
-    }
-    if balancer.plan() {
-        let (moves, refused) = balancer.moves_and_refusals();
-        shift_boundaries(main, pool, moves, refused);
-    }
-}
-
-/// Moves boundary `k` (between share `k` and share `k + 1`, share 0 being `main`) by
-/// `moves[k]` environments ([`Batch::shift`](crate::vector::batch::sealed::Sealed::shift)'s
-/// sign), for every non-zero entry; calls `refused(k)` for each boundary that could not move.
-/// Runs between calls, when no worker holds a share.
-fn shift_boundaries<B: Batch>(
-    main: &mut B,
-    pool: &WorkerPool<Share<B>>,
-    moves: &[isize],
-    mut refused: impl FnMut(usize),
-) {
-    // The share on the left of the next boundary, once it is a worker's (locked).
-    let mut held: Option<MutexGuard<'_, Share<B>>> = None;
-    for (boundary, mut share) in pool.jobs().enumerate() {
-        let count = moves.get(boundary).copied().unwrap_or(0);
-        if count != 0 {
-            let left = match held.as_mut() {
-                Some(previous) => &mut previous.batch,
-                None => &mut *main,
-            };
-            if !left.shift(&mut share.batch, count) {
-                refused(boundary);
-            }
-        }
-        held = Some(share);
-    }
-}
-
-/// Waits for the workers when the calling thread's own share panics, before the panic leaves
-/// [`VectorEnvironment::run`]: the workers may still be writing into the buffers, which the
-/// caller could read or free once the panic is caught.
-struct FinishOnUnwind<'a, J: Job>(&'a WorkerPool<J>);
-
-impl<J: Job> Drop for FinishOnUnwind<'_, J> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.finish();
-        }
-    }
-}
 
 /// `N` environments stepped in lockstep (Gymnasium's vector environments), with the results
 /// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
@@ -192,36 +59,15 @@ impl<J: Job> Drop for FinishOnUnwind<'_, J> {
 ///
 /// # Threads
 ///
-/// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, each
-/// stored apart (its environments or kernel columns and generators), and worker threads are
-/// started at construction (`threads - 1` of them, joined on drop). The calling thread steps
-/// the first share; the others are taken in turn by whichever thread is free, the calling
-/// thread included once its own share is done, so a worker that has not started yet (a
-/// descheduled one) never holds a step up.
-///
-/// - A kernel vector ([`from_kernel`](Self::from_kernel)) has one share per thread, even at
-///   first, and moves their boundaries while it runs: on every fourth step it measures when
-///   each share finishes, and moves environments (eight or more at a time, each with its
-///   state, generator and step count) from a share that finishes later to its neighbour, so
-///   that the threads finish together even when one core runs slower than the other (a
-///   host that slows a virtual CPU for a while, a core shared with another process). A
-///   boundary moves at most a quarter of the smallest even share away from where it started
-///   (so not at all with shares under 32 environments).
-/// - Copies of an environment ([`from_environments`](Self::from_environments)) keep fixed
-///   shares: an even share for the calling thread, the rest in two shares per worker, so a
-///   worker that runs slower leaves its second share to the calling thread.
-///
-/// Every thread reads its environments' actions from the slice
-/// given to [`step`](Self::step) and writes their results straight into their rows of the
-/// buffers: nothing is copied before or after. A call hands work over with atomics and one
-/// uncontended lock per thread (the request's), and allocates nothing: an idle worker spins for a few tens of microseconds, then parks until
-/// the next call unparks it. A panic inside an environment on any thread reaches the caller
-/// after every thread is done with the buffers. Every environment's results depend only on
-/// its own seed and actions, so they are bit-identical with any number of threads, whichever
-/// thread steps a share.
-///
-/// (Handing disjoint rows of one buffer to persistent threads is the one place the
-/// workspace uses `unsafe`; the argument is on the crate-private `RawOutputs::rows`.)
+/// With [`VectorOptions::with_threads`], the batch is split into even contiguous shares, one
+/// per thread, and worker threads are started at construction (`threads - 1` of them, joined
+/// on drop). The calling thread steps the first share in place in the buffers; each worker
+/// steps its own share in buffers of its own, which the calling thread copies into its rows
+/// once the worker is done (a share moves to its worker and back by value, so no `unsafe` is
+/// needed). An idle worker spins for a few tens of microseconds, then parks until the next
+/// call unparks it. A panic inside an environment on any thread reaches the caller after
+/// every thread is done. Every environment's results depend only on its own seed and
+/// actions, so they are bit-identical with any number of threads.
 ///
 /// # No allocation per step
 ///
@@ -254,12 +100,7 @@ impl<J: Job> Drop for FinishOnUnwind<'_, J> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct VectorEnvironment<B: Batch> {
-    main: B,
-    pool: Option<WorkerPool<Share<B>>>,
-    /// For a kernel vector on several threads, the state of the shares' boundaries.
-    balancer: Option<Balancer>,
-    /// The number of steps made (every [`TIMING_PERIOD`]-th one is timed, with a balancer).
-    steps: u64,
+    threads: Threads<B>,
     outputs: Outputs<B::Scalar>,
     options: VectorOptions,
     mode: Mode,
@@ -267,45 +108,17 @@ pub struct VectorEnvironment<B: Batch> {
     len: usize,
 }
 
-/// With a balancer, one step in this many is timed (the timing costs two or three clock
-/// readings and a look at every share, a fraction of a percent of a step at this period).
-const TIMING_PERIOD: u64 = 4;
-
-/// The shares of a kernel vector of `len` environments on `threads` threads, and the room
-/// each may grow into: even shares, one per thread, each with storage for up to `margin`
-/// environments of each neighbour, where `margin` is a quarter of the smallest share rounded
-/// down to whole blocks of 8 environments (the balancer moves whole blocks), so that no
-/// share falls below half its even size. Shares under 32 environments get no room: a step of
-/// so few is over before a move could pay for itself.
-fn balanced_shares(len: usize, threads: usize) -> Vec<(Range<usize>, Range<usize>)> {
+/// The even contiguous shares of `len` environments on `threads` threads: `(first, len)` of
+/// each, in order.
+fn shares(len: usize, threads: usize) -> Vec<(usize, usize)> {
     let threads = threads.clamp(1, len.max(1));
-    let bounds: Vec<usize> = (0..=threads).map(|k| k * len / threads).collect();
-    let smallest = bounds.windows(2).map(|w| w[1] - w[0]).min().unwrap_or(0);
-    let margin = smallest / 4 / 8 * 8;
-    bounds
-        .windows(2)
-        .map(|w| {
-            let (start, end) = (w[0], w[1]);
-            let room = start.saturating_sub(margin)..(end + margin).min(len);
-            (room, start..end)
+    (0..threads)
+        .map(|k| {
+            (
+                k * len / threads,
+                (k + 1) * len / threads - k * len / threads,
+            )
         })
-        .collect()
-}
-
-/// The contiguous parts of a batch of `len` environments stepped by `threads` threads: with
-/// one thread, one part; with more, an even share for the calling thread alone, then the rest
-/// in two parts per worker, which the threads take in turn (so that a worker running slower
-/// leaves its second part to a faster thread). Finer parts of decreasing size balanced no
-/// better on the measured machine and cost more hand-overs (docs/PERFORMANCE.md).
-fn shares(len: usize, threads: usize) -> Vec<Range<usize>> {
-    if threads <= 1 {
-        return std::iter::once(0..len).collect();
-    }
-    let first = (len / threads).clamp(1, len);
-    let rest = len - first;
-    let parts = (2 * (threads - 1)).min(rest);
-    std::iter::once(0..first)
-        .chain((0..parts).map(|k| first + k * rest / parts..first + (k + 1) * rest / parts))
         .collect()
 }
 
@@ -387,22 +200,19 @@ where
             }
         }
         let mut batches = Vec::with_capacity(threads);
-        for range in shares(len, threads).into_iter().rev() {
-            let share = environments.split_off(range.start);
-            batches.push(EnvironmentBatch::new(
-                share,
-                range.start,
-                action_space.clone(),
-            ));
+        for (first, _) in shares(len, threads).into_iter().rev() {
+            let share = environments.split_off(first);
+            batches.push(EnvironmentBatch::new(share, first, action_space.clone()));
         }
         batches.reverse();
-        VectorEnvironment::assemble(batches, len, dim, seed, options, false)
+        VectorEnvironment::assemble(batches, len, dim, seed, options)
     }
 }
 
 impl<D, T> VectorEnvironment<KernelBatch<D, T>>
 where
     D: BatchStep + Send + Sync + 'static,
+    D::State: Send + 'static,
     D::Action: Send + Sync + 'static,
     D::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,
@@ -424,14 +234,11 @@ where
         let dim = domain.observation_space().flat_dim();
         check_size(len, dim)?;
         let domain = Arc::new(domain);
-        let shares = balanced_shares(len, threads);
-        // Without room to move into, there is nothing to balance (and nothing to time).
-        let balance = shares.iter().any(|(room, own)| room != own);
-        let batches = shares
+        let batches = shares(len, threads)
             .into_iter()
-            .map(|(room, own)| KernelBatch::new(Arc::clone(&domain), room, own))
+            .map(|(first, len)| KernelBatch::new(Arc::clone(&domain), first, len))
             .collect();
-        VectorEnvironment::assemble(batches, len, dim, seed, options, balance)
+        VectorEnvironment::assemble(batches, len, dim, seed, options)
     }
 }
 
@@ -439,110 +246,36 @@ impl<B> VectorEnvironment<B>
 where
     B: Batch + Send + 'static,
     B::Action: Send + Sync + 'static,
+    B::Scalar: Send + 'static,
 {
     /// Puts the first share on the calling thread and the others on worker threads, and
-    /// seeds everything. With `balance`, the boundaries between the shares move with the
-    /// threads' speeds.
+    /// seeds everything.
     fn assemble(
         batches: Vec<B>,
         len: usize,
         dim: usize,
         seed: u64,
         options: VectorOptions,
-        balance: bool,
     ) -> Result<Self, VectorError> {
         let keep_final = options.autoreset() == Autoreset::SameStep;
-        let mut batches = batches.into_iter();
-        let main = batches
-            .next()
-            .ok_or_else(|| VectorError::invalid_parameter("count", "no environment"))?;
-        let shares: Vec<Share<B>> = batches
-            .map(|batch| Share {
-                batch,
-                failure: None,
-                finished: 0,
-            })
-            .collect();
-        let share_count = shares.len() + 1;
-        let workers = options.threads().get() - 1;
-        let pool = if shares.is_empty() || workers == 0 {
-            None
-        } else {
-            Some(
-                WorkerPool::new(shares, workers).map_err(|e| VectorError::ThreadSpawn {
-                    reason: e.to_string(),
-                })?,
-            )
-        };
         let mut vector = VectorEnvironment {
-            main,
-            balancer: (balance && pool.is_some()).then(|| Balancer::new(share_count)),
-            steps: 0,
-            pool,
+            threads: Threads::new(batches, dim, keep_final)?,
             outputs: Outputs::new(len, dim, keep_final),
             options,
             mode: Mode::Training,
             started: false,
             len,
         };
-        vector.run(Command::Seed(seed), &[], false)?;
+        vector.run(Command::Seed(seed), &[])?;
         Ok(vector)
     }
 }
 
 impl<B: Batch> VectorEnvironment<B> {
-    /// Runs `command` on every share (the first on this thread, the others on whichever thread
-    /// takes them), each reading its actions from `actions` and writing its results into its
-    /// rows of the buffers. Reports the failure of the lowest index, if any. With `timed` (and
-    /// a balancer), measures when each share finishes and moves the shares' boundaries.
-    fn run(
-        &mut self,
-        command: Command,
-        actions: &[B::Action],
-        timed: bool,
-    ) -> Result<(), VectorError> {
-        let failure = match &mut self.pool {
-            None => execute(&mut self.main, command, actions, self.outputs.all_rows()).err(),
-            Some(pool) => {
-                let started = (timed && self.balancer.is_some()).then(Instant::now);
-                // From `start` until every share is done, the threads write into the buffers
-                // through these addresses, and this function touches `self.outputs` through
-                // no reference; it returns (or unwinds, see `FinishOnUnwind`) only after
-                // every share is done. `actions` stays borrowed all along.
-                let request = Request {
-                    command,
-                    actions: SharedSlice::new(actions),
-                    outputs: self.outputs.raw(),
-                    started,
-                };
-                // SAFETY: the addresses stay valid until `wait` or `finish` returns: the
-                // buffers and `actions` are borrowed for this whole function, and the guard
-                // calls `finish` if the calling thread's share panics.
-                #[allow(unsafe_code)]
-                unsafe {
-                    pool.start(request);
-                }
-                let guard = FinishOnUnwind(pool);
-                // SAFETY: the calling thread's share is environments `0..main.len()`, which no
-                // worker share covers; see above for the buffers' lifetime.
-                #[allow(unsafe_code)]
-                let failure = unsafe { request.execute(&mut self.main) }.err();
-                let finished = started.map(nanoseconds_since);
-                let flagged = guard.0.wait();
-                drop(guard);
-                if flagged {
-                    pool.jobs().fold(failure, |failure, mut share| {
-                        failure.or(share.failure.take())
-                    })
-                } else {
-                    if let (Some(finished), Some(balancer)) = (finished, &mut self.balancer) {
-                        rebalance(&mut self.main, pool, balancer, finished);
-                    }
-                    failure
-                }
-            }
-        };
-        match failure {
+    /// Runs `command` on every share, with `actions` for a step. Reports the failure of the
+    /// lowest index, if any.
+    fn run(&mut self, command: Command, actions: &[B::Action]) -> Result<(), VectorError> {
+        match self.threads.run(command, actions, &mut self.outputs) {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
             None => Ok(()),
         }
@@ -560,7 +293,6 @@ impl<B: Batch> VectorEnvironment<B> {
                 only_ended: false,
             },
             &[],
-            false,
         )
     }
 
@@ -578,7 +310,6 @@ impl<B: Batch> VectorEnvironment<B> {
                 only_ended: true,
             },
             &[],
-            false,
         )
     }
 
@@ -598,7 +329,7 @@ impl<B: Batch> VectorEnvironment<B> {
                 found: actions.len(),
             });
         }
-        let space = self.main.action_space();
+        let space = self.threads.main().action_space();
         // One batch test (for discrete actions, in vector instructions), on the calling thread
         // before any thread steps.
         if let Some(index) = space.first_outside(actions) {
@@ -618,14 +349,12 @@ impl<B: Batch> VectorEnvironment<B> {
                 return Err(VectorError::EpisodeEnded { index });
             }
         }
-        self.steps = self.steps.wrapping_add(1);
         self.run(
             Command::Step {
                 mode: self.mode,
                 autoreset: self.options.autoreset(),
             },
             actions,
-            self.steps % TIMING_PERIOD == 0,
         )
     }
 
@@ -633,7 +362,7 @@ impl<B: Batch> VectorEnvironment<B> {
     /// `i`, as [`Environment::seed`] does: later draws (running episodes included) come from
     /// the new generators, and nothing is reset.
     pub fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
-        self.run(Command::Seed(seed), &[], false)
+        self.run(Command::Seed(seed), &[])
     }
 
     /// The number of environments.
@@ -642,15 +371,10 @@ impl<B: Batch> VectorEnvironment<B> {
     }
 
     /// How many environments each thread's share holds, in the order of the environments
-    /// (the calling thread's first): one entry with one thread. A kernel vector's shares
-    /// start even and follow the threads' speeds (see "Threads" above); copies of an
-    /// environment keep theirs. For inspection (it allocates the list).
+    /// (the calling thread's first): one entry with one thread, even shares with more (see
+    /// "Threads" above). For inspection (it allocates the list).
     pub fn share_sizes(&self) -> Vec<usize> {
-        let mut sizes = vec![self.main.len()];
-        if let Some(pool) = &self.pool {
-            sizes.extend(pool.jobs().map(|share| share.batch.len()));
-        }
-        sizes
+        self.threads.batches().map(|batch| batch.len()).collect()
     }
 
     /// Always false: there is at least one environment.
@@ -665,7 +389,7 @@ impl<B: Batch> VectorEnvironment<B> {
 
     /// The action space every environment shares.
     pub fn action_space(&self) -> &B::ActionSpace {
-        self.main.action_space()
+        self.threads.main().action_space()
     }
 
     /// The options the vector environment was built with.
@@ -732,10 +456,11 @@ where
     E::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,
 {
-    /// The environments on the calling thread's share (all of them with one thread), for
-    /// inspection.
-    pub fn local_environments(&self) -> &[E] {
-        self.main.environments()
+    /// Every environment, in order, for inspection.
+    pub fn local_environments(&self) -> impl Iterator<Item = &E> + '_ {
+        self.threads
+            .batches()
+            .flat_map(|batch| batch.environments().iter())
     }
 }
 
@@ -748,7 +473,7 @@ where
 {
     /// The domain.
     pub fn domain(&self) -> &D {
-        self.main.domain()
+        self.threads.main().domain()
     }
 }
 
@@ -765,275 +490,23 @@ impl<B: Batch> fmt::Debug for VectorEnvironment<B> {
 
 #[cfg(test)]
 mod tests {
-    //! Moving the shares' boundaries between steps never changes a result: a kernel vector
-    //! on several threads whose boundaries are moved at random gives, bit for bit, what one
-    //! thread gives.
-
-    use std::num::NonZeroUsize;
-
-    use rand::{Rng, RngExt, SeedableRng};
-    use rand_pcg::Pcg64;
-    use rl_core::{Domain, Mode, TransitionOutcome, Value};
-    use rl_spaces::{ArrayBox, Discrete, FlatScalar};
-
-    use super::*;
-    use crate::vector::{ColumnChunk, StateColumns};
-
-    /// A noisy walk on a line that terminates beyond ±1 and is truncated after 12 steps.
-    #[derive(Debug, Clone)]
-    struct Walk {
-        actions: Discrete,
-        observations: ArrayBox<f64, 1>,
-    }
-
-    impl Walk {
-        fn new() -> Self {
-            Walk {
-                actions: Discrete::new(3).expect("valid"),
-                observations: ArrayBox::new([-3.0], [3.0]).expect("valid"),
-            }
-        }
-
-        fn next<R: Rng + ?Sized>(position: f64, action: i64, rng: &mut R) -> (f64, f64, bool) {
-            let next = position + 0.2 * (action as f64 - 1.0) + 0.1 * (rng.random::<f64>() - 0.5);
-            (next, -next.abs(), next.abs() > 1.0)
-        }
-    }
-
-    impl Domain for Walk {
-        type State = f64;
-        type Observation = [f64; 1];
-        type Action = i64;
-        type ObservationSpace = ArrayBox<f64, 1>;
-        type ActionSpace = Discrete;
-
-        fn observation_space(&self) -> &ArrayBox<f64, 1> {
-            &self.observations
-        }
-
-        fn action_space(&self) -> &Discrete {
-            &self.actions
-        }
-
-        fn initial_state<R: Rng + ?Sized>(&self, _: Mode, rng: &mut R) -> f64 {
-            rng.random::<f64>() - 0.5
-        }
-
-        fn step<R: Rng + ?Sized>(
-            &self,
-            state: &f64,
-            action: &i64,
-            _: Mode,
-            rng: &mut R,
-        ) -> TransitionOutcome<f64> {
-            let (next, reward, terminated) = Walk::next(*state, *action, rng);
-            TransitionOutcome::new(next, Value::from_reward(reward), terminated)
-        }
-
-        fn observe(&self, state: &f64) -> [f64; 1] {
-            [*state]
-        }
-
-        fn is_terminal(&self, state: &f64) -> bool {
-            state.abs() > 1.0
-        }
-
-        fn episode_cap(&self) -> Option<u64> {
-            Some(12)
-        }
-    }
-
-    struct Positions(Vec<f64>);
-
-    struct PositionChunk<'a>(&'a mut [f64]);
-
-    impl ColumnChunk for PositionChunk<'_> {
-        fn len(&self) -> usize {
-            self.0.len()
-        }
-
-        fn split_at(self, mid: usize) -> (Self, Self) {
-            let (a, b) = self.0.split_at_mut(mid.min(self.0.len()));
-            (PositionChunk(a), PositionChunk(b))
-        }
-    }
-
-    impl StateColumns for Positions {
-        type State = f64;
-        type Chunk<'a> = PositionChunk<'a>;
-
-        fn filled(len: usize, initial: &f64) -> Self {
-            Positions(vec![*initial; len])
-        }
-
-        fn len(&self) -> usize {
-            self.0.len()
-        }
-
-        fn get(&self, index: usize) -> f64 {
-            self.0.get(index).copied().unwrap_or_default()
-        }
-
-        fn set(&mut self, index: usize, state: &f64) {
-            if let Some(s) = self.0.get_mut(index) {
-                *s = *state;
-            }
-        }
-
-        fn as_chunk(&mut self) -> PositionChunk<'_> {
-            PositionChunk(&mut self.0)
-        }
-    }
-
-    impl BatchStep for Walk {
-        type Columns = Positions;
-
-        fn step_batch<T: FlatScalar>(
-            &self,
-            states: PositionChunk<'_>,
-            actions: &[i64],
-            _mode: Mode,
-            rngs: &mut [Pcg64],
-            rewards: &mut [f64],
-            terminated: &mut [bool],
-            observations: &mut [T],
-        ) {
-            let outputs = rewards
-                .iter_mut()
-                .zip(terminated.iter_mut())
-                .zip(observations.iter_mut());
-            let inputs = states.0.iter_mut().zip(actions).zip(rngs.iter_mut());
-            for (((position, action), rng), ((reward, done), observation)) in inputs.zip(outputs) {
-                let (next, r, t) = Walk::next(*position, *action, rng);
-                *position = next;
-                (*reward, *done, *observation) = (r, t, T::from_f64(next));
-            }
-        }
-    }
-
-    impl<D, T> VectorEnvironment<KernelBatch<D, T>>
-    where
-        D: BatchStep,
-        D::Action: Send + Sync,
-        D::ObservationSpace: rl_spaces::FlattenSpace,
-        T: rl_spaces::FlatScalar,
-    {
-        /// Moves boundary `boundary` (between share `boundary` and the next) by `count`
-        /// environments, as the balancer would; returns whether it moved.
-        fn shift_boundary(&mut self, boundary: usize, count: isize) -> bool {
-            let Some(pool) = &self.pool else {
-                return false;
-            };
-            let mut moves = vec![0; boundary + 1];
-            moves[boundary] = count;
-            let mut moved = true;
-            shift_boundaries(&mut self.main, pool, &moves, |_| moved = false);
-            moved && boundary < pool.jobs().count()
-        }
-    }
-
-    /// Everything a step shows, with floats as bits.
-    fn shown<T: FlatScalar>(vector: &KernelVector<Walk, T>) -> Vec<u64> {
-        let floats = vector
-            .observations()
-            .iter()
-            .chain(vector.final_observations().iter())
-            .map(|x| x.to_f64().to_bits());
-        let rewards = vector.rewards().iter().map(|r| r.to_bits());
-        let flags = vector
-            .terminated()
-            .iter()
-            .chain(vector.truncated())
-            .chain(vector.final_mask())
-            .map(|b| u64::from(*b));
-        floats.chain(rewards).chain(flags).collect()
-    }
+    use super::shares;
 
     #[test]
-    fn moving_the_boundaries_never_changes_a_result() {
-        let mut rng = Pcg64::seed_from_u64(11);
-        for autoreset in [
-            Autoreset::NextStep,
-            Autoreset::SameStep,
-            Autoreset::Disabled,
-        ] {
-            for (len, threads) in [(75, 2), (64, 2), (130, 3), (160, 4)] {
-                let count = NonZeroUsize::new(len).expect("non-zero");
-                let build = |threads: usize| {
-                    let options = VectorOptions::new()
-                        .with_autoreset(autoreset)
-                        .with_threads(NonZeroUsize::new(threads).expect("non-zero"));
-                    KernelVector::<_, f32>::from_kernel(Walk::new(), count, 5, options)
-                        .expect("valid")
-                };
-                let (mut one, mut many) = (build(1), build(threads));
-                one.reset(Mode::Training).expect("resets");
-                many.reset(Mode::Training).expect("resets");
-                let mut moved = 0;
-                let mut ends = 0;
-                for step in 0..300 {
-                    // Move a few boundaries by a few environments, either way (some moves
-                    // are refused: no room, or a share would be left empty).
-                    for _ in 0..rng.random_range(0..3) {
-                        let boundary = rng.random_range(0..threads - 1);
-                        let count = rng.random_range(-12i64..=12) as isize;
-                        moved += usize::from(many.shift_boundary(boundary, count));
-                    }
-                    assert_eq!(many.share_sizes().iter().sum::<usize>(), len);
-                    if step == 150 {
-                        one.seed(9).expect("seeds");
-                        many.seed(9).expect("seeds");
-                    }
-                    if autoreset == Autoreset::Disabled
-                        && one.terminated().iter().chain(one.truncated()).any(|e| *e)
-                    {
-                        one.reset_ended().expect("resets");
-                        many.reset_ended().expect("resets");
-                    } else {
-                        let actions: Vec<i64> = (0..len).map(|_| rng.random_range(0..3)).collect();
-                        one.step(&actions).expect("steps");
-                        many.step(&actions).expect("steps");
-                        ends += one
-                            .terminated()
-                            .iter()
-                            .chain(one.truncated())
-                            .filter(|e| **e)
-                            .count();
-                    }
-                    assert_eq!(
-                        shown(&one),
-                        shown(&many),
-                        "{autoreset:?}, {len} on {threads}, step {step}"
-                    );
-                }
-                // The test means something: boundaries moved, and episodes ended on both
-                // sides of them.
-                assert!(moved > 50, "{moved} moves");
-                assert!(ends > len, "{ends} ends");
+    fn shares_are_even_contiguous_and_cover_every_environment() {
+        assert_eq!(shares(1024, 2), vec![(0, 512), (512, 512)]);
+        assert_eq!(shares(100, 3), vec![(0, 33), (33, 33), (66, 34)]);
+        assert_eq!(shares(5, 1), vec![(0, 5)]);
+        for (len, threads) in [(1, 1), (7, 4), (130, 3), (64, 2)] {
+            let list = shares(len, threads);
+            assert_eq!(list.len(), threads);
+            let mut next = 0;
+            for (first, share) in list {
+                assert_eq!(first, next);
+                assert!(share >= len / threads);
+                next += share;
             }
+            assert_eq!(next, len);
         }
-    }
-
-    #[test]
-    fn shares_start_even_with_room_for_a_quarter_of_the_smallest() {
-        assert_eq!(
-            balanced_shares(1024, 2),
-            vec![(0..640, 0..512), (384..1024, 512..1024)]
-        );
-        // A quarter of 34 is 8: whole blocks.
-        assert_eq!(
-            balanced_shares(100, 3),
-            vec![(0..41, 0..33), (25..74, 33..66), (58..100, 66..100)]
-        );
-        // Shares under 32 environments get no room.
-        assert_eq!(
-            balanced_shares(62, 2),
-            vec![(0..31, 0..31), (31..62, 31..62)]
-        );
-        assert_eq!(
-            balanced_shares(64, 2),
-            vec![(0..40, 0..32), (24..64, 32..64)]
-        );
-        assert_eq!(balanced_shares(5, 1), vec![(0..5, 0..5)]);
     }
 }

@@ -1,9 +1,8 @@
-//! [`KernelBatch`]: the states of a batch in structure-of-arrays columns, stepped all at once
-//! by a domain's [`BatchStep`] kernel.
+//! [`KernelBatch`]: the states of a batch in one slice, stepped all at once by a domain's
+//! [`BatchStep`] kernel.
 
 use std::fmt;
 use std::num::NonZeroU64;
-use std::ops::Range;
 use std::sync::Arc;
 
 use rand::SeedableRng;
@@ -12,79 +11,70 @@ use rl_core::{CoreError, Mode};
 use rl_spaces::{FlatScalar, FlattenSpace};
 
 use crate::derive_seed;
+use crate::vector::Autoreset;
 use crate::vector::batch::{Failure, sealed};
 use crate::vector::outputs::{Rows, set};
-use crate::vector::{Autoreset, BatchStep, ColumnChunk, StateColumns};
+use rl_core::BatchStep;
 
-/// The states of a batch of episodes of a [`BatchStep`] domain, in its structure-of-arrays
-/// columns, with a `Pcg64` and a step count per episode (the storage of
-/// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel)).
+/// The states of a batch of episodes of a [`BatchStep`] domain, with a `Pcg64` and a step
+/// count per episode (the storage of
+/// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel), or of
+/// one thread's share of it).
 ///
 /// It does what a [`Simulator`](rl_core::Simulator) does for each episode, for the whole batch
 /// at once: environment `i`'s generator is `Pcg64::seed_from_u64(derive_seed(seed, i))`,
-/// resets draw [`Domain::initial_state`](rl_core::Domain::initial_state) from it, and an episode is truncated when its step
-/// count reaches [`Domain::episode_cap`](rl_core::Domain::episode_cap). So a kernel batch gives, bit for bit, what copies of
-/// `Simulator::new(domain, derive_seed(seed, i))` give.
+/// resets draw [`Domain::initial_state`](rl_core::Domain::initial_state) from it, and an
+/// episode is truncated when its step count reaches
+/// [`Domain::episode_cap`](rl_core::Domain::episode_cap). So a kernel batch gives, bit for bit,
+/// what copies of `Simulator::new(domain, derive_seed(seed, i))` give.
 pub struct KernelBatch<D: BatchStep, T> {
     domain: Arc<D>,
-    /// Storage for the states of the environments `base..base + capacity`: the batch's own
-    /// (its window) and those next to them that it may take over from the neighbouring
-    /// batches (see [`shift`](sealed::Sealed::shift)). Every per-episode vector below has
-    /// this length too and is indexed the same way.
-    columns: D::Columns,
+    states: Vec<D::State>,
     generators: Vec<Pcg64>,
     /// The generators of the episodes in `pending`, saved before a step (same order).
     saved_generators: Vec<Pcg64>,
     steps: Vec<u64>,
-    /// At least the largest of the window's `steps` (an upper bound, made exact whenever it
-    /// reaches the episode cap), so that a step can tell without looking at every count that
-    /// no episode reaches the cap.
+    /// At least the largest of `steps` (an upper bound, made exact whenever it reaches the
+    /// episode cap), so that a step can tell without looking at every count that no episode
+    /// reaches the cap.
     longest: u64,
     ended: Vec<bool>,
-    /// In its first `pending_count` entries, the indices (within the window) of the episodes
-    /// that ended on the last step and are reset on the next one (next-step autoreset), in
-    /// increasing order: exactly the `i` with `ended[window.start + i]` after a step. It has
-    /// the storage's length, so that filling it never allocates.
+    /// In its first `pending_count` entries, the indices of the episodes that ended on the
+    /// last step and are reset on the next one (next-step autoreset), in increasing order:
+    /// exactly the `i` with `ended[i]` after a step. It has the batch's length, so that filling
+    /// it never allocates.
     pending: Vec<usize>,
     /// The number of pending episodes.
     pending_count: usize,
-    /// The list the current step fills (the storage's length too), swapped with `pending` at
-    /// its end.
+    /// The list the current step fills (the batch's length too), swapped with `pending` at its
+    /// end.
     ending: Vec<usize>,
     episode_cap: Option<NonZeroU64>,
-    /// The global index (in the vector environment) of storage entry 0.
-    base: usize,
-    /// The storage entries of this batch's episodes: episode `base + window.start + i` of the
-    /// vector environment is entry `window.start + i`.
-    window: Range<usize>,
+    /// The global index (in the vector environment) of the first episode.
+    first: usize,
     marker: std::marker::PhantomData<fn() -> T>,
 }
 
 impl<D: BatchStep, T> KernelBatch<D, T> {
-    /// The episodes `own` (global indices) of a vector environment of `domain`, with storage
-    /// for the episodes `room` (which contains `own`), so that the batch can take over
-    /// episodes of its neighbours up to the edges of `room`. The columns start filled with a
-    /// placeholder state (drawn from a generator of its own), replaced by the first reset.
-    pub(crate) fn new(domain: Arc<D>, room: Range<usize>, own: Range<usize>) -> Self {
+    /// The `len` episodes from `first` on (global indices) of a vector environment of
+    /// `domain`. The states start as a placeholder state (drawn from a generator of its own),
+    /// replaced by the first reset.
+    pub(crate) fn new(domain: Arc<D>, first: usize, len: usize) -> Self {
         let placeholder = domain.initial_state(Mode::Training, &mut Pcg64::seed_from_u64(0));
         let generator = Pcg64::seed_from_u64(0);
-        let capacity = room.len();
-        let start = own.start.saturating_sub(room.start).min(capacity);
-        let end = own.end.saturating_sub(room.start).clamp(start, capacity);
         KernelBatch {
-            columns: D::Columns::filled(capacity, &placeholder),
+            states: vec![placeholder; len],
             episode_cap: domain.episode_cap().and_then(NonZeroU64::new),
             domain,
-            generators: vec![generator.clone(); capacity],
-            saved_generators: vec![generator; capacity],
-            steps: vec![0; capacity],
+            generators: vec![generator.clone(); len],
+            saved_generators: vec![generator; len],
+            steps: vec![0; len],
             longest: 0,
-            ended: vec![false; capacity],
-            pending: vec![0; capacity],
+            ended: vec![false; len],
+            pending: vec![0; len],
             pending_count: 0,
-            ending: vec![0; capacity],
-            base: room.start,
-            window: start..end,
+            ending: vec![0; len],
+            first,
             marker: std::marker::PhantomData,
         }
     }
@@ -93,66 +83,16 @@ impl<D: BatchStep, T> KernelBatch<D, T> {
     pub(crate) fn domain(&self) -> &D {
         &self.domain
     }
-
-    /// The global index of the batch's first episode.
-    fn first(&self) -> usize {
-        self.base + self.window.start
-    }
-
-    /// Lists the window's ended episodes as the pending ones (after the window changed).
-    fn relist_pending(&mut self) {
-        let ended = self.ended.get(self.window.clone()).unwrap_or_default();
-        self.pending_count = list_ended(ended, &mut self.pending);
-    }
-
-    /// Copies episode `global` (its state, generator, step count and `ended` flag) from
-    /// `source`'s storage into this batch's (both must have room for it).
-    fn copy_episode(&mut self, source: &Self, global: usize) {
-        let (Some(from), Some(to)) = (
-            global.checked_sub(source.base),
-            global.checked_sub(self.base),
-        ) else {
-            return;
-        };
-        if from < source.columns.len() && to < self.columns.len() {
-            self.columns.set(to, &source.columns.get(from));
-        }
-        if let (Some(target), Some(generator)) =
-            (self.generators.get_mut(to), source.generators.get(from))
-        {
-            target.clone_from(generator);
-        }
-        set(
-            &mut self.steps,
-            to,
-            source.steps.get(from).copied().unwrap_or(0),
-        );
-        set(
-            &mut self.ended,
-            to,
-            source.ended.get(from).copied().unwrap_or(false),
-        );
-    }
 }
 
-/// The window `window` of `columns`, as a chunk to step.
-fn window_chunk<C: StateColumns>(columns: &mut C, window: Range<usize>) -> C::Chunk<'_> {
-    let (_, rest) = columns.as_chunk().split_at(window.start);
-    let len = window.len().min(rest.len());
-    rest.split_at(len).0
-}
-
-/// Resets episode `i` of a kernel batch's window, whose first episode is storage entry
-/// `offset` of `columns` (the other slices are the window's own): a new initial state from its
-/// generator, its observation in row `i`, its step count 0 and its `ended` flag false. (A
-/// function of the parts rather than a method, so that the step can call it while it reads
-/// `pending`.)
+/// Resets episode `i` of a kernel batch: a new initial state from its generator, its
+/// observation in row `i`, its step count 0 and its `ended` flag false. (A function of the
+/// parts rather than a method, so that the step can call it while it reads `pending`.)
 #[allow(clippy::too_many_arguments)]
 fn reset_at<D, T>(
     domain: &D,
     generators: &mut [Pcg64],
-    columns: &mut D::Columns,
-    offset: usize,
+    states: &mut [D::State],
     steps: &mut [u64],
     ended: &mut [bool],
     i: usize,
@@ -164,12 +104,11 @@ where
     D::ObservationSpace: FlattenSpace,
     T: FlatScalar,
 {
-    let Some(generator) = generators.get_mut(i) else {
+    let (Some(generator), Some(state)) = (generators.get_mut(i), states.get_mut(i)) else {
         return Ok(());
     };
-    let state = domain.initial_state(mode, generator);
-    columns.set(offset + i, &state);
-    let observation = domain.observe(&state);
+    *state = domain.initial_state(mode, generator);
+    let observation = domain.observe(state);
     domain
         .observation_space()
         .flatten_into(&observation, rows.observation(i))?;
@@ -182,10 +121,10 @@ impl<D: BatchStep + fmt::Debug, T> fmt::Debug for KernelBatch<D, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KernelBatch")
             .field("domain", &self.domain)
-            .field("first", &self.first())
-            .field("len", &self.window.len())
-            .field("steps", &self.steps.get(self.window.clone()))
-            .field("ended", &self.ended.get(self.window.clone()))
+            .field("first", &self.first)
+            .field("len", &self.states.len())
+            .field("steps", &self.steps)
+            .field("ended", &self.ended)
             .finish_non_exhaustive()
     }
 }
@@ -202,21 +141,24 @@ where
     type Scalar = T;
 
     fn len(&self) -> usize {
-        self.window.len()
+        self.states.len()
     }
 
     fn first(&self) -> usize {
-        KernelBatch::first(self)
+        self.first
     }
 
     fn action_space(&self) -> &D::ActionSpace {
         self.domain.action_space()
     }
 
+    fn has_infos(&self) -> bool {
+        false
+    }
+
     fn seed(&mut self, seed: u64) {
-        let first = self.first();
-        let generators = self.generators.get_mut(self.window.clone());
-        for (i, generator) in generators.unwrap_or_default().iter_mut().enumerate() {
+        let first = self.first;
+        for (i, generator) in self.generators.iter_mut().enumerate() {
             *generator = Pcg64::seed_from_u64(derive_seed(seed, (first + i) as u64));
         }
     }
@@ -227,12 +169,10 @@ where
         only_ended: bool,
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
-        let first = self.first();
-        let window = self.window.clone();
-        let offset = window.start;
-        let generators = self.generators.get_mut(window.clone()).unwrap_or_default();
-        let steps = self.steps.get_mut(window.clone()).unwrap_or_default();
-        let ended = self.ended.get_mut(window).unwrap_or_default();
+        let first = self.first;
+        let generators = &mut self.generators;
+        let steps = &mut self.steps;
+        let ended = &mut self.ended;
         let mut failure = None;
         for i in 0..ended.len() {
             if only_ended && !ended.get(i).copied().unwrap_or(false) {
@@ -242,8 +182,7 @@ where
             let reset = reset_at(
                 &*self.domain,
                 generators,
-                &mut self.columns,
-                offset,
+                &mut self.states,
                 steps,
                 ended,
                 i,
@@ -267,12 +206,10 @@ where
         autoreset: Autoreset,
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
-        let first = self.first();
-        let window = self.window.clone();
-        let offset = window.start;
-        let generators = self.generators.get_mut(window.clone()).unwrap_or_default();
-        let all_steps = self.steps.get_mut(window.clone()).unwrap_or_default();
-        let all_ended = self.ended.get_mut(window.clone()).unwrap_or_default();
+        let first = self.first;
+        let generators = &mut self.generators[..];
+        let all_steps = &mut self.steps[..];
+        let all_ended = &mut self.ended[..];
         // With next-step autoreset, the episodes that ended on the last call (`pending`) are
         // reset now, not stepped. The kernel steps every state, so save their generators and
         // restore them afterwards: the discarded step must leave no trace in the random
@@ -287,7 +224,7 @@ where
             }
         }
         self.domain.step_batch(
-            window_chunk(&mut self.columns, window),
+            &mut self.states,
             actions,
             mode,
             generators,
@@ -342,8 +279,7 @@ where
                 match reset_at(
                     &*self.domain,
                     generators,
-                    &mut self.columns,
-                    offset,
+                    &mut self.states,
                     all_steps,
                     all_ended,
                     i,
@@ -363,8 +299,7 @@ where
                 if let Err(e) = reset_at(
                     &*self.domain,
                     generators,
-                    &mut self.columns,
-                    offset,
+                    &mut self.states,
                     all_steps,
                     all_ended,
                     i,
@@ -380,42 +315,6 @@ where
         self.pending_count = keep_ended(&mut self.ending, ending_count, all_ended);
         std::mem::swap(&mut self.pending, &mut self.ending);
         failure.map_or(Ok(()), Err)
-    }
-
-    fn shift(&mut self, next: &mut Self, count: isize) -> bool {
-        let moved = count.unsigned_abs();
-        let boundary = self.first() + self.len();
-        // The two batches must be neighbours, each must keep an episode, and the receiving
-        // one must have room for the episodes it takes.
-        if moved == 0 || next.first() != boundary {
-            return false;
-        }
-        if count > 0 {
-            // The last `moved` episodes of this batch go to the front of `next`.
-            if moved >= self.len() || next.window.start < moved {
-                return false;
-            }
-            for global in boundary - moved..boundary {
-                next.copy_episode(self, global);
-            }
-            self.window.end -= moved;
-            next.window.start -= moved;
-            next.longest = next.longest.max(self.longest);
-        } else {
-            // The first `moved` episodes of `next` go to the end of this batch.
-            if moved >= next.len() || self.window.end + moved > self.columns.len() {
-                return false;
-            }
-            for global in boundary..boundary + moved {
-                self.copy_episode(next, global);
-            }
-            self.window.end += moved;
-            next.window.start += moved;
-            self.longest = self.longest.max(next.longest);
-        }
-        self.relist_pending();
-        next.relist_pending();
-        true
     }
 }
 

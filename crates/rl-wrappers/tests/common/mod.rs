@@ -5,9 +5,8 @@
 use rand::{Rng, RngExt};
 use rand_pcg::Pcg64;
 use rl_core::corridor::Corridor;
-use rl_core::{Domain, Mode, TransitionOutcome, Value};
+use rl_core::{BatchStep, Domain, Mode, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
-use rl_wrappers::vector::{BatchStep, ColumnChunk, StateColumns};
 
 /// A corridor of `length` cells with slip probability `slip`.
 pub(crate) fn corridor(length: u32, slip: f64) -> Corridor {
@@ -106,78 +105,10 @@ impl Domain for Drift {
     }
 }
 
-/// The states of a batch of drifts, one column per variable.
-pub(crate) struct DriftColumns {
-    position: Vec<f64>,
-    velocity: Vec<f64>,
-}
-
-/// A run of drift states.
-pub(crate) struct DriftChunk<'a> {
-    position: &'a mut [f64],
-    velocity: &'a mut [f64],
-}
-
-impl ColumnChunk for DriftChunk<'_> {
-    fn len(&self) -> usize {
-        self.position.len()
-    }
-
-    fn split_at(self, mid: usize) -> (Self, Self) {
-        let mid = mid.min(self.position.len());
-        let (p0, p1) = self.position.split_at_mut(mid);
-        let (v0, v1) = self.velocity.split_at_mut(mid);
-        (
-            DriftChunk {
-                position: p0,
-                velocity: v0,
-            },
-            DriftChunk {
-                position: p1,
-                velocity: v1,
-            },
-        )
-    }
-}
-
-impl StateColumns for DriftColumns {
-    type State = DriftState;
-    type Chunk<'a> = DriftChunk<'a>;
-
-    fn filled(len: usize, initial: &DriftState) -> Self {
-        DriftColumns {
-            position: vec![initial[0]; len],
-            velocity: vec![initial[1]; len],
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.position.len()
-    }
-
-    fn get(&self, index: usize) -> DriftState {
-        [self.position[index], self.velocity[index]]
-    }
-
-    fn set(&mut self, index: usize, state: &DriftState) {
-        self.position[index] = state[0];
-        self.velocity[index] = state[1];
-    }
-
-    fn as_chunk(&mut self) -> DriftChunk<'_> {
-        DriftChunk {
-            position: &mut self.position,
-            velocity: &mut self.velocity,
-        }
-    }
-}
-
 impl BatchStep for Drift {
-    type Columns = DriftColumns;
-
     fn step_batch<T: FlatScalar>(
         &self,
-        states: DriftChunk<'_>,
+        states: &mut [DriftState],
         actions: &[i64],
         mode: Mode,
         rngs: &mut [Pcg64],
@@ -185,15 +116,14 @@ impl BatchStep for Drift {
         terminated: &mut [bool],
         observations: &mut [T],
     ) {
-        let states = states.position.iter_mut().zip(states.velocity.iter_mut());
-        let inputs = states.zip(actions).zip(rngs.iter_mut());
+        let inputs = states.iter_mut().zip(actions).zip(rngs.iter_mut());
         let outputs = rewards
             .iter_mut()
             .zip(terminated.iter_mut())
             .zip(observations.chunks_exact_mut(2));
-        for ((((position, velocity), action), rng), ((reward, done), row)) in inputs.zip(outputs) {
-            let (next, r, t) = self.transition([*position, *velocity], *action, mode, rng);
-            (*position, *velocity) = (next[0], next[1]);
+        for (((state, action), rng), ((reward, done), row)) in inputs.zip(outputs) {
+            let (next, r, t) = self.transition(*state, *action, mode, rng);
+            *state = next;
             (*reward, *done) = (r, t);
             for (o, v) in row.iter_mut().zip(self.observe(&next)) {
                 *o = T::from_f64(f64::from(v));

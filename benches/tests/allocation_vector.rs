@@ -1,21 +1,22 @@
-//! Vector environments of this crate's batch kernels (CartPole, MountainCar,
+//! Vector environments of rl-domains' batch kernels (CartPole, MountainCar,
 //! MountainCarContinuous and the fast-precision CartPole) allocate nothing per step after
 //! warm-up, on one and two threads, with next-step and same-step autoreset. The counter is
 //! global (it must see the worker thread), so this test runs without the test harness, alone
-//! in its process.
+//! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
+//! so that rl-domains needs no rl-wrappers, not even for its tests.)
 
-#[path = "../../../support/counting_allocator.rs"]
+#[path = "../../support/counting_allocator.rs"]
 mod counting_allocator;
 use counting_allocator::process_allocations as allocations;
 
 use std::num::NonZeroUsize;
 
-use rl_core::Mode;
+use rl_core::{BatchStep, Mode};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
-use rl_wrappers::vector::{Autoreset, BatchStep, KernelVector, VectorOptions};
+use rl_wrappers::vector::{Autoreset, KernelVector, VectorOptions};
 
 /// Steps a kernel vector environment of `domain` for a warm-up, then 300 steps with actions
 /// from `action`; returns the allocations of the 300 and the number of episode ends seen.
@@ -27,6 +28,7 @@ fn allocations_per_run<D>(
 ) -> (usize, usize)
 where
     D: BatchStep + Send + Sync + 'static,
+    D::State: Send + 'static,
     D::Action: Send + Sync + 'static,
     D::ObservationSpace: rl_spaces::FlattenSpace,
 {
