@@ -44,6 +44,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::acrobot::{AcrobotDynamics, AcrobotParams, AcrobotState, acrobot_step, action_torque};
 use crate::cartpole::{CartPoleParams, CartPoleState, Integrator, cartpole_step};
 use crate::error::{Error, ReferenceError};
 use crate::gridworld::{
@@ -55,6 +56,7 @@ use crate::mountain_car_continuous::{
     MountainCarContinuousParams, MountainCarContinuousState, StatePrecision,
     mountain_car_continuous_step,
 };
+use crate::pendulum::{PendulumParams, PendulumState, pendulum_step};
 
 /// The reference schema version this module reads.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -92,9 +94,10 @@ pub struct Envelope {
     pub split: Option<String>,
 }
 
-/// One step of a Gymnasium trace; `S` is the state array and `A` the action.
+/// One step of a Gymnasium trace; `S` is the state array, `A` the action and `O` the
+/// observation array (the state's shape unless the domain observes something else).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GymnasiumStep<S, A> {
+pub struct GymnasiumStep<S, A, O = S> {
     /// The 0-based step index since reset.
     pub t: usize,
     /// The internal state before the step.
@@ -107,7 +110,7 @@ pub struct GymnasiumStep<S, A> {
     /// The internal state after the step.
     pub next_state: S,
     /// The returned observation (float32 values stored as float64).
-    pub obs: S,
+    pub obs: O,
     /// The reward.
     pub reward: f64,
     /// Whether the step terminated the episode.
@@ -116,9 +119,10 @@ pub struct GymnasiumStep<S, A> {
     pub truncated: bool,
 }
 
-/// A Gymnasium trace: an episode from a recorded initial state.
+/// A Gymnasium trace: an episode from a recorded initial state; `S`, `A` and `O` as in
+/// [`GymnasiumStep`].
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GymnasiumTrace<S, A> {
+pub struct GymnasiumTrace<S, A, O = S> {
     /// The trace's identifier.
     pub id: String,
     /// The kind of situation the trace covers.
@@ -137,7 +141,7 @@ pub struct GymnasiumTrace<S, A> {
     pub initial_state_dtype: Option<StatePrecision>,
     /// The observation of the initial state.
     #[serde(default)]
-    pub initial_obs: Option<S>,
+    pub initial_obs: Option<O>,
     /// The whole action sequence.
     pub actions: Vec<A>,
     /// The number of steps.
@@ -147,7 +151,7 @@ pub struct GymnasiumTrace<S, A> {
     #[serde(default)]
     pub end: Option<String>,
     /// The recorded transitions.
-    pub steps: Vec<GymnasiumStep<S, A>>,
+    pub steps: Vec<GymnasiumStep<S, A, O>>,
 }
 
 /// A CartPole trace: states `[x, x_dot, theta, theta_dot]`, actions 0 or 1.
@@ -156,6 +160,12 @@ pub type CartPoleTrace = GymnasiumTrace<[f64; 4], i64>;
 pub type MountainCarTrace = GymnasiumTrace<[f64; 2], i64>;
 /// A MountainCarContinuous trace: states `[position, velocity]`, actions `[a]` (float32 values).
 pub type MountainCarContinuousTrace = GymnasiumTrace<[f64; 2], [f64; 1]>;
+/// An Acrobot trace: states `[theta1, theta2, dtheta1, dtheta2]`, actions 0, 1 or 2,
+/// observations `[cos theta1, sin theta1, cos theta2, sin theta2, dtheta1, dtheta2]`.
+pub type AcrobotTrace = GymnasiumTrace<[f64; 4], i64, [f64; 6]>;
+/// A Pendulum trace: states `[theta, theta_dot]`, actions `[a]` (float32 values),
+/// observations `[cos theta, sin theta, theta_dot]`.
+pub type PendulumTrace = GymnasiumTrace<[f64; 2], [f64; 1], [f64; 3]>;
 
 /// One step of a GridWorld deterministic trace.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -315,6 +325,20 @@ pub enum ReferenceContent {
         /// The traces.
         traces: Vec<MountainCarContinuousTrace>,
     },
+    /// Acrobot traces.
+    Acrobot {
+        /// The parameters, including the file's time limit.
+        params: AcrobotParams,
+        /// The traces.
+        traces: Vec<AcrobotTrace>,
+    },
+    /// Pendulum traces.
+    Pendulum {
+        /// The parameters, including the file's time limit.
+        params: PendulumParams,
+        /// The traces.
+        traces: Vec<PendulumTrace>,
+    },
     /// GridWorld traces without noise.
     GridWorldTraces {
         /// The parameters (noise 0).
@@ -359,6 +383,12 @@ impl ReferenceFile {
                 traces.iter().map(|trace| trace.steps.len()).sum()
             }
             ReferenceContent::MountainCarContinuous { traces, .. } => {
+                traces.iter().map(|trace| trace.steps.len()).sum()
+            }
+            ReferenceContent::Acrobot { traces, .. } => {
+                traces.iter().map(|trace| trace.steps.len()).sum()
+            }
+            ReferenceContent::Pendulum { traces, .. } => {
                 traces.iter().map(|trace| trace.steps.len()).sum()
             }
             ReferenceContent::GridWorldTraces { traces, .. } => {
@@ -440,6 +470,14 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
         },
         "MountainCarContinuous" => ReferenceContent::MountainCarContinuous {
             params: mountain_car_continuous_params(&envelope)?,
+            traces: typed_section(raw.traces, "traces")?,
+        },
+        "Acrobot" => ReferenceContent::Acrobot {
+            params: acrobot_params(&envelope)?,
+            traces: typed_section(raw.traces, "traces")?,
+        },
+        "Pendulum" => ReferenceContent::Pendulum {
+            params: pendulum_params(&envelope)?,
             traces: typed_section(raw.traces, "traces")?,
         },
         "GridWorld" => gridworld_content(&envelope, raw)?,
@@ -632,6 +670,72 @@ fn mountain_car_continuous_params(
     }
     params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
     finish_params(params, MountainCarContinuousParams::validate)
+}
+
+fn acrobot_params(envelope: &Envelope) -> Result<AcrobotParams, ReferenceError> {
+    let mut params = AcrobotParams::default();
+    match envelope.variant.as_str() {
+        "book" | "default" => {}
+        "nips" => params.dynamics = AcrobotDynamics::Nips,
+        _ => return Err(unknown_variant(envelope)),
+    }
+    for (key, value) in &envelope.make_kwargs {
+        const SECTION: &str = "make_kwargs";
+        match key.as_str() {
+            "max_episode_steps" => params.max_episode_steps = step_limit(SECTION, key, value)?,
+            "render_mode" => {}
+            _ => return Err(unsupported(SECTION, key, value)),
+        }
+    }
+    for (key, value) in &envelope.unwrapped_overrides {
+        const SECTION: &str = "unwrapped_overrides";
+        match key.as_str() {
+            "book_or_nips" => {
+                params.dynamics = match value.as_str() {
+                    Some("book") => AcrobotDynamics::Book,
+                    Some("nips") => AcrobotDynamics::Nips,
+                    _ => return Err(unsupported(SECTION, key, value)),
+                };
+            }
+            "torque_noise_max" => params.torque_noise_max = number(SECTION, key, value)?,
+            _ => return Err(unsupported(SECTION, key, value)),
+        }
+    }
+    params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
+    finish_params(params, AcrobotParams::validate)
+}
+
+fn pendulum_params(envelope: &Envelope) -> Result<PendulumParams, ReferenceError> {
+    let mut params = PendulumParams::default();
+    for (key, value) in &envelope.make_kwargs {
+        const SECTION: &str = "make_kwargs";
+        match key.as_str() {
+            "g" => params.g = number(SECTION, key, value)?,
+            "max_episode_steps" => params.max_episode_steps = step_limit(SECTION, key, value)?,
+            "render_mode" => {}
+            _ => return Err(unsupported(SECTION, key, value)),
+        }
+    }
+    for (key, value) in &envelope.unwrapped_overrides {
+        const SECTION: &str = "unwrapped_overrides";
+        match key.as_str() {
+            "g" => params.g = number(SECTION, key, value)?,
+            _ => return Err(unsupported(SECTION, key, value)),
+        }
+    }
+    // The variant names the gravity it was recorded with (`g=9.81`), or is `default`
+    // (g = 10); it must agree with the gravity the file's arguments give.
+    let variant_gravity = match envelope.variant.as_str() {
+        "default" => Some(PendulumParams::default().g),
+        other => other
+            .strip_prefix("g=")
+            .and_then(|text| text.parse::<f64>().ok()),
+    };
+    if variant_gravity != Some(params.g) {
+        return Err(unknown_variant(envelope));
+    }
+    params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
+    finish_params(params, PendulumParams::validate)
 }
 
 fn gridworld_content(
@@ -1036,6 +1140,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
+                    |state| state.map(|value| value as f32),
                     |state, action, _| {
                         let push_right = match action {
                             0 => false,
@@ -1061,6 +1166,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
+                    |state| state.map(|value| value as f32),
                     |state, action, _| {
                         let action = u8::try_from(*action).ok().filter(|action| *action <= 2)?;
                         let [position, velocity] = *state;
@@ -1087,6 +1193,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
+                    |state| state.map(|value| value as f32),
                     |state, action, precision| {
                         let [value] = *action;
                         let action = value as f32;
@@ -1107,6 +1214,67 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                             precision: next.precision,
                             reward: step.reward,
                             terminated: step.terminated,
+                        })
+                    },
+                );
+            }
+        }
+        ReferenceContent::Acrobot { params, traces } => {
+            for trace in traces {
+                replay_gymnasium(
+                    &mut checker,
+                    trace,
+                    params.max_episode_steps,
+                    |state| AcrobotState::from_array(*state).to_observation(),
+                    |state, action, _| {
+                        if !(0..=2).contains(action) {
+                            return None;
+                        }
+                        let step = acrobot_step(
+                            params.dynamics,
+                            &AcrobotState::from_array(*state),
+                            action_torque(*action),
+                        );
+                        Some(GymnasiumOutcome {
+                            next_state: step.next_state.to_array(),
+                            observation: step.next_state.to_observation(),
+                            precision: StatePrecision::Float64,
+                            reward: step.reward,
+                            terminated: step.terminated,
+                        })
+                    },
+                );
+            }
+        }
+        ReferenceContent::Pendulum { params, traces } => {
+            for trace in traces {
+                replay_gymnasium(
+                    &mut checker,
+                    trace,
+                    params.max_episode_steps,
+                    |[theta, theta_dot]| {
+                        PendulumState {
+                            theta: *theta,
+                            theta_dot: *theta_dot,
+                        }
+                        .to_observation()
+                    },
+                    |state, action, _| {
+                        let [value] = *action;
+                        let action = value as f32;
+                        if f64::from(action).to_bits() != value.to_bits() && !value.is_nan() {
+                            return None;
+                        }
+                        let [theta, theta_dot] = *state;
+                        let step =
+                            pendulum_step(params, &PendulumState { theta, theta_dot }, action);
+                        let next = step.next_state;
+                        Some(GymnasiumOutcome {
+                            next_state: [next.theta, next.theta_dot],
+                            observation: next.to_observation(),
+                            precision: StatePrecision::Float64,
+                            reward: step.reward,
+                            terminated: false,
                         })
                     },
                 );
@@ -1140,21 +1308,23 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
 }
 
 /// What a Gymnasium step function produced, in the trace's terms.
-struct GymnasiumOutcome<const N: usize> {
+struct GymnasiumOutcome<const N: usize, const M: usize = N> {
     next_state: [f64; N],
-    observation: [f32; N],
+    observation: [f32; M],
     precision: StatePrecision,
     reward: f64,
     terminated: bool,
 }
 
-/// Replays one Gymnasium trace per step and as a rollout. `step` returns `None` for an
+/// Replays one Gymnasium trace per step and as a rollout. `observe` gives the observation
+/// of a state (checked against the initial observation); `step` returns `None` for an
 /// action the domain cannot take, which is reported as a mismatch.
-fn replay_gymnasium<const N: usize, A: fmt::Debug>(
+fn replay_gymnasium<const N: usize, const M: usize, A: fmt::Debug>(
     checker: &mut Checker,
-    trace: &GymnasiumTrace<[f64; N], A>,
+    trace: &GymnasiumTrace<[f64; N], A, [f64; M]>,
     max_episode_steps: u64,
-    step: impl Fn(&[f64; N], &A, StatePrecision) -> Option<GymnasiumOutcome<N>>,
+    observe: impl Fn(&[f64; N]) -> [f32; M],
+    step: impl Fn(&[f64; N], &A, StatePrecision) -> Option<GymnasiumOutcome<N, M>>,
 ) {
     let trace_location = MismatchLocation::Trace {
         trace: trace.id.clone(),
@@ -1167,12 +1337,13 @@ fn replay_gymnasium<const N: usize, A: fmt::Debug>(
         trace.steps.len(),
     );
     if let Some(initial_obs) = &trace.initial_obs {
-        for (index, (expected, value)) in initial_obs.iter().zip(&trace.initial_state).enumerate() {
+        let observation = observe(&trace.initial_state);
+        for (index, (expected, value)) in initial_obs.iter().zip(&observation).enumerate() {
             checker.bits32(
                 &trace_location,
                 &format!("initial_obs[{index}]"),
                 *expected,
-                *value as f32,
+                *value,
             );
         }
     }
@@ -1303,11 +1474,11 @@ fn check_trace_shape(
     checker.equal(location, "number of actions", steps, actions);
 }
 
-fn check_gymnasium_step<const N: usize, A>(
+fn check_gymnasium_step<const N: usize, const M: usize, A>(
     checker: &mut Checker,
     location: &MismatchLocation,
-    recorded: &GymnasiumStep<[f64; N], A>,
-    outcome: &GymnasiumOutcome<N>,
+    recorded: &GymnasiumStep<[f64; N], A, [f64; M]>,
+    outcome: &GymnasiumOutcome<N, M>,
     max_episode_steps: u64,
     index: usize,
 ) {

@@ -9,6 +9,8 @@
 //! | `CartPole-v1` | [`CartPole`] | [`CartPoleParams::default`] |
 //! | `MountainCar-v0` | [`MountainCar`] | [`MountainCarParams::default`] |
 //! | `MountainCarContinuous-v0` | [`MountainCarContinuous`] | [`MountainCarContinuousParams::default`] |
+//! | `Acrobot-v1` | [`Acrobot`] | [`AcrobotParams::default`] |
+//! | `Pendulum-v1` | [`Pendulum`] | [`PendulumParams::default`] |
 //! | `GridWorld-<map>` | [`GridWorld`] on the built-in map `<map>` | [`GridWorldParams::default`] |
 //!
 //! `<map>` is the file name of one of RLPy's 14 maps without `.txt`, as
@@ -33,6 +35,8 @@
 //! | CartPole | `f32` array of 4 | `Int` in `Discrete(2)` |
 //! | MountainCar | `f32` array of 2 | `Int` in `Discrete(3)` |
 //! | MountainCarContinuous | `f32` array of 2 | `f32` array of 1 in `Box(-1, 1)` |
+//! | Acrobot | `f32` array of 6 | `Int` in `Discrete(3)` |
+//! | Pendulum | `f32` array of 3 | `f32` array of 1 in `Box(-2, 2)` |
 //! | GridWorld | `i64` array `[row, col]` in `MultiDiscrete([rows, cols])`, whose index is the state index `row * cols + col` | `Int` in `Discrete(4)` |
 //!
 //! Its generator is seeded with 0; call [`Environment::seed`](rl_core::Environment::seed)
@@ -62,11 +66,13 @@ use rl_core::{BoxedEnvironment, Domain, DynamicEnvironment, Simulator};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::acrobot::{Acrobot, AcrobotParams};
 use crate::cartpole::{CartPole, CartPoleParams};
 use crate::error::{Error, RegistryError};
 use crate::gridworld::{CellKind, GridMap, GridWorld, GridWorldParams};
 use crate::mountain_car::{MountainCar, MountainCarParams};
 use crate::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
+use crate::pendulum::{Pendulum, PendulumParams};
 
 /// The id of CartPole.
 pub const CARTPOLE_ID: &str = "CartPole-v1";
@@ -74,6 +80,10 @@ pub const CARTPOLE_ID: &str = "CartPole-v1";
 pub const MOUNTAIN_CAR_ID: &str = "MountainCar-v0";
 /// The id of MountainCarContinuous.
 pub const MOUNTAIN_CAR_CONTINUOUS_ID: &str = "MountainCarContinuous-v0";
+/// The id of Acrobot.
+pub const ACROBOT_ID: &str = "Acrobot-v1";
+/// The id of Pendulum.
+pub const PENDULUM_ID: &str = "Pendulum-v1";
 /// The prefix of the GridWorld ids, followed by a built-in map's name.
 pub const GRIDWORLD_PREFIX: &str = "GridWorld-";
 
@@ -98,6 +108,10 @@ pub enum RegisteredDomain {
     MountainCar(MountainCar),
     /// `MountainCarContinuous-v0`.
     MountainCarContinuous(MountainCarContinuous),
+    /// `Acrobot-v1`.
+    Acrobot(Acrobot),
+    /// `Pendulum-v1`.
+    Pendulum(Pendulum),
     /// `GridWorld-<map>`.
     GridWorld(GridWorld),
 }
@@ -110,6 +124,8 @@ impl RegisteredDomain {
             RegisteredDomain::CartPole(domain) => boxed(domain),
             RegisteredDomain::MountainCar(domain) => boxed(domain),
             RegisteredDomain::MountainCarContinuous(domain) => boxed(domain),
+            RegisteredDomain::Acrobot(domain) => boxed(domain),
+            RegisteredDomain::Pendulum(domain) => boxed(domain),
             RegisteredDomain::GridWorld(domain) => boxed(domain),
         }
     }
@@ -120,6 +136,8 @@ impl RegisteredDomain {
             RegisteredDomain::CartPole(domain) => domain.discount(),
             RegisteredDomain::MountainCar(domain) => domain.discount(),
             RegisteredDomain::MountainCarContinuous(domain) => domain.discount(),
+            RegisteredDomain::Acrobot(domain) => domain.discount(),
+            RegisteredDomain::Pendulum(domain) => domain.discount(),
             RegisteredDomain::GridWorld(domain) => domain.discount(),
         }
     }
@@ -130,6 +148,8 @@ impl RegisteredDomain {
             RegisteredDomain::CartPole(domain) => domain.episode_cap(),
             RegisteredDomain::MountainCar(domain) => domain.episode_cap(),
             RegisteredDomain::MountainCarContinuous(domain) => domain.episode_cap(),
+            RegisteredDomain::Acrobot(domain) => domain.episode_cap(),
+            RegisteredDomain::Pendulum(domain) => domain.episode_cap(),
             RegisteredDomain::GridWorld(domain) => domain.episode_cap(),
         }
     }
@@ -145,7 +165,7 @@ where
     DynamicEnvironment::new(Simulator::new(domain, 0)).boxed()
 }
 
-/// Every registered id with a one-line description: the three Gymnasium domains, then one
+/// Every registered id with a one-line description: the five Gymnasium domains, then one
 /// GridWorld per built-in map in name order.
 pub fn list() -> Vec<RegistryEntry> {
     let mut entries = vec![
@@ -165,6 +185,18 @@ pub fn list() -> Vec<RegistryEntry> {
             id: MOUNTAIN_CAR_CONTINUOUS_ID.to_owned(),
             description: "Gymnasium 1.4.0 MountainCarContinuous-v0: the same hill with a \
                           continuous force in [-1, 1] and an energy penalty (999 steps)"
+                .to_owned(),
+        },
+        RegistryEntry {
+            id: ACROBOT_ID.to_owned(),
+            description: "Gymnasium 1.4.0 Acrobot-v1: swing a two-link chain's tip above a line \
+                          (Discrete(3) torques, 6 float32 observations, 500 steps)"
+                .to_owned(),
+        },
+        RegistryEntry {
+            id: PENDULUM_ID.to_owned(),
+            description: "Gymnasium 1.4.0 Pendulum-v1: swing a pendulum up and hold it upright \
+                          (a torque in [-2, 2], 3 float32 observations, 200 steps)"
                 .to_owned(),
         },
     ];
@@ -219,6 +251,12 @@ pub fn domain(id: &str, params: Option<&Value>) -> Result<RegisteredDomain, Regi
                 .map(RegisteredDomain::MountainCarContinuous)
                 .map_err(invalid)
         }
+        ACROBOT_ID => Acrobot::new(parse_params::<AcrobotParams>(id, params)?)
+            .map(RegisteredDomain::Acrobot)
+            .map_err(invalid),
+        PENDULUM_ID => Pendulum::new(parse_params::<PendulumParams>(id, params)?)
+            .map(RegisteredDomain::Pendulum)
+            .map_err(invalid),
         _ => gridworld_from_id(id, params).map(RegisteredDomain::GridWorld),
     }
 }

@@ -18,13 +18,15 @@ fn assert_passes(id: &str, what: &str, report: &CheckReport) {
 fn every_registered_id_passes_the_checker() {
     let config = CheckConfig::default();
     let ids = registry::ids();
-    assert_eq!(ids.len(), 3 + 14, "{ids:?}");
+    assert_eq!(ids.len(), 5 + 14, "{ids:?}");
     for id in &ids {
         let domain = registry::domain(id, None).unwrap_or_else(|error| panic!("{id}: {error}"));
         let typed = match &domain {
             RegisteredDomain::CartPole(domain) => check_domain(domain, &config),
             RegisteredDomain::MountainCar(domain) => check_domain(domain, &config),
             RegisteredDomain::MountainCarContinuous(domain) => check_domain(domain, &config),
+            RegisteredDomain::Acrobot(domain) => check_domain(domain, &config),
+            RegisteredDomain::Pendulum(domain) => check_domain(domain, &config),
             RegisteredDomain::GridWorld(domain) => {
                 let mut report = check_domain(domain, &config);
                 let transitions = check_transitions(domain, &config);

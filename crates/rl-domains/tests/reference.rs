@@ -56,8 +56,8 @@ fn every_reference_file_replays_without_mismatch() {
     let files = reference_files();
     assert_eq!(
         files.len(),
-        9,
-        "expected the 9 trace and table files, found {files:?}"
+        13,
+        "expected the 13 trace and table files, found {files:?}"
     );
     for path in files {
         let file = load_reference_file(&path)
@@ -223,8 +223,8 @@ fn minimal_file(domain: &str, variant: &str, extra: &str) -> String {
 
 #[test]
 fn unknown_domain_variant_and_override_are_typed_errors() {
-    let error = parse_reference(&minimal_file("Acrobot", "default", ""), "test");
-    assert!(matches!(error, Err(ReferenceError::UnknownDomain { domain }) if domain == "Acrobot"));
+    let error = parse_reference(&minimal_file("Hopper", "default", ""), "test");
+    assert!(matches!(error, Err(ReferenceError::UnknownDomain { domain }) if domain == "Hopper"));
 
     let error = parse_reference(&minimal_file("CartPole", "rk4", ""), "test");
     assert!(

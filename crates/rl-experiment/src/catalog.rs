@@ -80,6 +80,8 @@ pub fn render_svg(
         RegisteredDomain::CartPole(d) => initial_svg(&d, seed),
         RegisteredDomain::MountainCar(d) => initial_svg(&d, seed),
         RegisteredDomain::MountainCarContinuous(d) => initial_svg(&d, seed),
+        RegisteredDomain::Acrobot(d) => initial_svg(&d, seed),
+        RegisteredDomain::Pendulum(d) => initial_svg(&d, seed),
         RegisteredDomain::GridWorld(d) => initial_svg(&d, seed),
         _ => return Err(ExperimentError::Domain(format!("{id} cannot be drawn"))),
     })
@@ -99,6 +101,8 @@ pub fn check(
         RegisteredDomain::CartPole(d) => check_domain(&d, &config),
         RegisteredDomain::MountainCar(d) => check_domain(&d, &config),
         RegisteredDomain::MountainCarContinuous(d) => check_domain(&d, &config),
+        RegisteredDomain::Acrobot(d) => check_domain(&d, &config),
+        RegisteredDomain::Pendulum(d) => check_domain(&d, &config),
         RegisteredDomain::GridWorld(d) => {
             let mut report = check_domain(&d, &config);
             report.merge(check_transitions(&d, &config));
