@@ -1,8 +1,7 @@
 //! Classic reinforcement-learning domains, exact to their references: Gymnasium 1.4.0's
 //! CartPole, MountainCar, MountainCarContinuous, Acrobot and Pendulum bit for bit, and RLPy
-//! 1.3.6's GridWorld
-//! with its 14 maps; a registry of them, pictures of their states, and a replay checker for
-//! reference traces.
+//! 1.3.6's GridWorld with its 14 maps; a registry of them and pictures of their states. The
+//! `rl-reference` crate replays the reference traces against them.
 //!
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
@@ -23,8 +22,7 @@
 //! function on plain `Copy` states that reproduces the reference.
 //!
 //! The [`registry`] builds any domain from an id and JSON parameters as an environment
-//! that code can drive without knowing its type. The [`reference`](mod@reference) module
-//! reads the reference trace files of `testdata/reference/` and replays them. The
+//! that code can drive without knowing its type. The
 //! [`batch`] module holds the structure-of-arrays state storage of the vector kernels
 //! ([`BatchStep`](rl_wrappers::vector::BatchStep)), which step a whole batch of states
 //! bit-identically to stepping them one by one.
@@ -72,14 +70,13 @@ pub mod mountain_car;
 pub mod mountain_car_continuous;
 mod parameter_checks;
 pub mod pendulum;
-pub mod reference;
 pub mod registry;
 mod svg;
 mod trig;
 
 pub use acrobot::Acrobot;
 pub use cartpole::CartPole;
-pub use error::{Error, ReferenceError, RegistryError};
+pub use error::{Error, RegistryError};
 pub use gridworld::GridWorld;
 pub use mountain_car::MountainCar;
 pub use mountain_car_continuous::MountainCarContinuous;
