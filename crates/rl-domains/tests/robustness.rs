@@ -6,10 +6,12 @@
 use proptest::prelude::*;
 use rl_core::{CoreError, Environment, Mode, Simulator};
 use rl_domains::Error;
+use rl_domains::acrobot::{Acrobot, AcrobotParams};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::gridworld::{GridMap, GridWorld, GridWorldParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
+use rl_domains::pendulum::{Pendulum, PendulumParams};
 use rl_domains::registry;
 use rl_spaces::AnyElement;
 
@@ -70,12 +72,38 @@ proptest! {
     }
 
     #[test]
+    fn pendulum_torques_outside_the_box_are_rejected(values in prop::collection::vec(any_action_value(), 1..40)) {
+        let mut env = Simulator::new(Pendulum::new(PendulumParams::default()).expect("valid"), 0);
+        let mut boxed = registry::make("Pendulum-v1", None).expect("registered");
+        env.reset(Mode::Training).expect("reset");
+        boxed.reset(Mode::Training).expect("reset");
+        for value in values.into_iter().map(|value| value * 2.0) {
+            let inside = (-2.0..=2.0).contains(&value);
+            let typed = env.step(&[value]);
+            let dynamic = boxed.step(&AnyElement::from(ndarray::arr1(&[value]).into_dyn()));
+            if inside {
+                let (typed, dynamic) = (typed.expect("a valid action"), dynamic.expect("a valid action"));
+                prop_assert!(typed.reward().is_finite() && typed.reward() <= 0.0);
+                prop_assert_eq!(typed.reward().to_bits(), dynamic.reward().to_bits());
+                if typed.is_done() {
+                    env.reset(Mode::Training).expect("reset");
+                    boxed.reset(Mode::Training).expect("reset");
+                }
+            } else {
+                prop_assert!(matches!(typed, Err(CoreError::InvalidAction { .. })), "{value}: {typed:?}");
+                prop_assert!(matches!(dynamic, Err(CoreError::InvalidAction { .. })), "{value}: {dynamic:?}");
+            }
+        }
+    }
+
+    #[test]
     fn discrete_actions_outside_the_space_are_rejected(
         actions in prop::collection::vec(prop_oneof![3 => 0i64..4, 1 => any::<i64>()], 1..60),
         seed in any::<u64>(),
     ) {
         let mut cartpole = Simulator::new(CartPole::new(CartPoleParams::default()).expect("valid"), seed);
         let mut mountain_car = Simulator::new(MountainCar::new(MountainCarParams::default()).expect("valid"), seed);
+        let mut acrobot = Simulator::new(Acrobot::new(AcrobotParams::default()).expect("valid"), seed);
         let mut gridworld = Simulator::new(GridWorld::builtin("4x12-CliffWorld", GridWorldParams::default()).expect("valid"), seed);
         let mut boxed: Vec<(i64, rl_core::BoxedEnvironment)> = ["CartPole-v1", "MountainCar-v0", "GridWorld-4x12-CliffWorld"]
             .into_iter()
@@ -84,6 +112,7 @@ proptest! {
             .collect();
         cartpole.reset(Mode::Training).expect("reset");
         mountain_car.reset(Mode::Training).expect("reset");
+        acrobot.reset(Mode::Training).expect("reset");
         gridworld.reset(Mode::Training).expect("reset");
         for (_, env) in &mut boxed {
             env.reset(Mode::Training).expect("reset");
@@ -92,6 +121,7 @@ proptest! {
             for (n, result) in [
                 (2, cartpole.step(&action).map(|o| o.is_done())),
                 (3, mountain_car.step(&action).map(|o| o.is_done())),
+                (3, acrobot.step(&action).map(|o| o.is_done())),
                 (4, gridworld.step(&action).map(|o| o.is_done())),
             ] {
                 if (0..n).contains(&action) {
@@ -110,7 +140,7 @@ proptest! {
                     prop_assert!(matches!(result, Err(CoreError::InvalidAction { .. })), "{action}: {result:?}");
                 }
             }
-            for env in [&mut cartpole as &mut dyn ResetIfDone, &mut mountain_car, &mut gridworld] {
+            for env in [&mut cartpole as &mut dyn ResetIfDone, &mut mountain_car, &mut acrobot, &mut gridworld] {
                 env.reset_if_done();
             }
         }
