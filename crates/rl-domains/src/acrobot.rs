@@ -392,9 +392,9 @@ pub fn acrobot_step(dynamics: AcrobotDynamics, state: &AcrobotState, torque: f64
 ///
 /// # Starting state
 ///
-/// Each of the four state variables is drawn from `[-0.1, 0.1)` as `-0.1 + 0.2 u` with `u`
-/// uniform in `[0, 1)` and rounded to float32, as Gymnasium's `reset` leaves a float32
-/// array.
+/// Each of the four state variables is drawn as `-0.1 + 0.2 u` with `u` uniform in
+/// `[0, 1)` and rounded to float32, as Gymnasium's `reset` leaves a float32 array (so a
+/// value lies in `[-0.1, 0.1]` in float32 terms: `0.1f32` is a possible draw).
 ///
 /// # Episode end
 ///
@@ -867,7 +867,7 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(7);
         for _ in 0..100 {
             for value in domain.initial_state(Mode::Training, &mut rng).to_array() {
-                assert!((-0.1..=0.1).contains(&value), "{value}");
+                assert!((-0.1f32..=0.1f32).contains(&(value as f32)), "{value}");
                 assert_eq!(f64::from(value as f32), value);
             }
         }
