@@ -1,4 +1,4 @@
-//! Replays reference trace files against `rl-domains` and reports every difference.
+//! Replays reference trace files against `rl-domains` with the `rl-reference` engine and reports every difference.
 //!
 //! ```text
 //! cargo run --release --example replay -- testdata/reference/*.json
@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 
-use rl_domains::reference::replay_files_report;
+use rl_reference::replay_files_report;
 
 /// How many mismatches are printed per file.
 const SHOWN_MISMATCHES: usize = 10;

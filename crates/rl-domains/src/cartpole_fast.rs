@@ -247,18 +247,21 @@ impl Constants {
 /// None: it approximates Gymnasium 1.4.0's `CartPole-v1` ([`CartPole`] is exact).
 ///
 /// ```
-/// use std::num::NonZeroUsize;
-/// use rl_core::Mode;
+/// use rl_core::rand::SeedableRng;
+/// use rl_core::rand_pcg::Pcg64;
+/// use rl_core::{BatchStep, Domain, Mode};
 /// use rl_domains::cartpole::CartPoleParams;
 /// use rl_domains::cartpole_fast::FastCartPole;
-/// use rl_wrappers::vector::{KernelVector, VectorOptions};
 ///
+/// // Its kernel steps a batch of states at once (a vector environment does this per thread).
 /// let domain = FastCartPole::new(CartPoleParams::default())?;
-/// let count = NonZeroUsize::new(256).expect("non-zero");
-/// let mut vector = KernelVector::<_, f32>::from_kernel(domain, count, 7, VectorOptions::new())?;
-/// vector.reset(Mode::Training)?;
-/// vector.step(&[1; 256])?;
-/// assert_eq!(vector.rewards(), &[1.0; 256]);
+/// let mut rngs: Vec<Pcg64> = (0..256).map(Pcg64::seed_from_u64).collect();
+/// let mut states: Vec<_> =
+///     rngs.iter_mut().map(|rng| domain.initial_state(Mode::Training, rng)).collect();
+/// let (mut rewards, mut terminated, mut observations) = (vec![0.0; 256], vec![false; 256], vec![0.0f32; 4 * 256]);
+/// let actions = vec![1; 256];
+/// domain.step_batch(&mut states, &actions, Mode::Training, &mut rngs, &mut rewards, &mut terminated, &mut observations);
+/// assert_eq!(rewards, vec![1.0; 256]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]

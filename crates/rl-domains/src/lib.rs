@@ -1,7 +1,7 @@
 //! Classic reinforcement-learning domains, exact to their references: Gymnasium 1.4.0's
-//! CartPole, MountainCar and MountainCarContinuous bit for bit, and RLPy 1.3.6's GridWorld
-//! with its 14 maps; a registry of them, pictures of their states, and a replay checker for
-//! reference traces.
+//! CartPole, MountainCar, MountainCarContinuous, Acrobot and Pendulum bit for bit, and RLPy
+//! 1.3.6's GridWorld with its 14 maps; a registry of them and pictures of their states. The
+//! `rl-reference` crate replays the reference traces against them.
 //!
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
@@ -9,6 +9,8 @@
 //! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`BatchStep`](rl_core::BatchStep) |
 //! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same |
 //! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
+//! | [`Acrobot`] | [`acrobot`] | Gymnasium `Acrobot-v1` (book and NIPS dynamics, RK4 with C `pow`) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_core::BatchStep) |
+//! | [`Pendulum`] | [`pendulum`] | Gymnasium `Pendulum-v1`, float32 torque terms included | the same |
 //! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), value pictures |
 //!
 //! Each domain is a pure model ([`rl_core::Domain`]) built from a validated `Params`
@@ -63,6 +65,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod acrobot;
 mod batch;
 pub mod cartpole;
 pub mod cartpole_fast;
@@ -71,14 +74,16 @@ pub mod gridworld;
 pub mod mountain_car;
 pub mod mountain_car_continuous;
 mod parameter_checks;
-pub mod reference;
+pub mod pendulum;
 pub mod registry;
 mod svg;
 mod trig;
 
+pub use acrobot::Acrobot;
 pub use cartpole::CartPole;
-pub use error::{Error, ReferenceError};
+pub use error::Error;
 pub use gridworld::GridWorld;
 pub use mountain_car::MountainCar;
 pub use mountain_car_continuous::MountainCarContinuous;
+pub use pendulum::Pendulum;
 pub use registry::register_builtins;

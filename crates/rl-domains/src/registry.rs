@@ -9,6 +9,8 @@
 //! | `CartPole-v1` | [`CartPole`] | [`CartPoleParams::default`] |
 //! | `MountainCar-v0` | [`MountainCar`] | [`MountainCarParams::default`] |
 //! | `MountainCarContinuous-v0` | [`MountainCarContinuous`] | [`MountainCarContinuousParams::default`] |
+//! | `Acrobot-v1` | [`Acrobot`] | [`AcrobotParams::default`] |
+//! | `Pendulum-v1` | [`Pendulum`] | [`PendulumParams::default`] |
 //! | `GridWorld-<map>` | [`GridWorld`] on the built-in map `<map>` | [`GridWorldParams::default`] |
 //!
 //! `<map>` is the file name of one of RLPy's 14 maps without `.txt`, as
@@ -34,6 +36,8 @@
 //! | CartPole | `f32` array of 4 | `Int` in `Discrete(2)` |
 //! | MountainCar | `f32` array of 2 | `Int` in `Discrete(3)` |
 //! | MountainCarContinuous | `f32` array of 2 | `f32` array of 1 in `Box(-1, 1)` |
+//! | Acrobot | `f32` array of 6 | `Int` in `Discrete(3)` |
+//! | Pendulum | `f32` array of 3 | `f32` array of 1 in `Box(-2, 2)` |
 //! | GridWorld | `i64` array `[row, col]` in `MultiDiscrete([rows, cols])`, whose index is the state index `row * cols + col` | `Int` in `Discrete(4)` |
 //!
 //! Its generator is seeded with 0; call [`Environment::seed`](rl_core::Environment::seed)
@@ -66,10 +70,12 @@ use rl_core::registry::{self as table, RegisteredDomain, Registration, RegistryE
 use rl_core::{BoxedEnvironment, CoreError};
 use serde_json::{Value, json};
 
+use crate::acrobot::{Acrobot, AcrobotParams};
 use crate::cartpole::{CartPole, CartPoleParams};
 use crate::gridworld::{CellKind, GridMap, GridWorld, GridWorldParams};
 use crate::mountain_car::{MountainCar, MountainCarParams};
 use crate::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
+use crate::pendulum::{Pendulum, PendulumParams};
 
 /// The id of CartPole.
 pub const CARTPOLE_ID: &str = "CartPole-v1";
@@ -77,10 +83,14 @@ pub const CARTPOLE_ID: &str = "CartPole-v1";
 pub const MOUNTAIN_CAR_ID: &str = "MountainCar-v0";
 /// The id of MountainCarContinuous.
 pub const MOUNTAIN_CAR_CONTINUOUS_ID: &str = "MountainCarContinuous-v0";
+/// The id of Acrobot.
+pub const ACROBOT_ID: &str = "Acrobot-v1";
+/// The id of Pendulum.
+pub const PENDULUM_ID: &str = "Pendulum-v1";
 /// The prefix of the GridWorld ids, followed by a built-in map's name.
 pub const GRIDWORLD_PREFIX: &str = "GridWorld-";
 
-/// Registers every built-in id in `rl-core`'s table (the three Gymnasium domains, then one
+/// Registers every built-in id in `rl-core`'s table (the five Gymnasium domains, then one
 /// GridWorld per built-in map in name order). Only the first call registers; later calls do
 /// nothing, so every entry point may call it.
 ///
@@ -134,6 +144,24 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 MountainCarContinuous-v0: the same hill with a continuous force \
              in [-1, 1] and an energy penalty (999 steps)",
             |params: MountainCarContinuousParams| MountainCarContinuous::new(params),
+        )
+        .with_render()
+        .with_settings(json!({"agent": "random", "max_steps": 100_000}))
+        .register(),
+        Registration::new(
+            ACROBOT_ID,
+            "Gymnasium 1.4.0 Acrobot-v1: swing a two-link chain's tip above a line \
+             (Discrete(3) torques, 6 float32 observations, 500 steps)",
+            |params: AcrobotParams| Acrobot::new(params),
+        )
+        .with_render()
+        .with_settings(json!({"agent": "linear-sarsa", "max_steps": 100_000}))
+        .register(),
+        Registration::new(
+            PENDULUM_ID,
+            "Gymnasium 1.4.0 Pendulum-v1: swing a pendulum up and hold it upright \
+             (a torque in [-2, 2], 3 float32 observations, 200 steps)",
+            |params: PendulumParams| Pendulum::new(params),
         )
         .with_render()
         .with_settings(json!({"agent": "random", "max_steps": 100_000}))

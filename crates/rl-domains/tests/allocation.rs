@@ -4,12 +4,17 @@
 #[path = "../../../support/counting_allocator.rs"]
 mod counting_allocator;
 use counting_allocator::thread_allocations as allocations;
+use rl_core::BatchStep;
 
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
 use rl_core::{Domain, Environment, Mode, Simulator};
+use rl_domains::acrobot::{Acrobot, AcrobotParams, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::gridworld::{GridWorld, GridWorldParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
+use rl_domains::pendulum::{Pendulum, PendulumParams, PendulumState};
 
 /// A small deterministic action source that allocates nothing.
 struct Actions(u64);
@@ -81,6 +86,74 @@ fn mountain_car_continuous_steps_allocate_nothing() {
     });
     assert!(ended > 10, "the loop must cross episode ends too");
     assert_eq!(allocated, 0);
+}
+
+#[test]
+fn acrobot_steps_allocate_nothing() {
+    // With torque noise, so that the noise draws are covered too.
+    let params = AcrobotParams {
+        torque_noise_max: 0.2,
+        ..AcrobotParams::default()
+    };
+    let mut env = Simulator::new(Acrobot::new(params).expect("valid"), 5);
+    let (allocated, ended) =
+        allocations_while_stepping(&mut env, 5_000, |actions| (actions.next() % 3) as i64);
+    assert!(ended > 5, "the loop must cross episode ends too");
+    assert_eq!(allocated, 0);
+}
+
+#[test]
+fn pendulum_steps_allocate_nothing() {
+    let mut env = Simulator::new(Pendulum::new(PendulumParams::default()).expect("valid"), 6);
+    let (allocated, ended) = allocations_while_stepping(&mut env, 5_000, |actions| {
+        [(actions.next() % 4001) as f32 / 1000.0 - 2.0]
+    });
+    assert!(ended > 10, "the loop must cross episode ends too");
+    assert_eq!(allocated, 0);
+}
+
+#[test]
+fn acrobot_and_pendulum_batch_kernels_allocate_nothing() {
+    let acrobot = Acrobot::new(AcrobotParams {
+        torque_noise_max: 0.2,
+        ..AcrobotParams::default()
+    })
+    .expect("valid");
+    let pendulum = Pendulum::new(PendulumParams::default()).expect("valid");
+    let count = 64;
+    let mut acrobot_states = vec![AcrobotState::default(); count];
+    let mut pendulum_states = vec![PendulumState::default(); count];
+    let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+    let discrete: Vec<i64> = (0..count).map(|index| (index % 3) as i64).collect();
+    let continuous: Vec<[f32; 1]> = (0..count)
+        .map(|index| [index as f32 / 16.0 - 2.0])
+        .collect();
+    let mut rewards = vec![0.0; count];
+    let mut terminated = vec![false; count];
+    let mut observations = vec![0.0f32; count * 6];
+    let before = allocations();
+    for _ in 0..100 {
+        acrobot.step_batch(
+            &mut acrobot_states,
+            &discrete,
+            Mode::Training,
+            &mut rngs,
+            &mut rewards,
+            &mut terminated,
+            &mut observations,
+        );
+        pendulum.step_batch(
+            &mut pendulum_states,
+            &continuous,
+            Mode::Training,
+            &mut rngs,
+            &mut rewards,
+            &mut terminated,
+            &mut observations[..count * 3],
+        );
+    }
+    assert_eq!(allocations() - before, 0);
+    assert!(rewards.iter().all(|reward| reward.is_finite()));
 }
 
 #[test]

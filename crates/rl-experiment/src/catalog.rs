@@ -140,7 +140,7 @@ pub fn check(
 
 /// Replays reference files: the text to print and whether everything matched.
 pub fn replay(files: &[std::path::PathBuf]) -> (String, bool) {
-    rl_domains::reference::replay_files_report(files, 10)
+    rl_reference::replay_files_report(files, 10)
 }
 
 /// What `rl run` adds for GridWorld: the learned values and greedy policy as a picture, and

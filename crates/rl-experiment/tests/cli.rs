@@ -143,11 +143,22 @@ fn render_check_and_replay_work() {
             "replay",
             &reference("mountaincar_v0.json"),
             &reference("gridworld_table_4x5.json"),
+            &reference("gymnasium_spaces.json"),
+            &reference("pendulum_v1_g9_81.json"),
         ],
         &dir,
     );
     assert!(replay.status.success(), "{}", text(&replay.stdout));
     let stdout = text(&replay.stdout);
+    // A JSON file of another kind is skipped with one line, not a failure.
+    assert!(
+        stdout.contains("skipped gymnasium_spaces.json: not a transition trace\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("pendulum_v1_g9_81.json: 1200 steps checked, 0 mismatches"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("mountaincar_v0.json: 2750 steps checked, 0 mismatches"),
         "{stdout}"

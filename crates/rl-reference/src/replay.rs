@@ -1,769 +1,49 @@
-//! Reference trace files: their schema, loading, and replay against this crate's dynamics.
-//!
-//! The files of `testdata/reference/` record Gymnasium 1.4.0 and RLPy 1.3.6 behaviour
-//! (their `README.md` gives the schema). [`load_reference_file`] reads one, resolves
-//! its domain, variant, `make_kwargs` and `unwrapped_overrides` into this crate's
-//! parameters, and [`replay`] checks every recorded step or table entry against the
-//! domain functions, returning every difference as a [`Mismatch`].
-//!
-//! Gymnasium traces are checked twice: **per step** (from each recorded `state`) and as a
-//! **rollout** (from `initial_state` through `actions`, feeding this crate's own states
-//! forward). States compare bit for bit (`f64::to_bits`), observations as float32 bit
-//! for bit, rewards bit for bit. GridWorld table probabilities compare within
-//! [`PROBABILITY_TOLERANCE`], as the reference README prescribes.
-//!
-//! Reading is lenient about keys it does not use, so that files from newer generators
-//! still load; what the replay needs must be present and well formed.
-//!
-//! ```
-//! use rl_domains::cartpole::{cartpole_step, CartPoleParams, CartPoleState};
-//! use rl_domains::reference::{parse_reference, replay};
-//!
-//! // A one-step CartPole trace, written with this crate's own result.
-//! let state = [0.01, 0.02, -0.03, 0.04];
-//! let step = cartpole_step(&CartPoleParams::default(), &CartPoleState::from_array(state), true);
-//! let next = step.next_state.to_array();
-//! let obs = step.next_state.to_observation().map(f64::from);
-//! let text = format!(
-//!     r#"{{"schema_version": 1, "domain": "CartPole", "variant": "euler",
-//!         "generator": {{"max_episode_steps": 500}},
-//!         "traces": [{{"id": "example", "initial_state": {state:?}, "actions": [1],
-//!           "steps": [{{"t": 0, "state": {state:?}, "action": 1, "next_state": {next:?},
-//!                       "obs": {obs:?}, "reward": 1.0, "terminated": false, "truncated": false}}]}}]}}"#
-//! );
-//! let report = replay(&parse_reference(&text, "example")?);
-//! assert!(report.is_match());
-//! assert_eq!(report.steps_checked, 1);
-//! # Ok::<(), rl_domains::ReferenceError>(())
-//! ```
+//! The replay engine: every recorded step or table entry checked against `rl-domains`,
+//! through the step functions (per step and as a rollout) and through the domain types and
+//! the [`Simulator`](rl_core::Simulator), every difference reported as a [`Mismatch`].
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use serde::Deserialize;
-use serde_json::{Map, Value};
-
-use crate::cartpole::{CartPoleParams, CartPoleState, Integrator, cartpole_step};
-use crate::error::{Error, ReferenceError};
-use crate::gridworld::{
+use rl_core::Domain;
+use rl_domains::acrobot::{Acrobot, AcrobotState, acrobot_step, action_torque};
+use rl_domains::cartpole::{CartPole, CartPoleState, cartpole_step};
+use rl_domains::gridworld::{
     self, ActionSet, CellKind, GridAction, GridCell, GridMap, GridWorldParams, expected_step,
     possible_actions, step_distribution, step_with_action,
 };
-use crate::mountain_car::{MountainCarParams, MountainCarState, mountain_car_step};
-use crate::mountain_car_continuous::{
-    MountainCarContinuousParams, MountainCarContinuousState, StatePrecision,
-    mountain_car_continuous_step,
+use rl_domains::mountain_car::{MountainCar, MountainCarState, mountain_car_step};
+use rl_domains::mountain_car_continuous::{
+    MountainCarContinuous, MountainCarContinuousState, StatePrecision, mountain_car_continuous_step,
+};
+use rl_domains::pendulum::{Pendulum, PendulumState, pendulum_step};
+
+use crate::domain_paths::{
+    Conversions, check_gridworld_table_domain, check_gridworld_trace_domain, check_gymnasium_domain,
 };
 
-/// The reference schema version this module reads.
-pub const SCHEMA_VERSION: u64 = 1;
+use crate::error::ReferenceError;
+use crate::schema::{
+    GridWorldTableEntry, GridWorldTrace, GridWorldTraceStep, GymnasiumStep, GymnasiumTrace,
+    PROBABILITY_TOLERANCE, RecordedMap, RecordedNoiseLevel, ReferenceContent, ReferenceFile,
+    grid_map_from_recorded, load_reference_file,
+};
 
-/// The tolerance for GridWorld table probabilities, as the reference README prescribes.
-pub const PROBABILITY_TOLERANCE: f64 = 1e-12;
-
-/// The keys every reference file shares, kept as read; keys this module does not know are ignored.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Envelope {
-    /// The schema version (1).
-    pub schema_version: u64,
-    /// `CartPole`, `MountainCar`, `MountainCarContinuous` or `GridWorld`.
-    pub domain: String,
-    /// The Gymnasium id, absent for GridWorld.
-    #[serde(default)]
-    pub env_id: Option<String>,
-    /// The variant: `euler`, `semi-implicit`, `sutton_barto_reward`, `default`,
-    /// `deterministic` or `transition_table`.
-    pub variant: String,
-    /// Keyword arguments given to `gym.make`.
-    #[serde(default)]
-    pub make_kwargs: Map<String, Value>,
-    /// Attributes set on `env.unwrapped` after `gym.make`.
-    #[serde(default)]
-    pub unwrapped_overrides: Map<String, Value>,
-    /// Library versions, platform, seeds and the time limit (`max_episode_steps`).
-    #[serde(default)]
-    pub generator: Map<String, Value>,
-    /// Constants read from the reference implementation.
-    #[serde(default)]
-    pub constants: Map<String, Value>,
-    /// `public` or `holdout`, when the file belongs to a split.
-    #[serde(default)]
-    pub split: Option<String>,
-}
-
-/// One step of a Gymnasium trace; `S` is the state array and `A` the action.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GymnasiumStep<S, A> {
-    /// The 0-based step index since reset.
-    pub t: usize,
-    /// The internal state before the step.
-    pub state: S,
-    /// The array type of `state` (MountainCarContinuous only).
-    #[serde(default)]
-    pub state_dtype: Option<StatePrecision>,
-    /// The action.
-    pub action: A,
-    /// The internal state after the step.
-    pub next_state: S,
-    /// The returned observation (float32 values stored as float64).
-    pub obs: S,
-    /// The reward.
-    pub reward: f64,
-    /// Whether the step terminated the episode.
-    pub terminated: bool,
-    /// Whether the time limit truncated the episode at this step.
-    pub truncated: bool,
-}
-
-/// A Gymnasium trace: an episode from a recorded initial state.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GymnasiumTrace<S, A> {
-    /// The trace's identifier.
-    pub id: String,
-    /// The kind of situation the trace covers.
-    #[serde(default)]
-    pub category: Option<String>,
-    /// What the trace does.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// How the actions were chosen (information only).
-    #[serde(default)]
-    pub policy: Option<String>,
-    /// The state written to `env.unwrapped.state` after reset.
-    pub initial_state: S,
-    /// The array type of `initial_state` (float64 unless stated).
-    #[serde(default)]
-    pub initial_state_dtype: Option<StatePrecision>,
-    /// The observation of the initial state.
-    #[serde(default)]
-    pub initial_obs: Option<S>,
-    /// The whole action sequence.
-    pub actions: Vec<A>,
-    /// The number of steps.
-    #[serde(default)]
-    pub length: Option<usize>,
-    /// How the trace ends: `terminated`, `truncated`, `both` or `cutoff`.
-    #[serde(default)]
-    pub end: Option<String>,
-    /// The recorded transitions.
-    pub steps: Vec<GymnasiumStep<S, A>>,
-}
-
-/// A CartPole trace: states `[x, x_dot, theta, theta_dot]`, actions 0 or 1.
-pub type CartPoleTrace = GymnasiumTrace<[f64; 4], i64>;
-/// A MountainCar trace: states `[position, velocity]`, actions 0, 1 or 2.
-pub type MountainCarTrace = GymnasiumTrace<[f64; 2], i64>;
-/// A MountainCarContinuous trace: states `[position, velocity]`, actions `[a]` (float32 values).
-pub type MountainCarContinuousTrace = GymnasiumTrace<[f64; 2], [f64; 1]>;
-
-/// One step of a GridWorld deterministic trace.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GridWorldTraceStep {
-    /// The 0-based step index.
-    pub t: usize,
-    /// The cell `[row, col]` before the step.
-    pub state: [usize; 2],
-    /// The action index.
-    pub action: i64,
-    /// The possible actions of `state`, ascending.
-    pub possible_actions: Vec<i64>,
-    /// The cell after the step.
-    pub next_state: [usize; 2],
-    /// Whether the agent changed cell.
-    pub moved: bool,
-    /// The reward.
-    pub reward: f64,
-    /// Whether `next_state` is terminal.
-    pub terminal: bool,
-    /// The possible actions of `next_state`, ascending.
-    pub possible_actions_next: Vec<i64>,
-}
-
-/// A GridWorld trace without noise.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GridWorldTrace {
-    /// The trace's identifier.
-    pub id: String,
-    /// The map's file name, a key of the file's `maps`.
-    pub map: String,
-    /// The kind of situation the trace covers.
-    #[serde(default)]
-    pub category: Option<String>,
-    /// What the trace does.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// How the actions were chosen (information only).
-    #[serde(default)]
-    pub policy: Option<String>,
-    /// The start cell.
-    pub initial_state: [usize; 2],
-    /// The action indices.
-    pub actions: Vec<i64>,
-    /// The number of steps.
-    #[serde(default)]
-    pub length: Option<usize>,
-    /// How the trace ends: `terminal`, `actions_exhausted` or `episode_cap`.
-    #[serde(default)]
-    pub end: Option<String>,
-    /// The sum of `0.9^t * r_t`.
-    #[serde(default)]
-    pub return_discounted: Option<f64>,
-    /// The recorded transitions.
-    pub steps: Vec<GridWorldTraceStep>,
-}
-
-/// A map as a reference file records it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct RecordedMap {
-    /// The number of rows.
-    #[serde(default)]
-    pub rows: Option<usize>,
-    /// The number of columns.
-    #[serde(default)]
-    pub cols: Option<usize>,
-    /// The start cell.
-    #[serde(default)]
-    pub start: Option<[usize; 2]>,
-    /// The grid as rows of cell codes.
-    pub grid: Vec<Vec<i64>>,
-    /// The number of cells.
-    #[serde(default)]
-    pub states_num: Option<usize>,
-}
-
-/// One outcome of RLPy's `expectedStep` as recorded.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct RecordedExpectedOutcome {
-    /// The probability.
-    pub p: f64,
-    /// The cell after the step.
-    pub next_state: [usize; 2],
-    /// The reward.
-    pub reward: f64,
-    /// Whether `next_state` is terminal.
-    pub terminal: bool,
-    /// The possible actions of `next_state`.
-    pub possible_actions_next: Vec<i64>,
-    /// The action that leads to this outcome.
-    pub via_action: i64,
-}
-
-/// One outcome of the exact step distribution as recorded.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct RecordedOutcome {
-    /// The probability.
-    pub p: f64,
-    /// The cell after the step.
-    pub next_state: [usize; 2],
-    /// The reward.
-    pub reward: f64,
-    /// Whether `next_state` is terminal.
-    pub terminal: bool,
-}
-
-/// The recorded transitions of one table entry at one noise level.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct RecordedNoiseLevel {
-    /// RLPy's `expectedStep(s, a)`.
-    pub expected_step: Vec<RecordedExpectedOutcome>,
-    /// The sum of the `expected_step` probabilities.
-    pub expected_step_p_sum: f64,
-    /// The exact distribution of `step(a)`, merged by next state.
-    pub step_distribution: Vec<RecordedOutcome>,
-}
-
-/// One entry of a GridWorld transition table: a state and an action.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct GridWorldTableEntry {
-    /// The entry's identifier.
-    pub id: String,
-    /// The cell.
-    pub state: [usize; 2],
-    /// The action index.
-    pub action: i64,
-    /// The possible actions of `state`.
-    pub possible_actions: Vec<i64>,
-    /// Whether `action` is possible.
-    pub intended_action_possible: bool,
-    /// The transitions per noise level, keyed by the noise written as text (`"0.1"`).
-    pub by_noise: BTreeMap<String, RecordedNoiseLevel>,
-}
-
-/// The domain-specific content of a reference file, with the parameters it was built with.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ReferenceContent {
-    /// CartPole traces.
-    CartPole {
-        /// The parameters, including the file's time limit.
-        params: CartPoleParams,
-        /// The traces.
-        traces: Vec<CartPoleTrace>,
-    },
-    /// MountainCar traces.
-    MountainCar {
-        /// The parameters, including the file's time limit.
-        params: MountainCarParams,
-        /// The traces.
-        traces: Vec<MountainCarTrace>,
-    },
-    /// MountainCarContinuous traces.
-    MountainCarContinuous {
-        /// The parameters, including the file's time limit.
-        params: MountainCarContinuousParams,
-        /// The traces.
-        traces: Vec<MountainCarContinuousTrace>,
-    },
-    /// GridWorld traces without noise.
-    GridWorldTraces {
-        /// The parameters (noise 0).
-        params: GridWorldParams,
-        /// The maps the traces use, by file name, as recorded in the file.
-        maps: BTreeMap<String, RecordedMap>,
-        /// The traces.
-        traces: Vec<GridWorldTrace>,
-    },
-    /// A GridWorld transition table.
-    GridWorldTable {
-        /// The map's file name.
-        map_name: String,
-        /// The map as recorded in the file.
-        map: RecordedMap,
-        /// The noise levels of the table.
-        noise_levels: Vec<f64>,
-        /// The entries.
-        entries: Vec<GridWorldTableEntry>,
-    },
-}
-
-/// A loaded reference file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReferenceFile {
-    /// A name for reports: the file name, or the name given to [`parse_reference`].
-    pub name: String,
-    /// The shared keys.
-    pub envelope: Envelope,
-    /// The domain-specific content.
-    pub content: ReferenceContent,
-}
-
-impl ReferenceFile {
-    /// The number of recorded steps (traces) or entries (tables) in the file.
-    pub fn step_count(&self) -> usize {
-        match &self.content {
-            ReferenceContent::CartPole { traces, .. } => {
-                traces.iter().map(|trace| trace.steps.len()).sum()
-            }
-            ReferenceContent::MountainCar { traces, .. } => {
-                traces.iter().map(|trace| trace.steps.len()).sum()
-            }
-            ReferenceContent::MountainCarContinuous { traces, .. } => {
-                traces.iter().map(|trace| trace.steps.len()).sum()
-            }
-            ReferenceContent::GridWorldTraces { traces, .. } => {
-                traces.iter().map(|trace| trace.steps.len()).sum()
-            }
-            ReferenceContent::GridWorldTable { entries, .. } => entries.len(),
-        }
-    }
-}
-
-/// Reads and resolves a reference file (see [`parse_reference`]).
-pub fn load_reference_file(path: impl AsRef<Path>) -> Result<ReferenceFile, ReferenceError> {
-    let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|source| ReferenceError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
-    parse_reference(&text, &name).map_err(|error| match error {
-        ReferenceError::Json { path: None, source } => ReferenceError::Json {
-            path: Some(path.to_path_buf()),
-            source,
-        },
-        other => other,
-    })
-}
-
-/// The parts of a file read in the first pass; keys not listed here are ignored.
-#[derive(Deserialize)]
-struct RawFile {
-    #[serde(flatten)]
-    envelope: Envelope,
-    #[serde(default)]
-    traces: Option<Value>,
-    #[serde(default)]
-    entries: Option<Value>,
-    #[serde(default)]
-    noise: Option<f64>,
-    #[serde(default)]
-    maps: Option<BTreeMap<String, RecordedMap>>,
-    #[serde(default)]
-    map: Option<String>,
-    #[serde(default)]
-    grid: Option<Vec<Vec<i64>>>,
-    #[serde(default)]
-    rows: Option<usize>,
-    #[serde(default)]
-    cols: Option<usize>,
-    #[serde(default)]
-    start: Option<[usize; 2]>,
-    #[serde(default)]
-    noise_levels: Option<Vec<f64>>,
-}
-
-/// Parses the JSON text of a reference file and resolves its domain, variant,
-/// `make_kwargs`, `unwrapped_overrides` and time limit into parameters.
-///
-/// Fails with a typed error naming what it cannot handle: an unknown domain or variant,
-/// an override that does not map onto the parameters, a missing section.
-pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, ReferenceError> {
-    let raw: RawFile = serde_json::from_str(text).map_err(json_error)?;
-    let envelope = raw.envelope.clone();
-    if envelope.schema_version != SCHEMA_VERSION {
-        return Err(ReferenceError::UnsupportedSchemaVersion {
-            version: envelope.schema_version,
-        });
-    }
-    let content = match envelope.domain.as_str() {
-        "CartPole" => ReferenceContent::CartPole {
-            params: cartpole_params(&envelope)?,
-            traces: typed_section(raw.traces, "traces")?,
-        },
-        "MountainCar" => ReferenceContent::MountainCar {
-            params: mountain_car_params(&envelope)?,
-            traces: typed_section(raw.traces, "traces")?,
-        },
-        "MountainCarContinuous" => ReferenceContent::MountainCarContinuous {
-            params: mountain_car_continuous_params(&envelope)?,
-            traces: typed_section(raw.traces, "traces")?,
-        },
-        "GridWorld" => gridworld_content(&envelope, raw)?,
-        _ => {
-            return Err(ReferenceError::UnknownDomain {
-                domain: envelope.domain,
-            });
-        }
-    };
-    Ok(ReferenceFile {
-        name: name.to_owned(),
-        envelope,
-        content,
-    })
-}
-
-fn json_error(source: serde_json::Error) -> ReferenceError {
-    ReferenceError::Json { path: None, source }
-}
-
-/// Deserializes a required section (`traces` or `entries`) into its typed form.
-fn typed_section<T: serde::de::DeserializeOwned>(
-    section: Option<Value>,
-    name: &str,
-) -> Result<T, ReferenceError> {
-    let value = section.ok_or_else(|| ReferenceError::MissingField {
-        field: format!("the `{name}` list"),
-    })?;
-    serde_json::from_value(value).map_err(json_error)
-}
-
-fn unknown_variant(envelope: &Envelope) -> ReferenceError {
-    ReferenceError::UnknownVariant {
-        domain: envelope.domain.clone(),
-        variant: envelope.variant.clone(),
-    }
-}
-
-fn unsupported(section: &'static str, key: &str, value: &Value) -> ReferenceError {
-    ReferenceError::UnsupportedOverride {
-        section,
-        key: key.to_owned(),
-        value: value.to_string(),
-    }
-}
-
-fn number(section: &'static str, key: &str, value: &Value) -> Result<f64, ReferenceError> {
-    value
-        .as_f64()
-        .ok_or_else(|| unsupported(section, key, value))
-}
-
-fn step_limit(section: &'static str, key: &str, value: &Value) -> Result<u64, ReferenceError> {
-    value
-        .as_u64()
-        .ok_or_else(|| unsupported(section, key, value))
-}
-
-/// The time limit: the generator's `max_episode_steps` (the TimeLimit actually used),
-/// otherwise the one from `make_kwargs` (already applied), otherwise the default.
-fn resolve_time_limit(envelope: &Envelope, current: u64) -> Result<u64, ReferenceError> {
-    match envelope.generator.get("max_episode_steps") {
-        None | Some(Value::Null) => Ok(current),
-        Some(value) => step_limit("generator", "max_episode_steps", value),
-    }
-}
-
-fn finish_params<P>(
-    params: P,
-    validate: impl Fn(&P) -> Result<(), Error>,
-) -> Result<P, ReferenceError> {
-    validate(&params).map_err(ReferenceError::InvalidParameters)?;
-    Ok(params)
-}
-
-fn cartpole_params(envelope: &Envelope) -> Result<CartPoleParams, ReferenceError> {
-    let mut params = CartPoleParams::default();
-    match envelope.variant.as_str() {
-        "euler" => {}
-        "semi-implicit" => params.integrator = Integrator::SemiImplicitEuler,
-        "sutton_barto_reward" => params.sutton_barto_reward = true,
-        _ => return Err(unknown_variant(envelope)),
-    }
-    for (key, value) in &envelope.make_kwargs {
-        const SECTION: &str = "make_kwargs";
-        match key.as_str() {
-            "sutton_barto_reward" => {
-                params.sutton_barto_reward = value
-                    .as_bool()
-                    .ok_or_else(|| unsupported(SECTION, key, value))?;
-            }
-            "max_episode_steps" => params.max_episode_steps = step_limit(SECTION, key, value)?,
-            "render_mode" => {}
-            _ => return Err(unsupported(SECTION, key, value)),
-        }
-    }
-    for (key, value) in &envelope.unwrapped_overrides {
-        const SECTION: &str = "unwrapped_overrides";
-        match key.as_str() {
-            // Gymnasium selects semi-implicit Euler for any value other than "euler".
-            "kinematics_integrator" => {
-                let name = value
-                    .as_str()
-                    .ok_or_else(|| unsupported(SECTION, key, value))?;
-                params.integrator = if name == "euler" {
-                    Integrator::Euler
-                } else {
-                    Integrator::SemiImplicitEuler
-                };
-            }
-            "gravity" => params.gravity = number(SECTION, key, value)?,
-            "force_mag" => params.force_mag = number(SECTION, key, value)?,
-            "tau" => params.tau = number(SECTION, key, value)?,
-            "theta_threshold_radians" => {
-                params.theta_threshold_radians = number(SECTION, key, value)?;
-            }
-            "x_threshold" => params.x_threshold = number(SECTION, key, value)?,
-            // Masses and length also enter `total_mass` and `polemass_length`, which
-            // Gymnasium computes once in its constructor, so overriding them afterwards
-            // cannot be expressed with these parameters.
-            _ => return Err(unsupported(SECTION, key, value)),
-        }
-    }
-    params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
-    finish_params(params, CartPoleParams::validate)
-}
-
-fn mountain_car_params(envelope: &Envelope) -> Result<MountainCarParams, ReferenceError> {
-    let mut params = MountainCarParams::default();
-    if envelope.variant != "default" {
-        return Err(unknown_variant(envelope));
-    }
-    for (key, value) in &envelope.make_kwargs {
-        const SECTION: &str = "make_kwargs";
-        match key.as_str() {
-            "goal_velocity" => params.goal_velocity = number(SECTION, key, value)?,
-            "max_episode_steps" => params.max_episode_steps = step_limit(SECTION, key, value)?,
-            "render_mode" => {}
-            _ => return Err(unsupported(SECTION, key, value)),
-        }
-    }
-    for (key, value) in &envelope.unwrapped_overrides {
-        const SECTION: &str = "unwrapped_overrides";
-        let field = match key.as_str() {
-            "min_position" => &mut params.min_position,
-            "max_position" => &mut params.max_position,
-            "max_speed" => &mut params.max_speed,
-            "goal_position" => &mut params.goal_position,
-            "goal_velocity" => &mut params.goal_velocity,
-            "force" => &mut params.force,
-            "gravity" => &mut params.gravity,
-            _ => return Err(unsupported(SECTION, key, value)),
-        };
-        *field = number(SECTION, key, value)?;
-    }
-    params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
-    finish_params(params, MountainCarParams::validate)
-}
-
-fn mountain_car_continuous_params(
-    envelope: &Envelope,
-) -> Result<MountainCarContinuousParams, ReferenceError> {
-    let mut params = MountainCarContinuousParams::default();
-    if envelope.variant != "default" {
-        return Err(unknown_variant(envelope));
-    }
-    for (key, value) in &envelope.make_kwargs {
-        const SECTION: &str = "make_kwargs";
-        match key.as_str() {
-            "goal_velocity" => params.goal_velocity = number(SECTION, key, value)?,
-            "max_episode_steps" => params.max_episode_steps = step_limit(SECTION, key, value)?,
-            "render_mode" => {}
-            _ => return Err(unsupported(SECTION, key, value)),
-        }
-    }
-    for (key, value) in &envelope.unwrapped_overrides {
-        const SECTION: &str = "unwrapped_overrides";
-        let field = match key.as_str() {
-            "min_action" => &mut params.min_action,
-            "max_action" => &mut params.max_action,
-            "min_position" => &mut params.min_position,
-            "max_position" => &mut params.max_position,
-            "max_speed" => &mut params.max_speed,
-            "goal_position" => &mut params.goal_position,
-            "goal_velocity" => &mut params.goal_velocity,
-            "power" => &mut params.power,
-            _ => return Err(unsupported(SECTION, key, value)),
-        };
-        *field = number(SECTION, key, value)?;
-    }
-    params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
-    finish_params(params, MountainCarContinuousParams::validate)
-}
-
-fn gridworld_content(
-    envelope: &Envelope,
-    raw: RawFile,
-) -> Result<ReferenceContent, ReferenceError> {
-    for (section, overrides) in [
-        ("make_kwargs", &envelope.make_kwargs),
-        ("unwrapped_overrides", &envelope.unwrapped_overrides),
-    ] {
-        if let Some((key, value)) = overrides.iter().next() {
-            return Err(unsupported(section, key, value));
-        }
-    }
-    match envelope.variant.as_str() {
-        "deterministic" => {
-            let noise = raw.noise.unwrap_or(0.0);
-            if noise != 0.0 {
-                return Err(ReferenceError::UnsupportedOverride {
-                    section: "noise",
-                    key: "noise".to_owned(),
-                    value: noise.to_string(),
-                });
-            }
-            let params = finish_params(
-                GridWorldParams {
-                    noise,
-                    ..GridWorldParams::default()
-                },
-                GridWorldParams::validate,
-            )?;
-            let traces: Vec<GridWorldTrace> = typed_section(raw.traces, "traces")?;
-            let mut maps = raw.maps.unwrap_or_default();
-            // A trace whose map the file does not record uses the built-in map of that name.
-            for trace in &traces {
-                if !maps.contains_key(&trace.map) {
-                    let map =
-                        GridMap::builtin(&trace.map).map_err(|source| ReferenceError::Map {
-                            name: trace.map.clone(),
-                            source,
-                        })?;
-                    maps.insert(trace.map.clone(), recorded_from_map(&map));
-                }
-            }
-            for (name, recorded) in &maps {
-                grid_map_from_recorded(name, recorded)?;
-            }
-            Ok(ReferenceContent::GridWorldTraces {
-                params,
-                maps,
-                traces,
-            })
-        }
-        "transition_table" => {
-            let map_name = raw.map.ok_or_else(|| ReferenceError::MissingField {
-                field: "the `map` name of the transition table".to_owned(),
-            })?;
-            let map = match raw.grid {
-                Some(grid) => RecordedMap {
-                    rows: raw.rows,
-                    cols: raw.cols,
-                    start: raw.start,
-                    grid,
-                    states_num: None,
-                },
-                None => {
-                    let map =
-                        GridMap::builtin(&map_name).map_err(|source| ReferenceError::Map {
-                            name: map_name.clone(),
-                            source,
-                        })?;
-                    recorded_from_map(&map)
-                }
-            };
-            grid_map_from_recorded(&map_name, &map)?;
-            let noise_levels = raw
-                .noise_levels
-                .ok_or_else(|| ReferenceError::MissingField {
-                    field: "the `noise_levels` of the transition table".to_owned(),
-                })?;
-            Ok(ReferenceContent::GridWorldTable {
-                map_name,
-                map,
-                noise_levels,
-                entries: typed_section(raw.entries, "entries")?,
-            })
-        }
-        _ => Err(unknown_variant(envelope)),
-    }
-}
-
-fn recorded_from_map(map: &GridMap) -> RecordedMap {
-    RecordedMap {
-        rows: Some(map.rows()),
-        cols: Some(map.cols()),
-        start: Some([map.start().row, map.start().col]),
-        grid: map
-            .to_codes()
-            .into_iter()
-            .map(|row| row.into_iter().map(i64::from).collect())
-            .collect(),
-        states_num: Some(map.cell_count()),
-    }
-}
-
-/// Builds the grid map of a recorded grid, with the parser's checks.
-pub fn grid_map_from_recorded(
-    name: &str,
-    recorded: &RecordedMap,
-) -> Result<GridMap, ReferenceError> {
-    let text: String = recorded
-        .grid
-        .iter()
-        .map(|row| {
-            let mut line = row.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
-            line.push('\n');
-            line
-        })
-        .collect();
-    GridMap::parse(&text).map_err(|source| ReferenceError::Map {
-        name: name.to_owned(),
-        source,
-    })
-}
-
-/// How a Gymnasium trace step was reached in the replay.
+/// How a trace step was reached in the replay: the replay path (see the
+/// [crate documentation](crate)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ReplayMode {
-    /// Stepped from the recorded `state`.
+    /// The domain's step function, from the recorded `state`.
     PerStep,
-    /// Stepped from this crate's own previous state, starting at `initial_state`.
+    /// The domain's step function, from its own previous state, starting at `initial_state`.
     Rollout,
+    /// `Domain::step` and `Domain::observe`, from the recorded `state`.
+    DomainPerStep,
+    /// The `Simulator`, reset to `initial_state` (GridWorld: reset), then stepped with the
+    /// recorded actions.
+    SimulatorRollout,
 }
 
 impl fmt::Display for ReplayMode {
@@ -771,6 +51,8 @@ impl fmt::Display for ReplayMode {
         formatter.write_str(match self {
             ReplayMode::PerStep => "per step",
             ReplayMode::Rollout => "rollout",
+            ReplayMode::DomainPerStep => "domain, per step",
+            ReplayMode::SimulatorRollout => "simulator rollout",
         })
     }
 }
@@ -912,9 +194,11 @@ pub fn replay_file(path: impl AsRef<Path>) -> Result<ReplayReport, ReferenceErro
 
 /// Replays every file and describes the results as text: per file the line of
 /// [`ReplayReport::summary`] (or `FILE: error: ...` when the file cannot be read, parsed or
-/// resolved), then up to `shown` mismatches, each on its own indented line. Returns the text
-/// and whether every file replayed without a mismatch. The replay example and `rl replay`
-/// print this.
+/// resolved), then up to `shown` mismatches, each on its own indented line. A JSON file of
+/// another kind (such as `gymnasium_spaces.json`, [`ReferenceError::NotATrace`]) is skipped
+/// with the line `skipped FILE: not a transition trace` and does not count as a failure.
+/// Returns the text and whether every file replayed without a mismatch. The replay example
+/// and `rl replay` print this.
 pub fn replay_files_report<P: AsRef<Path>>(files: &[P], shown: usize) -> (String, bool) {
     let mut text = String::new();
     let mut all_match = true;
@@ -934,6 +218,9 @@ pub fn replay_files_report<P: AsRef<Path>>(files: &[P], shown: usize) -> (String
                 }
                 all_match &= report.is_match();
             }
+            Err(ReferenceError::NotATrace { file }) => {
+                text.push_str(&format!("skipped {file}: not a transition trace\n"));
+            }
             Err(error) => {
                 text.push_str(&format!("{}: error: {error}\n", file.as_ref().display()));
                 all_match = false;
@@ -944,7 +231,7 @@ pub fn replay_files_report<P: AsRef<Path>>(files: &[P], shown: usize) -> (String
 }
 
 /// Collects comparisons and mismatches during a replay.
-struct Checker {
+pub(crate) struct Checker {
     steps_checked: usize,
     values_compared: usize,
     mismatches: Vec<Mismatch>,
@@ -971,7 +258,13 @@ impl Checker {
     }
 
     /// Compares float64 values bit for bit.
-    fn bits(&mut self, location: &MismatchLocation, field: &str, expected: f64, actual: f64) {
+    pub(crate) fn bits(
+        &mut self,
+        location: &MismatchLocation,
+        field: &str,
+        expected: f64,
+        actual: f64,
+    ) {
         self.record(
             expected.to_bits() == actual.to_bits(),
             location,
@@ -982,12 +275,24 @@ impl Checker {
     }
 
     /// Compares a recorded float32 value (stored as float64) with a float32 bit for bit.
-    fn bits32(&mut self, location: &MismatchLocation, field: &str, expected: f64, actual: f32) {
+    pub(crate) fn bits32(
+        &mut self,
+        location: &MismatchLocation,
+        field: &str,
+        expected: f64,
+        actual: f32,
+    ) {
         self.bits(location, field, expected, f64::from(actual));
     }
 
     /// Compares probabilities within [`PROBABILITY_TOLERANCE`].
-    fn close(&mut self, location: &MismatchLocation, field: &str, expected: f64, actual: f64) {
+    pub(crate) fn close(
+        &mut self,
+        location: &MismatchLocation,
+        field: &str,
+        expected: f64,
+        actual: f64,
+    ) {
         self.record(
             (expected - actual).abs() <= PROBABILITY_TOLERANCE,
             location,
@@ -997,7 +302,7 @@ impl Checker {
         );
     }
 
-    fn equal<T: PartialEq + fmt::Debug>(
+    pub(crate) fn equal<T: PartialEq + fmt::Debug>(
         &mut self,
         location: &MismatchLocation,
         field: &str,
@@ -1013,7 +318,13 @@ impl Checker {
         );
     }
 
-    fn fail(&mut self, location: &MismatchLocation, field: &str, expected: String, actual: String) {
+    pub(crate) fn fail(
+        &mut self,
+        location: &MismatchLocation,
+        field: &str,
+        expected: String,
+        actual: String,
+    ) {
         self.record(false, location, field, expected, actual);
     }
 }
@@ -1036,6 +347,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
+                    |state| state.map(|value| value as f32),
                     |state, action, _| {
                         let push_right = match action {
                             0 => false,
@@ -1054,6 +366,12 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     },
                 );
             }
+            let conversions: Conversions<CartPole, 4, i64> = Conversions {
+                state: |array, _| CartPoleState::from_array(*array),
+                array: CartPoleState::to_array,
+                action: |action| *action,
+            };
+            replay_domain(&mut checker, CartPole::new(*params), traces, &conversions);
         }
         ReferenceContent::MountainCar { params, traces } => {
             for trace in traces {
@@ -1061,6 +379,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
+                    |state| state.map(|value| value as f32),
                     |state, action, _| {
                         let action = u8::try_from(*action).ok().filter(|action| *action <= 2)?;
                         let [position, velocity] = *state;
@@ -1080,6 +399,20 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     },
                 );
             }
+            let conversions: Conversions<MountainCar, 2, i64> = Conversions {
+                state: |[position, velocity], _| MountainCarState {
+                    position: *position,
+                    velocity: *velocity,
+                },
+                array: |state| [state.position, state.velocity],
+                action: |action| *action,
+            };
+            replay_domain(
+                &mut checker,
+                MountainCar::new(*params),
+                traces,
+                &conversions,
+            );
         }
         ReferenceContent::MountainCarContinuous { params, traces } => {
             for trace in traces {
@@ -1087,6 +420,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
+                    |state| state.map(|value| value as f32),
                     |state, action, precision| {
                         let [value] = *action;
                         let action = value as f32;
@@ -1111,6 +445,97 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     },
                 );
             }
+            let conversions: Conversions<MountainCarContinuous, 2, [f64; 1]> = Conversions {
+                state: |[position, velocity], precision| MountainCarContinuousState {
+                    position: *position,
+                    velocity: *velocity,
+                    precision,
+                },
+                array: |state| [state.position, state.velocity],
+                action: |[value]| [*value as f32],
+            };
+            replay_domain(
+                &mut checker,
+                MountainCarContinuous::new(*params),
+                traces,
+                &conversions,
+            );
+        }
+        ReferenceContent::Acrobot { params, traces } => {
+            for trace in traces {
+                replay_gymnasium(
+                    &mut checker,
+                    trace,
+                    params.max_episode_steps,
+                    |state| AcrobotState::from_array(*state).to_observation(),
+                    |state, action, _| {
+                        if !(0..=2).contains(action) {
+                            return None;
+                        }
+                        let step = acrobot_step(
+                            params.dynamics,
+                            &AcrobotState::from_array(*state),
+                            action_torque(*action),
+                        );
+                        Some(GymnasiumOutcome {
+                            next_state: step.next_state.to_array(),
+                            observation: step.next_state.to_observation(),
+                            precision: StatePrecision::Float64,
+                            reward: step.reward,
+                            terminated: step.terminated,
+                        })
+                    },
+                );
+            }
+            let conversions: Conversions<Acrobot, 4, i64> = Conversions {
+                state: |array, _| AcrobotState::from_array(*array),
+                array: AcrobotState::to_array,
+                action: |action| *action,
+            };
+            replay_domain(&mut checker, Acrobot::new(*params), traces, &conversions);
+        }
+        ReferenceContent::Pendulum { params, traces } => {
+            for trace in traces {
+                replay_gymnasium(
+                    &mut checker,
+                    trace,
+                    params.max_episode_steps,
+                    |[theta, theta_dot]| {
+                        PendulumState {
+                            theta: *theta,
+                            theta_dot: *theta_dot,
+                        }
+                        .to_observation()
+                    },
+                    |state, action, _| {
+                        let [value] = *action;
+                        let action = value as f32;
+                        if f64::from(action).to_bits() != value.to_bits() && !value.is_nan() {
+                            return None;
+                        }
+                        let [theta, theta_dot] = *state;
+                        let step =
+                            pendulum_step(params, &PendulumState { theta, theta_dot }, action);
+                        let next = step.next_state;
+                        Some(GymnasiumOutcome {
+                            next_state: [next.theta, next.theta_dot],
+                            observation: next.to_observation(),
+                            precision: StatePrecision::Float64,
+                            reward: step.reward,
+                            terminated: false,
+                        })
+                    },
+                );
+            }
+            let conversions: Conversions<Pendulum, 2, [f64; 1]> = Conversions {
+                state: |[theta, theta_dot], _| PendulumState {
+                    theta: *theta,
+                    theta_dot: *theta_dot,
+                },
+                array: |state| [state.theta, state.theta_dot],
+                action: |[value]| [*value as f32],
+            };
+            replay_domain(&mut checker, Pendulum::new(*params), traces, &conversions);
         }
         ReferenceContent::GridWorldTraces {
             params,
@@ -1124,7 +549,13 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
             map,
             noise_levels,
             entries,
-        } => replay_gridworld_table(&mut checker, map_name, map, noise_levels, entries),
+        } => {
+            replay_gridworld_table(&mut checker, map_name, map, noise_levels, entries);
+            // Loading already checked that the recorded map parses.
+            if let Ok(map) = grid_map_from_recorded(map_name, map) {
+                check_gridworld_table_domain(&mut checker, &map, noise_levels, entries);
+            }
+        }
     }
     let items = match &file.content {
         ReferenceContent::GridWorldTable { .. } => CheckedItems::Entries,
@@ -1139,22 +570,51 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
     }
 }
 
+/// Replays `traces` through the domain built from the file's parameters (see
+/// [`check_gymnasium_domain`]); a domain that cannot be built is a mismatch of the file.
+fn replay_domain<D, const N: usize, const M: usize, A>(
+    checker: &mut Checker,
+    domain: Result<D, rl_domains::Error>,
+    traces: &[GymnasiumTrace<[f64; N], A, [f64; M]>],
+    conversions: &Conversions<D, N, A>,
+) where
+    D: Domain<Observation = [f32; M]> + Clone,
+    D::State: Copy,
+    D::Action: fmt::Debug,
+{
+    match domain {
+        Ok(domain) => {
+            for trace in traces {
+                check_gymnasium_domain(checker, &domain, trace, conversions);
+            }
+        }
+        Err(error) => checker.fail(
+            &MismatchLocation::File,
+            "domain",
+            "a domain built from the file's parameters".to_owned(),
+            error.to_string(),
+        ),
+    }
+}
+
 /// What a Gymnasium step function produced, in the trace's terms.
-struct GymnasiumOutcome<const N: usize> {
+struct GymnasiumOutcome<const N: usize, const M: usize = N> {
     next_state: [f64; N],
-    observation: [f32; N],
+    observation: [f32; M],
     precision: StatePrecision,
     reward: f64,
     terminated: bool,
 }
 
-/// Replays one Gymnasium trace per step and as a rollout. `step` returns `None` for an
+/// Replays one Gymnasium trace per step and as a rollout. `observe` gives the observation
+/// of a state (checked against the initial observation); `step` returns `None` for an
 /// action the domain cannot take, which is reported as a mismatch.
-fn replay_gymnasium<const N: usize, A: fmt::Debug>(
+fn replay_gymnasium<const N: usize, const M: usize, A: fmt::Debug>(
     checker: &mut Checker,
-    trace: &GymnasiumTrace<[f64; N], A>,
+    trace: &GymnasiumTrace<[f64; N], A, [f64; M]>,
     max_episode_steps: u64,
-    step: impl Fn(&[f64; N], &A, StatePrecision) -> Option<GymnasiumOutcome<N>>,
+    observe: impl Fn(&[f64; N]) -> [f32; M],
+    step: impl Fn(&[f64; N], &A, StatePrecision) -> Option<GymnasiumOutcome<N, M>>,
 ) {
     let trace_location = MismatchLocation::Trace {
         trace: trace.id.clone(),
@@ -1167,12 +627,13 @@ fn replay_gymnasium<const N: usize, A: fmt::Debug>(
         trace.steps.len(),
     );
     if let Some(initial_obs) = &trace.initial_obs {
-        for (index, (expected, value)) in initial_obs.iter().zip(&trace.initial_state).enumerate() {
+        let observation = observe(&trace.initial_state);
+        for (index, (expected, value)) in initial_obs.iter().zip(&observation).enumerate() {
             checker.bits32(
                 &trace_location,
                 &format!("initial_obs[{index}]"),
                 *expected,
-                *value as f32,
+                *value,
             );
         }
     }
@@ -1303,11 +764,11 @@ fn check_trace_shape(
     checker.equal(location, "number of actions", steps, actions);
 }
 
-fn check_gymnasium_step<const N: usize, A>(
+fn check_gymnasium_step<const N: usize, const M: usize, A>(
     checker: &mut Checker,
     location: &MismatchLocation,
-    recorded: &GymnasiumStep<[f64; N], A>,
-    outcome: &GymnasiumOutcome<N>,
+    recorded: &GymnasiumStep<[f64; N], A, [f64; M]>,
+    outcome: &GymnasiumOutcome<N, M>,
     max_episode_steps: u64,
     index: usize,
 ) {
@@ -1436,6 +897,7 @@ fn replay_gridworld_traces(
             }
             check_gridworld_step(checker, &location, map, cell_of(recorded.state), recorded);
         }
+        check_gridworld_trace_domain(checker, params, map, trace);
 
         let mut cell = cell_of(trace.initial_state);
         let mut discount = 1.0;

@@ -1,11 +1,11 @@
-//! Replays every reference file of `testdata/reference/` and checks that corrupted copies are caught.
+//! Replays every reference file of `testdata/reference/` along every path and checks that
+//! corrupted copies are caught on each.
 
 use std::path::{Path, PathBuf};
 
-use rl_domains::ReferenceError;
-use rl_domains::reference::{
-    CheckedItems, MismatchLocation, ReplayMode, load_reference_file, parse_reference, replay,
-    replay_file,
+use rl_reference::{
+    CheckedItems, MismatchLocation, ReferenceError, ReplayMode, load_reference_file,
+    parse_reference, replay, replay_file, replay_files_report,
 };
 use serde_json::Value;
 
@@ -56,8 +56,8 @@ fn every_reference_file_replays_without_mismatch() {
     let files = reference_files();
     assert_eq!(
         files.len(),
-        9,
-        "expected the 9 trace and table files, found {files:?}"
+        13,
+        "expected the 13 trace and table files, found {files:?}"
     );
     for path in files {
         let file = load_reference_file(&path)
@@ -99,7 +99,7 @@ fn replay_corrupted(
     let mut json = read_json(&reference_dir().join(file_name));
     corrupt(&mut json);
     let path = std::env::temp_dir().join(format!(
-        "rl-domains-corrupted-{}-{file_name}",
+        "rl-reference-corrupted-{}-{file_name}",
         std::process::id()
     ));
     std::fs::write(
@@ -117,21 +117,38 @@ fn replay_corrupted(
         .collect()
 }
 
+/// The four paths every Gymnasium trace step goes through.
+const EVERY_PATH: [ReplayMode; 4] = [
+    ReplayMode::PerStep,
+    ReplayMode::Rollout,
+    ReplayMode::DomainPerStep,
+    ReplayMode::SimulatorRollout,
+];
+
 #[test]
-fn flipped_reward_is_detected_per_step_and_in_the_rollout() {
-    let mismatches = replay_corrupted("cartpole_v1_euler.json", |json| {
-        json["traces"][0]["steps"][3]["reward"] = Value::from(-1.0);
-    });
-    assert_eq!(mismatches.len(), 2, "{mismatches:?}");
-    for mode in [ReplayMode::PerStep, ReplayMode::Rollout] {
-        assert!(mismatches.contains(&(
-            MismatchLocation::Step {
-                trace: "cp-euler-001".to_owned(),
-                t: 3,
-                mode,
-            },
-            "reward".to_owned()
-        )));
+fn flipped_reward_is_detected_on_every_path() {
+    for (file, trace, reward) in [
+        ("cartpole_v1_euler.json", "cp-euler-001", -1.0),
+        ("acrobot_v1.json", "acro-001", 0.0),
+        ("pendulum_v1.json", "pend-001", 1.0),
+    ] {
+        let mismatches = replay_corrupted(file, |json| {
+            json["traces"][0]["steps"][3]["reward"] = Value::from(reward);
+        });
+        assert_eq!(mismatches.len(), 4, "{file}: {mismatches:?}");
+        for mode in EVERY_PATH {
+            assert!(
+                mismatches.contains(&(
+                    MismatchLocation::Step {
+                        trace: trace.to_owned(),
+                        t: 3,
+                        mode,
+                    },
+                    "reward".to_owned()
+                )),
+                "{file}, {mode}: {mismatches:?}"
+            );
+        }
     }
 }
 
@@ -168,7 +185,7 @@ fn float32_change_in_continuous_trace_is_detected() {
         json["traces"][0]["steps"][5]["obs"][1] =
             Value::from(f64::from(f32::from_bits(value.to_bits() + 1)));
     });
-    assert_eq!(mismatches.len(), 2, "{mismatches:?}");
+    assert_eq!(mismatches.len(), 4, "{mismatches:?}");
     assert!(mismatches.iter().all(|(_, field)| field == "obs[1]"));
 }
 
@@ -223,8 +240,8 @@ fn minimal_file(domain: &str, variant: &str, extra: &str) -> String {
 
 #[test]
 fn unknown_domain_variant_and_override_are_typed_errors() {
-    let error = parse_reference(&minimal_file("Acrobot", "default", ""), "test");
-    assert!(matches!(error, Err(ReferenceError::UnknownDomain { domain }) if domain == "Acrobot"));
+    let error = parse_reference(&minimal_file("Hopper", "default", ""), "test");
+    assert!(matches!(error, Err(ReferenceError::UnknownDomain { domain }) if domain == "Hopper"));
 
     let error = parse_reference(&minimal_file("CartPole", "rk4", ""), "test");
     assert!(
@@ -301,6 +318,65 @@ fn replay_file_summarises_steps_or_entries() {
     );
     assert!(matches!(
         replay_file(reference_dir().join("gymnasium_spaces.json")),
-        Err(ReferenceError::Json { path: Some(_), .. })
+        Err(ReferenceError::NotATrace { file }) if file == "gymnasium_spaces.json"
     ));
+}
+
+#[test]
+fn the_files_report_skips_files_of_another_kind_with_one_line() {
+    let files = [
+        reference_dir().join("gymnasium_spaces.json"),
+        reference_dir().join("gridworld_table_2x3.json"),
+    ];
+    let (text, all_match) = replay_files_report(&files, 10);
+    assert!(all_match, "{text}");
+    assert_eq!(
+        text,
+        "skipped gymnasium_spaces.json: not a transition trace\n\
+         gridworld_table_2x3.json: 11 entries checked, 0 mismatches\n"
+    );
+    let (text, all_match) = replay_files_report(&[reference_dir().join("no_such_file.json")], 10);
+    assert!(!all_match);
+    assert!(
+        text.contains("no_such_file.json: error: cannot read"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_values_are_errors_naming_the_file_and_the_json_path() {
+    let mut json = read_json(&reference_dir().join("pendulum_v1.json"));
+    json["traces"][2]["steps"][17]["obs"][1] = Value::from("not a number");
+    let text = serde_json::to_string(&json).expect("serializable");
+    let error = parse_reference(&text, "pendulum_v1.json").expect_err("a bad value");
+    match &error {
+        ReferenceError::Json {
+            file, json_path, ..
+        } => {
+            assert_eq!(file, "pendulum_v1.json");
+            assert_eq!(json_path, "traces[2].steps[17].obs[1]");
+        }
+        other => panic!("not a JSON error: {other:?}"),
+    }
+    let message = error.to_string();
+    assert!(
+        message.contains("pendulum_v1.json") && message.contains("traces[2].steps[17].obs[1]"),
+        "{message}"
+    );
+
+    let mut json = read_json(&reference_dir().join("gridworld_deterministic.json"));
+    json["schema_version"] = Value::from("one");
+    let text = serde_json::to_string(&json).expect("serializable");
+    let message = parse_reference(&text, "gridworld_deterministic.json")
+        .expect_err("a bad version")
+        .to_string();
+    assert!(message.contains("schema_version"), "{message}");
+
+    let message = parse_reference("{\"schema_version\": 1, \"domain\": ", "cut.json")
+        .expect_err("cut JSON")
+        .to_string();
+    assert!(
+        message.contains("cut.json") && message.contains("line 1"),
+        "{message}"
+    );
 }

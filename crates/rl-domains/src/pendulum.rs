@@ -1,0 +1,721 @@
+//! Pendulum: Gymnasium 1.4.0's `Pendulum-v1`, as the domain [`Pendulum`] and its exact,
+//! pure step function [`pendulum_step`], including Gymnasium's float32 torque terms.
+//!
+//! [`Pendulum`] is documented in the crate's domain template. This page adds how the step
+//! function reproduces Gymnasium's arithmetic bit for bit.
+//!
+//! # Precision
+//!
+//! The state is float64, but the action is a float32 array, and NumPy 2's promotion rules
+//! (NEP 50) keep the terms that involve only the torque and Python floats in float32:
+//!
+//! ```text
+//! u        = clip(a, -2.0, 2.0)                        float32
+//! an       = ((theta + pi) % (2 pi)) - pi               NumPy's remainder (the sign of the divisor)
+//! u2       = float32(powf(u, 2.0)) * 0.001f32           float32, C powf
+//! costs    = (pow(an, 2) + 0.1 * pow(thetadot, 2)) + u2 float64, C pow, u2 widened
+//! torque   = 3.0f32 * u                                 float32
+//! newthdot = thetadot + (3 g / (2 l) * sin(theta) + torque) * dt
+//! newthdot = clip(newthdot, -8, 8); newtheta = theta + newthdot * dt
+//! ```
+//!
+//! `x**2` is C `pow` (float64) or `powf` (float32), which is not always the rounded `x * x`;
+//! this module calls the C library's functions through [`f64::powf`] and [`f32::powf`] with
+//! the exponent hidden from the optimiser ([`std::hint::black_box`]), which would otherwise
+//! rewrite the call into `x * x`. Sines and cosines are the standard library's, like the
+//! rest of the crate (see [`crate::cartpole`]).
+//!
+//! # Exactness
+//!
+//! Against all 31 Pendulum reference traces (`g` = 10 and 9.81, 6,200 steps, checked from
+//! the recorded states and along the rollouts) this implementation gives 0 mismatches.
+//! Squaring the torque with `u * u` instead of `powf` leaves 12 mismatching values, and
+//! squaring the float64 terms with `x * x` instead of `pow` leaves 10.
+//!
+//! # Reference
+//!
+//! Gymnasium 1.4.0, `gymnasium/envs/classic_control/pendulum.py`; the operation order is
+//! written out in `testdata/reference/README.md`.
+
+use std::f64::consts::PI;
+
+use rand::{Rng, RngExt};
+use rand_pcg::Pcg64;
+use rl_core::{
+    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
+};
+use rl_spaces::{ArrayBox, FlatScalar};
+use serde::{Deserialize, Serialize};
+
+use crate::batch;
+use crate::error::Error;
+use crate::parameter_checks;
+use crate::svg::{Svg, number};
+use crate::trig;
+
+/// The largest absolute angular velocity (Gymnasium's `max_speed`, 8).
+pub const MAX_SPEED: f64 = 8.0;
+/// The largest absolute torque (Gymnasium's `max_torque`, 2.0).
+pub const MAX_TORQUE: f32 = 2.0;
+/// The time step in seconds (Gymnasium's `dt`, 0.05).
+pub const TIME_STEP: f64 = 0.05;
+/// The mass of the pendulum (Gymnasium's `m`, 1.0).
+pub const MASS: f64 = 1.0;
+/// The length of the pendulum (Gymnasium's `l`, 1.0).
+pub const LENGTH: f64 = 1.0;
+
+/// The parameters of Pendulum; [`Default`] gives Gymnasium 1.4.0's `Pendulum-v1`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PendulumParams {
+    /// Gravitational acceleration (10.0; Gymnasium's `g`, a `make` argument).
+    pub g: f64,
+    /// The time limit of an episode, in steps (200).
+    pub max_episode_steps: u64,
+}
+
+impl Default for PendulumParams {
+    fn default() -> Self {
+        PendulumParams {
+            g: 10.0,
+            max_episode_steps: 200,
+        }
+    }
+}
+
+impl PendulumParams {
+    /// Checks that `g` is finite and the time limit is at least 1.
+    pub fn validate(&self) -> Result<(), Error> {
+        parameter_checks::finite("g", self.g)?;
+        parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
+    }
+}
+
+/// The internal state of Pendulum, in float64 like Gymnasium's `env.unwrapped.state`.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct PendulumState {
+    /// The angle from upright in radians, counter-clockwise; not wrapped, as in Gymnasium.
+    pub theta: f64,
+    /// The angular velocity, in `[-8, 8]`.
+    pub theta_dot: f64,
+}
+
+impl PendulumState {
+    /// The observation Gymnasium returns for this state: `[cos theta, sin theta, theta_dot]`
+    /// computed in float64 and rounded to float32.
+    #[inline]
+    pub fn to_observation(&self) -> [f32; 3] {
+        [
+            trig::cos(self.theta) as f32,
+            trig::sin(self.theta) as f32,
+            self.theta_dot as f32,
+        ]
+    }
+}
+
+/// The result of one Pendulum step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PendulumStep {
+    /// The state after the step.
+    pub next_state: PendulumState,
+    /// The reward of the step, `-costs`.
+    pub reward: f64,
+}
+
+/// Gymnasium's `angle_normalize`: `((x + pi) % (2 pi)) - pi` with NumPy's float remainder,
+/// whose result takes the sign of the divisor.
+#[inline]
+pub fn angle_normalize(x: f64) -> f64 {
+    numpy_remainder(x + PI, 2.0 * PI) - PI
+}
+
+/// NumPy's `remainder` of two float64 values (`npy_divmod`): C `fmod`, then the divisor
+/// added when the signs differ; a zero result is a zero with the divisor's sign.
+#[inline(always)]
+fn numpy_remainder(dividend: f64, divisor: f64) -> f64 {
+    let remainder = dividend % divisor;
+    if divisor == 0.0 {
+        remainder
+    } else if remainder != 0.0 {
+        if (divisor < 0.0) != (remainder < 0.0) {
+            remainder + divisor
+        } else {
+            remainder
+        }
+    } else {
+        0.0f64.copysign(divisor)
+    }
+}
+
+/// `x**2` on a float64, as NumPy evaluates it: C `pow(x, 2.0)`, the exponent hidden from
+/// the optimiser.
+#[inline(always)]
+fn python_square(x: f64) -> f64 {
+    x.powf(std::hint::black_box(2.0))
+}
+
+/// `x**2` on a float32, as NumPy evaluates it: C `powf(x, 2.0f)`.
+#[inline(always)]
+fn python_square_f32(x: f32) -> f32 {
+    x.powf(std::hint::black_box(2.0))
+}
+
+/// Clips like NumPy's `clip` on a scalar; NaN passes through.
+#[inline(always)]
+fn clip<T: PartialOrd>(value: T, low: T, high: T) -> T {
+    if value < low {
+        low
+    } else if value > high {
+        high
+    } else {
+        value
+    }
+}
+
+/// Advances Pendulum by one time step with the torque `action` (a float32, clipped to
+/// `[-2, 2]`), exactly as Gymnasium 1.4.0's `PendulumEnv.step` under NumPy 2 (see the
+/// module's "Precision" section). Pendulum never terminates.
+///
+/// The function never panics: non-finite states or actions give non-finite results.
+///
+/// ```
+/// use rl_domains::pendulum::{pendulum_step, PendulumParams, PendulumState};
+///
+/// let upright = PendulumState { theta: 0.0, theta_dot: 0.0 };
+/// let step = pendulum_step(&PendulumParams::default(), &upright, 0.0);
+/// // Balanced upright without torque: nothing moves and nothing costs.
+/// assert_eq!(step.next_state, upright);
+/// assert_eq!(step.reward, 0.0);
+/// ```
+#[inline]
+pub fn pendulum_step(params: &PendulumParams, state: &PendulumState, action: f32) -> PendulumStep {
+    let PendulumState { theta, theta_dot } = *state;
+    let u = clip(action, -MAX_TORQUE, MAX_TORQUE);
+    let torque_cost = python_square_f32(u) * 0.001f32;
+    let costs = python_square(angle_normalize(theta))
+        + 0.1 * python_square(theta_dot)
+        + f64::from(torque_cost);
+    // `3.0 / (m * l**2)` is a Python float, which meets the float32 `u` as a float32.
+    let torque = (3.0 / (MASS * (LENGTH * LENGTH))) as f32 * u;
+    let gravity_term = 3.0 * params.g / (2.0 * LENGTH) * trig::sin(theta);
+    let new_theta_dot = theta_dot + (gravity_term + f64::from(torque)) * TIME_STEP;
+    let new_theta_dot = clip(new_theta_dot, -MAX_SPEED, MAX_SPEED);
+    let new_theta = theta + new_theta_dot * TIME_STEP;
+    PendulumStep {
+        next_state: PendulumState {
+            theta: new_theta,
+            theta_dot: new_theta_dot,
+        },
+        reward: -costs,
+    }
+}
+
+/// Pendulum: Gymnasium 1.4.0's `Pendulum-v1` as a [`Domain`].
+///
+/// # Description
+///
+/// A pendulum hangs from a frictionless pivot; a motor applies torque to it. Starting from
+/// a random angle and velocity, the agent must swing it up and keep it upright, with as
+/// little torque as it can. The motor is too weak to lift it in one go.
+///
+/// # Action space
+///
+/// `Box(-2.0, 2.0, (1,), float32)` as an [`ArrayBox<f32, 1>`]; actions are `[f32; 1]`:
+///
+/// | index | action | min | max |
+/// |---|---|---|---|
+/// | 0 | the torque applied at the pivot | -2.0 | 2.0 |
+///
+/// # Observation space
+///
+/// `Box([-1, -1, -8], [1, 1, 8], (3,), float32)` as an [`ArrayBox<f32, 3>`]; the
+/// observation is [`PendulumState::to_observation`]:
+///
+/// | index | observation | min | max |
+/// |---|---|---|---|
+/// | 0 | `cos(theta)` | -1 | 1 |
+/// | 1 | `sin(theta)` | -1 | 1 |
+/// | 2 | angular velocity | -8 | 8 |
+///
+/// `theta` is the angle from upright, counter-clockwise. The float64 state
+/// ([`PendulumState`]) is the domain's state.
+///
+/// # Rewards
+///
+/// `-(an² + 0.1 theta_dot² + 0.001 u²)` with `an` the angle normalised into `[-pi, pi)`
+/// and `u` the clipped torque (`u²` computed in float32), before the step: between about
+/// -16.27 and 0, which it reaches upright, at rest, without torque.
+///
+/// # Starting state
+///
+/// `theta` is drawn from `[-pi, pi)` and `theta_dot` from `[-1, 1)`, each as
+/// `low + (high - low) u` with `u` uniform in `[0, 1)`.
+///
+/// # Episode end
+///
+/// * **Termination**: never.
+/// * **Truncation**: the episode reaches `max_episode_steps` steps (200), the episode cap
+///   the [`Simulator`](rl_core::Simulator) applies.
+///
+/// # Parameters
+///
+/// [`PendulumParams`], whose [`Default`] is `Pendulum-v1`: gravity `g` (10.0, a `make`
+/// argument in Gymnasium) and the time limit. [`Pendulum::new`] validates them.
+///
+/// # Reference
+///
+/// Gymnasium 1.4.0, `gymnasium/envs/classic_control/pendulum.py`, registered as
+/// `Pendulum-v1` with `max_episode_steps=200`, under NumPy 2. The traces of
+/// `testdata/reference/pendulum_v1.json` and `pendulum_v1_g9_81.json` (`g` = 9.81) replay
+/// bit for bit through this domain.
+///
+/// # Differences from the reference
+///
+/// * Gymnasium's `step` accepts any torque and clips it; here the declared action space is
+///   enforced: the [`Simulator`](rl_core::Simulator) rejects NaN, infinite and
+///   out-of-range actions with [`rl_core::CoreError::InvalidAction`]. [`Domain::step`] (and
+///   [`pendulum_step`]) still clip any action as Gymnasium does.
+/// * Resets draw from the generator passed in, not NumPy's; Gymnasium's reset `options`
+///   (`x_init`, `y_init`) are not offered: use [`Simulator::reset_to`] to start elsewhere.
+///
+/// [`Simulator::reset_to`]: rl_core::Simulator::reset_to
+///
+/// ```
+/// use rl_core::{CoreError, Environment, Mode, Simulator};
+/// use rl_domains::pendulum::{Pendulum, PendulumParams};
+///
+/// let mut env = Simulator::new(Pendulum::new(PendulumParams::default())?, 5);
+/// let [cos, sin, _] = env.reset(Mode::Training)?;
+/// assert!((cos * cos + sin * sin - 1.0).abs() < 1e-6);
+/// let outcome = env.step(&[1.5])?;
+/// assert!(outcome.reward() <= 0.0 && !outcome.terminated);
+/// // The declared action space is enforced.
+/// assert!(matches!(env.step(&[2.5]), Err(CoreError::InvalidAction { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pendulum {
+    params: PendulumParams,
+    observation_space: ArrayBox<f32, 3>,
+    action_space: ArrayBox<f32, 1>,
+}
+
+impl Pendulum {
+    /// The domain with `params`, after [`PendulumParams::validate`].
+    pub fn new(params: PendulumParams) -> Result<Pendulum, Error> {
+        params.validate()?;
+        let high = [1.0, 1.0, MAX_SPEED as f32];
+        Ok(Pendulum {
+            params,
+            observation_space: ArrayBox::new(high.map(|value| -value), high)?,
+            action_space: ArrayBox::new([-MAX_TORQUE], [MAX_TORQUE])?,
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &PendulumParams {
+        &self.params
+    }
+
+    /// Steps every state of `states` with its action, exactly as [`Domain::step`] followed
+    /// by [`Domain::observe`] would, writing each reward, termination flag (always false)
+    /// and the observation row (3 values per state) in place.
+    ///
+    /// This is the batch kernel the vector environments call; the slices are parallel
+    /// (state `i` uses `actions[i]`, `rewards[i]`, `terminated[i]` and
+    /// `observations[3 i..3 i + 3]`); Pendulum draws no randomness, so `rngs` is unused.
+    /// Should a slice be shorter than `states`, only the states it covers are stepped.
+    /// Allocates nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn step_slices<T: FlatScalar>(
+        &self,
+        states: &mut [PendulumState],
+        actions: &[[f32; 1]],
+        _mode: Mode,
+        _rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        debug_assert_eq!(states.len(), actions.len(), "one action per state");
+        debug_assert_eq!(states.len(), rewards.len(), "one reward per state");
+        debug_assert_eq!(states.len(), terminated.len(), "one flag per state");
+        debug_assert_eq!(states.len() * 3, observations.len(), "3 values per state");
+        let params = self.params;
+        let rows = states
+            .iter_mut()
+            .zip(actions)
+            .zip(rewards.iter_mut().zip(terminated.iter_mut()))
+            .zip(observations.chunks_exact_mut(3));
+        for (((state, action), (reward, done)), row) in rows {
+            let step = pendulum_step(&params, state, action[0]);
+            *state = step.next_state;
+            *reward = step.reward;
+            *done = false;
+            batch::write_observation(&state.to_observation(), row);
+        }
+    }
+}
+
+impl BatchStep for Pendulum {
+    fn step_batch<T: FlatScalar>(
+        &self,
+        states: &mut [Self::State],
+        actions: &[Self::Action],
+        mode: Mode,
+        rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        self.step_slices(
+            states,
+            actions,
+            mode,
+            rngs,
+            rewards,
+            terminated,
+            observations,
+        );
+    }
+}
+
+impl Domain for Pendulum {
+    type State = PendulumState;
+    type Observation = [f32; 3];
+    type Action = [f32; 1];
+    type ObservationSpace = ArrayBox<f32, 3>;
+    type ActionSpace = ArrayBox<f32, 1>;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 3> {
+        &self.observation_space
+    }
+
+    fn action_space(&self) -> &ArrayBox<f32, 1> {
+        &self.action_space
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> PendulumState {
+        let theta = -PI + (PI - -PI) * rng.random::<f64>();
+        let theta_dot = -1.0 + (1.0 - -1.0) * rng.random::<f64>();
+        PendulumState { theta, theta_dot }
+    }
+
+    /// [`pendulum_step`]: any action, in the declared space or not, is clipped as
+    /// Gymnasium does (the simulator only passes declared ones).
+    #[inline]
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &PendulumState,
+        action: &[f32; 1],
+        mode: Mode,
+        _rng: &mut R,
+    ) -> TransitionOutcome<PendulumState> {
+        self.next(state, action, mode)
+    }
+
+    #[inline]
+    fn observe(&self, state: &PendulumState) -> [f32; 3] {
+        state.to_observation()
+    }
+
+    /// Never: Pendulum has no terminal state.
+    fn is_terminal(&self, _state: &PendulumState) -> bool {
+        false
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(self.params.max_episode_steps)
+    }
+
+    /// `[-pi, pi]` for the angle (which the state does not wrap: this is the range of its
+    /// normalised value) and `[-8, 8]` for the velocity.
+    fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {
+        Some(vec![[-PI, PI], [-MAX_SPEED, MAX_SPEED]])
+    }
+
+    fn continuous_dimensions(&self) -> Vec<usize> {
+        vec![0, 1]
+    }
+}
+
+impl DeterministicTransitions for Pendulum {
+    /// [`pendulum_step`]; never terminated.
+    #[inline]
+    fn next(
+        &self,
+        state: &PendulumState,
+        action: &[f32; 1],
+        _mode: Mode,
+    ) -> TransitionOutcome<PendulumState> {
+        let step = pendulum_step(&self.params, state, action[0]);
+        TransitionOutcome::new(step.next_state, Value::from_reward(step.reward), false)
+    }
+}
+
+/// The text picture's width and height, in characters.
+const TEXT_WIDTH: usize = 21;
+const TEXT_HEIGHT: usize = 11;
+/// The extent of the pictures around the pivot, in pendulum lengths (Gymnasium's 2.2).
+const PICTURE_BOUND: f64 = 2.2;
+
+/// The end of the rod, with the pivot at the origin, x to the right and y up.
+fn rod_end(state: &PendulumState) -> [f64; 2] {
+    [
+        -LENGTH * trig::sin(state.theta),
+        LENGTH * trig::cos(state.theta),
+    ]
+}
+
+/// The text cell of a point, `None` outside the picture or for a non-finite point.
+fn text_cell(point: [f64; 2]) -> Option<(usize, usize)> {
+    let half = PICTURE_BOUND / 2.0;
+    let column = (point[0] + half) / (2.0 * half) * (TEXT_WIDTH - 1) as f64;
+    let row = (half - point[1]) / (2.0 * half) * (TEXT_HEIGHT - 1) as f64;
+    let (column, row) = (column.round(), row.round());
+    let inside = (0.0..=(TEXT_WIDTH - 1) as f64).contains(&column)
+        && (0.0..=(TEXT_HEIGHT - 1) as f64).contains(&row);
+    inside.then_some((row as usize, column as usize))
+}
+
+impl Render for Pendulum {
+    /// The rod on a grid of characters: the pivot (`O`), the rod (`.`) and the bob (`@`),
+    /// upright being up, then the angle normalised into `[-pi, pi)` and the velocity.
+    fn render_text(&self, state: &PendulumState) -> String {
+        let mut grid = vec![[' '; TEXT_WIDTH]; TEXT_HEIGHT];
+        let end = rod_end(state);
+        for index in 1..10 {
+            let fraction = f64::from(index) / 10.0;
+            if let Some((row, column)) = text_cell([end[0] * fraction, end[1] * fraction]) {
+                grid[row][column] = '.';
+            }
+        }
+        for (point, mark) in [([0.0, 0.0], 'O'), (end, '@')] {
+            if let Some((row, column)) = text_cell(point) {
+                grid[row][column] = mark;
+            }
+        }
+        let mut text = String::new();
+        for row in grid {
+            let line: String = row.iter().collect();
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "theta = {:+.4} rad (from upright), theta_dot = {:+.4}\n",
+            angle_normalize(state.theta),
+            state.theta_dot
+        ));
+        text
+    }
+
+    /// Gymnasium's picture: a 500 by 500 frame around the pivot, the rod (`rod`, rotated by
+    /// the angle, upright being up), the bob at its end (`bob`) and the axle (`axle`), with
+    /// the state as a caption.
+    fn render_svg(&self, state: &PendulumState) -> String {
+        const SIZE: f64 = 500.0;
+        let scale = SIZE / (2.0 * PICTURE_BOUND);
+        let screen =
+            |point: [f64; 2]| (SIZE / 2.0 + point[0] * scale, SIZE / 2.0 - point[1] * scale);
+        let mut svg = Svg::new(SIZE, SIZE, "Pendulum");
+        let (x1, y1) = screen([0.0, 0.0]);
+        let (x2, y2) = screen(rod_end(state));
+        svg.element(
+            "line",
+            "rod",
+            &[
+                ("x1", number(x1)),
+                ("y1", number(y1)),
+                ("x2", number(x2)),
+                ("y2", number(y2)),
+                ("stroke", "#cc4c4c".to_owned()),
+                ("stroke-width", number(0.2 * scale)),
+                ("stroke-linecap", "round".to_owned()),
+            ],
+        );
+        for (point, class, radius, fill) in [
+            (rod_end(state), "bob", 0.1, "#cc4c4c"),
+            ([0.0, 0.0], "axle", 0.05, "#000000"),
+        ] {
+            let (x, y) = screen(point);
+            svg.element(
+                "circle",
+                class,
+                &[
+                    ("cx", number(x)),
+                    ("cy", number(y)),
+                    ("r", number(radius * scale)),
+                    ("fill", fill.to_owned()),
+                ],
+            );
+        }
+        svg.text(
+            "caption",
+            &[("x", "10".to_owned()), ("y", "24".to_owned())],
+            &format!(
+                "theta = {:+.3} rad, theta_dot = {:+.3}",
+                angle_normalize(state.theta),
+                state.theta_dot
+            ),
+        );
+        svg.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_bad_gravity_is_rejected() {
+        assert!(PendulumParams::default().validate().is_ok());
+        let bad = PendulumParams {
+            g: f64::NAN,
+            ..PendulumParams::default()
+        };
+        let error = bad.validate().map_err(|error| error.to_string());
+        assert!(error.is_err_and(|message| message.contains("`g`")));
+        let bad = PendulumParams {
+            max_episode_steps: 0,
+            ..PendulumParams::default()
+        };
+        assert!(bad.validate().is_err());
+    }
+
+    #[test]
+    fn remainder_takes_the_sign_of_the_divisor() {
+        assert_eq!(numpy_remainder(-1.0, 3.0), 2.0);
+        assert_eq!(numpy_remainder(4.0, 3.0), 1.0);
+        assert_eq!(numpy_remainder(-3.0, 3.0).to_bits(), 0.0f64.to_bits());
+        assert_eq!(numpy_remainder(1.0, -3.0), -2.0);
+        assert!(numpy_remainder(f64::INFINITY, 3.0).is_nan());
+        assert_eq!(angle_normalize(0.0), 0.0);
+        assert_eq!(angle_normalize(PI), -PI);
+        let normalised = angle_normalize(7.0);
+        assert!((normalised - (7.0 - 2.0 * PI)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn torque_terms_are_float32() {
+        let params = PendulumParams::default();
+        let state = PendulumState {
+            theta: 1.0,
+            theta_dot: 0.5,
+        };
+        let action = 0.7f32;
+        let step = pendulum_step(&params, &state, action);
+        let torque = 3.0f32 * action;
+        let theta_dot = 0.5 + (15.0 * trig::sin(1.0) + f64::from(torque)) * 0.05;
+        assert_eq!(step.next_state.theta_dot.to_bits(), theta_dot.to_bits());
+        assert_eq!(
+            step.next_state.theta.to_bits(),
+            (1.0 + theta_dot * 0.05).to_bits()
+        );
+        let costs = python_square(1.0)
+            + 0.1 * python_square(0.5)
+            + f64::from(python_square_f32(action) * 0.001f32);
+        assert_eq!(step.reward.to_bits(), (-costs).to_bits());
+        // The float32 cost differs from a float64 one.
+        assert_ne!(
+            f64::from(python_square_f32(action) * 0.001f32),
+            0.001 * f64::from(action) * f64::from(action)
+        );
+    }
+
+    #[test]
+    fn actions_and_speed_are_clipped() {
+        let params = PendulumParams::default();
+        let state = PendulumState {
+            theta: 0.0,
+            theta_dot: 7.9,
+        };
+        let clipped = pendulum_step(&params, &state, 5.0);
+        let at_bound = pendulum_step(&params, &state, 2.0);
+        assert_eq!(clipped, at_bound);
+        assert_eq!(clipped.next_state.theta_dot, 8.0);
+        assert!(pendulum_step(&params, &state, f32::NAN).reward.is_nan());
+    }
+
+    #[test]
+    fn batch_kernel_equals_step_and_observe_per_index() {
+        let domain = Pendulum::new(PendulumParams {
+            g: 9.81,
+            ..PendulumParams::default()
+        })
+        .expect("valid");
+        let count = 29;
+        let mut rng = Pcg64::seed_from_u64(3);
+        let mut states: Vec<PendulumState> = (0..count)
+            .map(|_| domain.initial_state(Mode::Training, &mut rng))
+            .collect();
+        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+        for round in 0..50 {
+            let actions: Vec<[f32; 1]> = (0..count)
+                .map(|index| [((index * 7 + round * 3) % 41) as f32 / 10.0 - 2.0])
+                .collect();
+            let expected: Vec<_> = states
+                .iter()
+                .zip(&actions)
+                .map(|(state, action)| {
+                    let outcome = domain.step(state, action, Mode::Training, &mut rng);
+                    let observation = domain.observe(&outcome.next_state);
+                    (outcome, observation)
+                })
+                .collect();
+            let mut rewards = vec![0.0; count];
+            let mut terminated = vec![true; count];
+            let mut observations = vec![0.0f64; count * 3];
+            domain.step_batch(
+                &mut states,
+                &actions,
+                Mode::Training,
+                &mut rngs,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+            );
+            for (index, (outcome, observation)) in expected.iter().enumerate() {
+                assert_eq!(
+                    states[index].theta.to_bits(),
+                    outcome.next_state.theta.to_bits()
+                );
+                assert_eq!(
+                    states[index].theta_dot.to_bits(),
+                    outcome.next_state.theta_dot.to_bits()
+                );
+                assert_eq!(rewards[index].to_bits(), outcome.value.reward().to_bits());
+                assert_eq!(terminated[index], outcome.terminated);
+                for (slot, value) in observations[index * 3..index * 3 + 3]
+                    .iter()
+                    .zip(observation)
+                {
+                    assert_eq!(slot.to_bits(), f64::from(*value).to_bits(), "round {round}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pictures_show_every_part() {
+        let domain = Pendulum::new(PendulumParams::default()).expect("valid");
+        let state = PendulumState {
+            theta: 2.5,
+            theta_dot: -1.0,
+        };
+        let text = domain.render_text(&state);
+        assert!(text.contains('O') && text.contains('@'), "{text}");
+        assert!(text.contains("theta = +2.5000"));
+        let svg = domain.render_svg(&state);
+        for class in ["rod", "bob", "axle", "caption"] {
+            assert!(svg.contains(&format!("class=\"{class}\"")), "{class}");
+        }
+        let diverged = PendulumState {
+            theta: f64::INFINITY,
+            theta_dot: f64::NAN,
+        };
+        assert!(domain.render_svg(&diverged).ends_with("</svg>\n"));
+        assert!(domain.render_text(&diverged).contains("NaN"));
+    }
+}

@@ -1,0 +1,218 @@
+//! Acrobot's and Pendulum's batch kernels (`BatchStep::step_batch`) replay their reference files
+//! bit for bit: every recorded step from its recorded state as one batch, and every trace as
+//! one lane of a batch rollout from its initial state.
+
+use rl_core::BatchStep;
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use rl_core::Mode;
+use rl_domains::acrobot::{Acrobot, AcrobotState};
+use rl_domains::pendulum::{Pendulum, PendulumState};
+use rl_reference::{ReferenceContent, load_reference_file};
+
+fn load(name: &str) -> ReferenceContent {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/reference")
+        .join(name);
+    load_reference_file(&path)
+        .unwrap_or_else(|error| panic!("{name}: {error}"))
+        .content
+}
+
+/// Compares one recorded step with a batch lane's results, bit for bit.
+fn check_lane(
+    place: &str,
+    expected: (&[f64], &[f64], f64, bool),
+    actual: (&[f64], &[f32], f64, bool),
+) {
+    let (next_state, obs, reward, terminated) = expected;
+    let (our_state, our_obs, our_reward, our_terminated) = actual;
+    let bits = |values: &[f64]| {
+        values
+            .iter()
+            .map(|value| value.to_bits())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bits(next_state), bits(our_state), "{place}: next_state");
+    let ours: Vec<f64> = our_obs.iter().map(|value| f64::from(*value)).collect();
+    assert_eq!(bits(obs), bits(&ours), "{place}: obs");
+    assert_eq!(reward.to_bits(), our_reward.to_bits(), "{place}: reward");
+    assert_eq!(terminated, our_terminated, "{place}: terminated");
+}
+
+#[test]
+fn acrobot_batch_kernel_replays_every_step_and_every_trace() {
+    for name in ["acrobot_v1.json", "acrobot_v1_nips.json"] {
+        let ReferenceContent::Acrobot { params, traces } = load(name) else {
+            panic!("{name} is not an Acrobot file");
+        };
+        let domain = Acrobot::new(params).expect("valid parameters");
+
+        // Every recorded step of the file, from its recorded state, as one batch.
+        let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
+        let count = steps.len();
+        let mut states: Vec<AcrobotState> = steps
+            .iter()
+            .map(|step| AcrobotState::from_array(step.state))
+            .collect();
+        let actions: Vec<i64> = steps.iter().map(|step| step.action).collect();
+        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+        let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
+        let mut observations = vec![0.0f32; count * 6];
+        domain.step_batch(
+            &mut states,
+            &actions,
+            Mode::Training,
+            &mut rngs,
+            &mut rewards,
+            &mut terminated,
+            &mut observations,
+        );
+        for (index, step) in steps.iter().enumerate() {
+            check_lane(
+                &format!("{name} batch step {index}"),
+                (&step.next_state, &step.obs, step.reward, step.terminated),
+                (
+                    &states[index].to_array(),
+                    &observations[index * 6..index * 6 + 6],
+                    rewards[index],
+                    terminated[index],
+                ),
+            );
+        }
+        assert!(count > 1000, "{name}: {count} steps");
+
+        // Every trace as a lane of one batch, stepped together from the initial states.
+        let lanes = traces.len();
+        let mut states: Vec<AcrobotState> = traces
+            .iter()
+            .map(|trace| AcrobotState::from_array(trace.initial_state))
+            .collect();
+        let longest = traces
+            .iter()
+            .map(|trace| trace.steps.len())
+            .max()
+            .unwrap_or(0);
+        let mut rngs: Vec<Pcg64> = (0..lanes as u64).map(Pcg64::seed_from_u64).collect();
+        let (mut rewards, mut terminated) = (vec![0.0; lanes], vec![false; lanes]);
+        let mut observations = vec![0.0f32; lanes * 6];
+        for t in 0..longest {
+            // A finished trace's lane keeps stepping with action 1; it is no longer compared.
+            let actions: Vec<i64> = traces
+                .iter()
+                .map(|trace| trace.actions.get(t).copied().unwrap_or(1))
+                .collect();
+            domain.step_batch(
+                &mut states,
+                &actions,
+                Mode::Training,
+                &mut rngs,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+            );
+            for (lane, trace) in traces.iter().enumerate() {
+                if let Some(step) = trace.steps.get(t) {
+                    check_lane(
+                        &format!("{name} trace {} rollout step {t}", trace.id),
+                        (&step.next_state, &step.obs, step.reward, step.terminated),
+                        (
+                            &states[lane].to_array(),
+                            &observations[lane * 6..lane * 6 + 6],
+                            rewards[lane],
+                            terminated[lane],
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pendulum_batch_kernel_replays_every_step_and_every_trace() {
+    for name in ["pendulum_v1.json", "pendulum_v1_g9_81.json"] {
+        let ReferenceContent::Pendulum { params, traces } = load(name) else {
+            panic!("{name} is not a Pendulum file");
+        };
+        let domain = Pendulum::new(params).expect("valid parameters");
+        let state_of = |[theta, theta_dot]: [f64; 2]| PendulumState { theta, theta_dot };
+        let array_of = |state: &PendulumState| [state.theta, state.theta_dot];
+
+        let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
+        let count = steps.len();
+        let mut states: Vec<PendulumState> =
+            steps.iter().map(|step| state_of(step.state)).collect();
+        let actions: Vec<[f32; 1]> = steps.iter().map(|step| [step.action[0] as f32]).collect();
+        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+        let (mut rewards, mut terminated) = (vec![0.0; count], vec![true; count]);
+        let mut observations = vec![0.0f32; count * 3];
+        domain.step_batch(
+            &mut states,
+            &actions,
+            Mode::Training,
+            &mut rngs,
+            &mut rewards,
+            &mut terminated,
+            &mut observations,
+        );
+        for (index, step) in steps.iter().enumerate() {
+            check_lane(
+                &format!("{name} batch step {index}"),
+                (&step.next_state, &step.obs, step.reward, step.terminated),
+                (
+                    &array_of(&states[index]),
+                    &observations[index * 3..index * 3 + 3],
+                    rewards[index],
+                    terminated[index],
+                ),
+            );
+        }
+        assert!(count > 1000, "{name}: {count} steps");
+
+        let lanes = traces.len();
+        let mut states: Vec<PendulumState> = traces
+            .iter()
+            .map(|trace| state_of(trace.initial_state))
+            .collect();
+        let longest = traces
+            .iter()
+            .map(|trace| trace.steps.len())
+            .max()
+            .unwrap_or(0);
+        let mut rngs: Vec<Pcg64> = (0..lanes as u64).map(Pcg64::seed_from_u64).collect();
+        let (mut rewards, mut terminated) = (vec![0.0; lanes], vec![true; lanes]);
+        let mut observations = vec![0.0f32; lanes * 3];
+        for t in 0..longest {
+            let actions: Vec<[f32; 1]> = traces
+                .iter()
+                .map(|trace| [trace.actions.get(t).map_or(0.0, |action| action[0] as f32)])
+                .collect();
+            domain.step_batch(
+                &mut states,
+                &actions,
+                Mode::Training,
+                &mut rngs,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+            );
+            for (lane, trace) in traces.iter().enumerate() {
+                if let Some(step) = trace.steps.get(t) {
+                    check_lane(
+                        &format!("{name} trace {} rollout step {t}", trace.id),
+                        (&step.next_state, &step.obs, step.reward, step.terminated),
+                        (
+                            &array_of(&states[lane]),
+                            &observations[lane * 3..lane * 3 + 3],
+                            rewards[lane],
+                            terminated[lane],
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
