@@ -48,7 +48,8 @@ pub mod readme {}
 pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};
 pub use error::ExperimentError;
 pub use experiment::{
-    CheckRecord, Controller, ExperimentConfig, LogController, RUN_FORMAT, RunResult, StateValues,
+    CHECKS_PER_POLICY_LIMIT, CheckRecord, Controller, ExperimentConfig, LogController,
+    MAX_STEPS_LIMIT, POLICY_CHECKS_LIMIT, RUN_FORMAT, RUNS_LIMIT, RunResult, StateValues,
     TrainingEpisode, run_once,
 };
 pub use progress::TerminalProgress;

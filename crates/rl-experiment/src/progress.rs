@@ -24,9 +24,14 @@ impl TerminalProgress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(0);
             if let Ok(style) = ProgressStyle::with_template(
-                "{bar:40.cyan/blue} {human_pos}/{human_len} steps  {per_sec}  ETA {eta}  {msg}",
+                "{bar:40.cyan/blue} {human_pos}/{human_len} steps  {rate}  ETA {eta}  {msg}",
             ) {
-                bar.set_style(style);
+                bar.set_style(style.with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, writer: &mut dyn std::fmt::Write| {
+                        let _ = writer.write_str(&rate(state.per_sec()));
+                    },
+                ));
             }
             bar
         });
@@ -37,6 +42,12 @@ impl TerminalProgress {
         }
     }
 
+    /// The runs finished so far, those resumed from disk included: after an interruption,
+    /// the runs saved.
+    pub fn finished_runs(&self) -> u64 {
+        self.finished.lock().map_or(0, |finished| *finished)
+    }
+
     fn line(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.println(text),
@@ -45,6 +56,23 @@ impl TerminalProgress {
             }
         }
     }
+}
+
+/// A rate of learning steps as the progress bar shows it: whole steps per second with
+/// thousands separated (`12,345 steps/s`), never decimals.
+pub(crate) fn rate(steps_per_second: f64) -> String {
+    if !steps_per_second.is_finite() || steps_per_second < 0.0 {
+        return "- steps/s".to_owned();
+    }
+    let digits = format!("{:.0}", steps_per_second);
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{grouped} steps/s")
 }
 
 impl Progress for TerminalProgress {
@@ -92,5 +120,19 @@ impl Progress for TerminalProgress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn the_rate_is_whole_steps_per_second() {
+        assert_eq!(rate(0.0), "0 steps/s");
+        assert_eq!(rate(999.4999), "999 steps/s");
+        assert_eq!(rate(1234.5678), "1,235 steps/s");
+        assert_eq!(rate(12_345_678.9), "12,345,679 steps/s");
+        assert_eq!(rate(f64::NAN), "- steps/s");
     }
 }
