@@ -225,12 +225,16 @@ impl PolicyComparison {
                 .iter()
                 .map(|d| {
                     let optimal: Vec<&str> = d.optimal.iter().map(|a| action_name(*a)).collect();
+                    let cost = if d.value_loss.is_finite() {
+                        format!("value lost {:.4}", d.value_loss)
+                    } else {
+                        "the greedy action is not applicable there".to_owned()
+                    };
                     format!(
-                        "{} (greedy {}, optimal {}, value lost {:.4})",
+                        "{} (greedy {}, optimal {}, {cost})",
                         d.cell,
                         d.greedy.map_or("none", action_name),
                         optimal.join(" or "),
-                        d.value_loss
                     )
                 })
                 .collect::<Vec<_>>()
@@ -441,7 +445,8 @@ mod tests {
     /// GridWorld 6x9-Wall without noise, where several ways to the goal are equally short.
     fn world() -> GridWorld {
         let params = serde_json::json!({"noise": 0.0});
-        rl_domains::registry::gridworld_from_id("GridWorld-6x9-Wall", Some(&params)).expect("GridWorld")
+        rl_domains::registry::gridworld_from_id("GridWorld-6x9-Wall", Some(&params))
+            .expect("GridWorld")
     }
 
     /// State values whose greedy actions are value iteration's first optimal action.

@@ -250,10 +250,7 @@ mod tests {
             labels(&ticks(0.0, 80_000.0)),
             ["0", "20000", "40000", "60000", "80000"]
         );
-        assert_eq!(
-            labels(&ticks(-1.0, 0.5)),
-            ["-1.0", "-0.5", "0", "0.5"]
-        );
+        assert_eq!(labels(&ticks(-1.0, 0.5)), ["-1.0", "-0.5", "0", "0.5"]);
         assert_eq!(labels(&[-1e-17, 0.5, 1.0]), ["0", "0.5", "1.0"]);
         let svg = learning_curve_svg(
             &[
