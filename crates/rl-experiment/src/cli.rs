@@ -126,12 +126,12 @@ fn parse_count(text: &str, limit: u64) -> Result<u64, String> {
     let range = format!("give a whole number from 1 to {limit}");
     match text.trim().parse::<i128>() {
         Ok(value) if (1..=i128::from(limit)).contains(&value) => Ok(value as u64),
-        Ok(value) if value < 1 => Err(format!("{value} is less than 1; {range}")),
-        Ok(_) => Err(format!("more than the limit {limit}; {range}")),
+        Ok(value) if value < 1 => Err(format!("{value} is less than 1: {range}")),
+        Ok(_) => Err(format!("too large: {range}")),
         Err(_) if text.trim().chars().all(|c| c.is_ascii_digit()) && !text.trim().is_empty() => {
-            Err(format!("more than the limit {limit}; {range}"))
+            Err(format!("too large: {range}"))
         }
-        Err(_) => Err(format!("not a whole number; {range}")),
+        Err(_) => Err(format!("not a whole number: {range}")),
     }
 }
 
