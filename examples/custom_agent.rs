@@ -1,7 +1,8 @@
 //! An agent written outside the library, registered under a name, then run by the experiment
 //! harness and the `rl` command line exactly as a built-in agent: policy checks, seeds, resume,
 //! results JSON, summary CSV and plots. Run it with
-//! `cargo run -p rl-examples --example custom_agent` (a few seconds in a debug build).
+//! `cargo run -p rl-examples --example custom_agent` (about ten seconds in a debug build,
+//! most of it spent flushing result files to disk).
 //!
 //! The agent is tabular Expected SARSA with ε-greedy exploration: it bootstraps from the
 //! expected value of the next action under its own ε-greedy policy.
@@ -58,9 +59,10 @@ impl ExpectedSarsa {
                 ExperimentError::invalid("agent parameters", format!("for {AGENT_NAME}: {error}"))
             })?,
         };
-        if !(params.learning_rate > 0.0 && params.learning_rate <= 1.0)
-            || !(0.0..=1.0).contains(&params.epsilon)
-        {
+        let valid = params.learning_rate > 0.0
+            && params.learning_rate <= 1.0
+            && (0.0..=1.0).contains(&params.epsilon);
+        if !valid {
             return Err(ExperimentError::invalid(
                 "agent parameters",
                 format!("for {AGENT_NAME}: learning_rate in (0, 1] and epsilon in [0, 1]"),

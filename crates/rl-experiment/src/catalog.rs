@@ -342,10 +342,7 @@ fn compare(
     let mut reaches_end = false;
     let mut cell = world.map().start();
     let mut on_path = vec![false; optimal.len()];
-    loop {
-        let Some(index) = world.state_index(cell).filter(|i| *i < optimal.len()) else {
-            break;
-        };
+    while let Some(index) = world.state_index(cell).filter(|i| *i < optimal.len()) {
         if on_path[index] {
             break;
         }

@@ -85,6 +85,15 @@ fn the_default_run_learns_the_policy_value_iteration_finds() {
         assert!(results.join(file).is_file(), "{file} missing");
     }
 
+    // The pictures never show a negative zero.
+    for picture in ["value_function.svg", "learning_curve.svg"] {
+        let svg = std::fs::read_to_string(results.join(picture)).expect("a picture");
+        assert!(
+            !svg.contains(">-0.00<") && !svg.contains(">-0<"),
+            "{picture}: {svg}"
+        );
+    }
+
     // Independently of the command's own report: every run's greedy action is optimal.
     let world = rl_domains::registry::gridworld_from_id("GridWorld-4x5", None).expect("GridWorld");
     let optimal =
