@@ -110,13 +110,13 @@ struct RunArgs {
     /// Independent runs (seeds), 1 to 10000.
     #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = parse_runs)]
     runs: u64,
-    /// The master seed.
-    #[arg(long, default_value_t = 1)]
+    /// The master seed (0 to 2^64 - 1).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// The output directory (re-running the same command there resumes).
     #[arg(long, default_value = "results")]
     out: PathBuf,
-    /// Worker threads (default: all cores).
+    /// Worker threads, 1 to 4096 (default: all cores).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
 }
@@ -166,15 +166,21 @@ fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
 /// Set by the Ctrl-C handler of [`main_with_args`]: the experiment stops at the next step.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the Ctrl-C handler once per process: the first Ctrl-C asks a running experiment
-/// to stop at its next step (finished runs are on disk, the runs in flight are redone on
-/// resume: saving a learner mid-run would need every agent to serialise its state), the
-/// second ends the process at once with status 130.
+/// Whether `rl run` is running an experiment (what the first Ctrl-C stops).
+static EXPERIMENT_RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once per process. While an experiment runs, the first Ctrl-C
+/// asks it to stop at its next step (finished runs are on disk; the runs in flight are redone
+/// on resume, since saving a learner mid-run would need every agent to serialise its state)
+/// and a second one ends the process at once; at any other time Ctrl-C ends the process at
+/// once. Both ways the status is 130.
 fn install_interrupt_handler() {
     static INSTALLED: OnceLock<bool> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         ctrlc::set_handler(|| {
-            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            if !EXPERIMENT_RUNNING.load(Ordering::SeqCst)
+                || INTERRUPTED.swap(true, Ordering::SeqCst)
+            {
                 std::process::exit(130);
             }
         })
@@ -454,7 +460,10 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     out.flush()?;
     let progress = TerminalProgress::new(config.runs);
     let stop = || INTERRUPTED.load(Ordering::SeqCst);
-    let outcome = match run_experiment(&config, &args.out, &make_env, threads, &stop, &progress) {
+    EXPERIMENT_RUNNING.store(true, Ordering::SeqCst);
+    let outcome = run_experiment(&config, &args.out, &make_env, threads, &stop, &progress);
+    EXPERIMENT_RUNNING.store(false, Ordering::SeqCst);
+    let outcome = match outcome {
         Err(ExperimentError::Interrupted) => {
             return Err(Failure::Interrupted {
                 saved: progress.finished_runs(),

@@ -176,6 +176,12 @@ fn negative_counts_and_missing_arguments_are_named() {
         &["--checks", "0 is less than 1"],
     );
     assert_one_line(&["run", "--threads", "-1"], 2, &["--threads", "-1"]);
+    assert_one_line(
+        &["run", "--threads", "5000"],
+        2,
+        &["--threads", "from 1 to 4096"],
+    );
+    assert_one_line(&["run", "--seed", "-1"], 2, &["--seed", "'-1'"]);
     assert_one_line(&["render"], 2, &["required", "--out"]);
     assert_one_line(&["replay"], 2, &["required", "<FILES>"]);
     assert_one_line(
