@@ -1,7 +1,12 @@
 //! A user's agent, written here outside the library crates, registered by name, then run by the
 //! experiment harness and the `rl` command line as a built-in is: it learns, its runs do not
 //! depend on the number of threads, a removed run file is redone identically while the others
-//! are kept, and the summary, learning curve and value picture are written.
+//! are kept, and the summary, learning curve and value picture are written. The agent of
+//! `examples/custom_agent.rs` learns GridWorld through the same harness.
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../custom_agent.rs"]
+mod custom_agent;
 
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -139,6 +144,7 @@ fn setup() {
             |context| Ok(Box::new(OptimisticQ::new(context)?) as Box<dyn Agent>),
         )
         .expect("the agent registers once");
+        custom_agent::register().expect("the example's agent registers once");
     });
 }
 
@@ -330,4 +336,32 @@ fn the_command_line_lists_and_runs_the_user_agent_by_name() {
     let again = std::fs::read_to_string(dir.join("run-000.log")).expect("log");
     assert_eq!(log, again);
     std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn the_example_agent_learns_gridworld_through_the_harness() {
+    setup();
+    let config = ExperimentConfig {
+        num_policy_checks: 4,
+        ..ExperimentConfig::new("GridWorld-4x5", custom_agent::AGENT_NAME, 20_000)
+    };
+    let make_env = || rl_experiment::catalog::make("GridWorld-4x5", None);
+    let result =
+        rl_experiment::run_once(&config, 0, &make_env, &mut [], &|| false, &|_| {}).expect("a run");
+    let (first, last) = (&result.checks[0], &result.checks[4]);
+    assert!(first.episode_return < 0.0, "{first:?}");
+    assert!(
+        last.episode_return > 0.5 && last.terminated == 1.0,
+        "the greedy policy reaches the goal: {last:?}"
+    );
+    let error = rl_experiment::agent::make_agent(
+        custom_agent::AGENT_NAME,
+        Some(&serde_json::json!({"epsilon": 2.0})),
+        &rl_spaces::AnySpace::from(rl_spaces::Discrete::new(3).expect("a space")),
+        &rl_spaces::AnySpace::from(rl_spaces::Discrete::new(2).expect("a space")),
+        0.9,
+    )
+    .err()
+    .expect("epsilon 2 is refused");
+    assert!(error.to_string().contains("epsilon"), "{error}");
 }
