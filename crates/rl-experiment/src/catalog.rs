@@ -226,7 +226,7 @@ impl PolicyComparison {
                 .map(|d| {
                     let optimal: Vec<&str> = d.optimal.iter().map(|a| action_name(*a)).collect();
                     let cost = if d.value_loss.is_finite() {
-                        format!("value lost {:.4}", d.value_loss)
+                        format!("value lost {}", crate::progress::fixed(d.value_loss, 4))
                     } else {
                         "the greedy action is not applicable there".to_owned()
                     };

@@ -481,8 +481,10 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     for row in &outcome.summary {
         writeln!(
             out,
-            "{:>10}  {:.4} ± {:.4}",
-            row.learning_steps, row.return_mean, row.return_std
+            "{:>10}  {} ± {}",
+            row.learning_steps,
+            crate::progress::fixed(row.return_mean, 4),
+            crate::progress::fixed(row.return_std, 4)
         )?;
     }
     let mut written = vec![

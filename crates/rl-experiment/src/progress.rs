@@ -58,6 +58,16 @@ impl TerminalProgress {
     }
 }
 
+/// `value` with `places` decimals, never as a negative zero (`-0.0000` prints as `0.0000`).
+pub(crate) fn fixed(value: f64, places: usize) -> String {
+    let text = format!("{value:.places$}");
+    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_owned()
+    } else {
+        text
+    }
+}
+
 /// A rate of learning steps as the progress bar shows it: whole steps per second with
 /// thousands separated (`12,345 steps/s`), never decimals.
 pub(crate) fn rate(steps_per_second: f64) -> String {
@@ -107,8 +117,10 @@ impl Progress for TerminalProgress {
         };
         let last = result.checks.last().map_or(f64::NAN, |c| c.episode_return);
         let message = format!(
-            "run {} finished ({done}/{} runs): final evaluation return {last:.4}",
-            result.run, self.runs
+            "run {} finished ({done}/{} runs): final evaluation return {}",
+            result.run,
+            self.runs,
+            fixed(last, 4)
         );
         match &self.bar {
             Some(bar) => bar.set_message(format!("{done}/{} runs", self.runs)),
@@ -125,7 +137,16 @@ impl Progress for TerminalProgress {
 
 #[cfg(test)]
 mod tests {
-    use super::rate;
+    use super::{fixed, rate};
+
+    #[test]
+    fn numbers_never_show_a_negative_zero() {
+        assert_eq!(fixed(-0.00001, 4), "0.0000");
+        assert_eq!(fixed(-0.0, 2), "0.00");
+        assert_eq!(fixed(-0.5, 2), "-0.50");
+        assert_eq!(fixed(0.25, 1), "0.2");
+        assert_eq!(fixed(f64::NEG_INFINITY, 2), "-inf");
+    }
 
     #[test]
     fn the_rate_is_whole_steps_per_second() {
