@@ -17,13 +17,16 @@
 //! [`Registration::with_settings`]: rl_core::registry::Registration::with_settings
 
 use rl_core::registry::RegisteredDomain;
-use rl_core::{BoxedEnvironment, CheckConfig, CheckReport, registry::PictureFormat};
-use rl_domains::gridworld::{GridAction, GridWorld};
+use rl_core::{
+    BoxedEnvironment, CheckConfig, CheckReport, Domain, EnumerableTransitions, Mode,
+    registry::PictureFormat,
+};
+use rl_domains::gridworld::{CellKind, GridAction, GridCell, GridWorld};
 use rl_domains::registry;
 use rl_spaces::AnySpace;
 use serde_json::Value as JsonValue;
 
-use crate::agent::value_iteration;
+use crate::agent::{ValueIterationResult, value_iteration};
 use crate::{ExperimentConfig, ExperimentError, RunResult};
 
 /// The domain of `rl run` without `--domain`.
@@ -144,20 +147,132 @@ pub fn replay(files: &[std::path::PathBuf]) -> (String, bool) {
 }
 
 /// What `rl run` adds for GridWorld: the learned values and greedy policy as a picture, and
-/// how many runs learned an optimal policy.
+/// how each run's greedy policy compares with value iteration's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Analysis {
     /// The SVG of run 0's greedy values with the greedy action as an arrow in each cell.
     pub value_picture: String,
-    /// The number of runs whose greedy action is optimal (by value iteration) in every state
-    /// checked.
-    pub optimal_runs: u64,
-    /// The number of states checked per run: every open, non-terminal cell.
-    pub states_checked: usize,
+    /// The number of runs whose greedy policy [matches](PolicyComparison::matches) value
+    /// iteration's from the start.
+    pub matching_runs: u64,
+    /// Every run's comparison, in run order.
+    pub comparisons: Vec<PolicyComparison>,
+}
+
+/// The most a greedy action's optimal value `Q*(s, a)` may fall short of `V*(s)`, relative to
+/// `1 + |V*(s)|`, for the action to count as optimal: actions tied up to this tolerance are
+/// all optimal.
+pub const VALUE_TOLERANCE: f64 = 1e-6;
+
+/// A state where a run's greedy action is not optimal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateDifference {
+    /// The cell.
+    pub cell: GridCell,
+    /// The run's greedy action there (`None`: the agent has none).
+    pub greedy: Option<usize>,
+    /// Value iteration's optimal actions there.
+    pub optimal: Vec<usize>,
+    /// `V*(s) - Q*(s, greedy)`: what taking the greedy action there once costs.
+    pub value_loss: f64,
+}
+
+/// How one run's greedy policy compares with value iteration's.
+///
+/// What matters is the path the greedy policy follows from the start (each step to the most
+/// likely next cell): a run whose greedy action is optimal, up to [`VALUE_TOLERANCE`], on every
+/// cell of that path and which reaches a terminal cell matches, however it acts in cells it
+/// never reaches from the start (which it may never have visited) and whichever of tied
+/// optimal actions it picked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyComparison {
+    /// The run.
+    pub run: u64,
+    /// The cells of the greedy path from the start, the start first; a terminal cell reached
+    /// is the last.
+    pub path: Vec<GridCell>,
+    /// Whether the path ends in a terminal cell (rather than looping or stopping at a cell
+    /// where the agent has no action).
+    pub reaches_end: bool,
+    /// The cells of the path where the greedy action is not optimal.
+    pub path_differences: Vec<StateDifference>,
+    /// The other open, non-terminal cells where the greedy action is not optimal.
+    pub off_path_differences: Vec<StateDifference>,
+}
+
+impl PolicyComparison {
+    /// Whether the greedy path from the start reaches the end taking only optimal actions.
+    pub fn matches(&self) -> bool {
+        self.reaches_end && self.path_differences.is_empty()
+    }
+
+    /// The lines this comparison adds to the run's log, each starting with
+    /// [`COMPARISON_PREFIX`].
+    pub fn log_lines(&self) -> Vec<String> {
+        let path: Vec<String> = self.path.iter().map(ToString::to_string).collect();
+        let mut lines = vec![format!(
+            "{COMPARISON_PREFIX} the greedy path from the start {} ({} cells) {}",
+            path.join(" -> "),
+            self.path.len(),
+            match (self.reaches_end, self.path_differences.is_empty()) {
+                (true, true) => "takes an optimal action in every cell and reaches the end",
+                (true, false) => "reaches the end but not optimally",
+                (false, _) => "does not reach a terminal cell (a larger budget may help)",
+            }
+        )];
+        let describe = |differences: &[StateDifference]| {
+            differences
+                .iter()
+                .map(|d| {
+                    let optimal: Vec<&str> = d.optimal.iter().map(|a| action_name(*a)).collect();
+                    let cost = if d.value_loss.is_finite() {
+                        format!("value lost {}", crate::progress::fixed(d.value_loss, 4))
+                    } else {
+                        "the greedy action is not applicable there".to_owned()
+                    };
+                    format!(
+                        "{} (greedy {}, optimal {}, {cost})",
+                        d.cell,
+                        d.greedy.map_or("none", action_name),
+                        optimal.join(" or "),
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !self.path_differences.is_empty() {
+            lines.push(format!(
+                "{COMPARISON_PREFIX} on the path, the greedy action is not optimal in {}",
+                describe(&self.path_differences)
+            ));
+        }
+        if !self.off_path_differences.is_empty() {
+            lines.push(format!(
+                "{COMPARISON_PREFIX} off the path (cells the greedy policy does not reach from the start, perhaps never visited), the greedy action is not optimal in {}",
+                describe(&self.off_path_differences)
+            ));
+        }
+        lines
+    }
+}
+
+/// How the comparison lines of a run's log start.
+pub const COMPARISON_PREFIX: &str = "compared with value iteration:";
+
+fn action_name(index: usize) -> &'static str {
+    GridAction::from_index(index).map_or("?", GridAction::name)
 }
 
 /// The optimal actions of every GridWorld cell (empty for terminal and blocked cells).
 pub fn gridworld_optimal_actions(world: &GridWorld) -> Result<Vec<Vec<usize>>, ExperimentError> {
+    Ok(gridworld_value_iteration(world)?.1)
+}
+
+/// Value iteration on every cell of `world`: the result, and the optimal actions with terminal
+/// and blocked cells emptied.
+fn gridworld_value_iteration(
+    world: &GridWorld,
+) -> Result<(ValueIterationResult, Vec<Vec<usize>>), ExperimentError> {
     let cells: Vec<_> = (0..world.map().cell_count())
         .filter_map(|i| world.cell_of_index(i))
         .collect();
@@ -169,21 +284,22 @@ pub fn gridworld_optimal_actions(world: &GridWorld) -> Result<Vec<Vec<usize>>, E
         1e-12,
         100_000,
     )?;
-    Ok(cells
+    let optimal = cells
         .iter()
-        .zip(result.optimal_actions)
+        .zip(&result.optimal_actions)
         .map(|(cell, actions)| {
             if world
                 .map()
                 .kind(*cell)
-                .is_some_and(|k| k.is_terminal() || k == rl_domains::gridworld::CellKind::Blocked)
+                .is_some_and(|k| k.is_terminal() || k == CellKind::Blocked)
             {
                 Vec::new()
             } else {
-                actions
+                actions.clone()
             }
         })
-        .collect())
+        .collect();
+    Ok((result, optimal))
 }
 
 /// Whether a run's greedy actions are optimal in every state that has optimal actions.
@@ -195,7 +311,88 @@ pub fn is_optimal(state_values: &[(f64, Option<usize>)], optimal: &[Vec<usize>])
             .all(|((_, greedy), best)| best.is_empty() || greedy.is_some_and(|g| best.contains(&g)))
 }
 
-/// The GridWorld analysis of finished runs (`None` for other domains or non-tabular agents).
+/// Compares one run's greedy policy with value iteration's (see [`PolicyComparison`]).
+fn compare(
+    world: &GridWorld,
+    planned: &ValueIterationResult,
+    optimal: &[Vec<usize>],
+    run: u64,
+    state_values: &[(f64, Option<usize>)],
+) -> PolicyComparison {
+    let difference = |index: usize| -> Option<StateDifference> {
+        if optimal.get(index).is_none_or(Vec::is_empty) {
+            return None;
+        }
+        let cell = world.cell_of_index(index)?;
+        let best = planned.values.get(index).copied().unwrap_or(0.0);
+        let greedy = state_values.get(index).and_then(|(_, greedy)| *greedy);
+        let achieved = greedy
+            .and_then(|a| planned.action_values.get(index)?.get(a).copied())
+            .unwrap_or(f64::NEG_INFINITY);
+        let loss = best - achieved;
+        (loss > VALUE_TOLERANCE * (1.0 + best.abs())).then(|| StateDifference {
+            cell,
+            greedy,
+            optimal: optimal[index].clone(),
+            value_loss: loss,
+        })
+    };
+    let mut path = Vec::new();
+    let mut path_differences = Vec::new();
+    let mut reaches_end = false;
+    let mut cell = world.map().start();
+    let mut on_path = vec![false; optimal.len()];
+    while let Some(index) = world.state_index(cell).filter(|i| *i < optimal.len()) {
+        if on_path[index] {
+            break;
+        }
+        on_path[index] = true;
+        path.push(cell);
+        if world.is_terminal(&cell) {
+            reaches_end = true;
+            break;
+        }
+        path_differences.extend(difference(index));
+        let Some(action) = state_values.get(index).and_then(|(_, greedy)| *greedy) else {
+            break;
+        };
+        let transitions = world.transitions(&cell, &(action as i64), Mode::Training);
+        let Some(next) = transitions.iter().fold(
+            None::<&rl_core::Transition<GridCell>>,
+            |best, t| match best {
+                Some(b) if b.probability >= t.probability => Some(b),
+                _ => Some(t),
+            },
+        ) else {
+            break;
+        };
+        cell = next.next_state;
+    }
+    let off_path_differences = (0..optimal.len())
+        .filter(|i| !on_path[*i])
+        .filter_map(difference)
+        .collect();
+    PolicyComparison {
+        run,
+        path,
+        reaches_end,
+        path_differences,
+        off_path_differences,
+    }
+}
+
+/// Shows a value as the picture prints it (two decimals), with values that would print as
+/// `-0.00` made 0.
+fn shown(value: f64) -> f64 {
+    if (value * 100.0).round() == 0.0 {
+        0.0
+    } else {
+        value
+    }
+}
+
+/// The GridWorld analysis of finished runs (`None` for other domains or agents without state
+/// values).
 pub fn analyse(
     config: &ExperimentConfig,
     results: &[RunResult],
@@ -207,16 +404,16 @@ pub fn analyse(
     let Some(first) = results.first().and_then(|r| r.state_values.as_ref()) else {
         return Ok(None);
     };
-    let optimal = gridworld_optimal_actions(world)?;
-    let optimal_runs = results
+    let (planned, optimal) = gridworld_value_iteration(world)?;
+    let comparisons: Vec<PolicyComparison> = results
         .iter()
-        .filter(|r| {
-            r.state_values
-                .as_ref()
-                .is_some_and(|v| is_optimal(v, &optimal))
+        .filter_map(|r| {
+            let values = r.state_values.as_ref()?;
+            Some(compare(world, &planned, &optimal, r.run, values))
         })
-        .count() as u64;
-    let values: Vec<f64> = first.iter().map(|(v, _)| *v).collect();
+        .collect();
+    let matching_runs = comparisons.iter().filter(|c| c.matches()).count() as u64;
+    let values: Vec<f64> = first.iter().map(|(v, _)| shown(*v)).collect();
     let arrows: Vec<Option<GridAction>> = first
         .iter()
         .zip(&optimal)
@@ -233,7 +430,99 @@ pub fn analyse(
         .map_err(|e| ExperimentError::Domain(e.to_string()))?;
     Ok(Some(Analysis {
         value_picture,
-        optimal_runs,
-        states_checked: optimal.iter().filter(|a| !a.is_empty()).count(),
+        matching_runs,
+        comparisons,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GridWorld 6x9-Wall without noise, where several ways to the goal are equally short.
+    fn world() -> GridWorld {
+        let params = serde_json::json!({"noise": 0.0});
+        rl_domains::registry::gridworld_from_id("GridWorld-6x9-Wall", Some(&params))
+            .expect("GridWorld")
+    }
+
+    /// State values whose greedy actions are value iteration's first optimal action.
+    fn optimal_values(world: &GridWorld) -> Vec<(f64, Option<usize>)> {
+        gridworld_optimal_actions(world)
+            .expect("value iteration")
+            .iter()
+            .map(|best| (0.0, best.first().copied()))
+            .collect()
+    }
+
+    #[test]
+    fn ties_and_unreached_cells_do_not_count_but_the_path_does() {
+        let world = world();
+        let (planned, optimal) = gridworld_value_iteration(&world).expect("value iteration");
+        let values = optimal_values(&world);
+        let exact = compare(&world, &planned, &optimal, 0, &values);
+        assert!(exact.matches(), "{:?}", exact.log_lines());
+        assert!(exact.path.len() >= 2 && exact.path[0] == world.map().start());
+        assert!(exact.off_path_differences.is_empty());
+
+        // Another optimal action where value iteration has a tie still matches.
+        let mut tied = values.clone();
+        let tie = optimal
+            .iter()
+            .position(|best| best.len() > 1)
+            .expect("an open grid without noise has ties");
+        tied[tie].1 = Some(optimal[tie][1]);
+        assert!(compare(&world, &planned, &optimal, 0, &tied).matches());
+
+        // A wrong action in a cell off the path: still matches, and the log names the cell.
+        let off = (0..optimal.len())
+            .find(|i| {
+                !optimal[*i].is_empty() && !exact.path.contains(&world.cell_of_index(*i).unwrap())
+            })
+            .expect("a cell off the path");
+        let wrong = (0..4)
+            .find(|a| !optimal[off].contains(a))
+            .expect("a wrong action");
+        let mut off_path = values.clone();
+        off_path[off].1 = Some(wrong);
+        let comparison = compare(&world, &planned, &optimal, 3, &off_path);
+        assert!(comparison.matches());
+        assert_eq!(comparison.off_path_differences.len(), 1);
+        let cell = world.cell_of_index(off).unwrap().to_string();
+        assert!(
+            comparison
+                .log_lines()
+                .iter()
+                .any(|l| l.contains("off the path") && l.contains(&cell)),
+            "{:?}",
+            comparison.log_lines()
+        );
+
+        // A wrong action at the start does not match, and the log says where.
+        let start = world.state_index(world.map().start()).unwrap();
+        let wrong = (0..4)
+            .find(|a| !optimal[start].contains(a))
+            .expect("a wrong action");
+        let mut on_path = values;
+        on_path[start].1 = Some(wrong);
+        let comparison = compare(&world, &planned, &optimal, 1, &on_path);
+        assert!(!comparison.matches());
+        assert_eq!(comparison.path_differences[0].cell, world.map().start());
+        assert!(comparison.path_differences[0].value_loss > 0.0);
+        assert!(
+            comparison
+                .log_lines()
+                .iter()
+                .any(|l| l.contains("on the path") && l.contains(&world.map().start().to_string())),
+            "{:?}",
+            comparison.log_lines()
+        );
+    }
+
+    #[test]
+    fn values_never_print_as_negative_zero() {
+        assert_eq!(format!("{:.2}", shown(-0.004)), "0.00");
+        assert_eq!(format!("{:.2}", shown(-0.006)), "-0.01");
+        assert_eq!(format!("{:.2}", shown(0.5)), "0.50");
+    }
 }

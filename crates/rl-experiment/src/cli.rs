@@ -1,27 +1,42 @@
 //! The `rl` command line: `list`, `run`, `render`, `check` and `replay`.
 //!
 //! Every failure is one line on standard error (`rl: error: ...`) and a non-zero exit status:
-//! 2 for arguments the parser rejects, 1 for everything else (unknown ids, malformed JSON,
-//! a zero budget, an unwritable output directory, mismatches in a replay). Inputs are checked
-//! before any file is written.
+//! 2 for arguments the parser rejects (a missing argument is named; a count out of its range
+//! gives the range), 1 for everything else (unknown ids, malformed JSON, an output path that
+//! is a file, mismatches in a replay), 130 for an interruption by Ctrl-C (which says how many
+//! runs were saved: rerunning the same command resumes). Inputs are checked before any file
+//! is written or anything proportional to a typed number is allocated; the limits are
+//! [`MAX_STEPS_LIMIT`], [`POLICY_CHECKS_LIMIT`], [`CHECKS_PER_POLICY_LIMIT`] and
+//! [`RUNS_LIMIT`]. Output cut short by a closed pipe (`rl list | head -1`) ends quietly with
+//! status 0.
 
 use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, Parser, Subcommand};
 use serde_json::Value as JsonValue;
 
-use crate::agent::AGENTS;
+use crate::agent;
 use crate::catalog;
 use rl_core::Environment;
 
-use crate::{ExperimentConfig, ExperimentError, TerminalProgress, run_experiment};
+use crate::{
+    CHECKS_PER_POLICY_LIMIT, ExperimentConfig, ExperimentError, MAX_STEPS_LIMIT,
+    POLICY_CHECKS_LIMIT, RUNS_LIMIT, TerminalProgress, run_experiment,
+};
 
-/// Reinforcement-learning environments and experiments.
+/// What `rl --help` opens with.
+const ABOUT: &str = "rl: list the reinforcement-learning domains and agents, run resumable \
+experiments (results, a summary CSV and learning curves on disk), and draw, check and replay \
+domains.";
+
+/// The command line (`rl --help`).
 #[derive(Debug, Parser)]
-#[command(name = "rl", version, about, long_about = None)]
+#[command(name = "rl", version, about = ABOUT, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -83,27 +98,119 @@ struct RunArgs {
     /// JSON object overriding the agent's parameters.
     #[arg(long)]
     agent_params: Option<String>,
-    /// The learning budget in steps per run; by default the domain's.
-    #[arg(long)]
+    /// The learning budget in steps per run (1 to 10^12); by default the domain's.
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_max_steps)]
     max_steps: Option<u64>,
-    /// Policy checks after step 0, evenly spaced over the budget.
-    #[arg(long, default_value_t = 10)]
+    /// Policy checks after step 0, evenly spaced over the budget (1 to 10000).
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = parse_checks)]
     checks: u64,
-    /// Evaluation episodes per policy check.
-    #[arg(long, default_value_t = 10)]
+    /// Evaluation episodes per policy check (1 to 1000000).
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = parse_checks_per_policy)]
     checks_per_policy: u64,
-    /// Independent runs (seeds).
-    #[arg(long, default_value_t = 8)]
+    /// Independent runs (seeds), 1 to 10000.
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = parse_runs)]
     runs: u64,
-    /// The master seed.
-    #[arg(long, default_value_t = 1)]
+    /// The master seed (0 to 2^64 - 1).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// The output directory (re-running the same command there resumes).
     #[arg(long, default_value = "results")]
     out: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 4096 (default: all cores).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
+}
+
+/// Reads a count from 1 to `limit`, with a message that gives the range.
+fn parse_count(text: &str, limit: u64) -> Result<u64, String> {
+    let range = format!("give a whole number from 1 to {limit}");
+    match text.trim().parse::<i128>() {
+        Ok(value) if (1..=i128::from(limit)).contains(&value) => Ok(value as u64),
+        Ok(value) if value < 1 => Err(format!("{value} is less than 1: {range}")),
+        Ok(_) => Err(format!("too large: {range}")),
+        Err(_) if text.trim().chars().all(|c| c.is_ascii_digit()) && !text.trim().is_empty() => {
+            Err(format!("too large: {range}"))
+        }
+        Err(_) => Err(format!("not a whole number: {range}")),
+    }
+}
+
+fn parse_max_steps(text: &str) -> Result<u64, String> {
+    parse_count(text, MAX_STEPS_LIMIT)
+}
+
+fn parse_checks(text: &str) -> Result<u64, String> {
+    parse_count(text, POLICY_CHECKS_LIMIT)
+}
+
+fn parse_checks_per_policy(text: &str) -> Result<u64, String> {
+    parse_count(text, CHECKS_PER_POLICY_LIMIT)
+}
+
+fn parse_runs(text: &str) -> Result<u64, String> {
+    parse_count(text, RUNS_LIMIT)
+}
+
+/// The most worker threads `--threads` accepts.
+const THREADS_LIMIT: u64 = 4096;
+
+fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+    parse_count(text, THREADS_LIMIT).and_then(|threads| {
+        usize::try_from(threads)
+            .ok()
+            .and_then(NonZeroUsize::new)
+            .ok_or_else(|| format!("{threads} threads are not possible here"))
+    })
+}
+
+/// Set by the Ctrl-C handler of [`main_with_args`]: the experiment stops at the next step.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether `rl run` is running an experiment (what the first Ctrl-C stops).
+static EXPERIMENT_RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once per process. While an experiment runs, the first Ctrl-C
+/// asks it to stop at its next step (finished runs are on disk; the runs in flight are redone
+/// on resume, since saving a learner mid-run would need every agent to serialise its state)
+/// and a second one ends the process at once; at any other time Ctrl-C ends the process at
+/// once. Both ways the status is 130.
+fn install_interrupt_handler() {
+    static INSTALLED: OnceLock<bool> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        ctrlc::set_handler(|| {
+            if !EXPERIMENT_RUNNING.load(Ordering::SeqCst)
+                || INTERRUPTED.swap(true, Ordering::SeqCst)
+            {
+                std::process::exit(130);
+            }
+        })
+        .is_ok()
+    });
+}
+
+/// Why a command failed: an experiment error, or standard output that cannot be written.
+#[derive(Debug)]
+enum Failure {
+    Experiment(ExperimentError),
+    Output(std::io::Error),
+    /// Ctrl-C stopped `rl run`: how many runs are saved, of how many, and where.
+    Interrupted {
+        saved: u64,
+        runs: u64,
+        directory: PathBuf,
+    },
+}
+
+impl From<ExperimentError> for Failure {
+    fn from(error: ExperimentError) -> Self {
+        Failure::Experiment(error)
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(error: std::io::Error) -> Self {
+        Failure::Output(error)
+    }
 }
 
 /// Parses a `--params`-style JSON object.
@@ -132,6 +239,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    install_interrupt_handler();
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr();
     run_with_args(args, &mut out, &mut err)
@@ -162,18 +270,36 @@ where
                     ExitCode::SUCCESS
                 };
             }
-            let text = error.render().to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments");
-            let _ = writeln!(err, "rl: {}", first.trim_start_matches("error: ").trim());
+            let _ = writeln!(err, "rl: error: {}", parse_error_line(&error));
             return ExitCode::from(2);
         }
     };
-    match execute(cli.command, out) {
+    match execute(cli.command, out)
+        .and_then(|code| out.flush().map(|()| code).map_err(Failure::from))
+    {
         Ok(code) => code,
-        Err(error) => {
+        Err(Failure::Output(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+            // The reader went away (`rl list | head -1`): nothing is wrong.
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Output(error)) => {
+            let _ = writeln!(err, "rl: error: cannot write to standard output: {error}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Interrupted {
+            saved,
+            runs,
+            directory,
+        }) => {
+            let _ = out.flush();
+            let _ = writeln!(
+                err,
+                "rl: error: interrupted: {saved} of {runs} runs saved in {}; run the same command again to resume",
+                directory.display()
+            );
+            ExitCode::from(130)
+        }
+        Err(Failure::Experiment(error)) => {
             let _ = out.flush();
             let _ = writeln!(err, "rl: error: {error}");
             ExitCode::from(1)
@@ -181,20 +307,39 @@ where
     }
 }
 
-fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, ExperimentError> {
-    let io = |e: std::io::Error| ExperimentError::Io {
-        path: PathBuf::from("<stdout>"),
-        message: e.to_string(),
-    };
+/// The parser's error as one line: its first line, with the arguments it lists (a missing
+/// argument's name) joined to it.
+fn parse_error_line(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let mut lines = text.lines().skip_while(|line| line.trim().is_empty());
+    let mut line = lines
+        .next()
+        .unwrap_or("invalid arguments")
+        .trim()
+        .trim_start_matches("error:")
+        .trim()
+        .to_owned();
+    let listed: Vec<&str> = lines
+        .take_while(|next| next.starts_with("  ") && !next.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if !listed.is_empty() {
+        line.push(' ');
+        line.push_str(&listed.join(", "));
+    }
+    line
+}
+
+fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
     match command {
         Command::List => {
-            writeln!(out, "domains:").map_err(io)?;
+            writeln!(out, "domains:")?;
             for (id, description) in catalog::domains() {
-                writeln!(out, "  {id:<28} {description}").map_err(io)?;
+                writeln!(out, "  {id:<28} {description}")?;
             }
-            writeln!(out, "agents:").map_err(io)?;
-            for (name, description) in AGENTS {
-                writeln!(out, "  {name:<28} {description}").map_err(io)?;
+            writeln!(out, "agents:")?;
+            for (name, description) in agent::agents() {
+                writeln!(out, "  {name:<28} {description}")?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -211,7 +356,7 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Experiment
                 std::fs::create_dir_all(parent).map_err(|e| ExperimentError::io(parent, &e))?;
             }
             crate::results::write_atomically(&path, svg.as_bytes())?;
-            writeln!(out, "wrote {}", path.display()).map_err(io)?;
+            writeln!(out, "wrote {}", path.display())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Check {
@@ -221,7 +366,7 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Experiment
         } => {
             let params = parse_object("--params", params.as_deref())?;
             let report = catalog::check(&domain, params.as_ref(), seed)?;
-            write!(out, "{report}").map_err(io)?;
+            write!(out, "{report}")?;
             Ok(if report.is_ok() {
                 ExitCode::SUCCESS
             } else {
@@ -230,7 +375,7 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Experiment
         }
         Command::Replay { files } => {
             let (text, all_match) = catalog::replay(&files);
-            write!(out, "{text}").map_err(io)?;
+            write!(out, "{text}")?;
             Ok(if all_match {
                 ExitCode::SUCCESS
             } else {
@@ -240,11 +385,27 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Experiment
     }
 }
 
-fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), ExperimentError> {
-    let io = |e: std::io::Error| ExperimentError::Io {
-        path: PathBuf::from("<stdout>"),
-        message: e.to_string(),
-    };
+/// Adds a run's comparison with value iteration to its log, replacing the one an earlier
+/// command wrote (so that resuming does not repeat it).
+fn annotate_log(
+    directory: &std::path::Path,
+    comparison: &catalog::PolicyComparison,
+) -> Result<(), ExperimentError> {
+    let path = crate::results::log_path(directory, comparison.run);
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut text: String = old
+        .lines()
+        .filter(|line| !line.starts_with(catalog::COMPARISON_PREFIX))
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    for line in comparison.log_lines() {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    crate::results::write_atomically(&path, text.as_bytes())
+}
+
+fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let domain_params = parse_object("--params", args.params.as_deref())?;
     let agent = args
         .agent
@@ -295,23 +456,36 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), ExperimentError> {
         config.checks_per_policy,
         config.seed,
         args.out.display()
-    )
-    .map_err(io)?;
+    )?;
+    out.flush()?;
     let progress = TerminalProgress::new(config.runs);
-    let outcome = run_experiment(&config, &args.out, &make_env, threads, &|| false, &progress)?;
+    let stop = || INTERRUPTED.load(Ordering::SeqCst);
+    EXPERIMENT_RUNNING.store(true, Ordering::SeqCst);
+    let outcome = run_experiment(&config, &args.out, &make_env, threads, &stop, &progress);
+    EXPERIMENT_RUNNING.store(false, Ordering::SeqCst);
+    let outcome = match outcome {
+        Err(ExperimentError::Interrupted) => {
+            return Err(Failure::Interrupted {
+                saved: progress.finished_runs(),
+                runs: config.runs,
+                directory: args.out,
+            });
+        }
+        other => other?,
+    };
     writeln!(
         out,
         "{:>10}  evaluation return (mean ± std over runs)",
         "steps"
-    )
-    .map_err(io)?;
+    )?;
     for row in &outcome.summary {
         writeln!(
             out,
-            "{:>10}  {:.4} ± {:.4}",
-            row.learning_steps, row.return_mean, row.return_std
-        )
-        .map_err(io)?;
+            "{:>10}  {} ± {}",
+            row.learning_steps,
+            crate::progress::fixed(row.return_mean, 4),
+            crate::progress::fixed(row.return_std, 4)
+        )?;
     }
     let mut written = vec![
         args.out.join("summary.csv"),
@@ -321,19 +495,33 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), ExperimentError> {
         let path = args.out.join("value_function.svg");
         crate::results::write_atomically(&path, analysis.value_picture.as_bytes())?;
         written.push(path);
-        writeln!(
+        for comparison in &analysis.comparisons {
+            annotate_log(&args.out, comparison)?;
+        }
+        let short = analysis
+            .comparisons
+            .iter()
+            .filter(|c| !c.reaches_end)
+            .count();
+        write!(
             out,
-            "greedy policy equals value iteration's in {} of {} runs ({} states checked per run)",
-            analysis.optimal_runs, config.runs, analysis.states_checked
-        )
-        .map_err(io)?;
+            "greedy policy from the start follows value iteration's in {} of {} runs (cells on each run's greedy path checked; differences are in the run logs)",
+            analysis.matching_runs,
+            analysis.comparisons.len()
+        )?;
+        if short > 0 {
+            write!(
+                out,
+                "; in {short} runs the greedy path does not reach the end: the budget may be too small (--max-steps)"
+            )?;
+        }
+        writeln!(out)?;
     }
     let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     writeln!(
         out,
         "wrote {} (and one JSON file and log per run)",
         names.join(", ")
-    )
-    .map_err(io)?;
+    )?;
     Ok(())
 }

@@ -29,8 +29,13 @@ pub enum ExperimentError {
     UnknownAgent {
         /// The name given.
         name: String,
-        /// The names that exist.
-        known: Vec<&'static str>,
+        /// The names that exist (built-in and registered).
+        known: Vec<String>,
+    },
+    /// An agent name is registered twice (or is a built-in's).
+    DuplicateAgent {
+        /// The name.
+        name: String,
     },
     /// The agent cannot work with the environment's spaces.
     IncompatibleAgent {
@@ -97,6 +102,9 @@ impl fmt::Display for ExperimentError {
                     "unknown agent {name:?}; known agents: {}",
                     known.join(", ")
                 )
+            }
+            ExperimentError::DuplicateAgent { name } => {
+                write!(f, "agent {name:?} is already registered")
             }
             ExperimentError::IncompatibleAgent { agent, reason } => {
                 write!(f, "agent {agent} cannot run here: {reason}")

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as JsonValue;
 
 use crate::ExperimentError;
-use crate::agent::{Agent, Experience, make_agent};
+use crate::agent::{Agent, AgentContext, Experience, build_agent};
 use crate::seeds::RunSeeds;
 
 /// What an experiment is: the domain, the agent, the budget, the checks, the runs and the seed.
@@ -44,6 +44,17 @@ pub struct ExperimentConfig {
     pub evaluation_step_limit: u64,
 }
 
+/// The largest step budget per run, [`ExperimentConfig::max_steps`]: 10¹², days of computing
+/// at ten million steps a second.
+pub const MAX_STEPS_LIMIT: u64 = 1_000_000_000_000;
+/// The most policy checks per run, [`ExperimentConfig::num_policy_checks`] (each is a row
+/// of the summary and a point of the learning curve).
+pub const POLICY_CHECKS_LIMIT: u64 = 10_000;
+/// The most evaluation episodes per check, [`ExperimentConfig::checks_per_policy`].
+pub const CHECKS_PER_POLICY_LIMIT: u64 = 1_000_000;
+/// The most runs of one experiment, [`ExperimentConfig::runs`] (each writes two files).
+pub const RUNS_LIMIT: u64 = 10_000;
+
 fn default_evaluation_step_limit() -> u64 {
     10_000
 }
@@ -66,50 +77,66 @@ impl ExperimentConfig {
         }
     }
 
-    /// Checks the counts: a positive budget, between 1 and `max_steps` checks, at least one
-    /// evaluation episode, at least one run.
+    /// Checks the counts against their limits, before anything is allocated or written: a
+    /// budget from 1 to [`MAX_STEPS_LIMIT`], from 1 to [`POLICY_CHECKS_LIMIT`] checks and no
+    /// more than the budget, from 1 to [`CHECKS_PER_POLICY_LIMIT`] evaluation episodes per
+    /// check, from 1 to [`RUNS_LIMIT`] runs, and an evaluation step limit from 1 to
+    /// [`MAX_STEPS_LIMIT`].
     pub fn validate(&self) -> Result<(), ExperimentError> {
-        if self.max_steps == 0 {
-            return Err(ExperimentError::invalid(
-                "max_steps",
-                "the step budget must be at least 1",
-            ));
-        }
-        if self.num_policy_checks == 0 || self.num_policy_checks > self.max_steps {
+        let within = |field: &'static str, value: u64, limit: u64, what: &str| {
+            if (1..=limit).contains(&value) {
+                Ok(())
+            } else {
+                Err(ExperimentError::invalid(
+                    field,
+                    format!("{value} {what}; give a whole number from 1 to {limit}"),
+                ))
+            }
+        };
+        within("max_steps", self.max_steps, MAX_STEPS_LIMIT, "steps")?;
+        within(
+            "checks",
+            self.num_policy_checks,
+            POLICY_CHECKS_LIMIT,
+            "policy checks",
+        )?;
+        if self.num_policy_checks > self.max_steps {
             return Err(ExperimentError::invalid(
                 "checks",
                 format!(
-                    "{} policy checks for {} steps; give between 1 and the step budget",
+                    "{} policy checks for {} steps; give at most one check per step",
                     self.num_policy_checks, self.max_steps
                 ),
             ));
         }
-        if self.checks_per_policy == 0 {
-            return Err(ExperimentError::invalid(
-                "checks_per_policy",
-                "at least one evaluation episode per check",
-            ));
-        }
-        if self.runs == 0 {
-            return Err(ExperimentError::invalid("runs", "at least one run"));
-        }
-        if self.evaluation_step_limit == 0 {
-            return Err(ExperimentError::invalid(
-                "evaluation_step_limit",
-                "must be at least 1",
-            ));
-        }
-        Ok(())
+        within(
+            "checks_per_policy",
+            self.checks_per_policy,
+            CHECKS_PER_POLICY_LIMIT,
+            "evaluation episodes per check",
+        )?;
+        within("runs", self.runs, RUNS_LIMIT, "runs")?;
+        within(
+            "evaluation_step_limit",
+            self.evaluation_step_limit,
+            MAX_STEPS_LIMIT,
+            "evaluation steps",
+        )
     }
 
-    /// The learning steps after which the policy is checked (step 0 excluded): `k * max_steps /
-    /// num_policy_checks` for `k = 1..=num_policy_checks`.
+    /// The learning step after which check `k` (1-based) is made: `k * max_steps /
+    /// num_policy_checks`, computed without overflow.
+    pub fn check_step(&self, k: u64) -> u64 {
+        (u128::from(k) * u128::from(self.max_steps) / u128::from(self.num_policy_checks.max(1)))
+            as u64
+    }
+
+    /// The learning steps after which the policy is checked (step 0 excluded):
+    /// [`check_step(k)`](Self::check_step) for `k = 1..=num_policy_checks`, at most
+    /// [`POLICY_CHECKS_LIMIT`] of them (call [`validate`](Self::validate) first).
     pub fn check_steps(&self) -> Vec<u64> {
-        (1..=self.num_policy_checks)
-            .map(|k| {
-                (u128::from(k) * u128::from(self.max_steps) / u128::from(self.num_policy_checks))
-                    as u64
-            })
+        (1..=self.num_policy_checks.min(POLICY_CHECKS_LIMIT))
+            .map(|k| self.check_step(k))
             .collect()
     }
 }
@@ -287,6 +314,10 @@ impl Controller for LogController {
     }
 }
 
+/// The stream of a run's seed that seeds the agent's construction ([`AgentContext::seed`]);
+/// streams 0 to 3 are listed in [`seeds`](crate::seeds).
+const AGENT_CONSTRUCTION_STREAM: u64 = 4;
+
 /// The applicable-action mask of a finite action space, if the space is small enough.
 fn mask_buffer(env: &BoxedEnvironment) -> Option<Vec<bool>> {
     env.action_space()
@@ -384,12 +415,15 @@ pub fn run_once(
     env.seed(seeds.environment);
     let mut eval_env = make_env()?;
     eval_env.seed(seeds.evaluation);
-    let mut agent = make_agent(
+    let mut agent = build_agent(
         &config.agent,
-        config.agent_params.as_ref(),
-        env.observation_space(),
-        env.action_space(),
-        env.discount(),
+        &AgentContext::new(
+            env.observation_space(),
+            env.action_space(),
+            env.discount(),
+            config.agent_params.as_ref(),
+        )
+        .with_seed(crate::seeds::derive(seeds.run, AGENT_CONSTRUCTION_STREAM)),
     )?;
     let mut rng = Pcg64::seed_from_u64(seeds.agent);
     let mut eval_rng = Pcg64::seed_from_u64(seeds.evaluation_agent);
@@ -416,8 +450,7 @@ pub fn run_once(
     }
     checks.push(first);
 
-    let check_steps = config.check_steps();
-    let mut next_check = 0usize;
+    let mut next_check = 1u64;
     let mut ongoing: Option<Ongoing> = None;
     let mut started_episodes = 0u64;
     let mut total = 0u64;
@@ -506,7 +539,7 @@ pub fn run_once(
                 episodes.push(record);
             }
         }
-        if check_steps.get(next_check) == Some(&total) {
+        if next_check <= config.num_policy_checks && config.check_step(next_check) == total {
             learning_time += clock.elapsed();
             let record = evaluate(
                 config,

@@ -5,7 +5,9 @@
 //!   with any [`Policy`] and give [`EpisodeRecord`]s.
 //! - [`agent`]: domain-agnostic agents (random, tabular Q-learning and SARSA, linear
 //!   Q-learning and SARSA on tile coding) built by name with JSON parameters, and exact
-//!   [`value_iteration`](agent::value_iteration).
+//!   [`value_iteration`](agent::value_iteration). Your own [`Agent`](agent::Agent), registered by
+//!   name with [`register_agent`](agent::register_agent), runs through everything below exactly
+//!   as a built-in does.
 //! - [`run_once`] runs one RLPy-style experiment run (a step budget, evenly spaced policy
 //!   checks on a separate evaluation environment with exploration off, deer-style
 //!   [`Controller`] hooks); [`run_experiment`] runs many in parallel into an output directory,
@@ -48,7 +50,8 @@ pub mod readme {}
 pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};
 pub use error::ExperimentError;
 pub use experiment::{
-    CheckRecord, Controller, ExperimentConfig, LogController, RUN_FORMAT, RunResult, StateValues,
+    CHECKS_PER_POLICY_LIMIT, CheckRecord, Controller, ExperimentConfig, LogController,
+    MAX_STEPS_LIMIT, POLICY_CHECKS_LIMIT, RUN_FORMAT, RUNS_LIMIT, RunResult, StateValues,
     TrainingEpisode, run_once,
 };
 pub use progress::TerminalProgress;

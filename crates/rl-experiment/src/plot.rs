@@ -49,14 +49,34 @@ fn ticks(low: f64, high: f64) -> Vec<f64> {
         .collect()
 }
 
-/// Formats a tick label compactly.
-fn label(value: f64) -> String {
-    if value != 0.0 && (value.abs() >= 1e5 || value.abs() < 1e-3) {
-        format!("{value:.1e}")
+/// The labels of one axis's ticks, all in one notation: plain decimals with as many decimals
+/// as the tick spacing needs, or, when a tick reaches 10⁵ in size, scientific notation with
+/// one mantissa decimal for every tick (`0`, `5.0e4`, `1.0e5`, never `80000` beside `1.0e5`).
+/// Zero is always `0`, never `-0`.
+fn labels(ticks: &[f64]) -> Vec<String> {
+    let largest = ticks.iter().fold(0.0f64, |m, t| m.max(t.abs()));
+    let spacing = ticks
+        .windows(2)
+        .map(|pair| (pair[1] - pair[0]).abs())
+        .fold(f64::INFINITY, f64::min);
+    let scientific = largest >= 1e5 || (largest > 0.0 && largest < 1e-3);
+    let decimals = if spacing.is_finite() && spacing > 0.0 {
+        (-spacing.log10().floor()).clamp(0.0, 6.0) as usize
     } else {
-        let text = format!("{value:.4}");
-        text.trim_end_matches('0').trim_end_matches('.').to_owned()
-    }
+        0
+    };
+    ticks
+        .iter()
+        .map(|&value| {
+            if value.abs() < spacing * 1e-9 || value == 0.0 {
+                "0".to_owned()
+            } else if scientific {
+                format!("{value:.1e}")
+            } else {
+                format!("{value:.decimals$}")
+            }
+        })
+        .collect()
 }
 
 /// The learning curve as a standalone SVG document: a shaded band of ± one standard deviation
@@ -100,7 +120,8 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
         WIDTH / 2.0,
         escape(title)
     );
-    for t in ticks(y_low, y_high) {
+    let y_ticks = ticks(y_low, y_high);
+    for (t, text) in y_ticks.iter().copied().zip(labels(&y_ticks)) {
         let _ = write!(
             svg,
             r##"<line class="grid" x1="{LEFT}" y1="{0:.2}" x2="{1}" y2="{0:.2}" stroke="#e0e0e0"/><text class="tick" x="{2}" y="{3:.2}" text-anchor="end">{4}</text>"##,
@@ -108,16 +129,17 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
             WIDTH - RIGHT,
             LEFT - 6.0,
             y(t) + 4.0,
-            label(t)
+            text
         );
     }
-    for t in ticks(x_low, x_high) {
+    let x_ticks = ticks(x_low, x_high);
+    for (t, text) in x_ticks.iter().copied().zip(labels(&x_ticks)) {
         let _ = write!(
             svg,
             r#"<text class="tick" x="{:.2}" y="{}" text-anchor="middle">{}</text>"#,
             x(t),
             HEIGHT - BOTTOM + 18.0,
-            label(t)
+            text
         );
     }
     let _ = write!(
@@ -215,7 +237,37 @@ mod tests {
     #[test]
     fn ticks_are_round() {
         assert_eq!(ticks(0.0, 10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
-        assert_eq!(label(0.5), "0.5");
-        assert_eq!(label(200000.0), "2.0e5");
+    }
+
+    #[test]
+    fn an_axis_uses_one_notation_and_never_shows_negative_zero() {
+        let steps = ticks(0.0, 100_000.0);
+        assert_eq!(
+            labels(&steps),
+            ["0", "2.0e4", "4.0e4", "6.0e4", "8.0e4", "1.0e5"]
+        );
+        assert_eq!(
+            labels(&ticks(0.0, 80_000.0)),
+            ["0", "20000", "40000", "60000", "80000"]
+        );
+        assert_eq!(labels(&ticks(-1.0, 0.5)), ["-1.0", "-0.5", "0", "0.5"]);
+        assert_eq!(labels(&[-1e-17, 0.5, 1.0]), ["0", "0.5", "1.0"]);
+        let svg = learning_curve_svg(
+            &[
+                CurvePoint {
+                    steps: 0.0,
+                    mean: -0.2,
+                    std: 0.1,
+                },
+                CurvePoint {
+                    steps: 100_000.0,
+                    mean: 0.3,
+                    std: 0.1,
+                },
+            ],
+            "mixed",
+        );
+        assert!(!svg.contains(">-0<") && !svg.contains(">-0.0<"), "{svg}");
+        assert!(svg.contains(">1.0e5<") && !svg.contains(">80000<"), "{svg}");
     }
 }

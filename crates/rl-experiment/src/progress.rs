@@ -24,9 +24,14 @@ impl TerminalProgress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(0);
             if let Ok(style) = ProgressStyle::with_template(
-                "{bar:40.cyan/blue} {human_pos}/{human_len} steps  {per_sec}  ETA {eta}  {msg}",
+                "{bar:40.cyan/blue} {human_pos}/{human_len} steps  {rate}  ETA {eta}  {msg}",
             ) {
-                bar.set_style(style);
+                bar.set_style(style.with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, writer: &mut dyn std::fmt::Write| {
+                        let _ = writer.write_str(&rate(state.per_sec()));
+                    },
+                ));
             }
             bar
         });
@@ -37,6 +42,12 @@ impl TerminalProgress {
         }
     }
 
+    /// The runs finished so far, those resumed from disk included: after an interruption,
+    /// the runs saved.
+    pub fn finished_runs(&self) -> u64 {
+        self.finished.lock().map_or(0, |finished| *finished)
+    }
+
     fn line(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.println(text),
@@ -45,6 +56,33 @@ impl TerminalProgress {
             }
         }
     }
+}
+
+/// `value` with `places` decimals, never as a negative zero (`-0.0000` prints as `0.0000`).
+pub(crate) fn fixed(value: f64, places: usize) -> String {
+    let text = format!("{value:.places$}");
+    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_owned()
+    } else {
+        text
+    }
+}
+
+/// A rate of learning steps as the progress bar shows it: whole steps per second with
+/// thousands separated (`12,345 steps/s`), never decimals.
+pub(crate) fn rate(steps_per_second: f64) -> String {
+    if !steps_per_second.is_finite() || steps_per_second < 0.0 {
+        return "- steps/s".to_owned();
+    }
+    let digits = format!("{:.0}", steps_per_second);
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{grouped} steps/s")
 }
 
 impl Progress for TerminalProgress {
@@ -79,8 +117,10 @@ impl Progress for TerminalProgress {
         };
         let last = result.checks.last().map_or(f64::NAN, |c| c.episode_return);
         let message = format!(
-            "run {} finished ({done}/{} runs): final evaluation return {last:.4}",
-            result.run, self.runs
+            "run {} finished ({done}/{} runs): final evaluation return {}",
+            result.run,
+            self.runs,
+            fixed(last, 4)
         );
         match &self.bar {
             Some(bar) => bar.set_message(format!("{done}/{} runs", self.runs)),
@@ -92,5 +132,28 @@ impl Progress for TerminalProgress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fixed, rate};
+
+    #[test]
+    fn numbers_never_show_a_negative_zero() {
+        assert_eq!(fixed(-0.00001, 4), "0.0000");
+        assert_eq!(fixed(-0.0, 2), "0.00");
+        assert_eq!(fixed(-0.5, 2), "-0.50");
+        assert_eq!(fixed(0.25, 1), "0.2");
+        assert_eq!(fixed(f64::NEG_INFINITY, 2), "-inf");
+    }
+
+    #[test]
+    fn the_rate_is_whole_steps_per_second() {
+        assert_eq!(rate(0.0), "0 steps/s");
+        assert_eq!(rate(999.4999), "999 steps/s");
+        assert_eq!(rate(1234.5678), "1,235 steps/s");
+        assert_eq!(rate(12_345_678.9), "12,345,679 steps/s");
+        assert_eq!(rate(f64::NAN), "- steps/s");
     }
 }

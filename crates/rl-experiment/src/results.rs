@@ -68,6 +68,25 @@ pub fn prepare_directory(
     directory: &Path,
     config: &ExperimentConfig,
 ) -> Result<(), ExperimentError> {
+    // A file where a directory is wanted (the output path or one of its parents) gets a plain
+    // message rather than the operating system's "File exists" or "Not a directory".
+    if let Some(file) = directory
+        .ancestors()
+        .filter(|path| !path.as_os_str().is_empty())
+        .find(|path| path.exists() && !path.is_dir())
+    {
+        return Err(ExperimentError::Io {
+            path: file.to_path_buf(),
+            message: if file == directory {
+                "is a file, and the output must be a directory; choose another --out".to_owned()
+            } else {
+                format!(
+                    "is a file, so the output directory {} cannot be created in it; choose another --out",
+                    directory.display()
+                )
+            },
+        });
+    }
     fs::create_dir_all(directory).map_err(|e| ExperimentError::Io {
         path: directory.to_path_buf(),
         message: format!("cannot create the output directory: {e}"),

@@ -9,17 +9,24 @@
 //! | `linear-q` | Q-learning on tile-coded features | bounded vectors | `Discrete` |
 //! | `linear-sarsa` | SARSA on tile-coded features | bounded vectors | `Discrete` |
 //!
+//! Your own agent implements [`Agent`] and is registered by name with [`register_agent`]; from
+//! then on the experiment harness and the `rl` command line of your binary (`--agent NAME`)
+//! run it exactly as a built-in: policy checks, seeds, resume, results JSON, summary CSV and
+//! plots (`examples/custom_agent.rs` does it end to end).
+//!
 //! [`value_iteration`] plans exactly on domains with enumerable transitions and gives the
 //! optimal values and policy the learners are checked against.
 
 mod linear;
 mod random;
+mod registry;
 mod tabular;
 mod tile_coding;
 mod value_iteration;
 
 pub use linear::{LinearTd, LinearTdParams};
 pub use random::RandomAgent;
+pub use registry::{AgentContext, AgentFactory, agents, register_agent};
 pub use tabular::{TabularTd, TabularTdParams, TdTarget};
 pub use tile_coding::TileCoder;
 pub use value_iteration::{ValueIterationResult, value_iteration};
@@ -56,13 +63,89 @@ pub struct Experience<'a> {
 
 /// A learner or fixed policy that acts on [`AnyElement`] observations, so that it works with
 /// any environment whose spaces it supports (RLPy's `Agent`).
+///
+/// # Implementing an agent
+///
+/// The experiment harness ([`run_once`](crate::run_once)) drives an agent like this, for a
+/// step budget:
+///
+/// 1. at the start of a learning episode it calls [`act`](Self::act) with `explore = true` on
+///    the first observation;
+/// 2. it steps the environment with that action, then calls `act` on the observation reached
+///    (unless it is terminal) to choose the next action, and only then [`learn`](Self::learn)
+///    with the whole transition, that next action included (RLPy's order, which on-policy
+///    learners need);
+/// 3. at each policy check it plays whole evaluation episodes on a separate environment,
+///    calling only `act`, with `explore = false`: the agent then acts greedily and must not
+///    learn or change its estimates;
+/// 4. after the budget it reads [`state_values`](Self::state_values) once for the value
+///    picture and the comparison with value iteration.
+///
+/// What each method must do:
+///
+/// - [`name`](Self::name) returns the name the agent is registered under.
+/// - [`act`](Self::act) returns an element of the action space; when `mask` is given (finite
+///   action spaces) it must be one whose mask entry is true. An action outside the space is
+///   reported by the environment as an error that ends the run.
+/// - [`learn`](Self::learn) updates the agent from one transition. `terminated` means the
+///   state reached has no future (bootstrap from 0); `truncated` alone means the episode was
+///   cut by a time limit and the state reached still has a future.
+/// - Errors are returned, never panicked: they end the run with a message naming the run.
+///
+/// # Determinism and seeds
+///
+/// Results must depend only on the experiment's configuration: draw every random number from
+/// the generator handed to `act` (the harness seeds one for learning and one for evaluation
+/// per run, see [`seeds`](crate::seeds)) or from [`AgentContext::seed`] at construction, and
+/// never from a global or thread-local generator, the clock, or the order of a hash map. Then
+/// runs are reproducible, independent of the number of threads, and a resumed experiment
+/// equals an uninterrupted one.
+///
+/// ```
+/// use rand::Rng;
+/// use rl_experiment::agent::{Agent, AgentContext, Experience, register_agent};
+/// use rl_experiment::ExperimentError;
+/// use rl_spaces::{AnyElement, FiniteSpace};
+///
+/// /// Always the last applicable action (on a corridor: always right).
+/// struct LastAction(i64);
+///
+/// impl Agent for LastAction {
+///     fn name(&self) -> &'static str {
+///         "last-action"
+///     }
+///     fn act(&mut self, _: &AnyElement, mask: Option<&[bool]>, _: bool, _: &mut dyn Rng)
+///         -> Result<AnyElement, ExperimentError> {
+///         let last = mask.and_then(|m| m.iter().rposition(|allowed| *allowed)).map_or(self.0, |i| i as i64);
+///         Ok(AnyElement::Int(last))
+///     }
+///     fn learn(&mut self, _: &Experience<'_>) -> Result<(), ExperimentError> {
+///         Ok(())
+///     }
+/// }
+///
+/// register_agent("last-action", "always the last applicable action", |context: &AgentContext<'_>| {
+///     let actions = context.action_space.cardinality().unwrap_or(1) as i64;
+///     Ok(Box::new(LastAction(actions - 1)))
+/// })?;
+///
+/// // From here on it runs through the harness like a built-in.
+/// use rl_core::corridor::Corridor;
+/// use rl_core::{DynamicEnvironment, Simulator};
+/// use rl_experiment::{run_once, ExperimentConfig};
+/// let config = ExperimentConfig { num_policy_checks: 2, ..ExperimentConfig::new("corridor", "last-action", 100) };
+/// let make_env = || Ok(DynamicEnvironment::new(Simulator::new(Corridor::new(4, 0.0)?, 0)).boxed());
+/// let result = run_once(&config, 0, &make_env, &mut [], &|| false, &|_| {})?;
+/// assert_eq!(result.checks[0].steps, 3.0, "three steps right reach the end");
+/// # Ok::<(), ExperimentError>(())
+/// ```
 pub trait Agent: Send {
-    /// The agent's name, as given to [`make_agent`].
+    /// The agent's name, as given to [`make_agent`] or [`register_agent`].
     fn name(&self) -> &'static str;
 
     /// Chooses an action. `mask` (one entry per action of a finite action space) says which
     /// actions are applicable; `explore` is false when evaluating, when the agent acts
-    /// greedily.
+    /// greedily. `rng` is the only source of randomness the agent may use while acting.
     fn act(
         &mut self,
         observation: &AnyElement,
@@ -74,14 +157,16 @@ pub trait Agent: Send {
     /// Learns from one step (no-op for agents that do not learn).
     fn learn(&mut self, experience: &Experience<'_>) -> Result<(), ExperimentError>;
 
-    /// For tabular agents: per observation index, the greedy value `max_a Q(s, a)` and the
-    /// greedy action's index (`None` when not applicable).
+    /// For tabular agents: per observation index (the observation's number in its finite
+    /// space), the greedy value `max_a Q(s, a)` and the greedy action's index (`None` when not
+    /// applicable). Agents that return values get the value picture and the comparison with
+    /// value iteration on domains that have them.
     fn state_values(&self) -> Option<Vec<(f64, Option<usize>)>> {
         None
     }
 }
 
-/// The names [`make_agent`] knows, with one line each.
+/// The built-in agents' names, with one line each ([`agents`] adds the registered ones).
 pub const AGENTS: [(&str, &str); 5] = [
     ("random", "uniform random actions among the applicable ones"),
     (
@@ -102,8 +187,9 @@ pub const AGENTS: [(&str, &str); 5] = [
     ),
 ];
 
-/// Builds the agent named `name` for an environment with these spaces and discount, with JSON
-/// parameters overriding the agent's defaults (unknown fields are errors).
+/// Builds the agent named `name` (a built-in or a [registered](register_agent) one) for an
+/// environment with these spaces and discount, with JSON parameters overriding the agent's
+/// defaults (unknown fields are errors).
 pub fn make_agent(
     name: &str,
     params: Option<&JsonValue>,
@@ -111,6 +197,24 @@ pub fn make_agent(
     action_space: &AnySpace,
     discount: f64,
 ) -> Result<Box<dyn Agent>, ExperimentError> {
+    build_agent(
+        name,
+        &AgentContext::new(observation_space, action_space, discount, params),
+    )
+}
+
+/// Builds the agent named `name` (a built-in or a [registered](register_agent) one) in
+/// `context`.
+pub fn build_agent(
+    name: &str,
+    context: &AgentContext<'_>,
+) -> Result<Box<dyn Agent>, ExperimentError> {
+    let (params, observation_space, action_space, discount) = (
+        context.params,
+        context.observation_space,
+        context.action_space,
+        context.discount,
+    );
     match name {
         "random" => {
             no_params("random", params)?;
@@ -146,10 +250,13 @@ pub fn make_agent(
                 discount,
             )?))
         }
-        other => Err(ExperimentError::UnknownAgent {
-            name: other.to_owned(),
-            known: AGENTS.iter().map(|(n, _)| *n).collect(),
-        }),
+        other => match registry::registered(other) {
+            Some(factory) => factory(context),
+            None => Err(ExperimentError::UnknownAgent {
+                name: other.to_owned(),
+                known: agents().into_iter().map(|(name, _)| name).collect(),
+            }),
+        },
     }
 }
 

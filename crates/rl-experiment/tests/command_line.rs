@@ -1,0 +1,289 @@
+//! The `rl` command line in-process (`cli::run_with_args`): every rough edge a new user or a
+//! fuzzer found gets one clear line with the one prefix `rl: error:`, a non-zero status, no
+//! panic and no file; output cut short by a closed pipe ends quietly.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use rl_experiment::{
+    CHECKS_PER_POLICY_LIMIT, ExperimentConfig, MAX_STEPS_LIMIT, POLICY_CHECKS_LIMIT, RUNS_LIMIT,
+    Silent, run_experiment,
+};
+
+/// Runs `rl` in-process: (exit status, standard output, standard error).
+fn rl(args: &[&str]) -> (ExitCode, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut words = vec!["rl"];
+    words.extend_from_slice(args);
+    let code = rl_experiment::cli::run_with_args(words, &mut out, &mut err);
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("utf-8");
+    (code, text(out), text(err))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rl-command-line-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("directory")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts a failure: the status, one line on standard error with the prefix, containing every
+/// one of `words`, and nothing on standard output.
+fn assert_one_line(args: &[&str], status: u8, words: &[&str]) {
+    let (code, out, err) = rl(args);
+    assert_eq!(code, ExitCode::from(status), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?} printed:\n{err}");
+    assert!(err.starts_with("rl: error: "), "{args:?}: {err}");
+    assert!(!err.contains("panicked") && !err.contains("\n\n"), "{err}");
+    for word in words {
+        assert!(err.contains(word), "{args:?}: {word:?} missing from {err}");
+    }
+    assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
+}
+
+#[test]
+fn huge_counts_are_refused_up_front_with_their_limit() {
+    let dir = scratch("huge");
+    let out = |name: &str| dir.join(name).display().to_string();
+    let (a, b, c, d) = (out("a"), out("b"), out("c"), out("d"));
+    let max_steps = MAX_STEPS_LIMIT.to_string();
+    let runs = RUNS_LIMIT.to_string();
+    let per_policy = CHECKS_PER_POLICY_LIMIT.to_string();
+    let checks = POLICY_CHECKS_LIMIT.to_string();
+    let huge = "1000000000000000000";
+    // The three inputs of the issue: a capacity overflow, an 8 EB allocation, a hang.
+    assert_one_line(
+        &[
+            "run",
+            "--max-steps",
+            huge,
+            "--checks",
+            huge,
+            "--runs",
+            "1",
+            "--out",
+            &a,
+        ],
+        2,
+        &["--max-steps", "too large", &max_steps],
+    );
+    assert_one_line(
+        &["run", "--checks-per-policy", huge, "--out", &b],
+        2,
+        &["--checks-per-policy", "too large", &per_policy],
+    );
+    assert_one_line(
+        &[
+            "run",
+            "--runs",
+            "1000000000000",
+            "--max-steps",
+            "1",
+            "--out",
+            &c,
+        ],
+        2,
+        &["--runs", "too large", &runs],
+    );
+    assert_one_line(
+        &["run", "--checks", huge, "--out", &d],
+        2,
+        &["--checks", "too large", &checks],
+    );
+    assert_one_line(
+        &[
+            "run",
+            "--max-steps",
+            "99999999999999999999999999999",
+            "--out",
+            &d,
+        ],
+        2,
+        &["--max-steps", "too large"],
+    );
+    assert_one_line(
+        &["run", "--max-steps", "1e5", "--out", &d],
+        2,
+        &["--max-steps", "not a whole number"],
+    );
+    // Within each limit but inconsistent: still refused before anything is written.
+    assert_one_line(
+        &["run", "--max-steps", "10", "--checks", "20", "--out", &d],
+        1,
+        &["20 policy checks for 10 steps"],
+    );
+    assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn the_library_refuses_the_same_counts_before_writing() {
+    let dir = scratch("library");
+    let out = dir.join("results");
+    let make_env = || rl_experiment::catalog::make("GridWorld-4x5", None);
+    let base = ExperimentConfig::new("GridWorld-4x5", "q-learning", 100);
+    for config in [
+        ExperimentConfig {
+            max_steps: u64::MAX,
+            num_policy_checks: u64::MAX,
+            ..base.clone()
+        },
+        ExperimentConfig {
+            checks_per_policy: u64::MAX,
+            ..base.clone()
+        },
+        ExperimentConfig {
+            runs: 1_000_000_000_000,
+            ..base.clone()
+        },
+        ExperimentConfig {
+            evaluation_step_limit: u64::MAX,
+            ..base.clone()
+        },
+    ] {
+        let threads = std::num::NonZeroUsize::MIN;
+        let error = run_experiment(&config, &out, &make_env, threads, &|| false, &Silent)
+            .expect_err("refused");
+        assert!(
+            error.to_string().contains("give a whole number from 1 to"),
+            "{error}"
+        );
+        assert!(!out.exists(), "nothing is written for {config:?}");
+    }
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn negative_counts_and_missing_arguments_are_named() {
+    assert_one_line(
+        &["run", "--runs", "-3"],
+        2,
+        &["--runs", "-3 is less than 1", "from 1 to"],
+    );
+    assert_one_line(
+        &["run", "--checks", "0"],
+        2,
+        &["--checks", "0 is less than 1"],
+    );
+    assert_one_line(&["run", "--threads", "-1"], 2, &["--threads", "-1"]);
+    assert_one_line(
+        &["run", "--threads", "5000"],
+        2,
+        &["--threads", "from 1 to 4096"],
+    );
+    assert_one_line(&["run", "--seed", "-1"], 2, &["--seed", "'-1'"]);
+    assert_one_line(&["render"], 2, &["required", "--out"]);
+    assert_one_line(&["replay"], 2, &["required", "<FILES>"]);
+    assert_one_line(
+        &["frobnicate"],
+        2,
+        &["unrecognized subcommand", "frobnicate"],
+    );
+    assert_one_line(
+        &["run", "--agent", "dqn"],
+        1,
+        &["unknown agent \"dqn\"", "q-learning"],
+    );
+}
+
+#[test]
+fn an_output_path_that_is_a_file_is_explained() {
+    let dir = scratch("out-file");
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"not a directory").expect("write");
+    let file_arg = file.display().to_string();
+    assert_one_line(
+        &["run", "--out", &file_arg],
+        1,
+        &[&file_arg, "is a file", "choose another --out"],
+    );
+    let inside = file.join("results").display().to_string();
+    assert_one_line(
+        &["run", "--out", &inside],
+        1,
+        &[&file_arg, "is a file", "choose another --out"],
+    );
+    assert_eq!(entries(&dir), ["a-file"]);
+    assert_eq!(std::fs::read(&file).expect("read"), b"not a directory");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// A standard output whose reader went away.
+struct ClosedPipe;
+
+impl Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A standard output that fails otherwise.
+struct FullDisk;
+
+impl Write for FullDisk {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::other("no space left"))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_and_other_write_errors_do_not() {
+    let mut err = Vec::new();
+    let code = rl_experiment::cli::run_with_args(["rl", "list"], &mut ClosedPipe, &mut err);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+
+    let mut err = Vec::new();
+    let code = rl_experiment::cli::run_with_args(["rl", "list"], &mut FullDisk, &mut err);
+    assert_eq!(code, ExitCode::from(1));
+    let err = String::from_utf8(err).expect("utf-8");
+    assert!(
+        err.starts_with("rl: error: cannot write to standard output: no space left"),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_opens_with_the_command_line_and_every_error_has_one_prefix() {
+    let (code, out, _) = rl(&["--help"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    let first = out.lines().next().expect("a first line");
+    assert!(
+        first.starts_with(
+            "rl: list the reinforcement-learning domains and agents, run resumable experiments"
+        ),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Episode runner"),
+        "the library's description: {out}"
+    );
+    for args in [
+        &["run", "--max-steps", "x"][..],
+        &["run", "--domain", "Nope-v0"],
+        &["check", "--domain", "Nope-v0"],
+        &["render", "--domain", "Nope-v0", "--out", "x.svg"],
+        &["run", "--unknown-flag"],
+    ] {
+        let (code, _, err) = rl(args);
+        assert_ne!(code, ExitCode::SUCCESS, "{args:?}");
+        assert!(err.starts_with("rl: error: "), "{args:?}: {err}");
+        assert_eq!(err.matches("rl:").count(), 1, "{err}");
+    }
+}
