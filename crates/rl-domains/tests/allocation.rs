@@ -1,7 +1,7 @@
 //! Stepping any domain of this crate through the `Simulator` allocates nothing: states,
 //! observations and actions are plain values (a counting global allocator proves it).
 
-#[path = "../../../support/counting_allocator.rs"]
+#[path = "support/counting_allocator.rs"]
 mod counting_allocator;
 use counting_allocator::thread_allocations as allocations;
 

@@ -4,7 +4,7 @@
 //! global (it must see the worker thread), so this test runs without the test harness, alone
 //! in its process.
 
-#[path = "../../../support/counting_allocator.rs"]
+#[path = "support/counting_allocator.rs"]
 mod counting_allocator;
 use counting_allocator::process_allocations as allocations;
 

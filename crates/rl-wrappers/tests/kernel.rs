@@ -1,7 +1,7 @@
 //! The test domain's structure-of-arrays kernel agrees with its `Domain::step`, and its
 //! columns split and stay in place, as the `BatchStep` contract requires.
 
-mod common;
+use crate::common;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;

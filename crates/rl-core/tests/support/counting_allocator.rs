@@ -1,5 +1,6 @@
-//! A counting global allocator shared by the allocation tests of every crate (each includes
-//! this file with `#[path = "../../../support/counting_allocator.rs"] mod counting_allocator;`).
+//! A counting global allocator for this crate's allocation tests (each includes this file with
+//! `#[path = "support/counting_allocator.rs"] mod counting_allocator;`; every crate keeps its own
+//! copy so that nothing its tests need lives outside its directory).
 //! It forwards to the system allocator and counts allocations and reallocations, both per
 //! thread (tests run in parallel threads, so a test reads its own thread's count) and for the
 //! whole process (for tests that must also see worker threads; they run alone, without the
