@@ -69,7 +69,7 @@ pub mod mountain_car_continuous;
 mod parameter_checks;
 pub mod reference;
 pub mod registry;
-mod svg;
+pub mod svg;
 mod trig;
 
 pub use cartpole::CartPole;
