@@ -5,8 +5,6 @@
 //! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
 
-#[path = "../../support/counting_allocator.rs"]
-mod counting_allocator;
 use counting_allocator::process_allocations as allocations;
 
 use std::num::NonZeroUsize;

@@ -4,15 +4,23 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use serde_json::Value;
+
 use crate::{layering, tidy};
 
 /// What a step does.
 #[derive(Debug)]
 pub(crate) enum Action {
-    /// Check that every Rust file opens with a `//!` line.
+    /// Check that every Rust file opens with a `//!` line, that no library crate includes a
+    /// file from outside its directory, and that every integration-test file is compiled.
     Tidy,
-    /// Check the layer order of the `rl-*` crates in `cargo metadata`.
+    /// Check the `rl-*` crates' dependencies against the layer table.
     Layering,
+    /// Run `cargo package` with `arguments` on every workspace crate that may be published.
+    Package {
+        /// The arguments after `cargo package` and before the `-p NAME` pairs.
+        arguments: &'static [&'static str],
+    },
     /// Run cargo with `arguments`; each of `environment` is appended to the variable's current value.
     Cargo {
         /// The arguments after `cargo`.
@@ -36,20 +44,31 @@ pub(crate) struct Step {
 }
 
 /// Every step of `cargo xtask ci`, in the order they run: cheap checks first.
-pub(crate) static STEPS: [Step; 8] = [
+///
+/// Everything builds in the dev profile (benchmarks included: the step checks that they
+/// compile, and the test step has already built their dependencies that way), so one build of
+/// each dependency serves every step but clippy's and the docs'.
+pub(crate) static STEPS: [Step; 9] = [
     Step {
         name: "tidy",
-        summary: "every .rs file starts with a `//!` line saying what it holds",
+        summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
+                  it, every tests/*.rs file is compiled",
         action: Action::Tidy,
-        remedy: "add a first line beginning with '//!' that says what each listed file holds",
+        remedy: "fix each listed file: give it a first line beginning with '//!' that says what it \
+                 holds; move an included file into its crate (or include it from the unpublished \
+                 examples package); add 'mod NAME;' for a test file to its crate's tests/suite.rs",
     },
     Step {
         name: "layering",
-        summary: "rl-spaces < rl-core < rl-wrappers < rl-domains < rl-experiment: each depends only on lower layers",
+        summary: "rl-spaces < rl-core < rl-wrappers < rl-domains < rl-reference < rl-experiment < \
+                  rl-python, rl-domains without rl-wrappers: each depends only on what its row \
+                  of the layer table allows",
         action: Action::Layering,
         remedy: "fix each listed problem: remove the dependency, or move the code it needs down \
                  a layer; the order is rl-spaces < rl-core < rl-wrappers < rl-domains < \
-                 rl-experiment (see ARCHITECTURE.md)",
+                 rl-reference < rl-experiment < rl-python, and rl-domains depends on rl-spaces \
+                 and rl-core only (the table is LAYERS in xtask/src/layering.rs; see \
+                 ARCHITECTURE.md)",
     },
     Step {
         name: "fmt",
@@ -99,21 +118,33 @@ pub(crate) static STEPS: [Step; 8] = [
     },
     Step {
         name: "bench",
-        summary: "cargo bench --workspace --no-run (benchmarks compile)",
+        summary: "cargo build --workspace --all-features --benches (benchmarks compile, in the dev profile)",
         action: Action::Cargo {
-            arguments: &["bench", "--workspace", "--no-run"],
+            arguments: &["build", "--workspace", "--all-features", "--benches"],
             environment: &[],
         },
-        remedy: "run 'cargo bench --workspace --no-run' and fix the compile errors in the benchmarks",
+        remedy: "run 'cargo build --workspace --all-features --benches' and fix the compile errors \
+                 in the benchmarks",
     },
     Step {
         name: "examples",
-        summary: "cargo build --workspace --examples",
+        summary: "cargo build --workspace --all-features --examples",
         action: Action::Cargo {
-            arguments: &["build", "--workspace", "--examples"],
+            arguments: &["build", "--workspace", "--all-features", "--examples"],
             environment: &[],
         },
-        remedy: "run 'cargo build --workspace --examples' and fix the compile errors in the examples",
+        remedy: "run 'cargo build --workspace --all-features --examples' and fix the compile \
+                 errors in the examples",
+    },
+    Step {
+        name: "package",
+        summary: "cargo package --no-verify --allow-dirty -p CRATE for every publishable crate (each packages \
+                  on its own)",
+        action: Action::Package {
+            arguments: &["--no-verify", "--allow-dirty"],
+        },
+        remedy: "run 'cargo package --workspace --no-verify --allow-dirty' and fix what it reports: a published \
+                 crate may need nothing from outside its directory",
     },
 ];
 
@@ -156,6 +187,7 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
     match &step.action {
         Action::Tidy => run_tidy(root),
         Action::Layering => run_layering(root),
+        Action::Package { arguments } => run_package(root, arguments),
         Action::Cargo {
             arguments,
             environment,
@@ -211,37 +243,66 @@ fn describe(command: &Command) -> String {
     words.join(" ")
 }
 
-/// The tidy step: reports every Rust file that does not open with a `//!` line.
+/// The failure of a tidy walk that could not read the sources.
+fn unreadable_sources(root: &Path, error: &std::io::Error) -> Failure {
+    Failure::CouldNotRun(format!(
+        "could not read the sources under {}: {error}",
+        root.display()
+    ))
+}
+
+/// The tidy step: reports every Rust file that does not open with a `//!` line, every include
+/// that leaves its library crate, and every integration-test file that nothing compiles.
 fn run_tidy(root: &Path) -> Result<(), Failure> {
-    let report = tidy::check(root).map_err(|error| {
+    let report = tidy::check(root).map_err(|error| unreadable_sources(root, &error))?;
+    let outside = tidy::check_includes(root).map_err(|error| unreadable_sources(root, &error))?;
+    let metadata = workspace_metadata(root)?;
+    let packages = test_targets(&metadata).map_err(|error| {
         Failure::CouldNotRun(format!(
-            "could not read the sources under {}: {error}",
-            root.display()
+            "{error}; xtask/src/steps.rs no longer understands cargo metadata and needs fixing"
         ))
     })?;
-    if report.missing_module_doc.is_empty() {
-        println!(
-            "    {} Rust files checked, each opens with a '//!' line",
-            report.checked
-        );
-        return Ok(());
-    }
+    let uncompiled = tidy::check_test_files(root, &packages)
+        .map_err(|error| unreadable_sources(root, &error))?;
     for file in &report.missing_module_doc {
         eprintln!(
             "xtask ci: {}: the first line does not begin with '//!'",
             file.display()
         );
     }
+    for include in &outside {
+        eprintln!("xtask ci: {include}");
+    }
+    for file in &uncompiled {
+        eprintln!(
+            "xtask ci: {}: no test target compiles this file; add 'mod {};' to the crate's \
+             tests/suite.rs, or declare it as a [[test]] in the crate's Cargo.toml",
+            file.display(),
+            file.file_stem().unwrap_or_default().to_string_lossy()
+        );
+    }
+    if report.missing_module_doc.is_empty() && outside.is_empty() && uncompiled.is_empty() {
+        println!(
+            "    {} Rust files checked: each opens with a '//!' line, no crate includes a file \
+             from outside it, every test file is compiled",
+            report.checked
+        );
+        return Ok(());
+    }
     eprintln!(
-        "xtask ci: {} of {} Rust files lack a '//!' first line",
+        "xtask ci: {} files without a '//!' first line, {} includes from outside a crate, {} \
+         test files not compiled (of {} Rust files)",
         report.missing_module_doc.len(),
+        outside.len(),
+        uncompiled.len(),
         report.checked
     );
     Err(Failure::ProblemsFound)
 }
 
-/// The layering step: reads `cargo metadata` and reports every dependency that breaks the order.
-fn run_layering(root: &Path) -> Result<(), Failure> {
+/// The output of `cargo metadata --format-version 1 --no-deps` in `root`: the workspace's own
+/// packages, their dependencies and targets.
+fn workspace_metadata(root: &Path) -> Result<String, Failure> {
     let mut command = Command::new(cargo());
     command
         .args(["metadata", "--format-version", "1", "--no-deps"])
@@ -258,16 +319,109 @@ fn run_layering(root: &Path) -> Result<(), Failure> {
             output.status
         )));
     }
-    let metadata = String::from_utf8(output.stdout).map_err(|_| {
+    String::from_utf8(output.stdout).map_err(|_| {
         Failure::CouldNotRun("cargo metadata printed text that is not UTF-8".to_owned())
+    })
+}
+
+/// The workspace's packages in `metadata`, as a JSON array, or an error that says what is missing.
+fn metadata_packages(metadata: &str) -> Result<Vec<Value>, String> {
+    let mut root: Value = serde_json::from_str(metadata)
+        .map_err(|error| format!("cargo metadata output is not JSON: {error}"))?;
+    match root.get_mut("packages").map(Value::take) {
+        Some(Value::Array(packages)) => Ok(packages),
+        _ => Err("cargo metadata output has no \"packages\" array".to_owned()),
+    }
+}
+
+/// Every workspace package's directory and the source files of its test targets.
+fn test_targets(metadata: &str) -> Result<Vec<tidy::TestTargets>, String> {
+    let mut packages = Vec::new();
+    for package in metadata_packages(metadata)? {
+        let manifest = package
+            .get("manifest_path")
+            .and_then(Value::as_str)
+            .ok_or("a package in cargo metadata output has no \"manifest_path\" string")?;
+        let directory = Path::new(manifest)
+            .parent()
+            .ok_or_else(|| format!("manifest path {manifest} has no directory"))?;
+        let targets = package
+            .get("targets")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("package at {manifest} has no \"targets\" array"))?;
+        let test_files = targets
+            .iter()
+            .filter(|target| {
+                target
+                    .get("kind")
+                    .and_then(Value::as_array)
+                    .is_some_and(|kinds| kinds.iter().any(|kind| kind == "test"))
+            })
+            .filter_map(|target| target.get("src_path").and_then(Value::as_str))
+            .map(std::path::PathBuf::from)
+            .collect();
+        packages.push(tidy::TestTargets {
+            directory: directory.to_path_buf(),
+            test_files,
+        });
+    }
+    Ok(packages)
+}
+
+/// The names of the workspace packages that may be published (`publish` not set to false), in
+/// the workspace's order.
+fn publishable_packages(metadata: &str) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    for package in metadata_packages(metadata)? {
+        let name = package
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or("a package in cargo metadata output has no \"name\" string")?;
+        // `publish = false` appears as an empty list of registries; absent means crates.io.
+        let publishable = match package.get("publish") {
+            None | Some(Value::Null) => true,
+            Some(Value::Array(registries)) => !registries.is_empty(),
+            Some(other) => {
+                return Err(format!("package {name} has an unknown \"publish\" {other}"));
+            }
+        };
+        if publishable {
+            names.push(name.to_owned());
+        }
+    }
+    Ok(names)
+}
+
+/// The package step: `cargo package` of every publishable crate, in one command so that the
+/// crates that depend on each other package together before any is on crates.io.
+fn run_package(root: &Path, arguments: &[&str]) -> Result<(), Failure> {
+    let metadata = workspace_metadata(root)?;
+    let names = publishable_packages(&metadata).map_err(|error| {
+        Failure::CouldNotRun(format!(
+            "{error}; xtask/src/steps.rs no longer understands cargo metadata and needs fixing"
+        ))
     })?;
+    let mut command = Command::new(cargo());
+    command.arg("package").args(arguments).current_dir(root);
+    for name in &names {
+        command.args(["-p", name]);
+    }
+    run_command(&mut command)
+}
+
+/// The layering step: reads `cargo metadata` and reports every dependency the table forbids.
+fn run_layering(root: &Path) -> Result<(), Failure> {
+    let metadata = workspace_metadata(root)?;
     let violations = layering::check_metadata(&metadata).map_err(|error| {
         Failure::CouldNotRun(format!(
             "{error}; xtask/src/layering.rs no longer understands cargo metadata and needs fixing"
         ))
     })?;
     if violations.is_empty() {
-        println!("    the rl-* crates respect the layer order");
+        println!(
+            "    the rl-* crates keep the layer table: {}",
+            layering::LAYER_ORDER
+        );
         return Ok(());
     }
     for violation in &violations {
@@ -278,7 +432,7 @@ fn run_layering(root: &Path) -> Result<(), Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Action, STEPS, Step, find};
+    use super::{Action, STEPS, Step, find, publishable_packages, test_targets};
 
     /// The command line a developer types to reproduce a cargo step.
     fn typed_command(step: &Step) -> Option<String> {
@@ -295,7 +449,7 @@ mod tests {
                 words.extend(arguments.iter().map(|argument| (*argument).to_owned()));
                 Some(words.join(" "))
             }
-            Action::Tidy | Action::Layering => None,
+            Action::Tidy | Action::Layering | Action::Package { .. } => None,
         }
     }
 
@@ -315,17 +469,43 @@ mod tests {
         assert_eq!(
             names,
             [
-                "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples"
+                "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples", "package"
             ]
         );
     }
 
     #[test]
+    fn packages_are_read_from_metadata() {
+        let metadata = r#"{"packages": [
+            {"name": "rl-core", "publish": null, "manifest_path": "/w/crates/rl-core/Cargo.toml",
+             "targets": [{"kind": ["lib"], "src_path": "/w/crates/rl-core/src/lib.rs"},
+                         {"kind": ["test"], "src_path": "/w/crates/rl-core/tests/suite.rs"}]},
+            {"name": "rl-examples", "publish": [], "manifest_path": "/w/examples/Cargo.toml",
+             "targets": []},
+            {"name": "rl-private", "publish": ["internal"], "manifest_path": "/w/p/Cargo.toml",
+             "targets": []}
+        ]}"#;
+        assert_eq!(
+            publishable_packages(metadata),
+            Ok(vec!["rl-core".to_owned(), "rl-private".to_owned()])
+        );
+        let targets = test_targets(metadata).expect("the metadata is valid");
+        assert_eq!(targets.len(), 3);
+        assert_eq!(
+            targets[0].test_files,
+            [std::path::PathBuf::from("/w/crates/rl-core/tests/suite.rs")]
+        );
+        assert!(targets[1].test_files.is_empty());
+        assert!(publishable_packages("{}").is_err());
+        assert!(publishable_packages(r#"{"packages": [{"name": "a", "publish": true}]}"#).is_err());
+    }
+
+    #[test]
     fn layering_help_and_remedy_spell_the_layer_order() {
-        let order = crate::layering::LAYERS.join(" < ");
+        let order = crate::layering::LAYER_ORDER;
         let step = find("layering").expect("the layering step exists");
-        assert!(step.summary.contains(&order), "{}", step.summary);
-        assert!(step.remedy.contains(&order), "{}", step.remedy);
+        assert!(step.summary.contains(order), "{}", step.summary);
+        assert!(step.remedy.contains(order), "{}", step.remedy);
     }
 
     #[test]

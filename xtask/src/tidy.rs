@@ -1,8 +1,11 @@
-//! The tidy check: every Rust source file opens with a `//!` line that says what it holds.
+//! The tidy checks: every Rust source file opens with a `//!` line that says what it holds, no
+//! library crate includes a file from outside its directory, and every integration-test file
+//! is compiled.
 
+use std::fmt;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// What the first line of every Rust file must begin with.
 const MODULE_DOC_PREFIX: &[u8] = b"//!";
@@ -63,9 +66,211 @@ fn collect_rust_files(directory: &Path, files: &mut Vec<PathBuf>) -> io::Result<
     Ok(())
 }
 
+/// The macros and attributes that name a file at compile time, as they appear in source text.
+const FILE_INCLUDES: [&str; 3] = ["include_str!(", "include_bytes!(", "#[path"];
+
+/// The spelling of a path built from the crate's own directory, the one non-literal form of an
+/// include that the check understands.
+const MANIFEST_DIRECTORY_PREFIX: &str = "concat!(env!(\"CARGO_MANIFEST_DIR\"),";
+
+/// A file included at compile time that the check rejects.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct OutsideInclude {
+    /// The source file, relative to the workspace root.
+    pub(crate) file: PathBuf,
+    /// The line number, from 1.
+    pub(crate) line: usize,
+    /// The include as written, such as `include_str!("../../README.md")`.
+    pub(crate) written: String,
+    /// Why it is rejected.
+    pub(crate) reason: &'static str,
+}
+
+impl fmt::Display for OutsideInclude {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            formatter,
+            "{}:{}: {} {}",
+            self.file.display(),
+            self.line,
+            self.written,
+            self.reason
+        )
+    }
+}
+
+/// Removes `.` and `name/..` pairs from `path` without reading the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut normalized = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !normalized.pop() {
+                    normalized.push("..");
+                }
+            }
+            other => normalized.push(other),
+        }
+    }
+    normalized
+}
+
+/// The string literal at the start of `text` (after blanks), without its quotes, or `None` when
+/// `text` does not start with a plain one.
+fn leading_literal(text: &str) -> Option<&str> {
+    let text = text.trim_start().strip_prefix('"')?;
+    let end = text.find('"')?;
+    let literal = &text[..end];
+    (!literal.contains('\\')).then_some(literal)
+}
+
+/// Checks one source file of the crate in `crate_directory` and appends every include that
+/// reaches outside it; `display` is the file's name in messages.
+fn check_includes_in(
+    source: &str,
+    file: &Path,
+    crate_directory: &Path,
+    display: &Path,
+    found: &mut Vec<OutsideInclude>,
+) {
+    let file_directory = file.parent().unwrap_or(crate_directory);
+    for (index, line) in source.lines().enumerate() {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        for include in FILE_INCLUDES {
+            let mut rest = line;
+            while let Some(start) = rest.find(include) {
+                let after = &rest[start + include.len()..];
+                rest = after;
+                let argument = if include == "#[path" {
+                    after.trim_start().strip_prefix('=')
+                } else {
+                    Some(after)
+                };
+                let target = argument.and_then(|argument| {
+                    if let Some(relative) = leading_literal(argument) {
+                        Some(file_directory.join(relative))
+                    } else {
+                        let from_manifest = argument
+                            .trim_start()
+                            .strip_prefix(MANIFEST_DIRECTORY_PREFIX)?;
+                        let relative = leading_literal(from_manifest)?;
+                        Some(crate_directory.join(relative.trim_start_matches('/')))
+                    }
+                });
+                let reason = match target {
+                    None => "names its file in a form tidy cannot check; write a string literal",
+                    Some(target) if normalize(&target).starts_with(crate_directory) => continue,
+                    Some(_) => {
+                        "reaches outside its crate, which then cannot be packaged; move the file \
+                         into the crate or include it from an unpublished package"
+                    }
+                };
+                found.push(OutsideInclude {
+                    file: display.to_path_buf(),
+                    line: index + 1,
+                    written: line.trim().to_owned(),
+                    reason,
+                });
+            }
+        }
+    }
+}
+
+/// Every `include_str!`, `include_bytes!` and `#[path]` in a Rust file of a crate under
+/// `root/crates` that names a file outside that crate's directory, sorted.
+pub(crate) fn check_includes(root: &Path) -> io::Result<Vec<OutsideInclude>> {
+    let mut found = Vec::new();
+    let library_directory = root.join("crates");
+    let mut crates: Vec<PathBuf> = fs::read_dir(&library_directory)?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<io::Result<_>>()?;
+    crates.sort();
+    for crate_directory in crates.iter().filter(|path| path.is_dir()) {
+        let crate_directory = normalize(crate_directory);
+        let mut files = Vec::new();
+        collect_rust_files(&crate_directory, &mut files)?;
+        files.sort();
+        for file in files {
+            let source = fs::read_to_string(&file)?;
+            let display = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
+            check_includes_in(&source, &file, &crate_directory, &display, &mut found);
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// A workspace package as far as the test-file check needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TestTargets {
+    /// The package's directory (where its `Cargo.toml` is).
+    pub(crate) directory: PathBuf,
+    /// The source file of each of its `[[test]]` targets.
+    pub(crate) test_files: Vec<PathBuf>,
+}
+
+/// The module names a test target's source declares as files next to it: `mod NAME;` lines.
+fn declared_modules(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            let name = line.strip_prefix("mod ")?.strip_suffix(';')?.trim();
+            name.chars()
+                .all(|character| character.is_alphanumeric() || character == '_')
+                .then(|| name.to_owned())
+        })
+        .collect()
+}
+
+/// Every `tests/*.rs` file of `packages` that no test target compiles: it is neither a test
+/// target's own file nor declared with `mod NAME;` in a test target's file in the same
+/// directory. Such a file is silently skipped by `cargo test` when a crate sets
+/// `autotests = false`. Paths are relative to `root`, sorted.
+pub(crate) fn check_test_files(root: &Path, packages: &[TestTargets]) -> io::Result<Vec<PathBuf>> {
+    let mut missing = Vec::new();
+    for package in packages {
+        let tests_directory = package.directory.join("tests");
+        if !tests_directory.is_dir() {
+            continue;
+        }
+        let mut compiled: Vec<PathBuf> = package
+            .test_files
+            .iter()
+            .map(|file| normalize(file))
+            .collect();
+        for test_file in &package.test_files {
+            let Ok(source) = fs::read_to_string(test_file) else {
+                continue;
+            };
+            let directory = test_file.parent().unwrap_or(&tests_directory);
+            compiled.extend(
+                declared_modules(&source)
+                    .into_iter()
+                    .map(|name| normalize(&directory.join(format!("{name}.rs")))),
+            );
+        }
+        for entry in fs::read_dir(&tests_directory)? {
+            let path = entry?.path();
+            let is_rust = path.extension().is_some_and(|extension| extension == "rs");
+            if path.is_file() && is_rust && !compiled.contains(&normalize(&path)) {
+                missing.push(path.strip_prefix(root).unwrap_or(&path).to_path_buf());
+            }
+        }
+    }
+    missing.sort();
+    Ok(missing)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Report, check, is_skipped_directory};
+    use super::{
+        Report, TestTargets, check, check_includes, check_test_files, is_skipped_directory,
+    };
     use std::fs;
     use std::path::{Path, PathBuf};
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -164,6 +369,95 @@ mod tests {
         for name in ["src", "crates", "xtask", "tests", "benches", "targets"] {
             assert!(!is_skipped_directory(name), "{name}");
         }
+    }
+
+    #[test]
+    fn reports_includes_that_leave_their_crate() {
+        let directory = TemporaryDirectory::new();
+        directory.write(
+            "crates/a/src/lib.rs",
+            "//! A.\n\
+             #![doc = include_str!(\"../../../README.md\")]\n\
+             const MAP: &str = include_str!(\"../maps/one.txt\");\n\
+             // include_str!(\"../../../in/a/comment.txt\")\n\
+             const BYTES: &[u8] = include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/data.bin\"));\n\
+             const UP: &[u8] = include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../b/x\"));\n\
+             const ODD: &str = include_str!(env!(\"SOMEWHERE\"));\n",
+        );
+        directory.write(
+            "crates/a/tests/allocation.rs",
+            "//! T.\n#[path = \"support/counting_allocator.rs\"]\nmod counting_allocator;\n\
+             #[path = \"../../../support/shared.rs\"] mod shared;\n",
+        );
+        directory.write(
+            "examples/lib.rs",
+            "#[doc = include_str!(\"../README.md\")]\n",
+        );
+        let found = check_includes(&directory.path).expect("the walk succeeds");
+        let places: Vec<String> = found
+            .iter()
+            .map(|include| format!("{}:{}", include.file.display(), include.line))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                "crates/a/src/lib.rs:2",
+                "crates/a/src/lib.rs:6",
+                "crates/a/src/lib.rs:7",
+                "crates/a/tests/allocation.rs:4",
+            ]
+        );
+        assert!(
+            found[0].to_string().contains("reaches outside its crate"),
+            "{}",
+            found[0]
+        );
+        assert!(
+            found[2].to_string().contains("string literal"),
+            "{}",
+            found[2]
+        );
+    }
+
+    #[test]
+    fn reports_test_files_that_no_target_compiles() {
+        let directory = TemporaryDirectory::new();
+        directory.write(
+            "crates/a/tests/suite.rs",
+            "//! S.\nmod common;\nmod one;\npub mod two;\n",
+        );
+        directory.write("crates/a/tests/common/mod.rs", "//! C.\n");
+        directory.write("crates/a/tests/one.rs", "//! 1.\n");
+        directory.write("crates/a/tests/two.rs", "//! 2.\n");
+        directory.write("crates/a/tests/alone.rs", "//! Harness-free.\n");
+        directory.write("crates/a/tests/forgotten.rs", "//! Never compiled.\n");
+        directory.write("crates/a/tests/notes.txt", "not Rust");
+        directory.write("crates/b/src/lib.rs", "//! No tests.\n");
+        let tests = directory.path.join("crates/a/tests");
+        let packages = [
+            TestTargets {
+                directory: directory.path.join("crates/a"),
+                test_files: vec![tests.join("suite.rs"), tests.join("alone.rs")],
+            },
+            TestTargets {
+                directory: directory.path.join("crates/b"),
+                test_files: Vec::new(),
+            },
+        ];
+        assert_eq!(
+            check_test_files(&directory.path, &packages).expect("the walk succeeds"),
+            [PathBuf::from("crates/a/tests/forgotten.rs")]
+        );
+    }
+
+    #[test]
+    fn the_workspace_includes_nothing_from_outside_its_crates() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("xtask is inside the workspace");
+        let found = check_includes(root).expect("the walk succeeds");
+        let messages: Vec<String> = found.iter().map(ToString::to_string).collect();
+        assert_eq!(messages, Vec::<String>::new());
     }
 
     #[test]

@@ -19,8 +19,8 @@ use crate::{Mode, TransitionOutcome};
 /// A domain may change its dynamics or rewards by [`Mode`] (say, no noise when evaluating);
 /// most ignore it.
 ///
-/// See `docs/custom-domain.md` (also the [`guide`](crate::guide) module) for a domain written
-/// from scratch.
+/// See the guide [Writing your own domain](https://github.com/rl-rs/rl/blob/main/docs/custom-domain.md)
+/// for a domain written from scratch.
 pub trait Domain {
     /// The full state of the task.
     type State: Clone + fmt::Debug;

@@ -13,8 +13,10 @@
 //! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
 //! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
 //! | [`registry`] | the table of ids: register a domain, then build it by id with JSON parameters |
+//! | [`derive_seed`] | the workspace's one rule for deriving many seeds from one |
 //!
-//! The [`guide`] module walks through writing a domain from scratch.
+//! The guide [Writing your own domain](https://github.com/rl-rs/rl/blob/main/docs/custom-domain.md)
+//! walks through writing a domain from scratch.
 //!
 //! # Quick start
 //!
@@ -61,19 +63,19 @@ mod domain;
 mod dynamic;
 mod environment;
 mod error;
-pub mod guide;
 mod info;
 mod invalid;
 mod mode;
 mod outcome;
 pub mod registry;
+mod seeding;
 mod simulator;
 mod value;
 
-/// The `rand` crate this crate's traits are written against (`Rng` in `Domain::step`), so that
-/// a domain author uses the same version: `use rl_core::rand::Rng;`.
+/// The rand crate this crate's traits are written against: a domain author names
+/// `rl_core::rand::Rng` and never has to match rand's version by hand.
 pub use rand;
-/// The `rand_pcg` crate of the generators the simulator and vectors own (`Pcg64`).
+/// The rand_pcg crate whose `Pcg64` the [`Simulator`] seeds from a `u64`.
 pub use rand_pcg;
 
 pub use batch::BatchStep;
@@ -96,5 +98,6 @@ pub use info::Info;
 pub use invalid::InvalidExamples;
 pub use mode::Mode;
 pub use outcome::{StepOutcome, Transition, TransitionOutcome};
+pub use seeding::derive_seed;
 pub use simulator::Simulator;
 pub use value::Value;

@@ -1,8 +1,6 @@
 //! The simulator allocates nothing per step when the domain's state, observation and action are
 //! plain values, with and without declared constraints (a counting global allocator proves it).
 
-#[path = "../../../support/counting_allocator.rs"]
-mod counting_allocator;
 use counting_allocator::thread_allocations as allocations;
 
 use rl_core::corridor::{Corridor, LEFT, RIGHT};

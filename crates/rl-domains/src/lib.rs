@@ -76,7 +76,7 @@ pub mod mountain_car_continuous;
 mod parameter_checks;
 pub mod pendulum;
 pub mod registry;
-mod svg;
+pub mod svg;
 mod trig;
 
 pub use acrobot::Acrobot;

@@ -1,19 +1,31 @@
-//! A small writer of self-contained SVG pictures, shared by every domain's rendering.
+//! A small writer of self-contained SVG pictures: the workspace's one SVG writer, used by every
+//! domain's rendering and by rl-experiment's learning curves.
 //!
 //! Pictures are written directly as text: no dependency, no allocation beyond the string.
 //! Every shape carries a `class` naming what it shows (`cell goal`, `agent`, `cart`, ...),
 //! so that a reader, a test or a style sheet can find it.
+//!
+//! ```
+//! use rl_domains::svg::{Svg, number};
+//!
+//! let mut svg = Svg::new(100.0, 50.0, "one dot");
+//! svg.element("circle", "dot", &[("cx", number(50.0)), ("cy", number(25.0)), ("r", "3".to_owned())]);
+//! let text = svg.finish();
+//! assert!(text.contains(r#"<circle class="dot" cx="50" cy="25" r="3"/>"#));
+//! ```
 
 use std::fmt::Write;
 
 /// An SVG document being written.
-pub(crate) struct Svg {
+#[derive(Debug, Clone)]
+pub struct Svg {
+    /// The text written so far.
     out: String,
 }
 
 impl Svg {
     /// Opens a document of `width` by `height` pixels with a `<title>` and a white background.
-    pub(crate) fn new(width: f64, height: f64, title: &str) -> Svg {
+    pub fn new(width: f64, height: f64, title: &str) -> Svg {
         let mut out = String::with_capacity(4096);
         let (width, height) = (number(width), number(height));
         let _ = write!(
@@ -37,13 +49,13 @@ impl Svg {
     }
 
     /// Writes an empty element `<name class="..." attributes.../>`.
-    pub(crate) fn element(&mut self, name: &str, class: &str, attributes: &[(&str, String)]) {
+    pub fn element(&mut self, name: &str, class: &str, attributes: &[(&str, String)]) {
         self.start_tag(name, class, attributes);
         self.out.push_str("/>");
     }
 
     /// Writes `<text class="..." attributes...>content</text>`.
-    pub(crate) fn text(&mut self, class: &str, attributes: &[(&str, String)], content: &str) {
+    pub fn text(&mut self, class: &str, attributes: &[(&str, String)], content: &str) {
         self.start_tag("text", class, attributes);
         self.out.push('>');
         self.out.push_str(&escape(content));
@@ -51,22 +63,30 @@ impl Svg {
     }
 
     /// Opens a group `<g class="...">`; [`Svg::close_group`] closes it.
-    pub(crate) fn open_group(&mut self, class: &str) {
+    pub fn open_group(&mut self, class: &str) {
         self.start_tag("g", class, &[]);
         self.out.push('>');
     }
 
+    /// Opens a group `<g class="..." attributes...>` whose attributes (such as `font-size`)
+    /// its elements inherit; [`Svg::close_group`] closes it.
+    pub fn open_group_with(&mut self, class: &str, attributes: &[(&str, String)]) {
+        self.start_tag("g", class, attributes);
+        self.out.push('>');
+    }
+
     /// Closes the group opened last.
-    pub(crate) fn close_group(&mut self) {
+    pub fn close_group(&mut self) {
         self.out.push_str("</g>");
     }
 
     /// Closes the document and returns its text.
-    pub(crate) fn finish(mut self) -> String {
+    pub fn finish(mut self) -> String {
         self.out.push_str("</svg>\n");
         self.out
     }
 
+    /// Writes `<name class="..." attributes...` without closing the tag; an empty class is left out.
     fn start_tag(&mut self, name: &str, class: &str, attributes: &[(&str, String)]) {
         let _ = write!(self.out, "<{name}");
         if !class.is_empty() {
@@ -80,7 +100,7 @@ impl Svg {
 
 /// A coordinate or length for an attribute: at most two decimals, and 0 for a non-finite
 /// value (SVG has no NaN), so that a picture of a diverged state still parses.
-pub(crate) fn number(value: f64) -> String {
+pub fn number(value: f64) -> String {
     if !value.is_finite() {
         return "0".to_owned();
     }
@@ -93,7 +113,7 @@ pub(crate) fn number(value: f64) -> String {
 }
 
 /// Escapes the characters that XML reserves in text and attribute values.
-pub(crate) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for character in text.chars() {
         match character {

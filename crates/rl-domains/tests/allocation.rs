@@ -1,8 +1,6 @@
 //! Stepping any domain of this crate through the `Simulator` allocates nothing: states,
 //! observations and actions are plain values (a counting global allocator proves it).
 
-#[path = "../../../support/counting_allocator.rs"]
-mod counting_allocator;
 use counting_allocator::thread_allocations as allocations;
 use rl_core::BatchStep;
 

@@ -423,7 +423,7 @@ pub fn run_once(
             env.discount(),
             config.agent_params.as_ref(),
         )
-        .with_seed(crate::seeds::derive(seeds.run, AGENT_CONSTRUCTION_STREAM)),
+        .with_seed(rl_core::derive_seed(seeds.run, AGENT_CONSTRUCTION_STREAM)),
     )?;
     let mut rng = Pcg64::seed_from_u64(seeds.agent);
     let mut eval_rng = Pcg64::seed_from_u64(seeds.evaluation_agent);

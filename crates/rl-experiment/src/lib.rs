@@ -43,10 +43,6 @@ pub mod results;
 mod runs;
 pub mod seeds;
 
-/// The workspace README, included so that its quick start runs as a doctest.
-#[doc = include_str!("../../../README.md")]
-pub mod readme {}
-
 pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};
 pub use error::ExperimentError;
 pub use experiment::{

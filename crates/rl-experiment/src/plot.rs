@@ -1,10 +1,10 @@
-//! SVG plots written directly: the learning curve (mean ± standard deviation of the evaluation
-//! return against learning steps).
+//! SVG plots: the learning curve (mean ± standard deviation of the evaluation return against
+//! learning steps), drawn with rl-domains' SVG writer.
 //!
 //! A plotting crate (plotters) would bring a font stack and dozens of dependencies for one
-//! line chart; this writer is about a hundred lines and its output is plain, checkable SVG.
+//! line chart; the workspace's one SVG writer ([`rl_domains::svg`]) gives plain, checkable SVG.
 
-use std::fmt::Write as _;
+use rl_domains::svg::{Svg, number};
 
 /// One point of a learning curve.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -17,19 +17,27 @@ pub struct CurvePoint {
     pub std: f64,
 }
 
+/// The picture's width in pixels.
 const WIDTH: f64 = 720.0;
+/// The picture's height in pixels.
 const HEIGHT: f64 = 440.0;
+/// The margin left of the plot area, for the tick labels and the vertical axis label.
 const LEFT: f64 = 80.0;
+/// The margin right of the plot area.
 const RIGHT: f64 = 30.0;
+/// The margin above the plot area, for the title.
 const TOP: f64 = 50.0;
+/// The margin below the plot area, for the tick labels and the horizontal axis label.
 const BOTTOM: f64 = 60.0;
+/// The colour of the mean line, its band and its markers.
+const CURVE_COLOUR: &str = "#386cb0";
 
-/// Escapes text for an SVG text node or attribute.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// A list of points for a `points` attribute: `x,y x,y ...`.
+fn point_list(points: impl Iterator<Item = (f64, f64)>) -> String {
+    points
+        .map(|(x, y)| format!("{},{}", number(x), number(y)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Round tick values covering `[low, high]`.
@@ -105,96 +113,130 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
     let x = |v: f64| LEFT + (v - x_low) / (x_high - x_low) * (WIDTH - LEFT - RIGHT);
     let y = |v: f64| HEIGHT - BOTTOM - (v - y_low) / (y_high - y_low) * (HEIGHT - TOP - BOTTOM);
 
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = write!(
-        svg,
-        r#"<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>"#
-    );
-    let _ = write!(
-        svg,
-        r#"<text class="title" x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#,
-        WIDTH / 2.0,
-        escape(title)
+    let mut svg = Svg::new(WIDTH, HEIGHT, title);
+    svg.open_group_with("plot", &[("font-size", "12".to_owned())]);
+    let middle = |anchor: &str| ("text-anchor", anchor.to_owned());
+    svg.text(
+        "title",
+        &[
+            ("x", number(WIDTH / 2.0)),
+            ("y", "28".to_owned()),
+            middle("middle"),
+            ("font-size", "16".to_owned()),
+        ],
+        title,
     );
     let y_ticks = ticks(y_low, y_high);
     for (t, text) in y_ticks.iter().copied().zip(labels(&y_ticks)) {
-        let _ = write!(
-            svg,
-            r##"<line class="grid" x1="{LEFT}" y1="{0:.2}" x2="{1}" y2="{0:.2}" stroke="#e0e0e0"/><text class="tick" x="{2}" y="{3:.2}" text-anchor="end">{4}</text>"##,
-            y(t),
-            WIDTH - RIGHT,
-            LEFT - 6.0,
-            y(t) + 4.0,
-            text
+        svg.element(
+            "line",
+            "grid",
+            &[
+                ("x1", number(LEFT)),
+                ("y1", number(y(t))),
+                ("x2", number(WIDTH - RIGHT)),
+                ("y2", number(y(t))),
+                ("stroke", "#e0e0e0".to_owned()),
+            ],
+        );
+        svg.text(
+            "tick",
+            &[
+                ("x", number(LEFT - 6.0)),
+                ("y", number(y(t) + 4.0)),
+                middle("end"),
+            ],
+            &text,
         );
     }
     let x_ticks = ticks(x_low, x_high);
     for (t, text) in x_ticks.iter().copied().zip(labels(&x_ticks)) {
-        let _ = write!(
-            svg,
-            r#"<text class="tick" x="{:.2}" y="{}" text-anchor="middle">{}</text>"#,
-            x(t),
-            HEIGHT - BOTTOM + 18.0,
-            text
+        svg.text(
+            "tick",
+            &[
+                ("x", number(x(t))),
+                ("y", number(HEIGHT - BOTTOM + 18.0)),
+                middle("middle"),
+            ],
+            &text,
         );
     }
-    let _ = write!(
-        svg,
-        r##"<line class="axis" x1="{LEFT}" y1="{0}" x2="{1}" y2="{0}" stroke="#333"/><line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{0}" stroke="#333"/>"##,
-        HEIGHT - BOTTOM,
-        WIDTH - RIGHT
+    for (x1, y1, x2, y2) in [
+        (LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM),
+        (LEFT, TOP, LEFT, HEIGHT - BOTTOM),
+    ] {
+        svg.element(
+            "line",
+            "axis",
+            &[
+                ("x1", number(x1)),
+                ("y1", number(y1)),
+                ("x2", number(x2)),
+                ("y2", number(y2)),
+                ("stroke", "#333".to_owned()),
+            ],
+        );
+    }
+    svg.text(
+        "label",
+        &[
+            ("x", number(WIDTH / 2.0)),
+            ("y", number(HEIGHT - 15.0)),
+            middle("middle"),
+        ],
+        "learning steps",
     );
-    let _ = write!(
-        svg,
-        r#"<text class="label" x="{}" y="{}" text-anchor="middle">learning steps</text>"#,
-        WIDTH / 2.0,
-        HEIGHT - 15.0
-    );
-    let _ = write!(
-        svg,
-        r#"<text class="label" x="20" y="{0}" text-anchor="middle" transform="rotate(-90 20 {0})">evaluation return (mean ± std over runs)</text>"#,
-        HEIGHT / 2.0
+    let vertical_middle = number(HEIGHT / 2.0);
+    svg.text(
+        "label",
+        &[
+            ("x", "20".to_owned()),
+            ("y", vertical_middle.clone()),
+            middle("middle"),
+            ("transform", format!("rotate(-90 20 {vertical_middle})")),
+        ],
+        "evaluation return (mean ± std over runs)",
     );
     if !finite.is_empty() {
-        let upper: Vec<String> = finite
-            .iter()
-            .map(|p| format!("{:.2},{:.2}", x(p.steps), y(p.mean + p.std)))
-            .collect();
-        let lower: Vec<String> = finite
-            .iter()
-            .rev()
-            .map(|p| format!("{:.2},{:.2}", x(p.steps), y(p.mean - p.std)))
-            .collect();
-        let _ = write!(
-            svg,
-            r##"<polygon class="band" points="{} {}" fill="#386cb0" fill-opacity="0.2"/>"##,
-            upper.join(" "),
-            lower.join(" ")
+        let upper = point_list(finite.iter().map(|p| (x(p.steps), y(p.mean + p.std))));
+        let lower = point_list(finite.iter().rev().map(|p| (x(p.steps), y(p.mean - p.std))));
+        svg.element(
+            "polygon",
+            "band",
+            &[
+                ("points", format!("{upper} {lower}")),
+                ("fill", CURVE_COLOUR.to_owned()),
+                ("fill-opacity", "0.2".to_owned()),
+            ],
         );
-        let line: Vec<String> = finite
-            .iter()
-            .map(|p| format!("{:.2},{:.2}", x(p.steps), y(p.mean)))
-            .collect();
-        let _ = write!(
-            svg,
-            r##"<polyline class="mean" points="{}" fill="none" stroke="#386cb0" stroke-width="2"/>"##,
-            line.join(" ")
+        svg.element(
+            "polyline",
+            "mean",
+            &[
+                (
+                    "points",
+                    point_list(finite.iter().map(|p| (x(p.steps), y(p.mean)))),
+                ),
+                ("fill", "none".to_owned()),
+                ("stroke", CURVE_COLOUR.to_owned()),
+                ("stroke-width", "2".to_owned()),
+            ],
         );
         for p in &finite {
-            let _ = write!(
-                svg,
-                r##"<circle class="check" cx="{:.2}" cy="{:.2}" r="3" fill="#386cb0"/>"##,
-                x(p.steps),
-                y(p.mean)
+            svg.element(
+                "circle",
+                "check",
+                &[
+                    ("cx", number(x(p.steps))),
+                    ("cy", number(y(p.mean))),
+                    ("r", "3".to_owned()),
+                    ("fill", CURVE_COLOUR.to_owned()),
+                ],
             );
         }
     }
-    svg.push_str("</svg>\n");
-    svg
+    svg.close_group();
+    svg.finish()
 }
 
 #[cfg(test)]
@@ -214,7 +256,8 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches(r#"class="check""#).count(), 5);
         assert_eq!(svg.matches(r#"class="band""#).count(), 1);
-        assert!(svg.contains("Q-learning on &lt;GridWorld&gt;"));
+        assert!(svg.contains(">Q-learning on &lt;GridWorld&gt;</text>"));
+        assert!(svg.contains("<title>Q-learning on &lt;GridWorld&gt;</title>"));
     }
 
     #[test]

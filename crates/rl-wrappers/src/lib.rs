@@ -13,7 +13,7 @@
 //! | [`stateless`] | transforms without memory: reward scaling and clipping, one-hot and continuous action encodings, flattening and casting observations |
 //! | [`stateful`] | wrappers with memory: [`TimeLimit`](stateful::TimeLimit), [`HistoryStack`](stateful::HistoryStack) (deer's `inputDimensions`), normalisation, episode statistics, modes, sticky actions |
 //! | [`vector`] | many environments in lockstep in structure-of-arrays buffers, from copies or from a domain's kernel, on one or more threads |
-//! | [`derive_seed`] | the documented rule that turns one seed into many |
+//! | [`derive_seed`] | rl-core's rule that turns one seed into many, re-exported |
 //!
 //! # Quick start
 //!
@@ -121,7 +121,6 @@ mod forward;
 mod numeric;
 mod outer;
 pub mod representation;
-mod seeds;
 pub mod stateful;
 pub mod stateless;
 pub mod vector;
@@ -133,4 +132,5 @@ pub use numeric::{
 };
 pub use outer::{ExposeState, OuterEnvironment};
 pub use representation::{Flatten, Identity, OneHot, Representation, ScaleRange, Scaled};
-pub use seeds::derive_seed;
+/// The workspace's seed-derivation rule, re-exported from rl-core where it is defined.
+pub use rl_core::derive_seed;

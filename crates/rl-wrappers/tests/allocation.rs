@@ -2,11 +2,9 @@
 //! vector environments of 1024 environments on one thread (a counting global allocator
 //! proves it; `allocation_threads.rs` covers several threads).
 
-#[path = "../../../support/counting_allocator.rs"]
-mod counting_allocator;
 use counting_allocator::thread_allocations as allocations;
 
-mod common;
+use crate::common;
 
 use std::num::{NonZeroU64, NonZeroUsize};
 

@@ -2,8 +2,6 @@
 //! allocates nothing per step after warm-up. The counter is global (it must see the worker
 //! thread), so this test runs without the test harness, alone in its process.
 
-#[path = "../../../support/counting_allocator.rs"]
-mod counting_allocator;
 use counting_allocator::process_allocations as allocations;
 
 use std::num::NonZeroUsize;

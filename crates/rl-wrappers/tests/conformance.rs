@@ -1,6 +1,6 @@
 //! Every wrapper, over a small domain, passes rl-core's conformance checker (one table).
 
-mod common;
+use crate::common;
 
 use std::num::{NonZeroU64, NonZeroUsize};
 

@@ -1,7 +1,7 @@
 //! History stacking: newest last, padding by the first observation or by zeros, per-component
 //! history lengths, and stacked spaces that contain the stacked observations.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroUsize;
 

@@ -1,7 +1,7 @@
 //! The test domain's batch kernel agrees with its `Domain::step`, and steps only as many
 //! states as every slice covers, as the `BatchStep` contract requires.
 
-mod common;
+use crate::common;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;

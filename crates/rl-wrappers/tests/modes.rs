@@ -1,7 +1,7 @@
 //! Modes: values chosen by mode, parameters switched at reset and held for the episode, and
 //! sticky actions (on when training, off when evaluating).
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU64;
 

@@ -1,7 +1,7 @@
 //! Normalisation: observations by their running mean and variance, rewards by the variance of
 //! a discounted return, both as Gymnasium computes them, and both frozen while evaluating.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU64;
 

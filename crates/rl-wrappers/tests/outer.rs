@@ -2,7 +2,7 @@
 //! representations, state representations, spaces that contain what is given, and buffers
 //! that are reused but never overwritten while held.
 
-mod common;
+use crate::common;
 
 use rl_core::corridor::{Corridor, RIGHT};
 use rl_core::{CoreError, Domain, Environment, Mode, Simulator};

@@ -2,7 +2,7 @@
 //! through every wrapper and through vector environments never panic, and a fixed seed gives
 //! a fixed trajectory.
 
-mod common;
+use crate::common;
 
 use std::fmt::Debug;
 use std::num::{NonZeroU64, NonZeroUsize};

@@ -1,6 +1,6 @@
 //! Episode statistics: return, length and wall time of the last episodes.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroUsize;
 

@@ -1,7 +1,7 @@
 //! `TimeLimit`: truncation with Gymnasium's semantics, the tie with termination, and episodes
 //! that stay over until the next reset.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU64;
 

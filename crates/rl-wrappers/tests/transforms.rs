@@ -1,7 +1,7 @@
 //! Stateless transforms: reward scaling and clipping, one-hot actions, action clipping and
 //! rescaling, flattening and casting observations.
 
-mod common;
+use crate::common;
 
 use ndarray::{ArrayD, IxDyn};
 use rl_core::corridor::{LEFT, RIGHT};

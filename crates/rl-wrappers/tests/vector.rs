@@ -1,7 +1,7 @@
 //! The vector environment: autoreset modes, input checks before stepping, the seed rule,
 //! the kernel path agreeing with copies, and threads agreeing with one thread, bit for bit.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroUsize;
 

@@ -1,4 +1,4 @@
-//! [`derive_seed`]: the documented rule that turns one seed into many (SplitMix64).
+//! [`derive_seed`]: the workspace's one rule for turning one seed into many (SplitMix64).
 
 /// The increment of SplitMix64's state (the golden ratio times 2^64, made odd).
 const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -12,16 +12,21 @@ fn mix(mut z: u64) -> u64 {
 
 /// The seed of stream `index` derived from `seed`: the `(index + 1)`-th output of a SplitMix64
 /// generator whose state starts at `seed`, that is
-/// `mix(seed + (index + 1) × 0x9E3779B97F4A7C15)` with wrapping arithmetic.
+/// `mix(seed + (index + 1) × 0x9E3779B97F4A7C15)` with wrapping arithmetic, where `mix` is
+/// SplitMix64's output function.
+///
+/// This is the one derivation rule of the whole workspace: a vector environment gives
+/// environment `i` the seed `derive_seed(seed, i)`; a wrapper with a generator of its own
+/// (rl-wrappers' `StickyAction`) seeds it with `derive_seed(seed, 0)`; an experiment gives run
+/// `r` the seed `derive_seed(master_seed, r)` and derives the run's streams from that seed in
+/// turn (rl-experiment's `RunSeeds`).
 ///
 /// SplitMix64 is the generator recommended to seed others from one number (it seeds xoshiro
 /// and Java's `SplittableRandom`); its outputs for consecutive indices are well mixed, so
-/// environments seeded from them draw unrelated sequences. Vector environments give
-/// environment `i` the seed `derive_seed(seed, i)`; [`StickyAction`](crate::stateful::StickyAction)
-/// seeds its own generator with `derive_seed(seed, 0)`.
+/// generators seeded from them draw unrelated sequences.
 ///
 /// ```
-/// use rl_wrappers::derive_seed;
+/// use rl_core::derive_seed;
 ///
 /// // The first outputs of SplitMix64 started at 0 (the reference implementation's values).
 /// assert_eq!(derive_seed(0, 0), 0xE220_A839_7B1D_CDAF);

@@ -1,18 +1,18 @@
-//! A counting global allocator shared by the allocation tests of every crate (each includes
-//! this file with `#[path = "../../../support/counting_allocator.rs"] mod counting_allocator;`).
+//! A counting global allocator for the workspace's allocation tests: a test that uses this
+//! crate (a path-only dev-dependency, which `cargo package` drops, so the published crates
+//! need nothing outside their directories) gets it as its process's global allocator.
 //! It forwards to the system allocator and counts allocations and reallocations, both per
 //! thread (tests run in parallel threads, so a test reads its own thread's count) and for the
 //! whole process (for tests that must also see worker threads; they run alone, without the
 //! test harness).
 #![allow(unsafe_code)] // A global allocator is unsafe to implement; this one only counts and forwards.
-#![allow(dead_code)] // Each test uses one of the two counts.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The allocator: counts, then forwards to [`System`].
-pub(crate) struct Counting;
+pub struct Counting;
 
 thread_local! {
     /// Allocations made by the current thread.
@@ -28,12 +28,12 @@ fn count() {
 }
 
 /// The number of allocations and reallocations the current thread has made.
-pub(crate) fn thread_allocations() -> usize {
+pub fn thread_allocations() -> usize {
     THREAD_ALLOCATIONS.with(Cell::get)
 }
 
 /// The number of allocations and reallocations every thread of the process has made.
-pub(crate) fn process_allocations() -> usize {
+pub fn process_allocations() -> usize {
     PROCESS_ALLOCATIONS.load(Ordering::SeqCst)
 }
 

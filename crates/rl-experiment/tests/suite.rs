@@ -1,0 +1,8 @@
+//! The integration tests of rl-experiment in one test binary: each module is one file of this
+//! directory (one binary links much faster than one per file). `cargo xtask tidy` checks that
+//! every file of `tests/` is named here or declared in Cargo.toml.
+
+mod cli;
+mod command_line;
+mod mountain_car;
+mod runs;

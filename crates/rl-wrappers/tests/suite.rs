@@ -1,0 +1,20 @@
+//! The integration tests of rl-wrappers in one test binary: each module is one file of this
+//! directory (one binary links much faster than one per file). `cargo xtask tidy` checks that
+//! every file of `tests/` is named here or declared in Cargo.toml.
+
+mod common;
+
+mod allocation;
+mod conformance;
+mod history;
+mod kernel;
+mod modes;
+mod normalize;
+mod outer;
+mod robustness;
+mod statistics;
+mod time_limit;
+mod transforms;
+mod vector;
+mod vector_threads;
+mod vector_wrappers;
