@@ -28,7 +28,7 @@ mod space;
 
 pub use domain::GridWorld;
 pub use image::{GRID_IMAGE_CHANNELS, GridImage};
-pub use map::{CellKind, GridCell, GridMap};
+pub use map::{CellKind, GridCell, GridMap, MAX_MAP_CELLS};
 pub use model::{
     ActionSet, ActionSetIter, ExpectedOutcome, GOAL_REWARD, GridAction, GridStep, Outcome,
     OutcomeList, PIT_REWARD, STEP_REWARD, expected_step, expected_step_corrected, noisy_action,
