@@ -11,7 +11,7 @@ use rl_spaces::Space;
 /// observation outside the declared space, if any.
 fn first_observation_outside(params: CartPoleParams, episodes: usize) -> Option<[f32; 4]> {
     let domain = CartPole::new(params).expect("valid parameters");
-    let space = domain.observation_space().clone();
+    let space = *domain.observation_space();
     let mut env = Simulator::new(domain, 11);
     let mut rng = rand_pcg::Pcg64::seed_from_u64(12);
     for episode in 0..episodes {
