@@ -433,12 +433,14 @@ fn main() -> ExitCode {
             seconds,
             report.inputs as f64 / seconds.max(1e-9)
         );
+        // Findings are printed as each target ends, so a long run shows them early.
+        for finding in &report.findings {
+            print!("{finding}");
+        }
+        let _ = std::io::stdout().flush();
         total_findings.extend(report.findings);
     }
     let _ = std::fs::remove_dir_all(&work);
-    for finding in &total_findings {
-        print!("{finding}");
-    }
     if total_findings.is_empty() {
         println!("no findings");
         ExitCode::SUCCESS

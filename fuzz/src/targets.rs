@@ -658,8 +658,19 @@ fn cli(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
             flags.push(("--seed", number_argument(rng, 1000)));
         }
     }
-    // Drop or damage a flag now and then.
+    // Drop or damage a flag now and then, except the counts that bound the work of `run`:
+    // without them (or with a damaged value such as 680600) a run is legitimately long, which
+    // the watchdog would report as a hang.
     for (flag, value) in flags {
+        let bounds_work = matches!(
+            flag,
+            "--max-steps" | "--checks" | "--checks-per-policy" | "--runs"
+        );
+        if bounds_work {
+            args.push(flag.to_owned());
+            args.push(value);
+            continue;
+        }
         if rng.random_bool(0.03) {
             continue;
         }

@@ -44,6 +44,10 @@ pub struct ExperimentConfig {
     pub evaluation_step_limit: u64,
 }
 
+/// The most policy checks, evaluation episodes per check, or runs an experiment may ask for:
+/// 2^20 = 1 048 576 each.
+pub const MAX_COUNT: u64 = 1 << 20;
+
 fn default_evaluation_step_limit() -> u64 {
     10_000
 }
@@ -67,8 +71,22 @@ impl ExperimentConfig {
     }
 
     /// Checks the counts: a positive budget, between 1 and `max_steps` checks, at least one
-    /// evaluation episode, at least one run.
+    /// evaluation episode, at least one run; the number of checks, of evaluation episodes per
+    /// check and of runs at most [`MAX_COUNT`] each (records are kept per check, per episode
+    /// and per run, so a larger count would ask for memory before any work is done).
     pub fn validate(&self) -> Result<(), ExperimentError> {
+        for (field, count) in [
+            ("checks", self.num_policy_checks),
+            ("checks_per_policy", self.checks_per_policy),
+            ("runs", self.runs),
+        ] {
+            if count > MAX_COUNT {
+                return Err(ExperimentError::invalid(
+                    field,
+                    format!("{count} is more than the limit of {MAX_COUNT}"),
+                ));
+            }
+        }
         if self.max_steps == 0 {
             return Err(ExperimentError::invalid(
                 "max_steps",

@@ -48,8 +48,8 @@ pub mod readme {}
 pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};
 pub use error::ExperimentError;
 pub use experiment::{
-    CheckRecord, Controller, ExperimentConfig, LogController, RUN_FORMAT, RunResult, StateValues,
-    TrainingEpisode, run_once,
+    CheckRecord, Controller, ExperimentConfig, LogController, MAX_COUNT, RUN_FORMAT, RunResult,
+    StateValues, TrainingEpisode, run_once,
 };
 pub use progress::TerminalProgress;
 pub use runs::{ExperimentOutcome, Progress, Silent, run_experiment};

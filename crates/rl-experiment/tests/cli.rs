@@ -207,3 +207,36 @@ fn bad_input_gives_one_line_a_failure_status_and_no_files() {
     assert_eq!(left, ["a-file"], "bad input must not create files");
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+/// Regression test (issue 17, found by rl-fuzz `cli` input 77128): `--checks-per-policy
+/// 19844674407` reserved 158 GB for the evaluation returns and aborted; counts above
+/// `MAX_COUNT` are now refused before anything is allocated.
+#[test]
+fn huge_counts_are_refused_before_allocating() {
+    use rl_experiment::{ExperimentConfig, MAX_COUNT};
+    let config = ExperimentConfig {
+        checks_per_policy: 19_844_674_407,
+        ..ExperimentConfig::new("MountainCarContinuous-v0", "random", 240)
+    };
+    let error = config.validate().unwrap_err().to_string();
+    assert!(error.contains("checks_per_policy"), "{error}");
+    assert!(error.contains("more than the limit of 1048576"), "{error}");
+    for config in [
+        ExperimentConfig {
+            num_policy_checks: MAX_COUNT + 1,
+            ..ExperimentConfig::new("GridWorld-4x5", "random", u64::MAX)
+        },
+        ExperimentConfig {
+            runs: u64::MAX,
+            ..ExperimentConfig::new("GridWorld-4x5", "random", 100)
+        },
+    ] {
+        assert!(config.validate().is_err(), "{config:?}");
+    }
+    let at_limit = ExperimentConfig {
+        checks_per_policy: MAX_COUNT,
+        runs: MAX_COUNT,
+        ..ExperimentConfig::new("GridWorld-4x5", "random", 100)
+    };
+    assert!(at_limit.validate().is_ok());
+}
