@@ -201,7 +201,7 @@ const EXERCISED_FLAT_LEN: usize = 1 << 16;
 /// Checks that the definition a space writes reads back equal; samples, flattens and writes
 /// a batch of it.
 fn exercise_space(space: &AnySpace, rng: &mut Pcg64) -> Verdict {
-    if space.flat_dim() > EXERCISED_FLAT_LEN {
+    if counted_entries(space) > EXERCISED_FLAT_LEN {
         return Ok(());
     }
     let text = space.to_definition_string();
@@ -230,6 +230,24 @@ fn exercise_space(space: &AnySpace, rng: &mut Pcg64) -> Verdict {
         }
     }
     Ok(())
+}
+
+/// The entries of a space as its size limit counts them (a zero dimension counted as one, so
+/// that `[2^24, 0]` counts 2^24: its JSON elements hold 2^24 empty lists).
+fn counted_entries(space: &AnySpace) -> usize {
+    let shape_entries = |shape: &[usize]| {
+        shape
+            .iter()
+            .fold(1usize, |product, d| product.saturating_mul((*d).max(1)))
+    };
+    match space {
+        AnySpace::Box(b) => shape_entries(b.shape()),
+        AnySpace::MultiBinary(s) => shape_entries(s.shape()),
+        AnySpace::MultiDiscrete(s) => s.flat_dim(),
+        AnySpace::Tuple(t) => t.spaces().iter().map(counted_entries).sum(),
+        AnySpace::Dict(d) => d.spaces().values().map(counted_entries).sum(),
+        other => other.flat_dim(),
+    }
 }
 
 /// Whether the text holds a value whose equality is not the identity (a NaN can never equal
@@ -263,7 +281,7 @@ fn some_space(rng: &mut Pcg64) -> AnySpace {
     for _ in 0..20 {
         let definition = space_definition(rng, 2);
         if let Ok(space) = AnySpace::from_definition(&definition) {
-            if space.flat_dim() <= 4096 {
+            if counted_entries(&space) <= 4096 {
                 return space;
             }
         }

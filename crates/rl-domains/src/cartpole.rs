@@ -114,18 +114,29 @@ impl Default for CartPoleParams {
 
 impl CartPoleParams {
     /// Checks that every quantity is finite, masses, length, force, time step and
-    /// thresholds are positive, the reset range is ordered and lies inside the observation
+    /// thresholds lie in `[1e-6, 1e6]` and gravity in `[-1e6, 1e6]` (so that the state stays
+    /// finite: between two non-terminal states a velocity is at most twice the threshold over
+    /// the time step, and every term of the dynamics is then far below `f64::MAX`), the reset
+    /// range is ordered and lies inside the observation
     /// bounds of every variable (so that every initial observation lies in the observation
     /// space), and the time limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
         parameter_checks::finite("gravity", self.gravity)?;
-        parameter_checks::positive("masscart", self.masscart)?;
-        parameter_checks::positive("masspole", self.masspole)?;
-        parameter_checks::positive("length", self.length)?;
-        parameter_checks::positive("force_mag", self.force_mag)?;
-        parameter_checks::positive("tau", self.tau)?;
-        parameter_checks::positive("theta_threshold_radians", self.theta_threshold_radians)?;
-        parameter_checks::positive("x_threshold", self.x_threshold)?;
+        let (_, largest) = parameter_checks::PHYSICAL_RANGE;
+        parameter_checks::within(
+            "gravity",
+            self.gravity,
+            -largest,
+            largest,
+            "a physical constant of normal size",
+        )?;
+        parameter_checks::physical("masscart", self.masscart)?;
+        parameter_checks::physical("masspole", self.masspole)?;
+        parameter_checks::physical("length", self.length)?;
+        parameter_checks::physical("force_mag", self.force_mag)?;
+        parameter_checks::physical("tau", self.tau)?;
+        parameter_checks::physical("theta_threshold_radians", self.theta_threshold_radians)?;
+        parameter_checks::physical("x_threshold", self.x_threshold)?;
         parameter_checks::ordered_range(
             "reset_low",
             self.reset_low,
@@ -395,8 +406,9 @@ pub const PUSH_RIGHT: i64 = 1;
 /// thresholds (a time step of 0.37 moves the cart 2.8 times past the position bound in one
 /// step, and with the default time step a force of 100 N or a 5 cm pole already carries the
 /// pole past twice the angle threshold). The observation is then inside the space whenever
-/// it is a number; only arithmetic overflow from extreme parameters over long episodes can
-/// make it NaN.
+/// it is a number, and [`CartPoleParams::validate`] keeps the physical constants within
+/// `[1e-6, 1e6]` so that the state stays finite (an observation may still round to an
+/// infinite float32, which the widened space contains).
 ///
 /// # Rewards
 ///

@@ -93,3 +93,44 @@ fn gymnasium_dynamics_keep_gymnasium_bounds() {
         assert_eq!(first_observation_outside(params, 400), None, "{params:?}");
     }
 }
+
+#[test]
+fn subnormal_lengths_are_refused() {
+    // Issue 17, found by rl-fuzz `registry-params` input 416701: `{"length": 1e-310}` divided
+    // by a subnormal and gave the observation [inf, NaN, -inf, NaN], outside every Box.
+    let params = CartPoleParams {
+        length: 1e-310,
+        ..CartPoleParams::default()
+    };
+    let error = CartPole::new(params).unwrap_err().to_string();
+    assert!(error.contains("`length`"), "{error}");
+    assert!(error.contains("[0.000001, 1000000]"), "{error}");
+    let error =
+        rl_domains::registry::make("CartPole-v1", Some(&serde_json::json!({"length": 1e-310})))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+    assert!(error.contains("length"), "{error}");
+    // The extremes of the accepted ranges keep every observation a number.
+    for params in [
+        CartPoleParams {
+            length: 1e-6,
+            masspole: 1e6,
+            force_mag: 1e6,
+            tau: 1e6,
+            ..CartPoleParams::default()
+        },
+        CartPoleParams {
+            length: 1e-6,
+            masspole: 1e-6,
+            masscart: 1e-6,
+            gravity: -1e6,
+            theta_threshold_radians: 1e6,
+            x_threshold: 1e6,
+            max_episode_steps: 10_000,
+            ..CartPoleParams::default()
+        },
+    ] {
+        assert_eq!(first_observation_outside(params, 50), None, "{params:?}");
+    }
+}
