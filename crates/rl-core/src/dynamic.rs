@@ -112,7 +112,11 @@ where
             .inner
             .action_space()
             .element_from_any(action)
-            .map_err(|_| CoreError::invalid_action(action, &self.action_space))?;
+            .map_err(|_| CoreError::InvalidAction {
+                // Shown as the user wrote it (`[NaN]`), not as its Rust structure.
+                action: action.to_string(),
+                space: self.action_space.to_string(),
+            })?;
         let outcome = self.inner.step(&typed)?;
         let space = self.inner.observation_space();
         Ok(outcome.map_observation(|o| space.element_to_any(&o)))

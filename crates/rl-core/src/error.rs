@@ -24,7 +24,8 @@ pub enum CoreError {
     NeedsReset(ResetReason),
     /// The action is not an element of the action space.
     InvalidAction {
-        /// The action, printed with `Debug`.
+        /// The action: a typed action printed with `Debug`, a dynamic
+        /// [`AnyElement`](rl_spaces::AnyElement) with its `Display` (`[NaN]`, as a user writes it).
         action: String,
         /// The action space, printed with `Display`.
         space: String,

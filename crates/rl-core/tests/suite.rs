@@ -4,5 +4,6 @@
 
 mod allocation;
 mod checker;
+mod invalid_action;
 mod robustness;
 mod simulator;

@@ -115,18 +115,29 @@ impl Default for CartPoleParams {
 
 impl CartPoleParams {
     /// Checks that every quantity is finite, masses, length, force, time step and
-    /// thresholds are positive, the reset range is ordered and lies inside the observation
+    /// thresholds lie in `[1e-6, 1e6]` and gravity in `[-1e6, 1e6]` (so that the state stays
+    /// finite: between two non-terminal states a velocity is at most twice the threshold over
+    /// the time step, and every term of the dynamics is then far below `f64::MAX`), the reset
+    /// range is ordered and lies inside the observation
     /// bounds of every variable (so that every initial observation lies in the observation
     /// space), and the time limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
         parameter_checks::finite("gravity", self.gravity)?;
-        parameter_checks::positive("masscart", self.masscart)?;
-        parameter_checks::positive("masspole", self.masspole)?;
-        parameter_checks::positive("length", self.length)?;
-        parameter_checks::positive("force_mag", self.force_mag)?;
-        parameter_checks::positive("tau", self.tau)?;
-        parameter_checks::positive("theta_threshold_radians", self.theta_threshold_radians)?;
-        parameter_checks::positive("x_threshold", self.x_threshold)?;
+        let (_, largest) = parameter_checks::PHYSICAL_RANGE;
+        parameter_checks::within(
+            "gravity",
+            self.gravity,
+            -largest,
+            largest,
+            "a physical constant of normal size",
+        )?;
+        parameter_checks::physical("masscart", self.masscart)?;
+        parameter_checks::physical("masspole", self.masspole)?;
+        parameter_checks::physical("length", self.length)?;
+        parameter_checks::physical("force_mag", self.force_mag)?;
+        parameter_checks::physical("tau", self.tau)?;
+        parameter_checks::physical("theta_threshold_radians", self.theta_threshold_radians)?;
+        parameter_checks::physical("x_threshold", self.x_threshold)?;
         parameter_checks::ordered_range(
             "reset_low",
             self.reset_low,
@@ -149,6 +160,24 @@ impl CartPoleParams {
             "twice the smaller threshold",
         )?;
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
+    }
+
+    /// Whether these parameters move the cart and pole as Gymnasium's `CartPole-v1` does, so
+    /// that its declared observation bounds hold: gravity, masses, length, force, time step
+    /// and both thresholds at their defaults, and the reset range inside the default
+    /// `[-0.05, 0.05]`. The integrator, the reward and the time limit may differ.
+    pub fn has_gymnasium_dynamics(&self) -> bool {
+        let gymnasium = CartPoleParams::default();
+        self.gravity == gymnasium.gravity
+            && self.masscart == gymnasium.masscart
+            && self.masspole == gymnasium.masspole
+            && self.length == gymnasium.length
+            && self.force_mag == gymnasium.force_mag
+            && self.tau == gymnasium.tau
+            && self.theta_threshold_radians == gymnasium.theta_threshold_radians
+            && self.x_threshold == gymnasium.x_threshold
+            && gymnasium.reset_low <= self.reset_low
+            && self.reset_high <= gymnasium.reset_high
     }
 
     /// The total mass `masspole + masscart`, summed in Gymnasium's order.
@@ -370,6 +399,18 @@ pub const PUSH_RIGHT: i64 = 1;
 /// The episode terminates well inside these bounds. The float64 state ([`CartPoleState`])
 /// is the domain's state, available from the simulator.
 ///
+/// These are Gymnasium's bounds, declared when the parameters keep Gymnasium's dynamics
+/// ([`CartPoleParams::has_gymnasium_dynamics`]: physics, time step and thresholds at their
+/// defaults, reset range inside the default). For any other parameters the declared space
+/// is **widened** to `Box(-inf, inf, (4,), float32)` rather than the parameters restricted:
+/// no range of the physical parameters keeps the next observation within twice the
+/// thresholds (a time step of 0.37 moves the cart 2.8 times past the position bound in one
+/// step, and with the default time step a force of 100 N or a 5 cm pole already carries the
+/// pole past twice the angle threshold). The observation is then inside the space whenever
+/// it is a number, and [`CartPoleParams::validate`] keeps the physical constants within
+/// `[1e-6, 1e6]` so that the state stays finite (an observation may still round to an
+/// infinite float32, which the widened space contains).
+///
 /// # Rewards
 ///
 /// +1 for every step, including the terminating one. With `sutton_barto_reward` the reward
@@ -415,6 +456,8 @@ pub const PUSH_RIGHT: i64 = 1;
 ///   so a seed gives other initial states than in Gymnasium; from the same state the
 ///   dynamics are bit-identical.
 /// * The reset range must lie inside the observation bounds (Gymnasium accepts any range).
+/// * With parameters whose dynamics differ from Gymnasium's the observation space is
+///   unbounded; Gymnasium keeps twice the thresholds even when its observations leave them.
 ///
 /// ```
 /// use rl_core::{Environment, Mode, Simulator};
@@ -446,12 +489,19 @@ impl CartPole {
     /// The domain with `params`, after [`CartPoleParams::validate`].
     pub fn new(params: CartPoleParams) -> Result<CartPole, Error> {
         params.validate()?;
-        let high = [
-            (2.0 * params.x_threshold) as f32,
-            f32::MAX,
-            (2.0 * params.theta_threshold_radians) as f32,
-            f32::MAX,
-        ];
+        let high = if params.has_gymnasium_dynamics() {
+            [
+                (2.0 * params.x_threshold) as f32,
+                f32::MAX,
+                (2.0 * params.theta_threshold_radians) as f32,
+                f32::MAX,
+            ]
+        } else {
+            // Other physics can overshoot any finite bound in one step (a time step of 0.37
+            // moves the cart 2.8 times past Gymnasium's position bound), so the declared space
+            // is widened rather than the parameters restricted; see "Observation space".
+            [f32::INFINITY; 4]
+        };
         Ok(CartPole {
             params,
             observation_space: ArrayBox::new(high.map(|bound| -bound), high)?,

@@ -51,6 +51,14 @@ pub enum Error {
         /// The number of cells of this row.
         found: usize,
     },
+    /// A map has more cells than [`MAX_MAP_CELLS`](crate::gridworld::MAX_MAP_CELLS).
+    MapTooLarge {
+        /// The number of cells asked for (saturating at `usize::MAX`); a parsed map stops at
+        /// the first cell over the limit and reports `limit + 1`.
+        cells: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// A map has no start cell (code 2).
     MissingStartCell,
     /// A map has no cells at all.
@@ -90,7 +98,8 @@ impl fmt::Display for Error {
                 token,
             } => write!(
                 formatter,
-                "map line {line}, column {column}: `{token}` is not an integer cell code"
+                "map line {line}, column {column}: `{}` is not an integer cell code",
+                escape_invisible(token)
             ),
             Error::UnknownCellCode { line, column, code } => write!(
                 formatter,
@@ -110,10 +119,19 @@ impl fmt::Display for Error {
                 formatter,
                 "map line {line}: row has {found} cells but the first row has {expected}"
             ),
+            Error::MapTooLarge { cells, limit } => write!(
+                formatter,
+                "map too large: {cells} cells or more, above the limit of {limit} \
+                 (rl_domains::gridworld::MAX_MAP_CELLS)"
+            ),
             Error::MissingStartCell => write!(formatter, "map has no start cell (code 2)"),
             Error::EmptyMap => write!(formatter, "map has no cells"),
             Error::UnknownBuiltinMap { name } => {
-                write!(formatter, "no built-in grid map is named `{name}`")
+                write!(
+                    formatter,
+                    "no built-in grid map is named `{}`",
+                    escape_invisible(name)
+                )
             }
             Error::Io { path, source } => {
                 write!(formatter, "cannot read `{}`: {source}", path.display())
@@ -121,6 +139,19 @@ impl fmt::Display for Error {
             Error::Space(error) => write!(formatter, "cannot build a space: {error}"),
         }
     }
+}
+
+/// `text` with every character a reader could not see or tell apart escaped as Rust writes it
+/// (`\u{feff}` for a byte-order mark, `\u{a0}` for a no-break space, `\t`, `\u{7}`);
+/// printable characters, including the space and non-ASCII letters, are kept.
+pub(crate) fn escape_invisible(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            // `escape_debug` would also escape these, which are visible.
+            ' ' | '"' | '\'' => c.to_string(),
+            _ => c.escape_debug().to_string(),
+        })
+        .collect()
 }
 
 impl std::error::Error for Error {

@@ -27,6 +27,24 @@ pub(crate) fn positive(parameter: &'static str, value: f64) -> Result<(), Error>
     }
 }
 
+/// The smallest and largest magnitudes [`physical`] accepts.
+pub(crate) const PHYSICAL_RANGE: (f64, f64) = (1e-6, 1e6);
+
+/// Fails unless `value` is finite, positive and within [`PHYSICAL_RANGE`]: a physical
+/// constant (a mass, a length, a time step) of a normal size, so that the dynamics stay finite
+/// (a length of `1e-310` divides by a subnormal and gives NaN).
+pub(crate) fn physical(parameter: &'static str, value: f64) -> Result<(), Error> {
+    positive(parameter, value)?;
+    let (low, high) = PHYSICAL_RANGE;
+    within(
+        parameter,
+        value,
+        low,
+        high,
+        "a physical constant of normal size",
+    )
+}
+
 /// Fails unless `value` is greater than 0.
 pub(crate) fn nonzero_steps(parameter: &'static str, value: u64) -> Result<(), Error> {
     if value > 0 {

@@ -292,9 +292,15 @@ fn constructors_validate_parameters() {
         GridWorld::builtin("5x5", GridWorldParams::default()),
         Err(Error::UnknownBuiltinMap { .. })
     ));
-    // A threshold so large that its observation bound overflows f32 still builds a space.
-    let wide = CartPoleParams {
+    // A threshold beyond the physical range is refused (issue 17: the state must stay
+    // finite); a large one inside it leaves Gymnasium's dynamics, so the space is unbounded.
+    let too_wide = CartPoleParams {
         x_threshold: 1e300,
+        ..CartPoleParams::default()
+    };
+    assert!(CartPole::new(too_wide).is_err());
+    let wide = CartPoleParams {
+        x_threshold: 1e6,
         ..CartPoleParams::default()
     };
     let domain = CartPole::new(wide).expect("valid");

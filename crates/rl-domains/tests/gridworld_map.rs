@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use rl_domains::Error;
-use rl_domains::gridworld::{CellKind, GridCell, GridMap};
+use rl_domains::gridworld::{CellKind, GridCell, GridMap, MAX_MAP_CELLS};
 use serde_json::Value;
 
 fn reference_dir() -> PathBuf {
@@ -280,4 +280,64 @@ fn every_builtin_map_round_trips_through_display() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn invisible_characters_are_shown_escaped() {
+    // Issue 17: a byte-order mark or a control character in a map was printed invisibly.
+    let error = GridMap::parse("\u{feff}2 0\n0 3").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "map line 1, column 1: `\\u{feff}2` is not an integer cell code"
+    );
+    let error = GridMap::parse("2 0\u{7}\n0 3").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "map line 1, column 3: `0\\u{7}` is not an integer cell code"
+    );
+    let error = GridMap::parse("2 0\u{200b}1\n0 3 1").unwrap_err();
+    assert!(error.to_string().contains("`0\\u{200b}1`"), "{error}");
+    // A no-break space separates cells, as in NumPy's `loadtxt`; in a map name it is escaped.
+    let map = GridMap::parse("2\u{a0}0\n0 3").expect("a no-break space is whitespace");
+    assert_eq!(map.cols(), 2);
+    let error = GridMap::builtin("4x5\u{a0}").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "no built-in grid map is named `4x5\\u{a0}`"
+    );
+    // Visible text, quotes and non-ASCII letters are kept as written.
+    let error = GridMap::parse("2 \"é\" 0").unwrap_err();
+    assert!(error.to_string().contains("`\"é\"`"), "{error}");
+}
+
+#[test]
+fn maps_above_the_cell_limit_are_refused() {
+    assert_eq!(MAX_MAP_CELLS, 1 << 20);
+    // One row of MAX_MAP_CELLS + 1 cells: the parser stops at the first cell too many.
+    let mut text = "2 ".to_owned();
+    text.push_str(&"0 ".repeat(MAX_MAP_CELLS));
+    let error = GridMap::parse(&text).unwrap_err();
+    assert!(
+        matches!(error, Error::MapTooLarge { cells, limit } if cells == MAX_MAP_CELLS + 1 && limit == MAX_MAP_CELLS),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("above the limit of 1048576"),
+        "{error}"
+    );
+    // Exactly the limit is accepted.
+    let mut cells = vec![CellKind::Empty; MAX_MAP_CELLS];
+    cells[0] = CellKind::Start;
+    assert!(GridMap::from_cells(1024, 1024, cells).is_ok());
+    let error = GridMap::from_cells(usize::MAX, 2, vec![CellKind::Start]).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::MapTooLarge {
+                cells: usize::MAX,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }

@@ -8,6 +8,7 @@ mod conformance;
 mod domains;
 mod gridworld_map;
 mod gridworld_space;
+mod observation_bounds;
 mod registry;
 mod render;
 mod robustness;

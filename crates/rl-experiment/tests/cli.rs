@@ -308,3 +308,41 @@ fn ctrl_c_says_how_many_runs_were_saved_and_that_rerunning_resumes() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+/// Regression test (issue 17, found by rl-fuzz `cli` input 77128): `--checks-per-policy
+/// 19844674407` reserved 158 GB for the evaluation returns and aborted; counts above their
+/// limits are now refused before anything is allocated.
+#[test]
+fn huge_counts_are_refused_before_allocating() {
+    use rl_experiment::{
+        CHECKS_PER_POLICY_LIMIT, ExperimentConfig, POLICY_CHECKS_LIMIT, RUNS_LIMIT,
+    };
+    let config = ExperimentConfig {
+        checks_per_policy: 19_844_674_407,
+        ..ExperimentConfig::new("MountainCarContinuous-v0", "random", 240)
+    };
+    let error = config.validate().unwrap_err().to_string();
+    assert!(error.contains("checks_per_policy"), "{error}");
+    assert!(
+        error.contains(&format!("from 1 to {CHECKS_PER_POLICY_LIMIT}")),
+        "{error}"
+    );
+    for config in [
+        ExperimentConfig {
+            num_policy_checks: POLICY_CHECKS_LIMIT + 1,
+            ..ExperimentConfig::new("GridWorld-4x5", "random", 1_000_000)
+        },
+        ExperimentConfig {
+            runs: u64::MAX,
+            ..ExperimentConfig::new("GridWorld-4x5", "random", 100)
+        },
+    ] {
+        assert!(config.validate().is_err(), "{config:?}");
+    }
+    let at_limit = ExperimentConfig {
+        checks_per_policy: CHECKS_PER_POLICY_LIMIT,
+        runs: RUNS_LIMIT,
+        ..ExperimentConfig::new("GridWorld-4x5", "random", 100)
+    };
+    assert!(at_limit.validate().is_ok());
+}

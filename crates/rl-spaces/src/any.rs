@@ -215,6 +215,79 @@ impl AnyElement {
     }
 }
 
+/// Writes an array as nested lists, the way a user writes it: `[[1, 2], [3, 4]]`; floats
+/// keep a decimal point and NaN and infinities read `NaN`, `inf` and `-inf`.
+impl fmt::Display for AnyArray {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn write_nested<T: fmt::Debug>(
+            f: &mut fmt::Formatter<'_>,
+            shape: &[usize],
+            values: &mut impl Iterator<Item = T>,
+        ) -> fmt::Result {
+            match shape.split_first() {
+                None => match values.next() {
+                    Some(v) => write!(f, "{v:?}"),
+                    None => Ok(()),
+                },
+                Some((len, rest)) => {
+                    write!(f, "[")?;
+                    for i in 0..*len {
+                        if i > 0 {
+                            write!(f, ", ")?;
+                        }
+                        write_nested(f, rest, values)?;
+                    }
+                    write!(f, "]")
+                }
+            }
+        }
+        each_dtype!(AnyArray, self, a => write_nested(f, a.shape(), &mut a.iter()))
+    }
+}
+
+/// Writes an element the way a user writes it, not as its Rust structure: an integer as
+/// `3`, an array as nested lists (`[NaN, 0.5]`), a tuple as `(3, [0.5])`, a dict as
+/// `{"position": [0.5], "speed": 1}`, a JSON value as its JSON text.
+///
+/// ```
+/// use ndarray::{ArrayD, IxDyn};
+/// use rl_spaces::AnyElement;
+///
+/// let action = AnyElement::from(ArrayD::from_elem(IxDyn(&[1]), f32::NAN));
+/// assert_eq!(action.to_string(), "[NaN]");
+/// let pair = AnyElement::Tuple(vec![AnyElement::Int(2), action]);
+/// assert_eq!(pair.to_string(), "(2, [NaN])");
+/// ```
+impl fmt::Display for AnyElement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyElement::Int(x) => write!(f, "{x}"),
+            AnyElement::Array(a) => write!(f, "{a}"),
+            AnyElement::Tuple(items) => {
+                write!(f, "(")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                write!(f, ")")
+            }
+            AnyElement::Dict(entries) => {
+                write!(f, "{{")?;
+                for (i, (key, item)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{key:?}: {item}")?;
+                }
+                write!(f, "}}")
+            }
+            AnyElement::Value(v) => write!(f, "{v}"),
+        }
+    }
+}
+
 impl From<i64> for AnyElement {
     fn from(x: i64) -> Self {
         AnyElement::Int(x)

@@ -43,9 +43,10 @@ pub struct BoxSpace<T: BoxScalar> {
 impl<T: BoxScalar> BoxSpace<T> {
     /// A Box with the given bounds, which must have the same shape.
     ///
-    /// Errors on mismatched shapes, NaN bounds, `low > high`, a lower bound of `+inf` or an
-    /// upper bound of `-inf`.
+    /// Errors on mismatched shapes, more than [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) entries,
+    /// NaN bounds, `low > high`, a lower bound of `+inf` or an upper bound of `-inf`.
     pub fn new(low: ArrayD<T>, high: ArrayD<T>) -> Result<Self, SpaceError> {
+        crate::limits::check_shape("Box", low.shape())?;
         if low.shape() != high.shape() {
             return Err(SpaceError::invalid(
                 "Box",
@@ -93,7 +94,11 @@ impl<T: BoxScalar> BoxSpace<T> {
     }
 
     /// A Box of the given shape with the same bounds for every entry.
+    ///
+    /// Errors as [`BoxSpace::new`] does; the shape is checked against
+    /// [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) before the bounds are allocated.
     pub fn uniform(shape: &[usize], low: T, high: T) -> Result<Self, SpaceError> {
+        crate::limits::check_shape("Box", shape)?;
         BoxSpace::new(
             ArrayD::from_elem(IxDyn(shape), low),
             ArrayD::from_elem(IxDyn(shape), high),

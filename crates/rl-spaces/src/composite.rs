@@ -4,7 +4,8 @@
 use crate::space::{FiniteSpace, FlatScalar, FlattenSpace, Space};
 use crate::{AnyElement, AnySpace, SpaceError};
 
-/// Rejects composites without children and empty children.
+/// Rejects composites without children, empty children, and a total flat length above
+/// [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN).
 ///
 /// A composite with an empty child would itself be empty, which only
 /// [`EmptySpace`](crate::EmptySpace) may be. A composite without children has one element but
@@ -19,6 +20,7 @@ pub(crate) fn check_children<'a>(
             format!("a {kind} needs at least one child space"),
         ));
     }
+    let mut flat_len = 0u128;
     for (name, child) in children {
         if child.is_empty() {
             return Err(SpaceError::invalid(
@@ -26,7 +28,9 @@ pub(crate) fn check_children<'a>(
                 format!("child {name} is an empty space, so the {kind} would have no element"),
             ));
         }
+        flat_len += child.flat_dim() as u128;
     }
+    crate::limits::check_size(kind, "flat entries (summed over its children)", flat_len)?;
     Ok(())
 }
 

@@ -329,10 +329,8 @@ fn read_entries<T: Clone>(
     expected: &str,
     read: impl Fn(&Value) -> Option<T>,
 ) -> Result<ArrayD<T>, SpaceError> {
-    let len = shape
-        .iter()
-        .try_fold(1usize, |a, d| a.checked_mul(*d))
-        .ok_or_else(|| SpaceError::json("the shape has too many entries"))?;
+    // The entry count is checked against the crate's limit before anything is allocated.
+    let len = crate::limits::check_shape("shape", shape).map_err(constructor_error)?;
     let values = match value.as_array() {
         Some(items) => {
             if items.len() != len {
@@ -523,9 +521,59 @@ fn read_finite_set(value: &Value) -> Result<AnySpace, SpaceError> {
         ))
         .within(".elements")
     })?;
-    FiniteSet::new(elements.clone())
-        .map(AnySpace::FiniteSet)
-        .map_err(constructor_error)
+    if elements.is_empty() {
+        return FiniteSet::new(Vec::new())
+            .map(AnySpace::FiniteSet)
+            .map_err(constructor_error);
+    }
+    crate::limits::check_size("FiniteSet", "elements", elements.len() as u128)
+        .map_err(|e| constructor_error(e).within(".elements"))?;
+    // JSON values have a canonical text (object keys are sorted), so duplicates are found in
+    // linear time here rather than by `FiniteSet::new`'s comparison of every pair.
+    let mut seen = std::collections::HashMap::with_capacity(elements.len());
+    for (i, element) in elements.iter().enumerate() {
+        if let Some(j) = seen.insert(canonical_text(element), i) {
+            return Err(
+                SpaceError::json(format!("elements {j} and {i} are both {element}"))
+                    .within(".elements"),
+            );
+        }
+    }
+    Ok(AnySpace::FiniteSet(FiniteSet::from_distinct(
+        elements.clone(),
+    )))
+}
+
+/// A text that two JSON values share exactly when they are equal (`==`): the compact JSON text,
+/// with a float zero written `0.0` whatever its sign, since `-0.0 == 0.0`.
+fn canonical_text(value: &Value) -> String {
+    fn write(value: &Value, out: &mut String) {
+        match value {
+            Value::Number(n) if n.as_f64() == Some(0.0) && n.is_f64() => out.push_str("0.0"),
+            Value::Array(items) => {
+                out.push('[');
+                for item in items {
+                    write(item, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (key, item) in map {
+                    out.push_str(&Value::from(key.as_str()).to_string());
+                    out.push(':');
+                    write(item, out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(value, &mut out);
+    out
 }
 
 #[cfg(test)]
@@ -595,12 +643,17 @@ mod tests {
     #[test]
     fn huge_broadcasts_are_refused_without_allocating() {
         let error = read(json!({"type": "Box", "dtype": "float32", "shape": [1_000_000, 1_000_000], "low": 0, "high": 1})).unwrap_err();
-        assert!(error.to_string().contains("at most"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("1000000000000 entries, more than the limit of 16777216"),
+            "{error}"
+        );
         let error = read(
             json!({"type": "Box", "dtype": "float32", "shape": [u64::MAX, 4], "low": 0, "high": 1}),
         )
         .unwrap_err();
-        assert!(error.to_string().contains("too many entries"), "{error}");
+        assert!(error.to_string().contains("more than the limit"), "{error}");
     }
 
     #[test]

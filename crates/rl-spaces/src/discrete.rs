@@ -36,16 +36,19 @@ pub struct Discrete {
 }
 
 impl Discrete {
-    /// The integers `0..n`. Errors if `n` is zero.
+    /// The integers `0..n`. Errors if `n` is zero or above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN).
     pub fn new(n: u64) -> Result<Self, SpaceError> {
         Discrete::with_start(n, 0)
     }
 
-    /// The integers `start..start + n`. Errors if `n` is zero or `start + n - 1` overflows `i64`.
+    /// The integers `start..start + n`. Errors if `n` is zero, above
+    /// [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) (the length of its one-hot vector), or if
+    /// `start + n - 1` overflows `i64`.
     pub fn with_start(n: u64, start: i64) -> Result<Self, SpaceError> {
         if n == 0 {
             return Err(SpaceError::invalid("Discrete", "n must be at least 1"));
         }
+        crate::limits::check_size("Discrete", "values", u128::from(n))?;
         let last = i128::from(start) + i128::from(n) - 1;
         if last > i128::from(i64::MAX) {
             return Err(SpaceError::invalid(
@@ -295,9 +298,10 @@ mod tests {
     use rand::SeedableRng;
     use rand_pcg::Pcg64;
 
-    /// Spaces at the edges of what the constructor accepts (`n` of 1, of 2^63 and above,
-    /// starts at both ends of `i64`).
+    /// Spaces at the edges of what the constructor accepts (`n` of 1 and of the limit
+    /// `MAX_FLAT_LEN`, starts at both ends of `i64`).
     fn extreme_spaces() -> Vec<Discrete> {
+        let max = crate::MAX_FLAT_LEN as u64;
         vec![
             Discrete::new(1).unwrap(),
             Discrete::new(2).unwrap(),
@@ -305,10 +309,10 @@ mod tests {
             Discrete::with_start(5, -2).unwrap(),
             Discrete::with_start(1, i64::MAX).unwrap(),
             Discrete::with_start(1, i64::MIN).unwrap(),
-            Discrete::with_start(u64::MAX, i64::MIN).unwrap(),
-            Discrete::with_start(1 << 63, 0).unwrap(),
-            Discrete::with_start(1 << 63, i64::MIN).unwrap(),
-            Discrete::with_start((1 << 63) + 1, -1).unwrap(),
+            Discrete::with_start(max, i64::MIN).unwrap(),
+            Discrete::with_start(max, 0).unwrap(),
+            Discrete::with_start(max, -(max as i64) / 2).unwrap(),
+            Discrete::with_start(max, i64::MAX - (max as i64 - 1)).unwrap(),
             Discrete::with_start(10, i64::MAX - 9).unwrap(),
         ]
     }
@@ -336,6 +340,7 @@ mod tests {
         assert!(Discrete::new(0).is_err());
         assert!(Discrete::with_start(2, i64::MAX).is_err());
         assert!(Discrete::with_start(1, i64::MAX).is_ok());
+        assert!(Discrete::new(crate::MAX_FLAT_LEN as u64).is_ok());
         assert_eq!(
             Discrete::with_start(4, -3).unwrap().to_string(),
             "Discrete(4, start=-3)"

@@ -60,6 +60,20 @@ pub enum SpaceError {
         /// What was wrong with the weights.
         reason: String,
     },
+    /// A space would exceed one of this crate's documented size limits (see
+    /// [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN)); nothing proportional to the size was allocated.
+    TooLarge {
+        /// The kind of space being built, such as `"MultiBinary"`.
+        space: &'static str,
+        /// What was counted, such as `"entries"` or `"n"`.
+        what: &'static str,
+        /// The size that was asked for (saturating at `u128::MAX`).
+        size: u128,
+        /// The limit it exceeds.
+        limit: usize,
+        /// The name of the limit's constant, such as `"rl_spaces::MAX_FLAT_LEN"`.
+        limit_name: &'static str,
+    },
     /// An operation needs an element but the space has none (for example sampling an
     /// [`EmptySpace`](crate::EmptySpace)).
     EmptySpace,
@@ -141,6 +155,16 @@ impl fmt::Display for SpaceError {
             SpaceError::InvalidDistribution { reason } => {
                 write!(f, "invalid distribution: {reason}")
             }
+            SpaceError::TooLarge {
+                space,
+                what,
+                size,
+                limit,
+                limit_name,
+            } => write!(
+                f,
+                "{space} space too large: {size} {what}, more than the limit of {limit} ({limit_name})"
+            ),
             SpaceError::EmptySpace => write!(f, "the space is empty: it has no element to give"),
         }
     }

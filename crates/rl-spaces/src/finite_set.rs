@@ -34,8 +34,11 @@ pub struct FiniteSet<T> {
 }
 
 impl<T: Clone + fmt::Debug + PartialEq> FiniteSet<T> {
-    /// The set of the listed elements, in this order. Errors if the list is empty or holds the
-    /// same element twice.
+    /// The set of the listed elements, in this order. Errors if the list is empty, holds the
+    /// same element twice, or has more than [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) elements.
+    ///
+    /// The duplicate check compares every pair (the elements need only `PartialEq`), so it
+    /// takes time quadratic in the length.
     pub fn new(elements: Vec<T>) -> Result<Self, SpaceError> {
         if elements.is_empty() {
             return Err(SpaceError::invalid(
@@ -43,6 +46,7 @@ impl<T: Clone + fmt::Debug + PartialEq> FiniteSet<T> {
                 "the list of elements is empty (use EmptySpace for the empty set)",
             ));
         }
+        crate::limits::check_size("FiniteSet", "elements", elements.len() as u128)?;
         for (i, x) in elements.iter().enumerate() {
             if let Some(j) = elements[..i].iter().position(|y| y == x) {
                 return Err(SpaceError::invalid(
@@ -52,6 +56,12 @@ impl<T: Clone + fmt::Debug + PartialEq> FiniteSet<T> {
             }
         }
         Ok(FiniteSet { elements })
+    }
+
+    /// Builds the set from elements the caller has already checked: non-empty, distinct and
+    /// at most [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) of them.
+    pub(crate) fn from_distinct(elements: Vec<T>) -> Self {
+        FiniteSet { elements }
     }
 
     /// The elements, in order.

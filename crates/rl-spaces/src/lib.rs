@@ -47,6 +47,20 @@
 //! # Ok::<(), rl_spaces::SpaceError>(())
 //! ```
 //!
+//! # Resource limits
+//!
+//! Space definitions may come from outside (a JSON file, a command line), so every space
+//! obeys documented size limits, checked by its constructor before anything proportional to
+//! the size is allocated; a space over a limit is [`SpaceError::TooLarge`]:
+//!
+//! | constant | limit |
+//! |---|---|
+//! | [`MAX_FLAT_LEN`] | 2^24 numbers in a space's flat vector (so at most 2^24 entries per element, `Discrete` `n` at most 2^24, `Tuple` and `Dict` at most 2^24 in all) |
+//! | [`definition::MAX_BROADCAST_ENTRIES`] | 2^24 entries for one bound value broadcast over a Box shape in a definition |
+//!
+//! Reading a batch of elements from JSON allocates in proportion to the document, which the
+//! caller already holds, and each element is checked against its (bounded) space.
+//!
 //! # Randomness
 //!
 //! Every sampling function takes `rng: &mut R` with `R: rand::Rng + ?Sized`; there is no
@@ -71,6 +85,7 @@ mod error;
 mod finite_set;
 mod implicit;
 mod json;
+mod limits;
 mod multi_binary;
 mod multi_discrete;
 mod sampling;
@@ -93,6 +108,7 @@ pub use empty::EmptySpace;
 pub use error::SpaceError;
 pub use finite_set::FiniteSet;
 pub use implicit::ImplicitSpace;
+pub use limits::MAX_FLAT_LEN;
 pub use multi_binary::MultiBinary;
 pub use multi_discrete::MultiDiscrete;
 pub use scalar::{BoxScalar, DType};

@@ -32,7 +32,8 @@ pub struct MultiBinary {
 }
 
 impl MultiBinary {
-    /// Arrays of the given shape. Errors if the shape is empty or has a zero dimension.
+    /// Arrays of the given shape. Errors if the shape is empty, has a zero dimension, or has
+    /// more than [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) entries.
     pub fn new(shape: &[usize]) -> Result<Self, SpaceError> {
         if shape.is_empty() || shape.contains(&0) {
             return Err(SpaceError::invalid(
@@ -40,10 +41,7 @@ impl MultiBinary {
                 format!("shape {shape:?} has no entries; every dimension must be at least 1"),
             ));
         }
-        let len = shape
-            .iter()
-            .try_fold(1usize, |a, d| a.checked_mul(*d))
-            .ok_or_else(|| SpaceError::invalid("MultiBinary", "too many entries"))?;
+        let len = crate::limits::check_shape("MultiBinary", shape)?;
         Ok(MultiBinary {
             shape: shape.to_vec(),
             len,

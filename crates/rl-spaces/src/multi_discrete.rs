@@ -54,12 +54,14 @@ impl MultiDiscrete {
 
     /// Entries in `start[i]..start[i] + nvec[i]`.
     ///
-    /// Errors if `nvec` is empty, an `nvec` entry is below 1, the shapes differ, or an upper
-    /// end overflows `i64`.
+    /// Errors if `nvec` is empty, an `nvec` entry is below 1, the shapes differ, an upper
+    /// end overflows `i64`, or the number of entries or the sum of `nvec` (the length of the
+    /// flat one-hot vector) is above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN).
     pub fn with_start(nvec: ArrayD<i64>, start: ArrayD<i64>) -> Result<Self, SpaceError> {
         if nvec.is_empty() {
             return Err(SpaceError::invalid("MultiDiscrete", "nvec is empty"));
         }
+        crate::limits::check_shape("MultiDiscrete", nvec.shape())?;
         if nvec.shape() != start.shape() {
             return Err(SpaceError::invalid(
                 "MultiDiscrete",
@@ -84,6 +86,13 @@ impl MultiDiscrete {
                 ));
             }
         }
+        // Every entry is at least 1 here, so the sum of `nvec` is the flat (one-hot) length.
+        let one_hot: u128 = nvec.iter().map(|n| *n as u128).sum();
+        crate::limits::check_size(
+            "MultiDiscrete",
+            "one-hot entries (the sum of nvec)",
+            one_hot,
+        )?;
         Ok(MultiDiscrete { nvec, start })
     }
 

@@ -7,4 +7,5 @@ mod definitions;
 mod distributions;
 mod golden;
 mod gymnasium;
+mod limits;
 mod robustness;

@@ -7,7 +7,8 @@ use crate::common;
 use rl_core::corridor::{Corridor, RIGHT};
 use rl_core::{CoreError, Domain, Environment, Mode, Simulator};
 use rl_spaces::{
-    AnyBox, AnyElement, AnySpace, BoxSpace, DictSpace, Discrete, FlatScalar, FlattenSpace, Space,
+    AnyBox, AnyElement, AnySpace, BoxSpace, DictSpace, Discrete, FlatScalar, FlattenSpace,
+    MultiBinary, Space,
 };
 use rl_wrappers::{
     Flatten, Identity, NumericForm, NumericLayout, NumericObservation, OneHot, OuterEnvironment,
@@ -257,7 +258,8 @@ fn representations_refuse_what_they_cannot_represent() {
     assert!(one_hot.write(&1, &mut [0.0f32; 2]).is_err(), "wrong length");
     let unbounded = BoxSpace::uniform(&[2], f32::NEG_INFINITY, 0.0).expect("valid");
     assert!(Scaled::new(unbounded, ScaleRange::Unit).is_err());
-    let huge = Discrete::new(1 << 40).expect("valid");
+    // 2^40 elements, although each flattens to only 40 numbers.
+    let huge = MultiBinary::new(&[40]).expect("valid");
     assert!(OneHot::new(huge).is_err());
     let continuous = BoxSpace::uniform(&[1], 0.0f64, 1.0).expect("valid");
     assert!(

@@ -83,6 +83,13 @@ impl fmt::Display for GridCell {
     }
 }
 
+/// The most cells a map may have: 2^20 = 1 048 576 (for example 1024 by 1024).
+///
+/// A map is outside input (a file, a registry parameter), and the domain keeps tables
+/// proportional to its cell count, so [`GridMap::parse`] stops at the first cell over the limit
+/// and [`GridMap::from_cells`] checks `rows * cols`, both with [`Error::MapTooLarge`].
+pub const MAX_MAP_CELLS: usize = 1 << 20;
+
 /// A rectangular GridWorld map with at least one start cell.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GridMap {
@@ -139,7 +146,10 @@ impl GridMap {
     ///
     /// Like NumPy's `loadtxt`, which RLPy uses, the parser accepts CRLF line ends, blanks
     /// at line ends, blank lines (which are skipped) and a missing final newline; a single
-    /// line is a one-row grid. Errors name the 1-based line and character column.
+    /// line is a one-row grid. Errors name the 1-based line and character column, and show
+    /// invisible characters in a token escaped (a byte-order mark reads `\u{feff}`). A map of
+    /// more than [`MAX_MAP_CELLS`] cells is refused as soon as the parser counts one cell too
+    /// many.
     ///
     /// ```
     /// use rl_domains::gridworld::{CellKind, GridCell, GridMap};
@@ -159,6 +169,12 @@ impl GridMap {
             let line = line.strip_suffix('\r').unwrap_or(line);
             let row_start = cells.len();
             for (column, token) in tokens_with_columns(line) {
+                if cells.len() == MAX_MAP_CELLS {
+                    return Err(Error::MapTooLarge {
+                        cells: MAX_MAP_CELLS + 1,
+                        limit: MAX_MAP_CELLS,
+                    });
+                }
                 cells.push(parse_cell(token, line_number, column)?);
             }
             let found = cells.len() - row_start;
@@ -213,10 +229,18 @@ impl GridMap {
     ///
     /// Fails with [`Error::EmptyMap`] for a map without cells, with
     /// [`Error::MissingStartCell`] without a start cell, and with
-    /// [`Error::InvalidParameter`] when the cell count does not match the shape.
+    /// [`Error::InvalidParameter`] when the cell count does not match the shape, and with
+    /// [`Error::MapTooLarge`] when `rows * cols` is above [`MAX_MAP_CELLS`].
     pub fn from_cells(rows: usize, cols: usize, cells: Vec<CellKind>) -> Result<GridMap, Error> {
         if rows == 0 || cols == 0 || cells.is_empty() {
             return Err(Error::EmptyMap);
+        }
+        let count = rows.saturating_mul(cols);
+        if count > MAX_MAP_CELLS {
+            return Err(Error::MapTooLarge {
+                cells: count,
+                limit: MAX_MAP_CELLS,
+            });
         }
         if rows.checked_mul(cols) != Some(cells.len()) {
             return Err(Error::InvalidParameter {

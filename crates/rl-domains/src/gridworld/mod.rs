@@ -30,7 +30,7 @@ pub use domain::GridWorld;
 #[cfg(feature = "grid-image")]
 pub use image::GridImage;
 pub use image::{GRID_IMAGE_CHANNELS, write_grid_image};
-pub use map::{CellKind, GridCell, GridMap};
+pub use map::{CellKind, GridCell, GridMap, MAX_MAP_CELLS};
 pub use model::{
     ActionSet, ActionSetIter, ExpectedOutcome, GOAL_REWARD, GridAction, GridStep, Outcome,
     OutcomeList, PIT_REWARD, STEP_REWARD, expected_step, expected_step_corrected, noisy_action,
