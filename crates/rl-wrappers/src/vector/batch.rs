@@ -47,6 +47,12 @@ pub(crate) mod sealed {
         /// The action space every environment shares.
         fn action_space(&self) -> &Self::ActionSpace;
 
+        /// Whether the environments may give infos (a kernel's never do, so its infos need
+        /// no copying).
+        fn has_infos(&self) -> bool {
+            true
+        }
+
         /// Seeds environment `i` (global index `first + i`) with `derive_seed(seed, first + i)`.
         fn seed(&mut self, seed: u64);
 

@@ -259,7 +259,7 @@ where
     ) -> Result<Self, VectorError> {
         let keep_final = options.autoreset() == Autoreset::SameStep;
         let mut vector = VectorEnvironment {
-            threads: Threads::new(batches)?,
+            threads: Threads::new(batches, dim, keep_final)?,
             outputs: Outputs::new(len, dim, keep_final),
             options,
             mode: Mode::Training,

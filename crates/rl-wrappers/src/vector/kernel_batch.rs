@@ -152,6 +152,10 @@ where
         self.domain.action_space()
     }
 
+    fn has_infos(&self) -> bool {
+        false
+    }
+
     fn seed(&mut self, seed: u64) {
         let first = self.first;
         for (i, generator) in self.generators.iter_mut().enumerate() {

@@ -6,7 +6,6 @@ mod autoreset;
 mod batch;
 mod copies;
 mod environment;
-mod in_place;
 mod kernel_batch;
 mod options;
 mod outputs;

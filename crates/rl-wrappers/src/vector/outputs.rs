@@ -23,7 +23,7 @@ pub(crate) struct Outputs<T> {
 
 /// Mutable views of the results of a run of environments, indexed from 0.
 pub struct Rows<'a, T> {
-    pub(crate) dim: usize,
+    dim: usize,
     pub(crate) observations: &'a mut [T],
     pub(crate) rewards: &'a mut [f64],
     pub(crate) terminated: &'a mut [bool],
@@ -34,9 +34,14 @@ pub struct Rows<'a, T> {
     pub(crate) final_infos: &'a mut [Info],
 }
 
+/// The entries of a standard-layout array as one shared slice (see [`entries`]).
+fn entries_of<T>(array: &Array2<T>) -> &[T] {
+    array.as_slice().unwrap_or(&[])
+}
+
 /// The entries of a standard-layout array as one slice (every array here is built in standard
 /// layout and never reshaped, so the fallback is never taken).
-pub(crate) fn entries<T>(array: &mut Array2<T>) -> &mut [T] {
+fn entries<T>(array: &mut Array2<T>) -> &mut [T] {
     array.as_slice_mut().unwrap_or(&mut [])
 }
 
@@ -91,6 +96,35 @@ impl<T: FlatScalar> Outputs<T> {
     pub(crate) fn all_rows(&mut self) -> Rows<'_, T> {
         let len = self.rewards.len();
         self.rows(0..len)
+    }
+
+    /// Copies every result of `source` (the outputs of a share of the environments) into the
+    /// rows from `start` on. Infos are copied only with `infos`, and cloned only when one side
+    /// is not empty, so that copying empty infos allocates nothing.
+    pub(crate) fn copy_from(&mut self, start: usize, source: &Outputs<T>, infos: bool) {
+        let rows = self.rows(start..start + source.rewards.len());
+        copy(rows.observations, entries_of(&source.observations));
+        copy(rows.rewards, &source.rewards);
+        copy(rows.terminated, &source.terminated);
+        copy(rows.truncated, &source.truncated);
+        copy(
+            rows.final_observations,
+            entries_of(&source.final_observations),
+        );
+        copy(rows.final_mask, &source.final_mask);
+        if !infos {
+            return;
+        }
+        for (target, info) in rows
+            .infos
+            .iter_mut()
+            .zip(&source.infos)
+            .chain(rows.final_infos.iter_mut().zip(&source.final_infos))
+        {
+            if !(target.is_empty() && info.is_empty()) {
+                target.clone_from(info);
+            }
+        }
     }
 }
 

@@ -1,11 +1,10 @@
 //! [`Threads`]: the scheduling of a vector environment: one static share of the environments
-//! per thread, the calling thread's stepped first, each of the others handed to a worker
-//! thread started once. Every share reads its actions where the caller has them and writes
-//! its results in place into its rows of the vector environment's buffers (through
-//! [`in_place`](crate::vector::in_place), the runtime's one `unsafe`). A share its worker has
-//! not taken yet when the calling thread is done with its own (a worker descheduled or
-//! parked) is stepped by the calling thread instead. A share moves to its worker and back by
-//! value, through mutexes.
+//! per thread, the calling thread's stepped in place, each of the others handed to a worker
+//! thread started once, which steps it in its own buffers, and copied back into the vector
+//! environment's buffers when the worker hands it back. A share its worker has not taken yet
+//! when the calling thread is done with its own (a worker descheduled or parked) is stepped
+//! by the calling thread instead. Safe Rust only: a share moves to its worker and back by
+//! value, through mutexes, and nothing is shared while it is stepped.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -15,7 +14,6 @@ use std::thread::{self, JoinHandle};
 
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Failure, execute};
-use crate::vector::in_place::{RawOutputs, SharedSlice, raw};
 use crate::vector::outputs::Outputs;
 
 /// How many times a waiting thread checks before it parks (a worker waiting for the next
@@ -31,35 +29,30 @@ fn lock<X>(mutex: &Mutex<X>) -> MutexGuard<'_, X> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A share of the environments stepped by a worker: its batch, where the current call's
-/// actions and result buffers are, and what the call gave.
+/// A share of the environments stepped by a worker: its batch, its own result buffers, its
+/// actions of the current call (copied in), and what the call gave.
 struct Share<B: Batch> {
     batch: B,
+    outputs: Outputs<B::Scalar>,
+    actions: Vec<B::Action>,
     command: Command,
-    actions: SharedSlice<B::Action>,
-    outputs: RawOutputs<B::Scalar>,
     failure: Option<Failure>,
     panic: Option<Box<dyn Any + Send>>,
 }
 
 impl<B: Batch> Share<B> {
     /// Runs the share's command on its batch, keeping its failure or panic.
-    ///
-    /// # Safety
-    ///
-    /// The contracts of [`RawOutputs::rows`] and [`SharedSlice::get`] for the share's range:
-    /// the buffers and the actions the share's addresses came from are alive and touched by
-    /// nobody else until the share is back with the calling thread ([`Threads::run`] returns,
-    /// or unwinds, only after every share is back), and no other share covers these
-    /// environments (the shares' ranges are disjoint).
-    #[allow(unsafe_code)]
-    unsafe fn run(&mut self) {
-        let range = self.batch.first()..self.batch.first() + self.batch.len();
-        // SAFETY: this function's contract, passed on.
-        let (actions, rows) =
-            unsafe { (self.actions.get(range.clone()), self.outputs.rows(range)) };
-        let (batch, command) = (&mut self.batch, self.command);
-        match catch_unwind(AssertUnwindSafe(|| execute(batch, command, actions, rows))) {
+    fn run(&mut self) {
+        let Share {
+            batch,
+            outputs,
+            actions,
+            command,
+            ..
+        } = self;
+        match catch_unwind(AssertUnwindSafe(|| {
+            execute(batch, *command, actions, outputs.all_rows())
+        })) {
             Ok(result) => self.failure = result.err(),
             Err(panic) => self.panic = Some(panic),
         }
@@ -99,6 +92,8 @@ struct Worker<B: Batch> {
     thread: Option<JoinHandle<()>>,
     /// The share, between calls (`None` while it waits in the slot or the worker holds it).
     share: Option<Box<Share<B>>>,
+    /// The global index of the share's first environment.
+    first: usize,
 }
 
 /// The loop of a worker thread: waits for a share in the slot, steps it and hands it back;
@@ -121,12 +116,7 @@ fn work<B: Batch>(slot: &Slot<B>) {
         }
         // The calling thread may have taken the share first (then there is nothing to do).
         if let Some(mut share) = slot.take_todo() {
-            // SAFETY: the calling thread put the share in the slot with the addresses of one
-            // call and takes it back before that call returns (`Share::run`'s contract).
-            #[allow(unsafe_code)]
-            unsafe {
-                share.run();
-            }
+            share.run();
             *lock(&slot.done) = Some(share);
             slot.has_done.store(true, Ordering::Release);
         }
@@ -144,11 +134,17 @@ pub(crate) struct Threads<B: Batch> {
 impl<B> Threads<B>
 where
     B: Batch + Send + 'static,
-    B::Action: Send + Sync + 'static,
+    B::Action: Send + 'static,
     B::Scalar: Send + 'static,
 {
-    /// Puts the first batch on the calling thread and starts a worker for each other one.
-    pub(crate) fn new(mut batches: Vec<B>) -> Result<Self, VectorError> {
+    /// Puts the first batch on the calling thread and starts a worker for each other one;
+    /// `dim` is the observations' length and `keep_final` whether the final observations are
+    /// kept (same-step autoreset).
+    pub(crate) fn new(
+        mut batches: Vec<B>,
+        dim: usize,
+        keep_final: bool,
+    ) -> Result<Self, VectorError> {
         if batches.is_empty() {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         }
@@ -158,6 +154,8 @@ where
         };
         let mut workers = Vec::with_capacity(others.len());
         for batch in others {
+            let len = batch.len();
+            let first = batch.first();
             let slot = Arc::new(Slot {
                 todo: Mutex::new(None),
                 has_todo: AtomicBool::new(false),
@@ -177,12 +175,13 @@ where
                 thread: Some(thread),
                 share: Some(Box::new(Share {
                     batch,
+                    outputs: Outputs::new(len, dim, keep_final),
+                    actions: Vec::with_capacity(len),
                     command: Command::Seed(0),
-                    actions: SharedSlice::new(&[]),
-                    outputs: RawOutputs::empty(),
                     failure: None,
                     panic: None,
                 })),
+                first,
             });
         }
         Ok(Threads { main, workers })
@@ -205,9 +204,9 @@ impl<B: Batch> Threads<B> {
         )
     }
 
-    /// Runs `command` on every share: hands each worker its share with the addresses of the
-    /// actions and of `outputs`, runs the first share on this thread, then waits for each
-    /// share to be back (stepping here any its worker has not taken). Returns the failure of the lowest index, if any; passes on
+    /// Runs `command` on every share: hands each worker its share with its actions, runs the
+    /// first share on this thread in place in `outputs`, then waits for each worker and copies
+    /// its results into `outputs`. Returns the failure of the lowest index, if any; passes on
     /// the panic of a share, after every worker is done.
     pub(crate) fn run(
         &mut self,
@@ -219,19 +218,16 @@ impl<B: Batch> Threads<B> {
             return execute(&mut self.main, command, actions, outputs.all_rows()).err();
         }
         let main_len = self.main.len();
-        // From here until every share is back, the threads write into the buffers through
-        // these addresses and this function touches `outputs` through no reference; it
-        // returns, or unwinds (see `TakeBack`), only after every share is back. `actions`
-        // stays borrowed all along.
-        let addresses = raw(outputs);
-        let shared = SharedSlice::new(actions);
         for worker in &mut self.workers {
             let Some(mut share) = worker.share.take() else {
                 continue;
             };
+            let range = worker.first..worker.first + share.batch.len();
+            share.actions.clear();
+            share
+                .actions
+                .extend_from_slice(actions.get(range).unwrap_or_default());
             share.command = command;
-            share.actions = shared;
-            share.outputs = addresses;
             {
                 let mut todo = lock(&worker.slot.todo);
                 *todo = Some(share);
@@ -243,17 +239,20 @@ impl<B: Batch> Threads<B> {
         }
         // Takes the shares back even if the calling thread's own share panics.
         let guard = TakeBack(&mut self.workers);
-        // SAFETY: the calling thread's share is environments `0..main_len`, which no worker's
-        // share covers; see above for the buffers' and the actions' lifetime.
-        #[allow(unsafe_code)]
-        let (main_actions, rows) =
-            unsafe { (shared.get(0..main_len), addresses.rows(0..main_len)) };
-        let mut failure = execute(&mut self.main, command, main_actions, rows).err();
+        let main_actions = actions.get(..main_len).unwrap_or_default();
+        let mut failure = execute(
+            &mut self.main,
+            command,
+            main_actions,
+            outputs.rows(0..main_len),
+        )
+        .err();
         let mut panic = None;
         for worker in guard.0.iter_mut() {
             let Some(mut share) = worker.take_back(true) else {
                 continue;
             };
+            outputs.copy_from(worker.first, &share.outputs, share.batch.has_infos());
             if let Some(share_failure) = share.failure.take() {
                 failure = failure.or(Some(share_failure));
             }
@@ -286,12 +285,7 @@ impl<B: Batch> Worker<B> {
             if self.slot.has_todo.load(Ordering::Acquire) {
                 if let Some(mut share) = self.slot.take_todo() {
                     if step {
-                        // SAFETY: the share was put in the slot by the call now running on
-                        // this thread, which is still borrowing the buffers and actions.
-                        #[allow(unsafe_code)]
-                        unsafe {
-                            share.run();
-                        }
+                        share.run();
                     }
                     return Some(share);
                 }
