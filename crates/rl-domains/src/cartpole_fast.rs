@@ -246,19 +246,30 @@ impl Constants {
 ///
 /// None: it approximates Gymnasium 1.4.0's `CartPole-v1` ([`CartPole`] is exact).
 ///
+/// Stepped as a batch (rl-wrappers' `KernelVector::from_kernel` builds a vector environment
+/// of it the same way):
+///
 /// ```
-/// use std::num::NonZeroUsize;
-/// use rl_core::Mode;
+/// use rand::SeedableRng;
+/// use rand_pcg::Pcg64;
+/// use rl_core::{BatchStep, Domain, Mode};
 /// use rl_domains::cartpole::CartPoleParams;
 /// use rl_domains::cartpole_fast::FastCartPole;
-/// use rl_wrappers::vector::{KernelVector, VectorOptions};
 ///
 /// let domain = FastCartPole::new(CartPoleParams::default())?;
-/// let count = NonZeroUsize::new(256).expect("non-zero");
-/// let mut vector = KernelVector::<_, f32>::from_kernel(domain, count, 7, VectorOptions::new())?;
-/// vector.reset(Mode::Training)?;
-/// vector.step(&[1; 256])?;
-/// assert_eq!(vector.rewards(), &[1.0; 256]);
+/// let mut rngs: Vec<Pcg64> = (0..256).map(Pcg64::seed_from_u64).collect();
+/// let mut states: Vec<_> = rngs
+///     .iter_mut()
+///     .map(|rng| domain.initial_state(Mode::Training, rng))
+///     .collect();
+/// let (mut rewards, mut terminated) = (vec![0.0; 256], vec![false; 256]);
+/// let mut observations = vec![0.0f32; 256 * 4];
+/// domain.step_batch(
+///     &mut states, &[1; 256], Mode::Training, &mut rngs,
+///     &mut rewards, &mut terminated, &mut observations,
+/// );
+/// assert_eq!(rewards, [1.0; 256]);
+/// assert!(terminated.iter().all(|t| !t));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
