@@ -246,22 +246,30 @@ impl Constants {
 ///
 /// None: it approximates Gymnasium 1.4.0's `CartPole-v1` ([`CartPole`] is exact).
 ///
+/// Stepped as a batch (rl-wrappers' `KernelVector::from_kernel` builds a vector environment
+/// of it the same way):
+///
 /// ```
-/// use rl_core::rand::SeedableRng;
-/// use rl_core::rand_pcg::Pcg64;
+/// use rand::SeedableRng;
+/// use rand_pcg::Pcg64;
 /// use rl_core::{BatchStep, Domain, Mode};
 /// use rl_domains::cartpole::CartPoleParams;
 /// use rl_domains::cartpole_fast::FastCartPole;
 ///
-/// // Its kernel steps a batch of states at once (a vector environment does this per thread).
 /// let domain = FastCartPole::new(CartPoleParams::default())?;
 /// let mut rngs: Vec<Pcg64> = (0..256).map(Pcg64::seed_from_u64).collect();
-/// let mut states: Vec<_> =
-///     rngs.iter_mut().map(|rng| domain.initial_state(Mode::Training, rng)).collect();
-/// let (mut rewards, mut terminated, mut observations) = (vec![0.0; 256], vec![false; 256], vec![0.0f32; 4 * 256]);
-/// let actions = vec![1; 256];
-/// domain.step_batch(&mut states, &actions, Mode::Training, &mut rngs, &mut rewards, &mut terminated, &mut observations);
-/// assert_eq!(rewards, vec![1.0; 256]);
+/// let mut states: Vec<_> = rngs
+///     .iter_mut()
+///     .map(|rng| domain.initial_state(Mode::Training, rng))
+///     .collect();
+/// let (mut rewards, mut terminated) = (vec![0.0; 256], vec![false; 256]);
+/// let mut observations = vec![0.0f32; 256 * 4];
+/// domain.step_batch(
+///     &mut states, &[1; 256], Mode::Training, &mut rngs,
+///     &mut rewards, &mut terminated, &mut observations,
+/// );
+/// assert_eq!(rewards, [1.0; 256]);
+/// assert!(terminated.iter().all(|t| !t));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
