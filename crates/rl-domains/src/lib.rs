@@ -19,6 +19,9 @@
 //! from the reference. Underneath, each module keeps the exact, allocation-free step
 //! function on plain `Copy` states that reproduces the reference.
 //!
+//! Every domain draws RGB frames ([`RenderFrame`](rl_core::RenderFrame), Gymnasium's
+//! `rgb_array`; the [`frames`] module), through its type and through its id.
+//!
 //! The [`registry`] builds any domain from an id and JSON parameters as an environment
 //! that code can drive without knowing its type. The [`reference`](mod@reference) module
 //! reads the reference trace files of `testdata/reference/` and replays them. The
@@ -63,6 +66,7 @@ pub mod batch;
 pub mod cartpole;
 pub mod cartpole_fast;
 mod error;
+pub mod frames;
 pub mod gridworld;
 pub mod mountain_car;
 pub mod mountain_car_continuous;
