@@ -36,6 +36,7 @@
 //!     Corridor::new(p.length, p.slip)
 //! })
 //! .with_render()
+//! .with_frames()
 //! .register()?;
 //!
 //! // Built by id with JSON parameters, then driven without knowing its type.
@@ -48,6 +49,7 @@
 //! let domain = registry::build("Corridor-doc-v0", None)?;
 //! assert!(domain.check(&CheckConfig::default()).is_ok());
 //! assert!(domain.picture(0, registry::PictureFormat::Text).is_some());
+//! assert_eq!(domain.frame_size(), Some((32, 8))); // 4 cells of 8 pixels
 //!
 //! // Errors name what was wrong.
 //! let error = registry::make("Corridor-doc-v0", Some(&serde_json::json!({"length": "six"})));

@@ -120,6 +120,7 @@ mod error;
 mod forward;
 mod numeric;
 mod outer;
+pub mod pictures;
 pub mod representation;
 mod seeds;
 pub mod stateful;
