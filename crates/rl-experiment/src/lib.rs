@@ -40,6 +40,7 @@ mod progress;
 pub mod results;
 mod runs;
 pub mod seeds;
+pub mod video;
 
 /// The workspace README, included so that its quick start runs as a doctest.
 #[doc = include_str!("../../../README.md")]
