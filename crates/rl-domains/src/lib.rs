@@ -5,11 +5,11 @@
 //!
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
-//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_wrappers::vector::BatchStep) |
+//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), [`BatchStep`](rl_wrappers::vector::BatchStep) |
 //! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`BatchStep`](rl_wrappers::vector::BatchStep) |
 //! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same |
 //! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
-//! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), value pictures |
+//! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), value pictures |
 //!
 //! Each domain is a pure model ([`rl_core::Domain`]) built from a validated `Params`
 //! struct whose [`Default`] is the reference, with serde; the
