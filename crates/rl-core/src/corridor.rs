@@ -38,8 +38,11 @@ use rl_spaces::Discrete;
 
 use crate::{
     BoundConstraint, BoxedConstraint, ConstrainedDomain, CoreError, Domain, EnumerableTransitions,
-    Inequality, Memory, Mode, Render, Transition, TransitionOutcome, Value,
+    Frame, Inequality, Memory, Mode, Render, RenderFrame, Transition, TransitionOutcome, Value,
 };
+
+/// The side of a cell in a corridor's frames, in pixels.
+pub const CORRIDOR_CELL_PIXELS: u32 = 8;
 
 /// The action that moves toward cell 0.
 pub const LEFT: i64 = 0;
@@ -200,6 +203,37 @@ impl ConstrainedDomain for Corridor {
         toward_goal
             .map(|c| vec![Box::new(c) as BoxedConstraint<i64, i64>])
             .unwrap_or_default()
+    }
+}
+
+/// One square per cell, [`CORRIDOR_CELL_PIXELS`] wide: the agent's cell black, the goal (the
+/// last cell) grey, the others white. The frames of a hand-filled buffer, with no rasteriser.
+impl RenderFrame for Corridor {
+    fn frame_size(&self) -> (u32, u32) {
+        let cells = u32::try_from(self.length).unwrap_or(u32::MAX);
+        (
+            cells
+                .saturating_mul(CORRIDOR_CELL_PIXELS)
+                .min(crate::MAX_FRAME_SIDE),
+            CORRIDOR_CELL_PIXELS,
+        )
+    }
+
+    fn draw_frame(&self, state: &i64, frame: &mut Frame) {
+        let width = frame.width() as usize;
+        let length = self.length as usize;
+        let pixels = frame.pixels_mut();
+        for (index, pixel) in pixels.chunks_exact_mut(3).enumerate() {
+            let cell = (index % width) * length / width;
+            let colour = if cell as i64 == *state {
+                [0, 0, 0]
+            } else if cell + 1 == length {
+                [128, 128, 128]
+            } else {
+                [255, 255, 255]
+            };
+            pixel.copy_from_slice(&colour);
+        }
     }
 }
 

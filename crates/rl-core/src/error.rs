@@ -67,6 +67,13 @@ pub enum CoreError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Writing an output (a video, a picture) failed.
+    Output {
+        /// What was being written, such as a file's path.
+        target: String,
+        /// The reason, such as the operating system's message.
+        reason: String,
+    },
     /// The registered constructor rejected the parameters.
     InvalidDomain {
         /// The id.
@@ -112,6 +119,9 @@ impl fmt::Display for CoreError {
             }
             CoreError::InvalidParameter { name, reason } => {
                 write!(f, "invalid parameter `{name}`: {reason}")
+            }
+            CoreError::Output { target, reason } => {
+                write!(f, "could not write {target}: {reason}")
             }
             CoreError::Unsupported { operation } => {
                 write!(f, "this environment does not support `{operation}`")

@@ -9,7 +9,8 @@
 //! | [`Environment`] | the stateful interface: `reset(mode)`, `step(&action)`, `seed(u64)` |
 //! | [`StepOutcome`], [`TransitionOutcome`] | what a step gives back; termination and truncation kept apart |
 //! | [`Value`], [`Info`], [`Mode`] | reward/cost, extra facts, training or evaluation |
-//! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`], [`BatchStep`] | optional capabilities |
+//! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`], [`RenderFrame`], [`BatchStep`] | optional capabilities |
+//! | [`Frame`], [`FrameEnvironment`] | RGB frames (Gymnasium's `rgb_array`) and environments that draw them |
 //! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
 //! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
 //! | [`registry`] | the table of ids: register a domain, then build it by id with JSON parameters |
@@ -63,6 +64,7 @@ mod domain;
 mod dynamic;
 mod environment;
 mod error;
+mod frame;
 mod info;
 mod invalid;
 mod mode;
@@ -94,6 +96,7 @@ pub use domain::Domain;
 pub use dynamic::{BoxedEnvironment, DynamicEnvironment};
 pub use environment::{Environment, RandomState};
 pub use error::{CoreError, ResetReason};
+pub use frame::{BoxedFrameEnvironment, Frame, FrameEnvironment, MAX_FRAME_SIDE, RenderFrame};
 pub use info::Info;
 pub use invalid::InvalidExamples;
 pub use mode::Mode;

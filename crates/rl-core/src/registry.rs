@@ -36,6 +36,7 @@
 //!     Corridor::new(p.length, p.slip)
 //! })
 //! .with_render()
+//! .with_frames()
 //! .register()?;
 //!
 //! // Built by id with JSON parameters, then driven without knowing its type.
@@ -48,6 +49,7 @@
 //! let domain = registry::build("Corridor-doc-v0", None)?;
 //! assert!(domain.check(&CheckConfig::default()).is_ok());
 //! assert!(domain.picture(0, registry::PictureFormat::Text).is_some());
+//! assert_eq!(domain.frame_size(), Some((32, 8))); // 4 cells of 8 pixels
 //!
 //! // Errors name what was wrong.
 //! let error = registry::make("Corridor-doc-v0", Some(&serde_json::json!({"length": "six"})));
@@ -71,9 +73,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::{
-    BoxedEnvironment, CheckConfig, CheckReport, CoreError, Domain, DynamicEnvironment,
-    EnumerableTransitions, InvalidExamples, Mode, Render, Simulator, check_domain,
-    check_transitions,
+    BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport, CoreError, Domain,
+    DynamicEnvironment, EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame,
+    Simulator, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -105,6 +107,32 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// registration declared no pictures.
     fn picture(&self, seed: u64, format: PictureFormat) -> Option<String>;
 
+    /// The natural size `(width, height)` of the domain's RGB frames, or `None` when the
+    /// registration declared no frames ([`Registration::with_frames`]).
+    fn frame_size(&self) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// Draws the initial state drawn with `seed` in training mode over the whole of `frame`,
+    /// at the frame's size. Fails with [`CoreError::Unsupported`] when the registration
+    /// declared no frames.
+    fn draw_frame(&self, seed: u64, frame: &mut Frame) -> Result<(), CoreError> {
+        let _ = (seed, frame);
+        Err(CoreError::Unsupported {
+            operation: "frames",
+        })
+    }
+
+    /// A fresh environment of the domain that also draws its current state
+    /// ([`FrameEnvironment`](crate::FrameEnvironment)), seeded with `seed`. Fails with
+    /// [`CoreError::Unsupported`] when the registration declared no frames.
+    fn frame_environment(&self, seed: u64) -> Result<BoxedFrameEnvironment, CoreError> {
+        let _ = seed;
+        Err(CoreError::Unsupported {
+            operation: "frames",
+        })
+    }
+
     /// The domain's discount factor.
     fn discount(&self) -> f64;
 
@@ -120,11 +148,28 @@ type DrawFn<D> = fn(&D, &<D as Domain>::State, PictureFormat) -> String;
 /// Checks a domain's enumerable transitions.
 type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
 
+/// What a registration with frames keeps: the domain's frame size, its drawing, and a
+/// constructor of its environments with frames.
+struct FrameFns<D: Domain> {
+    size: fn(&D) -> (u32, u32),
+    draw: fn(&D, &<D as Domain>::State, &mut Frame),
+    environment: fn(&D, u64) -> BoxedFrameEnvironment,
+}
+
+impl<D: Domain> Clone for FrameFns<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for FrameFns<D> {}
+
 /// The optional capabilities a registration declared, as function pointers built where the
 /// bounds are known.
 struct Capabilities<D: Domain> {
     draw: Option<DrawFn<D>>,
     transitions: Option<TransitionCheckFn<D>>,
+    frames: Option<FrameFns<D>>,
 }
 
 impl<D: Domain> Clone for Capabilities<D> {
@@ -180,6 +225,29 @@ where
         let mut rng = Pcg64::seed_from_u64(seed);
         let state = self.domain.initial_state(Mode::Training, &mut rng);
         Some(draw(&self.domain, &state, format))
+    }
+
+    fn frame_size(&self) -> Option<(u32, u32)> {
+        self.capabilities
+            .frames
+            .map(|frames| (frames.size)(&self.domain))
+    }
+
+    fn draw_frame(&self, seed: u64, frame: &mut Frame) -> Result<(), CoreError> {
+        let frames = self.capabilities.frames.ok_or(CoreError::Unsupported {
+            operation: "frames",
+        })?;
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let state = self.domain.initial_state(Mode::Training, &mut rng);
+        (frames.draw)(&self.domain, &state, frame);
+        Ok(())
+    }
+
+    fn frame_environment(&self, seed: u64) -> Result<BoxedFrameEnvironment, CoreError> {
+        let frames = self.capabilities.frames.ok_or(CoreError::Unsupported {
+            operation: "frames",
+        })?;
+        Ok((frames.environment)(&self.domain, seed))
     }
 
     fn discount(&self) -> f64 {
@@ -283,6 +351,7 @@ where
             capabilities: Capabilities {
                 draw: None,
                 transitions: None,
+                frames: None,
             },
         }
     }
@@ -295,6 +364,26 @@ where
         self.capabilities.draw = Some(|domain, state, format| match format {
             PictureFormat::Text => domain.render_text(state),
             PictureFormat::Svg => domain.render_svg(state),
+        });
+        self
+    }
+
+    /// Declares that the domain draws RGB frames ([`RenderFrame`]), so that frames and
+    /// environments with frames work by id ([`RegisteredDomain::draw_frame`],
+    /// [`RegisteredDomain::frame_environment`]).
+    pub fn with_frames(mut self) -> Self
+    where
+        D: RenderFrame,
+    {
+        self.capabilities.frames = Some(FrameFns {
+            size: |domain| domain.frame_size(),
+            draw: |domain, state, frame| domain.draw_frame(state, frame),
+            environment: |domain, seed| {
+                Box::new(DynamicEnvironment::new(Simulator::new(
+                    domain.clone(),
+                    seed,
+                )))
+            },
         });
         self
     }

@@ -5,13 +5,13 @@
 //!
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
-//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_core::BatchStep) |
+//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), [`BatchStep`](rl_core::BatchStep) |
 //! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`BatchStep`](rl_core::BatchStep) |
 //! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same |
 //! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
 //! | [`Acrobot`] | [`acrobot`] | Gymnasium `Acrobot-v1` (book and NIPS dynamics, RK4 with C `pow`) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_core::BatchStep) |
 //! | [`Pendulum`] | [`pendulum`] | Gymnasium `Pendulum-v1`, float32 torque terms included | the same |
-//! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), value pictures |
+//! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), value pictures |
 //!
 //! Each domain is a pure model ([`rl_core::Domain`]) built from a validated `Params`
 //! struct whose [`Default`] is the reference, with serde; the
@@ -20,6 +20,9 @@
 //! episode end (termination and truncation), parameters, reference, and the differences
 //! from the reference. Underneath, each module keeps the exact, allocation-free step
 //! function on plain `Copy` states that reproduces the reference.
+//!
+//! Every domain draws RGB frames ([`RenderFrame`](rl_core::RenderFrame), Gymnasium's
+//! `rgb_array`; the [`frames`] module), through its type and through its id.
 //!
 //! The [`registry`] builds any domain from an id and JSON parameters as an environment
 //! that code can drive without knowing its type. The [`reference`](mod@reference) module
@@ -70,6 +73,7 @@ mod batch;
 pub mod cartpole;
 pub mod cartpole_fast;
 mod error;
+pub mod frames;
 pub mod gridworld;
 pub mod mountain_car;
 pub mod mountain_car_continuous;

@@ -120,6 +120,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             |params: CartPoleParams| CartPole::new(params),
         )
         .with_render()
+        .with_frames()
         .with_settings(json!({
             "agent": "linear-sarsa",
             "max_steps": 100_000,
@@ -137,6 +138,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             |params: MountainCarParams| MountainCar::new(params),
         )
         .with_render()
+        .with_frames()
         .with_settings(json!({"agent": "linear-sarsa", "max_steps": 60_000}))
         .register(),
         Registration::new(
@@ -146,6 +148,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             |params: MountainCarContinuousParams| MountainCarContinuous::new(params),
         )
         .with_render()
+        .with_frames()
         .with_settings(json!({"agent": "random", "max_steps": 100_000}))
         .register(),
         Registration::new(
@@ -174,6 +177,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             move |params: GridWorldParams| GridWorld::builtin(name, params),
         )
         .with_render()
+        .with_frames()
         .with_transitions()
         .with_settings(json!({"agent": "q-learning", "max_steps": 20_000}));
         results.push(registration.register());

@@ -6,6 +6,7 @@ mod allocation;
 mod batch;
 mod conformance;
 mod domains;
+mod frames;
 mod gridworld_map;
 mod gridworld_space;
 mod observation_bounds;

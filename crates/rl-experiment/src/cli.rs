@@ -49,7 +49,8 @@ enum Command {
     /// Run an experiment: learn for a step budget, checking the greedy policy at evenly spaced
     /// points, over several seeded runs in parallel; results, a summary CSV and plots go to --out.
     Run(RunArgs),
-    /// Draw a domain's initial state as an SVG picture.
+    /// Draw a domain's initial state as an SVG picture, or record an episode as an animated
+    /// GIF (--episode).
     Render {
         /// The domain id (see `rl list`).
         #[arg(long, default_value = catalog::DEFAULT_DOMAIN)]
@@ -60,9 +61,11 @@ enum Command {
         /// The seed of the initial state.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// The SVG file to write.
+        /// The SVG file to write (the GIF file with --episode).
         #[arg(long)]
         out: PathBuf,
+        #[command(flatten)]
+        video: crate::video::EpisodeArgs,
     },
     /// Run the conformance checker on a domain and print its report.
     Check {
@@ -349,8 +352,14 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
             params,
             seed,
             out: path,
+            video,
         } => {
             let params = parse_object("--params", params.as_deref())?;
+            if video.wanted() {
+                let line = crate::video::render_episode(&domain, params, seed, &video, &path)?;
+                writeln!(out, "{line}")?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let svg = catalog::render_svg(&domain, params.as_ref(), seed)?;
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(parent).map_err(|e| ExperimentError::io(parent, &e))?;

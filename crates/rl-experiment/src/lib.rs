@@ -42,6 +42,7 @@ mod progress;
 pub mod results;
 mod runs;
 pub mod seeds;
+pub mod video;
 
 pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};
 pub use error::ExperimentError;

@@ -6,3 +6,4 @@ mod cli;
 mod command_line;
 mod mountain_car;
 mod runs;
+mod video;

@@ -120,6 +120,7 @@ mod error;
 mod forward;
 mod numeric;
 mod outer;
+pub mod pictures;
 pub mod representation;
 pub mod stateful;
 pub mod stateless;

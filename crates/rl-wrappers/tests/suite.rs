@@ -5,12 +5,14 @@
 mod common;
 
 mod allocation;
+mod allocation_pictures;
 mod conformance;
 mod history;
 mod kernel;
 mod modes;
 mod normalize;
 mod outer;
+mod pictures;
 mod robustness;
 mod statistics;
 mod time_limit;
