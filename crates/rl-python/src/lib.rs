@@ -92,6 +92,27 @@ fn domain_info(id: &str, params_json: Option<&str>) -> PyResult<(f64, Option<u64
     Ok((domain.discount(), domain.episode_cap()))
 }
 
+/// The definition of the space defined by `definition_json`, as the Rust core writes it (the
+/// explicit form: flat lists, every optional field present); errors name what was wrong.
+#[pyfunction]
+fn space_definition(definition_json: &str) -> PyResult<String> {
+    let space = rl_spaces::AnySpace::from_definition_str(definition_json).or_else(|_| {
+        let value: Value = serde_json::from_str(definition_json).map_err(|error| {
+            PyValueError::new_err(format!("the definition is not valid JSON: {error}"))
+        })?;
+        rl_spaces::AnySpace::from_definition(&value)
+            .map_err(|error| PyValueError::new_err(format!("{error}")))
+    })?;
+    Ok(space.to_definition().to_string())
+}
+
+/// The seed of environment `index` of a vector seeded with `seed`
+/// (`rl_wrappers::derive_seed`): a single environment seeded with it starts like that one.
+#[pyfunction]
+fn derive_seed(seed: u64, index: u64) -> u64 {
+    rl_wrappers::derive_seed(seed, index)
+}
+
 /// Adds the classes and functions of `rlrs._core` to `module`: what a domain author's own
 /// extension module calls after registering its domains, so that the same Python classes
 /// drive them.
@@ -101,6 +122,8 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(ids, module)?)?;
     module.add_function(wrap_pyfunction!(entries, module)?)?;
     module.add_function(wrap_pyfunction!(domain_info, module)?)?;
+    module.add_function(wrap_pyfunction!(space_definition, module)?)?;
+    module.add_function(wrap_pyfunction!(derive_seed, module)?)?;
     Ok(())
 }
 

@@ -51,10 +51,12 @@ impl PythonEnvironment for Opaque {
     }
 
     fn reset_to(&mut self, _state: &Value) -> Result<AnyElement, String> {
-        Err("this id's domain type is not known to the Python package, so its state cannot \
+        Err(
+            "this id's domain type is not known to the Python package, so its state cannot \
              be set (the built-in CartPole, MountainCar, MountainCarContinuous and GridWorld \
              ids support it)"
-            .to_owned())
+                .to_owned(),
+        )
     }
 
     fn state(&self) -> Option<Value> {
@@ -248,17 +250,19 @@ impl PyEnvironment {
         let state: Value = serde_json::from_str(state_json).map_err(|error| {
             PyValueError::new_err(format!("the state is not valid JSON: {error}"))
         })?;
-        let observation = self
-            .lock()
-            .environment
-            .reset_to(&state)
-            .map_err(|reason| PyNotImplementedError::new_err(format!("{}: {reason}", self.id)))?;
+        let observation =
+            self.lock().environment.reset_to(&state).map_err(|reason| {
+                PyNotImplementedError::new_err(format!("{}: {reason}", self.id))
+            })?;
         element_to_python(py, &observation)
     }
 
     /// The current state as JSON text, or `None` (unknown domain type, or no episode yet).
     fn state_json(&self) -> Option<String> {
-        self.lock().environment.state().map(|state| state.to_string())
+        self.lock()
+            .environment
+            .state()
+            .map(|state| state.to_string())
     }
 
     /// A text picture of the current state, or `None` (no pictures, or no episode yet).

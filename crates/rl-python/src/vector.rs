@@ -204,12 +204,13 @@ impl PyVector {
             .with_autoreset(mode)
             .with_threads(threads);
         crate::register();
-        let vector = make_vector(id, params.as_ref(), count, seed, options).map_err(|error| {
-            match error {
-                VectorError::Registry(error) => crate::core_error(error),
-                other => vector_error(other),
-            }
-        })?;
+        let vector =
+            make_vector(id, params.as_ref(), count, seed, options).map_err(
+                |error| match error {
+                    VectorError::Registry(error) => crate::core_error(error),
+                    other => vector_error(other),
+                },
+            )?;
         let flat_dim = vector.flat_dim();
         let action_space = vector.action_space().clone();
         // One environment of the id, for its spaces.
