@@ -18,7 +18,7 @@ from __future__ import annotations
 import gymnasium as gym
 
 from . import _core
-from .env import RustEnv
+from .env import RustEnv, core
 from .spaces import space_from_definition
 from .vector import RustVectorEnv
 
@@ -28,6 +28,7 @@ __all__ = [
     "RustVectorEnv",
     "entries",
     "ids",
+    "core",
     "register_envs",
     "space_from_definition",
 ]
@@ -45,13 +46,18 @@ def entries() -> list[tuple[str, str]]:
     return list(_core.entries())
 
 
-def register_envs() -> list[str]:
-    """Registers every Rust id not yet known to Gymnasium as ``rlrs/<id>``, with
-    ``RustEnv`` as entry point and ``RustVectorEnv`` as vector entry point, and returns the
-    Gymnasium ids. Idempotent; call it again after registering more domains in Rust."""
+def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -> list[str]:
+    """Registers every id of the Rust core ``core_module`` not yet known to Gymnasium as
+    ``<namespace>/<id>``, with ``RustEnv`` as entry point and ``RustVectorEnv`` as vector
+    entry point, and returns the Gymnasium ids. Idempotent; call it again after registering
+    more domains in Rust.
+
+    A domain author's own extension module (built with ``rl_python::add_to_module``) is
+    registered with ``register_envs("their_package._core", "their_namespace")``."""
     registered = []
-    for rust_id in _core.ids():
-        gym_id = f"{NAMESPACE}/{rust_id}"
+    module = core(core_module)
+    for rust_id in module.ids():
+        gym_id = f"{namespace}/{rust_id}"
         registered.append(gym_id)
         if gym_id in gym.registry:
             continue
@@ -59,7 +65,7 @@ def register_envs() -> list[str]:
             id=gym_id,
             entry_point="rlrs.env:RustEnv",
             vector_entry_point="rlrs.vector:RustVectorEnv",
-            kwargs={"env_id": rust_id},
+            kwargs={"env_id": rust_id, "core_module": core_module},
             # The Rust domain truncates at its own episode cap: no TimeLimit on top.
             max_episode_steps=None,
         )

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 
-from . import _core
 from .spaces import observation_converter, space_from_definition
 
-__all__ = ["RustEnv", "params_json"]
+__all__ = ["RustEnv", "core", "params_json"]
+
+
+def core(module: str = "rlrs._core"):
+    """The Rust core module named ``module``: ``rlrs._core``, or a domain author's own
+    extension module built with ``rl_python::add_to_module`` (whose registry holds their
+    domains)."""
+    return importlib.import_module(module)
 
 
 def params_json(params: dict[str, Any]) -> str | None:
@@ -22,7 +29,8 @@ def params_json(params: dict[str, Any]) -> str | None:
 class RustEnv(gym.Env):
     """The environment registered in Rust under ``env_id``, with Gymnasium's API.
 
-    ``params`` are the domain's JSON-able parameters (``RustEnv("CartPole-v1",
+    ``core_module`` names the Rust core that holds the id (a domain author's own extension
+    module, see the README). ``params`` are the domain's JSON-able parameters (``RustEnv("CartPole-v1",
     sutton_barto_reward=True)``); unknown or ill-typed ones raise ``ValueError`` naming them.
 
     Seeding follows Gymnasium: ``reset(seed=s)`` reseeds the Rust generator with ``s``,
@@ -41,14 +49,21 @@ class RustEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 30}
 
-    def __init__(self, env_id: str, render_mode: str | None = None, **params: Any) -> None:
+    def __init__(
+        self,
+        env_id: str,
+        render_mode: str | None = None,
+        *,
+        core_module: str = "rlrs._core",
+        **params: Any,
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
             )
         self.env_id = env_id
         self.params = dict(params)
-        self._core = _core.Environment(env_id, params_json(params), 0)
+        self._core = core(core_module).Environment(env_id, params_json(params), 0)
         self.observation_space = space_from_definition(self._core.observation_space_json())
         self.action_space = space_from_definition(self._core.action_space_json())
         self.render_mode = render_mode

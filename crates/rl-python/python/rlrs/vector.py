@@ -10,8 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
-from . import _core
-from .env import params_json
+from .env import core, params_json
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -49,6 +48,7 @@ class RustVectorEnv(VectorEnv):
     - ``copy=True`` (Gymnasium's default) returns fresh arrays from ``reset`` and ``step``;
       with ``copy=False`` they are the vector's own buffers, overwritten by the next call (no
       allocation per step beyond the returned tuple).
+    - ``core_module`` names the Rust core that holds the id (as for ``RustEnv``).
     - Seeding: ``reset(seed=s)`` reseeds environment ``i`` from ``(s, i)``; ``reset()``
       continues the streams (the first unseeded reset draws a seed from ``np_random``).
     """
@@ -63,6 +63,7 @@ class RustVectorEnv(VectorEnv):
         copy: bool = True,
         record_episode_statistics: bool = True,
         render_mode: str | None = None,
+        core_module: str = "rlrs._core",
         **params: Any,
     ) -> None:
         autoreset_mode = AutoresetMode(autoreset_mode)
@@ -76,7 +77,7 @@ class RustVectorEnv(VectorEnv):
         self.record_episode_statistics = record_episode_statistics
         self.render_mode = None
         self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": []}
-        self._core = _core.Vector(
+        self._core = core(core_module).Vector(
             env_id, params_json(params), self.num_envs, 0, _MODES[autoreset_mode], self.threads
         )
         self._autoreset_mode = autoreset_mode
