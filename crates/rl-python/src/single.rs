@@ -1,9 +1,9 @@
 //! One environment of a registered id behind Python: `rlrs._core.Environment`, which the
 //! pure-Python `rlrs.RustEnv` (a `gymnasium.Env`) drives.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
-use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rl_core::registry::RegisteredDomain;
 use rl_core::{BoxedEnvironment, Domain, DynamicEnvironment, Environment, Mode, Render, Simulator};
@@ -160,8 +160,17 @@ pub struct PyEnvironment {
 }
 
 impl PyEnvironment {
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The environment, or an error if another Python thread is using it (conversions may
+    /// run Python code, which can switch threads; waiting for the lock while holding the
+    /// interpreter could deadlock).
+    fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+        match self.inner.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::Poisoned(poisoned)) => Ok(PoisonError::into_inner(poisoned)),
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "the environment is being used by another thread; an environment is driven by one thread at a time",
+            )),
+        }
     }
 }
 
@@ -193,24 +202,25 @@ impl PyEnvironment {
     }
 
     /// The observation space's definition, as a JSON string (`rl-spaces`' format).
-    fn observation_space_json(&self) -> String {
-        self.lock().observation_space.to_definition().to_string()
+    fn observation_space_json(&self) -> PyResult<String> {
+        Ok(self.lock()?.observation_space.to_definition().to_string())
     }
 
     /// The action space's definition, as a JSON string (`rl-spaces`' format).
-    fn action_space_json(&self) -> String {
-        self.lock().action_space.to_definition().to_string()
+    fn action_space_json(&self) -> PyResult<String> {
+        Ok(self.lock()?.action_space.to_definition().to_string())
     }
 
     /// Reseeds the generator: the next episodes depend only on `seed` and the actions.
-    fn seed(&self, seed: u64) {
-        self.lock().environment.environment().seed(seed);
+    fn seed(&self, seed: u64) -> PyResult<()> {
+        self.lock()?.environment.environment().seed(seed);
+        Ok(())
     }
 
     /// Starts an episode and returns its first observation.
     fn reset<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let observation = self
-            .lock()
+            .lock()?
             .environment
             .environment()
             .reset(Mode::Training)
@@ -224,7 +234,7 @@ impl PyEnvironment {
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyAny>, f64, bool, bool)> {
-        let mut inner = self.lock();
+        let mut inner = self.lock()?;
         let action = element_from_python(&inner.action_space, action)?;
         let outcome = inner
             .environment
@@ -250,28 +260,31 @@ impl PyEnvironment {
         let state: Value = serde_json::from_str(state_json).map_err(|error| {
             PyValueError::new_err(format!("the state is not valid JSON: {error}"))
         })?;
-        let observation =
-            self.lock().environment.reset_to(&state).map_err(|reason| {
-                PyNotImplementedError::new_err(format!("{}: {reason}", self.id))
-            })?;
+        let observation = self
+            .lock()?
+            .environment
+            .reset_to(&state)
+            .map_err(|reason| PyNotImplementedError::new_err(format!("{}: {reason}", self.id)))?;
         element_to_python(py, &observation)
     }
 
     /// The current state as JSON text, or `None` (unknown domain type, or no episode yet).
-    fn state_json(&self) -> Option<String> {
-        self.lock()
+    fn state_json(&self) -> PyResult<Option<String>> {
+        Ok(self
+            .lock()?
             .environment
             .state()
-            .map(|state| state.to_string())
+            .map(|state| state.to_string()))
     }
 
     /// A text picture of the current state, or `None` (no pictures, or no episode yet).
-    fn render_text(&self) -> Option<String> {
-        self.lock().environment.render_text()
+    fn render_text(&self) -> PyResult<Option<String>> {
+        Ok(self.lock()?.environment.render_text())
     }
 
     /// Releases the environment's resources.
-    fn close(&self) {
-        self.lock().environment.environment().close();
+    fn close(&self) -> PyResult<()> {
+        self.lock()?.environment.environment().close();
+        Ok(())
     }
 }

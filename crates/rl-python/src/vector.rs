@@ -6,7 +6,7 @@
 //! step itself running with the interpreter released.
 
 use std::num::NonZeroUsize;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use ndarray::{ArrayD, Axis, IxDyn};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
@@ -91,8 +91,17 @@ fn write<T: Element + Copy>(
 }
 
 impl PyVector {
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The vector, or an error if another Python thread is using it: the step runs with the
+    /// interpreter released, so waiting for the lock while holding the interpreter could
+    /// deadlock.
+    fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+        match self.inner.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::Poisoned(poisoned)) => Ok(PoisonError::into_inner(poisoned)),
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "the vector is being used by another thread; a vector is driven by one thread at a time",
+            )),
+        }
     }
 
     /// Copies every output of the last reset or step into the NumPy buffers.
@@ -264,13 +273,13 @@ impl PyVector {
     }
 
     /// One environment's observation space, as a JSON definition string.
-    fn observation_space_json(&self) -> String {
-        self.lock().observation_space.to_definition().to_string()
+    fn observation_space_json(&self) -> PyResult<String> {
+        Ok(self.lock()?.observation_space.to_definition().to_string())
     }
 
     /// One environment's action space, as a JSON definition string.
-    fn action_space_json(&self) -> String {
-        self.lock().action_space.to_definition().to_string()
+    fn action_space_json(&self) -> PyResult<String> {
+        Ok(self.lock()?.action_space.to_definition().to_string())
     }
 
     /// The observations, one flat `float32` row per environment.
@@ -336,12 +345,12 @@ impl PyVector {
 
     /// Reseeds the environments: environment `i` from `(seed, i)`.
     fn seed(&self, seed: u64) -> PyResult<()> {
-        self.lock().vector.seed(seed).map_err(vector_error)
+        self.lock()?.vector.seed(seed).map_err(vector_error)
     }
 
     /// Resets every environment and writes the first observations.
     fn reset(&self, py: Python<'_>) -> PyResult<()> {
-        let mut inner = self.lock();
+        let mut inner = self.lock()?;
         let vector = &mut inner.vector;
         py.detach(|| vector.reset(Mode::Training))
             .map_err(vector_error)?;
@@ -350,14 +359,14 @@ impl PyVector {
 
     /// Resets the environments whose episode ended (disabled autoreset).
     fn reset_ended(&self, py: Python<'_>) -> PyResult<()> {
-        let mut inner = self.lock();
+        let mut inner = self.lock()?;
         inner.vector.reset_ended().map_err(vector_error)?;
         self.write_outputs(py, &inner)
     }
 
     /// Steps with one integer action per environment (Discrete action spaces).
     fn step_discrete(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
-        let mut inner = self.lock();
+        let mut inner = self.lock()?;
         let actions = actions.as_slice().map_err(|error| {
             PyValueError::new_err(format!("the actions are not contiguous: {error}"))
         })?;
@@ -377,7 +386,7 @@ impl PyVector {
     /// Steps with one row of a batch array per environment (Box, MultiDiscrete and
     /// MultiBinary action spaces): `actions` has shape `(num_envs, *action_shape)`.
     fn step_array(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut inner = self.lock();
+        let mut inner = self.lock()?;
         let (dtype, shape) = match &inner.action_space {
             AnySpace::Box(space) => (space.dtype(), space.shape().to_vec()),
             AnySpace::MultiDiscrete(space) => (rl_spaces::DType::I64, space.shape().to_vec()),
@@ -409,7 +418,7 @@ impl PyVector {
     /// Steps with a list of one action per environment, each converted as a single
     /// environment's action is (any action space).
     fn step_elements(&self, py: Python<'_>, actions: &Bound<'_, PyList>) -> PyResult<()> {
-        let mut inner = self.lock();
+        let mut inner = self.lock()?;
         if actions.len() != self.count {
             return Err(PyValueError::new_err(format!(
                 "{} actions for {} environments",
