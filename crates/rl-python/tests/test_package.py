@@ -39,3 +39,9 @@ def test_entries_describe_every_id():
     entries = dict(rlrs.entries())
     assert list(entries) == rlrs.ids()
     assert "CartPole" in entries["CartPole-v1"]
+
+
+def test_module_prefix_imports_the_package():
+    env = gym.make("rlrs:rlrs/MountainCar-v0")
+    observation, _ = env.reset(seed=0)
+    assert observation.dtype == np.float32 and observation.shape == (2,)
