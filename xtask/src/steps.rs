@@ -21,6 +21,11 @@ pub(crate) enum Action {
         /// The arguments after `cargo package` and before the `-p NAME` pairs.
         arguments: &'static [&'static str],
     },
+    /// Run `bash SCRIPT` (a script of the repository, path relative to the workspace root).
+    Script {
+        /// The script's path from the workspace root.
+        path: &'static str,
+    },
     /// Run cargo with `arguments`; each of `environment` is appended to the variable's current value.
     Cargo {
         /// The arguments after `cargo`.
@@ -48,7 +53,7 @@ pub(crate) struct Step {
 /// Everything builds in the dev profile (benchmarks included: the step checks that they
 /// compile, and the test step has already built their dependencies that way), so one build of
 /// each dependency serves every step but clippy's and the docs'.
-pub(crate) static STEPS: [Step; 9] = [
+pub(crate) static STEPS: [Step; 11] = [
     Step {
         name: "tidy",
         summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
@@ -146,6 +151,37 @@ pub(crate) static STEPS: [Step; 9] = [
         remedy: "run 'cargo package --workspace --no-verify --allow-dirty' and fix what it reports: a published \
                  crate may need nothing from outside its directory",
     },
+    Step {
+        name: "fuzz",
+        summary: "cargo run --quiet -p rl-fuzz -- --target all --seconds 2 (a short smoke run of every \
+                  fuzz target)",
+        action: Action::Cargo {
+            arguments: &[
+                "run",
+                "--quiet",
+                "-p",
+                "rl-fuzz",
+                "--",
+                "--target",
+                "all",
+                "--seconds",
+                "2",
+            ],
+            environment: &[],
+        },
+        remedy: "run 'cargo run --quiet -p rl-fuzz -- --target all --seconds 2': each finding \
+                 prints its input and a reproduce command ('--seed S --index I'); fix the panic, \
+                 abort or hang it shows and add the input as a regression test (docs/fuzzing.md)",
+    },
+    Step {
+        name: "python",
+        summary: "bash crates/rl-python/ci.sh (the Python package in its own virtualenv under the target directory, then pytest)",
+        action: Action::Script {
+            path: "crates/rl-python/ci.sh",
+        },
+        remedy: "run 'bash crates/rl-python/ci.sh' and fix the failing test (the virtualenv is \
+                 target/rl-python-venv; the first run needs PyPI)",
+    },
 ];
 
 /// The step called `name`, if there is one.
@@ -188,6 +224,11 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
         Action::Tidy => run_tidy(root),
         Action::Layering => run_layering(root),
         Action::Package { arguments } => run_package(root, arguments),
+        Action::Script { path } => {
+            let mut command = Command::new("bash");
+            command.arg(path).current_dir(root);
+            run_command(&mut command)
+        }
         Action::Cargo {
             arguments,
             environment,
@@ -449,7 +490,9 @@ mod tests {
                 words.extend(arguments.iter().map(|argument| (*argument).to_owned()));
                 Some(words.join(" "))
             }
-            Action::Tidy | Action::Layering | Action::Package { .. } => None,
+            Action::Tidy | Action::Layering | Action::Package { .. } | Action::Script { .. } => {
+                None
+            }
         }
     }
 
@@ -469,7 +512,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples", "package"
+                "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples", "package",
+                "fuzz", "python"
             ]
         );
     }

@@ -1,0 +1,75 @@
+"""rlrs: exact, fast reinforcement-learning environments written in Rust, with Gymnasium's
+API.
+
+Every id registered in the Rust registry (``rlrs.ids()``) is registered in Gymnasium under the
+namespace ``rlrs`` on import::
+
+    import gymnasium as gym
+    import rlrs
+
+    env = gym.make("rlrs/CartPole-v1")
+    envs = gym.make_vec("rlrs/CartPole-v1", num_envs=8, vectorization_mode="vector_entry_point")
+
+``gym.make("rlrs:rlrs/CartPole-v1")`` imports the package itself first.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+
+from . import _core
+from .env import RustEnv, core
+from .spaces import space_from_definition
+from .vector import RustVectorEnv
+
+__all__ = [
+    "NAMESPACE",
+    "RustEnv",
+    "RustVectorEnv",
+    "entries",
+    "ids",
+    "core",
+    "register_envs",
+    "space_from_definition",
+]
+
+NAMESPACE = "rlrs"
+
+
+def ids() -> list[str]:
+    """Every id registered in the Rust registry, in registration order."""
+    return list(_core.ids())
+
+
+def entries() -> list[tuple[str, str]]:
+    """Every registered id with its one-line description."""
+    return list(_core.entries())
+
+
+def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -> list[str]:
+    """Registers every id of the Rust core ``core_module`` not yet known to Gymnasium as
+    ``<namespace>/<id>``, with ``RustEnv`` as entry point and ``RustVectorEnv`` as vector
+    entry point, and returns the Gymnasium ids. Idempotent; call it again after registering
+    more domains in Rust.
+
+    A domain author's own extension module (built with ``rl_python::add_to_module``) is
+    registered with ``register_envs("their_package._core", "their_namespace")``."""
+    registered = []
+    module = core(core_module)
+    for rust_id in module.ids():
+        gym_id = f"{namespace}/{rust_id}"
+        registered.append(gym_id)
+        if gym_id in gym.registry:
+            continue
+        gym.register(
+            id=gym_id,
+            entry_point="rlrs.env:RustEnv",
+            vector_entry_point="rlrs.vector:RustVectorEnv",
+            kwargs={"env_id": rust_id, "core_module": core_module},
+            # The Rust domain truncates at its own episode cap: no TimeLimit on top.
+            max_episode_steps=None,
+        )
+    return registered
+
+
+register_envs()

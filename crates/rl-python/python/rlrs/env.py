@@ -1,0 +1,129 @@
+"""``RustEnv``: one environment of a registered id as a ``gymnasium.Env``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+
+from .spaces import observation_converter, space_from_definition
+
+__all__ = ["RustEnv", "core", "params_json"]
+
+
+def core(module: str = "rlrs._core"):
+    """The Rust core module named ``module``: ``rlrs._core``, or a domain author's own
+    extension module built with ``rl_python::add_to_module`` (whose registry holds their
+    domains)."""
+    return importlib.import_module(module)
+
+
+def params_json(params: dict[str, Any]) -> str | None:
+    """The JSON text of keyword parameters (``None`` when there are none)."""
+    return json.dumps(params) if params else None
+
+
+class RustEnv(gym.Env):
+    """The environment registered in Rust under ``env_id``, with Gymnasium's API.
+
+    ``core_module`` names the Rust core that holds the id (a domain author's own extension
+    module, see the README). ``params`` are the domain's JSON-able parameters (``RustEnv("CartPole-v1",
+    sutton_barto_reward=True)``); unknown or ill-typed ones raise ``ValueError`` naming them.
+
+    Seeding follows Gymnasium: ``reset(seed=s)`` reseeds the Rust generator with ``s``,
+    ``reset()`` continues its stream (the first unseeded reset draws a seed from
+    ``np_random``, itself seeded from entropy). The dynamics never use ``np_random``.
+
+    ``reset(options={"state": state})`` starts the episode in ``state`` (the domain's state as
+    JSON-able data, for example ``[x, x_dot, theta, theta_dot]`` for CartPole or
+    ``{"row": 0, "col": 1}`` for GridWorld); the built-in domain types support it.
+
+    Render modes: ``"ansi"`` (the domain's text picture of the current state, or the
+    observation where the domain draws none). ``"rgb_array"`` is a hook for the frames being
+    built elsewhere: :meth:`_render_rgb_array` raises ``NotImplementedError`` until the core
+    provides them.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 30}
+
+    def __init__(
+        self,
+        env_id: str,
+        render_mode: str | None = None,
+        *,
+        core_module: str = "rlrs._core",
+        **params: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
+            )
+        self.env_id = env_id
+        self.params = dict(params)
+        self._core = core(core_module).Environment(env_id, params_json(params), 0)
+        self.observation_space = space_from_definition(self._core.observation_space_json())
+        self.action_space = space_from_definition(self._core.action_space_json())
+        self.render_mode = render_mode
+        self._convert = observation_converter(self.observation_space)
+        self._seeded = False
+        self._observation: Any = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._core.seed(int(seed))
+            self._seeded = True
+        elif not self._seeded:
+            self._core.seed(int(self.np_random.integers(0, 2**63 - 1)))
+            self._seeded = True
+        state = None if options is None else options.get("state")
+        if state is not None:
+            observation = self._core.reset_to_state(json.dumps(state))
+        else:
+            observation = self._core.reset()
+        if self._convert is not None:
+            observation = self._convert(observation)
+        self._observation = observation
+        return observation, {}
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        observation, reward, terminated, truncated = self._core.step(action)
+        if self._convert is not None:
+            observation = self._convert(observation)
+        self._observation = observation
+        return observation, reward, terminated, truncated, {}
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gym.logger.warn(
+                "You are calling render method without specifying any render mode. "
+                f'You can specify the render_mode at initialization, e.g. gym.make("rlrs/{self.env_id}", render_mode="ansi")'
+            )
+            return None
+        if self.render_mode == "ansi":
+            text = self._core.render_text()
+            if text is None:
+                text = f"{self.env_id}: observation {self._observation!r}"
+            return text
+        if self.render_mode == "rgb_array":
+            return self._render_rgb_array()
+        raise ValueError(f"unknown render_mode {self.render_mode!r}")
+
+    def _render_rgb_array(self) -> np.ndarray:
+        """The frame of the current state (hook for the RGB frames being built in the core:
+        add ``"rgb_array"`` to ``metadata["render_modes"]`` and read the frame here)."""
+        raise NotImplementedError("rgb_array frames are not provided by the core yet")
+
+    def state(self) -> Any:
+        """The current state as JSON-able data (built-in domain types), else ``None``."""
+        text = self._core.state_json()
+        return None if text is None else json.loads(text)
+
+    def close(self) -> None:
+        self._core.close()
+        super().close()

@@ -1,0 +1,175 @@
+"""``RustVectorEnv``: ``num_envs`` environments of a registered id as a
+``gymnasium.vector.VectorEnv``, stepped in Rust."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space, iterate
+
+from .env import core, params_json
+from .spaces import space_from_definition
+
+__all__ = ["RustVectorEnv"]
+
+_MODES = {
+    AutoresetMode.NEXT_STEP: "next_step",
+    AutoresetMode.SAME_STEP: "same_step",
+    AutoresetMode.DISABLED: "disabled",
+}
+
+
+def _flat_float32(space: spaces.Space) -> spaces.Box:
+    """The float32 Box of the flattened elements of ``space``."""
+    flat = spaces.flatten_space(space)
+    return spaces.Box(
+        low=flat.low.astype(np.float32), high=flat.high.astype(np.float32), dtype=np.float32
+    )
+
+
+class RustVectorEnv(VectorEnv):
+    """``num_envs`` copies of the environment registered under ``env_id`` (with the
+    JSON-able ``params``), stepped in lockstep by the Rust vector on ``threads`` threads.
+
+    - ``autoreset_mode``: a ``gymnasium.vector.AutoresetMode`` (or its value), in
+      ``metadata["autoreset_mode"]``. With ``SAME_STEP``, ``info["final_obs"]`` holds the
+      final observations (a float array, rows valid where ``info["_final_obs"]`` is set).
+    - Observations: float32 rows. A float32 Box observation keeps its shape
+      (``single_observation_space`` is the environment's); any other observation space is
+      flattened as ``gymnasium.spaces.flatten`` does (``FlattenObservation``), into a float32
+      Box.
+    - Episode statistics (``record_episode_statistics=True``): on a step that ends episodes,
+      ``info["episode"] = {"r", "l", "t"}`` and ``info["_episode"]`` exactly as
+      ``gymnasium.wrappers.vector.RecordEpisodeStatistics`` reports them (so do not wrap
+      this vector in that wrapper too, or pass ``record_episode_statistics=False``).
+    - ``copy=True`` (Gymnasium's default) returns fresh arrays from ``reset`` and ``step``;
+      with ``copy=False`` they are the vector's own buffers, overwritten by the next call (no
+      allocation per step beyond the returned tuple).
+    - ``core_module`` names the Rust core that holds the id (as for ``RustEnv``).
+    - Seeding: ``reset(seed=s)`` reseeds environment ``i`` from ``(s, i)``; ``reset()``
+      continues the streams (the first unseeded reset draws a seed from ``np_random``).
+    """
+
+    def __init__(
+        self,
+        env_id: str,
+        num_envs: int = 1,
+        *,
+        threads: int = 1,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+        record_episode_statistics: bool = True,
+        render_mode: str | None = None,
+        core_module: str = "rlrs._core",
+        **params: Any,
+    ) -> None:
+        autoreset_mode = AutoresetMode(autoreset_mode)
+        if render_mode is not None:
+            raise ValueError("RustVectorEnv renders nothing; render_mode must be None")
+        self.env_id = env_id
+        self.params = dict(params)
+        self.num_envs = int(num_envs)
+        self.threads = int(threads)
+        self.copy = copy
+        self.record_episode_statistics = record_episode_statistics
+        self.render_mode = None
+        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": []}
+        self._core = core(core_module).Vector(
+            env_id, params_json(params), self.num_envs, 0, _MODES[autoreset_mode], self.threads
+        )
+        self._autoreset_mode = autoreset_mode
+        observation_space = space_from_definition(self._core.observation_space_json())
+        self.single_action_space = space_from_definition(self._core.action_space_json())
+        if (
+            isinstance(observation_space, spaces.Box)
+            and observation_space.dtype == np.float32
+            and int(np.prod(observation_space.shape)) == self._core.flat_dim
+        ):
+            self.single_observation_space = observation_space
+        else:
+            self.single_observation_space = _flat_float32(observation_space)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        shape = (self.num_envs, *self.single_observation_space.shape)
+        # Views of the Rust-written buffers (reshaping a contiguous array makes a view).
+        self._observations = self._core.observations.reshape(shape)
+        self._final_observations = self._core.final_observations.reshape(shape)
+        self._rewards = self._core.rewards
+        self._terminated = self._core.terminated
+        self._truncated = self._core.truncated
+        self._final_mask = self._core.final_mask
+        self._episode_mask = self._core.episode_mask
+        self._episode_returns = self._core.episode_returns
+        self._episode_lengths = self._core.episode_lengths
+        self._episode_times = self._core.episode_times
+        action_space = self.single_action_space
+        if isinstance(action_space, spaces.Discrete):
+            core_step = self._core.step_discrete
+            self._step_actions = lambda actions: core_step(np.asarray(actions, dtype=np.int64))
+        elif isinstance(action_space, (spaces.Box, spaces.MultiDiscrete, spaces.MultiBinary)):
+            self._step_actions = self._core.step_array
+        else:
+            self._step_actions = lambda actions: self._core.step_elements(
+                list(iterate(self.action_space, actions))
+            )
+        self._seeded = False
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError(
+                f"RustVectorEnv.reset takes one integer seed (environment i is seeded from "
+                f"(seed, i)), not {seed!r}"
+            )
+        if options:
+            raise ValueError(f"RustVectorEnv.reset takes no options, got {options!r}")
+        super().reset(seed=seed)
+        if seed is not None:
+            self._core.seed(int(seed))
+            self._seeded = True
+        elif not self._seeded:
+            self._core.seed(int(self.np_random.integers(0, 2**63 - 1)))
+            self._seeded = True
+        self._core.reset()
+        return self._out(self._observations), {}
+
+    def reset_ended(self) -> np.ndarray:
+        """Resets the environments whose episode ended (``AutoresetMode.DISABLED``) and
+        returns the observations."""
+        self._core.reset_ended()
+        return self._out(self._observations)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        self._step_actions(actions)
+        info: dict[str, Any] = {}
+        if self.record_episode_statistics:
+            mask = self._episode_mask
+            if mask.any():
+                info["episode"] = {
+                    "r": np.where(mask, self._episode_returns, 0.0),
+                    "l": np.where(mask, self._episode_lengths, 0),
+                    "t": np.where(mask, np.round(self._episode_times, 6), 0.0),
+                }
+                info["_episode"] = mask.copy()
+        if self._autoreset_mode == AutoresetMode.SAME_STEP and self._final_mask.any():
+            info["final_obs"] = self._final_observations.copy()
+            info["_final_obs"] = self._final_mask.copy()
+        return (
+            self._out(self._observations),
+            self._out(self._rewards),
+            self._out(self._terminated),
+            self._out(self._truncated),
+            info,
+        )
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._core = None

@@ -1,0 +1,168 @@
+//! Conversions between Python objects and [`AnyElement`]s: observations become NumPy arrays of
+//! the dtype their space declares, actions are read from anything NumPy can convert.
+
+use std::collections::BTreeMap;
+
+use ndarray::ArrayD;
+use numpy::{Element, PyArray, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use rl_spaces::{AnyArray, AnySpace, DType};
+
+/// An owned NumPy array of `array`'s entries.
+fn numpy_array<'py, T: Element + Clone>(py: Python<'py>, array: &ArrayD<T>) -> Bound<'py, PyAny> {
+    PyArray::from_owned_array(py, array.clone()).into_any()
+}
+
+/// The Python value of an element: `int` for Discrete, a NumPy array of the element's dtype
+/// for Box, MultiDiscrete and MultiBinary, a `tuple` for Tuple, a `dict` for Dict, and the
+/// JSON value (through Python's `json`) for a finite set.
+pub(crate) fn element_to_python<'py>(
+    py: Python<'py>,
+    element: &rl_spaces::AnyElement,
+) -> PyResult<Bound<'py, PyAny>> {
+    use rl_spaces::AnyElement;
+    Ok(match element {
+        AnyElement::Int(value) => value.into_pyobject(py)?.into_any(),
+        AnyElement::Array(array) => match array {
+            AnyArray::F32(a) => numpy_array(py, a),
+            AnyArray::F64(a) => numpy_array(py, a),
+            AnyArray::I8(a) => numpy_array(py, a),
+            AnyArray::I16(a) => numpy_array(py, a),
+            AnyArray::I32(a) => numpy_array(py, a),
+            AnyArray::I64(a) => numpy_array(py, a),
+            AnyArray::U8(a) => numpy_array(py, a),
+            AnyArray::U16(a) => numpy_array(py, a),
+            AnyArray::U32(a) => numpy_array(py, a),
+            AnyArray::U64(a) => numpy_array(py, a),
+        },
+        AnyElement::Tuple(children) => {
+            let children = children
+                .iter()
+                .map(|child| element_to_python(py, child))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, children)?.into_any()
+        }
+        AnyElement::Dict(entries) => {
+            let dict = PyDict::new(py);
+            for (key, child) in entries {
+                dict.set_item(key, element_to_python(py, child)?)?;
+            }
+            dict.into_any()
+        }
+        AnyElement::Value(value) => {
+            let text = value.to_string();
+            py.import("json")?.call_method1("loads", (text,))?
+        }
+    })
+}
+
+/// The entries of `object` as an array of `T`, converted by `numpy.ascontiguousarray` with
+/// the dtype `name`.
+fn read_array<T: Element + Clone>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<ArrayD<T>> {
+    let py = object.py();
+    let converted = py
+        .import("numpy")?
+        .call_method1("ascontiguousarray", (object, name))?;
+    let array = converted.cast::<PyArrayDyn<T>>()?;
+    let readonly: PyReadonlyArrayDyn<'_, T> = array.readonly();
+    Ok(readonly.as_array().to_owned())
+}
+
+/// The array of `dtype` NumPy makes of `object`.
+pub(crate) fn read_any_array(object: &Bound<'_, PyAny>, dtype: DType) -> PyResult<AnyArray> {
+    let name = dtype.name();
+    Ok(match dtype {
+        DType::F32 => AnyArray::F32(read_array(object, name)?),
+        DType::F64 => AnyArray::F64(read_array(object, name)?),
+        DType::I8 => AnyArray::I8(read_array(object, name)?),
+        DType::I16 => AnyArray::I16(read_array(object, name)?),
+        DType::I32 => AnyArray::I32(read_array(object, name)?),
+        DType::I64 => AnyArray::I64(read_array(object, name)?),
+        DType::U8 => AnyArray::U8(read_array(object, name)?),
+        DType::U16 => AnyArray::U16(read_array(object, name)?),
+        DType::U32 => AnyArray::U32(read_array(object, name)?),
+        DType::U64 => AnyArray::U64(read_array(object, name)?),
+        other => {
+            return Err(PyTypeError::new_err(format!(
+                "arrays of dtype {} are not supported by the Python package",
+                other.name()
+            )));
+        }
+    })
+}
+
+/// The element of `space` that `object` stands for: an integer for Discrete, an array-like
+/// for Box, MultiDiscrete and MultiBinary (converted to the space's dtype), a sequence for
+/// Tuple, a mapping for Dict, a JSON-able value for a finite set. Whether the element lies in
+/// the space is the environment's check, not this one's.
+pub(crate) fn element_from_python(
+    space: &AnySpace,
+    object: &Bound<'_, PyAny>,
+) -> PyResult<rl_spaces::AnyElement> {
+    use rl_spaces::AnyElement;
+    Ok(match space {
+        AnySpace::Discrete(_) => {
+            let value: i64 = object.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "an action of {space} is an integer, found {}",
+                    describe(object)
+                ))
+            })?;
+            AnyElement::Int(value)
+        }
+        AnySpace::Box(space) => AnyElement::Array(read_any_array(object, space.dtype())?),
+        AnySpace::MultiDiscrete(_) => AnyElement::Array(read_any_array(object, DType::I64)?),
+        AnySpace::MultiBinary(_) => AnyElement::Array(read_any_array(object, DType::I8)?),
+        AnySpace::Tuple(tuple) => {
+            let children = tuple.spaces();
+            let length = object.len()?;
+            if length != children.len() {
+                return Err(PyValueError::new_err(format!(
+                    "an element of {space} has {} entries, found {length}",
+                    children.len()
+                )));
+            }
+            let mut elements = Vec::with_capacity(length);
+            for (index, child) in children.iter().enumerate() {
+                elements.push(element_from_python(child, &object.get_item(index)?)?);
+            }
+            AnyElement::Tuple(elements)
+        }
+        AnySpace::Dict(dict) => {
+            let mut elements = BTreeMap::new();
+            for (key, child) in dict.spaces() {
+                let value = object.get_item(key).map_err(|_| {
+                    PyValueError::new_err(format!("an element of {space} has the key {key:?}"))
+                })?;
+                elements.insert(key.clone(), element_from_python(child, &value)?);
+            }
+            AnyElement::Dict(elements)
+        }
+        AnySpace::FiniteSet(_) | AnySpace::Empty(_) => {
+            let py = object.py();
+            let text: String = py
+                .import("json")?
+                .call_method1("dumps", (object,))?
+                .extract()?;
+            let value = serde_json::from_str(&text)
+                .map_err(|error| PyValueError::new_err(format!("{error}")))?;
+            AnyElement::Value(value)
+        }
+    })
+}
+
+/// The type and value of `object`, for error messages.
+fn describe(object: &Bound<'_, PyAny>) -> String {
+    let type_name = object
+        .get_type()
+        .name()
+        .map(|name| name.to_string())
+        .unwrap_or_else(|_| "an unknown type".to_owned());
+    let text = object
+        .repr()
+        .map(|text| text.to_string())
+        .unwrap_or_default();
+    format!("{text} of type {type_name}")
+}

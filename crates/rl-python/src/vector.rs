@@ -1,0 +1,443 @@
+//! A vector of environments of a registered id behind Python: `rlrs._core.Vector`, which the
+//! pure-Python `rlrs.RustVectorEnv` (a `gymnasium.vector.VectorEnv`) drives.
+//!
+//! The outputs live in NumPy arrays allocated once, at construction; every reset and step
+//! copies the Rust buffers into them with slice copies (no per-environment Python work), the
+//! step itself running with the interpreter released.
+
+use std::num::NonZeroUsize;
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+
+use ndarray::{ArrayD, Axis, IxDyn};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use rl_core::Mode;
+use rl_spaces::{AnyArray, AnyElement, AnySpace};
+use rl_wrappers::VectorError;
+use rl_wrappers::vector::{
+    Autoreset, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions, make_vector,
+};
+
+use crate::convert::{element_from_python, read_any_array};
+use crate::parse_params;
+
+/// The Rust side of the vector: the vector with its episode statistics, and the actions of
+/// the next step (reused from step to step).
+struct Inner {
+    vector: VectorEpisodeStatistics<RegisteredVector>,
+    actions: Vec<AnyElement>,
+    action_space: AnySpace,
+    observation_space: AnySpace,
+}
+
+/// The NumPy arrays the outputs are written into.
+struct Buffers {
+    observations: Py<PyArray2<f32>>,
+    rewards: Py<PyArray1<f64>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    final_observations: Py<PyArray2<f32>>,
+    final_mask: Py<PyArray1<bool>>,
+    episode_mask: Py<PyArray1<bool>>,
+    episode_returns: Py<PyArray1<f64>>,
+    episode_lengths: Py<PyArray1<i64>>,
+    episode_times: Py<PyArray1<f64>>,
+}
+
+/// `num_envs` environments of a registered id stepped in lockstep:
+/// `Vector(id, params_json, num_envs, seed, autoreset, threads)`, with `autoreset` one of
+/// `"next_step"`, `"same_step"`, `"disabled"`.
+///
+/// Observations are flat `float32` rows (the id's observation flattened, as
+/// `gymnasium.spaces.flatten` does). The output arrays are the attributes `observations`,
+/// `rewards`, `terminated`, `truncated`, `final_observations`, `final_mask`, and the episode
+/// statistics `episode_mask`, `episode_returns`, `episode_lengths`, `episode_times`; each
+/// reset and step overwrites them in place.
+#[pyclass(module = "rlrs._core", name = "Vector")]
+pub struct PyVector {
+    inner: Mutex<Inner>,
+    buffers: Buffers,
+    count: usize,
+    flat_dim: usize,
+    autoreset: &'static str,
+}
+
+/// A vector failure as a Python exception: invalid actions are `ValueError`s, the rest
+/// `RuntimeError`s.
+fn vector_error(error: VectorError) -> PyErr {
+    match error {
+        VectorError::InvalidAction { .. } | VectorError::ActionCount { .. } => {
+            PyValueError::new_err(error.to_string())
+        }
+        other => PyRuntimeError::new_err(other.to_string()),
+    }
+}
+
+/// Copies `source` into the NumPy array `target`.
+fn write<T: Element + Copy>(
+    py: Python<'_>,
+    target: &Py<numpy::PyArray<T, impl ndarray::Dimension>>,
+    source: &[T],
+) -> PyResult<()> {
+    let array = target.bind(py);
+    let mut writable = array.readwrite();
+    let slice = writable
+        .as_slice_mut()
+        .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
+    slice.copy_from_slice(source);
+    Ok(())
+}
+
+impl PyVector {
+    /// The vector, or an error if another Python thread is using it: the step runs with the
+    /// interpreter released, so waiting for the lock while holding the interpreter could
+    /// deadlock.
+    fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+        match self.inner.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::Poisoned(poisoned)) => Ok(PoisonError::into_inner(poisoned)),
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "the vector is being used by another thread; a vector is driven by one thread at a time",
+            )),
+        }
+    }
+
+    /// Copies every output of the last reset or step into the NumPy buffers.
+    fn write_outputs(&self, py: Python<'_>, inner: &Inner) -> PyResult<()> {
+        let vector = &inner.vector;
+        let buffers = &self.buffers;
+        let observations = vector.observations();
+        let observations = observations
+            .as_slice()
+            .ok_or_else(|| PyRuntimeError::new_err("the observation rows are not contiguous"))?;
+        write(py, &buffers.observations, observations)?;
+        write(py, &buffers.rewards, vector.rewards())?;
+        write(py, &buffers.terminated, vector.terminated())?;
+        write(py, &buffers.truncated, vector.truncated())?;
+        let finals = vector.final_observations();
+        if let Some(finals) = finals.as_slice() {
+            if finals.len() == self.count * self.flat_dim {
+                write(py, &buffers.final_observations, finals)?;
+            }
+        }
+        write(py, &buffers.final_mask, vector.final_mask())?;
+        write(py, &buffers.episode_mask, vector.episode_ended())?;
+        write(py, &buffers.episode_returns, vector.episode_returns())?;
+        write(py, &buffers.episode_times, vector.episode_times())?;
+        let array = buffers.episode_lengths.bind(py);
+        let mut writable = array.readwrite();
+        let lengths = writable
+            .as_slice_mut()
+            .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
+        for (target, length) in lengths.iter_mut().zip(vector.episode_lengths()) {
+            *target = i64::try_from(*length).unwrap_or(i64::MAX);
+        }
+        Ok(())
+    }
+
+    /// Steps with the actions already in `inner.actions`, the interpreter released.
+    fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<()> {
+        let Inner {
+            vector, actions, ..
+        } = inner;
+        py.detach(|| vector.step(actions)).map_err(vector_error)?;
+        self.write_outputs(py, inner)
+    }
+}
+
+/// The rows of a batch of array actions, one element of shape `shape` per environment.
+fn split_rows<T: Clone>(
+    batch: &ArrayD<T>,
+    count: usize,
+    shape: &[usize],
+    wrap: fn(ArrayD<T>) -> AnyArray,
+    actions: &mut [AnyElement],
+) -> PyResult<()> {
+    if batch.ndim() == 0 || batch.shape()[0] != count {
+        return Err(PyValueError::new_err(format!(
+            "the actions have shape {:?}; expected {count} rows of shape {shape:?}",
+            batch.shape()
+        )));
+    }
+    for (row, action) in batch.axis_iter(Axis(0)).zip(actions.iter_mut()) {
+        let row = row.to_owned();
+        let row = if row.shape() == shape {
+            row
+        } else {
+            row.into_shape_with_order(IxDyn(shape)).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "the actions have shape {:?}; expected {count} rows of shape {shape:?}",
+                    batch.shape()
+                ))
+            })?
+        };
+        *action = AnyElement::Array(wrap(row));
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl PyVector {
+    /// Builds `num_envs` environments of `id` with the JSON parameters `params_json`,
+    /// environment `i` seeded from `(seed, i)`, with the autoreset mode `autoreset` and
+    /// `threads` worker threads.
+    #[new]
+    #[pyo3(signature = (id, params_json = None, num_envs = 1, seed = 0, autoreset = "next_step", threads = 1))]
+    fn new(
+        py: Python<'_>,
+        id: &str,
+        params_json: Option<&str>,
+        num_envs: usize,
+        seed: u64,
+        autoreset: &str,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let (mode, autoreset) = match autoreset {
+            "next_step" => (Autoreset::NextStep, "next_step"),
+            "same_step" => (Autoreset::SameStep, "same_step"),
+            "disabled" => (Autoreset::Disabled, "disabled"),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "autoreset is {other:?}; expected \"next_step\", \"same_step\" or \"disabled\""
+                )));
+            }
+        };
+        let count = NonZeroUsize::new(num_envs)
+            .ok_or_else(|| PyValueError::new_err("num_envs is 0; a vector needs at least 1"))?;
+        let threads = NonZeroUsize::new(threads)
+            .ok_or_else(|| PyValueError::new_err("threads is 0; at least 1 is needed"))?;
+        let params = parse_params(params_json)?;
+        let options = VectorOptions::new()
+            .with_autoreset(mode)
+            .with_threads(threads);
+        crate::register();
+        let vector =
+            make_vector(id, params.as_ref(), count, seed, options).map_err(
+                |error| match error {
+                    VectorError::Registry(error) => crate::core_error(error),
+                    other => vector_error(other),
+                },
+            )?;
+        let flat_dim = vector.flat_dim();
+        let action_space = vector.action_space().clone();
+        // One environment of the id, for its spaces.
+        let mut probe = crate::build_domain(id, params_json)?.environment(0);
+        let observation_space = rl_core::Environment::observation_space(&probe).clone();
+        let first_action = rl_core::Environment::action_space(&probe).clone();
+        rl_core::Environment::close(&mut probe);
+        let actions = vec![placeholder_action(&first_action); num_envs];
+        let buffers = Buffers {
+            observations: PyArray2::zeros(py, [num_envs, flat_dim], false).unbind(),
+            rewards: PyArray1::zeros(py, num_envs, false).unbind(),
+            terminated: PyArray1::zeros(py, num_envs, false).unbind(),
+            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
+            final_observations: PyArray2::zeros(py, [num_envs, flat_dim], false).unbind(),
+            final_mask: PyArray1::zeros(py, num_envs, false).unbind(),
+            episode_mask: PyArray1::zeros(py, num_envs, false).unbind(),
+            episode_returns: PyArray1::zeros(py, num_envs, false).unbind(),
+            episode_lengths: PyArray1::zeros(py, num_envs, false).unbind(),
+            episode_times: PyArray1::zeros(py, num_envs, false).unbind(),
+        };
+        Ok(PyVector {
+            inner: Mutex::new(Inner {
+                vector: VectorEpisodeStatistics::new(vector),
+                actions,
+                action_space,
+                observation_space,
+            }),
+            buffers,
+            count: num_envs,
+            flat_dim,
+            autoreset,
+        })
+    }
+
+    /// The number of environments.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.count
+    }
+
+    /// The length of a flat observation row.
+    #[getter]
+    fn flat_dim(&self) -> usize {
+        self.flat_dim
+    }
+
+    /// The autoreset mode: `"next_step"`, `"same_step"` or `"disabled"`.
+    #[getter]
+    fn autoreset(&self) -> &'static str {
+        self.autoreset
+    }
+
+    /// One environment's observation space, as a JSON definition string.
+    fn observation_space_json(&self) -> PyResult<String> {
+        Ok(self.lock()?.observation_space.to_definition().to_string())
+    }
+
+    /// One environment's action space, as a JSON definition string.
+    fn action_space_json(&self) -> PyResult<String> {
+        Ok(self.lock()?.action_space.to_definition().to_string())
+    }
+
+    /// The observations, one flat `float32` row per environment.
+    #[getter]
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.buffers.observations.bind(py).clone()
+    }
+
+    /// The rewards of the last step.
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.buffers.rewards.bind(py).clone()
+    }
+
+    /// The terminated flags of the last step.
+    #[getter]
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.buffers.terminated.bind(py).clone()
+    }
+
+    /// The truncated flags of the last step.
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.buffers.truncated.bind(py).clone()
+    }
+
+    /// The final observations of the environments reset on the last step (same-step
+    /// autoreset), valid where `final_mask` is set.
+    #[getter]
+    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.buffers.final_observations.bind(py).clone()
+    }
+
+    /// Which rows of `final_observations` are valid.
+    #[getter]
+    fn final_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.buffers.final_mask.bind(py).clone()
+    }
+
+    /// The environments whose episode ended on the last step.
+    #[getter]
+    fn episode_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.buffers.episode_mask.bind(py).clone()
+    }
+
+    /// The return of the episode that ended, where `episode_mask` is set.
+    #[getter]
+    fn episode_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.buffers.episode_returns.bind(py).clone()
+    }
+
+    /// The length of the episode that ended, where `episode_mask` is set.
+    #[getter]
+    fn episode_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.buffers.episode_lengths.bind(py).clone()
+    }
+
+    /// The wall time in seconds of the episode that ended, where `episode_mask` is set.
+    #[getter]
+    fn episode_times<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.buffers.episode_times.bind(py).clone()
+    }
+
+    /// Reseeds the environments: environment `i` from `(seed, i)`.
+    fn seed(&self, seed: u64) -> PyResult<()> {
+        self.lock()?.vector.seed(seed).map_err(vector_error)
+    }
+
+    /// Resets every environment and writes the first observations.
+    fn reset(&self, py: Python<'_>) -> PyResult<()> {
+        let mut inner = self.lock()?;
+        let vector = &mut inner.vector;
+        py.detach(|| vector.reset(Mode::Training))
+            .map_err(vector_error)?;
+        self.write_outputs(py, &inner)
+    }
+
+    /// Resets the environments whose episode ended (disabled autoreset).
+    fn reset_ended(&self, py: Python<'_>) -> PyResult<()> {
+        let mut inner = self.lock()?;
+        inner.vector.reset_ended().map_err(vector_error)?;
+        self.write_outputs(py, &inner)
+    }
+
+    /// Steps with one integer action per environment (Discrete action spaces).
+    fn step_discrete(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let mut inner = self.lock()?;
+        let actions = actions.as_slice().map_err(|error| {
+            PyValueError::new_err(format!("the actions are not contiguous: {error}"))
+        })?;
+        if actions.len() != self.count {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {} environments",
+                actions.len(),
+                self.count
+            )));
+        }
+        for (target, action) in inner.actions.iter_mut().zip(actions) {
+            *target = AnyElement::Int(*action);
+        }
+        self.step_prepared(py, &mut inner)
+    }
+
+    /// Steps with one row of a batch array per environment (Box, MultiDiscrete and
+    /// MultiBinary action spaces): `actions` has shape `(num_envs, *action_shape)`.
+    fn step_array(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut inner = self.lock()?;
+        let (dtype, shape) = match &inner.action_space {
+            AnySpace::Box(space) => (space.dtype(), space.shape().to_vec()),
+            AnySpace::MultiDiscrete(space) => (rl_spaces::DType::I64, space.shape().to_vec()),
+            AnySpace::MultiBinary(space) => (rl_spaces::DType::I8, space.shape().to_vec()),
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "step_array needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
+                )));
+            }
+        };
+        let batch = read_any_array(actions, dtype)?;
+        let count = self.count;
+        let targets = &mut inner.actions;
+        match batch {
+            AnyArray::F32(a) => split_rows(&a, count, &shape, AnyArray::F32, targets)?,
+            AnyArray::F64(a) => split_rows(&a, count, &shape, AnyArray::F64, targets)?,
+            AnyArray::I8(a) => split_rows(&a, count, &shape, AnyArray::I8, targets)?,
+            AnyArray::I16(a) => split_rows(&a, count, &shape, AnyArray::I16, targets)?,
+            AnyArray::I32(a) => split_rows(&a, count, &shape, AnyArray::I32, targets)?,
+            AnyArray::I64(a) => split_rows(&a, count, &shape, AnyArray::I64, targets)?,
+            AnyArray::U8(a) => split_rows(&a, count, &shape, AnyArray::U8, targets)?,
+            AnyArray::U16(a) => split_rows(&a, count, &shape, AnyArray::U16, targets)?,
+            AnyArray::U32(a) => split_rows(&a, count, &shape, AnyArray::U32, targets)?,
+            AnyArray::U64(a) => split_rows(&a, count, &shape, AnyArray::U64, targets)?,
+        }
+        self.step_prepared(py, &mut inner)
+    }
+
+    /// Steps with a list of one action per environment, each converted as a single
+    /// environment's action is (any action space).
+    fn step_elements(&self, py: Python<'_>, actions: &Bound<'_, PyList>) -> PyResult<()> {
+        let mut inner = self.lock()?;
+        if actions.len() != self.count {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {} environments",
+                actions.len(),
+                self.count
+            )));
+        }
+        for (index, action) in actions.iter().enumerate() {
+            let element = element_from_python(&inner.action_space, &action)?;
+            inner.actions[index] = element;
+        }
+        self.step_prepared(py, &mut inner)
+    }
+}
+
+/// An element to fill the action list with before the first step.
+fn placeholder_action(space: &AnySpace) -> AnyElement {
+    match space {
+        AnySpace::Discrete(space) => AnyElement::Int(space.start()),
+        _ => AnyElement::Int(0),
+    }
+}

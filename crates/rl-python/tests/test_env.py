@@ -1,0 +1,216 @@
+"""The single environment: Gymnasium's checker, reset/step semantics, dtypes, spaces,
+parameters, rendering, registration."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium import spaces
+from gymnasium.utils.env_checker import check_env
+
+import rlrs
+from rlrs import _core
+
+IDS = rlrs.ids()
+
+
+def test_every_builtin_family_is_registered():
+    assert "CartPole-v1" in IDS
+    assert "MountainCar-v0" in IDS
+    assert "MountainCarContinuous-v0" in IDS
+    assert "GridWorld-4x5" in IDS
+    for rust_id in IDS:
+        assert f"rlrs/{rust_id}" in gym.registry
+    assert rlrs.register_envs() == [f"rlrs/{i}" for i in IDS]  # idempotent
+
+
+@pytest.mark.parametrize("rust_id", IDS)
+def test_check_env_passes_without_warnings(rust_id):
+    env = gym.make(f"rlrs/{rust_id}", render_mode="ansi")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+    env.close()
+
+
+@pytest.mark.parametrize("rust_id", IDS)
+def test_observations_have_the_declared_dtype_and_lie_in_the_space(rust_id):
+    env = gym.make(f"rlrs/{rust_id}")
+    observation, info = env.reset(seed=5)
+    assert info == {}
+    space = env.observation_space
+    assert observation in space
+    if isinstance(space, spaces.Discrete):
+        assert isinstance(observation, np.int64)
+    else:
+        assert isinstance(observation, np.ndarray)
+        assert observation.dtype == space.dtype
+        assert observation.shape == space.shape
+    env.action_space.seed(3)
+    for _ in range(20):
+        observation, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        assert observation in space
+        assert isinstance(reward, float)
+        assert isinstance(terminated, bool) and isinstance(truncated, bool)
+        if terminated or truncated:
+            observation, _ = env.reset()
+
+
+def test_seeding_follows_gymnasium():
+    env = rlrs.RustEnv("CartPole-v1")
+    first, _ = env.reset(seed=42)
+    second, _ = env.reset()
+    assert not np.array_equal(first, second), "reset() continues the stream"
+    again, _ = env.reset(seed=42)
+    assert np.array_equal(first, again), "reset(seed=s) reseeds"
+    assert np.array_equal(env.reset()[0], second)
+    # Unseeded environments draw their seed from entropy (through np_random).
+    a = rlrs.RustEnv("CartPole-v1").reset()[0]
+    b = rlrs.RustEnv("CartPole-v1").reset()[0]
+    assert not np.array_equal(a, b)
+
+
+def test_same_seed_and_actions_give_the_same_trajectory():
+    def rollout():
+        env = gym.make("rlrs/MountainCarContinuous-v0")
+        env.reset(seed=7)
+        env.action_space.seed(7)
+        out = []
+        for _ in range(50):
+            out.append(env.step(env.action_space.sample())[:4])
+        return out
+
+    for (o1, r1, t1, u1), (o2, r2, t2, u2) in zip(rollout(), rollout()):
+        assert o1.tobytes() == o2.tobytes() and r1 == r2 and t1 == t2 and u1 == u2
+
+
+def test_episode_ends_with_the_domain_cap_and_then_needs_reset():
+    env = rlrs.RustEnv("CartPole-v1")
+    env.reset(seed=0)
+    with pytest.raises(ValueError):
+        env.step(5)
+    env.reset(seed=0, options={"state": [0.0, 0.0, 0.2, 2.0]})
+    _, reward, terminated, truncated, _ = env.step(1)
+    assert terminated and not truncated and reward == 1.0
+    with pytest.raises(RuntimeError):
+        env.step(0)
+    # Truncation at 200 steps on MountainCar, from the domain (no TimeLimit wrapper).
+    env = gym.make("rlrs/MountainCar-v0")
+    assert env.spec.max_episode_steps is None
+    env.reset(seed=0)
+    steps = 0
+    while True:
+        _, _, terminated, truncated, _ = env.step(1)
+        steps += 1
+        if terminated or truncated:
+            break
+    assert (steps, terminated, truncated) == (200, False, True)
+
+
+def test_step_before_reset_is_an_error():
+    with pytest.raises(RuntimeError):
+        rlrs.RustEnv("CartPole-v1").step(0)
+    with pytest.raises(gym.error.ResetNeeded):
+        gym.make("rlrs/CartPole-v1").step(0)
+
+
+def test_parameters_are_keyword_arguments():
+    env = gym.make("rlrs/CartPole-v1", sutton_barto_reward=True)
+    env.reset(seed=1)
+    assert env.step(0)[1] == 0.0
+    env = gym.make("rlrs/GridWorld-4x5", noise=0.0, episode_cap=3)
+    env.reset(seed=1)
+    results = [env.step(1)[3] for _ in range(3)]
+    assert results == [False, False, True]
+    with pytest.raises(ValueError, match="no_such_parameter"):
+        gym.make("rlrs/CartPole-v1", no_such_parameter=1)
+    with pytest.raises(ValueError, match="gravity"):
+        gym.make("rlrs/CartPole-v1", gravity="strong")
+    with pytest.raises(KeyError, match="CartPole-v1"):
+        rlrs.RustEnv("NoSuchEnv-v0")
+
+
+def test_render_ansi_draws_the_current_state():
+    env = gym.make("rlrs/GridWorld-4x5", render_mode="ansi")
+    env.reset(seed=0)
+    before = env.render()
+    assert isinstance(before, str) and before
+    env.unwrapped.reset(seed=0, options={"state": {"row": 0, "col": 0}})
+    assert env.render() != before
+    cart = gym.make("rlrs/CartPole-v1", render_mode="ansi")
+    cart.reset(seed=0)
+    assert "x =" in cart.render()
+    with pytest.raises(ValueError):
+        rlrs.RustEnv("CartPole-v1", render_mode="human")
+    with pytest.raises(NotImplementedError):
+        rlrs.RustEnv("CartPole-v1")._render_rgb_array()
+
+
+def test_state_round_trips():
+    env = rlrs.RustEnv("MountainCar-v0")
+    env.reset(seed=0, options={"state": {"position": -0.5, "velocity": 0.01}})
+    assert env.state() == {"position": -0.5, "velocity": 0.01}
+    with pytest.raises(NotImplementedError, match="not one of this domain"):
+        env.reset(options={"state": "elsewhere"})
+
+
+def test_spaces_of_the_builtin_ids():
+    cart = gym.make("rlrs/CartPole-v1")
+    reference = gym.make("CartPole-v1")
+    assert cart.action_space == reference.action_space
+    assert cart.observation_space.dtype == np.float32
+    assert cart.observation_space.shape == (4,)
+    grid = gym.make("rlrs/GridWorld-4x5")
+    assert grid.observation_space == spaces.MultiDiscrete([4, 5])
+    car = gym.make("rlrs/MountainCarContinuous-v0")
+    assert car.action_space == gym.make("MountainCarContinuous-v0").action_space
+
+
+def definition(text: dict) -> spaces.Space:
+    """The Gymnasium space of a definition as the Rust core writes it."""
+    return rlrs.space_from_definition(_core.space_definition(json.dumps(text)))
+
+
+def test_space_definitions_become_gymnasium_spaces():
+    box = definition(
+        {"type": "Box", "dtype": "float64", "shape": [2], "low": [-1.0, "-inf"], "high": "inf"}
+    )
+    assert box == spaces.Box(np.array([-1.0, -np.inf]), np.inf, (2,), np.float64)
+    assert definition({"type": "Box", "dtype": "uint8", "shape": [2, 3], "low": 0, "high": 255}) == (
+        spaces.Box(0, 255, (2, 3), np.uint8)
+    )
+    assert definition({"type": "Discrete", "n": 4, "start": -3}) == spaces.Discrete(4, start=-3)
+    assert definition({"type": "MultiDiscrete", "nvec": [2, 3, 4, 2], "shape": [2, 2]}) == (
+        spaces.MultiDiscrete([[2, 3], [4, 2]])
+    )
+    assert definition({"type": "MultiBinary", "shape": [2, 3]}) == spaces.MultiBinary([2, 3])
+    nested = definition(
+        {
+            "type": "Dict",
+            "spaces": {
+                "velocity": {"type": "Box", "dtype": "float32", "shape": [1], "low": -1, "high": 1},
+                "flags": {"type": "MultiBinary", "shape": [3]},
+                "pair": {
+                    "type": "Tuple",
+                    "spaces": [{"type": "Discrete", "n": 2}, {"type": "Discrete", "n": 3}],
+                },
+            },
+        }
+    )
+    assert nested == spaces.Dict(
+        {
+            "flags": spaces.MultiBinary(3),
+            "pair": spaces.Tuple((spaces.Discrete(2), spaces.Discrete(3))),
+            "velocity": spaces.Box(-1.0, 1.0, (1,), np.float32),
+        }
+    )
+    assert list(nested.spaces) == ["flags", "pair", "velocity"]
+    with pytest.raises(NotImplementedError, match="FiniteSet"):
+        definition({"type": "FiniteSet", "elements": ["a", "b"]})
+    with pytest.raises(ValueError):
+        _core.space_definition('{"type": "Discrete", "n": 0}')

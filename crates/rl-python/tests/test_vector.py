@@ -1,0 +1,219 @@
+"""The vector: make_vec, spaces, autoreset modes against single environments, episode
+statistics as Gymnasium's RecordEpisodeStatistics reports them, threads, copies."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+import rlrs
+
+
+def make(rust_id="CartPole-v1", num_envs=4, **kwargs):
+    return gym.make_vec(
+        f"rlrs/{rust_id}",
+        num_envs=num_envs,
+        vectorization_mode="vector_entry_point",
+        **kwargs,
+    )
+
+
+@pytest.mark.parametrize("rust_id", rlrs.ids())
+def test_make_vec_works_for_every_id(rust_id):
+    envs = make(rust_id, num_envs=3)
+    assert isinstance(envs, rlrs.RustVectorEnv)
+    assert envs.num_envs == 3
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    observations, info = envs.reset(seed=0)
+    assert info == {}
+    assert observations in envs.observation_space
+    assert observations.dtype == np.float32
+    envs.action_space.seed(0)
+    for _ in range(5):
+        observations, rewards, terminated, truncated, _ = envs.step(envs.action_space.sample())
+        assert observations in envs.observation_space
+        assert rewards.dtype == np.float64 and rewards.shape == (3,)
+        assert terminated.dtype == np.bool_ and truncated.dtype == np.bool_
+    envs.close()
+
+
+def test_spaces_keep_float32_boxes_and_flatten_the_rest():
+    envs = make("CartPole-v1", num_envs=2)
+    single = gym.make("rlrs/CartPole-v1")
+    assert envs.single_observation_space == single.observation_space
+    assert envs.single_action_space == single.action_space
+    assert envs.action_space == spaces.MultiDiscrete([2, 2])
+    grid = make("GridWorld-4x5", num_envs=2)
+    assert grid.single_observation_space == spaces.Box(0.0, 1.0, (9,), np.float32)
+
+
+class Singles:
+    """Single environments doing what the vector's environments do: environment i of a vector
+    reset with seed s is seeded with derive_seed(s, i)."""
+
+    def __init__(self, rust_id, num_envs, seed, **params):
+        self.envs = [rlrs.RustEnv(rust_id, **params) for _ in range(num_envs)]
+        self.observations = np.stack(
+            [
+                env.reset(seed=rlrs._core.derive_seed(seed, i))[0]
+                for i, env in enumerate(self.envs)
+            ]
+        ).astype(np.float32)
+        self.ended = np.zeros(num_envs, dtype=bool)
+
+    def step(self, actions, mode):
+        n = len(self.envs)
+        observations = np.zeros_like(self.observations)
+        rewards = np.zeros(n)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        finals = {}
+        for i, env in enumerate(self.envs):
+            if mode == AutoresetMode.NEXT_STEP and self.ended[i]:
+                observations[i] = env.reset()[0]
+                self.ended[i] = False
+                continue
+            obs, rewards[i], terminated[i], truncated[i], _ = env.step(actions[i])
+            observations[i] = obs
+            if terminated[i] or truncated[i]:
+                if mode == AutoresetMode.SAME_STEP:
+                    finals[i] = obs
+                    observations[i] = env.reset()[0]
+                else:
+                    self.ended[i] = True
+        return observations, rewards, terminated, truncated, finals
+
+
+@pytest.mark.parametrize(
+    "mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
+)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_vector_matches_single_environments_bit_for_bit(mode, threads):
+    num_envs, seed = 6, 11
+    envs = make("CartPole-v1", num_envs=num_envs, autoreset_mode=mode, threads=threads)
+    assert envs.metadata["autoreset_mode"] == mode
+    singles = Singles("CartPole-v1", num_envs, seed)
+    observations, _ = envs.reset(seed=seed)
+    assert observations.tobytes() == singles.observations.tobytes()
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(300):
+        actions = rng.integers(0, 2, num_envs)
+        observations, rewards, terminated, truncated, info = envs.step(actions)
+        expected, expected_rewards, expected_terminated, expected_truncated, finals = (
+            singles.step(actions, mode)
+        )
+        assert observations.tobytes() == expected.tobytes()
+        assert rewards.tobytes() == expected_rewards.tobytes()
+        assert np.array_equal(terminated, expected_terminated)
+        assert np.array_equal(truncated, expected_truncated)
+        if mode == AutoresetMode.SAME_STEP:
+            mask = np.zeros(num_envs, dtype=bool)
+            mask[list(finals)] = True
+            if finals:
+                assert np.array_equal(info["_final_obs"], mask)
+                for i, final in finals.items():
+                    assert info["final_obs"][i].tobytes() == final.tobytes()
+            else:
+                assert "final_obs" not in info
+        if mode == AutoresetMode.DISABLED and np.any(terminated | truncated):
+            ended = terminated | truncated
+            with pytest.raises(RuntimeError):
+                envs.step(actions)
+            reset = envs.reset_ended()
+            for i in np.flatnonzero(ended):
+                singles.observations[i] = singles.envs[i].reset()[0]
+                singles.ended[i] = False
+            assert reset[ended].tobytes() == singles.observations[ended].tobytes()
+        episodes += int(np.sum(terminated | truncated))
+    assert episodes > 10
+
+
+def test_episode_statistics_match_gymnasium_record_episode_statistics():
+    """The same vector with its statistics off, wrapped in Gymnasium's own
+    RecordEpisodeStatistics, reports the same returns, lengths and masks."""
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        ours = make("CartPole-v1", num_envs=4, autoreset_mode=mode)
+        theirs = gym.wrappers.vector.RecordEpisodeStatistics(
+            make("CartPole-v1", num_envs=4, autoreset_mode=mode, record_episode_statistics=False)
+        )
+        ours.reset(seed=3)
+        theirs.reset(seed=3)
+        rng = np.random.default_rng(1)
+        reported = 0
+        for _ in range(200):
+            actions = rng.integers(0, 2, 4)
+            info = ours.step(actions)[4]
+            expected = theirs.step(actions)[4]
+            assert ("episode" in info) == ("episode" in expected)
+            if "episode" in info:
+                reported += 1
+                assert np.array_equal(info["_episode"], expected["_episode"])
+                assert np.array_equal(info["episode"]["r"], expected["episode"]["r"])
+                assert np.array_equal(info["episode"]["l"], expected["episode"]["l"])
+                assert info["episode"]["r"].dtype == np.float64
+                assert np.all(info["episode"]["t"][info["_episode"]] >= 0.0)
+                assert np.all(info["episode"]["t"][~info["_episode"]] == 0.0)
+        assert reported > 5
+
+
+def test_gridworld_vector_observations_are_gymnasium_flattened():
+    envs = make("GridWorld-4x5", num_envs=3, noise=0.0)
+    singles = Singles("GridWorld-4x5", 3, 2, noise=0.0)
+    observations, _ = envs.reset(seed=2)
+    space = singles.envs[0].observation_space
+    flat = np.stack(
+        [spaces.flatten(space, env.reset(seed=rlrs._core.derive_seed(2, i))[0]) for i, env in enumerate(singles.envs)]
+    )
+    assert np.array_equal(observations, flat.astype(np.float32))
+
+
+def test_continuous_actions_and_parameters():
+    envs = make("MountainCarContinuous-v0", num_envs=3)
+    singles = Singles("MountainCarContinuous-v0", 3, 5)
+    envs.reset(seed=5)
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        actions = rng.uniform(-1.0, 1.0, (3, 1)).astype(np.float32)
+        observations, rewards, *_ = envs.step(actions)
+        expected, expected_rewards, *_ = singles.step(actions, AutoresetMode.NEXT_STEP)
+        assert observations.tobytes() == expected.tobytes()
+        assert rewards.tobytes() == expected_rewards.tobytes()
+    with pytest.raises(ValueError):
+        envs.step(np.zeros((2, 1), dtype=np.float32))
+    sutton = make("CartPole-v1", num_envs=2, sutton_barto_reward=True)
+    sutton.reset(seed=0)
+    assert np.array_equal(sutton.step(np.array([0, 1]))[1], [0.0, 0.0])
+    with pytest.raises(ValueError, match="no_such_parameter"):
+        make("CartPole-v1", no_such_parameter=True)
+
+
+def test_copy_false_returns_the_buffers_and_copy_true_fresh_arrays():
+    shared = make("CartPole-v1", num_envs=2, copy=False)
+    first, _ = shared.reset(seed=0)
+    kept = first.copy()
+    second = shared.step(np.array([0, 1]))[0]
+    assert second is first and not np.array_equal(first, kept)
+    fresh = make("CartPole-v1", num_envs=2)
+    first, _ = fresh.reset(seed=0)
+    kept = first.copy()
+    second = fresh.step(np.array([0, 1]))[0]
+    assert second is not first and np.array_equal(first, kept)
+
+
+def test_invalid_constructions_are_errors():
+    with pytest.raises(ValueError, match="num_envs"):
+        rlrs.RustVectorEnv("CartPole-v1", num_envs=0)
+    with pytest.raises(ValueError, match="threads"):
+        rlrs.RustVectorEnv("CartPole-v1", num_envs=2, threads=0)
+    with pytest.raises(KeyError):
+        rlrs.RustVectorEnv("NoSuchEnv-v0", num_envs=2)
+    envs = rlrs.RustVectorEnv("CartPole-v1", num_envs=2)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError):
+        envs.step(np.array([0, 7]))
+    with pytest.raises(ValueError):
+        envs.step(np.array([0, 1, 1]))
