@@ -24,9 +24,10 @@
 //! Every domain draws RGB frames ([`RenderFrame`](rl_core::RenderFrame), Gymnasium's
 //! `rgb_array`; the [`frames`] module), through its type and through its id.
 //!
-//! The [`registry`] builds any domain from an id and JSON parameters as an environment
-//! that code can drive without knowing its type. The [`reference`](mod@reference) module
-//! reads the reference trace files of `testdata/reference/` and replays them. The batch
+//! The [`registry`] registers every domain under its id in `rl-core`'s table, through which
+//! any of them is built from an id and JSON parameters as an environment that code can drive
+//! without knowing its type (the `rl-reference` crate replays the reference trace files of
+//! `testdata/reference/` against these domains). The batch
 //! kernels ([`BatchStep`](rl_core::BatchStep)) step a whole slice of states
 //! bit-identically to stepping them one by one.
 //!
