@@ -158,6 +158,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             |params: AcrobotParams| Acrobot::new(params),
         )
         .with_render()
+        .with_frames()
         .with_settings(json!({"agent": "linear-sarsa", "max_steps": 100_000}))
         .register(),
         Registration::new(
@@ -167,6 +168,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             |params: PendulumParams| Pendulum::new(params),
         )
         .with_render()
+        .with_frames()
         .with_settings(json!({"agent": "random", "max_steps": 100_000}))
         .register(),
     ];

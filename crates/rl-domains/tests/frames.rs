@@ -1,15 +1,18 @@
 //! RGB frames: pixel colours at known positions (the cart, the pole, the goal flag, the car,
-//! the agent's cell, goals and pits), frames that differ when the state differs and agree for
+//! the agent's cell, goals and pits, Acrobot's links, joints and goal line, Pendulum's rod,
+//! axle and torque arrow), frames that differ when the state differs and agree for
 //! equal states, any frame size, and every registered id drawing through the registry.
 
 use rl_core::{Environment, Frame, FrameEnvironment, Mode, RenderFrame};
+use rl_domains::acrobot::{Acrobot, AcrobotParams, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState};
-use rl_domains::frames::{cartpole, gridworld, mountain_car};
+use rl_domains::frames::{acrobot, cartpole, gridworld, mountain_car, pendulum};
 use rl_domains::gridworld::{CellKind, GridCell, GridWorld, GridWorldParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams, MountainCarState};
 use rl_domains::mountain_car_continuous::{
     MountainCarContinuous, MountainCarContinuousParams, MountainCarContinuousState,
 };
+use rl_domains::pendulum::{Pendulum, PendulumParams, PendulumState};
 use rl_spaces::{AnyElement, TrySampleSpace};
 
 fn pixel_at(frame: &Frame, (x, y): (f64, f64)) -> [u8; 3] {
@@ -158,6 +161,254 @@ fn mountain_car_continuous_frame_puts_the_flag_at_its_goal() {
     assert_eq!(pixel_at(&frame, (tip_x - 8.0, tip_y)), mountain_car::FLAG);
     let car = mountain_car::car_centre(-1.2, 0.6, -0.5, 600, 400);
     assert_eq!(pixel_at(&frame, car), mountain_car::CAR);
+}
+
+#[test]
+fn acrobot_frame_shows_links_joints_and_goal_line() {
+    let domain = Acrobot::new(AcrobotParams::default()).expect("the defaults are valid");
+    // Hanging straight down.
+    let down = AcrobotState::from_array([0.0, 0.0, 0.0, 0.0]);
+    let frame = domain.frame(&down);
+    assert_eq!((frame.width(), frame.height()), (500, 500));
+    assert_eq!(frame.as_array().shape(), &[500, 500, 3]);
+    // The pivot in the middle (pixel centres, as pygame counts them), the elbow 500 / 4.4
+    // pixels below it.
+    let pivot = acrobot::chain_point(&down, 0.0, 500, 500);
+    assert_eq!(pivot, (250.5, 249.5));
+    let elbow = acrobot::chain_point(&down, 1.0, 500, 500);
+    assert!((elbow.0 - 250.5).abs() < 1e-9 && (elbow.1 - (249.5 + 500.0 / 4.4)).abs() < 1e-9);
+    assert_eq!(pixel_at(&frame, pivot), acrobot::JOINT);
+    assert_eq!(pixel_at(&frame, elbow), acrobot::JOINT);
+    // Both links, half way along each, and beside them the background.
+    for distance in [0.5, 1.5, 1.9] {
+        let (x, y) = acrobot::chain_point(&down, distance, 500, 500);
+        assert_eq!(pixel_at(&frame, (x, y)), acrobot::LINK, "{distance}");
+        assert_eq!(pixel_at(&frame, (x - 8.0, y)), acrobot::LINK, "{distance}");
+        assert_eq!(
+            pixel_at(&frame, (x - 20.0, y)),
+            acrobot::BACKGROUND,
+            "{distance}"
+        );
+        assert_eq!(
+            pixel_at(&frame, (x + 20.0, y)),
+            acrobot::BACKGROUND,
+            "{distance}"
+        );
+    }
+    // The goal line at height 1, 500 / 4.4 pixels above the pivot, across the whole width;
+    // a few rows above and below it, the background.
+    let row = acrobot::goal_line_row(500);
+    assert!((row - (249.5 - 500.0 / 4.4)).abs() < 1.0, "{row}");
+    for x in [2.0, 100.0, 250.0, 498.0] {
+        assert_eq!(pixel_at(&frame, (x, row)), acrobot::GOAL_LINE, "{x}");
+        assert_eq!(pixel_at(&frame, (x, row - 3.0)), acrobot::BACKGROUND, "{x}");
+        assert_eq!(pixel_at(&frame, (x, row + 3.0)), acrobot::BACKGROUND, "{x}");
+    }
+    assert_eq!(pixel_at(&frame, (10.0, 490.0)), acrobot::BACKGROUND);
+
+    // The first link turned a quarter turn counter-clockwise points right, the second link
+    // turned a further quarter turn points straight up from the elbow.
+    let quarter = std::f64::consts::FRAC_PI_2;
+    let bent = AcrobotState::from_array([quarter, quarter, 0.0, 0.0]);
+    let bent_frame = domain.frame(&bent);
+    assert_ne!(bent_frame, frame);
+    let right = acrobot::chain_point(&bent, 0.5, 500, 500);
+    assert!((right.0 - (250.5 + 250.0 / 4.4)).abs() < 1e-9 && (right.1 - 249.5).abs() < 1e-9);
+    assert_eq!(pixel_at(&bent_frame, right), acrobot::LINK);
+    assert_eq!(pixel_at(&frame, right), acrobot::BACKGROUND);
+    let hanging = acrobot::chain_point(&down, 0.5, 500, 500);
+    assert_eq!(pixel_at(&bent_frame, hanging), acrobot::BACKGROUND);
+    let rising = acrobot::chain_point(&bent, 1.5, 500, 500);
+    assert!((rising.0 - (250.5 + 500.0 / 4.4)).abs() < 1e-9 && rising.1 < right.1 - 50.0);
+    assert_eq!(pixel_at(&bent_frame, rising), acrobot::LINK);
+    let bent_elbow = acrobot::chain_point(&bent, 1.0, 500, 500);
+    assert_eq!(pixel_at(&bent_frame, bent_elbow), acrobot::JOINT);
+    // Straight up, the tip is above the goal line, and the chain is drawn over the line.
+    let upright = AcrobotState::from_array([std::f64::consts::PI, 0.0, 0.0, 0.0]);
+    let upright_frame = domain.frame(&upright);
+    let high = acrobot::chain_point(&upright, 1.9, 500, 500);
+    assert!(
+        high.1 < row - 5.0,
+        "the tip at {high:?} is above the goal line"
+    );
+    assert_eq!(pixel_at(&upright_frame, high), acrobot::LINK);
+    // The elbow, one link above the pivot, sits on the goal line, over it.
+    assert_eq!(pixel_at(&upright_frame, (250.5, row)), acrobot::JOINT);
+    assert_eq!(pixel_at(&upright_frame, (100.0, row)), acrobot::GOAL_LINE);
+}
+
+#[test]
+fn acrobot_frames_are_a_function_of_the_angles() {
+    let domain = Acrobot::new(AcrobotParams::default()).expect("the defaults are valid");
+    let state = AcrobotState::from_array([0.3, -0.7, 1.0, -2.0]);
+    let first = domain.frame(&state);
+    assert_eq!(domain.frame(&state), first);
+    let mut dirty = Frame::new(500, 500).expect("a valid size");
+    dirty.pixels_mut().fill(77);
+    domain.draw_frame(&state, &mut dirty);
+    assert_eq!(dirty, first);
+    // Velocities are not drawn; either angle is.
+    let faster = AcrobotState::from_array([0.3, -0.7, -3.0, 5.0]);
+    assert_eq!(domain.frame(&faster), first);
+    let swung = AcrobotState::from_array([0.5, -0.7, 1.0, -2.0]);
+    assert_ne!(domain.frame(&swung), first);
+    let bent = AcrobotState::from_array([0.3, -0.4, 1.0, -2.0]);
+    assert_ne!(domain.frame(&bent), first);
+    // Any size: a small frame still shows the first link.
+    let mut small = Frame::new(84, 84).expect("a valid size");
+    let down = AcrobotState::default();
+    domain.draw_frame(&down, &mut small);
+    let (x, y) = acrobot::chain_point(&down, 0.6, 84, 84);
+    assert_eq!(pixel_at(&small, (x, y)), acrobot::LINK);
+}
+
+#[test]
+fn pendulum_frame_shows_rod_and_axle() {
+    let domain = Pendulum::new(PendulumParams::default()).expect("the defaults are valid");
+    // Upright.
+    let upright = PendulumState {
+        theta: 0.0,
+        theta_dot: 0.0,
+    };
+    let frame = domain.frame(&upright);
+    assert_eq!((frame.width(), frame.height()), (500, 500));
+    assert_eq!(frame.as_array().shape(), &[500, 500, 3]);
+    let pivot = pendulum::rod_point(&upright, 0.0, 500, 500);
+    assert_eq!(pivot, (250.5, 249.5));
+    assert_eq!(pixel_at(&frame, pivot), pendulum::AXLE);
+    // The rod's end is 500 / 4.4 pixels above the pivot.
+    let end = pendulum::rod_point(&upright, 1.0, 500, 500);
+    assert!((end.0 - 250.5).abs() < 1e-9 && (end.1 - (249.5 - 500.0 / 4.4)).abs() < 1e-9);
+    assert_eq!(pixel_at(&frame, end), pendulum::ROD);
+    for distance in [0.3, 0.5, 0.9] {
+        let (x, y) = pendulum::rod_point(&upright, distance, 500, 500);
+        assert_eq!(pixel_at(&frame, (x, y)), pendulum::ROD, "{distance}");
+        assert_eq!(pixel_at(&frame, (x + 8.0, y)), pendulum::ROD, "{distance}");
+        assert_eq!(
+            pixel_at(&frame, (x + 20.0, y)),
+            pendulum::BACKGROUND,
+            "{distance}"
+        );
+        // Below the pivot, where the rod points when hanging down: the background.
+        let below = (x, 2.0 * pivot.1 - y);
+        assert_eq!(pixel_at(&frame, below), pendulum::BACKGROUND, "{distance}");
+    }
+    assert_eq!(pixel_at(&frame, (10.0, 10.0)), pendulum::BACKGROUND);
+    assert_eq!(pixel_at(&frame, (490.0, 490.0)), pendulum::BACKGROUND);
+
+    // A quarter turn counter-clockwise points the rod left.
+    let left = PendulumState {
+        theta: std::f64::consts::FRAC_PI_2,
+        theta_dot: 0.0,
+    };
+    let left_frame = domain.frame(&left);
+    assert_ne!(left_frame, frame);
+    let (x, y) = pendulum::rod_point(&left, 0.5, 500, 500);
+    assert!((x - (250.5 - 250.0 / 4.4)).abs() < 1e-9 && (y - 249.5).abs() < 1e-9);
+    assert_eq!(pixel_at(&left_frame, (x, y)), pendulum::ROD);
+    assert_eq!(pixel_at(&frame, (x, y)), pendulum::BACKGROUND);
+    assert_eq!(
+        pixel_at(&left_frame, (2.0 * pivot.0 - x, y)),
+        pendulum::BACKGROUND
+    );
+    let up = pendulum::rod_point(&upright, 0.5, 500, 500);
+    assert_eq!(pixel_at(&left_frame, up), pendulum::BACKGROUND);
+}
+
+#[test]
+fn pendulum_frames_are_a_function_of_the_angle() {
+    let domain = Pendulum::new(PendulumParams::default()).expect("the defaults are valid");
+    let state = PendulumState {
+        theta: 2.0,
+        theta_dot: 1.0,
+    };
+    let first = domain.frame(&state);
+    assert_eq!(domain.frame(&state), first);
+    let mut dirty = Frame::new(500, 500).expect("a valid size");
+    dirty.pixels_mut().fill(77);
+    domain.draw_frame(&state, &mut dirty);
+    assert_eq!(dirty, first);
+    let faster = PendulumState {
+        theta: 2.0,
+        theta_dot: -6.0,
+    };
+    assert_eq!(domain.frame(&faster), first);
+    let turned = PendulumState {
+        theta: 2.2,
+        theta_dot: 1.0,
+    };
+    assert_ne!(domain.frame(&turned), first);
+    // The angle is not wrapped in the state; the picture is the same a full turn later.
+    let around = PendulumState {
+        theta: 2.0 + 2.0 * std::f64::consts::PI,
+        theta_dot: 1.0,
+    };
+    let around_frame = domain.frame(&around);
+    let differing = around_frame
+        .pixels()
+        .iter()
+        .zip(first.pixels())
+        .filter(|(a, b)| a.abs_diff(**b) > 2)
+        .count();
+    assert!(differing < 50, "{differing} bytes differ a full turn later");
+}
+
+#[test]
+fn pendulum_torque_arrow_turns_with_the_torque_and_grows_with_it() {
+    let domain = Pendulum::new(PendulumParams::default()).expect("the defaults are valid");
+    // Hanging down, so the arrow's top (above the axle) is clear of the rod.
+    let state = PendulumState {
+        theta: std::f64::consts::PI,
+        theta_dot: 0.0,
+    };
+    let plain = domain.frame(&state);
+    // No torque, or a torque that is not a number: no arrow, the frame of the state.
+    for torque in [0.0, f64::NAN, f64::INFINITY] {
+        let mut frame = Frame::new(500, 500).expect("a valid size");
+        pendulum::draw_frame_with_torque(&state, torque, &mut frame);
+        assert_eq!(frame, plain, "{torque}");
+        assert_eq!(pendulum::arrow_head_centre(torque, 500, 500), None);
+        assert_eq!(pendulum::arrow_top(torque, 500, 500), None);
+    }
+    let draw = |torque: f64| {
+        let mut frame = Frame::new(500, 500).expect("a valid size");
+        pendulum::draw_frame_with_torque(&state, torque, &mut frame);
+        frame
+    };
+    let positive = draw(2.0);
+    let negative = draw(-2.0);
+    assert_ne!(positive, plain);
+    assert_ne!(negative, plain);
+    assert_ne!(positive, negative);
+    // The rod is still drawn under the arrow.
+    let rod = pendulum::rod_point(&state, 0.6, 500, 500);
+    assert_eq!(pixel_at(&positive, rod), pendulum::ROD);
+    // Both arcs pass over the top; the heads point opposite ways, at mirrored places.
+    let top = pendulum::arrow_top(2.0, 500, 500).expect("an arrow");
+    assert_eq!(pendulum::arrow_top(-2.0, 500, 500), Some(top));
+    assert_eq!(pixel_at(&positive, top), pendulum::ARROW);
+    assert_eq!(pixel_at(&negative, top), pendulum::ARROW);
+    assert_eq!(pixel_at(&plain, top), pendulum::BACKGROUND);
+    let counter_clockwise = pendulum::arrow_head_centre(2.0, 500, 500).expect("an arrow");
+    let clockwise = pendulum::arrow_head_centre(-2.0, 500, 500).expect("an arrow");
+    // A positive torque turns counter-clockwise: its head ends the arc on the left.
+    assert!(counter_clockwise.0 < 250.0 && clockwise.0 > 251.0);
+    assert!((counter_clockwise.0 + clockwise.0 - 501.0).abs() < 1e-9);
+    assert!((counter_clockwise.1 - clockwise.1).abs() < 1e-9);
+    assert_eq!(pixel_at(&positive, counter_clockwise), pendulum::ARROW);
+    assert_eq!(pixel_at(&positive, clockwise), pendulum::BACKGROUND);
+    assert_eq!(pixel_at(&negative, clockwise), pendulum::ARROW);
+    assert_eq!(pixel_at(&negative, counter_clockwise), pendulum::BACKGROUND);
+    // Half the torque, half the arrow: its top is nearer the axle, the big one's is clear.
+    let half = draw(1.0);
+    let small_top = pendulum::arrow_top(1.0, 500, 500).expect("an arrow");
+    let pivot = pendulum::rod_point(&state, 0.0, 500, 500);
+    assert!(((pivot.1 - small_top.1) * 2.0 - (pivot.1 - top.1)).abs() < 1e-9);
+    assert_eq!(pixel_at(&half, small_top), pendulum::ARROW);
+    assert_eq!(pixel_at(&half, top), pendulum::BACKGROUND);
+    // Torques past the limit are clipped to it, as Gymnasium's are.
+    assert_eq!(draw(50.0), positive);
+    assert_eq!(draw(-1e300), negative);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! RGB frames of every domain (Gymnasium's `render_mode="rgb_array"`): each domain implements
 //! [`RenderFrame`](rl_core::RenderFrame), drawn with tiny-skia after Gymnasium 1.4.0's
 //! classic-control pictures (colours and geometry, 600 by 400 for CartPole and the two
-//! MountainCars) and, for GridWorld, the colours of its SVG picture.
+//! MountainCars, 500 by 500 for Acrobot and Pendulum) and, for GridWorld, the colours of its
+//! SVG picture.
 //!
 //! One file per domain; a new domain adds one file with its `impl RenderFrame` and one
 //! `.with_frames()` on its registration (`registry.rs`). Frames are drawn at any size: the
@@ -26,7 +27,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod acrobot;
 mod canvas;
 pub mod cartpole;
 pub mod gridworld;
 pub mod mountain_car;
+pub mod pendulum;
