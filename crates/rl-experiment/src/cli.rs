@@ -1,4 +1,4 @@
-//! The `rl` command line: `list`, `run`, `render`, `check` and `replay`.
+//! The `rl` command line: `list`, `run`, `plot`, `render`, `check` and `replay`.
 //!
 //! Every failure is one line on standard error (`rl: error: ...`) and a non-zero exit status:
 //! 2 for arguments the parser rejects (a missing argument is named; a count out of its range
@@ -7,7 +7,7 @@
 //! runs were saved: rerunning the same command resumes). Inputs are checked before any file
 //! is written or anything proportional to a typed number is allocated; the limits are
 //! [`MAX_STEPS_LIMIT`], [`POLICY_CHECKS_LIMIT`], [`CHECKS_PER_POLICY_LIMIT`] and
-//! [`RUNS_LIMIT`]. Output cut short by a closed pipe (`rl list | head -1`) ends quietly with
+//! [`RUNS_LIMIT`] (and, for `rl plot`, [`PLOT_DIRECTORIES_LIMIT`](crate::plot::PLOT_DIRECTORIES_LIMIT)). Output cut short by a closed pipe (`rl list | head -1`) ends quietly with
 //! status 0.
 
 use std::io::Write;
@@ -85,6 +85,15 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Overlay the learning curves of result directories written by `rl run` in one SVG plot.
+    ///
+    /// Each directory's summary.csv gives one line (the mean evaluation return per check) with
+    /// its band (± the standard deviation over runs), in a colour of its own, on shared axes.
+    /// The legend names each directory as given, with the agent, domain and number of runs from
+    /// its experiment.json when it has one. At most 16 directories; a path that is not such a
+    /// directory, or a summary.csv that does not parse, is an error (naming the directory, or
+    /// the file and line) and nothing is written.
+    Plot(crate::plot::PlotArgs),
 }
 
 #[derive(Debug, Args)]
@@ -390,6 +399,11 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Command::Plot(args) => {
+            let path = args.write()?;
+            writeln!(out, "wrote {}", path.display())?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

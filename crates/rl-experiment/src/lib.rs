@@ -12,7 +12,8 @@
 //!   checks on a separate evaluation environment with exploration off, deer-style
 //!   [`Controller`] hooks); [`run_experiment`] runs many in parallel into an output directory,
 //!   atomically and resumably ([`results`]), with a summary CSV and an SVG learning curve
-//!   ([`plot`]).
+//!   ([`plot`]); [`plot::overlay_directories`] (the `rl plot DIR... --out FILE.svg` command)
+//!   overlays the curves of several result directories to compare agents or settings.
 //! - [`seeds`] documents how every random stream derives from one master seed.
 //!
 //! # Quick start

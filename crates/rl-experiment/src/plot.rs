@@ -1,10 +1,20 @@
-//! SVG plots: the learning curve (mean ± standard deviation of the evaluation return against
+//! SVG plots: learning curves (mean ± standard deviation of the evaluation return against
 //! learning steps), drawn with rl-domains' SVG writer.
+//!
+//! One function, [`learning_curves_svg`], draws any number of labelled curves on shared axes:
+//! [`learning_curve_svg`] is its one-curve case (the `learning_curve.svg` of `rl run`), and
+//! [`overlay_directories`] (what `rl plot` calls) reads several result directories and draws
+//! one curve each, with a legend.
 //!
 //! A plotting crate (plotters) would bring a font stack and dozens of dependencies for one
 //! line chart; the workspace's one SVG writer ([`rl_domains::svg`]) gives plain, checkable SVG.
 
+use std::path::{Path, PathBuf};
+
 use rl_domains::svg::{Svg, number};
+
+use crate::ExperimentError;
+use crate::results::{read_experiment, read_summary, write_atomically};
 
 /// One point of a learning curve.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,6 +26,26 @@ pub struct CurvePoint {
     /// Standard deviation over runs.
     pub std: f64,
 }
+
+/// One labelled curve of a plot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Curve<'a> {
+    /// The curve's text in the legend; a plot whose labels are all empty has no legend.
+    pub label: &'a str,
+    /// The points, in order of learning steps.
+    pub points: &'a [CurvePoint],
+}
+
+/// The colours of the curves, in order: the first curve (the only one of `rl run`'s plot) is
+/// blue. More curves than colours reuse them from the start.
+pub const CURVE_COLOURS: [&str; 16] = [
+    "#386cb0", "#e6550d", "#31a354", "#d62728", "#756bb1", "#8c564b", "#e377c2", "#17becf",
+    "#bcbd22", "#636363", "#9ecae1", "#fdae6b", "#a1d99b", "#ff9896", "#bcbddc", "#000000",
+];
+
+/// The most result directories [`overlay_directories`] (and `rl plot`) draws in one picture:
+/// one per colour of [`CURVE_COLOURS`], so that every curve has its own colour.
+pub const PLOT_DIRECTORIES_LIMIT: usize = CURVE_COLOURS.len();
 
 /// The picture's width in pixels.
 const WIDTH: f64 = 720.0;
@@ -29,8 +59,14 @@ const RIGHT: f64 = 30.0;
 const TOP: f64 = 50.0;
 /// The margin below the plot area, for the tick labels and the horizontal axis label.
 const BOTTOM: f64 = 60.0;
-/// The colour of the mean line, its band and its markers.
-const CURVE_COLOUR: &str = "#386cb0";
+/// The gap between the plot area and the legend on its right.
+const LEGEND_GAP: f64 = 20.0;
+/// The height of one legend entry.
+const LEGEND_LINE: f64 = 20.0;
+/// The width of a legend entry's colour sample and the space after it.
+const LEGEND_SAMPLE: f64 = 32.0;
+/// The width allowed per character of a legend label (12-pixel sans-serif averages less).
+const LEGEND_CHARACTER: f64 = 7.0;
 
 /// A list of points for a `points` attribute: `x,y x,y ...`.
 fn point_list(points: impl Iterator<Item = (f64, f64)>) -> String {
@@ -89,14 +125,32 @@ fn labels(ticks: &[f64]) -> Vec<String> {
 
 /// The learning curve as a standalone SVG document: a shaded band of ± one standard deviation
 /// around the mean line, with a marker per check, axes with ticks, a title and axis labels.
+/// This is [`learning_curves_svg`] with one unlabelled curve.
 pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
-    let finite: Vec<&CurvePoint> = points
+    learning_curves_svg(&[Curve { label: "", points }], title)
+}
+
+/// Several learning curves on shared axes as one standalone SVG document. Each curve, in its
+/// colour of [`CURVE_COLOURS`], has a shaded band of ± one standard deviation around its mean
+/// line and a marker per check (a `<g class="series">` group holds its line and markers; the
+/// bands, drawn first so that no band hides a line, are in `<g class="bands">`). The axes cover
+/// every curve's finite points; their ticks are labelled in one notation per axis. When a
+/// label is not empty, a legend right of the plot area (which widens the picture, so that it
+/// never covers a curve) names each curve beside its colour.
+pub fn learning_curves_svg(curves: &[Curve<'_>], title: &str) -> String {
+    let finite: Vec<Vec<&CurvePoint>> = curves
         .iter()
-        .filter(|p| p.steps.is_finite() && p.mean.is_finite() && p.std.is_finite())
+        .map(|curve| {
+            curve
+                .points
+                .iter()
+                .filter(|p| p.steps.is_finite() && p.mean.is_finite() && p.std.is_finite())
+                .collect()
+        })
         .collect();
     let (mut x_low, mut x_high) = (0.0f64, 1.0f64);
     let (mut y_low, mut y_high) = (f64::INFINITY, f64::NEG_INFINITY);
-    for p in &finite {
+    for p in finite.iter().flatten() {
         x_low = x_low.min(p.steps);
         x_high = x_high.max(p.steps);
         y_low = y_low.min(p.mean - p.std);
@@ -110,10 +164,28 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
     }
     let pad = 0.05 * (y_high - y_low);
     let (y_low, y_high) = (y_low - pad, y_high + pad);
+    let legend = curves.iter().any(|curve| !curve.label.is_empty());
+    let legend_width = if legend {
+        let longest = curves
+            .iter()
+            .map(|curve| curve.label.chars().count())
+            .max()
+            .unwrap_or(0);
+        LEGEND_GAP + LEGEND_SAMPLE + LEGEND_CHARACTER * longest as f64
+    } else {
+        0.0
+    };
+    let width = WIDTH + legend_width;
+    let legend_height = if legend {
+        LEGEND_LINE * curves.len() as f64
+    } else {
+        0.0
+    };
+    let height = HEIGHT.max(TOP + legend_height + BOTTOM);
     let x = |v: f64| LEFT + (v - x_low) / (x_high - x_low) * (WIDTH - LEFT - RIGHT);
-    let y = |v: f64| HEIGHT - BOTTOM - (v - y_low) / (y_high - y_low) * (HEIGHT - TOP - BOTTOM);
+    let y = |v: f64| height - BOTTOM - (v - y_low) / (y_high - y_low) * (height - TOP - BOTTOM);
 
-    let mut svg = Svg::new(WIDTH, HEIGHT, title);
+    let mut svg = Svg::new(width, height, title);
     svg.open_group_with("plot", &[("font-size", "12".to_owned())]);
     let middle = |anchor: &str| ("text-anchor", anchor.to_owned());
     svg.text(
@@ -155,15 +227,15 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
             "tick",
             &[
                 ("x", number(x(t))),
-                ("y", number(HEIGHT - BOTTOM + 18.0)),
+                ("y", number(height - BOTTOM + 18.0)),
                 middle("middle"),
             ],
             &text,
         );
     }
     for (x1, y1, x2, y2) in [
-        (LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM),
-        (LEFT, TOP, LEFT, HEIGHT - BOTTOM),
+        (LEFT, height - BOTTOM, WIDTH - RIGHT, height - BOTTOM),
+        (LEFT, TOP, LEFT, height - BOTTOM),
     ] {
         svg.element(
             "line",
@@ -181,12 +253,12 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
         "label",
         &[
             ("x", number(WIDTH / 2.0)),
-            ("y", number(HEIGHT - 15.0)),
+            ("y", number(height - 15.0)),
             middle("middle"),
         ],
         "learning steps",
     );
-    let vertical_middle = number(HEIGHT / 2.0);
+    let vertical_middle = number(height / 2.0);
     svg.text(
         "label",
         &[
@@ -197,32 +269,43 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
         ],
         "evaluation return (mean ± std over runs)",
     );
-    if !finite.is_empty() {
-        let upper = point_list(finite.iter().map(|p| (x(p.steps), y(p.mean + p.std))));
-        let lower = point_list(finite.iter().rev().map(|p| (x(p.steps), y(p.mean - p.std))));
+    let colour = |index: usize| CURVE_COLOURS[index % CURVE_COLOURS.len()].to_owned();
+    svg.open_group("bands");
+    for (index, points) in finite.iter().enumerate() {
+        if points.is_empty() {
+            continue;
+        }
+        let upper = point_list(points.iter().map(|p| (x(p.steps), y(p.mean + p.std))));
+        let lower = point_list(points.iter().rev().map(|p| (x(p.steps), y(p.mean - p.std))));
         svg.element(
             "polygon",
             "band",
             &[
                 ("points", format!("{upper} {lower}")),
-                ("fill", CURVE_COLOUR.to_owned()),
+                ("fill", colour(index)),
                 ("fill-opacity", "0.2".to_owned()),
             ],
         );
-        svg.element(
-            "polyline",
-            "mean",
-            &[
-                (
-                    "points",
-                    point_list(finite.iter().map(|p| (x(p.steps), y(p.mean)))),
-                ),
-                ("fill", "none".to_owned()),
-                ("stroke", CURVE_COLOUR.to_owned()),
-                ("stroke-width", "2".to_owned()),
-            ],
-        );
-        for p in &finite {
+    }
+    svg.close_group();
+    for (index, points) in finite.iter().enumerate() {
+        svg.open_group("series");
+        if !points.is_empty() {
+            svg.element(
+                "polyline",
+                "mean",
+                &[
+                    (
+                        "points",
+                        point_list(points.iter().map(|p| (x(p.steps), y(p.mean)))),
+                    ),
+                    ("fill", "none".to_owned()),
+                    ("stroke", colour(index)),
+                    ("stroke-width", "2".to_owned()),
+                ],
+            );
+        }
+        for p in points {
             svg.element(
                 "circle",
                 "check",
@@ -230,13 +313,155 @@ pub fn learning_curve_svg(points: &[CurvePoint], title: &str) -> String {
                     ("cx", number(x(p.steps))),
                     ("cy", number(y(p.mean))),
                     ("r", "3".to_owned()),
-                    ("fill", CURVE_COLOUR.to_owned()),
+                    ("fill", colour(index)),
                 ],
             );
         }
+        svg.close_group();
+    }
+    if legend {
+        svg.open_group("legend");
+        let left = WIDTH - RIGHT + LEGEND_GAP;
+        for (index, curve) in curves.iter().enumerate() {
+            let middle_y = TOP + LEGEND_LINE * (index as f64 + 0.5);
+            svg.element(
+                "rect",
+                "legend-band",
+                &[
+                    ("x", number(left)),
+                    ("y", number(middle_y - 5.0)),
+                    ("width", "24".to_owned()),
+                    ("height", "10".to_owned()),
+                    ("fill", colour(index)),
+                    ("fill-opacity", "0.2".to_owned()),
+                ],
+            );
+            svg.element(
+                "line",
+                "legend-line",
+                &[
+                    ("x1", number(left)),
+                    ("y1", number(middle_y)),
+                    ("x2", number(left + 24.0)),
+                    ("y2", number(middle_y)),
+                    ("stroke", colour(index)),
+                    ("stroke-width", "2".to_owned()),
+                ],
+            );
+            svg.text(
+                "legend-entry",
+                &[
+                    ("x", number(left + LEGEND_SAMPLE)),
+                    ("y", number(middle_y + 4.0)),
+                ],
+                curve.label,
+            );
+        }
+        svg.close_group();
     }
     svg.close_group();
     svg.finish()
+}
+
+/// Reads result directories written by `rl run` and draws their learning curves on shared
+/// axes: one curve per directory (its `summary.csv`: the mean evaluation return per check,
+/// with a band of ± the standard deviation over runs), in the order given, each named in the
+/// legend by the directory as given and, when it has an `experiment.json`, its agent, domain
+/// and number of runs (`results-q: q-learning on GridWorld-4x5, 8 runs`). `title` defaults to
+/// the domain when all directories share one.
+///
+/// Nothing is drawn unless every directory reads: no directory, more than
+/// [`PLOT_DIRECTORIES_LIMIT`], a path that is not a directory, a directory without
+/// `summary.csv`, or a `summary.csv` or `experiment.json` that does not parse (the error names
+/// the file and, for the CSV, the line) is an error.
+pub fn overlay_directories(
+    directories: &[PathBuf],
+    title: Option<&str>,
+) -> Result<String, ExperimentError> {
+    if directories.is_empty() {
+        return Err(ExperimentError::invalid(
+            "directories",
+            "give at least one directory written by `rl run`",
+        ));
+    }
+    if directories.len() > PLOT_DIRECTORIES_LIMIT {
+        return Err(ExperimentError::invalid(
+            "directories",
+            format!(
+                "{} given, but one plot overlays at most {PLOT_DIRECTORIES_LIMIT}",
+                directories.len()
+            ),
+        ));
+    }
+    let mut labels = Vec::with_capacity(directories.len());
+    let mut series = Vec::with_capacity(directories.len());
+    let mut domains = Vec::with_capacity(directories.len());
+    for directory in directories {
+        let rows = read_summary(directory)?;
+        let config = read_experiment(directory)?;
+        let runs = rows.first().map_or(0, |row| row.runs);
+        labels.push(match &config {
+            Some(config) => format!(
+                "{}: {} on {}, {runs} run{}",
+                directory.display(),
+                config.agent,
+                config.domain,
+                if runs == 1 { "" } else { "s" }
+            ),
+            None => directory.display().to_string(),
+        });
+        domains.push(config.map(|config| config.domain));
+        series.push(
+            rows.iter()
+                .map(|row| CurvePoint {
+                    steps: row.learning_steps as f64,
+                    mean: row.return_mean,
+                    std: row.return_std,
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
+    let curves: Vec<Curve<'_>> = labels
+        .iter()
+        .zip(&series)
+        .map(|(label, points)| Curve { label, points })
+        .collect();
+    let title = match (title, &domains[0]) {
+        (Some(title), _) => title.to_owned(),
+        (None, Some(domain)) if domains.iter().all(|d| d.as_ref() == Some(domain)) => {
+            format!("evaluation return on {domain}")
+        }
+        (None, _) => "evaluation return".to_owned(),
+    };
+    Ok(learning_curves_svg(&curves, &title))
+}
+
+/// The arguments of `rl plot` (its help text is in the command line's `Plot` variant).
+#[derive(Debug, clap::Args)]
+pub(crate) struct PlotArgs {
+    /// Result directories written by `rl run` (1 to 16), drawn in this order.
+    #[arg(required = true, value_name = "DIR")]
+    directories: Vec<PathBuf>,
+    /// The SVG file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// The plot's title (default: "evaluation return on DOMAIN" when every directory ran the
+    /// same domain).
+    #[arg(long)]
+    title: Option<String>,
+}
+
+impl PlotArgs {
+    /// Reads the directories, draws them and writes the picture to `--out` (creating its
+    /// directory), returning the path written. Nothing is written when a directory does not read.
+    pub(crate) fn write(&self) -> Result<&Path, ExperimentError> {
+        let svg = overlay_directories(&self.directories, self.title.as_deref())?;
+        if let Some(parent) = self.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| ExperimentError::io(parent, &e))?;
+        }
+        write_atomically(&self.out, svg.as_bytes())?;
+        Ok(&self.out)
+    }
 }
 
 #[cfg(test)]
@@ -312,5 +537,95 @@ mod tests {
         );
         assert!(!svg.contains(">-0<") && !svg.contains(">-0.0<"), "{svg}");
         assert!(svg.contains(">1.0e5<") && !svg.contains(">80000<"), "{svg}");
+    }
+
+    #[test]
+    fn several_curves_share_the_axes_and_each_has_its_colour_and_legend_entry() {
+        let rising: Vec<CurvePoint> = (0..4)
+            .map(|i| CurvePoint {
+                steps: i as f64 * 100.0,
+                mean: i as f64,
+                std: 0.5,
+            })
+            .collect();
+        let flat: Vec<CurvePoint> = (0..7)
+            .map(|i| CurvePoint {
+                steps: i as f64 * 1000.0,
+                mean: -2.0,
+                std: 0.0,
+            })
+            .collect();
+        let svg = learning_curves_svg(
+            &[
+                Curve {
+                    label: "first <a>",
+                    points: &rising,
+                },
+                Curve {
+                    label: "second",
+                    points: &flat,
+                },
+            ],
+            "two",
+        );
+        let series: Vec<&str> = svg.split(r#"<g class="series">"#).skip(1).collect();
+        assert_eq!(series.len(), 2);
+        assert_eq!(series[0].matches(r#"class="check""#).count(), 4);
+        assert_eq!(series[1].matches(r#"class="check""#).count(), 7);
+        assert!(series[0].contains(&format!(r#"stroke="{}""#, CURVE_COLOURS[0])));
+        assert!(series[1].contains(&format!(r#"stroke="{}""#, CURVE_COLOURS[1])));
+        assert_eq!(svg.matches(r#"class="band""#).count(), 2);
+        assert!(svg.contains(r#"class="legend-entry""#));
+        assert!(svg.contains(">first &lt;a&gt;</text>") && svg.contains(">second</text>"));
+        // The horizontal axis reaches the longer curve's last check; the vertical one covers
+        // both curves' bands.
+        assert!(svg.contains(">6000</text>"), "{svg}");
+        assert!(
+            svg.contains(">-2</text>") && svg.contains(">2</text>"),
+            "{svg}"
+        );
+        // The legend widens the picture beyond the plot's own width.
+        assert!(!svg.contains(r#"width="720""#), "{svg}");
+    }
+
+    #[test]
+    fn one_unlabelled_curve_has_no_legend_and_the_usual_size() {
+        let points = [CurvePoint {
+            steps: 10.0,
+            mean: 1.0,
+            std: 0.1,
+        }];
+        let svg = learning_curve_svg(&points, "alone");
+        assert!(!svg.contains("legend"));
+        assert!(svg.contains(r#"width="720" height="440""#), "{svg}");
+        assert!(svg.contains(&format!(r#"fill="{}""#, CURVE_COLOURS[0])));
+    }
+
+    #[test]
+    fn the_colours_are_distinct_and_a_long_legend_fits_in_the_picture() {
+        let mut colours = CURVE_COLOURS.to_vec();
+        colours.sort_unstable();
+        colours.dedup();
+        assert_eq!(colours.len(), CURVE_COLOURS.len());
+        let points = [CurvePoint {
+            steps: 0.0,
+            mean: 0.0,
+            std: 0.0,
+        }];
+        let names: Vec<String> = (0..30).map(|i| format!("curve {i}")).collect();
+        let curves: Vec<Curve<'_>> = names
+            .iter()
+            .map(|label| Curve {
+                label,
+                points: &points,
+            })
+            .collect();
+        let svg = learning_curves_svg(&curves, "many");
+        let height = TOP + LEGEND_LINE * 30.0 + BOTTOM;
+        assert!(
+            svg.contains(&format!(r#"height="{}""#, number(height))),
+            "{svg}"
+        );
+        assert_eq!(svg.matches(r#"class="legend-entry""#).count(), 30);
     }
 }

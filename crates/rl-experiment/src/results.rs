@@ -7,7 +7,7 @@
 //! | `experiment.json` | the configuration (`{"format": "rl-experiment/experiment", "version": 1, "config": ...}`) |
 //! | `run-NNN.json` | one [`RunResult`] per finished run |
 //! | `run-NNN.log` | the human-readable log of that run |
-//! | `summary.csv` | per check, the mean and standard deviation over runs |
+//! | `summary.csv` | per check, the mean and standard deviation over runs ([`SUMMARY_HEADER`]; [`read_summary`] reads it back, for `rl plot`) |
 //! | `learning_curve.svg` | the mean evaluation return ± one standard deviation against learning steps |
 //!
 //! Every file is written atomically (a temporary file in the same directory, flushed, then
@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value as JsonValue, json};
 
-use crate::ExperimentError;
 use crate::experiment::{ExperimentConfig, RUN_FORMAT, RunResult};
+use crate::{ExperimentError, POLICY_CHECKS_LIMIT};
 
 /// The `format` of `experiment.json`.
 pub const EXPERIMENT_FORMAT: &str = "rl-experiment/experiment";
@@ -91,25 +91,8 @@ pub fn prepare_directory(
         path: directory.to_path_buf(),
         message: format!("cannot create the output directory: {e}"),
     })?;
-    let path = directory.join("experiment.json");
-    match fs::read_to_string(&path) {
-        Ok(text) => {
-            let value: JsonValue =
-                serde_json::from_str(&text).map_err(|e| ExperimentError::CorruptResults {
-                    path: path.clone(),
-                    reason: e.to_string(),
-                })?;
-            if value["format"] != EXPERIMENT_FORMAT || value["version"] != 1 {
-                return Err(ExperimentError::CorruptResults {
-                    path,
-                    reason: format!("format {} version {}", value["format"], value["version"]),
-                });
-            }
-            let existing: ExperimentConfig = serde_json::from_value(value["config"].clone())
-                .map_err(|e| ExperimentError::CorruptResults {
-                    path: path.clone(),
-                    reason: e.to_string(),
-                })?;
+    match read_experiment(directory)? {
+        Some(existing) => {
             if let Some(difference) = first_difference(&existing, config) {
                 return Err(ExperimentError::ConfigMismatch {
                     directory: directory.to_path_buf(),
@@ -117,13 +100,12 @@ pub fn prepare_directory(
                 });
             }
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        None => {
             let document = json!({"format": EXPERIMENT_FORMAT, "version": 1, "config": config});
             let text = serde_json::to_string_pretty(&document)
                 .map_err(|e| ExperimentError::invalid("config", e.to_string()))?;
-            write_atomically(&path, (text + "\n").as_bytes())?;
+            write_atomically(&directory.join("experiment.json"), (text + "\n").as_bytes())?;
         }
-        Err(e) => return Err(ExperimentError::io(&path, &e)),
     }
     if let Ok(entries) = fs::read_dir(directory) {
         for entry in entries.flatten() {
@@ -134,6 +116,31 @@ pub fn prepare_directory(
         }
     }
     Ok(())
+}
+
+/// Reads the configuration in `directory`'s `experiment.json`: `None` when there is no such
+/// file, an error when it exists but is not an experiment file of this format.
+pub fn read_experiment(directory: &Path) -> Result<Option<ExperimentConfig>, ExperimentError> {
+    let path = directory.join("experiment.json");
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ExperimentError::io(&path, &e)),
+    };
+    let corrupt = |reason: String| ExperimentError::CorruptResults {
+        path: path.clone(),
+        reason,
+    };
+    let value: JsonValue = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
+    if value["format"] != EXPERIMENT_FORMAT || value["version"] != 1 {
+        return Err(corrupt(format!(
+            "format {} version {}",
+            value["format"], value["version"]
+        )));
+    }
+    serde_json::from_value(value["config"].clone())
+        .map(Some)
+        .map_err(|e| corrupt(e.to_string()))
 }
 
 /// Describes the first field in which two configurations differ.
@@ -248,11 +255,13 @@ pub fn summarize(results: &[RunResult]) -> Vec<SummaryRow> {
         .collect()
 }
 
+/// The header line of `summary.csv` (without its line end): the fields of [`SummaryRow`] in order.
+pub const SUMMARY_HEADER: &str = "check,learning_steps,runs,return_mean,return_std,discounted_return_mean,steps_mean,terminated_mean,truncated_mean";
+
 /// The summary as CSV text, one header line and one line per check.
 pub fn summary_csv(rows: &[SummaryRow]) -> String {
-    let mut csv = String::from(
-        "check,learning_steps,runs,return_mean,return_std,discounted_return_mean,steps_mean,terminated_mean,truncated_mean\n",
-    );
+    let mut csv = String::from(SUMMARY_HEADER);
+    csv.push('\n');
     for r in rows {
         csv.push_str(&format!(
             "{},{},{},{},{},{},{},{},{}\n",
@@ -268,6 +277,115 @@ pub fn summary_csv(rows: &[SummaryRow]) -> String {
         ));
     }
     csv
+}
+
+/// Reads the `summary.csv` of `directory`, as [`summary_csv`] writes it: the header line
+/// [`SUMMARY_HEADER`], then one line per check (at most [`POLICY_CHECKS_LIMIT`] + 1 of them,
+/// as many as an experiment can have). A missing file, a header that differs, a line with the
+/// wrong number of fields or a field that is not a number is an error that names the file and
+/// the line (counted from 1, the header being line 1); so is a file with no check at all.
+pub fn read_summary(directory: &Path) -> Result<Vec<SummaryRow>, ExperimentError> {
+    let missing = |message: &str| ExperimentError::Io {
+        path: directory.to_path_buf(),
+        message: message.to_owned(),
+    };
+    if !directory.exists() {
+        return Err(missing("no such directory"));
+    }
+    if !directory.is_dir() {
+        return Err(missing("is a file, not a results directory"));
+    }
+    let path = directory.join("summary.csv");
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(missing(
+                "no summary.csv in this directory (is it one that `rl run` wrote?)",
+            ));
+        }
+        Err(e) => return Err(ExperimentError::io(&path, &e)),
+    };
+    let corrupt = |line: usize, reason: String| ExperimentError::CorruptResults {
+        path: path.clone(),
+        reason: format!("line {line}: {reason}"),
+    };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(index, line)| (index + 1, line));
+    match lines.next() {
+        Some((_, header)) if header.trim_end() == SUMMARY_HEADER => {}
+        _ => return Err(corrupt(1, format!("expected the header {SUMMARY_HEADER}"))),
+    }
+    let names: Vec<&str> = SUMMARY_HEADER.split(',').collect();
+    let mut rows = Vec::new();
+    for (number, line) in lines {
+        let line = line.trim_end();
+        if line.is_empty() {
+            continue;
+        }
+        if rows.len() as u64 > POLICY_CHECKS_LIMIT {
+            return Err(corrupt(
+                number,
+                format!(
+                    "more than {} checks, the most an experiment has",
+                    POLICY_CHECKS_LIMIT + 1
+                ),
+            ));
+        }
+        let fields: Vec<&str> = line.split(',').collect();
+        if fields.len() != names.len() {
+            return Err(corrupt(
+                number,
+                format!(
+                    "expected {} comma-separated fields, found {}",
+                    names.len(),
+                    fields.len()
+                ),
+            ));
+        }
+        let whole = |i: usize| {
+            fields[i].trim().parse::<u64>().map_err(|_| {
+                corrupt(
+                    number,
+                    format!("{} is not a whole number: {:?}", names[i], fields[i]),
+                )
+            })
+        };
+        let real = |i: usize| {
+            fields[i].trim().parse::<f64>().map_err(|_| {
+                corrupt(
+                    number,
+                    format!("{} is not a number: {:?}", names[i], fields[i]),
+                )
+            })
+        };
+        let count = |i: usize| {
+            whole(i).and_then(|value| {
+                usize::try_from(value).map_err(|_| {
+                    corrupt(number, format!("{} is too large: {}", names[i], fields[i]))
+                })
+            })
+        };
+        rows.push(SummaryRow {
+            check: count(0)?,
+            learning_steps: whole(1)?,
+            runs: count(2)?,
+            return_mean: real(3)?,
+            return_std: real(4)?,
+            discounted_return_mean: real(5)?,
+            steps_mean: real(6)?,
+            terminated_mean: real(7)?,
+            truncated_mean: real(8)?,
+        });
+    }
+    if rows.is_empty() {
+        return Err(corrupt(
+            2,
+            "no checks: the experiment has no finished run".to_owned(),
+        ));
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -323,6 +441,86 @@ mod tests {
         fs::write(dir.join(".run-000.json.tmp-1"), b"half").unwrap();
         prepare_directory(&dir, &ExperimentConfig::new("d", "a", 10)).unwrap();
         assert!(!dir.join(".run-000.json.tmp-1").exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn row(check: usize) -> SummaryRow {
+        SummaryRow {
+            check,
+            learning_steps: 100 * check as u64,
+            runs: 3,
+            return_mean: -1.5 + check as f64,
+            return_std: 0.25,
+            discounted_return_mean: 0.125,
+            steps_mean: 17.0,
+            terminated_mean: 1.0,
+            truncated_mean: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_summary_reads_back_as_written() {
+        let dir = temporary_directory("summary");
+        fs::create_dir_all(&dir).unwrap();
+        let rows: Vec<SummaryRow> = (0..4).map(row).collect();
+        fs::write(dir.join("summary.csv"), summary_csv(&rows)).unwrap();
+        assert_eq!(read_summary(&dir).unwrap(), rows);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_bad_summary_names_the_file_and_the_line() {
+        let dir = temporary_directory("bad-summary");
+        let error = read_summary(&dir).unwrap_err().to_string();
+        assert!(error.ends_with("no such directory"), "{error}");
+        fs::create_dir_all(&dir).unwrap();
+        let error = read_summary(&dir).unwrap_err().to_string();
+        assert!(error.contains("no summary.csv"), "{error}");
+        let good = summary_csv(&[row(0), row(1)]);
+        for (text, expected) in [
+            (
+                "check,steps\n0,0\n".to_owned(),
+                "line 1: expected the header",
+            ),
+            (
+                format!("{good}1,2,3\n"),
+                "line 4: expected 9 comma-separated fields, found 3",
+            ),
+            (
+                good.replace("-0.5,", "minus one,"),
+                "line 3: return_mean is not a number: \"minus one\"",
+            ),
+            (
+                good.replace("\n1,100,", "\n1,-100,"),
+                "line 3: learning_steps is not a whole number",
+            ),
+            (format!("{SUMMARY_HEADER}\n"), "line 2: no checks"),
+            (String::new(), "line 1: expected the header"),
+        ] {
+            fs::write(dir.join("summary.csv"), &text).unwrap();
+            let error = read_summary(&dir).unwrap_err().to_string();
+            assert!(
+                error.contains("summary.csv: not a valid results file: ")
+                    && error.contains(expected),
+                "{text:?} gave {error}"
+            );
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_experiment_file_reads_back_and_its_absence_is_none() {
+        let dir = temporary_directory("read-experiment");
+        fs::create_dir_all(&dir).unwrap();
+        assert_eq!(read_experiment(&dir).unwrap(), None);
+        let config = ExperimentConfig::new("GridWorld-4x5", "q-learning", 100);
+        prepare_directory(&dir, &config).unwrap();
+        assert_eq!(read_experiment(&dir).unwrap(), Some(config));
+        fs::write(dir.join("experiment.json"), "{").unwrap();
+        assert!(matches!(
+            read_experiment(&dir),
+            Err(ExperimentError::CorruptResults { .. })
+        ));
         fs::remove_dir_all(&dir).unwrap();
     }
 }

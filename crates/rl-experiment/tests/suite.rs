@@ -5,5 +5,6 @@
 mod cli;
 mod command_line;
 mod mountain_car;
+mod plot;
 mod runs;
 mod video;
