@@ -419,3 +419,54 @@ fn history_stacks_restart_at_every_episode_start() {
     }
     assert!(restarts > 10, "the run must cross episode ends");
 }
+
+#[test]
+fn batched_action_masks_equal_each_environments_mask_on_both_paths() {
+    use crate::common::Drift;
+    use rl_wrappers::vector::KernelVector;
+
+    let drift = Drift::new(40, 0.3);
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        for threads in 1..=3 {
+            let options = options(autoreset, threads);
+            let mut copies =
+                EnvironmentVector::<_, f32>::from_environments(count(), 4, options, |_| {
+                    Simulator::new(drift.clone(), 0)
+                })
+                .expect("valid");
+            let mut kernel =
+                KernelVector::<_, f32>::from_kernel(drift.clone(), count(), 4, options)
+                    .expect("valid");
+            copies.reset(Mode::Training).expect("reset");
+            kernel.reset(Mode::Training).expect("reset");
+            let mut from_copies = ndarray::Array2::from_elem((COUNT, 3), false);
+            let mut from_kernel = from_copies.clone();
+            let mut restricted = 0;
+            for step in 0..150 {
+                let actions: Vec<i64> = (0..COUNT).map(|i| ((i + step) % 3) as i64).collect();
+                copies.step(&actions).expect("a step");
+                kernel.step(&actions).expect("a step");
+                copies.action_masks(&mut from_copies).expect("masks");
+                kernel.action_masks(&mut from_kernel).expect("masks");
+                for (index, environment) in copies.local_environments().enumerate() {
+                    let mut single = [false; 3];
+                    environment.action_mask(&mut single).expect("a mask");
+                    assert_eq!(
+                        from_copies.row(index).to_vec(),
+                        single,
+                        "step {step}, environment {index}"
+                    );
+                }
+                assert_eq!(
+                    from_copies, from_kernel,
+                    "{autoreset:?}, {threads} threads, step {step}"
+                );
+                restricted += from_copies.iter().filter(|allowed| !**allowed).count();
+            }
+            assert!(restricted > 0, "some states must restrict an action");
+            let mut wrong = ndarray::Array2::from_elem((COUNT, 2), false);
+            assert!(copies.action_masks(&mut wrong).is_err());
+            assert!(kernel.action_masks(&mut wrong).is_err());
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use ndarray::Array2;
 use rl_core::{BatchStep, Environment, Info, Mode};
-use rl_spaces::{FlattenSpace, Space};
+use rl_spaces::{FiniteSpace, FlattenSpace, Space};
 
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command};
@@ -462,6 +462,56 @@ where
             .batches()
             .flat_map(|batch| batch.environments().iter())
     }
+
+    /// Writes the action mask of every environment (its
+    /// [`Environment::action_mask`](rl_core::Environment::action_mask), RLPy's
+    /// `possibleActions`) into row `i` of `masks`, which has one row per environment and one
+    /// column per action of the finite action space. Allocates nothing.
+    ///
+    /// Errors if `masks` does not have that shape, naming both shapes.
+    pub fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        E::ActionSpace: FiniteSpace,
+    {
+        check_mask_shape(masks, self.len, self.action_space().cardinality())?;
+        for (index, (environment, mut row)) in
+            self.local_environments().zip(masks.rows_mut()).enumerate()
+        {
+            let Some(row) = row.as_slice_mut() else {
+                return Err(VectorError::invalid_parameter(
+                    "masks",
+                    "rows are not contiguous",
+                ));
+            };
+            environment
+                .action_mask(row)
+                .map_err(|source| VectorError::Environment { index, source })?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks that `masks` has `len` rows and one column per action of a finite action space of
+/// `cardinality` actions.
+fn check_mask_shape(
+    masks: &Array2<bool>,
+    len: usize,
+    cardinality: Option<usize>,
+) -> Result<(), VectorError> {
+    match cardinality {
+        Some(actions) if masks.dim() == (len, actions) => Ok(()),
+        Some(actions) => Err(VectorError::invalid_parameter(
+            "masks",
+            format!(
+                "has shape {:?}; the vector needs {len} rows of {actions} actions",
+                masks.shape()
+            ),
+        )),
+        None => Err(VectorError::invalid_parameter(
+            "masks",
+            "the action space has too many actions to mask",
+        )),
+    }
 }
 
 impl<D, T> VectorEnvironment<KernelBatch<D, T>>
@@ -474,6 +524,34 @@ where
     /// The domain.
     pub fn domain(&self) -> &D {
         self.threads.main().domain()
+    }
+
+    /// Writes the action mask of every episode's current state into row `i` of `masks` (one row
+    /// per environment, one column per action of the finite action space, in the space's
+    /// order): whether [`Domain::is_applicable`](rl_core::Domain::is_applicable) holds, as the
+    /// copies' [`Environment::action_mask`](rl_core::Environment::action_mask) gives it.
+    /// Allocates nothing for actions that are plain values.
+    ///
+    /// Errors if `masks` does not have that shape, naming both shapes.
+    pub fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        D::ActionSpace: FiniteSpace,
+    {
+        let domain = self.domain();
+        let space = domain.action_space();
+        check_mask_shape(masks, self.len, space.cardinality())?;
+        let states = self
+            .threads
+            .batches()
+            .flat_map(|batch| batch.states().iter());
+        for (state, mut row) in states.zip(masks.rows_mut()) {
+            for (index, allowed) in row.iter_mut().enumerate() {
+                *allowed = space
+                    .element_at(index)
+                    .is_some_and(|action| domain.is_applicable(state, &action));
+            }
+        }
+        Ok(())
     }
 }
 

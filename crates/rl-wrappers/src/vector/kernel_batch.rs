@@ -83,6 +83,11 @@ impl<D: BatchStep, T> KernelBatch<D, T> {
     pub(crate) fn domain(&self) -> &D {
         &self.domain
     }
+
+    /// The current state of every episode of the batch, in order.
+    pub(crate) fn states(&self) -> &[D::State] {
+        &self.states
+    }
 }
 
 /// Resets episode `i` of a kernel batch: a new initial state from its generator, its

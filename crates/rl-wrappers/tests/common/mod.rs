@@ -100,6 +100,12 @@ impl Domain for Drift {
         state[0].abs() > 1.0
     }
 
+    /// Pushing further out is not applicable beyond ±0.5 (an action mask that changes with the
+    /// state); coasting (1) always is.
+    fn is_applicable(&self, state: &DriftState, action: &i64) -> bool {
+        !(*action == 0 && state[0] < -0.5 || *action == 2 && state[0] > 0.5)
+    }
+
     fn episode_cap(&self) -> Option<u64> {
         Some(self.cap)
     }
