@@ -479,7 +479,9 @@ impl Acrobot {
             torque
         }
     }
+}
 
+impl BatchStep for Acrobot {
     /// Steps every state of `states` with its action and generator, exactly as
     /// [`Domain::step`] followed by [`Domain::observe`] would, writing each reward,
     /// termination flag and the observation row (6 values per state) in place.
@@ -488,11 +490,10 @@ impl Acrobot {
     /// (state `i` uses `actions[i]`, `rngs[i]`, `rewards[i]`, `terminated[i]` and
     /// `observations[6 i..6 i + 6]`). Should a slice be shorter than `states`, only the
     /// states it covers are stepped. Allocates nothing.
-    #[allow(clippy::too_many_arguments)]
-    fn step_slices<T: FlatScalar>(
+    fn step_batch<T: FlatScalar>(
         &self,
-        states: &mut [AcrobotState],
-        actions: &[i64],
+        states: &mut [Self::State],
+        actions: &[Self::Action],
         mode: Mode,
         rngs: &mut [Pcg64],
         rewards: &mut [f64],
@@ -517,29 +518,6 @@ impl Acrobot {
             *done = outcome.terminated;
             batch::write_observation(&state.to_observation(), row);
         }
-    }
-}
-
-impl BatchStep for Acrobot {
-    fn step_batch<T: FlatScalar>(
-        &self,
-        states: &mut [Self::State],
-        actions: &[Self::Action],
-        mode: Mode,
-        rngs: &mut [Pcg64],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
-    ) {
-        self.step_slices(
-            states,
-            actions,
-            mode,
-            rngs,
-            rewards,
-            terminated,
-            observations,
-        );
     }
 }
 

@@ -316,7 +316,9 @@ impl Pendulum {
     pub fn params(&self) -> &PendulumParams {
         &self.params
     }
+}
 
+impl BatchStep for Pendulum {
     /// Steps every state of `states` with its action, exactly as [`Domain::step`] followed
     /// by [`Domain::observe`] would, writing each reward, termination flag (always false)
     /// and the observation row (3 values per state) in place.
@@ -326,11 +328,10 @@ impl Pendulum {
     /// `observations[3 i..3 i + 3]`); Pendulum draws no randomness, so `rngs` is unused.
     /// Should a slice be shorter than `states`, only the states it covers are stepped.
     /// Allocates nothing.
-    #[allow(clippy::too_many_arguments)]
-    fn step_slices<T: FlatScalar>(
+    fn step_batch<T: FlatScalar>(
         &self,
-        states: &mut [PendulumState],
-        actions: &[[f32; 1]],
+        states: &mut [Self::State],
+        actions: &[Self::Action],
         _mode: Mode,
         _rngs: &mut [Pcg64],
         rewards: &mut [f64],
@@ -354,29 +355,6 @@ impl Pendulum {
             *done = false;
             batch::write_observation(&state.to_observation(), row);
         }
-    }
-}
-
-impl BatchStep for Pendulum {
-    fn step_batch<T: FlatScalar>(
-        &self,
-        states: &mut [Self::State],
-        actions: &[Self::Action],
-        mode: Mode,
-        rngs: &mut [Pcg64],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
-    ) {
-        self.step_slices(
-            states,
-            actions,
-            mode,
-            rngs,
-            rewards,
-            terminated,
-            observations,
-        );
     }
 }
 

@@ -1,5 +1,6 @@
 //! A vector environment of 1024 environments stepped by two threads allocates nothing per
-//! step after warm-up, on either construction path. The counter is global (it must see the
+//! step after warm-up, on either construction path, and neither does every vector wrapper
+//! stacked on one. The counter is global (it must see the
 //! worker thread), so this test runs without the test harness, alone in its process.
 
 use counting_allocator::process_allocations as allocations;
@@ -8,18 +9,22 @@ mod common;
 
 use std::num::NonZeroUsize;
 
+use rl_core::corridor::Corridor;
 use rl_core::{Mode, Simulator};
+use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
-    Autoreset, Batch, EnvironmentVector, KernelVector, VectorEnvironment, VectorOptions,
+    Autoreset, EnvironmentVector, KernelVector, VectorEnv, VectorEpisodeStatistics,
+    VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward, VectorOptions,
 };
 
 use common::Drift;
 
-/// Steps `vector` for a warm-up, then 300 steps; returns the allocations of the 300.
-fn allocations_per_run<B: Batch<Action = i64>>(vector: &mut VectorEnvironment<B>) -> usize {
+/// Steps `vector` (whose actions are `0..choices`) for a warm-up, then 300 steps; returns the
+/// allocations of the 300.
+fn allocations_per_run<V: VectorEnv<Action = i64>>(vector: &mut V, choices: usize) -> usize {
     let len = vector.len();
     let actions: Vec<Vec<i64>> = (0..3)
-        .map(|k| (0..len).map(|i| ((i + k) % 3) as i64).collect())
+        .map(|k| (0..len).map(|i| ((i + k) % 3 % choices) as i64).collect())
         .collect();
     vector.reset(Mode::Training).expect("reset");
     for i in 0..50 {
@@ -52,9 +57,26 @@ fn main() {
         .expect("valid");
         let mut kernel =
             KernelVector::<_, f32>::from_kernel(drift.clone(), count, 1, options).expect("valid");
+        // Every vector wrapper, stacked on copies of a corridor (which ends often).
+        let corridors = EnvironmentVector::<_, f32>::from_environments(count, 1, options, |_| {
+            Simulator::new(Corridor::new(6, 0.2).expect("valid"), 0)
+        })
+        .expect("valid");
+        let normalised = VectorNormalizeReward::new(
+            VectorNormalizeObservation::new(corridors).expect("valid"),
+            0.99,
+        )
+        .expect("valid");
+        let four = NonZeroUsize::new(4).expect("non-zero");
+        let mut wrapped = VectorEpisodeStatistics::new(VectorHistoryStack::new(
+            normalised,
+            four,
+            Padding::RepeatFirst,
+        ));
         for (path, allocated) in [
-            ("copies", allocations_per_run(&mut copies)),
-            ("kernel", allocations_per_run(&mut kernel)),
+            ("copies", allocations_per_run(&mut copies, 3)),
+            ("kernel", allocations_per_run(&mut kernel, 3)),
+            ("wrapped copies", allocations_per_run(&mut wrapped, 2)),
         ] {
             println!("{path}, {autoreset:?}, 2 threads: {allocated} allocations in 300 steps");
             if allocated != 0 {

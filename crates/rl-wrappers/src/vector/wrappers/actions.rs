@@ -44,6 +44,28 @@ where
     }
 }
 
+/// Checks `actions` against the wrapper's `space`, then writes each mapped by `map(value, low,
+/// high)` (with `inner_space`'s bounds) into `buffer`: the step of the clip and rescale wrappers.
+fn map_actions<S>(
+    space: &S,
+    inner_space: &S,
+    actions: &[S::Element],
+    buffer: &mut [S::Element],
+    map: impl Fn(f64, f64, f64) -> f64 + Copy,
+) -> Result<(), VectorError>
+where
+    S: FloatBox,
+    S::Element: std::fmt::Debug,
+{
+    check_actions(space, actions, buffer.len())?;
+    for (index, (target, action)) in buffer.iter_mut().zip(actions).enumerate() {
+        inner_space
+            .map_into(action, target, map)
+            .map_err(|source| VectorError::Environment { index, source })?;
+    }
+    Ok(())
+}
+
 /// Clips every number of every action into the inner action space's bounds before stepping
 /// (Gymnasium 1.x's `ClipAction`): the wrapper's action space is the unbounded Box of the same
 /// shape, so it accepts any numbers but NaN.
@@ -135,13 +157,14 @@ where
     }
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
-        check_actions(&self.space, actions, self.actions.len())?;
         let inner_space = self.inner.action_space();
-        for (index, (target, action)) in self.actions.iter_mut().zip(actions).enumerate() {
-            inner_space
-                .map_into(action, target, |value, _, _| value)
-                .map_err(|source| VectorError::Environment { index, source })?;
-        }
+        map_actions(
+            &self.space,
+            inner_space,
+            actions,
+            &mut self.actions,
+            |value, _, _| value,
+        )?;
         self.inner.step(&self.actions)
     }
 }
@@ -222,16 +245,17 @@ where
     }
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
-        check_actions(&self.space, actions, self.actions.len())?;
         let (low, high) = (self.low, self.high);
         let inner_space = self.inner.action_space();
-        for (index, (target, action)) in self.actions.iter_mut().zip(actions).enumerate() {
-            inner_space
-                .map_into(action, target, |value, inner_low, inner_high| {
-                    inner_low + (value - low) / (high - low) * (inner_high - inner_low)
-                })
-                .map_err(|source| VectorError::Environment { index, source })?;
-        }
+        map_actions(
+            &self.space,
+            inner_space,
+            actions,
+            &mut self.actions,
+            |value, inner_low, inner_high| {
+                inner_low + (value - low) / (high - low) * (inner_high - inner_low)
+            },
+        )?;
         self.inner.step(&self.actions)
     }
 }
