@@ -17,12 +17,14 @@ pub enum ResetReason {
 ///
 /// Stepping never panics on bad input: an action outside the action space, a step before the
 /// first reset or after the end of an episode each give one of these.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CoreError {
     /// `step` was called when no episode is running; call `reset` first.
+    #[error("{}", needs_reset_message(*.0))]
     NeedsReset(ResetReason),
     /// The action is not an element of the action space.
+    #[error("invalid action {action}: not an element of the action space {space}")]
     InvalidAction {
         /// The action: a typed action printed with `Debug`, a dynamic
         /// [`AnyElement`](rl_spaces::AnyElement) with its `Display` (`[NaN]`, as a user writes it).
@@ -31,6 +33,7 @@ pub enum CoreError {
         space: String,
     },
     /// A parameter of an environment, a wrapper or a checker is invalid.
+    #[error("invalid parameter `{name}`: {reason}")]
     InvalidParameter {
         /// The parameter's name.
         name: &'static str,
@@ -39,13 +42,16 @@ pub enum CoreError {
     },
     /// The environment does not support this operation (for example saving the random state
     /// of a black-box simulator).
+    #[error("this environment does not support `{operation}`")]
     Unsupported {
         /// The operation, such as `"random_state"`.
         operation: &'static str,
     },
     /// An error from a space (for example while converting an element).
-    Space(SpaceError),
+    #[error("{0}")]
+    Space(#[from] SpaceError),
     /// No domain is registered under the id.
+    #[error("{}", unknown_id_message(.id, .known))]
     UnknownId {
         /// The id asked for.
         id: String,
@@ -53,11 +59,13 @@ pub enum CoreError {
         known: Vec<String>,
     },
     /// A domain is already registered under the id.
+    #[error("id `{id}` is already registered")]
     DuplicateId {
         /// The id registered twice.
         id: String,
     },
     /// The JSON parameters given for an id do not read as its parameter type.
+    #[error("{}", invalid_parameters_message(.id, .path, .reason))]
     InvalidParameters {
         /// The id.
         id: String,
@@ -68,6 +76,7 @@ pub enum CoreError {
         reason: String,
     },
     /// Writing an output (a video, a picture) failed.
+    #[error("could not write {target}: {reason}")]
     Output {
         /// What was being written, such as a file's path.
         target: String,
@@ -75,6 +84,7 @@ pub enum CoreError {
         reason: String,
     },
     /// The registered constructor rejected the parameters.
+    #[error("invalid parameters for `{id}`: {reason}")]
     InvalidDomain {
         /// The id.
         id: String,
@@ -101,69 +111,36 @@ impl CoreError {
     }
 }
 
-impl fmt::Display for CoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CoreError::NeedsReset(ResetReason::NotStarted) => {
-                write!(f, "step called before the first reset: call reset first")
-            }
-            CoreError::NeedsReset(ResetReason::EpisodeEnded) => write!(
-                f,
-                "step called after the episode ended (terminated or truncated): call reset first"
-            ),
-            CoreError::InvalidAction { action, space } => {
-                write!(
-                    f,
-                    "invalid action {action}: not an element of the action space {space}"
-                )
-            }
-            CoreError::InvalidParameter { name, reason } => {
-                write!(f, "invalid parameter `{name}`: {reason}")
-            }
-            CoreError::Output { target, reason } => {
-                write!(f, "could not write {target}: {reason}")
-            }
-            CoreError::Unsupported { operation } => {
-                write!(f, "this environment does not support `{operation}`")
-            }
-            CoreError::Space(e) => write!(f, "{e}"),
-            CoreError::UnknownId { id, known } => {
-                write!(f, "unknown id `{id}`; registered ids: ")?;
-                if known.is_empty() {
-                    write!(f, "none")?;
-                } else {
-                    write!(f, "{}", known.join(", "))?;
-                }
-                write!(
-                    f,
-                    " (the built-in domains are registered by rl_domains::register_builtins())"
-                )
-            }
-            CoreError::DuplicateId { id } => write!(f, "id `{id}` is already registered"),
-            CoreError::InvalidParameters { id, path, reason } if path.is_empty() => {
-                write!(f, "invalid parameters for `{id}`: {reason}")
-            }
-            CoreError::InvalidParameters { id, path, reason } => {
-                write!(f, "invalid parameters for `{id}` at `{path}`: {reason}")
-            }
-            CoreError::InvalidDomain { id, reason } => {
-                write!(f, "invalid parameters for `{id}`: {reason}")
-            }
+/// The message of [`CoreError::NeedsReset`], which depends on why a reset is needed.
+fn needs_reset_message(reason: ResetReason) -> &'static str {
+    match reason {
+        ResetReason::NotStarted => "step called before the first reset: call reset first",
+        ResetReason::EpisodeEnded => {
+            "step called after the episode ended (terminated or truncated): call reset first"
         }
     }
 }
 
-impl std::error::Error for CoreError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CoreError::Space(e) => Some(e),
-            _ => None,
-        }
-    }
+/// The message of [`CoreError::UnknownId`]: the id, every registered id (or `none`) and where
+/// the built-in domains are registered.
+fn unknown_id_message(id: &str, known: &[String]) -> String {
+    let known = if known.is_empty() {
+        "none".to_owned()
+    } else {
+        known.join(", ")
+    };
+    format!(
+        "unknown id `{id}`; registered ids: {known} \
+         (the built-in domains are registered by rl_domains::register_builtins())"
+    )
 }
 
-impl From<SpaceError> for CoreError {
-    fn from(e: SpaceError) -> Self {
-        CoreError::Space(e)
+/// The message of [`CoreError::InvalidParameters`], which names the JSON path only when there
+/// is one.
+fn invalid_parameters_message(id: &str, path: &str, reason: &str) -> String {
+    if path.is_empty() {
+        format!("invalid parameters for `{id}`: {reason}")
+    } else {
+        format!("invalid parameters for `{id}` at `{path}`: {reason}")
     }
 }

@@ -1,6 +1,5 @@
 //! The one error type of this crate, [`ExperimentError`].
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use rl_core::CoreError;
@@ -9,16 +8,20 @@ use rl_spaces::SpaceError;
 /// Everything that can go wrong when configuring or running an experiment.
 ///
 /// Every message is one line that says what was wrong, so the command line can print it as is.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExperimentError {
     /// The environment refused an operation.
+    #[error("environment error: {0}")]
     Environment(CoreError),
     /// A space operation failed (for example an observation that is not in its space).
+    #[error("space error: {0}")]
     Space(SpaceError),
     /// A domain id, or its parameters, could not be turned into an environment.
+    #[error("{0}")]
     Domain(String),
     /// An experiment or agent setting is invalid.
+    #[error("invalid {field}: {reason}")]
     InvalidConfig {
         /// The setting, such as `"max_steps"`.
         field: &'static str,
@@ -26,6 +29,7 @@ pub enum ExperimentError {
         reason: String,
     },
     /// No agent has this name.
+    #[error("unknown agent {name:?}; known agents: {}", .known.join(", "))]
     UnknownAgent {
         /// The name given.
         name: String,
@@ -33,11 +37,13 @@ pub enum ExperimentError {
         known: Vec<String>,
     },
     /// An agent name is registered twice (or is a built-in's).
+    #[error("agent {name:?} is already registered")]
     DuplicateAgent {
         /// The name.
         name: String,
     },
     /// The agent cannot work with the environment's spaces.
+    #[error("agent {agent} cannot run here: {reason}")]
     IncompatibleAgent {
         /// The agent's name.
         agent: &'static str,
@@ -45,6 +51,7 @@ pub enum ExperimentError {
         reason: String,
     },
     /// Reading or writing a file failed.
+    #[error("{}: {message}", .path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -52,6 +59,7 @@ pub enum ExperimentError {
         message: String,
     },
     /// A results file exists but does not hold what was expected.
+    #[error("{}: not a valid results file: {reason}", .path.display())]
     CorruptResults {
         /// The file.
         path: PathBuf,
@@ -59,6 +67,11 @@ pub enum ExperimentError {
         reason: String,
     },
     /// The output directory holds results of a different experiment.
+    #[error(
+        "{} holds results of a different experiment ({difference}); \
+         choose another --out or remove it",
+        .directory.display()
+    )]
     ConfigMismatch {
         /// The output directory.
         directory: PathBuf,
@@ -66,6 +79,7 @@ pub enum ExperimentError {
         difference: String,
     },
     /// The experiment was stopped before all runs finished (finished runs are kept).
+    #[error("the experiment was interrupted; run the same command again to resume")]
     Interrupted,
 }
 
@@ -87,52 +101,8 @@ impl ExperimentError {
     }
 }
 
-impl fmt::Display for ExperimentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExperimentError::Environment(e) => write!(f, "environment error: {e}"),
-            ExperimentError::Space(e) => write!(f, "space error: {e}"),
-            ExperimentError::Domain(message) => write!(f, "{message}"),
-            ExperimentError::InvalidConfig { field, reason } => {
-                write!(f, "invalid {field}: {reason}")
-            }
-            ExperimentError::UnknownAgent { name, known } => {
-                write!(
-                    f,
-                    "unknown agent {name:?}; known agents: {}",
-                    known.join(", ")
-                )
-            }
-            ExperimentError::DuplicateAgent { name } => {
-                write!(f, "agent {name:?} is already registered")
-            }
-            ExperimentError::IncompatibleAgent { agent, reason } => {
-                write!(f, "agent {agent} cannot run here: {reason}")
-            }
-            ExperimentError::Io { path, message } => write!(f, "{}: {message}", path.display()),
-            ExperimentError::CorruptResults { path, reason } => {
-                write!(f, "{}: not a valid results file: {reason}", path.display())
-            }
-            ExperimentError::ConfigMismatch {
-                directory,
-                difference,
-            } => write!(
-                f,
-                "{} holds results of a different experiment ({difference}); choose another --out or remove it",
-                directory.display()
-            ),
-            ExperimentError::Interrupted => {
-                write!(
-                    f,
-                    "the experiment was interrupted; run the same command again to resume"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ExperimentError {}
-
+// Written by hand rather than with `#[from]`, which would also make the wrapped error the
+// `source()`: these variants already print it, and have never reported it as a source.
 impl From<CoreError> for ExperimentError {
     fn from(e: CoreError) -> Self {
         ExperimentError::Environment(e)

@@ -7,11 +7,12 @@ use std::fmt;
 ///
 /// Nothing in this crate panics on bad input: each fallible operation returns this error,
 /// and its message says what was wrong and where.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SpaceError {
     /// A constructor was given parameters that do not describe a valid space
     /// (for example `n = 0`, `low > high`, a NaN bound, mismatched shapes or a duplicate key).
+    #[error("invalid {space} space: {reason}")]
     InvalidSpace {
         /// The kind of space being built, such as `"Discrete"` or `"Box"`.
         space: &'static str,
@@ -19,6 +20,7 @@ pub enum SpaceError {
         reason: String,
     },
     /// An element does not belong to the space it was used with.
+    #[error("{element} is not an element of {space}")]
     NotInSpace {
         /// The element, printed with `Debug`.
         element: String,
@@ -26,6 +28,7 @@ pub enum SpaceError {
         space: String,
     },
     /// A buffer, mask or list had the wrong length.
+    #[error("{what} has length {found}, expected {expected}")]
     LengthMismatch {
         /// What had the wrong length, such as `"flat buffer"` or `"mask"`.
         what: &'static str,
@@ -36,11 +39,13 @@ pub enum SpaceError {
     },
     /// A flat vector does not describe an element of the space
     /// (for example a one-hot block with two ones, or a fractional value for an integer Box).
+    #[error("invalid flat vector: {reason}")]
     InvalidFlat {
         /// What was wrong with the flat vector.
         reason: String,
     },
     /// A JSON document does not have the expected structure.
+    #[error("invalid JSON at {path}: {reason}")]
     InvalidJson {
         /// Where in the document the problem is, as a JSON path such as `$.space.low[2]`.
         path: String,
@@ -48,6 +53,7 @@ pub enum SpaceError {
         reason: String,
     },
     /// A space definition document has a format name or version this build does not read.
+    #[error("unsupported space definition format {found} (this build reads {supported})")]
     UnsupportedFormat {
         /// The format and version found in the document.
         found: String,
@@ -56,12 +62,16 @@ pub enum SpaceError {
     },
     /// A distribution was built from invalid weights (negative, NaN, infinite or all zero)
     /// or from no values at all.
+    #[error("invalid distribution: {reason}")]
     InvalidDistribution {
         /// What was wrong with the weights.
         reason: String,
     },
     /// A space would exceed one of this crate's documented size limits (see
     /// [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN)); nothing proportional to the size was allocated.
+    #[error(
+        "{space} space too large: {size} {what}, more than the limit of {limit} ({limit_name})"
+    )]
     TooLarge {
         /// The kind of space being built, such as `"MultiBinary"`.
         space: &'static str,
@@ -76,6 +86,7 @@ pub enum SpaceError {
     },
     /// An operation needs an element but the space has none (for example sampling an
     /// [`EmptySpace`](crate::EmptySpace)).
+    #[error("the space is empty: it has no element to give")]
     EmptySpace,
 }
 
@@ -129,48 +140,6 @@ impl SpaceError {
         }
     }
 }
-
-impl fmt::Display for SpaceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpaceError::InvalidSpace { space, reason } => {
-                write!(f, "invalid {space} space: {reason}")
-            }
-            SpaceError::NotInSpace { element, space } => {
-                write!(f, "{element} is not an element of {space}")
-            }
-            SpaceError::LengthMismatch {
-                what,
-                expected,
-                found,
-            } => write!(f, "{what} has length {found}, expected {expected}"),
-            SpaceError::InvalidFlat { reason } => write!(f, "invalid flat vector: {reason}"),
-            SpaceError::InvalidJson { path, reason } => {
-                write!(f, "invalid JSON at {path}: {reason}")
-            }
-            SpaceError::UnsupportedFormat { found, supported } => write!(
-                f,
-                "unsupported space definition format {found} (this build reads {supported})"
-            ),
-            SpaceError::InvalidDistribution { reason } => {
-                write!(f, "invalid distribution: {reason}")
-            }
-            SpaceError::TooLarge {
-                space,
-                what,
-                size,
-                limit,
-                limit_name,
-            } => write!(
-                f,
-                "{space} space too large: {size} {what}, more than the limit of {limit} ({limit_name})"
-            ),
-            SpaceError::EmptySpace => write!(f, "the space is empty: it has no element to give"),
-        }
-    }
-}
-
-impl std::error::Error for SpaceError {}
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,5 @@
 //! [`VectorError`]: what can go wrong when building or stepping a vector environment.
 
-use std::fmt;
-
 use rl_core::CoreError;
 
 /// Everything that can go wrong when building or stepping a
@@ -11,12 +9,14 @@ use rl_core::CoreError;
 /// [`Environment`](rl_core::Environment) trait they implement; this error adds what only a
 /// batch has: the index of the environment at fault. Errors found while checking the input
 /// (action count, invalid actions, ended episodes) are reported before anything steps.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum VectorError {
     /// `step` or `reset_ended` was called before the first `reset`.
+    #[error("the vector environment was never reset: call reset first")]
     NotStarted,
     /// The number of actions is not the number of environments.
+    #[error("{found} actions given to {expected} environments: give one action each")]
     ActionCount {
         /// The number of environments.
         expected: usize,
@@ -24,6 +24,9 @@ pub enum VectorError {
         found: usize,
     },
     /// An action is not an element of the action space.
+    #[error(
+        "invalid action {action} for environment {index}: not an element of the action space {space}"
+    )]
     InvalidAction {
         /// The index of the environment (and of the action).
         index: usize,
@@ -34,6 +37,7 @@ pub enum VectorError {
     },
     /// With [`Autoreset::Disabled`](crate::vector::Autoreset::Disabled), an environment whose
     /// episode ended was given an action: reset it first (`reset_ended` or `reset`).
+    #[error("the episode of environment {index} ended and autoreset is disabled: reset it first")]
     EpisodeEnded {
         /// The index of the environment.
         index: usize,
@@ -41,6 +45,7 @@ pub enum VectorError {
     /// An environment failed to reset or step, or its observation could not be flattened
     /// (a broken environment contract: valid input never causes it). The environments before
     /// it in its thread's share may have stepped.
+    #[error("environment {index} failed: {source}")]
     Environment {
         /// The index of the environment.
         index: usize,
@@ -48,6 +53,7 @@ pub enum VectorError {
         source: CoreError,
     },
     /// A parameter of the vector environment is invalid.
+    #[error("invalid parameter `{name}`: {reason}")]
     InvalidParameter {
         /// The parameter's name.
         name: &'static str,
@@ -56,8 +62,10 @@ pub enum VectorError {
     },
     /// The id given to [`make_vector`](crate::vector::make_vector) could not be built (an
     /// unknown id or invalid parameters).
-    Registry(CoreError),
+    #[error("{0}")]
+    Registry(#[source] CoreError),
     /// A worker thread could not be started.
+    #[error("could not start a worker thread: {reason}")]
     ThreadSpawn {
         /// The operating system's reason.
         reason: String,
@@ -70,54 +78,6 @@ impl VectorError {
         VectorError::InvalidParameter {
             name,
             reason: reason.into(),
-        }
-    }
-}
-
-impl fmt::Display for VectorError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            VectorError::NotStarted => {
-                write!(
-                    f,
-                    "the vector environment was never reset: call reset first"
-                )
-            }
-            VectorError::ActionCount { expected, found } => write!(
-                f,
-                "{found} actions given to {expected} environments: give one action each"
-            ),
-            VectorError::InvalidAction {
-                index,
-                action,
-                space,
-            } => write!(
-                f,
-                "invalid action {action} for environment {index}: not an element of the action space {space}"
-            ),
-            VectorError::EpisodeEnded { index } => write!(
-                f,
-                "the episode of environment {index} ended and autoreset is disabled: reset it first"
-            ),
-            VectorError::Environment { index, source } => {
-                write!(f, "environment {index} failed: {source}")
-            }
-            VectorError::InvalidParameter { name, reason } => {
-                write!(f, "invalid parameter `{name}`: {reason}")
-            }
-            VectorError::ThreadSpawn { reason } => {
-                write!(f, "could not start a worker thread: {reason}")
-            }
-            VectorError::Registry(source) => write!(f, "{source}"),
-        }
-    }
-}
-
-impl std::error::Error for VectorError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            VectorError::Environment { source, .. } | VectorError::Registry(source) => Some(source),
-            _ => None,
         }
     }
 }
