@@ -124,6 +124,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_settings(json!({
             "agent": "linear-sarsa",
             "max_steps": 100_000,
+            "success": "truncated",
             // The velocities are unbounded in the observation space, so the tile coder gets
             // Sutton and Barto's usual ranges.
             "agent_params": {
@@ -139,7 +140,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_render()
         .with_frames()
-        .with_settings(json!({"agent": "linear-sarsa", "max_steps": 60_000}))
+        .with_settings(json!({"agent": "linear-sarsa", "max_steps": 60_000, "success": "terminated"}))
         .register(),
         Registration::new(
             MOUNTAIN_CAR_CONTINUOUS_ID,
@@ -149,7 +150,14 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_render()
         .with_frames()
-        .with_settings(json!({"agent": "random", "max_steps": 100_000}))
+        // The tile-coding agents control the force discretised into 5 values (see
+        // `rl_experiment::catalog`).
+        .with_settings(json!({
+            "agent": "linear-sarsa",
+            "max_steps": 100_000,
+            "discretize_bins": 5,
+            "success": "terminated"
+        }))
         .register(),
         Registration::new(
             ACROBOT_ID,
@@ -158,7 +166,15 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             |params: AcrobotParams| Acrobot::new(params),
         )
         .with_render()
-        .with_settings(json!({"agent": "linear-sarsa", "max_steps": 100_000}))
+        // Fewer, wider tiles and 16 tilings generalise over the six observations; the greedy
+        // policy explores enough with all values starting at 0 (optimistic, as every reward
+        // is -1 or 0).
+        .with_settings(json!({
+            "agent": "linear-sarsa",
+            "max_steps": 100_000,
+            "success": "terminated",
+            "agent_params": {"linear-": {"tiles": 4, "tilings": 16, "epsilon": 0.0}}
+        }))
         .register(),
         Registration::new(
             PENDULUM_ID,
@@ -167,7 +183,11 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             |params: PendulumParams| Pendulum::new(params),
         )
         .with_render()
-        .with_settings(json!({"agent": "random", "max_steps": 100_000}))
+        .with_settings(json!({
+            "agent": "linear-sarsa",
+            "max_steps": 100_000,
+            "discretize_bins": 5
+        }))
         .register(),
     ];
     for name in GridMap::builtin_names() {
@@ -179,7 +199,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_frames()
         .with_transitions()
-        .with_settings(json!({"agent": "q-learning", "max_steps": 20_000}));
+        .with_settings(json!({"agent": "q-learning", "max_steps": 200_000}));
         results.push(registration.register());
     }
     results

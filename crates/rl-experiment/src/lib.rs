@@ -34,6 +34,7 @@
 pub mod agent;
 pub mod catalog;
 pub mod cli;
+mod continuous_actions;
 mod episode;
 mod error;
 mod experiment;
