@@ -116,7 +116,10 @@ pub fn default_action_bins(
 /// The note the summary of `rl run` ends with on a domain whose registration gives a
 /// `success` setting (see the [module documentation](self)): how often the greedy policy
 /// succeeded at the last check, and, when not always, that the budget may be too small.
-pub fn success_note(config: &ExperimentConfig, last: &crate::results::SummaryRow) -> Option<String> {
+pub fn success_note(
+    config: &ExperimentConfig,
+    last: &crate::results::SummaryRow,
+) -> Option<String> {
     let (fraction, what) = match setting(&config.domain, "success")?.as_str()? {
         "terminated" => (last.terminated_mean, "reaches the goal"),
         "truncated" => (1.0 - last.terminated_mean, "lasts until the time limit"),
