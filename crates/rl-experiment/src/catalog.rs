@@ -115,24 +115,33 @@ pub fn default_action_bins(
 
 /// The note the summary of `rl run` ends with on a domain whose registration gives a
 /// `success` setting (see the [module documentation](self)): how often the greedy policy
-/// succeeded at the last check, and, when not always, that the budget may be too small.
-pub fn success_note(
-    config: &ExperimentConfig,
-    last: &crate::results::SummaryRow,
-) -> Option<String> {
-    let (fraction, what) = match setting(&config.domain, "success")?.as_str()? {
-        "terminated" => (last.terminated_mean, "reaches the goal"),
-        "truncated" => (1.0 - last.terminated_mean, "lasts until the time limit"),
+/// succeeded at the last check, averaged over `results`, and, when in some runs it never
+/// succeeded, how many and that the budget may be too small.
+pub fn success_note(config: &ExperimentConfig, results: &[RunResult]) -> Option<String> {
+    let success = setting(&config.domain, "success")?;
+    let (succeeded, what): (fn(&crate::CheckRecord) -> f64, &str) = match success.as_str()? {
+        "terminated" => (|check| check.terminated, "reaches the goal"),
+        "truncated" => (|check| 1.0 - check.terminated, "lasts until the time limit"),
         _ => return None,
     };
+    let last: Vec<f64> = results
+        .iter()
+        .filter_map(|result| result.checks.last().map(succeeded))
+        .collect();
+    if last.is_empty() {
+        return None;
+    }
+    let mean = last.iter().sum::<f64>() / last.len() as f64;
     let mut note = format!(
         "at the last check the greedy policy {what} in {}% of evaluation episodes (mean over runs)",
         // Rounded down, so that anything short of every episode never shows as 100%.
-        (100.0 * fraction).floor()
+        (100.0 * mean).floor()
     );
-    if fraction < 1.0 {
+    let never = last.iter().filter(|fraction| **fraction == 0.0).count();
+    if never > 0 {
         note.push_str(&format!(
-            "; the budget of {} steps may be too small for it to do so every time (--max-steps)",
+            "; in {never} of {} runs it never does: the budget of {} steps may be too small (--max-steps)",
+            last.len(),
             config.max_steps
         ));
     }

@@ -506,11 +506,7 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
             crate::progress::fixed(row.return_std, 4)
         )?;
     }
-    if let Some(note) = outcome
-        .summary
-        .last()
-        .and_then(|last| catalog::success_note(&config, last))
-    {
+    if let Some(note) = catalog::success_note(&config, &outcome.results) {
         writeln!(out, "{note}")?;
     }
     let mut written = vec![
