@@ -2,11 +2,11 @@
 //! option (the registration's agent, budget and parameters, 8 runs, master seed 1) ends with a
 //! mean evaluation return over runs of at least the threshold of [`THRESHOLDS`].
 //!
-//! The whole table takes about half a minute with optimisations on two cores but many
+//! The whole table takes about half a minute with optimisations on two cores but several
 //! minutes in a debug build, which is how `cargo test` and `cargo xtask ci` build. So a debug
 //! build checks only the rows marked cheap (three small GridWorld maps, about 15 seconds; the
 //! default run on GridWorld-4x5 is checked in `cli.rs` too) and an optimised build checks
-//! every row, in about 20 seconds on two cores; run the full table with
+//! every row, in about half a minute on two cores; run the full table with
 //!
 //! ```text
 //! cargo test --release -p rl-experiment --test suite learning
