@@ -616,6 +616,29 @@ mod tests {
     }
 
     #[test]
+    fn continuous_actions_are_discretised_only_for_agents_that_cannot_take_them() {
+        let bins = |id: &str, agent: &str| default_action_bins(id, None, agent, None);
+        assert_eq!(bins("MountainCarContinuous-v0", "linear-sarsa"), Some(5));
+        assert_eq!(bins("Pendulum-v1", "q-learning"), Some(5));
+        assert_eq!(bins("MountainCarContinuous-v0", "random"), None);
+        assert_eq!(bins("CartPole-v1", "linear-sarsa"), None);
+        assert_eq!(bins("GridWorld-4x5", "q-learning"), None);
+        assert_eq!(bins("no-such-id", "linear-sarsa"), None);
+
+        let config = ExperimentConfig {
+            action_bins: Some(3),
+            ..ExperimentConfig::new("Pendulum-v1", "linear-sarsa", 10)
+        };
+        let env = make_for_experiment(&config).expect("a discretised Pendulum");
+        assert_eq!(env.action_space().to_string(), "Discrete(3)");
+        let cartpole = ExperimentConfig {
+            action_bins: Some(3),
+            ..ExperimentConfig::new("CartPole-v1", "linear-sarsa", 10)
+        };
+        assert!(make_for_experiment(&cartpole).is_err());
+    }
+
+    #[test]
     fn values_never_print_as_negative_zero() {
         assert_eq!(format!("{:.2}", shown(-0.004)), "0.00");
         assert_eq!(format!("{:.2}", shown(-0.006)), "-0.01");

@@ -251,6 +251,23 @@ mod tests {
     }
 
     #[test]
+    fn a_discount_outside_zero_to_one_is_an_error() {
+        let observations = AnySpace::from(BoxSpace::uniform(&[1], 0.0f64, 1.0).unwrap());
+        let actions = AnySpace::from(Discrete::new(2).unwrap());
+        for (discount, valid) in [(Some(1.5), false), (Some(-0.1), false), (Some(0.99), true)] {
+            let params = LinearTdParams {
+                discount,
+                ..LinearTdParams::default()
+            };
+            let result = LinearTd::new(TdTarget::Sarsa, params, &observations, &actions, 1.0);
+            assert_eq!(result.is_ok(), valid, "{discount:?}");
+            if let Err(error) = result {
+                assert!(error.to_string().contains("discount"), "{error}");
+            }
+        }
+    }
+
+    #[test]
     fn learning_moves_the_value_toward_the_target() {
         let observations = AnySpace::from(BoxSpace::uniform(&[1], 0.0f64, 1.0).unwrap());
         let actions = AnySpace::from(Discrete::new(2).unwrap());
