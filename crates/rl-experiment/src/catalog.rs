@@ -13,6 +13,19 @@
 //! | `agent` | the agent's name | `q-learning` for finite observations and actions, `linear-sarsa` for bounded Box observations and finite actions, `random` otherwise |
 //! | `max_steps` | the step budget per run | 100 000 |
 //! | `agent_params` | an object from agent-name prefixes (`"linear-"`) to the agent parameters used when the agent's name starts with that prefix | none |
+//! | `discretize_bins` | for a bounded float Box action space that the agent cannot take, the evenly spaced values per action dimension it is discretised into ([`default_action_bins`]) | 5 |
+//! | `success` | how a greedy evaluation episode succeeds, for the summary's note on the last check: `"terminated"` (it reaches a goal, as in MountainCar) or `"truncated"` (it lasts until the time limit, as in CartPole) | no note |
+//!
+//! # Continuous actions
+//!
+//! The built-in learners need finite actions. When the domain's actions are a bounded float
+//! Box (MountainCarContinuous, Pendulum, or a user's domain) and the agent cannot take them,
+//! `rl run` discretises them ([`default_action_bins`]): the experiment's
+//! [`action_bins`](ExperimentConfig::action_bins) is set, `experiment.json` records it, the
+//! first line printed says so, and [`make_for_experiment`] wraps the learning and the
+//! evaluation environments alike in
+//! [`DiscretizeAction`](rl_wrappers::stateless::DiscretizeAction). An agent that takes the
+//! continuous actions (`random`, or one of your own) gets them as they are.
 //!
 //! [`Registration::with_settings`]: rl_core::registry::Registration::with_settings
 
@@ -50,6 +63,89 @@ fn domain_error(error: rl_core::CoreError) -> ExperimentError {
 /// Builds the environment of `id` with JSON parameters.
 pub fn make(id: &str, params: Option<&JsonValue>) -> Result<BoxedEnvironment, ExperimentError> {
     registry::make(id, params).map_err(domain_error)
+}
+
+/// The number of values per action dimension of a discretised float Box action space when
+/// the registration gives no `discretize_bins` setting.
+pub const FALLBACK_ACTION_BINS: u32 = 5;
+
+/// Builds the environment an experiment learns and is evaluated on: [`make`] of its domain
+/// and parameters, with the actions discretised into
+/// [`action_bins`](ExperimentConfig::action_bins) values per dimension when that is set (see
+/// the [module documentation](self#continuous-actions)).
+pub fn make_for_experiment(config: &ExperimentConfig) -> Result<BoxedEnvironment, ExperimentError> {
+    let env = make(&config.domain, config.domain_params.as_ref())?;
+    match config.action_bins {
+        Some(bins) => crate::continuous_actions::discretize(env, bins),
+        None => Ok(env),
+    }
+}
+
+/// The action discretisation `rl run` uses by default: when `id`'s actions (with `params`)
+/// are a bounded float Box that `agent` (with `agent_params`) cannot take, the registration's
+/// `discretize_bins` setting (else [`FALLBACK_ACTION_BINS`]) values per dimension; otherwise
+/// `None`, the actions as they are.
+pub fn default_action_bins(
+    id: &str,
+    params: Option<&JsonValue>,
+    agent: &str,
+    agent_params: Option<&JsonValue>,
+) -> Option<u32> {
+    let env = make(id, params).ok()?;
+    if !crate::continuous_actions::is_bounded_float_box(env.action_space()) {
+        return None;
+    }
+    let rejected = matches!(
+        crate::agent::make_agent(
+            agent,
+            agent_params,
+            env.observation_space(),
+            env.action_space(),
+            env.discount(),
+        ),
+        Err(ExperimentError::IncompatibleAgent { .. })
+    );
+    rejected.then(|| {
+        setting(id, "discretize_bins")
+            .and_then(|bins| bins.as_u64())
+            .and_then(|bins| u32::try_from(bins).ok())
+            .unwrap_or(FALLBACK_ACTION_BINS)
+    })
+}
+
+/// The note the summary of `rl run` ends with on a domain whose registration gives a
+/// `success` setting (see the [module documentation](self)): how often the greedy policy
+/// succeeded at the last check, averaged over `results`, and, when in some runs it never
+/// succeeded, how many and that the budget may be too small.
+pub fn success_note(config: &ExperimentConfig, results: &[RunResult]) -> Option<String> {
+    let success = setting(&config.domain, "success")?;
+    let (succeeded, what): (fn(&crate::CheckRecord) -> f64, &str) = match success.as_str()? {
+        "terminated" => (|check| check.terminated, "reaches the goal"),
+        "truncated" => (|check| 1.0 - check.terminated, "lasts until the time limit"),
+        _ => return None,
+    };
+    let last: Vec<f64> = results
+        .iter()
+        .filter_map(|result| result.checks.last().map(succeeded))
+        .collect();
+    if last.is_empty() {
+        return None;
+    }
+    let mean = last.iter().sum::<f64>() / last.len() as f64;
+    let mut note = format!(
+        "at the last check the greedy policy {what} in {}% of evaluation episodes (mean over runs)",
+        // Rounded down, so that anything short of every episode never shows as 100%.
+        (100.0 * mean).floor()
+    );
+    let never = last.iter().filter(|fraction| **fraction == 0.0).count();
+    if never > 0 {
+        note.push_str(&format!(
+            "; in {never} of {} runs it never does: the budget of {} steps may be too small (--max-steps)",
+            last.len(),
+            config.max_steps
+        ));
+    }
+    Some(note)
 }
 
 fn typed(
@@ -517,6 +613,29 @@ mod tests {
             "{:?}",
             comparison.log_lines()
         );
+    }
+
+    #[test]
+    fn continuous_actions_are_discretised_only_for_agents_that_cannot_take_them() {
+        let bins = |id: &str, agent: &str| default_action_bins(id, None, agent, None);
+        assert_eq!(bins("MountainCarContinuous-v0", "linear-sarsa"), Some(5));
+        assert_eq!(bins("Pendulum-v1", "q-learning"), Some(5));
+        assert_eq!(bins("MountainCarContinuous-v0", "random"), None);
+        assert_eq!(bins("CartPole-v1", "linear-sarsa"), None);
+        assert_eq!(bins("GridWorld-4x5", "q-learning"), None);
+        assert_eq!(bins("no-such-id", "linear-sarsa"), None);
+
+        let config = ExperimentConfig {
+            action_bins: Some(3),
+            ..ExperimentConfig::new("Pendulum-v1", "linear-sarsa", 10)
+        };
+        let env = make_for_experiment(&config).expect("a discretised Pendulum");
+        assert_eq!(env.action_space().to_string(), "Discrete(3)");
+        let cartpole = ExperimentConfig {
+            action_bins: Some(3),
+            ..ExperimentConfig::new("CartPole-v1", "linear-sarsa", 10)
+        };
+        assert!(make_for_experiment(&cartpole).is_err());
     }
 
     #[test]

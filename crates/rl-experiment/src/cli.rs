@@ -437,6 +437,12 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
         Some(params) => Some(params),
         None => catalog::default_agent_params(&args.domain, &agent),
     };
+    let action_bins = catalog::default_action_bins(
+        &args.domain,
+        domain_params.as_ref(),
+        &agent,
+        agent_params.as_ref(),
+    );
     let config = ExperimentConfig {
         domain: args.domain.clone(),
         domain_params: domain_params.clone(),
@@ -450,13 +456,14 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
         runs: args.runs,
         seed: args.seed,
         evaluation_step_limit: 10_000,
+        action_bins,
     };
     config.validate()?;
     let threads = args
         .threads
         .or_else(|| std::thread::available_parallelism().ok())
         .unwrap_or(NonZeroUsize::MIN);
-    let make_env = || catalog::make(&config.domain, config.domain_params.as_ref());
+    let make_env = || catalog::make_for_experiment(&config);
     // Check the domain and the agent before saying anything, so that bad input gives one line.
     let probe = make_env()?;
     crate::agent::make_agent(
@@ -470,9 +477,12 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     crate::results::prepare_directory(&args.out, &config)?;
     writeln!(
         out,
-        "{} on {}: {} runs of {} steps, {} checks of {} episodes, seed {} (results in {})",
+        "{} on {}{}: {} runs of {} steps, {} checks of {} episodes, seed {} (results in {})",
         config.agent,
         config.domain,
+        config.action_bins.map_or(String::new(), |bins| format!(
+            " (actions discretised into {bins} per dimension)"
+        )),
         config.runs,
         config.max_steps,
         config.num_policy_checks,
@@ -509,6 +519,9 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
             crate::progress::fixed(row.return_mean, 4),
             crate::progress::fixed(row.return_std, 4)
         )?;
+    }
+    if let Some(note) = catalog::success_note(&config, &outcome.results) {
+        writeln!(out, "{note}")?;
     }
     let mut written = vec![
         args.out.join("summary.csv"),

@@ -42,6 +42,16 @@ pub struct ExperimentConfig {
     /// The most steps of an evaluation episode, for environments without an episode cap.
     #[serde(default = "default_evaluation_step_limit")]
     pub evaluation_step_limit: u64,
+    /// When set, the domain's continuous (float Box) actions are discretised into this many
+    /// evenly spaced values per dimension, for learning and evaluation alike, so that agents
+    /// of finite actions control it ([`catalog::make_for_experiment`] builds such an
+    /// environment; `rl run` sets it by default, see [`catalog::default_action_bins`]).
+    /// Absent from `experiment.json` when not set.
+    ///
+    /// [`catalog::make_for_experiment`]: crate::catalog::make_for_experiment
+    /// [`catalog::default_action_bins`]: crate::catalog::default_action_bins
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_bins: Option<u32>,
 }
 
 /// The largest step budget per run, [`ExperimentConfig::max_steps`]: 10¹², days of computing
@@ -74,6 +84,7 @@ impl ExperimentConfig {
             runs: 1,
             seed: 1,
             evaluation_step_limit: default_evaluation_step_limit(),
+            action_bins: None,
         }
     }
 

@@ -35,6 +35,7 @@
 pub mod agent;
 pub mod catalog;
 pub mod cli;
+mod continuous_actions;
 mod episode;
 mod error;
 mod experiment;

@@ -4,6 +4,7 @@
 
 mod cli;
 mod command_line;
+mod learning;
 mod mountain_car;
 mod plot;
 mod runs;

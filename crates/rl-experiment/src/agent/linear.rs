@@ -27,6 +27,11 @@ pub struct LinearTdParams {
     pub bounds: Option<Vec<[f64; 2]>>,
     /// The initial weight (default 0: optimistic for domains with negative rewards).
     pub initial_weight: f64,
+    /// The discount factor of the temporal-difference target, in `[0, 1]`; by default (`None`)
+    /// the environment's. A task that never terminates and is only cut by a time limit, such
+    /// as Pendulum (discount 1), learns better with one below 1, which keeps its values
+    /// bounded.
+    pub discount: Option<f64>,
 }
 
 impl Default for LinearTdParams {
@@ -38,6 +43,7 @@ impl Default for LinearTdParams {
             tiles: 8,
             bounds: None,
             initial_weight: 0.0,
+            discount: None,
         }
     }
 }
@@ -92,6 +98,15 @@ impl LinearTd {
                 "initial_weight is not finite",
             ));
         }
+        if let Some(discount) = params.discount
+            && !(0.0..=1.0).contains(&discount)
+        {
+            return Err(ExperimentError::invalid(
+                "agent parameters",
+                format!("discount {discount} is not in [0, 1]"),
+            ));
+        }
+        let discount = params.discount.unwrap_or(discount);
         let actions = discrete_actions(name, action_space)?;
         let dimensions = observation_space.flat_dim();
         let (low, high): (Vec<f64>, Vec<f64>) = match (&params.bounds, observation_space) {
@@ -233,6 +248,23 @@ mod tests {
             ..LinearTdParams::default()
         };
         assert!(LinearTd::new(TdTarget::QLearning, params, &observations, &actions, 1.0).is_ok());
+    }
+
+    #[test]
+    fn a_discount_outside_zero_to_one_is_an_error() {
+        let observations = AnySpace::from(BoxSpace::uniform(&[1], 0.0f64, 1.0).unwrap());
+        let actions = AnySpace::from(Discrete::new(2).unwrap());
+        for (discount, valid) in [(Some(1.5), false), (Some(-0.1), false), (Some(0.99), true)] {
+            let params = LinearTdParams {
+                discount,
+                ..LinearTdParams::default()
+            };
+            let result = LinearTd::new(TdTarget::Sarsa, params, &observations, &actions, 1.0);
+            assert_eq!(result.is_ok(), valid, "{discount:?}");
+            if let Err(error) = result {
+                assert!(error.to_string().contains("discount"), "{error}");
+            }
+        }
     }
 
     #[test]

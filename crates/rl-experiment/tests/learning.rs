@@ -1,0 +1,205 @@
+//! Every registered domain learns by default: `rl run --domain ID --out DIR` with no other
+//! option (the registration's agent, budget and parameters, 8 runs, master seed 1) ends with a
+//! mean evaluation return over runs of at least the threshold of [`THRESHOLDS`].
+//!
+//! The whole table takes about half a minute with optimisations on two cores but several
+//! minutes in a debug build, which is how `cargo test` and `cargo xtask ci` build. So a debug
+//! build checks only the rows marked cheap (three small GridWorld maps, about 15 seconds; the
+//! default run on GridWorld-4x5 is checked in `cli.rs` too) and an optimised build checks
+//! every row, in about half a minute on two cores; run the full table with
+//!
+//! ```text
+//! cargo test --release -p rl-experiment --test suite learning
+//! ```
+
+use std::path::PathBuf;
+
+/// One row: the id, the least final mean evaluation return, and whether a debug build runs it.
+struct Row {
+    id: &'static str,
+    threshold: f64,
+    cheap: bool,
+}
+
+const fn row(id: &'static str, threshold: f64, cheap: bool) -> Row {
+    Row {
+        id,
+        threshold,
+        cheap,
+    }
+}
+
+/// The thresholds of issue 16, one per registered id.
+const THRESHOLDS: [Row; 19] = [
+    row("CartPole-v1", 475.0, false),
+    row("MountainCar-v0", -130.0, false),
+    row("MountainCarContinuous-v0", 0.0, false),
+    row("Acrobot-v1", -150.0, false),
+    row("Pendulum-v1", -400.0, false),
+    row("GridWorld-10x10-12ftml", 0.5, false),
+    row("GridWorld-10x7-ACC2011", 0.5, false),
+    row("GridWorld-11x11-Easy", 0.5, false),
+    row("GridWorld-11x11-Rooms", 0.5, false),
+    row("GridWorld-11x11-TwoRooms", 0.5, false),
+    row("GridWorld-1x2", 0.5, true),
+    row("GridWorld-1x3", 0.5, false),
+    row("GridWorld-2x3", 0.5, true),
+    row("GridWorld-3x3", 0.5, false),
+    row("GridWorld-3x4", 0.5, false),
+    row("GridWorld-3x5-Wall", 0.5, true),
+    row("GridWorld-4x12-CliffWorld", 0.5, false),
+    row("GridWorld-4x5", 0.5, false),
+    row("GridWorld-6x9-Wall", 0.5, false),
+];
+
+fn scratch(id: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rl-learning-{id}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The final mean evaluation return of `rl run --domain ID` with no other option, and what
+/// the command printed.
+fn default_run(id: &str) -> (f64, String) {
+    let dir = scratch(id);
+    let out_flag = dir.display().to_string();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = rl_experiment::cli::run_with_args(
+        ["rl", "run", "--domain", id, "--out", &out_flag],
+        &mut out,
+        &mut err,
+    );
+    let printed = String::from_utf8_lossy(&out).into_owned();
+    assert_eq!(
+        status,
+        std::process::ExitCode::SUCCESS,
+        "{id}: {printed}{}",
+        String::from_utf8_lossy(&err)
+    );
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).expect("summary.csv");
+    let last = summary.lines().last().expect("a last check");
+    let mean: f64 = last
+        .split(',')
+        .nth(3)
+        .and_then(|field| field.parse().ok())
+        .unwrap_or_else(|| panic!("{id}: no return_mean in {last:?}"));
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+    (mean, printed)
+}
+
+#[test]
+fn the_table_names_every_registered_id() {
+    let mut table: Vec<&str> = THRESHOLDS.iter().map(|row| row.id).collect();
+    let mut registered = rl_domains::registry::ids();
+    table.sort_unstable();
+    registered.sort_unstable();
+    assert_eq!(table, registered);
+}
+
+#[test]
+fn every_domain_learns_by_default() {
+    let full = !cfg!(debug_assertions);
+    let mut failures = Vec::new();
+    for row in THRESHOLDS.iter().filter(|row| full || row.cheap) {
+        let (mean, printed) = default_run(row.id);
+        println!("{}: final mean evaluation return {mean:.4}", row.id);
+        if mean.is_nan() || mean < row.threshold {
+            failures.push(format!(
+                "{}: final mean evaluation return {mean} is below {}\n{printed}",
+                row.id, row.threshold
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn continuous_actions_are_discretised_and_the_record_says_so() {
+    let id = "MountainCarContinuous-v0";
+    let dir = scratch("record");
+    let out_flag = dir.display().to_string();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = rl_experiment::cli::run_with_args(
+        [
+            "rl",
+            "run",
+            "--domain",
+            id,
+            "--max-steps",
+            "2000",
+            "--runs",
+            "1",
+            "--checks",
+            "1",
+            "--checks-per-policy",
+            "1",
+            "--out",
+            &out_flag,
+        ],
+        &mut out,
+        &mut err,
+    );
+    let printed = String::from_utf8_lossy(&out).into_owned();
+    assert_eq!(
+        status,
+        std::process::ExitCode::SUCCESS,
+        "{printed}{}",
+        String::from_utf8_lossy(&err)
+    );
+    assert!(
+        printed.starts_with(
+            "linear-sarsa on MountainCarContinuous-v0 (actions discretised into 5 per dimension): 1 runs of 2000 steps"
+        ),
+        "{printed}"
+    );
+    // Two thousand steps are too few to reach the hilltop greedily: the summary says so.
+    assert!(
+        printed.contains("the greedy policy reaches the goal in 0% of evaluation episodes")
+            && printed.contains(
+                "in 1 of 1 runs it never does: the budget of 2000 steps may be too small"
+            ),
+        "{printed}"
+    );
+    let record: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("experiment.json")).expect("experiment.json"),
+    )
+    .expect("JSON");
+    assert_eq!(record["config"]["action_bins"], 5, "{record}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+
+    // An agent that takes continuous actions gets them as they are.
+    let dir = scratch("record-random");
+    let out_flag = dir.display().to_string();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = rl_experiment::cli::run_with_args(
+        [
+            "rl",
+            "run",
+            "--domain",
+            id,
+            "--agent",
+            "random",
+            "--max-steps",
+            "10",
+            "--runs",
+            "1",
+            "--checks",
+            "1",
+            "--checks-per-policy",
+            "1",
+            "--out",
+            &out_flag,
+        ],
+        &mut out,
+        &mut err,
+    );
+    let printed = String::from_utf8_lossy(&out).into_owned();
+    assert_eq!(status, std::process::ExitCode::SUCCESS, "{printed}");
+    assert!(
+        printed.starts_with("random on MountainCarContinuous-v0: 1 runs"),
+        "{printed}"
+    );
+    let record = std::fs::read_to_string(dir.join("experiment.json")).expect("experiment.json");
+    assert!(!record.contains("action_bins"), "{record}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
