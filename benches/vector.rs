@@ -18,7 +18,9 @@ use rl_core::{Mode, Simulator};
 use rl_domains::cartpole::CartPoleParams;
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_spaces::Discrete;
-use rl_wrappers::vector::{BatchStep, EnvironmentVector, VectorOptions};
+use rl_wrappers::vector::{
+    BatchStep, EnvironmentVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
+};
 
 /// The numbers of environments measured.
 const ENVS: [usize; 3] = [1, 64, 1024];
@@ -134,5 +136,40 @@ fn fast(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, vector);
+/// The overhead of [`VectorEpisodeStatistics`] over the 1024-environment CartPole-v1 kernel
+/// vector on one thread (issue 15's bound: under 10%): the same steps, bare and wrapped.
+fn episode_statistics(c: &mut Criterion) {
+    let envs = 1024;
+    let rounds = rounds(envs) * 16;
+    let mut group = c.benchmark_group("episode_statistics_overhead");
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.throughput(Throughput::Elements((envs * rounds) as u64));
+    let Ok(domain) = cartpole() else {
+        return;
+    };
+    let (Ok(mut bare), Ok(inner)) = (
+        kernel_vector(domain.clone(), envs, 1),
+        kernel_vector(domain, envs, 1),
+    ) else {
+        return;
+    };
+    let mut wrapped = VectorEpisodeStatistics::new(inner);
+    let mut rows = discrete_rows(2, envs);
+    group.bench_function("bare", |b| {
+        b.iter(|| run_vector(&mut bare, &mut rows, rounds))
+    });
+    let mut rows = discrete_rows(2, envs);
+    group.bench_function("with_statistics", |b| {
+        b.iter(|| {
+            for _ in 0..rounds {
+                let _ = wrapped.step(rows.next_row());
+                black_box(wrapped.episode_returns());
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, vector, episode_statistics);
 criterion_main!(benches);

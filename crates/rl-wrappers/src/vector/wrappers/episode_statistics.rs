@@ -173,34 +173,56 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
         self.inner.step(actions)?;
         let next_step = self.inner.autoreset() == Autoreset::NextStep;
         let now = Instant::now();
-        for index in 0..self.ended.len() {
-            let reward = self.inner.rewards()[index];
-            let done = self.inner.terminated()[index] || self.inner.truncated()[index];
-            self.ended[index] = false;
-            if next_step && self.previously_ended[index] {
+        let VectorEpisodeStatistics {
+            inner,
+            running_returns,
+            running_lengths,
+            starts,
+            ended,
+            returns,
+            lengths,
+            times,
+            previously_ended,
+            window,
+            return_window,
+            length_window,
+            episodes,
+        } = self;
+        ended.fill(false);
+        let flags = inner.terminated().iter().zip(inner.truncated());
+        let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
+        let steps = inner
+            .rewards()
+            .iter()
+            .zip(flags)
+            .zip(previously_ended.iter_mut());
+        for (index, (((reward, (terminated, truncated)), previous), (total, length))) in
+            steps.zip(running).enumerate()
+        {
+            if next_step && *previous {
                 // This step reset the environment: it belongs to no episode.
-                self.previously_ended[index] = false;
-                self.starts[index] = now;
+                *previous = false;
+                starts[index] = now;
                 continue;
             }
-            self.running_returns[index] += reward;
-            self.running_lengths[index] += 1;
-            self.previously_ended[index] = done;
+            *total += reward;
+            *length += 1;
+            let done = *terminated || *truncated;
+            *previous = done;
             if done {
-                self.ended[index] = true;
-                self.returns[index] = self.running_returns[index];
-                self.lengths[index] = self.running_lengths[index];
-                self.times[index] = now.duration_since(self.starts[index]).as_secs_f64();
-                if self.return_window.len() == self.window {
-                    self.return_window.pop_front();
-                    self.length_window.pop_front();
+                ended[index] = true;
+                returns[index] = *total;
+                lengths[index] = *length;
+                times[index] = now.duration_since(starts[index]).as_secs_f64();
+                if return_window.len() == *window {
+                    return_window.pop_front();
+                    length_window.pop_front();
                 }
-                self.return_window.push_back(self.returns[index]);
-                self.length_window.push_back(self.lengths[index]);
-                self.episodes += 1;
-                self.running_returns[index] = 0.0;
-                self.running_lengths[index] = 0;
-                self.starts[index] = now;
+                return_window.push_back(*total);
+                length_window.push_back(*length);
+                *episodes += 1;
+                (*total, *length) = (0.0, 0);
+                starts[index] = now;
             }
         }
         Ok(())
