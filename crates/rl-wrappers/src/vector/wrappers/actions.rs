@@ -5,7 +5,7 @@
 
 use std::cell::Cell;
 
-use rl_core::{CoreError, Mode};
+use rl_core::CoreError;
 use rl_spaces::{Discrete, Space};
 
 use crate::error::VectorError;
@@ -148,13 +148,7 @@ where
         &self.space
     }
 
-    fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
-        self.inner.reset(mode)
-    }
-
-    fn reset_ended(&mut self) -> Result<(), VectorError> {
-        self.inner.reset_ended()
-    }
+    forward_vector!(resets);
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         let inner_space = self.inner.action_space();
@@ -236,13 +230,7 @@ where
         &self.space
     }
 
-    fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
-        self.inner.reset(mode)
-    }
-
-    fn reset_ended(&mut self) -> Result<(), VectorError> {
-        self.inner.reset_ended()
-    }
+    forward_vector!(resets);
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         let (low, high) = (self.low, self.high);
@@ -386,13 +374,7 @@ where
         &self.space
     }
 
-    fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
-        self.inner.reset(mode)
-    }
-
-    fn reset_ended(&mut self) -> Result<(), VectorError> {
-        self.inner.reset_ended()
-    }
+    forward_vector!(resets);
 
     fn step(&mut self, actions: &[i64]) -> Result<(), VectorError> {
         check_actions(&self.space, actions, self.actions.len())?;

@@ -190,8 +190,9 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
 /// Writes the [`VectorEnv`] methods a wrapper passes through unchanged, for a wrapper whose
 /// inner vector is the field `inner`. Each argument names a group to forward: `actions`
 /// (`Action`, `ActionSpace`, `action_space`, `step` unchanged), `lifecycle` (`len`, `flat_dim`,
-/// `autoreset`, `mode`, `seed`), `observations` (`Scalar`, `observations`,
-/// `final_observations`, `final_mask`), `rewards` (`rewards`, `terminated`, `truncated`).
+/// `autoreset`, `mode`, `seed`), `resets` (`reset`, `reset_ended`), `observations` (`Scalar`,
+/// `observations`, `final_observations`, `final_mask`), `rewards` (`rewards`, `terminated`,
+/// `truncated`).
 macro_rules! forward_vector {
     (actions) => {
         type Action = V::Action;
@@ -216,6 +217,15 @@ macro_rules! forward_vector {
 
         fn seed(&mut self, seed: u64) -> Result<(), $crate::VectorError> {
             self.inner.seed(seed)
+        }
+    };
+    (resets) => {
+        fn reset(&mut self, mode: rl_core::Mode) -> Result<(), $crate::VectorError> {
+            self.inner.reset(mode)
+        }
+
+        fn reset_ended(&mut self) -> Result<(), $crate::VectorError> {
+            self.inner.reset_ended()
         }
     };
     (observations) => {
