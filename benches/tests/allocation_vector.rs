@@ -1,5 +1,6 @@
 //! Vector environments of rl-domains' batch kernels (CartPole, MountainCar,
-//! MountainCarContinuous and the fast-precision CartPole) allocate nothing per step after
+//! MountainCarContinuous and the fast-precision CartPole, and every kernel id built by id
+//! with `make_vector`) allocate nothing per step after
 //! warm-up, on one and two threads, with next-step and same-step autoreset. The counter is
 //! global (it must see the worker thread), so this test runs without the test harness, alone
 //! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
@@ -14,7 +15,7 @@ use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
-use rl_wrappers::vector::{Autoreset, KernelVector, VectorOptions};
+use rl_wrappers::vector::{Autoreset, KernelVector, VectorOptions, make_vector};
 
 /// Steps a kernel vector environment of `domain` for a warm-up, then 300 steps with actions
 /// from `action`; returns the allocations of the 300 and the number of episode ends seen.
@@ -53,7 +54,43 @@ where
     (allocations() - before, ended)
 }
 
+/// As [`allocations_per_run`], for the vector that `make_vector` builds from `id` (the
+/// kernel path by id: actions are `AnyElement`s, converted into the kernel's actions in a
+/// buffer kept between steps), with actions drawn from the id's action space.
+fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, usize) {
+    use rand::SeedableRng;
+    use rl_spaces::TrySampleSpace;
+    let count = NonZeroUsize::new(envs).expect("non-zero");
+    let mut vector = make_vector(id, None, count, 3, options).expect("valid");
+    assert!(vector.uses_kernel(), "{id} steps its kernel by id");
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+    let rows: Vec<Vec<rl_spaces::AnyElement>> = (0..7)
+        .map(|_| {
+            (0..envs)
+                .map(|_| vector.action_space().try_sample(&mut rng).expect("not empty"))
+                .collect()
+        })
+        .collect();
+    vector.reset(Mode::Training).expect("reset");
+    for i in 0..50 {
+        vector.step(&rows[i % rows.len()]).expect("step");
+    }
+    let before = allocations();
+    let mut ended = 0;
+    for i in 0..300 {
+        vector.step(&rows[i % rows.len()]).expect("step");
+        ended += vector
+            .terminated()
+            .iter()
+            .zip(vector.truncated())
+            .filter(|(t, u)| **t || **u)
+            .count();
+    }
+    (allocations() - before, ended)
+}
+
 fn main() {
+    rl_domains::register_builtins();
     let mut failures = Vec::new();
     let mut check = |name: &str, (allocated, ended): (usize, usize)| {
         println!("{name}: {allocated} allocations in 300 steps, {ended} episode ends");
@@ -95,6 +132,18 @@ fn main() {
                     |i| [((i % 5) as f32 - 2.0) / 2.0],
                 ),
             );
+            for id in [
+                "CartPole-v1",
+                "MountainCar-v0",
+                "MountainCarContinuous-v0",
+                "Acrobot-v1",
+                "Pendulum-v1",
+            ] {
+                check(
+                    &label(&format!("{id} by id")),
+                    allocations_by_id(id, envs, options),
+                );
+            }
         }
     }
     if !failures.is_empty() {

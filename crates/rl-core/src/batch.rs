@@ -1,10 +1,16 @@
 //! [`BatchStep`]: the capability through which a domain steps a whole batch of states at once,
-//! on plain slices of states, actions, generators and results.
+//! on plain slices of states, actions, generators and results, and [`BatchStates`]: a batch of
+//! states with the domain that steps them, typed ([`DomainStates`]) or built by id
+//! ([`BoxedBatchStates`]).
 
+use std::fmt;
+use std::sync::Arc;
+
+use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use rl_spaces::FlatScalar;
+use rl_spaces::{AnyElement, AnySpace, DynamicSpace, FlatScalar, FlattenSpace, Space};
 
-use crate::{Domain, Mode};
+use crate::{CoreError, Domain, Mode};
 
 /// A domain that can step a batch of states at once. A vector environment built on such a
 /// domain (rl-wrappers' `VectorEnvironment::from_kernel`) calls
@@ -120,4 +126,309 @@ pub trait BatchStep: Domain + Sync {
         terminated: &mut [bool],
         observations: &mut [T],
     );
+}
+
+/// The states of a batch of episodes of one [`BatchStep`] domain, with the domain that steps
+/// them: what a vector environment's kernel path keeps for each thread's share, so that the
+/// bookkeeping around the kernel (generators, step counts, autoreset) is written once for
+/// typed domains ([`DomainStates`]) and for domains built by id
+/// ([`RegisteredDomain::batch_states`](crate::registry::RegisteredDomain::batch_states)).
+///
+/// `T` is the observations' numeric type. Every method writes at the index it is given and
+/// ignores an index out of range (it never panics).
+pub trait BatchStates<T: FlatScalar>: Send {
+    /// The action of one episode.
+    type Action: Clone + fmt::Debug + Send + Sync;
+    /// The action space every episode shares.
+    type ActionSpace: Space<Element = Self::Action>;
+
+    /// The action space.
+    fn action_space(&self) -> &Self::ActionSpace;
+
+    /// The domain's episode cap ([`Domain::episode_cap`]).
+    fn episode_cap(&self) -> Option<u64>;
+
+    /// The number of episodes.
+    fn len(&self) -> usize;
+
+    /// Whether there is no episode.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Replaces the state of episode `i` by an initial state drawn from `rng` in `mode`
+    /// ([`Domain::initial_state`]) and writes its flattened observation into `observation`.
+    ///
+    /// Fails when the observation does not flatten into `observation`.
+    fn reset_at(
+        &mut self,
+        i: usize,
+        mode: Mode,
+        rng: &mut Pcg64,
+        observation: &mut [T],
+    ) -> Result<(), CoreError>;
+
+    /// Steps every episode with the action of the same index, as
+    /// [`BatchStep::step_batch`] does (same slices, same contract).
+    ///
+    /// Fails, naming the index, when an action cannot be read as the domain's action (an
+    /// erased batch converts each action first); nothing has stepped then.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        actions: &[Self::Action],
+        mode: Mode,
+        rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) -> Result<(), (usize, CoreError)>;
+
+    /// Whether `action` is applicable in episode `i`'s current state
+    /// ([`Domain::is_applicable`]); false for an index out of range or an action the domain
+    /// cannot read.
+    fn is_applicable(&self, i: usize, action: &Self::Action) -> bool;
+}
+
+impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
+    type Action = S::Action;
+    type ActionSpace = S::ActionSpace;
+
+    fn action_space(&self) -> &Self::ActionSpace {
+        (**self).action_space()
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        (**self).episode_cap()
+    }
+
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+
+    fn reset_at(
+        &mut self,
+        i: usize,
+        mode: Mode,
+        rng: &mut Pcg64,
+        observation: &mut [T],
+    ) -> Result<(), CoreError> {
+        (**self).reset_at(i, mode, rng, observation)
+    }
+
+    fn step(
+        &mut self,
+        actions: &[Self::Action],
+        mode: Mode,
+        rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) -> Result<(), (usize, CoreError)> {
+        (**self).step(actions, mode, rngs, rewards, terminated, observations)
+    }
+
+    fn is_applicable(&self, i: usize, action: &Self::Action) -> bool {
+        (**self).is_applicable(i, action)
+    }
+}
+
+/// The states of a batch of episodes of the typed domain `D`, stepped by its kernel: the
+/// [`BatchStates`] of rl-wrappers' `VectorEnvironment::from_kernel`.
+#[derive(Debug, Clone)]
+pub struct DomainStates<D: Domain> {
+    domain: Arc<D>,
+    states: Vec<D::State>,
+}
+
+impl<D: Domain> DomainStates<D> {
+    /// `len` states of `domain`, each a placeholder initial state (drawn in training mode from
+    /// a generator seeded with 0) until its first reset.
+    pub fn new(domain: Arc<D>, len: usize) -> Self {
+        let placeholder = domain.initial_state(Mode::Training, &mut Pcg64::seed_from_u64(0));
+        DomainStates {
+            states: vec![placeholder; len],
+            domain,
+        }
+    }
+
+    /// The domain.
+    pub fn domain(&self) -> &D {
+        &self.domain
+    }
+
+    /// The current state of every episode, in order.
+    pub fn states(&self) -> &[D::State] {
+        &self.states
+    }
+}
+
+impl<D, T> BatchStates<T> for DomainStates<D>
+where
+    D: BatchStep + Send,
+    D::State: Send,
+    D::Action: Send + Sync,
+    D::ObservationSpace: FlattenSpace,
+    T: FlatScalar,
+{
+    type Action = D::Action;
+    type ActionSpace = D::ActionSpace;
+
+    fn action_space(&self) -> &D::ActionSpace {
+        self.domain.action_space()
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        self.domain.episode_cap()
+    }
+
+    fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    fn reset_at(
+        &mut self,
+        i: usize,
+        mode: Mode,
+        rng: &mut Pcg64,
+        observation: &mut [T],
+    ) -> Result<(), CoreError> {
+        let Some(state) = self.states.get_mut(i) else {
+            return Ok(());
+        };
+        *state = self.domain.initial_state(mode, rng);
+        let observed = self.domain.observe(state);
+        self.domain
+            .observation_space()
+            .flatten_into(&observed, observation)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn step(
+        &mut self,
+        actions: &[D::Action],
+        mode: Mode,
+        rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) -> Result<(), (usize, CoreError)> {
+        self.domain.step_batch(
+            &mut self.states,
+            actions,
+            mode,
+            rngs,
+            rewards,
+            terminated,
+            observations,
+        );
+        Ok(())
+    }
+
+    fn is_applicable(&self, i: usize, action: &D::Action) -> bool {
+        self.states
+            .get(i)
+            .is_some_and(|state| self.domain.is_applicable(state, action))
+    }
+}
+
+/// The states of a batch of episodes of a domain built by id, behind a box: actions are
+/// [`AnyElement`]s of an [`AnySpace`] and observations `f32`, as rl-wrappers'
+/// `make_vector` steps them.
+pub type BoxedBatchStates =
+    Box<dyn BatchStates<f32, Action = AnyElement, ActionSpace = AnySpace> + Send>;
+
+/// [`DomainStates`] that read [`AnyElement`] actions: each step converts the actions into a
+/// buffer of the domain's actions kept between steps (no allocation for plain actions), then
+/// runs the typed kernel.
+pub(crate) struct AnyDomainStates<D: Domain> {
+    typed: DomainStates<D>,
+    action_space: AnySpace,
+    actions: Vec<D::Action>,
+}
+
+impl<D> AnyDomainStates<D>
+where
+    D: Domain,
+    D::ActionSpace: DynamicSpace,
+{
+    /// `len` states of `domain` (see [`DomainStates::new`]).
+    pub(crate) fn new(domain: Arc<D>, len: usize) -> Self {
+        let action_space = domain.action_space().to_any_space();
+        AnyDomainStates {
+            typed: DomainStates::new(domain, len),
+            action_space,
+            actions: Vec::with_capacity(len),
+        }
+    }
+}
+
+impl<D> BatchStates<f32> for AnyDomainStates<D>
+where
+    D: BatchStep + Send,
+    D::State: Send,
+    D::Action: Send + Sync,
+    D::ActionSpace: DynamicSpace,
+    D::ObservationSpace: FlattenSpace,
+{
+    type Action = AnyElement;
+    type ActionSpace = AnySpace;
+
+    fn action_space(&self) -> &AnySpace {
+        &self.action_space
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        BatchStates::<f32>::episode_cap(&self.typed)
+    }
+
+    fn len(&self) -> usize {
+        BatchStates::<f32>::len(&self.typed)
+    }
+
+    fn reset_at(
+        &mut self,
+        i: usize,
+        mode: Mode,
+        rng: &mut Pcg64,
+        observation: &mut [f32],
+    ) -> Result<(), CoreError> {
+        self.typed.reset_at(i, mode, rng, observation)
+    }
+
+    fn step(
+        &mut self,
+        actions: &[AnyElement],
+        mode: Mode,
+        rngs: &mut [Pcg64],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [f32],
+    ) -> Result<(), (usize, CoreError)> {
+        self.actions.clear();
+        let space = self.typed.domain.action_space();
+        for (index, action) in actions.iter().enumerate() {
+            match space.element_from_any(action) {
+                Ok(typed) => self.actions.push(typed),
+                Err(_) => {
+                    let error = CoreError::InvalidAction {
+                        action: action.to_string(),
+                        space: self.action_space.to_string(),
+                    };
+                    return Err((index, error));
+                }
+            }
+        }
+        self.typed
+            .step(&self.actions, mode, rngs, rewards, terminated, observations)
+    }
+
+    fn is_applicable(&self, i: usize, action: &AnyElement) -> bool {
+        self.typed
+            .domain
+            .action_space()
+            .element_from_any(action)
+            .is_ok_and(|typed| BatchStates::<f32>::is_applicable(&self.typed, i, &typed))
+    }
 }

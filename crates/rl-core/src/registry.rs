@@ -68,14 +68,15 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use rl_spaces::{DynamicSpace, TrySampleSpace};
+use rl_spaces::{DynamicSpace, FlattenSpace, TrySampleSpace};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::batch::AnyDomainStates;
 use crate::{
-    BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport, CoreError, Domain,
-    DynamicEnvironment, EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame,
-    Simulator, check_domain, check_transitions,
+    BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
+    CoreError, Domain, DynamicEnvironment, EnumerableTransitions, Frame, InvalidExamples, Mode,
+    Render, RenderFrame, Simulator, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -133,6 +134,16 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
         })
     }
 
+    /// The states of `len` episodes of the domain stepped by its batch kernel
+    /// ([`BatchStates`](crate::BatchStates) over [`BatchStep`](crate::BatchStep)), each a
+    /// placeholder until its first reset, or `None` when the registration declared no kernel
+    /// ([`Registration::with_kernel`]). rl-wrappers' `make_vector` builds one per thread, and
+    /// copies of [`environment`](Self::environment) where there is none.
+    fn batch_states(&self, len: usize) -> Option<BoxedBatchStates> {
+        let _ = len;
+        None
+    }
+
     /// The domain's discount factor.
     fn discount(&self) -> f64;
 
@@ -147,6 +158,8 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
 type DrawFn<D> = fn(&D, &<D as Domain>::State, PictureFormat) -> String;
 /// Checks a domain's enumerable transitions.
 type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
+/// Builds the states of a batch of episodes stepped by the domain's kernel.
+type KernelFn<D> = fn(&D, usize) -> BoxedBatchStates;
 
 /// What a registration with frames keeps: the domain's frame size, its drawing, and a
 /// constructor of its environments with frames.
@@ -170,6 +183,7 @@ struct Capabilities<D: Domain> {
     draw: Option<DrawFn<D>>,
     transitions: Option<TransitionCheckFn<D>>,
     frames: Option<FrameFns<D>>,
+    kernel: Option<KernelFn<D>>,
 }
 
 impl<D: Domain> Clone for Capabilities<D> {
@@ -248,6 +262,12 @@ where
             operation: "frames",
         })?;
         Ok((frames.environment)(&self.domain, seed))
+    }
+
+    fn batch_states(&self, len: usize) -> Option<BoxedBatchStates> {
+        self.capabilities
+            .kernel
+            .map(|states| states(&self.domain, len))
     }
 
     fn discount(&self) -> f64 {
@@ -352,6 +372,7 @@ where
                 draw: None,
                 transitions: None,
                 frames: None,
+                kernel: None,
             },
         }
     }
@@ -396,6 +417,21 @@ where
         D::State: PartialEq,
     {
         self.capabilities.transitions = Some(|domain, config| check_transitions(domain, config));
+        self
+    }
+
+    /// Declares that the domain steps batches of states at once ([`BatchStep`]), so that
+    /// vectors built by id (rl-wrappers' `make_vector`) run its kernel rather than copies of
+    /// its environment ([`RegisteredDomain::batch_states`]). The kernel gives, bit for bit,
+    /// what the copies give.
+    pub fn with_kernel(mut self) -> Self
+    where
+        D: BatchStep,
+        D::Action: Send + Sync,
+        D::ObservationSpace: FlattenSpace,
+    {
+        self.capabilities.kernel =
+            Some(|domain, len| Box::new(AnyDomainStates::new(Arc::new(domain.clone()), len)));
         self
     }
 

@@ -119,6 +119,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              (Discrete(2) actions, 4 float32 observations, 500 steps)",
             |params: CartPoleParams| CartPole::new(params),
         )
+        .with_kernel()
         .with_render()
         .with_frames()
         .with_settings(json!({
@@ -138,6 +139,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              (Discrete(3) actions, 2 float32 observations, 200 steps)",
             |params: MountainCarParams| MountainCar::new(params),
         )
+        .with_kernel()
         .with_render()
         .with_frames()
         .with_settings(
@@ -150,6 +152,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              in [-1, 1] and an energy penalty (999 steps)",
             |params: MountainCarContinuousParams| MountainCarContinuous::new(params),
         )
+        .with_kernel()
         .with_render()
         .with_frames()
         // The tile-coding agents control the force discretised into 5 values (see
@@ -170,6 +173,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              (Discrete(3) torques, 6 float32 observations, 500 steps)",
             |params: AcrobotParams| Acrobot::new(params),
         )
+        .with_kernel()
         .with_render()
         .with_frames()
         // Fewer, wider tiles and 16 tilings generalise over the six observations; the greedy
@@ -188,6 +192,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              (a torque in [-2, 2], 3 float32 observations, 200 steps)",
             |params: PendulumParams| Pendulum::new(params),
         )
+        .with_kernel()
         .with_render()
         .with_frames()
         // The torque is discretised into 5 values; the episodes never terminate (only the

@@ -39,7 +39,10 @@ macro_rules! each_dtype {
 }
 
 /// An array of any of the Box element types.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Cloning into an existing array of the same element type ([`Clone::clone_from`]) reuses its
+/// buffer, so copying actions between preallocated buffers allocates nothing.
+#[derive(Debug, PartialEq)]
 #[allow(missing_docs)] // One variant per dtype, named after it.
 pub enum AnyArray {
     F32(ArrayD<f32>),
@@ -53,6 +56,28 @@ pub enum AnyArray {
     U32(ArrayD<u32>),
     U64(ArrayD<u64>),
 }
+
+/// Clones an [`AnyArray`], or clones one into another of the same variant in place.
+macro_rules! any_array_clone {
+    ($($variant:ident),*) => {
+        impl Clone for AnyArray {
+            fn clone(&self) -> Self {
+                match self {
+                    $(AnyArray::$variant(a) => AnyArray::$variant(a.clone()),)*
+                }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                match (self, source) {
+                    $((AnyArray::$variant(a), AnyArray::$variant(b)) => a.clone_from(b),)*
+                    (this, source) => *this = source.clone(),
+                }
+            }
+        }
+    };
+}
+
+any_array_clone!(F32, F64, I8, I16, I32, I64, U8, U16, U32, U64);
 
 impl AnyArray {
     /// The element type.
@@ -167,7 +192,10 @@ impl<T: BoxScalar> From<BoxSpace<T>> for AnyBox {
 /// | `Tuple` | `Tuple`, one element per child |
 /// | `Dict` | `Dict`, one element per key |
 /// | `FiniteSet` | `Value`, the JSON value listed in the set |
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Cloning into an existing element of the same shape ([`Clone::clone_from`]) reuses its
+/// buffers, so copying actions between preallocated buffers allocates nothing.
+#[derive(Debug, PartialEq)]
 pub enum AnyElement {
     /// An element of a Discrete space.
     Int(i64),
@@ -179,6 +207,29 @@ pub enum AnyElement {
     Dict(BTreeMap<String, AnyElement>),
     /// An element of a finite set of JSON values.
     Value(Value),
+}
+
+impl Clone for AnyElement {
+    fn clone(&self) -> Self {
+        match self {
+            AnyElement::Int(x) => AnyElement::Int(*x),
+            AnyElement::Array(a) => AnyElement::Array(a.clone()),
+            AnyElement::Tuple(t) => AnyElement::Tuple(t.clone()),
+            AnyElement::Dict(d) => AnyElement::Dict(d.clone()),
+            AnyElement::Value(v) => AnyElement::Value(v.clone()),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (AnyElement::Int(a), AnyElement::Int(b)) => *a = *b,
+            (AnyElement::Array(a), AnyElement::Array(b)) => a.clone_from(b),
+            (AnyElement::Tuple(a), AnyElement::Tuple(b)) => a.clone_from(b),
+            (AnyElement::Dict(a), AnyElement::Dict(b)) => a.clone_from(b),
+            (AnyElement::Value(a), AnyElement::Value(b)) => a.clone_from(b),
+            (this, source) => *this = source.clone(),
+        }
+    }
 }
 
 impl AnyElement {
@@ -853,6 +904,27 @@ impl DynamicSpace for EmptySpace {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn clone_from_gives_the_source_for_every_pair_of_shapes() {
+        use ndarray::ArrayD;
+        let elements = [
+            AnyElement::Int(3),
+            AnyElement::Array(AnyArray::F32(ArrayD::from_elem(vec![2], 1.5))),
+            AnyElement::Array(AnyArray::F32(ArrayD::from_elem(vec![3, 1], -2.0))),
+            AnyElement::Array(AnyArray::I64(ArrayD::from_elem(vec![1], 7))),
+            AnyElement::Tuple(vec![AnyElement::Int(1), AnyElement::Int(2)]),
+            AnyElement::Value(serde_json::json!({"a": 1})),
+        ];
+        for target in &elements {
+            for source in &elements {
+                let mut copy = target.clone();
+                copy.clone_from(source);
+                assert_eq!(&copy, source, "{target:?} <- {source:?}");
+            }
+        }
+    }
+
     use super::*;
     use rand::SeedableRng;
     use rand_pcg::Pcg64;

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use rl_core::{CoreError, Mode};
-use rl_spaces::{FlatScalar, Space};
+use rl_spaces::{FiniteSpace, FlatScalar, Space};
 
 use crate::vector::Autoreset;
 use crate::vector::outputs::Rows;
@@ -26,7 +26,7 @@ impl<B: sealed::Sealed> Batch for B {}
 pub(crate) type Failure = (usize, CoreError);
 
 pub(crate) mod sealed {
-    use super::{Autoreset, Failure, FlatScalar, Mode, Rows, Space, fmt};
+    use super::{Autoreset, CoreError, Failure, FiniteSpace, FlatScalar, Mode, Rows, Space, fmt};
 
     /// The types and operations of a batch (of each thread's share).
     pub trait Sealed {
@@ -64,6 +64,12 @@ pub(crate) mod sealed {
             only_ended: bool,
             rows: Rows<'_, Self::Scalar>,
         ) -> Result<(), Failure>;
+
+        /// Writes the action mask of environment `i` (local index) into `row`, one entry per
+        /// action of the finite action space.
+        fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
+        where
+            Self::ActionSpace: FiniteSpace;
 
         /// Steps every environment with the action of the same index.
         fn step(

@@ -93,6 +93,16 @@ where
         &self.action_space
     }
 
+    fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), rl_core::CoreError>
+    where
+        E::ActionSpace: rl_spaces::FiniteSpace,
+    {
+        match self.environments.get(i) {
+            Some(environment) => environment.action_mask(row),
+            None => Ok(()),
+        }
+    }
+
     fn seed(&mut self, seed: u64) {
         for (i, env) in self.environments.iter_mut().enumerate() {
             env.seed(derive_seed(seed, (self.first + i) as u64));

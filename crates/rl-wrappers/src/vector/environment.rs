@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use ndarray::Array2;
-use rl_core::{BatchStep, Environment, Info, Mode};
+use rl_core::{BatchStep, DomainStates, Environment, Info, Mode};
 use rl_spaces::{FiniteSpace, FlattenSpace, Space};
 
 use crate::VectorError;
@@ -21,7 +21,7 @@ pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
 
 /// A vector environment of the domain `D`'s kernel with observations of `T` (see
 /// [`VectorEnvironment::from_kernel`]).
-pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<D, T>>;
+pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>;
 
 /// `N` environments stepped in lockstep (Gymnasium's vector environments), with the results
 /// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
@@ -209,7 +209,7 @@ where
     }
 }
 
-impl<D, T> VectorEnvironment<KernelBatch<D, T>>
+impl<D, T> VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 where
     D: BatchStep + Send + Sync + 'static,
     D::State: Send + 'static,
@@ -229,16 +229,12 @@ where
         seed: u64,
         options: VectorOptions,
     ) -> Result<Self, VectorError> {
-        let len = count.get();
-        let threads = check_threads(len, &options)?;
         let dim = domain.observation_space().flat_dim();
-        check_size(len, dim)?;
         let domain = Arc::new(domain);
-        let batches = shares(len, threads)
-            .into_iter()
-            .map(|(first, len)| KernelBatch::new(Arc::clone(&domain), first, len))
-            .collect();
-        VectorEnvironment::assemble(batches, len, dim, seed, options)
+        VectorEnvironment::from_shares(count, dim, seed, options, |first, len| {
+            let states = DomainStates::new(Arc::clone(&domain), len);
+            Ok(KernelBatch::new(states, first))
+        })
     }
 }
 
@@ -248,6 +244,25 @@ where
     B::Action: Send + Sync + 'static,
     B::Scalar: Send + 'static,
 {
+    /// `count` environments with observations of `dim` entries, in the even shares of the
+    /// thread count that `share(first, len)` builds, seeded with `seed`.
+    pub(crate) fn from_shares(
+        count: NonZeroUsize,
+        dim: usize,
+        seed: u64,
+        options: VectorOptions,
+        mut share: impl FnMut(usize, usize) -> Result<B, VectorError>,
+    ) -> Result<Self, VectorError> {
+        let len = count.get();
+        let threads = check_threads(len, &options)?;
+        check_size(len, dim)?;
+        let batches = shares(len, threads)
+            .into_iter()
+            .map(|(first, len)| share(first, len))
+            .collect::<Result<Vec<B>, VectorError>>()?;
+        VectorEnvironment::assemble(batches, len, dim, seed, options)
+    }
+
     /// Puts the first share on the calling thread and the others on worker threads, and
     /// seeds everything.
     fn assemble(
@@ -365,6 +380,11 @@ impl<B: Batch> VectorEnvironment<B> {
         self.run(Command::Seed(seed), &[])
     }
 
+    /// The calling thread's share of the environments.
+    pub(crate) fn main_batch(&self) -> &B {
+        self.threads.main()
+    }
+
     /// The number of environments.
     pub fn len(&self) -> usize {
         self.len
@@ -462,35 +482,7 @@ where
             .batches()
             .flat_map(|batch| batch.environments().iter())
     }
-
-    /// Writes the action mask of every environment (its
-    /// [`Environment::action_mask`](rl_core::Environment::action_mask), RLPy's
-    /// `possibleActions`) into row `i` of `masks`, which has one row per environment and one
-    /// column per action of the finite action space. Allocates nothing.
-    ///
-    /// Errors if `masks` does not have that shape, naming both shapes.
-    pub fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
-    where
-        E::ActionSpace: FiniteSpace,
-    {
-        check_mask_shape(masks, self.len, self.action_space().cardinality())?;
-        for (index, (environment, mut row)) in
-            self.local_environments().zip(masks.rows_mut()).enumerate()
-        {
-            let Some(row) = row.as_slice_mut() else {
-                return Err(VectorError::invalid_parameter(
-                    "masks",
-                    "rows are not contiguous",
-                ));
-            };
-            environment
-                .action_mask(row)
-                .map_err(|source| VectorError::Environment { index, source })?;
-        }
-        Ok(())
-    }
 }
-
 /// Checks that `masks` has `len` rows and one column per action of a finite action space of
 /// `cardinality` actions.
 fn check_mask_shape(
@@ -514,41 +506,54 @@ fn check_mask_shape(
     }
 }
 
-impl<D, T> VectorEnvironment<KernelBatch<D, T>>
+impl<D, T> VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 where
-    D: BatchStep,
+    D: BatchStep + Send,
+    D::State: Send,
     D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,
 {
     /// The domain.
     pub fn domain(&self) -> &D {
-        self.threads.main().domain()
+        self.threads.main().states().domain()
     }
+}
 
-    /// Writes the action mask of every episode's current state into row `i` of `masks` (one row
-    /// per environment, one column per action of the finite action space, in the space's
-    /// order): whether [`Domain::is_applicable`](rl_core::Domain::is_applicable) holds, as the
-    /// copies' [`Environment::action_mask`](rl_core::Environment::action_mask) gives it.
-    /// Allocates nothing for actions that are plain values.
+impl<B: Batch> VectorEnvironment<B>
+where
+    B::ActionSpace: FiniteSpace,
+{
+    /// Writes the action mask of every environment into row `i` of `masks` (one row per
+    /// environment, one column per action of the finite action space, in the space's order):
+    /// for copies, each environment's
+    /// [`Environment::action_mask`](rl_core::Environment::action_mask) (RLPy's
+    /// `possibleActions`); for a kernel, whether
+    /// [`Domain::is_applicable`](rl_core::Domain::is_applicable) holds in each episode's
+    /// current state, which is what the copies would give. Allocates nothing for actions
+    /// that are plain values.
     ///
     /// Errors if `masks` does not have that shape, naming both shapes.
-    pub fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
-    where
-        D::ActionSpace: FiniteSpace,
-    {
-        let domain = self.domain();
-        let space = domain.action_space();
-        check_mask_shape(masks, self.len, space.cardinality())?;
-        let states = self
-            .threads
-            .batches()
-            .flat_map(|batch| batch.states().iter());
-        for (state, mut row) in states.zip(masks.rows_mut()) {
-            for (index, allowed) in row.iter_mut().enumerate() {
-                *allowed = space
-                    .element_at(index)
-                    .is_some_and(|action| domain.is_applicable(state, &action));
+    pub fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError> {
+        check_mask_shape(masks, self.len, self.action_space().cardinality())?;
+        let mut rows = masks.rows_mut().into_iter();
+        for batch in self.threads.batches() {
+            for i in 0..batch.len() {
+                let Some(mut row) = rows.next() else {
+                    return Ok(());
+                };
+                let Some(row) = row.as_slice_mut() else {
+                    return Err(VectorError::invalid_parameter(
+                        "masks",
+                        "rows are not contiguous",
+                    ));
+                };
+                batch
+                    .action_mask(i, row)
+                    .map_err(|source| VectorError::Environment {
+                        index: batch.first() + i,
+                        source,
+                    })?;
             }
         }
         Ok(())

@@ -1,25 +1,26 @@
 //! [`KernelBatch`]: the states of a batch in one slice, stepped all at once by a domain's
-//! [`BatchStep`] kernel.
+//! [`BatchStep`](rl_core::BatchStep) kernel.
 
 use std::fmt;
 use std::num::NonZeroU64;
-use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use rl_core::{CoreError, Mode};
-use rl_spaces::{FlatScalar, FlattenSpace};
+use rl_spaces::{FiniteSpace, FlatScalar};
 
 use crate::derive_seed;
 use crate::vector::Autoreset;
 use crate::vector::batch::{Failure, sealed};
 use crate::vector::outputs::{Rows, set};
-use rl_core::BatchStep;
+use rl_core::BatchStates;
 
-/// The states of a batch of episodes of a [`BatchStep`] domain, with a `Pcg64` and a step
-/// count per episode (the storage of
-/// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel), or of
-/// one thread's share of it).
+/// The states of a batch of episodes stepped by a domain's [`BatchStep`](rl_core::BatchStep) kernel (any
+/// [`BatchStates`]: [`DomainStates`] for a typed domain, [`BoxedBatchStates`] for one built by
+/// id), with a `Pcg64` and a step count per episode: the storage of
+/// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel) and of
+/// [`make_vector`](crate::vector::make_vector) for domains registered with a kernel, or of one
+/// thread's share of them.
 ///
 /// It does what a [`Simulator`](rl_core::Simulator) does for each episode, for the whole batch
 /// at once: environment `i`'s generator is `Pcg64::seed_from_u64(derive_seed(seed, i))`,
@@ -27,9 +28,11 @@ use rl_core::BatchStep;
 /// episode is truncated when its step count reaches
 /// [`Domain::episode_cap`](rl_core::Domain::episode_cap). So a kernel batch gives, bit for bit,
 /// what copies of `Simulator::new(domain, derive_seed(seed, i))` give.
-pub struct KernelBatch<D: BatchStep, T> {
-    domain: Arc<D>,
-    states: Vec<D::State>,
+///
+/// [`DomainStates`]: rl_core::DomainStates
+/// [`BoxedBatchStates`]: rl_core::BoxedBatchStates
+pub struct KernelBatch<S, T> {
+    states: S,
     generators: Vec<Pcg64>,
     /// The generators of the episodes in `pending`, saved before a step (same order).
     saved_generators: Vec<Pcg64>,
@@ -55,17 +58,14 @@ pub struct KernelBatch<D: BatchStep, T> {
     marker: std::marker::PhantomData<fn() -> T>,
 }
 
-impl<D: BatchStep, T> KernelBatch<D, T> {
-    /// The `len` episodes from `first` on (global indices) of a vector environment of
-    /// `domain`. The states start as a placeholder state (drawn from a generator of its own),
-    /// replaced by the first reset.
-    pub(crate) fn new(domain: Arc<D>, first: usize, len: usize) -> Self {
-        let placeholder = domain.initial_state(Mode::Training, &mut Pcg64::seed_from_u64(0));
+impl<S: BatchStates<T>, T: FlatScalar> KernelBatch<S, T> {
+    /// The episodes of `states` (global indices from `first` on) of a vector environment.
+    pub(crate) fn new(states: S, first: usize) -> Self {
+        let len = states.len();
         let generator = Pcg64::seed_from_u64(0);
         KernelBatch {
-            states: vec![placeholder; len],
-            episode_cap: domain.episode_cap().and_then(NonZeroU64::new),
-            domain,
+            episode_cap: states.episode_cap().and_then(NonZeroU64::new),
+            states,
             generators: vec![generator.clone(); len],
             saved_generators: vec![generator; len],
             steps: vec![0; len],
@@ -78,14 +78,11 @@ impl<D: BatchStep, T> KernelBatch<D, T> {
             marker: std::marker::PhantomData,
         }
     }
+}
 
-    /// The domain.
-    pub(crate) fn domain(&self) -> &D {
-        &self.domain
-    }
-
-    /// The current state of every episode of the batch, in order.
-    pub(crate) fn states(&self) -> &[D::State] {
+impl<S, T> KernelBatch<S, T> {
+    /// The states.
+    pub(crate) fn states(&self) -> &S {
         &self.states
     }
 }
@@ -93,11 +90,9 @@ impl<D: BatchStep, T> KernelBatch<D, T> {
 /// Resets episode `i` of a kernel batch: a new initial state from its generator, its
 /// observation in row `i`, its step count 0 and its `ended` flag false. (A function of the
 /// parts rather than a method, so that the step can call it while it reads `pending`.)
-#[allow(clippy::too_many_arguments)]
-fn reset_at<D, T>(
-    domain: &D,
+fn reset_at<S, T>(
+    states: &mut S,
     generators: &mut [Pcg64],
-    states: &mut [D::State],
     steps: &mut [u64],
     ended: &mut [bool],
     i: usize,
@@ -105,60 +100,65 @@ fn reset_at<D, T>(
     rows: &mut Rows<'_, T>,
 ) -> Result<(), CoreError>
 where
-    D: BatchStep,
-    D::ObservationSpace: FlattenSpace,
+    S: BatchStates<T>,
     T: FlatScalar,
 {
-    let (Some(generator), Some(state)) = (generators.get_mut(i), states.get_mut(i)) else {
+    let Some(generator) = generators.get_mut(i) else {
         return Ok(());
     };
-    *state = domain.initial_state(mode, generator);
-    let observation = domain.observe(state);
-    domain
-        .observation_space()
-        .flatten_into(&observation, rows.observation(i))?;
+    states.reset_at(i, mode, generator, rows.observation(i))?;
     set(steps, i, 0);
     set(ended, i, false);
     Ok(())
 }
 
-impl<D: BatchStep + fmt::Debug, T> fmt::Debug for KernelBatch<D, T> {
+impl<S, T> fmt::Debug for KernelBatch<S, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KernelBatch")
-            .field("domain", &self.domain)
             .field("first", &self.first)
-            .field("len", &self.states.len())
+            .field("len", &self.steps.len())
             .field("steps", &self.steps)
             .field("ended", &self.ended)
             .finish_non_exhaustive()
     }
 }
 
-impl<D, T> sealed::Sealed for KernelBatch<D, T>
+impl<S, T> sealed::Sealed for KernelBatch<S, T>
 where
-    D: BatchStep,
-    D::Action: Send + Sync,
-    D::ObservationSpace: FlattenSpace,
+    S: BatchStates<T>,
     T: FlatScalar,
 {
-    type Action = D::Action;
-    type ActionSpace = D::ActionSpace;
+    type Action = S::Action;
+    type ActionSpace = S::ActionSpace;
     type Scalar = T;
 
     fn len(&self) -> usize {
-        self.states.len()
+        self.steps.len()
     }
 
     fn first(&self) -> usize {
         self.first
     }
 
-    fn action_space(&self) -> &D::ActionSpace {
-        self.domain.action_space()
+    fn action_space(&self) -> &S::ActionSpace {
+        self.states.action_space()
     }
 
     fn has_infos(&self) -> bool {
         false
+    }
+
+    fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
+    where
+        S::ActionSpace: FiniteSpace,
+    {
+        let space = self.states.action_space();
+        for (index, allowed) in row.iter_mut().enumerate() {
+            *allowed = space
+                .element_at(index)
+                .is_some_and(|action| self.states.is_applicable(i, &action));
+        }
+        Ok(())
     }
 
     fn seed(&mut self, seed: u64) {
@@ -185,9 +185,8 @@ where
                 continue;
             }
             let reset = reset_at(
-                &*self.domain,
-                generators,
                 &mut self.states,
+                generators,
                 steps,
                 ended,
                 i,
@@ -206,7 +205,7 @@ where
 
     fn step(
         &mut self,
-        actions: &[D::Action],
+        actions: &[S::Action],
         mode: Mode,
         autoreset: Autoreset,
         mut rows: Rows<'_, T>,
@@ -228,15 +227,16 @@ where
                 }
             }
         }
-        self.domain.step_batch(
-            &mut self.states,
+        if let Err((index, error)) = self.states.step(
             actions,
             mode,
             generators,
             rows.rewards,
             rows.terminated,
             rows.observations,
-        );
+        ) {
+            return Err((first + index, error));
+        }
         // The bookkeeping of every stepped episode: step count, truncation, and which ones
         // ended (a pending episode's results are discarded, as it is reset below). The
         // common case, no episode at the cap, runs as plain additions and copies without a
@@ -282,9 +282,8 @@ where
                     generator.clone_from(saved);
                 }
                 match reset_at(
-                    &*self.domain,
-                    generators,
                     &mut self.states,
+                    generators,
                     all_steps,
                     all_ended,
                     i,
@@ -302,9 +301,8 @@ where
                 rows.keep_final_observation(i);
                 set(rows.final_mask, i, true);
                 if let Err(e) = reset_at(
-                    &*self.domain,
-                    generators,
                     &mut self.states,
+                    generators,
                     all_steps,
                     all_ended,
                     i,

@@ -19,7 +19,7 @@ pub use copies::EnvironmentBatch;
 pub use environment::{EnvironmentVector, KernelVector, VectorEnvironment};
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
-pub use registered::{RegisteredVector, make_vector};
+pub use registered::{RegisteredBatch, RegisteredVector, make_vector};
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).
 pub use rl_core::BatchStep;

@@ -223,10 +223,14 @@ impl<B: Batch> Threads<B> {
                 continue;
             };
             let range = worker.first..worker.first + share.batch.len();
-            share.actions.clear();
-            share
-                .actions
-                .extend_from_slice(actions.get(range).unwrap_or_default());
+            let given = actions.get(range).unwrap_or_default();
+            if share.actions.len() == given.len() {
+                // In place, element by element: actions that own buffers (arrays) reuse them.
+                share.actions.clone_from_slice(given);
+            } else {
+                share.actions.clear();
+                share.actions.extend_from_slice(given);
+            }
             share.command = command;
             {
                 let mut todo = lock(&worker.slot.todo);

@@ -1,0 +1,272 @@
+//! Vectors built by id (`make_vector`) of the built-in domains: the kernel path where the
+//! registration declares one, copies otherwise, and either way bit for bit the vector of the
+//! typed domain's kernel and the vector of copies of the id's environment, on one to three
+//! threads, in all three autoreset modes, across episode ends. Action masks by id equal the
+//! environments' own masks.
+
+use std::num::NonZeroUsize;
+
+use ndarray::Array2;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use rl_core::registry;
+use rl_core::{BatchStep, Environment, Mode};
+use rl_domains::{Acrobot, CartPole, MountainCar, MountainCarContinuous, Pendulum};
+use rl_spaces::{AnyElement, DynamicSpace, FlattenSpace, TrySampleSpace};
+use rl_wrappers::vector::{
+    Autoreset, EnvironmentVector, KernelVector, RegisteredVector, VectorOptions, make_vector,
+};
+use serde_json::json;
+
+const COUNT: usize = 7;
+const SEED: u64 = 2026;
+
+fn count() -> NonZeroUsize {
+    NonZeroUsize::new(COUNT).expect("non-zero")
+}
+
+fn options(threads: usize, autoreset: Autoreset) -> VectorOptions {
+    VectorOptions::new()
+        .with_threads(NonZeroUsize::new(threads).expect("non-zero"))
+        .with_autoreset(autoreset)
+}
+
+/// Asserts that two vectors hold the same results, bit for bit.
+fn assert_same<A, B>(a: &A, b: &B, context: &str)
+where
+    A: rl_wrappers::vector::VectorEnv<Scalar = f32>,
+    B: rl_wrappers::vector::VectorEnv<Scalar = f32>,
+{
+    let bits = |array: &Array2<f32>| array.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    assert_eq!(bits(a.observations()), bits(b.observations()), "{context}");
+    let reward_bits = |r: &[f64]| r.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+    assert_eq!(
+        reward_bits(a.rewards()),
+        reward_bits(b.rewards()),
+        "{context}"
+    );
+    assert_eq!(a.terminated(), b.terminated(), "{context}");
+    assert_eq!(a.truncated(), b.truncated(), "{context}");
+    assert_eq!(a.final_mask(), b.final_mask(), "{context}");
+    // Only the marked rows of the final observations are meaningful.
+    for (row, marked) in a.final_mask().iter().enumerate() {
+        if *marked {
+            assert_eq!(
+                bits(
+                    &a.final_observations()
+                        .row(row)
+                        .to_owned()
+                        .insert_axis(ndarray::Axis(0))
+                ),
+                bits(
+                    &b.final_observations()
+                        .row(row)
+                        .to_owned()
+                        .insert_axis(ndarray::Axis(0))
+                ),
+                "{context}: final observation {row}"
+            );
+        }
+    }
+}
+
+/// Steps the vector by id, the typed kernel vector and the vector of copies of the id's
+/// environment with the same random actions, and compares them after every call. Returns how
+/// many episodes ended.
+fn compare<D>(id: &str, params: Option<&serde_json::Value>, steps: usize) -> usize
+where
+    D: BatchStep + Clone + Send + Sync + 'static,
+    D::State: Send + 'static,
+    D::Action: Send + Sync + 'static,
+    D::ActionSpace: DynamicSpace,
+    D::ObservationSpace: FlattenSpace,
+{
+    rl_domains::register_builtins();
+    let built = registry::build(id, params).expect("builds");
+    let domain: D = built
+        .as_any()
+        .downcast_ref::<D>()
+        .expect("the id builds this type")
+        .clone();
+    let mut ended = 0;
+    for threads in 1..=3 {
+        for autoreset in [
+            Autoreset::NextStep,
+            Autoreset::SameStep,
+            Autoreset::Disabled,
+        ] {
+            let options = options(threads, autoreset);
+            let context = format!("{id}, {threads} threads, {autoreset:?}");
+            let mut by_id: RegisteredVector =
+                make_vector(id, params, count(), SEED, options).expect("by id");
+            assert!(by_id.uses_kernel(), "{context}: the id declares a kernel");
+            let mut typed =
+                KernelVector::<D, f32>::from_kernel(domain.clone(), count(), SEED, options)
+                    .expect("typed");
+            let mut copies =
+                EnvironmentVector::<_, f32>::from_environments(count(), SEED, options, |_| {
+                    built.environment(0)
+                })
+                .expect("copies");
+            by_id.reset(Mode::Training).expect("reset");
+            typed.reset(Mode::Training).expect("reset");
+            copies.reset(Mode::Training).expect("reset");
+            assert_same(&by_id, &typed, &context);
+            assert_same(&by_id, &copies, &context);
+            let mut rng = Pcg64::seed_from_u64(threads as u64);
+            let any_space = by_id.action_space().clone();
+            for step in 0..steps {
+                let any: Vec<AnyElement> = (0..COUNT)
+                    .map(|_| any_space.try_sample(&mut rng).expect("not empty"))
+                    .collect();
+                let actions: Vec<D::Action> = any
+                    .iter()
+                    .map(|a| {
+                        domain
+                            .action_space()
+                            .element_from_any(a)
+                            .expect("in the space")
+                    })
+                    .collect();
+                by_id.step(&any).expect("a step by id");
+                typed.step(&actions).expect("a typed step");
+                copies.step(&any).expect("a step of the copies");
+                let context = format!("{context}, step {step}");
+                assert_same(&by_id, &typed, &context);
+                assert_same(&by_id, &copies, &context);
+                let ends = by_id
+                    .terminated()
+                    .iter()
+                    .zip(by_id.truncated())
+                    .filter(|(t, u)| **t || **u)
+                    .count();
+                ended += ends;
+                if autoreset == Autoreset::Disabled && ends > 0 {
+                    by_id.reset_ended().expect("reset ended");
+                    typed.reset_ended().expect("reset ended");
+                    copies.reset_ended().expect("reset ended");
+                    assert_same(&by_id, &typed, &context);
+                    assert_same(&by_id, &copies, &context);
+                }
+            }
+        }
+    }
+    ended
+}
+
+// Short episodes (a small cap or an easy goal) so that the comparison crosses episode ends
+// and autoresets within a few hundred steps.
+
+#[test]
+fn cartpole_by_id_is_the_typed_kernel() {
+    assert!(compare::<CartPole>("CartPole-v1", None, 120) > 0);
+}
+
+#[test]
+fn mountain_car_by_id_is_the_typed_kernel() {
+    let params = json!({"max_episode_steps": 30});
+    assert!(compare::<MountainCar>("MountainCar-v0", Some(&params), 70) > 0);
+}
+
+#[test]
+fn mountain_car_continuous_by_id_is_the_typed_kernel() {
+    let params = json!({"max_episode_steps": 25});
+    assert!(compare::<MountainCarContinuous>("MountainCarContinuous-v0", Some(&params), 60) > 0);
+}
+
+#[test]
+fn acrobot_by_id_is_the_typed_kernel() {
+    let params = json!({"max_episode_steps": 20});
+    assert!(compare::<Acrobot>("Acrobot-v1", Some(&params), 50) > 0);
+}
+
+#[test]
+fn pendulum_by_id_is_the_typed_kernel() {
+    let params = json!({"max_episode_steps": 15});
+    assert!(compare::<Pendulum>("Pendulum-v1", Some(&params), 40) > 0);
+}
+
+#[test]
+fn gridworld_by_id_steps_copies_and_its_masks_are_the_environments() {
+    rl_domains::register_builtins();
+    let id = "GridWorld-4x5";
+    for threads in 1..=3 {
+        let mut vector = make_vector(
+            id,
+            None,
+            count(),
+            SEED,
+            options(threads, Autoreset::NextStep),
+        )
+        .expect("by id");
+        assert!(!vector.uses_kernel(), "GridWorld has no kernel");
+        vector.reset(Mode::Training).expect("reset");
+        let mut masks = Array2::from_elem((COUNT, 4), false);
+        vector.action_masks(&mut masks).expect("masks");
+        let built = registry::build(id, None).expect("builds");
+        for i in 0..COUNT {
+            let mut environment = built.environment(0);
+            environment.seed(rl_core::derive_seed(SEED, i as u64));
+            environment.reset(Mode::Training).expect("reset");
+            let mut own = [false; 4];
+            environment.action_mask(&mut own).expect("a mask");
+            assert_eq!(masks.row(i).to_vec(), own.to_vec(), "environment {i}");
+        }
+    }
+}
+
+#[test]
+fn kernel_masks_by_id_equal_the_copies_masks() {
+    rl_domains::register_builtins();
+    for id in ["CartPole-v1", "MountainCar-v0", "Acrobot-v1"] {
+        let built = registry::build(id, None).expect("builds");
+        let mut by_id =
+            make_vector(id, None, count(), SEED, options(2, Autoreset::NextStep)).expect("by id");
+        let mut copies = EnvironmentVector::<_, f32>::from_environments(
+            count(),
+            SEED,
+            options(2, Autoreset::NextStep),
+            |_| built.environment(0),
+        )
+        .expect("copies");
+        by_id.reset(Mode::Training).expect("reset");
+        copies.reset(Mode::Training).expect("reset");
+        let actions = by_id.action_space().to_string();
+        let n = match by_id.action_space() {
+            rl_spaces::AnySpace::Discrete(d) => d.n() as usize,
+            other => panic!("{id} has discrete actions, not {other}"),
+        };
+        let (mut a, mut b) = (
+            Array2::from_elem((COUNT, n), false),
+            Array2::from_elem((COUNT, n), true),
+        );
+        by_id.action_masks(&mut a).expect("masks by id");
+        copies.action_masks(&mut b).expect("masks of the copies");
+        assert_eq!(a, b, "{id} ({actions})");
+        assert!(
+            a.iter().all(|allowed| *allowed),
+            "{id}: every action applies"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_action_by_id_is_an_error_before_anything_steps() {
+    rl_domains::register_builtins();
+    let mut vector = make_vector(
+        "CartPole-v1",
+        None,
+        count(),
+        SEED,
+        options(2, Autoreset::NextStep),
+    )
+    .expect("by id");
+    vector.reset(Mode::Training).expect("reset");
+    let before = vector.observations().clone();
+    let mut actions = vec![AnyElement::Int(0); COUNT];
+    actions[5] = AnyElement::Int(2);
+    let error = vector.step(&actions).expect_err("2 is not in Discrete(2)");
+    let text = error.to_string();
+    assert!(text.contains('5') && text.contains("Discrete(2)"), "{text}");
+    assert_eq!(vector.observations(), &before, "nothing stepped");
+}
