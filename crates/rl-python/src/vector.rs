@@ -378,7 +378,11 @@ impl PyVector {
             )));
         }
         for (target, action) in inner.actions.iter_mut().zip(actions) {
-            *target = AnyElement::Int(*action);
+            // In place when the slot already holds an integer (always, after the first step).
+            match target {
+                AnyElement::Int(slot) => *slot = *action,
+                other => *other = AnyElement::Int(*action),
+            }
         }
         self.step_prepared(py, &mut inner)
     }

@@ -509,6 +509,17 @@ impl Space for AnySpace {
             _ => false,
         }
     }
+
+    fn first_outside(&self, xs: &[AnyElement]) -> Option<usize> {
+        // The space's variant is matched once for the whole batch, not once per element.
+        match self {
+            AnySpace::Discrete(s) => xs.iter().position(|x| match x {
+                AnyElement::Int(v) => !s.contains(v),
+                _ => true,
+            }),
+            _ => xs.iter().position(|x| !self.contains(x)),
+        }
+    }
 }
 
 impl TrySampleSpace for AnySpace {
