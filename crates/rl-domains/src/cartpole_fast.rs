@@ -36,12 +36,12 @@
 
 use rand::Rng;
 use rand_pcg::Pcg64;
-use rl_core::{BatchStep, Domain, Mode, TransitionOutcome, Value};
+use rl_core::{BatchStep, Domain, Mode, Render, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 use serde::{Deserialize, Serialize};
 
 use crate::batch::{self, KernelSlices};
-use crate::cartpole::{CartPole, CartPoleParams, Integrator, PUSH_RIGHT};
+use crate::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator, PUSH_RIGHT};
 use crate::error::Error;
 
 /// The state of [`FastCartPole`], in float32.
@@ -62,6 +62,17 @@ impl FastCartPoleState {
     #[inline]
     pub fn to_array(&self) -> [f32; 4] {
         [self.x, self.x_dot, self.theta, self.theta_dot]
+    }
+
+    /// The same state in [`CartPole`]'s float64 (each value converted exactly), which is how
+    /// it is drawn.
+    pub fn to_exact(&self) -> CartPoleState {
+        CartPoleState {
+            x: f64::from(self.x),
+            x_dot: f64::from(self.x_dot),
+            theta: f64::from(self.theta),
+            theta_dot: f64::from(self.theta_dot),
+        }
     }
 }
 
@@ -291,6 +302,23 @@ impl FastCartPole {
     /// The parameters.
     pub fn params(&self) -> &CartPoleParams {
         self.exact.params()
+    }
+
+    /// The exact CartPole of the same parameters (what draws its states).
+    pub fn exact(&self) -> &CartPole {
+        &self.exact
+    }
+}
+
+impl Render for FastCartPole {
+    /// As [`CartPole`] draws the same state in float64.
+    fn render_text(&self, state: &FastCartPoleState) -> String {
+        self.exact.render_text(&state.to_exact())
+    }
+
+    /// As [`CartPole`] draws the same state in float64.
+    fn render_svg(&self, state: &FastCartPoleState) -> String {
+        self.exact.render_svg(&state.to_exact())
     }
 }
 

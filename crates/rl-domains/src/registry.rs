@@ -72,6 +72,7 @@ use serde_json::{Value, json};
 
 use crate::acrobot::{Acrobot, AcrobotParams};
 use crate::cartpole::{CartPole, CartPoleParams};
+use crate::cartpole_fast::FastCartPole;
 use crate::gridworld::{CellKind, GridMap, GridWorld, GridWorldParams};
 use crate::mountain_car::{MountainCar, MountainCarParams};
 use crate::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
@@ -87,10 +88,14 @@ pub const MOUNTAIN_CAR_CONTINUOUS_ID: &str = "MountainCarContinuous-v0";
 pub const ACROBOT_ID: &str = "Acrobot-v1";
 /// The id of Pendulum.
 pub const PENDULUM_ID: &str = "Pendulum-v1";
+/// The id of [`FastCartPole`]: CartPole in float32 with polynomial sine and cosine, close to
+/// `CartPole-v1` but **not** bit-exact with Gymnasium.
+pub const FAST_CARTPOLE_ID: &str = "FastCartPole-v1";
 /// The prefix of the GridWorld ids, followed by a built-in map's name.
 pub const GRIDWORLD_PREFIX: &str = "GridWorld-";
 
-/// Registers every built-in id in `rl-core`'s table (the five Gymnasium domains, then one
+/// Registers every built-in id in `rl-core`'s table (the five Gymnasium domains, the fast
+/// float32 CartPole ([`FAST_CARTPOLE_ID`]), then one
 /// GridWorld per built-in map in name order). Only the first call registers; later calls do
 /// nothing, so every entry point may call it.
 ///
@@ -111,6 +116,20 @@ pub fn register_builtins() {
     });
 }
 
+/// The `rl run` defaults of CartPole and of its fast variant.
+fn cartpole_settings() -> Value {
+    json!({
+        "agent": "linear-sarsa",
+        "max_steps": 100_000,
+        "success": "truncated",
+        // The velocities are unbounded in the observation space, so the tile coder gets
+        // Sutton and Barto's usual ranges.
+        "agent_params": {
+            "linear-": {"bounds": [[-2.4, 2.4], [-3.0, 3.0], [-0.21, 0.21], [-3.5, 3.5]]}
+        }
+    })
+}
+
 fn register_all() -> Vec<Result<(), CoreError>> {
     let mut results = vec![
         Registration::new(
@@ -122,16 +141,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_kernel()
         .with_render()
         .with_frames()
-        .with_settings(json!({
-            "agent": "linear-sarsa",
-            "max_steps": 100_000,
-            "success": "truncated",
-            // The velocities are unbounded in the observation space, so the tile coder gets
-            // Sutton and Barto's usual ranges.
-            "agent_params": {
-                "linear-": {"bounds": [[-2.4, 2.4], [-3.0, 3.0], [-0.21, 0.21], [-3.5, 3.5]]}
-            }
-        }))
+        .with_settings(cartpole_settings())
         .register(),
         Registration::new(
             MOUNTAIN_CAR_ID,
@@ -203,6 +213,17 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "discretize_bins": 5,
             "agent_params": {"linear-": {"discount": 0.99}}
         }))
+        .register(),
+        Registration::new(
+            FAST_CARTPOLE_ID,
+            "CartPole-v1 in float32 with polynomial sine and cosine, for fast training: close to \
+             Gymnasium's but NOT bit-exact (Discrete(2) actions, 4 float32 observations, 500 steps)",
+            |params: CartPoleParams| FastCartPole::new(params),
+        )
+        .with_kernel()
+        .with_render()
+        .with_frames()
+        .with_settings(cartpole_settings())
         .register(),
     ];
     for name in GridMap::builtin_names() {

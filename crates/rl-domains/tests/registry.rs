@@ -14,13 +14,14 @@ fn list_names_every_domain_once_with_a_description() {
     let entries = registry::list();
     let ids: Vec<&str> = entries.iter().map(|entry| entry.id.as_str()).collect();
     assert_eq!(
-        &ids[..5],
+        &ids[..6],
         [
             "CartPole-v1",
             "MountainCar-v0",
             "MountainCarContinuous-v0",
             "Acrobot-v1",
-            "Pendulum-v1"
+            "Pendulum-v1",
+            "FastCartPole-v1"
         ]
     );
     let gridworlds: Vec<String> = GridMap::builtin_names()
@@ -28,7 +29,7 @@ fn list_names_every_domain_once_with_a_description() {
         .map(|name| format!("GridWorld-{name}"))
         .collect();
     assert_eq!(
-        ids[5..],
+        ids[6..],
         gridworlds.iter().map(String::as_str).collect::<Vec<_>>()[..]
     );
     assert!(ids.contains(&"GridWorld-4x5") && ids.contains(&"GridWorld-10x10-12ftml"));

@@ -30,12 +30,13 @@ const fn row(id: &'static str, threshold: f64, cheap: bool) -> Row {
 }
 
 /// The thresholds of issue 16, one per registered id.
-const THRESHOLDS: [Row; 19] = [
+const THRESHOLDS: [Row; 20] = [
     row("CartPole-v1", 475.0, false),
     row("MountainCar-v0", -130.0, false),
     row("MountainCarContinuous-v0", 0.0, false),
     row("Acrobot-v1", -150.0, false),
     row("Pendulum-v1", -400.0, false),
+    row("FastCartPole-v1", 475.0, false),
     row("GridWorld-10x10-12ftml", 0.5, false),
     row("GridWorld-10x7-ACC2011", 0.5, false),
     row("GridWorld-11x11-Easy", 0.5, false),

@@ -6,6 +6,7 @@ use rl_core::{Frame, RenderFrame};
 
 use super::canvas::{self, Rgb, YAxis};
 use crate::cartpole::{CartPole, CartPoleState};
+use crate::cartpole_fast::{FastCartPole, FastCartPoleState};
 
 /// Gymnasium's frame width, in pixels.
 pub const CARTPOLE_FRAME_WIDTH: u32 = 600;
@@ -59,6 +60,18 @@ pub fn cart_centre(
         design,
         (width, height),
     )
+}
+
+impl RenderFrame for FastCartPole {
+    /// Gymnasium's 600 by 400, as [`CartPole`].
+    fn frame_size(&self) -> (u32, u32) {
+        self.exact().frame_size()
+    }
+
+    /// As [`CartPole`] draws the same state in float64.
+    fn draw_frame(&self, state: &FastCartPoleState, frame: &mut Frame) {
+        self.exact().draw_frame(&state.to_exact(), frame);
+    }
 }
 
 impl RenderFrame for CartPole {
