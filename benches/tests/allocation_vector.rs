@@ -67,7 +67,12 @@ fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, u
     let rows: Vec<Vec<rl_spaces::AnyElement>> = (0..7)
         .map(|_| {
             (0..envs)
-                .map(|_| vector.action_space().try_sample(&mut rng).expect("not empty"))
+                .map(|_| {
+                    vector
+                        .action_space()
+                        .try_sample(&mut rng)
+                        .expect("not empty")
+                })
                 .collect()
         })
         .collect();
