@@ -13,10 +13,23 @@
 //! Every file is written atomically (a temporary file in the same directory, flushed, then
 //! renamed), so a crash never leaves a half-written file: a run file exists only for a finished
 //! run, which is what lets an interrupted experiment resume.
+//!
+//! # Durability
+//!
+//! [`write_atomically`] syncs the file's contents to disk before the rename and, on Unix, the
+//! directory after it (`fsync` of the directory), so once it returns the file survives a power
+//! loss or an operating-system crash, not only the end of the process: a finished run stays
+//! finished. A crash before it returns leaves either the old file (or none) or the new one,
+//! never a mix, plus at most a hidden temporary file (`.NAME.tmp-...`) that readers ignore. On
+//! other systems the directory is not synced, and a power loss right after the rename may lose
+//! the file (never half of it). The guarantee holds on local file systems and on NFS, whose
+//! close-to-open consistency makes a file synced by one machine whole for every other.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value as JsonValue, json};
 
@@ -26,9 +39,13 @@ use crate::{ExperimentError, POLICY_CHECKS_LIMIT};
 /// The `format` of `experiment.json`.
 pub const EXPERIMENT_FORMAT: &str = "rl-experiment/experiment";
 
-/// Writes `contents` to `path` atomically: into a temporary file next to it, flushed to disk,
-/// then renamed over `path`.
+/// Writes `contents` to `path` atomically and durably: into a temporary file next to it whose
+/// name no other writer uses (`.NAME.tmp-PID-N-NANOS`), synced to disk, renamed over `path`,
+/// and then, on Unix, the directory synced (see [Durability](self#durability)). Several
+/// processes, on one machine or several sharing the file system, may write the same path at
+/// once: each rename is whole, and the last one wins.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
     let directory = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -39,17 +56,48 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentEr
         .ok_or_else(|| {
             ExperimentError::invalid("path", format!("{} has no file name", path.display()))
         })?;
-    let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.subsec_nanos());
+    let temporary = directory.join(format!(
+        ".{name}.tmp-{}-{}-{nanos}",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
     let result = (|| {
         let mut file = fs::File::create(&temporary)?;
         file.write_all(contents)?;
         file.sync_all()?;
-        fs::rename(&temporary, path)
+        fs::rename(&temporary, path)?;
+        sync_directory(directory)
     })();
     result.map_err(|e| {
         let _ = fs::remove_file(&temporary);
         ExperimentError::io(path, &e)
     })
+}
+
+/// Syncs `directory` itself (its list of names) to disk, so that a rename or a new file in it
+/// survives a power loss: `fsync` of the directory on Unix, nothing elsewhere (Windows cannot
+/// open a directory as a file).
+pub fn sync_directory(directory: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        fs::File::open(directory)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = directory;
+        Ok(())
+    }
+}
+
+/// Whether `name` is a temporary file of [`write_atomically`] for the file `target` (any
+/// writer's): `.TARGET.tmp-...`.
+pub(crate) fn is_temporary_of(name: &str, target: &str) -> bool {
+    name.strip_prefix('.')
+        .and_then(|rest| rest.strip_prefix(target))
+        .is_some_and(|rest| rest.starts_with(".tmp-"))
 }
 
 /// The file of run `run` in `directory`.
@@ -65,6 +113,25 @@ pub fn log_path(directory: &Path, run: u64) -> PathBuf {
 /// Prepares `directory` for `config`: creates it, and writes `experiment.json` or checks that
 /// the one there describes the same experiment. Removes temporary files left by a crash.
 pub fn prepare_directory(
+    directory: &Path,
+    config: &ExperimentConfig,
+) -> Result<(), ExperimentError> {
+    prepare_shared_directory(directory, config)?;
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp-") {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`prepare_directory`] without removing temporary files: for a directory that other
+/// processes (the shards of a sweep) may be writing into at the same time, whose temporary
+/// files are not leftovers.
+pub(crate) fn prepare_shared_directory(
     directory: &Path,
     config: &ExperimentConfig,
 ) -> Result<(), ExperimentError> {
@@ -107,14 +174,6 @@ pub fn prepare_directory(
             write_atomically(&directory.join("experiment.json"), (text + "\n").as_bytes())?;
         }
     }
-    if let Ok(entries) = fs::read_dir(directory) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') && name.contains(".tmp-") {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
     Ok(())
 }
 
@@ -144,7 +203,10 @@ pub fn read_experiment(directory: &Path) -> Result<Option<ExperimentConfig>, Exp
 }
 
 /// Describes the first field in which two configurations differ.
-fn first_difference(existing: &ExperimentConfig, wanted: &ExperimentConfig) -> Option<String> {
+pub(crate) fn first_difference(
+    existing: &ExperimentConfig,
+    wanted: &ExperimentConfig,
+) -> Option<String> {
     let (a, b) = (json!(existing), json!(wanted));
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
         return Some("unreadable configuration".to_owned());
