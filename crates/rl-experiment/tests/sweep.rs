@@ -538,3 +538,60 @@ fn sweep_errors_are_one_line_and_write_nothing() {
     );
     std::fs::remove_dir_all(&directory).expect("cleanup");
 }
+
+#[test]
+fn a_shard_killed_mid_run_resumes_its_own_runs() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let directory = fresh_directory("killed");
+    std::fs::create_dir_all(&directory).expect("directory");
+    let longer = SWEEP.replace("\"max_steps\": 300", "\"max_steps\": 6000");
+    std::fs::write(directory.join("sweep.json"), &longer).expect("sweep file");
+    let whole = rl(&["sweep", "sweep.json", "--out", "whole"], &directory, &[]);
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+
+    // Shard 0 of 2 is killed (SIGKILL, no chance to clean up) once its first run is saved,
+    // while it is in the middle of another.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rl"))
+        .args(["sweep", "sweep.json", "--out", "sharded", "--shard", "0/2"])
+        .args(["--threads", "1"])
+        .current_dir(&directory)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the rl binary starts");
+    let stderr = child.stderr.take().expect("piped");
+    let first = BufReader::new(stderr)
+        .lines()
+        .map_while(Result::ok)
+        .find(|line| line.contains("finished ("));
+    assert!(first.is_some(), "shard 0 saved a run");
+    child.kill().expect("kill");
+    child.wait().expect("the killed shard ends");
+    let killed = sweep_status(&directory.join("sharded")).expect("status");
+    assert!(
+        killed.finished() >= 1 && killed.finished() < 12,
+        "{}",
+        killed.report()
+    );
+
+    let second = rl(
+        &["sweep", "sweep.json", "--out", "sharded", "--shard", "1/2"],
+        &directory,
+        &[],
+    );
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    let rerun = rl(
+        &["sweep", "sweep.json", "--out", "sharded", "--shard", "0/2"],
+        &directory,
+        &[],
+    );
+    let stdout = text(&rerun.stdout);
+    assert!(rerun.status.success(), "{}", text(&rerun.stderr));
+    assert!(
+        stdout.contains("wrote sharded/overlay-GridWorld-4x5.svg"),
+        "{stdout}"
+    );
+    assert_same_tree(&directory.join("whole"), &directory.join("sharded"));
+    std::fs::remove_dir_all(&directory).expect("cleanup");
+}
