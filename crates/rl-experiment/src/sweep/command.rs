@@ -45,8 +45,8 @@ pub(crate) struct SweepArgs {
     /// Worker threads, 1 to 4096 (default: all cores).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
-    /// Check the sweep file and list its settings and this shard's runs; run nothing and
-    /// write nothing.
+    /// Check the sweep file and list its settings (and how many runs this shard owns); run
+    /// nothing and write nothing.
     #[arg(long)]
     list: bool,
 }

@@ -482,20 +482,13 @@ impl SweepFile {
                 "no domain; give at least one registry id (see `rl list`)".to_owned(),
             ));
         }
-        let default_agents;
-        let agents: &[AgentEntry] = match &self.agents {
-            Some(agents) if agents.is_empty() => {
-                return Err(invalid(
-                    "agents",
-                    "no agent; give at least one name (see `rl list`), or leave the field out for each domain's usual agent".to_owned(),
-                ));
-            }
-            Some(agents) => agents,
-            None => {
-                default_agents = Vec::new();
-                &default_agents
-            }
-        };
+        if self.agents.as_ref().is_some_and(|agents| agents.is_empty()) {
+            return Err(invalid(
+                "agents",
+                "no agent; give at least one name (see `rl list`), or leave the field out for each domain's usual agent".to_owned(),
+            ));
+        }
+        let agents: &[AgentEntry] = self.agents.as_deref().unwrap_or_default();
         let seeds: Vec<u64> = match &self.seed {
             Seeds::One(seed) => vec![*seed],
             Seeds::List(seeds) if seeds.is_empty() => {
