@@ -111,8 +111,8 @@ pub use file::{
     Seeds, Setting, SweepFile, SweepPlan, SweepRun,
 };
 pub use runner::{
-    Claim, PLAN_FILE, SweepOutcome, claim_path, prepare_sweep_directory, read_claim, read_plan,
-    run_sweep,
+    Claim, PLAN_FILE, PLAN_FILE_SIZE_LIMIT, SweepOutcome, claim_path, prepare_sweep_directory,
+    read_claim, read_plan, run_sweep,
 };
 pub use shard::{SHARDS_LIMIT, Shard, ShardSource, resolve_shard};
 pub use status::{

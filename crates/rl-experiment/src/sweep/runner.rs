@@ -162,9 +162,25 @@ fn remove_leftovers(directory: &Path, run: u64) {
     }
 }
 
-/// Reads the plan in `directory`'s `sweep.json`: `None` when there is none.
+/// The largest `sweep.json` read back (64 MiB, room for [`SETTINGS_LIMIT`] settings with
+/// large parameter objects): checked before the file is read.
+///
+/// [`SETTINGS_LIMIT`]: crate::sweep::SETTINGS_LIMIT
+pub const PLAN_FILE_SIZE_LIMIT: u64 = 64 << 20;
+
+/// Reads the plan in `directory`'s `sweep.json`: `None` when there is none. A file larger than
+/// [`PLAN_FILE_SIZE_LIMIT`], or one that does not hold a valid plan, is an error.
 pub fn read_plan(directory: &Path) -> Result<Option<SweepPlan>, ExperimentError> {
     let path = directory.join(PLAN_FILE);
+    let size = fs::metadata(&path).map_or(0, |metadata| metadata.len());
+    if size > PLAN_FILE_SIZE_LIMIT {
+        return Err(ExperimentError::CorruptResults {
+            path,
+            reason: format!(
+                "{size} bytes, more than a sweep's plan can hold ({PLAN_FILE_SIZE_LIMIT})"
+            ),
+        });
+    }
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
