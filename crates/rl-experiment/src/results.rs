@@ -79,11 +79,24 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentEr
 
 /// Syncs `directory` itself (its list of names) to disk, so that a rename or a new file in it
 /// survives a power loss: `fsync` of the directory on Unix, nothing elsewhere (Windows cannot
-/// open a directory as a file).
+/// open a directory as a file). A file system that cannot sync a directory (it answers that
+/// the operation is invalid or unsupported), or a directory that may be written but not read,
+/// is not an error: the rename stands, only without that guarantee.
 pub fn sync_directory(directory: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        fs::File::open(directory)?.sync_all()
+        use std::io::ErrorKind;
+        match fs::File::open(directory).and_then(|handle| handle.sync_all()) {
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    ErrorKind::InvalidInput | ErrorKind::Unsupported | ErrorKind::PermissionDenied
+                ) =>
+            {
+                Ok(())
+            }
+            other => other,
+        }
     }
     #[cfg(not(unix))]
     {
@@ -481,6 +494,35 @@ mod tests {
             write_atomically(&missing, b"x"),
             Err(ExperimentError::Io { .. })
         ));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writers_of_one_path_at_once_never_clash() {
+        let dir = temporary_directory("writers");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shared.csv");
+        std::thread::scope(|scope| {
+            for writer in 0..4 {
+                let path = &path;
+                scope.spawn(move || {
+                    for round in 0..25 {
+                        let text = format!("writer {writer} round {round}");
+                        write_atomically(path, text.as_bytes()).unwrap();
+                    }
+                });
+            }
+        });
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.ends_with("round 24"), "{text}");
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["shared.csv"], "no temporary file is left");
+        assert!(is_temporary_of(".shared.csv.tmp-1-2-3", "shared.csv"));
+        assert!(!is_temporary_of(".shared.csv.bak", "shared.csv"));
+        assert!(!is_temporary_of(".other.csv.tmp-1", "shared.csv"));
         fs::remove_dir_all(&dir).unwrap();
     }
 
