@@ -434,7 +434,7 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
 
 /// Adds a run's comparison with value iteration to its log, replacing the one an earlier
 /// command wrote (so that resuming does not repeat it).
-fn annotate_log(
+pub(crate) fn annotate_log(
     directory: &std::path::Path,
     comparison: &catalog::PolicyComparison,
 ) -> Result<(), ExperimentError> {

@@ -176,13 +176,16 @@ fn print_summary(out: &mut dyn Write, summary: &SweepSummary) -> Result<(), Fail
         .iter()
         .filter(|path| {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-            !matches!(name.as_deref(), Some("summary.csv" | "learning_curve.svg"))
+            !matches!(
+                name.as_deref(),
+                Some("summary.csv" | "learning_curve.svg" | "value_function.svg")
+            )
         })
         .map(|path| path.display().to_string())
         .collect();
     writeln!(
         out,
-        "wrote {} (and each setting's summary.csv and learning_curve.svg)",
+        "wrote {} (and each setting's summary.csv and learning_curve.svg, and on GridWorld value_function.svg)",
         shared.join(", ")
     )?;
     Ok(())

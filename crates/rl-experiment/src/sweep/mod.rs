@@ -51,7 +51,7 @@
 //! gets the directory `DIR/NNN-DOMAIN-AGENT[-key=value...]` ([`Setting::name`]: the number
 //! zero-padded to at least three digits, then the swept values, with characters other than
 //! ASCII letters, digits and `._=+,-` as `_`), which holds exactly what `rl run` writes for
-//! that configuration.
+//! that configuration (the GridWorld analysis included).
 //!
 //! The run list has `settings x runs` entries: entry `i` is run `i % runs` of setting
 //! `i / runs` ([`SweepPlan::run`]). Run `r` of a setting with master seed `m` uses the seeds

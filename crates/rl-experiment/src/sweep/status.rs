@@ -4,11 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cli::annotate_log;
 use crate::plot::{Curve, CurvePoint, learning_curve_svg, learning_curves_svg};
 use crate::results::{SummaryRow, run_path, summarize, summary_csv, write_atomically};
 use crate::sweep::file::SweepPlan;
 use crate::sweep::runner::{Claim, PLAN_FILE, read_claim, read_plan, read_setting_runs};
-use crate::{ExperimentError, RunResult};
+use crate::{ExperimentError, RunResult, catalog};
 
 /// The runs of one setting, by state.
 #[derive(Debug, Clone, PartialEq)]
@@ -222,7 +223,8 @@ pub const SETTINGS_HEADER: &str =
 
 /// Builds the summaries of the sweep in `directory` once every run is finished: in each
 /// setting's directory `summary.csv` and `learning_curve.svg` exactly as `rl run` writes
-/// them; in `directory`, `overlay-DOMAIN.svg` for each domain (the learning curves of its
+/// them (and on GridWorld, as `rl run` does, `value_function.svg` and each run log's
+/// comparison with value iteration); in `directory`, `overlay-DOMAIN.svg` for each domain (the learning curves of its
 /// settings on shared axes, labelled with the settings' names) and `settings.csv` (per
 /// setting, the last check's mean and standard deviation over runs). Every run file is read
 /// and checked against its setting first; when some are missing, nothing is written and the
@@ -286,6 +288,16 @@ pub fn summarize_sweep(directory: &Path) -> Result<SweepSummary, ExperimentError
         let path = setting_directory.join("learning_curve.svg");
         write_atomically(&path, learning_curve_svg(&points(&rows), &title).as_bytes())?;
         written.push(path);
+        // What `rl run` adds on GridWorld: the learned values and the comparison of each
+        // run's greedy policy with value iteration's in the run logs.
+        if let Some(analysis) = catalog::analyse(&setting.config, runs)? {
+            let path = setting_directory.join("value_function.svg");
+            write_atomically(&path, analysis.value_picture.as_bytes())?;
+            written.push(path);
+            for comparison in &analysis.comparisons {
+                annotate_log(&setting_directory, comparison)?;
+            }
+        }
         if let Some(last) = rows.last() {
             csv.push_str(&format!(
                 "{},{},{},{},{},{},{},{}\n",
