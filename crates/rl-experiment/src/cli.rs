@@ -1,4 +1,5 @@
-//! The `rl` command line: `list`, `run`, `plot`, `render`, `check` and `replay`.
+//! The `rl` command line: `list`, `run`, `plot`, `render`, `check`, `replay`, and for sweeps
+//! `sweep`, `status` and `summarize` ([`sweep`](crate::sweep)).
 //!
 //! Every failure is one line on standard error (`rl: error: ...`) and a non-zero exit status:
 //! 2 for arguments the parser rejects (a missing argument is named; a count out of its range
@@ -94,6 +95,21 @@ enum Command {
     /// directory, or a summary.csv that does not parse, is an error (naming the directory, or
     /// the file and line) and nothing is written.
     Plot(crate::plot::PlotArgs),
+    /// Run a sweep file (domains x agents x parameter grids x seeds), or one shard of it, into
+    /// a results directory shared by every shard.
+    ///
+    /// The runs are numbered in a documented order; shard K of N (--shard K/N, or Slurm's
+    /// SLURM_ARRAY_TASK_ID, or a Kubernetes JOB_COMPLETION_INDEX with --shard-count) runs
+    /// those whose number is K modulo N, skipping finished ones, so that a killed shard rerun
+    /// resumes. Each setting's directory holds what `rl run` writes; the shard that finishes
+    /// the sweep writes the summaries, an overlay of settings per domain and settings.csv.
+    /// See docs/sweeps.md.
+    Sweep(crate::sweep::SweepArgs),
+    /// Show the finished, running and missing runs of each setting of a sweep directory.
+    Status(crate::sweep::StatusArgs),
+    /// Write a sweep directory's summaries and plots once all its runs are finished, or say
+    /// which runs are missing.
+    Summarize(crate::sweep::SummarizeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -166,7 +182,7 @@ fn parse_runs(text: &str) -> Result<u64, String> {
 /// The most worker threads `--threads` accepts.
 const THREADS_LIMIT: u64 = 4096;
 
-fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+pub(crate) fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
     parse_count(text, THREADS_LIMIT).and_then(|threads| {
         usize::try_from(threads)
             .ok()
@@ -202,7 +218,7 @@ fn install_interrupt_handler() {
 
 /// Why a command failed: an experiment error, or standard output that cannot be written.
 #[derive(Debug)]
-enum Failure {
+pub(crate) enum Failure {
     Experiment(ExperimentError),
     Output(std::io::Error),
     /// Ctrl-C stopped `rl run`: how many runs are saved, of how many, and where.
@@ -405,12 +421,20 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
             writeln!(out, "wrote {}", path.display())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Sweep(args) => {
+            EXPERIMENT_RUNNING.store(true, Ordering::SeqCst);
+            let result = args.execute(out, &|| INTERRUPTED.load(Ordering::SeqCst));
+            EXPERIMENT_RUNNING.store(false, Ordering::SeqCst);
+            result.map(|()| ExitCode::SUCCESS)
+        }
+        Command::Status(args) => args.execute(out).map(|()| ExitCode::SUCCESS),
+        Command::Summarize(args) => args.execute(out).map(|()| ExitCode::SUCCESS),
     }
 }
 
 /// Adds a run's comparison with value iteration to its log, replacing the one an earlier
 /// command wrote (so that resuming does not repeat it).
-fn annotate_log(
+pub(crate) fn annotate_log(
     directory: &std::path::Path,
     comparison: &catalog::PolicyComparison,
 ) -> Result<(), ExperimentError> {

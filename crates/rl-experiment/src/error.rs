@@ -78,6 +78,33 @@ pub enum ExperimentError {
         /// The first difference found.
         difference: String,
     },
+    /// A sweep file is invalid: which file, where in it (a JSON path such as
+    /// `domains[1].grid.noise`, empty for the file as a whole) and what is wrong.
+    #[error("{file}: {}{reason}", if .location.is_empty() { String::new() } else { format!("{}: ", .location) })]
+    InvalidSweep {
+        /// The sweep file as named (or `sweep.json` of a results directory).
+        file: String,
+        /// The JSON path of the bad value.
+        location: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Some runs of a sweep have no results yet, so it cannot be summarised.
+    #[error(
+        "{}: {missing} of {total} runs are not finished ({detail}); run the shards that own \
+         them (`rl status` lists them)",
+        .directory.display()
+    )]
+    IncompleteSweep {
+        /// The sweep's results directory.
+        directory: PathBuf,
+        /// How many runs have no results file.
+        missing: u64,
+        /// How many runs the sweep has.
+        total: u64,
+        /// The first settings and runs missing.
+        detail: String,
+    },
     /// The experiment was stopped before all runs finished (finished runs are kept).
     #[error("the experiment was interrupted; run the same command again to resume")]
     Interrupted,

@@ -14,6 +14,8 @@
 //!   atomically and resumably ([`results`]), with a summary CSV and an SVG learning curve
 //!   ([`plot`]); [`plot::overlay_directories`] (the `rl plot DIR... --out FILE.svg` command)
 //!   overlays the curves of several result directories to compare agents or settings.
+//! - [`sweep`]: grids of settings from one sweep file, run by one process or sharded over an
+//!   array job's tasks (Slurm, Kubernetes), into one results tree identical to one process's.
 //! - [`seeds`] documents how every random stream derives from one master seed.
 //!
 //! # Quick start
@@ -44,6 +46,7 @@ mod progress;
 pub mod results;
 mod runs;
 pub mod seeds;
+pub mod sweep;
 pub mod video;
 
 pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};

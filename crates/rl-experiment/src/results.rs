@@ -13,10 +13,23 @@
 //! Every file is written atomically (a temporary file in the same directory, flushed, then
 //! renamed), so a crash never leaves a half-written file: a run file exists only for a finished
 //! run, which is what lets an interrupted experiment resume.
+//!
+//! # Durability
+//!
+//! [`write_atomically`] syncs the file's contents to disk before the rename and, on Unix, the
+//! directory after it (`fsync` of the directory), so once it returns the file survives a power
+//! loss or an operating-system crash, not only the end of the process: a finished run stays
+//! finished. A crash before it returns leaves either the old file (or none) or the new one,
+//! never a mix, plus at most a hidden temporary file (`.NAME.tmp-...`) that readers ignore. On
+//! other systems the directory is not synced, and a power loss right after the rename may lose
+//! the file (never half of it). The guarantee holds on local file systems and on NFS, whose
+//! close-to-open consistency makes a file synced by one machine whole for every other.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value as JsonValue, json};
 
@@ -26,9 +39,13 @@ use crate::{ExperimentError, POLICY_CHECKS_LIMIT};
 /// The `format` of `experiment.json`.
 pub const EXPERIMENT_FORMAT: &str = "rl-experiment/experiment";
 
-/// Writes `contents` to `path` atomically: into a temporary file next to it, flushed to disk,
-/// then renamed over `path`.
+/// Writes `contents` to `path` atomically and durably: into a temporary file next to it whose
+/// name no other writer uses (`.NAME.tmp-PID-N-NANOS`), synced to disk, renamed over `path`,
+/// and then, on Unix, the directory synced (see [Durability](self#durability)). Several
+/// processes, on one machine or several sharing the file system, may write the same path at
+/// once: each rename is whole, and the last one wins.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
     let directory = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -39,17 +56,61 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentEr
         .ok_or_else(|| {
             ExperimentError::invalid("path", format!("{} has no file name", path.display()))
         })?;
-    let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.subsec_nanos());
+    let temporary = directory.join(format!(
+        ".{name}.tmp-{}-{}-{nanos}",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
     let result = (|| {
         let mut file = fs::File::create(&temporary)?;
         file.write_all(contents)?;
         file.sync_all()?;
-        fs::rename(&temporary, path)
+        fs::rename(&temporary, path)?;
+        sync_directory(directory)
     })();
     result.map_err(|e| {
         let _ = fs::remove_file(&temporary);
         ExperimentError::io(path, &e)
     })
+}
+
+/// Syncs `directory` itself (its list of names) to disk, so that a rename or a new file in it
+/// survives a power loss: `fsync` of the directory on Unix, nothing elsewhere (Windows cannot
+/// open a directory as a file). A file system that cannot sync a directory (it answers that
+/// the operation is invalid or unsupported), or a directory that may be written but not read,
+/// is not an error: the rename stands, only without that guarantee.
+pub fn sync_directory(directory: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::io::ErrorKind;
+        match fs::File::open(directory).and_then(|handle| handle.sync_all()) {
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    ErrorKind::InvalidInput | ErrorKind::Unsupported | ErrorKind::PermissionDenied
+                ) =>
+            {
+                Ok(())
+            }
+            other => other,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = directory;
+        Ok(())
+    }
+}
+
+/// Whether `name` is a temporary file of [`write_atomically`] for the file `target` (any
+/// writer's): `.TARGET.tmp-...`.
+pub(crate) fn is_temporary_of(name: &str, target: &str) -> bool {
+    name.strip_prefix('.')
+        .and_then(|rest| rest.strip_prefix(target))
+        .is_some_and(|rest| rest.starts_with(".tmp-"))
 }
 
 /// The file of run `run` in `directory`.
@@ -65,6 +126,25 @@ pub fn log_path(directory: &Path, run: u64) -> PathBuf {
 /// Prepares `directory` for `config`: creates it, and writes `experiment.json` or checks that
 /// the one there describes the same experiment. Removes temporary files left by a crash.
 pub fn prepare_directory(
+    directory: &Path,
+    config: &ExperimentConfig,
+) -> Result<(), ExperimentError> {
+    prepare_shared_directory(directory, config)?;
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp-") {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`prepare_directory`] without removing temporary files: for a directory that other
+/// processes (the shards of a sweep) may be writing into at the same time, whose temporary
+/// files are not leftovers.
+pub(crate) fn prepare_shared_directory(
     directory: &Path,
     config: &ExperimentConfig,
 ) -> Result<(), ExperimentError> {
@@ -107,14 +187,6 @@ pub fn prepare_directory(
             write_atomically(&directory.join("experiment.json"), (text + "\n").as_bytes())?;
         }
     }
-    if let Ok(entries) = fs::read_dir(directory) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') && name.contains(".tmp-") {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
     Ok(())
 }
 
@@ -144,7 +216,10 @@ pub fn read_experiment(directory: &Path) -> Result<Option<ExperimentConfig>, Exp
 }
 
 /// Describes the first field in which two configurations differ.
-fn first_difference(existing: &ExperimentConfig, wanted: &ExperimentConfig) -> Option<String> {
+pub(crate) fn first_difference(
+    existing: &ExperimentConfig,
+    wanted: &ExperimentConfig,
+) -> Option<String> {
     let (a, b) = (json!(existing), json!(wanted));
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
         return Some("unreadable configuration".to_owned());
@@ -419,6 +494,35 @@ mod tests {
             write_atomically(&missing, b"x"),
             Err(ExperimentError::Io { .. })
         ));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writers_of_one_path_at_once_never_clash() {
+        let dir = temporary_directory("writers");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shared.csv");
+        std::thread::scope(|scope| {
+            for writer in 0..4 {
+                let path = &path;
+                scope.spawn(move || {
+                    for round in 0..25 {
+                        let text = format!("writer {writer} round {round}");
+                        write_atomically(path, text.as_bytes()).unwrap();
+                    }
+                });
+            }
+        });
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.ends_with("round 24"), "{text}");
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["shared.csv"], "no temporary file is left");
+        assert!(is_temporary_of(".shared.csv.tmp-1-2-3", "shared.csv"));
+        assert!(!is_temporary_of(".shared.csv.bak", "shared.csv"));
+        assert!(!is_temporary_of(".other.csv.tmp-1", "shared.csv"));
         fs::remove_dir_all(&dir).unwrap();
     }
 

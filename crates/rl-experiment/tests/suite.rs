@@ -8,4 +8,5 @@ mod learning;
 mod mountain_car;
 mod plot;
 mod runs;
+mod sweep;
 mod video;

@@ -1,0 +1,453 @@
+//! Running a shard of a sweep into a shared results directory: the plan file, the settings'
+//! directories, claims, and the runs themselves.
+
+use std::fs;
+use std::io::Write;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::experiment::{LogController, RunResult, run_once};
+use crate::results::{
+    first_difference, is_temporary_of, prepare_shared_directory, read_run, run_path,
+    sync_directory, write_atomically, write_run,
+};
+use crate::sweep::file::{SweepPlan, SweepRun};
+use crate::sweep::shard::Shard;
+use crate::sweep::status::{SweepSummary, is_complete, summarize_sweep};
+use crate::{ExperimentError, Progress, catalog};
+
+/// The name of a sweep's plan file in its results directory.
+pub const PLAN_FILE: &str = "sweep.json";
+
+/// Who claimed a run: written to `run-NNN.claim` while the run is in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// The claiming shard's index.
+    pub shard: u64,
+    /// The number of shards it was one of.
+    pub shards: u64,
+    /// The machine's name (from `/proc/sys/kernel/hostname` or `HOSTNAME`), for people.
+    pub host: String,
+    /// The process id, for people.
+    pub pid: u32,
+}
+
+impl Claim {
+    /// This process's claim as shard `shard`.
+    fn of(shard: Shard) -> Claim {
+        Claim {
+            shard: shard.index(),
+            shards: shard.count(),
+            host: host_name(),
+            pid: std::process::id(),
+        }
+    }
+
+    /// Whether the claim was made by the same shard of the same split (by this shard in an
+    /// earlier attempt that was killed, or by this process).
+    fn is_by(&self, shard: Shard) -> bool {
+        self.shard == shard.index() && self.shards == shard.count()
+    }
+}
+
+impl std::fmt::Display for Claim {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "shard {}/{} (host {}, process {})",
+            self.shard, self.shards, self.host, self.pid
+        )
+    }
+}
+
+/// The machine's name, for claims.
+fn host_name() -> String {
+    fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// The claim file of run `run` in a setting's directory.
+pub fn claim_path(directory: &Path, run: u64) -> PathBuf {
+    directory.join(format!("run-{run:03}.claim"))
+}
+
+/// Reads a claim file: `None` when there is none, or when it does not parse (a claim is
+/// always written whole, so that only happens to a file someone else put there).
+pub fn read_claim(directory: &Path, run: u64) -> Option<Claim> {
+    fs::read_to_string(claim_path(directory, run))
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+}
+
+/// The outcome of trying to claim a run.
+enum Claimed {
+    /// This shard holds the claim (new, or its own from an earlier attempt).
+    Ours,
+    /// Another shard (of another split of the sweep) holds it.
+    Theirs(Claim),
+}
+
+/// Claims run `run` in `directory` for `shard`: creates `run-NNN.claim` exclusively (a whole
+/// temporary file hard-linked to the claim's name, which fails when the name exists, so two
+/// processes can never both create it and no one ever reads half a claim). A claim already
+/// there by the same shard of the same split is this shard's from an earlier attempt (killed
+/// before it finished) and is taken over; one by any other shard is left alone.
+fn claim(directory: &Path, run: u64, shard: Shard) -> Result<Claimed, ExperimentError> {
+    let path = claim_path(directory, run);
+    let mine = Claim::of(shard);
+    let text = serde_json::to_string(&mine)
+        .map_err(|e| ExperimentError::invalid("claim", e.to_string()))?
+        + "\n";
+    let temporary = directory.join(format!(
+        ".run-{run:03}.claim.tmp-{}-{}",
+        std::process::id(),
+        shard.index()
+    ));
+    let created = (|| {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        let linked = fs::hard_link(&temporary, &path);
+        let _ = fs::remove_file(&temporary);
+        linked
+    })();
+    match created {
+        Ok(()) => {
+            sync_directory(directory).map_err(|e| ExperimentError::io(directory, &e))?;
+            Ok(Claimed::Ours)
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+            match read_claim(directory, run) {
+                Some(existing) if existing.is_by(shard) => {
+                    write_atomically(&path, text.as_bytes())?;
+                    Ok(Claimed::Ours)
+                }
+                Some(existing) => Ok(Claimed::Theirs(existing)),
+                None => Err(ExperimentError::CorruptResults {
+                    path,
+                    reason: "a claim file that does not parse; remove it if no process is running this run".to_owned(),
+                }),
+            }
+        }
+        Err(error) => Err(ExperimentError::io(&path, &error)),
+    }
+}
+
+/// Removes this process's temporary files for run `run` left by an earlier attempt of the
+/// same shard (the run's owner is the only writer of its files, so they are not another
+/// process's).
+fn remove_leftovers(directory: &Path, run: u64) {
+    let targets = [
+        format!("run-{run:03}.json"),
+        format!("run-{run:03}.log"),
+        format!("run-{run:03}.claim"),
+    ];
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if targets.iter().any(|target| is_temporary_of(&name, target)) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// The largest `sweep.json` read back (64 MiB, room for [`SETTINGS_LIMIT`] settings with
+/// large parameter objects): checked before the file is read.
+///
+/// [`SETTINGS_LIMIT`]: crate::sweep::SETTINGS_LIMIT
+pub const PLAN_FILE_SIZE_LIMIT: u64 = 64 << 20;
+
+/// Reads the plan in `directory`'s `sweep.json`: `None` when there is none. A file larger than
+/// [`PLAN_FILE_SIZE_LIMIT`], or one that does not hold a valid plan, is an error.
+pub fn read_plan(directory: &Path) -> Result<Option<SweepPlan>, ExperimentError> {
+    let path = directory.join(PLAN_FILE);
+    let size = fs::metadata(&path).map_or(0, |metadata| metadata.len());
+    if size > PLAN_FILE_SIZE_LIMIT {
+        return Err(ExperimentError::CorruptResults {
+            path,
+            reason: format!(
+                "{size} bytes, more than a sweep's plan can hold ({PLAN_FILE_SIZE_LIMIT})"
+            ),
+        });
+    }
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ExperimentError::io(&path, &e)),
+    };
+    let file = path.display().to_string();
+    let mut deserializer = serde_json::Deserializer::from_str(&text);
+    let plan: SweepPlan = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        ExperimentError::InvalidSweep {
+            file: file.clone(),
+            location: e.path().to_string(),
+            reason: e.into_inner().to_string(),
+        }
+    })?;
+    plan.validate(&file)?;
+    Ok(Some(plan))
+}
+
+/// The plan's text as `sweep.json` holds it.
+fn plan_text(plan: &SweepPlan) -> Result<String, ExperimentError> {
+    serde_json::to_string_pretty(plan)
+        .map(|text| text + "\n")
+        .map_err(|e| ExperimentError::invalid("plan", e.to_string()))
+}
+
+/// Describes the first difference between two plans.
+fn plan_difference(existing: &SweepPlan, wanted: &SweepPlan) -> Option<String> {
+    if existing.runs != wanted.runs {
+        return Some(format!("runs was {}, now {}", existing.runs, wanted.runs));
+    }
+    if existing.settings.len() != wanted.settings.len() {
+        return Some(format!(
+            "{} settings, now {}",
+            existing.settings.len(),
+            wanted.settings.len()
+        ));
+    }
+    existing
+        .settings
+        .iter()
+        .zip(&wanted.settings)
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| match first_difference(&a.config, &b.config) {
+            Some(difference) => format!("setting {}: {difference}", a.name),
+            None => format!("setting {} is now {}", a.name, b.name),
+        })
+}
+
+/// Prepares the results tree of `plan` in `directory`: creates it, writes `sweep.json` or
+/// checks that the one there is the same plan, and prepares each setting's directory (its
+/// `experiment.json`) as `rl run` does. Safe to call from every shard at once: every file is
+/// the same whoever writes it, and each write is atomic. Nothing is removed.
+pub fn prepare_sweep_directory(directory: &Path, plan: &SweepPlan) -> Result<(), ExperimentError> {
+    if let Some(file) = directory
+        .ancestors()
+        .filter(|path| !path.as_os_str().is_empty())
+        .find(|path| path.exists() && !path.is_dir())
+    {
+        return Err(ExperimentError::Io {
+            path: file.to_path_buf(),
+            message: "is a file, and the output must be a directory; choose another --out"
+                .to_owned(),
+        });
+    }
+    fs::create_dir_all(directory).map_err(|e| ExperimentError::Io {
+        path: directory.to_path_buf(),
+        message: format!("cannot create the output directory: {e}"),
+    })?;
+    let mismatch = |difference: String| ExperimentError::ConfigMismatch {
+        directory: directory.to_path_buf(),
+        difference,
+    };
+    if read_plan(directory)?.is_none() {
+        write_atomically(&directory.join(PLAN_FILE), plan_text(plan)?.as_bytes())?;
+    }
+    // Read back whatever is there now: another shard's identical plan, or, if a different
+    // sweep raced this one into the same directory, the difference.
+    let existing = read_plan(directory)?.ok_or_else(|| ExperimentError::Io {
+        path: directory.join(PLAN_FILE),
+        message: "disappeared while the sweep started".to_owned(),
+    })?;
+    if let Some(difference) = plan_difference(&existing, plan) {
+        return Err(mismatch(difference));
+    }
+    for setting in &plan.settings {
+        prepare_shared_directory(&directory.join(&setting.name), &setting.config)?;
+    }
+    Ok(())
+}
+
+/// What one shard's part of a sweep did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepOutcome {
+    /// The shard that ran.
+    pub shard: Shard,
+    /// The runs this shard owns, in run-list order.
+    pub owned: u64,
+    /// The runs it ran now, in the order they finished.
+    pub ran: Vec<SweepRun>,
+    /// The runs it owns that were already finished (skipped).
+    pub already_finished: u64,
+    /// The runs it owns that another shard of another split had claimed, with that claim:
+    /// left alone (see the [module documentation](super) for what to do).
+    pub claimed_elsewhere: Vec<(SweepRun, Claim)>,
+    /// When every run of the sweep was finished afterwards, the summaries this shard wrote.
+    pub summary: Option<SweepSummary>,
+}
+
+/// Runs shard `shard` of `plan` into `directory` on up to `threads` threads: prepares the
+/// results tree ([`prepare_sweep_directory`]), then, for each run the shard owns in run-list
+/// order, skips it if its file exists (checking that it belongs to the setting), else claims
+/// it, runs it, writes its files atomically and durably, and removes the claim. When all of
+/// the sweep's runs are then finished (this shard was the last, or the only one), it writes
+/// the summaries and plots ([`summarize_sweep`]).
+///
+/// `should_stop` interrupts between steps: runs in flight give up their claims (a rerun of
+/// the shard redoes them), finished ones stay, and the result is
+/// [`ExperimentError::Interrupted`]. A failing run stops the shard with its error.
+pub fn run_sweep(
+    plan: &SweepPlan,
+    directory: &Path,
+    shard: Shard,
+    threads: NonZeroUsize,
+    should_stop: &(dyn Fn() -> bool + Sync),
+    progress: &dyn Progress,
+) -> Result<SweepOutcome, ExperimentError> {
+    prepare_sweep_directory(directory, plan)?;
+    let mut already_finished = 0u64;
+    let mut pending = Vec::new();
+    let mut owned = 0u64;
+    for run in plan.runs().filter(|run| shard.owns(run.index)) {
+        owned += 1;
+        let setting = &plan.settings[run.setting];
+        let setting_directory = directory.join(&setting.name);
+        match read_run(&setting_directory, run.run, &setting.config)? {
+            Some(_) => {
+                already_finished += 1;
+                // Killed between writing the run's file and removing its claim: the claim is
+                // this shard's own and no longer means anything.
+                if read_claim(&setting_directory, run.run).is_some_and(|c| c.is_by(shard)) {
+                    let _ = fs::remove_file(claim_path(&setting_directory, run.run));
+                }
+            }
+            None => pending.push(run),
+        }
+    }
+    let total_steps = pending.iter().fold(0u64, |total, run| {
+        total.saturating_add(plan.settings[run.setting].config.max_steps)
+    });
+    progress.start(total_steps, already_finished);
+
+    let next = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    let first_error: Mutex<Option<ExperimentError>> = Mutex::new(None);
+    let ran: Mutex<Vec<SweepRun>> = Mutex::new(Vec::new());
+    let elsewhere: Mutex<Vec<(SweepRun, Claim)>> = Mutex::new(Vec::new());
+    let stop = || abort.load(Ordering::Relaxed) || should_stop();
+    let fail = |error: ExperimentError| {
+        abort.store(true, Ordering::Relaxed);
+        if let Ok(mut slot) = first_error.lock() {
+            // An interruption caused by another run's failure is not the story to tell.
+            if slot.is_none() || slot.as_ref() == Some(&ExperimentError::Interrupted) {
+                *slot = Some(error);
+            }
+        }
+    };
+    let worker = || loop {
+        let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+        let Some(&run) = pending.get(i) else { break };
+        if stop() {
+            break;
+        }
+        let setting = &plan.settings[run.setting];
+        let setting_directory = directory.join(&setting.name);
+        match claim(&setting_directory, run.run, shard) {
+            Ok(Claimed::Ours) => {}
+            Ok(Claimed::Theirs(owner)) => {
+                if let Ok(mut list) = elsewhere.lock() {
+                    list.push((run, owner));
+                }
+                continue;
+            }
+            Err(error) => {
+                fail(error);
+                break;
+            }
+        }
+        remove_leftovers(&setting_directory, run.run);
+        let config = &setting.config;
+        let make_env = || catalog::make_for_experiment(config);
+        let mut log = LogController::new();
+        let outcome = run_once(
+            config,
+            run.run,
+            &make_env,
+            &mut [&mut log],
+            &stop,
+            &|steps| progress.advance(steps),
+        )
+        .and_then(|result| write_run(&setting_directory, &result, &log.text()).map(|()| result));
+        let released = fs::remove_file(claim_path(&setting_directory, run.run));
+        match (outcome, released) {
+            (Ok(result), Ok(())) => {
+                progress.run_finished(&result);
+                if let Ok(mut list) = ran.lock() {
+                    list.push(run);
+                }
+            }
+            (Ok(_), Err(error)) => {
+                fail(ExperimentError::io(
+                    &claim_path(&setting_directory, run.run),
+                    &error,
+                ));
+                break;
+            }
+            (Err(error), _) => {
+                fail(error);
+                break;
+            }
+        }
+    };
+    let workers = threads.get().min(pending.len()).max(1);
+    std::thread::scope(|scope| {
+        for _ in 1..workers {
+            scope.spawn(worker);
+        }
+        worker();
+    });
+    progress.finish();
+    if let Some(error) = first_error.into_inner().ok().flatten() {
+        return Err(error);
+    }
+    let ran = ran.into_inner().unwrap_or_default();
+    let mut claimed_elsewhere = elsewhere.into_inner().unwrap_or_default();
+    claimed_elsewhere.sort_by_key(|(run, _)| *run);
+    if should_stop() && already_finished + (ran.len() as u64) < owned {
+        return Err(ExperimentError::Interrupted);
+    }
+    let summary = if is_complete(plan, directory) {
+        Some(summarize_sweep(directory)?)
+    } else {
+        None
+    };
+    Ok(SweepOutcome {
+        shard,
+        owned,
+        ran,
+        already_finished,
+        claimed_elsewhere,
+        summary,
+    })
+}
+
+/// Reads every run of a setting, in order, checking each against the setting.
+pub(crate) fn read_setting_runs(
+    directory: &Path,
+    plan: &SweepPlan,
+    setting: usize,
+) -> Result<Vec<RunResult>, ExperimentError> {
+    let setting = &plan.settings[setting];
+    let setting_directory = directory.join(&setting.name);
+    (0..plan.runs)
+        .map(|run| {
+            read_run(&setting_directory, run, &setting.config)?.ok_or_else(|| ExperimentError::Io {
+                path: run_path(&setting_directory, run),
+                message: "missing".to_owned(),
+            })
+        })
+        .collect()
+}
