@@ -41,6 +41,8 @@ ROWS = [
     ("envpool:pendulum/vector/1024/2", "Pendulum-v1, 1024 envs, EnvPool, 2 threads"),
     ("rl:pendulum/vector/1024/1", "Pendulum-v1, 1024 envs, rl VectorEnvironment, 1 thread"),
     ("rl:pendulum/vector/1024/2", "Pendulum-v1, 1024 envs, rl VectorEnvironment, 2 threads"),
+    ("gymnasium:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, Gymnasium rgb_array (frames/s)"),
+    ("rl:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, rl RenderFrame (frames/s)"),
 ]
 
 
@@ -95,6 +97,7 @@ def main(paths):
         checks.append((f"{label} 1024 envs: hand-written SoA loop / rl, 1 thread", ratio(f"rl:{env}/raw_soa/1024/1", f"rl:{env}/vector/1024/1"), "<=", 1.3))
         checks.append((f"{label} 1024 envs: rl 2 threads / rl 1 thread", ratio(f"rl:{env}/vector/1024/2", f"rl:{env}/vector/1024/1"), ">=", 1.6))
     checks.append(("CartPole 1024 envs, 1 thread: rl fast / rl exact (stretch)", ratio("rl:cartpole/fast/1024/1", "rl:cartpole/vector/1024/1"), ">=", 3))
+    checks.append(("CartPole 600x400 frame: rl / Gymnasium rgb_array (frames/s)", ratio("rl:cartpole/frame/600x400", "gymnasium:cartpole/frame/600x400"), ">=", 2))
     # Acrobot and Pendulum (issue 16): the same ratios, shown without a target of their own.
     for env, label in (("acrobot", "Acrobot"), ("pendulum", "Pendulum")):
         checks.append((f"{label} 1 env: rl Simulator / Gymnasium", ratio(f"rl:{env}/single/simulator", f"gymnasium:{env}/single/gymnasium"), None, None))

@@ -18,9 +18,8 @@
 //! the reference traces' state comparison, and cost the batch kernel a field. So, like
 //! Gymnasium's environment keeps `last_u` beside its `state`, [`PendulumWithTorque`] keeps
 //! it beside a [`Simulator`]: the environment `Pendulum-v1` gives when built by id with
-//! frames (`RegisteredDomain::frame_environment`, hence `rl render --episode`, the picture
-//! wrappers and the Python package's `render()`). Its observations, rewards and flags are the
-//! simulator's, unchanged.
+//! frames (`RegisteredDomain::frame_environment`, hence `rl render --episode` and the picture
+//! wrappers over it). Its observations, rewards and flags are the simulator's, unchanged.
 //!
 //! ```
 //! use rl_core::{Environment, Frame, FrameEnvironment, Mode};
