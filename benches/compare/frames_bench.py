@@ -1,10 +1,10 @@
 """Frames per second of Gymnasium 1.4.0's CartPole-v1 `render_mode="rgb_array"` at its
-600 by 400, to compare with `cargo bench -p rl-benches --bench frames` (group `frames`,
-`CartPole-v1 600x400`, whose throughput is in frames per second).
+600 by 400, to compare with the Rust `throughput` binary's `cartpole/frame/600x400` (and
+`cargo bench -p rl-benches --bench frames`, group `frames`, `CartPole-v1 600x400`).
 
-Needs gymnasium==1.4.0 and pygame (`pip install "gymnasium[classic-control]==1.4.0"`); not
-part of run.sh's pinned environment. Prints one JSON line: {"side", "name", "median", "runs"}
-with rates in frames per second.
+Needs gymnasium==1.4.0 and pygame (both pinned in requirements.txt); run.sh calls it once per
+round. Prints one JSON line in the format of python_bench.py: {"side", "name", "env",
+"envs", "threads", "median", "runs"}, with rates in frames per second.
 """
 
 import argparse
@@ -42,10 +42,13 @@ def main():
         rates.append(args.frames / (time.perf_counter() - start))
     print(json.dumps({
         "side": "gymnasium",
-        "name": "CartPole-v1 rgb_array 600x400",
-        "median": statistics.median(rates),
-        "runs": rates,
-    }))
+        "name": "cartpole/frame/600x400",
+        "env": "CartPole-v1",
+        "envs": 1,
+        "threads": 1,
+        "median": round(statistics.median(rates), 1),
+        "runs": [round(rate, 1) for rate in rates],
+    }), flush=True)
 
 
 if __name__ == "__main__":

@@ -25,12 +25,16 @@ SEED = 42
 
 def single_env(env_id, actions):
     """One Gymnasium environment (gym.make: TimeLimit, order enforcing, checker) stepped
-    through its public API, reset whenever an episode ends."""
+    through its public API, reset whenever an episode ends. `actions` is a sequence of
+    ints (discrete actions) or a float32 array of rows (Box actions)."""
     import gymnasium as gym
 
     env = gym.make(env_id)
     env.reset(seed=SEED)
-    tape = [int(a) for a in actions]
+    if actions.ndim == 1:
+        tape = [int(a) for a in actions]
+    else:
+        tape = [np.array(row, dtype=np.float32) for row in actions]
 
     def chunk():
         for action in tape:
@@ -90,12 +94,24 @@ def rows_of(n, rng):
     return [rng.integers(0, n, size=BATCH_ENVS) for _ in range(64)]
 
 
+def torque_rows(rng):
+    """Pendulum torques, uniform in [-2, 2], one (1024, 1) float32 row per step."""
+    return [
+        rng.uniform(-2.0, 2.0, size=(BATCH_ENVS, 1)).astype(np.float32)
+        for _ in range(64)
+    ]
+
+
 def configurations(rng):
     """(name, side, env id, envs, threads, builder of the timed chunk)."""
     cart_single = rng.integers(0, 2, size=SINGLE_CHUNK)
     car_single = rng.integers(0, 3, size=SINGLE_CHUNK)
     cart_rows = rows_of(2, rng)
     car_rows = rows_of(3, rng)
+    acrobot_single = rng.integers(0, 3, size=SINGLE_CHUNK)
+    pendulum_single = rng.uniform(-2.0, 2.0, size=(SINGLE_CHUNK, 1)).astype(np.float32)
+    acrobot_rows = rows_of(3, rng)
+    pendulum_rows = torque_rows(rng)
     return [
         ("cartpole/single/gymnasium", "gymnasium", "CartPole-v1", 1, 1,
          lambda: single_env("CartPole-v1", cart_single)),
@@ -113,6 +129,24 @@ def configurations(rng):
          lambda: vector_env(envpool_env("MountainCar-v0", 1), car_rows)),
         ("mountain_car/vector/1024/2", "envpool", "MountainCar-v0", BATCH_ENVS, 2,
          lambda: vector_env(envpool_env("MountainCar-v0", 2), car_rows)),
+        # Gymnasium 1.4.0 has numpy vector environments for CartPole only: Acrobot and
+        # Pendulum's 1024-env references are SyncVectorEnv (for reference, not a target).
+        ("acrobot/single/gymnasium", "gymnasium", "Acrobot-v1", 1, 1,
+         lambda: single_env("Acrobot-v1", acrobot_single)),
+        ("acrobot/vector/1024/sync", "gymnasium", "Acrobot-v1", BATCH_ENVS, 1,
+         lambda: vector_env(sync_vector("Acrobot-v1"), acrobot_rows)),
+        ("acrobot/vector/1024/1", "envpool", "Acrobot-v1", BATCH_ENVS, 1,
+         lambda: vector_env(envpool_env("Acrobot-v1", 1), acrobot_rows)),
+        ("acrobot/vector/1024/2", "envpool", "Acrobot-v1", BATCH_ENVS, 2,
+         lambda: vector_env(envpool_env("Acrobot-v1", 2), acrobot_rows)),
+        ("pendulum/single/gymnasium", "gymnasium", "Pendulum-v1", 1, 1,
+         lambda: single_env("Pendulum-v1", pendulum_single)),
+        ("pendulum/vector/1024/sync", "gymnasium", "Pendulum-v1", BATCH_ENVS, 1,
+         lambda: vector_env(sync_vector("Pendulum-v1"), pendulum_rows)),
+        ("pendulum/vector/1024/1", "envpool", "Pendulum-v1", BATCH_ENVS, 1,
+         lambda: vector_env(envpool_env("Pendulum-v1", 1), pendulum_rows)),
+        ("pendulum/vector/1024/2", "envpool", "Pendulum-v1", BATCH_ENVS, 2,
+         lambda: vector_env(envpool_env("Pendulum-v1", 2), pendulum_rows)),
     ]
 
 

@@ -27,6 +27,22 @@ ROWS = [
     ("rl:mountain_car/vector/1024/1", "MountainCar-v0, 1024 envs, rl VectorEnvironment, 1 thread"),
     ("rl:mountain_car/vector/1024/2", "MountainCar-v0, 1024 envs, rl VectorEnvironment, 2 threads"),
     ("rl:mountain_car/raw_soa/1024/1", "MountainCar-v0, 1024 envs, hand-written SoA loop, 1 thread"),
+    ("gymnasium:acrobot/single/gymnasium", "Acrobot-v1, 1 env, Gymnasium (gym.make)"),
+    ("rl:acrobot/single/simulator", "Acrobot-v1, 1 env, rl Simulator (Environment API)"),
+    ("gymnasium:acrobot/vector/1024/sync", "Acrobot-v1, 1024 envs, Gymnasium SyncVectorEnv*"),
+    ("envpool:acrobot/vector/1024/1", "Acrobot-v1, 1024 envs, EnvPool, 1 thread"),
+    ("envpool:acrobot/vector/1024/2", "Acrobot-v1, 1024 envs, EnvPool, 2 threads"),
+    ("rl:acrobot/vector/1024/1", "Acrobot-v1, 1024 envs, rl VectorEnvironment, 1 thread"),
+    ("rl:acrobot/vector/1024/2", "Acrobot-v1, 1024 envs, rl VectorEnvironment, 2 threads"),
+    ("gymnasium:pendulum/single/gymnasium", "Pendulum-v1, 1 env, Gymnasium (gym.make)"),
+    ("rl:pendulum/single/simulator", "Pendulum-v1, 1 env, rl Simulator (Environment API)"),
+    ("gymnasium:pendulum/vector/1024/sync", "Pendulum-v1, 1024 envs, Gymnasium SyncVectorEnv*"),
+    ("envpool:pendulum/vector/1024/1", "Pendulum-v1, 1024 envs, EnvPool, 1 thread"),
+    ("envpool:pendulum/vector/1024/2", "Pendulum-v1, 1024 envs, EnvPool, 2 threads"),
+    ("rl:pendulum/vector/1024/1", "Pendulum-v1, 1024 envs, rl VectorEnvironment, 1 thread"),
+    ("rl:pendulum/vector/1024/2", "Pendulum-v1, 1024 envs, rl VectorEnvironment, 2 threads"),
+    ("gymnasium:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, Gymnasium rgb_array (frames/s)"),
+    ("rl:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, rl RenderFrame (frames/s)"),
 ]
 
 
@@ -54,8 +70,8 @@ def main(paths):
             print(f"{label:<{width}}  {median:>16,.0f}  {count}")
         else:
             print(f"{label:<{width}}  {'n/a':>16}")
-    print("* Gymnasium 1.4.0 has no numpy vector env for MountainCar; SyncVectorEnv is shown for")
-    print("  reference only and is not a target.")
+    print("* Gymnasium 1.4.0 has no numpy vector env for MountainCar, Acrobot or Pendulum;")
+    print("  SyncVectorEnv is shown for reference only and is not a target.")
     print()
 
     def value(key):
@@ -81,9 +97,25 @@ def main(paths):
         checks.append((f"{label} 1024 envs: hand-written SoA loop / rl, 1 thread", ratio(f"rl:{env}/raw_soa/1024/1", f"rl:{env}/vector/1024/1"), "<=", 1.3))
         checks.append((f"{label} 1024 envs: rl 2 threads / rl 1 thread", ratio(f"rl:{env}/vector/1024/2", f"rl:{env}/vector/1024/1"), ">=", 1.6))
     checks.append(("CartPole 1024 envs, 1 thread: rl fast / rl exact (stretch)", ratio("rl:cartpole/fast/1024/1", "rl:cartpole/vector/1024/1"), ">=", 3))
+    checks.append(("CartPole 600x400 frame: rl / Gymnasium rgb_array (frames/s)", ratio("rl:cartpole/frame/600x400", "gymnasium:cartpole/frame/600x400"), ">=", 2))
+    # Acrobot and Pendulum (issue 16): the same ratios, shown without a target of their own.
+    for env, label in (("acrobot", "Acrobot"), ("pendulum", "Pendulum")):
+        checks.append((f"{label} 1 env: rl Simulator / Gymnasium", ratio(f"rl:{env}/single/simulator", f"gymnasium:{env}/single/gymnasium"), None, None))
+        for threads in (1, 2):
+            ours = value(f"rl:{env}/vector/1024/{threads}")
+            envpool = value(f"envpool:{env}/vector/1024/{threads}")
+            checks.append((f"{label} 1024 envs, {threads} thread{'s' if threads > 1 else ''}: rl / EnvPool, same threads", None if ours is None or not envpool else ours / envpool, None, None))
+        ours = value(f"rl:{env}/vector/1024/1")
+        envpool = best(f"envpool:{env}/vector/1024/1", f"envpool:{env}/vector/1024/2")
+        checks.append((f"{label} 1024 envs, 1 thread: rl / EnvPool best", None if ours is None or not envpool else ours / envpool, None, None))
+        checks.append((f"{label} 1024 envs: rl 2 threads / rl 1 thread", ratio(f"rl:{env}/vector/1024/2", f"rl:{env}/vector/1024/1"), None, None))
     width = max(len(label) for label, *_ in checks)
     print(f"{'ratio':<{width}}  {'measured':>9}  target  met")
     for label, measured, sense, target in checks:
+        if target is None:
+            shown = "n/a" if measured is None else f"{measured:.2f}"
+            print(f"{label:<{width}}  {shown:>9}  {'-':<6}  -")
+            continue
         if measured is None:
             print(f"{label:<{width}}  {'n/a':>9}  {sense} {target:<4}  n/a")
             continue

@@ -3,7 +3,8 @@
 # creates (or reuses) a virtualenv in benches/compare/.venv with the pinned Python packages,
 # builds the Rust `throughput` binary in release mode, runs both sides in alternating rounds
 # (each with warm-up and repeated runs), and prints one table of medians and the ratios of
-# issue 7's targets. See docs/PERFORMANCE.md.
+# issue 7's targets. Each round also times CartPole's 600x400 RGB frame on both sides
+# (frames_bench.py for Gymnasium's rgb_array, issue 18). See docs/PERFORMANCE.md.
 #
 # Never run in CI: `cargo xtask ci` only compiles the benchmarks. Nothing installed here is
 # needed to build or test the project.
@@ -41,6 +42,8 @@ for round in $(seq 1 "$rounds"); do
     echo "round $round of $rounds: Gymnasium and EnvPool" >&2
     "$venv/bin/python" "$here/python_bench.py" --runs "$runs" --run-seconds "$run_seconds" \
         --warm-up-seconds "$warm_up_seconds" >> "$results"
+    echo "round $round of $rounds: Gymnasium's CartPole rgb_array frames" >&2
+    SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/frames_bench.py" --runs "$runs" >> "$results"
     echo "round $round of $rounds: rl" >&2
     "$throughput" --runs "$runs" --run-seconds "$run_seconds" \
         --warm-up-seconds "$warm_up_seconds" >> "$results"

@@ -8,8 +8,10 @@ use std::num::NonZeroUsize;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use rl_core::{CoreError, Environment, Mode, Simulator};
+use rl_domains::acrobot::{Acrobot, AcrobotParams};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
+use rl_domains::pendulum::{MAX_TORQUE, Pendulum, PendulumParams};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{Batch, KernelVector, VectorEnvironment, VectorOptions};
 
@@ -38,6 +40,15 @@ pub fn continuous_actions(len: usize) -> Vec<[f32; 1]> {
         .collect()
 }
 
+/// `len` torques of Pendulum, uniform in `[-2, 2]` (its whole action space), drawn in
+/// advance.
+pub fn torque_actions(len: usize) -> Vec<[f32; 1]> {
+    let mut rng = Pcg64::seed_from_u64(ACTION_SEED);
+    (0..len)
+        .map(|_| [rng.random_range(-MAX_TORQUE..=MAX_TORQUE)])
+        .collect()
+}
+
 /// Gymnasium's `CartPole-v1`.
 pub fn cartpole() -> Result<CartPole, rl_domains::Error> {
     CartPole::new(CartPoleParams::default())
@@ -48,6 +59,16 @@ pub fn mountain_car() -> Result<MountainCar, rl_domains::Error> {
     MountainCar::new(MountainCarParams::default())
 }
 
+/// Gymnasium's `Acrobot-v1` (the `book` dynamics, no torque noise).
+pub fn acrobot() -> Result<Acrobot, rl_domains::Error> {
+    Acrobot::new(AcrobotParams::default())
+}
+
+/// Gymnasium's `Pendulum-v1` (`g` = 10).
+pub fn pendulum() -> Result<Pendulum, rl_domains::Error> {
+    Pendulum::new(PendulumParams::default())
+}
+
 /// A simulator of `CartPole-v1` seeded with [`ENVIRONMENT_SEED`], reset.
 pub fn cartpole_simulator() -> Result<Simulator<CartPole>, rl_domains::Error> {
     Ok(reset(Simulator::new(cartpole()?, ENVIRONMENT_SEED)))
@@ -56,6 +77,16 @@ pub fn cartpole_simulator() -> Result<Simulator<CartPole>, rl_domains::Error> {
 /// A simulator of `MountainCar-v0` seeded with [`ENVIRONMENT_SEED`], reset.
 pub fn mountain_car_simulator() -> Result<Simulator<MountainCar>, rl_domains::Error> {
     Ok(reset(Simulator::new(mountain_car()?, ENVIRONMENT_SEED)))
+}
+
+/// A simulator of `Acrobot-v1` seeded with [`ENVIRONMENT_SEED`], reset.
+pub fn acrobot_simulator() -> Result<Simulator<Acrobot>, rl_domains::Error> {
+    Ok(reset(Simulator::new(acrobot()?, ENVIRONMENT_SEED)))
+}
+
+/// A simulator of `Pendulum-v1` seeded with [`ENVIRONMENT_SEED`], reset.
+pub fn pendulum_simulator() -> Result<Simulator<Pendulum>, rl_domains::Error> {
+    Ok(reset(Simulator::new(pendulum()?, ENVIRONMENT_SEED)))
 }
 
 /// `env` after its first reset.
@@ -132,6 +163,11 @@ impl<A> ActionRows<A> {
 /// Discrete actions for `width` environments: 64 rows drawn in advance.
 pub fn discrete_rows(n: i64, width: usize) -> ActionRows<i64> {
     ActionRows::new(discrete_actions(n, width * 64), width)
+}
+
+/// Pendulum torques for `width` environments: 64 rows drawn in advance.
+pub fn torque_rows(width: usize) -> ActionRows<[f32; 1]> {
+    ActionRows::new(torque_actions(width * 64), width)
 }
 
 /// A vector environment of `domain`'s kernel with float32 observations, `envs` environments

@@ -1,5 +1,7 @@
 //! Measures the steps per second of the configurations that `benches/compare/run.sh` compares
-//! with Gymnasium and EnvPool, and prints one JSON line per configuration.
+//! with Gymnasium and EnvPool (and the frames per second of CartPole's 600 by 400 RGB frame,
+//! `cartpole/frame/600x400`, compared with Gymnasium's `rgb_array`), and prints one JSON line
+//! per configuration.
 //!
 //! ```text
 //! cargo run --release -p rl-benches --bin throughput -- [--runs N] [--run-seconds S] [--warm-up-seconds S] [--only SUBSTRING]
@@ -20,11 +22,13 @@ use rl_benches::raw::{
 };
 use rl_benches::timing::{Rates, Timing, measure_interleaved};
 use rl_benches::workloads::{
-    ENVIRONMENT_SEED, cartpole, cartpole_simulator, discrete_actions, discrete_rows, kernel_vector,
-    mountain_car, mountain_car_simulator, run_episodes, run_raw, run_raw_cartpole_batch,
-    run_raw_mountain_car_batch, run_vector,
+    ENVIRONMENT_SEED, acrobot, acrobot_simulator, cartpole, cartpole_simulator, discrete_actions,
+    discrete_rows, kernel_vector, mountain_car, mountain_car_simulator, pendulum,
+    pendulum_simulator, run_episodes, run_raw, run_raw_cartpole_batch, run_raw_mountain_car_batch,
+    run_vector, torque_actions, torque_rows,
 };
-use rl_domains::cartpole::CartPoleParams;
+use rl_core::{Frame, RenderFrame};
+use rl_domains::cartpole::{CartPoleParams, CartPoleState};
 use rl_domains::cartpole_fast::FastCartPole;
 
 /// The number of single-environment steps per timed call.
@@ -240,7 +244,76 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
             batch_steps
         }),
     });
+
+    // Acrobot-v1: the simulator, and the vector environment over its batch kernel
+    // (`Acrobot` implements `BatchStep`, so `VectorEnvironment::from_kernel`, not copies).
+    let tape = discrete_actions(3, SINGLE_CHUNK);
+    let mut simulator = acrobot_simulator()?;
+    workloads.push(Workload {
+        configuration: single("acrobot/single/simulator", "Acrobot-v1"),
+        chunk: recording(failure, move || {
+            run_episodes(&mut simulator, &tape).map(|_| SINGLE_CHUNK as u64)
+        }),
+    });
+    for (threads, name) in [(1, "acrobot/vector/1024/1"), (2, "acrobot/vector/1024/2")] {
+        let mut vector = kernel_vector(acrobot()?, BATCH_ENVS, threads)?;
+        let mut rows = discrete_rows(3, BATCH_ENVS);
+        workloads.push(Workload {
+            configuration: batch(name, "Acrobot-v1", threads),
+            chunk: recording(failure, move || {
+                run_vector(&mut vector, &mut rows, BATCH_ROUNDS).map(|_| batch_steps)
+            }),
+        });
+    }
+
+    // Pendulum-v1, the same configurations, with torques uniform in [-2, 2].
+    let tape = torque_actions(SINGLE_CHUNK);
+    let mut simulator = pendulum_simulator()?;
+    workloads.push(Workload {
+        configuration: single("pendulum/single/simulator", "Pendulum-v1"),
+        chunk: recording(failure, move || {
+            run_episodes(&mut simulator, &tape).map(|_| SINGLE_CHUNK as u64)
+        }),
+    });
+    for (threads, name) in [(1, "pendulum/vector/1024/1"), (2, "pendulum/vector/1024/2")] {
+        let mut vector = kernel_vector(pendulum()?, BATCH_ENVS, threads)?;
+        let mut rows = torque_rows(BATCH_ENVS);
+        workloads.push(Workload {
+            configuration: batch(name, "Pendulum-v1", threads),
+            chunk: recording(failure, move || {
+                run_vector(&mut vector, &mut rows, BATCH_ROUNDS).map(|_| batch_steps)
+            }),
+        });
+    }
+
+    // CartPole-v1's RGB frame at Gymnasium's 600 by 400 (issue 18), drawn into one reused
+    // frame as `FrameEnvironment::render_frame` does, over the 16 states that
+    // `benches/compare/frames_bench.py` gives Gymnasium's `rgb_array`: frames per second.
+    let domain = cartpole()?;
+    let states = frame_states();
+    let mut frame = Frame::new(600, 400)?;
+    workloads.push(Workload {
+        configuration: single("cartpole/frame/600x400", "CartPole-v1"),
+        chunk: Box::new(move || {
+            for state in &states {
+                domain.draw_frame(std::hint::black_box(state), &mut frame);
+            }
+            std::hint::black_box(frame.pixels());
+            states.len() as u64
+        }),
+    });
     Ok(workloads)
+}
+
+/// The 16 CartPole states whose frames are timed: positions from -1 to 0.875, angles from
+/// -0.1 to 0.0875 radians, as in `benches/frames.rs` and `frames_bench.py`.
+fn frame_states() -> Vec<CartPoleState> {
+    (0..16)
+        .map(|index| {
+            let step = f64::from(index) / 16.0;
+            CartPoleState::from_array([2.0 * step - 1.0, 0.0, 0.2 * step - 0.1, 0.0])
+        })
+        .collect()
 }
 
 fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {

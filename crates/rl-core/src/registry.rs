@@ -409,6 +409,27 @@ where
         self
     }
 
+    /// Declares frames as [`with_frames`](Self::with_frames) does, but with the environments
+    /// with frames ([`RegisteredDomain::frame_environment`]) built by `environment` from the
+    /// domain and a seed, instead of a [`Simulator`]: for a domain whose frames show
+    /// something its state does not hold (Pendulum's torque arrow shows the last action,
+    /// which `rl-domains` keeps in an environment of its own, as Gymnasium keeps `last_u`).
+    /// Frames of a state ([`RegisteredDomain::draw_frame`]) still come from
+    /// [`RenderFrame::draw_frame`].
+    pub fn with_frame_environment(
+        mut self,
+        environment: fn(&D, u64) -> BoxedFrameEnvironment,
+    ) -> Self
+    where
+        D: RenderFrame,
+    {
+        self = self.with_frames();
+        if let Some(frames) = self.capabilities.frames.as_mut() {
+            frames.environment = environment;
+        }
+        self
+    }
+
     /// Declares that the domain enumerates its transitions ([`EnumerableTransitions`]), so
     /// that the checker by id also runs [`check_transitions`].
     pub fn with_transitions(mut self) -> Self

@@ -73,6 +73,7 @@ use serde_json::{Value, json};
 use crate::acrobot::{Acrobot, AcrobotParams};
 use crate::cartpole::{CartPole, CartPoleParams};
 use crate::cartpole_fast::FastCartPole;
+use crate::frames::pendulum::PendulumWithTorque;
 use crate::gridworld::{CellKind, GridMap, GridWorld, GridWorldParams};
 use crate::mountain_car::{MountainCar, MountainCarParams};
 use crate::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
@@ -204,7 +205,13 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_kernel()
         .with_render()
-        .with_frames()
+        // Its environments with frames remember the last torque and draw Gymnasium's arrow.
+        .with_frame_environment(|domain, seed| {
+            Box::new(rl_core::DynamicEnvironment::new(PendulumWithTorque::new(
+                domain.clone(),
+                seed,
+            )))
+        })
         // The torque is discretised into 5 values; the episodes never terminate (only the
         // time limit ends them), so learning discounts by 0.99 to keep the values bounded.
         .with_settings(json!({

@@ -354,6 +354,87 @@ fn pendulum_frames_are_a_function_of_the_angle() {
 }
 
 #[test]
+fn pendulum_built_by_id_draws_the_last_torque_and_steps_exactly_as_its_simulator() {
+    use rl_core::Simulator;
+    use rl_spaces::DynamicSpace;
+
+    let registered = rl_domains::registry::build("Pendulum-v1", None).expect("a built-in id");
+    let mut env = registered.frame_environment(4).expect("frames by id");
+    // The plain simulator of the same domain and seed: the same states, frames without arrow.
+    let typed = Pendulum::new(PendulumParams::default()).expect("the defaults are valid");
+    let mut simulator = Simulator::new(typed.clone(), 4);
+    let space = *rl_core::Domain::action_space(&typed);
+    let mut frame = Frame::new(500, 500).expect("a valid size");
+    let mut plain = Frame::new(500, 500).expect("a valid size");
+
+    let first = env.reset(Mode::Training).expect("reset");
+    let typed_first = simulator.reset(Mode::Training).expect("reset");
+    assert_eq!(first, registered_observation(&typed, &typed_first));
+    env.render_frame(&mut frame).expect("a frame after reset");
+    simulator
+        .render_frame(&mut plain)
+        .expect("a frame after reset");
+    assert_eq!(
+        frame, plain,
+        "no arrow before the first step, as Gymnasium's last_u = None"
+    );
+
+    for torque in [2.0f32, -2.0, 0.0, 0.75, -1.25] {
+        let outcome = env.step(&space.element_to_any(&[torque])).expect("a step");
+        let typed_outcome = simulator.step(&[torque]).expect("a step");
+        // The torque is drawn, and nothing else changes: the same observation, reward, flags.
+        assert_eq!(
+            outcome.observation,
+            registered_observation(&typed, &typed_outcome.observation)
+        );
+        assert_eq!(outcome.reward().to_bits(), typed_outcome.reward().to_bits());
+        assert_eq!(
+            (outcome.terminated, outcome.truncated),
+            (typed_outcome.terminated, typed_outcome.truncated)
+        );
+        env.render_frame(&mut frame).expect("a frame");
+        simulator.render_frame(&mut plain).expect("a frame");
+        let state = simulator.state().expect("a running episode");
+        let mut expected = Frame::new(500, 500).expect("a valid size");
+        pendulum::draw_frame_with_torque(state, f64::from(torque), &mut expected);
+        assert_eq!(frame, expected, "torque {torque}");
+        match (
+            pendulum::arrow_top(f64::from(torque), 500, 500),
+            pendulum::arrow_head_centre(f64::from(torque), 500, 500),
+        ) {
+            (Some(top), Some(head)) => {
+                assert_ne!(frame, plain, "torque {torque} draws an arrow");
+                assert_eq!(pixel_at(&frame, top), pendulum::ARROW, "torque {torque}");
+                assert_eq!(pixel_at(&frame, head), pendulum::ARROW, "torque {torque}");
+                assert_ne!(pixel_at(&plain, top), pendulum::ARROW, "torque {torque}");
+            }
+            _ => {
+                assert_eq!(torque, 0.0);
+                assert_eq!(frame, plain, "a zero torque draws no arrow");
+            }
+        }
+    }
+    // A rejected action leaves the last torque (here -1.25) as it was.
+    assert!(env.step(&space.element_to_any(&[3.0])).is_err());
+    env.render_frame(&mut frame).expect("a frame");
+    let top = pendulum::arrow_top(-1.25, 500, 500).expect("an arrow");
+    assert_eq!(pixel_at(&frame, top), pendulum::ARROW);
+    // A new episode forgets it.
+    env.reset(Mode::Training).expect("reset");
+    simulator.reset(Mode::Training).expect("reset");
+    env.render_frame(&mut frame).expect("a frame");
+    simulator.render_frame(&mut plain).expect("a frame");
+    assert_eq!(frame, plain);
+}
+
+/// `observation` as an environment built by id gives it.
+fn registered_observation(domain: &Pendulum, observation: &[f32; 3]) -> AnyElement {
+    use rl_core::Domain;
+    use rl_spaces::DynamicSpace;
+    domain.observation_space().element_to_any(observation)
+}
+
+#[test]
 fn pendulum_torque_arrow_turns_with_the_torque_and_grows_with_it() {
     let domain = Pendulum::new(PendulumParams::default()).expect("the defaults are valid");
     // Hanging down, so the arrow's top (above the axle) is clear of the rod.

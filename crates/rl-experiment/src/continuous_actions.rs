@@ -1,7 +1,10 @@
 //! Continuous actions for agents of finite actions: a [`BoxedEnvironment`] whose actions are a
 //! float Box, exposed through [`DiscretizeAction`] as `Discrete(bins^N)` evenly spaced actions.
 
-use rl_core::{BoxedEnvironment, CoreError, DynamicEnvironment, Environment, Mode, StepOutcome};
+use rl_core::{
+    BoxedEnvironment, BoxedFrameEnvironment, CoreError, DynamicEnvironment, Environment, Frame,
+    FrameEnvironment, Mode, StepOutcome,
+};
 use rl_spaces::{AnyBox, AnyElement, AnySpace, BoxScalar, BoxSpace, DynamicSpace, Space};
 use rl_wrappers::stateless::{DiscretizeAction, FloatBox};
 
@@ -26,32 +29,60 @@ pub(crate) fn discretize(
     bins: u32,
 ) -> Result<BoxedEnvironment, ExperimentError> {
     match env.action_space().clone() {
-        AnySpace::Box(AnyBox::F32(space)) => wrap(BoxActions { inner: env, space }, bins),
-        AnySpace::Box(AnyBox::F64(space)) => wrap(BoxActions { inner: env, space }, bins),
-        other => Err(ExperimentError::invalid(
-            "action_bins",
-            format!("only a float Box action space can be discretised, not {other}"),
-        )),
+        AnySpace::Box(AnyBox::F32(space)) => {
+            let typed = DiscretizeAction::new(BoxActions { inner: env, space }, bins)?;
+            Ok(DynamicEnvironment::new(typed).boxed())
+        }
+        AnySpace::Box(AnyBox::F64(space)) => {
+            let typed = DiscretizeAction::new(BoxActions { inner: env, space }, bins)?;
+            Ok(DynamicEnvironment::new(typed).boxed())
+        }
+        other => Err(not_a_float_box(&other)),
     }
 }
 
-fn wrap<T: BoxScalar>(typed: BoxActions<T>, bins: u32) -> Result<BoxedEnvironment, ExperimentError>
-where
-    BoxSpace<T>: FloatBox + DynamicSpace + Send + 'static,
-    <BoxSpace<T> as Space>::Element: Clone + std::fmt::Debug + PartialEq + Send + 'static,
-{
-    Ok(DynamicEnvironment::new(DiscretizeAction::new(typed, bins)?).boxed())
+/// [`discretize`] for an environment with frames, keeping its frames (the state drawn is the
+/// inner environment's): what `rl render --episode --run` records a discretised run with.
+pub(crate) fn discretize_frames(
+    env: BoxedFrameEnvironment,
+    bins: u32,
+) -> Result<BoxedFrameEnvironment, ExperimentError> {
+    match env.action_space().clone() {
+        AnySpace::Box(AnyBox::F32(space)) => {
+            let typed = DiscretizeAction::new(BoxActions { inner: env, space }, bins)?;
+            Ok(Box::new(DynamicEnvironment::new(typed)))
+        }
+        AnySpace::Box(AnyBox::F64(space)) => {
+            let typed = DiscretizeAction::new(BoxActions { inner: env, space }, bins)?;
+            Ok(Box::new(DynamicEnvironment::new(typed)))
+        }
+        other => Err(not_a_float_box(&other)),
+    }
 }
 
-/// A boxed environment whose actions are a float Box, seen with that Box's typed elements so
-/// that [`DiscretizeAction`] can wrap it.
-struct BoxActions<T: BoxScalar> {
-    inner: BoxedEnvironment,
+/// The error of an action space that cannot be discretised.
+fn not_a_float_box(space: &AnySpace) -> ExperimentError {
+    ExperimentError::invalid(
+        "action_bins",
+        format!("only a float Box action space can be discretised, not {space}"),
+    )
+}
+
+/// A dynamic environment (boxed, with or without frames) whose actions are a float Box, seen
+/// with that Box's typed elements so that [`DiscretizeAction`] can wrap it.
+struct BoxActions<E, T: BoxScalar> {
+    inner: E,
     space: BoxSpace<T>,
 }
 
-impl<T: BoxScalar> Environment for BoxActions<T>
+impl<E, T: BoxScalar> Environment for BoxActions<E, T>
 where
+    E: Environment<
+            Observation = AnyElement,
+            Action = AnyElement,
+            ObservationSpace = AnySpace,
+            ActionSpace = AnySpace,
+        >,
     BoxSpace<T>: FloatBox + DynamicSpace,
     <BoxSpace<T> as Space>::Element: Clone + std::fmt::Debug + PartialEq,
 {
@@ -102,6 +133,26 @@ where
 
     fn close(&mut self) {
         self.inner.close();
+    }
+}
+
+impl<E, T: BoxScalar> FrameEnvironment for BoxActions<E, T>
+where
+    E: FrameEnvironment<
+            Observation = AnyElement,
+            Action = AnyElement,
+            ObservationSpace = AnySpace,
+            ActionSpace = AnySpace,
+        >,
+    BoxSpace<T>: FloatBox + DynamicSpace,
+    <BoxSpace<T> as Space>::Element: Clone + std::fmt::Debug + PartialEq,
+{
+    fn frame_size(&self) -> (u32, u32) {
+        self.inner.frame_size()
+    }
+
+    fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
+        self.inner.render_frame(frame)
     }
 }
 

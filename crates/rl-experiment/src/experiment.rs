@@ -420,6 +420,27 @@ pub fn run_once(
     should_stop: &dyn Fn() -> bool,
     on_steps: &dyn Fn(u64),
 ) -> Result<RunResult, ExperimentError> {
+    run_once_with_agent(config, run, make_env, controllers, should_stop, on_steps)
+        .map(|(result, _)| result)
+}
+
+/// [`run_once`], also giving back the agent as it is at the end of the run (after its last
+/// learning step and the last policy check).
+///
+/// Runs are deterministic (see [`seeds`](crate::seeds)): running run `run` of the same
+/// configuration again, with the same code and the same agents, gives the same results
+/// (timings aside) and an agent that acts the same, bit for bit. This is how
+/// `rl render --episode --run FILE` replays a saved run's trained agent
+/// ([`record_saved_run`](crate::video::record_saved_run)), instead of saving every agent's
+/// parameters in a format of its own.
+pub fn run_once_with_agent(
+    config: &ExperimentConfig,
+    run: u64,
+    make_env: &dyn Fn() -> Result<BoxedEnvironment, ExperimentError>,
+    controllers: &mut [&mut dyn Controller],
+    should_stop: &dyn Fn() -> bool,
+    on_steps: &dyn Fn(u64),
+) -> Result<(RunResult, Box<dyn Agent>), ExperimentError> {
     config.validate()?;
     let seeds = RunSeeds::new(config.seed, run);
     let mut env = make_env()?;
@@ -584,7 +605,7 @@ pub fn run_once(
     for c in controllers.iter_mut() {
         c.on_end(&result);
     }
-    Ok(result)
+    Ok((result, agent))
 }
 
 #[cfg(test)]

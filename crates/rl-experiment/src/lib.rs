@@ -8,7 +8,8 @@
 //!   [`value_iteration`](agent::value_iteration). Your own [`Agent`](agent::Agent), registered by
 //!   name with [`register_agent`](agent::register_agent), runs through everything below exactly
 //!   as a built-in does.
-//! - [`run_once`] runs one RLPy-style experiment run (a step budget, evenly spaced policy
+//! - [`run_once`] (or [`run_once_with_agent`], which also gives back the trained agent) runs
+//!   one RLPy-style experiment run (a step budget, evenly spaced policy
 //!   checks on a separate evaluation environment with exploration off, deer-style
 //!   [`Controller`] hooks); [`run_experiment`] runs many in parallel into an output directory,
 //!   atomically and resumably ([`results`]), with a summary CSV and an SVG learning curve
@@ -54,7 +55,7 @@ pub use error::ExperimentError;
 pub use experiment::{
     CHECKS_PER_POLICY_LIMIT, CheckRecord, Controller, ExperimentConfig, LogController,
     MAX_STEPS_LIMIT, POLICY_CHECKS_LIMIT, RUN_FORMAT, RUNS_LIMIT, RunResult, StateValues,
-    TrainingEpisode, run_once,
+    TrainingEpisode, run_once, run_once_with_agent,
 };
 pub use progress::TerminalProgress;
 pub use runs::{ExperimentOutcome, Progress, Silent, run_experiment};

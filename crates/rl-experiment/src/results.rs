@@ -245,18 +245,11 @@ pub fn read_run(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(ExperimentError::io(&path, &e)),
     };
-    let result: RunResult =
-        serde_json::from_str(&text).map_err(|e| ExperimentError::CorruptResults {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
-    if result.format != RUN_FORMAT || result.version != 1 || result.run != run {
+    let result = parse_run(&path, &text)?;
+    if result.run != run {
         return Err(ExperimentError::CorruptResults {
             path,
-            reason: format!(
-                "format {:?} version {} run {}",
-                result.format, result.version, result.run
-            ),
+            reason: format!("it holds run {}, not run {run}", result.run),
         });
     }
     if let Some(difference) = first_difference(&result.config, config) {
@@ -266,6 +259,29 @@ pub fn read_run(
         });
     }
     Ok(Some(result))
+}
+
+/// Reads one run file (`run-NNN.json`, as [`write_run`] writes it), whatever directory it is
+/// in: an error when it cannot be read, does not parse, or is not a run file of this format.
+pub fn read_run_file(path: &Path) -> Result<RunResult, ExperimentError> {
+    let text = fs::read_to_string(path).map_err(|e| ExperimentError::io(path, &e))?;
+    parse_run(path, &text)
+}
+
+/// Parses the text of the run file `path`, checking its format and version.
+fn parse_run(path: &Path, text: &str) -> Result<RunResult, ExperimentError> {
+    let result: RunResult =
+        serde_json::from_str(text).map_err(|e| ExperimentError::CorruptResults {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+    if result.format != RUN_FORMAT || result.version != 1 {
+        return Err(ExperimentError::CorruptResults {
+            path: path.to_path_buf(),
+            reason: format!("format {:?} version {}", result.format, result.version),
+        });
+    }
+    Ok(result)
 }
 
 /// Writes a finished run's file and log.

@@ -1,7 +1,23 @@
 //! Episode videos as animated GIFs: [`GifWriter`] encodes frames with a fixed palette,
 //! [`GifFiles`] is the [`VideoSink`] that writes one GIF per recorded episode (for
-//! [`RecordVideo`]), and [`record_episode`] runs one episode of a registered id with an
-//! agent's actions and writes its video (`rl render --episode`).
+//! [`RecordVideo`]), [`record_episode`] runs one episode of a registered id with an
+//! untrained agent's actions and writes its video (`rl render --episode`), and
+//! [`record_saved_run`] does the same with the trained agent of a run saved by `rl run`
+//! (`rl render --episode --run FILE`).
+//!
+//! # The trained agent of a saved run
+//!
+//! A run file (`run-NNN.json`) holds the run's configuration, seeds and results, not the
+//! agent's learned parameters. Runs are deterministic (see [`seeds`](crate::seeds)), so
+//! [`record_saved_run`] trains the agent again: run `NNN` of the recorded configuration,
+//! with its recorded seeds, on the same environment (`catalog::make_for_experiment`, actions
+//! discretised as the run's `action_bins` says), which gives the same agent bit for bit. It
+//! checks that the retrained run's results equal the saved ones (timings aside) and
+//! refuses the file otherwise (edited, or written by other code or agents), then records one
+//! episode with the agent acting greedily, as at the run's policy checks. This works for
+//! every agent, a user's registered one included, with no parameter format to define and
+//! version per agent; it costs the run's training time again (seconds for the built-in
+//! domains' default budgets).
 //!
 //! GIF keeps at most 256 colours per frame. The palette is fixed, so encoding is one table
 //! look-up per pixel and needs no colour quantiser: the 216 colours of the 6 x 6 x 6 cube
@@ -15,12 +31,12 @@ use std::path::{Path, PathBuf};
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use rl_core::{CoreError, Environment, Frame, Mode};
+use rl_core::{BoxedFrameEnvironment, CoreError, Environment, Frame, Mode};
 use rl_wrappers::pictures::{RecordVideo, VideoSink};
 use serde_json::Value as JsonValue;
 
-use crate::ExperimentError;
-use crate::agent::make_agent;
+use crate::agent::{Agent, make_agent};
+use crate::{ExperimentError, RunResult};
 
 /// The number of greys after the 216 cube colours.
 const GREYS: usize = 40;
@@ -329,15 +345,7 @@ pub fn record_episode(
     video: &EpisodeVideo,
     path: &Path,
 ) -> Result<RecordedEpisode, ExperimentError> {
-    rl_domains::register_builtins();
-    let domain = rl_core::registry::build(&video.domain, video.params.as_ref())
-        .map_err(|error| ExperimentError::Domain(error.to_string()))?;
-    let env = domain.frame_environment(video.seed).map_err(|_| {
-        ExperimentError::Domain(format!(
-            "`{}` draws no frames (its registration has no with_frames())",
-            video.domain
-        ))
-    })?;
+    let env = frame_environment(&video.domain, video.params.as_ref(), video.seed)?;
     let mut agent = make_agent(
         &video.agent,
         video.agent_params.as_ref(),
@@ -345,26 +353,68 @@ pub fn record_episode(
         env.action_space(),
         env.discount(),
     )?;
+    let recording = Recording {
+        seed: video.seed,
+        max_steps: video.max_steps,
+        frame_size: video.frame_size,
+        frames_per_second: video.frames_per_second,
+    };
+    record_with(env, agent.as_mut(), true, &recording, path)
+}
+
+/// The environment with frames of `domain` built by id, seeded with `seed`.
+fn frame_environment(
+    domain: &str,
+    params: Option<&JsonValue>,
+    seed: u64,
+) -> Result<BoxedFrameEnvironment, ExperimentError> {
+    rl_domains::register_builtins();
+    let registered = rl_core::registry::build(domain, params)
+        .map_err(|error| ExperimentError::Domain(error.to_string()))?;
+    registered.frame_environment(seed).map_err(|_| {
+        ExperimentError::Domain(format!(
+            "`{domain}` draws no frames (its registration has no with_frames())"
+        ))
+    })
+}
+
+/// What to record, whatever the agent: the seeds, the length and the picture.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Recording {
+    seed: u64,
+    max_steps: Option<u64>,
+    frame_size: Option<(u32, u32)>,
+    frames_per_second: u32,
+}
+
+/// Records one episode of `env` with `agent`'s actions (exploring or greedy) to `path`.
+fn record_with(
+    env: BoxedFrameEnvironment,
+    agent: &mut dyn Agent,
+    explore: bool,
+    recording: &Recording,
+    path: &Path,
+) -> Result<RecordedEpisode, ExperimentError> {
     let mut env = RecordVideo::new(
         env,
-        GifFiles::to_file(path, video.frames_per_second),
+        GifFiles::to_file(path, recording.frames_per_second),
         |episode| episode == 0,
     );
-    if let Some((width, height)) = video.frame_size {
+    if let Some((width, height)) = recording.frame_size {
         env = env.with_frame_size(width, height)?;
     }
-    let mut rng = Pcg64::seed_from_u64(video.seed.wrapping_add(1));
+    let mut rng = Pcg64::seed_from_u64(recording.seed.wrapping_add(1));
     let mut mask = rl_spaces::FiniteSpace::cardinality(env.action_space())
         .filter(|count| *count <= 1 << 16)
         .map(|count| vec![true; count]);
     let mut observation = env.reset(Mode::Training)?;
     let mut steps = 0;
     let mut episode_return = 0.0;
-    while video.max_steps.is_none_or(|max| steps < max) {
+    while recording.max_steps.is_none_or(|max| steps < max) {
         if let Some(mask) = mask.as_mut() {
             env.action_mask(mask)?;
         }
-        let action = agent.act(&observation, mask.as_deref(), true, &mut rng)?;
+        let action = agent.act(&observation, mask.as_deref(), explore, &mut rng)?;
         let outcome = env.step(&action)?;
         steps += 1;
         episode_return += outcome.reward();
@@ -382,6 +432,103 @@ pub fn record_episode(
     })
 }
 
+/// What [`record_saved_run`] records: the trained agent of a saved run, acting greedily.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedRunVideo {
+    /// The seed of the recorded episode's environment; the agent's generator (for greedy
+    /// ties, if the agent draws any) is seeded with `seed + 1`.
+    pub seed: u64,
+    /// The most steps to record (`None`: until the episode ends).
+    pub max_steps: Option<u64>,
+    /// The frame size (`None`: the domain's own).
+    pub frame_size: Option<(u32, u32)>,
+    /// Frames per second of the GIF.
+    pub frames_per_second: u32,
+}
+
+impl Default for SavedRunVideo {
+    /// Seed 0, a whole episode, the domain's frame size, Gymnasium's 50 frames per second.
+    fn default() -> Self {
+        SavedRunVideo {
+            seed: 0,
+            max_steps: None,
+            frame_size: None,
+            frames_per_second: 50,
+        }
+    }
+}
+
+/// Records one episode of the trained agent of `saved` (a run read with
+/// [`read_run_file`](crate::results::read_run_file)) to `path` as an animated GIF: trains it
+/// again from the run's configuration and seeds, checks that the results are the saved ones,
+/// then plays one episode on the run's domain with the agent acting greedily (see the
+/// module's "The trained agent of a saved run"). `run_file` names the file in errors.
+///
+/// Fails with [`ExperimentError::CorruptResults`] when retraining does not reproduce the
+/// saved results, and as [`record_episode`] does otherwise.
+pub fn record_saved_run(
+    saved: &RunResult,
+    run_file: &Path,
+    video: &SavedRunVideo,
+    path: &Path,
+) -> Result<RecordedEpisode, ExperimentError> {
+    let config = &saved.config;
+    rl_domains::register_builtins();
+    let make_env = || crate::catalog::make_for_experiment(config);
+    let (retrained, mut agent) = crate::experiment::run_once_with_agent(
+        config,
+        saved.run,
+        &make_env,
+        &mut [],
+        &|| false,
+        &|_| {},
+    )?;
+    if let Some(difference) = first_difference(saved, &retrained) {
+        return Err(ExperimentError::CorruptResults {
+            path: run_file.to_path_buf(),
+            reason: format!(
+                "training run {} again from its configuration and seeds did not reproduce its \
+                 saved results ({difference}): the file was edited, or written by other code \
+                 or agents",
+                saved.run
+            ),
+        });
+    }
+    let mut env = frame_environment(&config.domain, config.domain_params.as_ref(), video.seed)?;
+    if let Some(bins) = config.action_bins {
+        env = crate::continuous_actions::discretize_frames(env, bins)?;
+    }
+    let recording = Recording {
+        seed: video.seed,
+        max_steps: video.max_steps,
+        frame_size: video.frame_size,
+        frames_per_second: video.frames_per_second,
+    };
+    record_with(env, agent.as_mut(), false, &recording, path)
+}
+
+/// The first difference between a saved run and the same run trained again, timings aside.
+fn first_difference(saved: &RunResult, retrained: &RunResult) -> Option<String> {
+    let (saved, retrained) = (saved.without_timings(), retrained.without_timings());
+    if saved == retrained {
+        return None;
+    }
+    if saved.seeds != retrained.seeds {
+        return Some("its seeds differ".to_owned());
+    }
+    let checks = saved.checks.iter().zip(&retrained.checks);
+    if let Some((index, _)) = checks.enumerate().find(|(_, (a, b))| a != b) {
+        return Some(format!("policy check {index} differs"));
+    }
+    if saved.checks.len() != retrained.checks.len() {
+        return Some("the number of policy checks differs".to_owned());
+    }
+    if saved.episodes != retrained.episodes {
+        return Some("the training episodes differ".to_owned());
+    }
+    Some("the state values differ".to_owned())
+}
+
 /// The flags of `rl render` that record an episode instead of drawing one state.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct EpisodeArgs {
@@ -393,6 +540,18 @@ pub(crate) struct EpisodeArgs {
     /// default `random`: seeded uniform random actions).
     #[arg(long, requires = "episode")]
     agent: Option<String>,
+    /// With --episode: record the trained agent of a run saved by `rl run` instead, acting
+    /// greedily: a run file (DIR/run-000.json) or a result directory (its run 0). The
+    /// domain, its parameters and the agent are the run's; the agent is trained again from
+    /// the run's configuration and seeds, which reproduces it exactly (checked against the
+    /// saved results).
+    #[arg(
+        long,
+        value_name = "RUN_FILE_OR_DIR",
+        requires = "episode",
+        conflicts_with_all = ["agent", "agent_params", "domain", "params"]
+    )]
+    run: Option<PathBuf>,
     /// With --episode: JSON object overriding the agent's parameters.
     #[arg(long, requires = "episode")]
     agent_params: Option<String>,
@@ -449,6 +608,33 @@ pub(crate) fn render_episode(
     };
     if args.fps == 0 {
         return Err(ExperimentError::invalid("--fps", "must be at least 1"));
+    }
+    if let Some(run) = args.run.as_deref() {
+        let run_file = if run.is_dir() {
+            crate::results::run_path(run, 0)
+        } else {
+            run.to_path_buf()
+        };
+        let saved = crate::results::read_run_file(&run_file)?;
+        let video = SavedRunVideo {
+            seed,
+            max_steps: args.max_steps,
+            frame_size: args.size,
+            frames_per_second: args.fps,
+        };
+        let recorded = record_saved_run(&saved, &run_file, &video, path)?;
+        return Ok(format!(
+            "wrote {} ({} frames: {} steps of {} with the {} agent trained by {} (run {}), \
+             greedy, return {})",
+            path.display(),
+            recorded.frames,
+            recorded.steps,
+            saved.config.domain,
+            saved.config.agent,
+            run_file.display(),
+            saved.run,
+            recorded.episode_return
+        ));
     }
     let video = EpisodeVideo {
         domain: domain.to_owned(),

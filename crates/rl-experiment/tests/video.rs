@@ -1,6 +1,8 @@
 //! Episode videos: `rl render --episode` writes an animated GIF that decodes, with one frame
 //! after the reset and one per step; `GifFiles` under `RecordVideo` writes one GIF per chosen
-//! episode; bad flags are one-line errors that write nothing.
+//! episode; `rl render --episode --run` records a saved run's trained agent (trained again
+//! from its configuration and seeds, checked against its saved results); bad flags are
+//! one-line errors that write nothing.
 
 use std::path::{Path, PathBuf};
 
@@ -185,6 +187,207 @@ fn the_agent_flag_names_a_built_in_agent() {
     let (ok, _, err) = run(&["render", "--agent", "random", "--out", &missing_text]);
     assert!(!ok);
     assert!(err.contains("required"), "{err}");
+}
+
+/// The number before `word` in `line` (such as the `12` of `12 steps`).
+fn number_before(line: &str, word: &str) -> f64 {
+    line.split(word)
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("no number before {word:?} in {line:?}"))
+}
+
+#[test]
+fn a_saved_run_renders_its_trained_agent_greedily() {
+    let dir = scratch("saved-run");
+    let results = dir.join("grid");
+    let results_text = results.display().to_string();
+    let (ok, _, err) = run(&[
+        "run",
+        "--domain",
+        "GridWorld-4x5",
+        "--agent",
+        "q-learning",
+        "--max-steps",
+        "3000",
+        "--checks",
+        "2",
+        "--checks-per-policy",
+        "3",
+        "--runs",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        &results_text,
+    ]);
+    assert!(ok, "{err}");
+    let run_file = results.join("run-001.json");
+    let saved = rl_experiment::results::read_run_file(&run_file).expect("a run file");
+    let last_check = saved.checks.last().expect("checks").episode_return;
+    assert!(last_check > 0.0, "the agent learned: {last_check}");
+
+    let path = dir.join("trained.gif");
+    let path_text = path.display().to_string();
+    let run_text = run_file.display().to_string();
+    let (ok, out, err) = run(&[
+        "render",
+        "--episode",
+        "--run",
+        &run_text,
+        "--seed",
+        "5",
+        "--out",
+        &path_text,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("q-learning") && out.contains("GridWorld-4x5"),
+        "{out}"
+    );
+    assert!(out.contains("(run 1)") && out.contains("greedy"), "{out}");
+    let steps = number_before(&out, " steps");
+    let episode_return: f64 = out
+        .trim_end()
+        .trim_end_matches(')')
+        .rsplit(' ')
+        .next()
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("no return at the end of {out:?}"));
+    // The trained greedy agent reaches the goal (RLPy's GridWorld caps episodes at 1000
+    // steps, and the goal pays +1) in a few steps; the GIF has the reset's frame and one
+    // per step.
+    assert!(episode_return > 0.0 && steps < 100.0, "{out}");
+    let (_, _, frames, _) = decode(&path);
+    assert_eq!(frames as f64, steps + 1.0, "{out}");
+    assert!(out.contains(&format!("{frames} frames")), "{out}");
+
+    // The same episode again, bit for bit, from the directory (its run 0 this time, which
+    // is trained on other seeds) and from the file.
+    let again = dir.join("again.gif");
+    let again_text = again.display().to_string();
+    let (ok, _, err) = run(&[
+        "render",
+        "--episode",
+        "--run",
+        &run_text,
+        "--seed",
+        "5",
+        "--out",
+        &again_text,
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(&path).ok(), std::fs::read(&again).ok());
+    let from_directory = dir.join("run0.gif");
+    let from_directory_text = from_directory.display().to_string();
+    let (ok, out, err) = run(&[
+        "render",
+        "--episode",
+        "--run",
+        &results_text,
+        "--out",
+        &from_directory_text,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("run-000.json") && out.contains("(run 0)"),
+        "{out}"
+    );
+    let (_, _, frames, _) = decode(&from_directory);
+    assert_eq!(frames as f64, number_before(&out, " steps") + 1.0, "{out}");
+
+    // An edited run file is refused: training again does not give its results.
+    let mut edited: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run_file).expect("readable")).expect("JSON");
+    edited["checks"][1]["return"] = serde_json::json!(-0.5);
+    let edited_file = dir.join("edited.json");
+    std::fs::write(&edited_file, edited.to_string()).expect("writable");
+    let refused = dir.join("refused.gif");
+    let refused_text = refused.display().to_string();
+    let edited_text = edited_file.display().to_string();
+    let (ok, _, err) = run(&[
+        "render",
+        "--episode",
+        "--run",
+        &edited_text,
+        "--out",
+        &refused_text,
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("did not reproduce") && err.contains("policy check 1"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!refused.exists());
+
+    // A path that is no run file, and flags that a saved run decides, are one-line errors.
+    let not_a_run = dir.join("trained.gif").display().to_string();
+    for args in [
+        vec!["--run", not_a_run.as_str()],
+        vec!["--run", "/nonexistent/run-000.json"],
+        vec!["--run", run_text.as_str(), "--agent", "random"],
+        vec!["--run", run_text.as_str(), "--domain", "CartPole-v1"],
+    ] {
+        let mut full = vec!["render", "--episode", "--out", &refused_text];
+        full.extend(args.iter().copied());
+        let (ok, _, err) = run(&full);
+        assert!(!ok, "{args:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(!refused.exists(), "{args:?}");
+    }
+    // --run needs --episode.
+    let (ok, _, err) = run(&["render", "--run", &run_text, "--out", &refused_text]);
+    assert!(!ok);
+    assert!(err.contains("required"), "{err}");
+}
+
+#[test]
+fn a_saved_run_with_discretised_torques_renders_its_pendulum_episode() {
+    let dir = scratch("saved-pendulum");
+    let results = dir.join("pendulum");
+    let results_text = results.display().to_string();
+    let (ok, _, err) = run(&[
+        "run",
+        "--domain",
+        "Pendulum-v1",
+        "--max-steps",
+        "400",
+        "--checks",
+        "1",
+        "--checks-per-policy",
+        "1",
+        "--runs",
+        "1",
+        "--out",
+        &results_text,
+    ]);
+    assert!(ok, "{err}");
+    let saved =
+        rl_experiment::results::read_run_file(&results.join("run-000.json")).expect("a run file");
+    assert_eq!(
+        saved.config.action_bins,
+        Some(5),
+        "rl run discretises Pendulum's torque"
+    );
+    let path = dir.join("pendulum.gif");
+    let path_text = path.display().to_string();
+    let (ok, out, err) = run(&[
+        "render",
+        "--episode",
+        "--run",
+        &results_text,
+        "--size",
+        "100x100",
+        "--out",
+        &path_text,
+    ]);
+    assert!(ok, "{err}");
+    // Pendulum's episodes last their 200 steps.
+    let (width, height, frames, _) = decode(&path);
+    assert_eq!((width, height, frames), (100, 100, 201), "{out}");
+    assert!(out.contains("200 steps of Pendulum-v1"), "{out}");
 }
 
 #[test]
