@@ -41,6 +41,17 @@ ROWS = [
     ("envpool:pendulum/vector/1024/2", "Pendulum-v1, 1024 envs, EnvPool, 2 threads"),
     ("rl:pendulum/vector/1024/1", "Pendulum-v1, 1024 envs, rl VectorEnvironment, 1 thread"),
     ("rl:pendulum/vector/1024/2", "Pendulum-v1, 1024 envs, rl VectorEnvironment, 2 threads"),
+    ("gymnasium:cartpole/single", "CartPole-v1, 1 env, Gymnasium (in rlrs_bench's process)"),
+    ("rlrs-python:cartpole/single", "CartPole-v1, 1 env, rlrs from Python (gym.make)"),
+    ("gymnasium-numpy:cartpole/vector/1024/1", "CartPole-v1, 1024 envs, Gymnasium CartPoleVectorEnv (in rlrs_bench's process)"),
+    ("rl:cartpole/by_id/1024/1", "CartPole-v1, 1024 envs, rl by id + episode statistics, 1 thread"),
+    ("rl:cartpole/by_id/1024/2", "CartPole-v1, 1024 envs, rl by id + episode statistics, 2 threads"),
+    ("rlrs-python:cartpole/vector/1024/1", "CartPole-v1, 1024 envs, rlrs from Python, 1 thread"),
+    ("rlrs-python:cartpole/vector/1024/2", "CartPole-v1, 1024 envs, rlrs from Python, 2 threads"),
+    ("rl:mountain_car/by_id/1024/1", "MountainCar-v0, 1024 envs, rl by id + episode statistics, 1 thread"),
+    ("rl:mountain_car/by_id/1024/2", "MountainCar-v0, 1024 envs, rl by id + episode statistics, 2 threads"),
+    ("rlrs-python:mountain_car/vector/1024/1", "MountainCar-v0, 1024 envs, rlrs from Python, 1 thread"),
+    ("rlrs-python:mountain_car/vector/1024/2", "MountainCar-v0, 1024 envs, rlrs from Python, 2 threads"),
     ("gymnasium:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, Gymnasium rgb_array (frames/s)"),
     ("rl:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, rl RenderFrame (frames/s)"),
 ]
@@ -98,6 +109,19 @@ def main(paths):
         checks.append((f"{label} 1024 envs: rl 2 threads / rl 1 thread", ratio(f"rl:{env}/vector/1024/2", f"rl:{env}/vector/1024/1"), ">=", 1.6))
     checks.append(("CartPole 1024 envs, 1 thread: rl fast / rl exact (stretch)", ratio("rl:cartpole/fast/1024/1", "rl:cartpole/vector/1024/1"), ">=", 3))
     checks.append(("CartPole 600x400 frame: rl / Gymnasium rgb_array (frames/s)", ratio("rl:cartpole/frame/600x400", "gymnasium:cartpole/frame/600x400"), ">=", 2))
+    # The Python package (issue 19): the 1024-env vectors stepped from Python against EnvPool
+    # (this run), Gymnasium's numpy vector env and the same vector driven from Rust (built by
+    # id, episode statistics on: what RustVectorEnv steps); one env through gymnasium.Env.
+    checks.append(("CartPole 1 env from Python: rlrs / Gymnasium (same process)", ratio("rlrs-python:cartpole/single", "gymnasium:cartpole/single"), ">=", 3))
+    for env, label in (("cartpole", "CartPole"), ("mountain_car", "MountainCar")):
+        ours = best(f"rlrs-python:{env}/vector/1024/1", f"rlrs-python:{env}/vector/1024/2")
+        envpool = best(f"envpool:{env}/vector/1024/1", f"envpool:{env}/vector/1024/2")
+        checks.append((f"{label} 1024 envs from Python: rlrs best / EnvPool best", None if ours is None or not envpool else ours / envpool, ">=", 35))
+        if env == "cartpole":
+            checks.append((f"{label} 1024 envs from Python: rlrs best / Gymnasium numpy vector env", None if ours is None or not value("gymnasium-numpy:cartpole/vector/1024/1") else ours / value("gymnasium-numpy:cartpole/vector/1024/1"), ">=", 3))
+        for threads in (1, 2):
+            checks.append((f"{label} 1024 envs, {threads} thread{'s' if threads > 1 else ''}: rlrs from Python / the same vector from Rust", ratio(f"rlrs-python:{env}/vector/1024/{threads}", f"rl:{env}/by_id/1024/{threads}"), ">=", 0.8))
+        checks.append((f"{label} 1024 envs, 1 thread: rl by id + statistics / rl typed kernel", ratio(f"rl:{env}/by_id/1024/1", f"rl:{env}/vector/1024/1"), None, None))
     # Acrobot and Pendulum (issue 16): the same ratios, shown without a target of their own.
     for env, label in (("acrobot", "Acrobot"), ("pendulum", "Pendulum")):
         checks.append((f"{label} 1 env: rl Simulator / Gymnasium", ratio(f"rl:{env}/single/simulator", f"gymnasium:{env}/single/gymnasium"), None, None))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compares the rl-* crates with Gymnasium 1.4.0 and EnvPool 1.2.5 on this machine, in one go:
 # creates (or reuses) a virtualenv in benches/compare/.venv with the pinned Python packages,
-# builds the Rust `throughput` binary in release mode, runs both sides in alternating rounds
+# builds the Rust `throughput` binary and the Python package rlrs in release mode, runs both sides in alternating rounds
 # (each with warm-up and repeated runs), and prints one table of medians and the ratios of
 # issue 7's targets. Each round also times CartPole's 600x400 RGB frame on both sides
 # (frames_bench.py for Gymnasium's rgb_array, issue 18). See docs/PERFORMANCE.md.
@@ -33,6 +33,9 @@ echo "building the Rust side (cargo build --release -p rl-benches --bin throughp
 (cd "$root" && cargo build --quiet --release -p rl-benches --bin throughput)
 target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 throughput="$target_dir/release/throughput"
+echo "building and installing the Python package rlrs (pip install crates/rl-python, release)" >&2
+CARGO_TARGET_DIR="$target_dir" "$venv/bin/python" -m pip install --disable-pip-version-check \
+    --quiet --force-reinstall --no-deps "$root/crates/rl-python"
 
 {
     echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) rounds=$rounds runs=$runs run_seconds=$run_seconds warm_up_seconds=$warm_up_seconds"
@@ -44,6 +47,9 @@ for round in $(seq 1 "$rounds"); do
         --warm-up-seconds "$warm_up_seconds" >> "$results"
     echo "round $round of $rounds: Gymnasium's CartPole rgb_array frames" >&2
     SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/frames_bench.py" --runs "$runs" >> "$results"
+    echo "round $round of $rounds: rlrs from Python, with Gymnasium in the same process" >&2
+    "$venv/bin/python" "$here/rlrs_bench.py" --runs "$runs" --run-seconds "$run_seconds" \
+        --warm-up-seconds "$warm_up_seconds" >> "$results"
     echo "round $round of $rounds: rl" >&2
     "$throughput" --runs "$runs" --run-seconds "$run_seconds" \
         --warm-up-seconds "$warm_up_seconds" >> "$results"

@@ -22,10 +22,10 @@ use rl_benches::raw::{
 };
 use rl_benches::timing::{Rates, Timing, measure_interleaved};
 use rl_benches::workloads::{
-    ENVIRONMENT_SEED, acrobot, acrobot_simulator, cartpole, cartpole_simulator, discrete_actions,
-    discrete_rows, kernel_vector, mountain_car, mountain_car_simulator, pendulum,
-    pendulum_simulator, run_episodes, run_raw, run_raw_cartpole_batch, run_raw_mountain_car_batch,
-    run_vector, torque_actions, torque_rows,
+    ENVIRONMENT_SEED, acrobot, acrobot_simulator, by_id_vector, cartpole, cartpole_simulator,
+    discrete_actions, discrete_rows, kernel_vector, mountain_car, mountain_car_simulator, pendulum,
+    pendulum_simulator, run_any_vector, run_episodes, run_raw, run_raw_cartpole_batch,
+    run_raw_mountain_car_batch, run_vector, torque_actions, torque_rows,
 };
 use rl_core::{Frame, RenderFrame};
 use rl_domains::cartpole::{CartPoleParams, CartPoleState};
@@ -184,6 +184,18 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
             }),
         });
     }
+    // The vector the Python package steps: built by id (the kernel), episode statistics on.
+    for (threads, name) in [(1, "cartpole/by_id/1024/1"), (2, "cartpole/by_id/1024/2")] {
+        let mut vector = by_id_vector("CartPole-v1", BATCH_ENVS, threads)?;
+        let (mut rows, mut buffer) = (discrete_rows(2, BATCH_ENVS), Vec::new());
+        workloads.push(Workload {
+            configuration: batch(name, "CartPole-v1", threads),
+            chunk: recording(failure, move || {
+                run_any_vector(&mut vector, &mut rows, &mut buffer, BATCH_ROUNDS)
+                    .map(|_| batch_steps)
+            }),
+        });
+    }
     // The opt-in fast precision mode (float32, not bit-exact), for the stretch target.
     let mut fast = kernel_vector(FastCartPole::new(CartPoleParams::default())?, BATCH_ENVS, 1)?;
     let mut rows = discrete_rows(2, BATCH_ENVS);
@@ -232,6 +244,20 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
             configuration: batch(name, "MountainCar-v0", threads),
             chunk: recording(failure, move || {
                 run_vector(&mut vector, &mut rows, BATCH_ROUNDS).map(|_| batch_steps)
+            }),
+        });
+    }
+    for (threads, name) in [
+        (1, "mountain_car/by_id/1024/1"),
+        (2, "mountain_car/by_id/1024/2"),
+    ] {
+        let mut vector = by_id_vector("MountainCar-v0", BATCH_ENVS, threads)?;
+        let (mut rows, mut buffer) = (discrete_rows(3, BATCH_ENVS), Vec::new());
+        workloads.push(Workload {
+            configuration: batch(name, "MountainCar-v0", threads),
+            chunk: recording(failure, move || {
+                run_any_vector(&mut vector, &mut rows, &mut buffer, BATCH_ROUNDS)
+                    .map(|_| batch_steps)
             }),
         });
     }

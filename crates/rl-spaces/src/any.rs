@@ -511,12 +511,23 @@ impl Space for AnySpace {
     }
 
     fn first_outside(&self, xs: &[AnyElement]) -> Option<usize> {
-        // The space's variant is matched once for the whole batch, not once per element.
+        // The space's variant is matched once for the whole batch, not once per element, and
+        // a batch of integers is checked without a branch per element (a valid batch, the
+        // usual case, is one pass); only a batch with an element outside looks for it.
         match self {
-            AnySpace::Discrete(s) => xs.iter().position(|x| match x {
-                AnyElement::Int(v) => !s.contains(v),
-                _ => true,
-            }),
+            AnySpace::Discrete(s) => {
+                let outside = xs.iter().fold(false, |outside, x| {
+                    outside
+                        | match x {
+                            AnyElement::Int(v) => !s.contains(v),
+                            _ => true,
+                        }
+                });
+                if !outside {
+                    return None;
+                }
+                xs.iter().position(|x| !self.contains(x))
+            }
             _ => xs.iter().position(|x| !self.contains(x)),
         }
     }
