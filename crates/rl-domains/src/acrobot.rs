@@ -271,26 +271,42 @@ fn advance(base: [f64; 4], scale: f64, slope: [f64; 4]) -> [f64; 4] {
 
 /// Gymnasium's `wrap(x, -pi, pi)`: subtracts or adds `2 pi` until `x` lies in `[-pi, pi]`.
 ///
-/// Gymnasium loops, which never ends for an infinite `x` and takes long for a huge one;
-/// beyond 64 turns (never reached from a state of the declared ranges, whose angles move by
-/// at most 2.7 turns in a step) this continues with a floored remainder instead, and an
-/// infinite or NaN angle becomes NaN. The function never hangs or panics.
+/// Gymnasium loops, which never ends for an infinite `x` or one so large that subtracting
+/// `2 pi` leaves it unchanged (beyond about 2^55), and takes long for a merely huge one; beyond
+/// 64 turns (never reached from a state of the declared ranges, whose angles move by at most
+/// 2.7 turns in a step) this takes the exact remainder instead, and an infinite or NaN angle
+/// becomes NaN. The loops are bounded too, so the function never hangs or panics.
 #[inline]
 pub fn wrap_angle(mut x: f64) -> f64 {
+    /// More than the turns any angle within 64 turns needs.
+    const MAX_TURNS: u32 = 80;
     let (low, high) = (-PI, PI);
     let turn = high - low;
     if !x.is_finite() {
         return f64::NAN;
     }
     if x.abs() > 64.0 * turn {
-        x -= turn * ((x - low) / turn).floor();
+        // `rem_euclid` is exact (an IEEE remainder), so the result lies in `[low, high]`;
+        // a floored quotient times the turn would lose the angle to rounding (fuzzing found
+        // an angle of about 10^36 left at about 10^20, where the loops below never moved it).
+        x = (x - low).rem_euclid(turn) + low;
     }
-    while x > high {
+    for _ in 0..MAX_TURNS {
+        if x <= high {
+            break;
+        }
         x -= turn;
     }
-    while x < low {
+    for _ in 0..MAX_TURNS {
+        if x >= low {
+            break;
+        }
         x += turn;
     }
+    debug_assert!(
+        (low..=high).contains(&x),
+        "wrapped angle {x} outside [-pi, pi]"
+    );
     x
 }
 
@@ -802,6 +818,24 @@ mod tests {
         assert_eq!(wrap_angle(-PI - 0.5), -PI - 0.5 + 2.0 * PI);
         let huge = wrap_angle(1e300);
         assert!((-PI..=PI).contains(&huge), "{huge}");
+        // Fuzzing (trace input 489561): an angular velocity of 2^62 set by a trace sent an
+        // angle to about 10^36; a floored remainder left it near 10^20, where subtracting
+        // 2 pi changes nothing and Gymnasium's loop never ends.
+        for x in [
+            1e16, 3e17, 1e20, 1e36, -1e36, 4.6e18, -7.3e25, 1.234e200, 4e2, -4e2,
+        ] {
+            let wrapped = wrap_angle(x);
+            assert!((-PI..=PI).contains(&wrapped), "{x} wrapped to {wrapped}");
+        }
+        // Within 64 turns the result is Gymnasium's loop, step by step.
+        let mut looped = 64.0 * 2.0 * PI - 0.1;
+        while looped > PI {
+            looped -= 2.0 * PI;
+        }
+        assert_eq!(
+            wrap_angle(64.0 * 2.0 * PI - 0.1).to_bits(),
+            looped.to_bits()
+        );
         assert!(wrap_angle(f64::INFINITY).is_nan());
         assert!(wrap_angle(f64::NAN).is_nan());
     }

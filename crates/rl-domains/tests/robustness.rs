@@ -217,3 +217,39 @@ impl<D: rl_core::Domain> ResetIfDone for Simulator<D> {
         }
     }
 }
+
+/// Fuzzing found a trace (input 489561 of the `trace` target) whose Acrobot state had an
+/// angular velocity of 2^62: its step sent an angle to about 10^36 and wrapping it never
+/// ended. Every step from such states now ends, with angles wrapped into [-pi, pi].
+#[test]
+fn acrobot_steps_from_huge_velocities_end() {
+    use rand::SeedableRng;
+    use rl_core::Domain;
+    use rl_domains::acrobot::AcrobotState;
+    let domain = Acrobot::new(AcrobotParams::default()).expect("valid");
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(0);
+    for velocity in [4_611_686_018_427_387_904.0, -1e30, 1e300, 3e17, f64::MAX] {
+        for (index, state) in [
+            [0.1, -0.2, 0.0, velocity],
+            [0.1, -0.2, velocity, 0.0],
+            [velocity, velocity, velocity, velocity],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let state = AcrobotState::from_array(state);
+            for action in 0..3 {
+                let next = domain
+                    .step(&state, &action, Mode::Training, &mut rng)
+                    .next_state;
+                for angle in [next.theta1, next.theta2] {
+                    assert!(
+                        angle.is_nan()
+                            || (-std::f64::consts::PI..=std::f64::consts::PI).contains(&angle),
+                        "velocity {velocity}, state {index}, action {action}: angle {angle}"
+                    );
+                }
+            }
+        }
+    }
+}
