@@ -41,7 +41,7 @@ pub(crate) struct Target {
 }
 
 /// Every target, in the order `--target all` runs them.
-pub(crate) const TARGETS: [Target; 9] = [
+pub(crate) const TARGETS: [Target; 10] = [
     Target {
         name: "space-json",
         description: "space definition documents: AnySpace::from_definition_str, then sample, flatten, round-trip",
@@ -79,13 +79,18 @@ pub(crate) const TARGETS: [Target; 9] = [
     },
     Target {
         name: "cli",
-        description: "`rl` arguments, in process: rl_experiment::cli::main_with_args",
+        description: "`rl` arguments, in process: rl_experiment::cli::main_with_args (list, run, render, check, replay, sweep, status, summarize)",
         run: cli,
     },
     Target {
         name: "experiment",
         description: "experiment files: ExperimentConfig JSON and run result files read on resume",
         run: experiment,
+    },
+    Target {
+        name: "sweep-file",
+        description: "sweep files: SweepFile::parse, then expand (every domain built, every agent tried) and shard assignment",
+        run: sweep_file,
     },
 ];
 
@@ -625,6 +630,9 @@ fn cli(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
             "render",
             "check",
             "replay",
+            "sweep",
+            "status",
+            "summarize",
             "help",
             "",
             "--version",
@@ -665,6 +673,55 @@ fn cli(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
             if rng.random_bool(0.2) {
                 args.push(directory.join("missing.json").display().to_string());
             }
+        }
+        "sweep" => {
+            // A small sweep (its counts bound the work), with a shard that may be damaged.
+            let _ = std::fs::create_dir_all(&directory);
+            let file = directory.join("sweep.json");
+            let sweep = json!({
+                "domains": [{"id": pick(rng, &["GridWorld-1x3", "GridWorld-4x5", "nope"]),
+                             "grid": {"noise": [0.0, 0.1]}}],
+                "agents": [pick(rng, &["q-learning", "sarsa", "random", "x"])],
+                "max_steps": rng.random_range(1..60),
+                "checks": rng.random_range(1..3),
+                "checks_per_policy": rng.random_range(1..3),
+                "runs": rng.random_range(1..3),
+                "seed": interesting_u64(rng),
+            });
+            let _ = std::fs::write(&file, sweep.to_string());
+            args.push(file.display().to_string());
+            flags.push(("--out", directory.join("out").display().to_string()));
+            if rng.random_bool(0.5) {
+                let shard = pick(
+                    rng,
+                    &[
+                        "0/1",
+                        "1/2",
+                        "0/2",
+                        "2/2",
+                        "0/0",
+                        "1/x",
+                        "-1/3",
+                        "18446744073709551615/3",
+                    ],
+                );
+                flags.push(("--shard", shard.to_owned()));
+            }
+            if rng.random_bool(0.2) {
+                args.push("--list".to_owned());
+            }
+        }
+        "status" | "summarize" => {
+            // A directory that is missing, empty, or holds a damaged sweep plan.
+            let _ = std::fs::create_dir_all(&directory);
+            if rng.random_bool(0.5) {
+                let text = mutate_text(
+                    rng,
+                    r#"{"format":"rl-experiment/sweep-plan","version":1,"runs":2,"settings":[]}"#,
+                );
+                let _ = std::fs::write(directory.join("sweep.json"), text);
+            }
+            args.push(directory.display().to_string());
         }
         _ => {}
     }
@@ -759,5 +816,93 @@ fn experiment(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict
         let _ = rl_experiment::results::read_run(&directory, 0, &parsed);
     }
     let _ = std::fs::remove_dir_all(&directory);
+    Ok(())
+}
+
+/// A sweep file (`rl sweep`): a valid one with grids over domain and agent parameters,
+/// damaged as JSON values or as text, parsed and expanded into its run list; the run list's
+/// shares of a few shard counts must partition it.
+fn sweep_file(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+    use rl_experiment::sweep::{Shard, SweepFile};
+    // Mostly domains and agents that go together (tabular agents on GridWorld, tile coding on
+    // the Gymnasium domains), sometimes not, and sometimes unknown names.
+    let tabular = rng.random_bool(0.7);
+    let domain = if tabular {
+        pick(rng, &["GridWorld-4x5", "GridWorld-1x3", "GridWorld-2x3"])
+    } else {
+        pick(
+            rng,
+            &["CartPole-v1", "MountainCar-v0", "Acrobot-v1", "nope"],
+        )
+    };
+    let agents: &[&str] = if tabular {
+        &["q-learning", "sarsa", "random"]
+    } else {
+        &["linear-sarsa", "linear-q", "random"]
+    };
+    let first = if rng.random_bool(0.05) {
+        "x"
+    } else {
+        pick(rng, agents)
+    };
+    let second = pick(rng, &agents[..2]);
+    // A rate in (0, 1], or an edge value now and then.
+    let rate = |rng: &mut Pcg64| {
+        if rng.random_bool(0.2) {
+            interesting_f64(rng)
+        } else {
+            1.0 - rng.random::<f64>()
+        }
+    };
+    let mut grid = serde_json::Map::new();
+    if tabular && rng.random_bool(0.7) {
+        grid.insert("noise".to_owned(), json!([0.0, rate(rng), 0.3]));
+    }
+    let mut file = json!({
+        "domains": [{"id": domain, "grid": grid, "max_steps": rng.random_range(1..50)}],
+        "agents": [
+            first,
+            {"name": second, "params": {"learning_rate": rate(rng)},
+             "grid": {"epsilon": [0.1, rate(rng)]}},
+        ],
+        "max_steps": rng.random_range(1..100),
+        "checks": rng.random_range(1..4),
+        "checks_per_policy": rng.random_range(1..3),
+        "runs": rng.random_range(1..5),
+        "seed": if rng.random_bool(0.5) { json!(interesting_u64(rng)) } else { json!([1, 2, interesting_u64(rng)]) },
+    });
+    if rng.random_bool(0.1) {
+        file["domains"][0]["params"] = parameter_object(rng, context);
+    }
+    // Half the files stay valid, so that expansion and sharding are reached.
+    if rng.random_bool(0.5) {
+        for _ in 0..rng.random_range(1..4) {
+            mutate_value(rng, &mut file);
+        }
+    }
+    let text = if rng.random_bool(0.1) {
+        mutate_text(rng, &file.to_string())
+    } else {
+        file.to_string()
+    };
+    input.push_str(&text);
+    let Ok(sweep) = SweepFile::parse(&text, "fuzz.json") else {
+        return Ok(());
+    };
+    let Ok(plan) = sweep.expand("fuzz.json") else {
+        return Ok(());
+    };
+    // Every run belongs to exactly one shard, whatever the shard count.
+    let runs = plan.run_count();
+    for count in [1, 2, 3, 7] {
+        let mut owners = 0u64;
+        for index in 0..count {
+            let shard = Shard::new(index, count).map_err(|e| e.to_string())?;
+            owners += (0..runs).filter(|run| shard.owns(*run)).count() as u64;
+        }
+        if owners != runs {
+            return Err(format!("{count} shards own {owners} of {runs} runs"));
+        }
+    }
     Ok(())
 }
