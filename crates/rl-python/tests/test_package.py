@@ -1,5 +1,5 @@
-"""The package around the environments: the README's example runs, and ids of another Rust
-core register under another namespace."""
+"""The package around the environments: the README's example runs, ids of another Rust core
+register under another namespace, and the Rust conformance checker runs by id."""
 
 from __future__ import annotations
 
