@@ -34,8 +34,11 @@
 //!
 //! - `rlrs-module`: builds the extension module `rlrs._core` itself (its `PyInit__core`, which
 //!   registers the built-in domains). Only the `rlrs` package turns it on (`pyproject.toml`): a
-//!   crate that depends on this one leaves it off, so that its own module may also be called
-//!   `_core` without two definitions of the same symbol.
+//!   crate that depends on this one leaves it off, so that its library holds one exported
+//!   module entry point, its own. (With it on, an author's module also called `_core` would be a
+//!   second `PyInit__core`: a debug build of the example links, the linker leaving out the
+//!   object that holds rlrs's, but whether it does depends on how the code falls into object
+//!   files, so nothing relies on it.)
 //! - `extension-module`: PyO3's, set by maturin (links without libpython).
 
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
