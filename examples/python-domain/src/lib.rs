@@ -27,7 +27,7 @@ pub const NCHAIN_ID: &str = "NChain-v0";
 pub fn register() -> Result<(), CoreError> {
     let registration = Registration::new(
         NCHAIN_ID,
-        "a slippery chain of 5 states where walking to the end pays (Strens 2000)",
+        "a slippery chain (5 states by default) where walking to the end pays (Strens 2000)",
         nchain::NChain::new,
     )
     .with_render()
