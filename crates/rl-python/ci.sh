@@ -8,6 +8,10 @@
 # incremental build is reused). Exits non-zero when anything fails, including a pytest run that
 # collected no test (pytest's exit code 5).
 #
+# Then it runs examples/python-domain/test.sh: the example of a domain written in Rust outside
+# the workspace, built as a package of its own (maturin develop, debug, same target directory,
+# about 45 s the first time: the rl-* crates are compiled again for it) and tested with pytest.
+#
 # Needs: python3 (3.10 or later) with the venv module, cargo, and access to PyPI on first run.
 set -euo pipefail
 
@@ -51,4 +55,9 @@ if [ "$status" -eq 5 ]; then
     echo "ci.sh: pytest collected no test, which counts as a failure here" >&2
     exit 1
 fi
-exit "$status"
+if [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
+
+echo "ci.sh: the example domain package (examples/python-domain/test.sh)"
+bash "$workspace_dir/examples/python-domain/test.sh"

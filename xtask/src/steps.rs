@@ -175,7 +175,7 @@ pub(crate) static STEPS: [Step; 11] = [
     },
     Step {
         name: "python",
-        summary: "bash crates/rl-python/ci.sh (the Python package in its own virtualenv under the target directory, then pytest)",
+        summary: "bash crates/rl-python/ci.sh (the Python package in its own virtualenv under the target directory, then pytest, then the example domain package of examples/python-domain)",
         action: Action::Script {
             path: "crates/rl-python/ci.sh",
         },

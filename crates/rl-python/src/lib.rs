@@ -4,18 +4,42 @@
 //!
 //! The extension module exposes:
 //!
-//! - `ids()` and `entries()`: the registered ids (built-ins registered first),
+//! - `ids()` and `entries()`: the registered ids, in registration order,
 //! - `Environment(id, params_json=None, seed=0)`: one environment ([`single`]),
 //! - `Vector(id, params_json=None, num_envs=1, seed=0, autoreset="next_step", threads=1)`: a
 //!   vector with episode statistics whose outputs are NumPy arrays written in place
-//!   ([`vector`]).
+//!   ([`vector`]),
+//! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
+//! - `domain_info`, `space_definition` and `derive_seed`, which the Python classes use.
 //!
 //! # Exposing a domain of your own
 //!
-//! A crate outside this workspace registers its domain in the same table
-//! (`rl_core::registry::Registration::register`) and builds an extension module of its own
-//! that calls [`add_to_module`] after registering: its ids then work through `rlrs` like the
-//! built-in ones (see the package README).
+//! A crate outside this workspace (a `cdylib` built with maturin) depends on this one, registers
+//! its domains in `rl-core`'s table (`rl_core::registry::Registration::register`) when its own
+//! extension module is initialised, and calls [`add_to_module`] there: its `#[pymodule]`
+//! function registers the domains, declares their types with [`register_typed_domain`] (for
+//! `reset(options={"state": ...})`, `state()` and text pictures; optional), and calls
+//! `rl_python::add_to_module(module)` (and `rl_domains::register_builtins()` too if it wants
+//! the built-in ids). (A code block here could not run as a doctest: a
+//! doctest binary that calls PyO3 needs libpython at link time, which an extension module
+//! build does without.)
+//!
+//! In Python, `rlrs.register_envs(core_module="my_package._core", namespace="mine")` then
+//! registers its ids with Gymnasium, driven by the same `rlrs.RustEnv` and `rlrs.RustVectorEnv`
+//! as the built-ins. The extension module links its own copy of the registry, so it holds
+//! exactly the ids its initialisation registered. `examples/python-domain/` in the repository
+//! is a complete example crate, and `crates/rl-python/README.md` walks through it.
+//!
+//! # Features
+//!
+//! - `rlrs-module`: builds the extension module `rlrs._core` itself (its `PyInit__core`, which
+//!   registers the built-in domains). Only the `rlrs` package turns it on (`pyproject.toml`): a
+//!   crate that depends on this one leaves it off, so that its library holds one exported
+//!   module entry point, its own. (With it on, an author's module also called `_core` would be a
+//!   second `PyInit__core`: a debug build of the example links, the linker leaving out the
+//!   object that holds rlrs's, but whether it does depends on how the code falls into object
+//!   files, so nothing relies on it.)
+//! - `extension-module`: PyO3's, set by maturin (links without libpython).
 
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -27,10 +51,7 @@ mod convert;
 pub mod single;
 pub mod vector;
 
-/// Registers the built-in domains (idempotent).
-pub(crate) fn register() {
-    rl_domains::register_builtins();
-}
+pub use single::register_typed_domain;
 
 /// A registry failure as a Python exception: unknown ids are `KeyError`s, bad parameters and
 /// actions `ValueError`s, the rest `RuntimeError`s.
@@ -61,7 +82,6 @@ pub(crate) fn build_domain(
     id: &str,
     params_json: Option<&str>,
 ) -> PyResult<Box<dyn RegisteredDomain>> {
-    register();
     let params = parse_params(params_json)?;
     rl_core::registry::build(id, params.as_ref()).map_err(core_error)
 }
@@ -69,14 +89,12 @@ pub(crate) fn build_domain(
 /// Every registered id, in registration order.
 #[pyfunction]
 fn ids() -> Vec<String> {
-    register();
     rl_core::registry::ids()
 }
 
 /// Every registered id with its one-line description: a list of `(id, description)`.
 #[pyfunction]
 fn entries() -> Vec<(String, String)> {
-    register();
     rl_core::registry::list()
         .into_iter()
         .map(|entry| (entry.id, entry.description))
@@ -113,24 +131,50 @@ fn derive_seed(seed: u64, index: u64) -> u64 {
     rl_wrappers::derive_seed(seed, index)
 }
 
-/// Adds the classes and functions of `rlrs._core` to `module`: what a domain author's own
-/// extension module calls after registering its domains, so that the same Python classes
-/// drive them.
+/// The conformance checker's verdict and report for the domain registered under `id` (built
+/// with `params_json`, its environment seeded with `seed`): `(ok, report)`, where `report` is
+/// the text `rl_core::CheckReport` prints. Transitions are checked too where the registration
+/// declared them.
+#[pyfunction]
+#[pyo3(signature = (id, params_json = None, seed = 0))]
+fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, String)> {
+    let domain = build_domain(id, params_json)?;
+    let config = rl_core::CheckConfig {
+        seed,
+        ..rl_core::CheckConfig::default()
+    };
+    let report = domain.check(&config);
+    Ok((report.is_ok(), report.to_string()))
+}
+
+/// Adds the classes and functions of `rlrs._core` (`Environment`, `Vector`, `ids`, `entries`,
+/// `check`, `domain_info`, `space_definition`, `derive_seed`) to `module`: what a domain
+/// author's own extension module calls, after registering its domains, so that the Python
+/// classes `rlrs.RustEnv` and `rlrs.RustVectorEnv` drive them (see the [crate
+/// documentation](crate)). It registers nothing itself: the module serves the ids in the
+/// registry of the library it is linked into.
+///
+/// # Errors
+///
+/// The `PyErr` PyO3 gives when a class or function cannot be added to `module`.
 pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<single::PyEnvironment>()?;
     module.add_class::<vector::PyVector>()?;
     module.add_function(wrap_pyfunction!(ids, module)?)?;
     module.add_function(wrap_pyfunction!(entries, module)?)?;
+    module.add_function(wrap_pyfunction!(check, module)?)?;
     module.add_function(wrap_pyfunction!(domain_info, module)?)?;
     module.add_function(wrap_pyfunction!(space_definition, module)?)?;
     module.add_function(wrap_pyfunction!(derive_seed, module)?)?;
     Ok(())
 }
 
-/// The extension module `rlrs._core`.
+/// The extension module `rlrs._core`: the built-in domains (registered on import; idempotent)
+/// and the classes of [`add_to_module`].
+#[cfg(feature = "rlrs-module")]
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    register();
+    rl_domains::register_builtins();
     add_to_module(module)
 }

@@ -1,7 +1,8 @@
 //! One environment of a registered id behind Python: `rlrs._core.Environment`, which the
 //! pure-Python `rlrs.RustEnv` (a `gymnasium.Env`) drives.
 
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::any::TypeId;
+use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError, RwLock, TryLockError};
 
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -54,7 +55,7 @@ impl PythonEnvironment for Opaque {
         Err(
             "this id's domain type is not known to the Python package, so its state cannot \
              be set (the built-in CartPole, MountainCar, MountainCarContinuous and GridWorld \
-             ids support it)"
+             ids support it, and the types declared by rl_python::register_typed_domain)"
                 .to_owned(),
         )
     }
@@ -120,26 +121,86 @@ where
     }
 }
 
-/// Builds the Python-side environment of a registered domain: typed for the built-in domain
-/// types (state access, text pictures), opaque otherwise.
+/// Builds the Python-side environment of `domain` from its typed form: the constructor that
+/// [`register_typed_domain`] stores for `D`.
+fn typed_environment<D>(
+    domain: &dyn RegisteredDomain,
+    seed: u64,
+) -> Option<Box<dyn PythonEnvironment>>
+where
+    D: Domain + Render + Clone + Send + 'static,
+    D::State: Serialize + DeserializeOwned + Send,
+    D::ObservationSpace: DynamicSpace + Send,
+    D::ActionSpace: DynamicSpace + Send,
+    DynamicEnvironment<Simulator<D>>: Send,
+{
+    let typed = domain.as_any().downcast_ref::<D>()?;
+    Some(Box::new(Known::new(typed.clone(), seed)))
+}
+
+/// A constructor of the Python-side environment of one domain type, `None` for other types.
+type TypedConstructor = fn(&dyn RegisteredDomain, u64) -> Option<Box<dyn PythonEnvironment>>;
+
+/// The domain types whose state the Python environment reaches, each with its constructor:
+/// the built-in ones first, then those of [`register_typed_domain`].
+static TYPED_DOMAINS: LazyLock<RwLock<Vec<(TypeId, TypedConstructor)>>> = LazyLock::new(|| {
+    RwLock::new(vec![
+        typed_entry::<CartPole>(),
+        typed_entry::<MountainCar>(),
+        typed_entry::<MountainCarContinuous>(),
+        typed_entry::<GridWorld>(),
+    ])
+});
+
+/// The table entry of the domain type `D`.
+fn typed_entry<D>() -> (TypeId, TypedConstructor)
+where
+    D: Domain + Render + Clone + Send + 'static,
+    D::State: Serialize + DeserializeOwned + Send,
+    D::ObservationSpace: DynamicSpace + Send,
+    D::ActionSpace: DynamicSpace + Send,
+    DynamicEnvironment<Simulator<D>>: Send,
+{
+    (TypeId::of::<D>(), typed_environment::<D>)
+}
+
+/// Declares the domain type `D` to the Python environment, as the built-in CartPole,
+/// MountainCar, MountainCarContinuous and GridWorld are: every id whose registration builds a
+/// `D` then supports `reset(options={"state": ...})` (the state in `D::State`'s serde form),
+/// `RustEnv.state()` and the `"ansi"` render mode (`D`'s [`Render::render_text`]). Ids of a type
+/// not declared run all the same, without those three. Idempotent; call it where the domain is
+/// registered, before its environments are built.
+pub fn register_typed_domain<D>()
+where
+    D: Domain + Render + Clone + Send + 'static,
+    D::State: Serialize + DeserializeOwned + Send,
+    D::ObservationSpace: DynamicSpace + Send,
+    D::ActionSpace: DynamicSpace + Send,
+    DynamicEnvironment<Simulator<D>>: Send,
+{
+    let mut table = TYPED_DOMAINS
+        .write()
+        .unwrap_or_else(PoisonError::into_inner);
+    if !table
+        .iter()
+        .any(|(type_id, _)| *type_id == TypeId::of::<D>())
+    {
+        table.push(typed_entry::<D>());
+    }
+}
+
+/// Builds the Python-side environment of a registered domain: typed (state access, text
+/// pictures) for the built-in domain types and those of [`register_typed_domain`], opaque
+/// otherwise.
 pub(crate) fn python_environment(
     domain: &dyn RegisteredDomain,
     seed: u64,
 ) -> Box<dyn PythonEnvironment> {
-    let any = domain.as_any();
-    if let Some(domain) = any.downcast_ref::<CartPole>() {
-        return Box::new(Known::new(domain.clone(), seed));
-    }
-    if let Some(domain) = any.downcast_ref::<MountainCar>() {
-        return Box::new(Known::new(domain.clone(), seed));
-    }
-    if let Some(domain) = any.downcast_ref::<MountainCarContinuous>() {
-        return Box::new(Known::new(domain.clone(), seed));
-    }
-    if let Some(domain) = any.downcast_ref::<GridWorld>() {
-        return Box::new(Known::new(domain.clone(), seed));
-    }
-    Box::new(Opaque(domain.environment(seed)))
+    let table = TYPED_DOMAINS.read().unwrap_or_else(PoisonError::into_inner);
+    table
+        .iter()
+        .find_map(|(_, constructor)| constructor(domain, seed))
+        .unwrap_or_else(|| Box::new(Opaque(domain.environment(seed))))
 }
 
 /// The environment state behind the Python object.

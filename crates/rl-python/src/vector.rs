@@ -212,7 +212,6 @@ impl PyVector {
         let options = VectorOptions::new()
             .with_autoreset(mode)
             .with_threads(threads);
-        crate::register();
         let vector =
             make_vector(id, params.as_ref(), count, seed, options).map_err(
                 |error| match error {

@@ -1,5 +1,5 @@
-"""The package around the environments: the README's example runs, and ids of another Rust
-core register under another namespace."""
+"""The package around the environments: the README's example runs, ids of another Rust core
+register under another namespace, and the Rust conformance checker runs by id."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import re
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import rlrs
 
@@ -45,3 +46,13 @@ def test_module_prefix_imports_the_package():
     env = gym.make("rlrs:rlrs/MountainCar-v0")
     observation, _ = env.reset(seed=0)
     assert observation.dtype == np.float32 and observation.shape == (2,)
+
+
+def test_the_rust_checker_runs_by_id():
+    ok, report = rlrs._core.check("GridWorld-4x5", seed=3)
+    assert ok, report
+    assert "0 failed" in report and "  ok    " in report
+    with pytest.raises(KeyError, match="NoSuchId-v0"):
+        rlrs._core.check("NoSuchId-v0")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        rlrs._core.check("CartPole-v1", "{")

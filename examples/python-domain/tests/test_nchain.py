@@ -1,0 +1,115 @@
+"""The example package: a domain written in Rust outside the workspace, registered under its own
+namespace, passes Gymnasium's checker, steps as a vector, and follows its documented dynamics."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import rlrs
+import rlrs_nchain
+
+ID = "nchain/NChain-v0"
+
+
+def test_the_package_registers_its_own_ids_and_no_built_in():
+    assert rlrs_nchain.ids() == ["NChain-v0"]
+    assert ID in gym.registry
+    assert "nchain/CartPole-v1" not in gym.registry
+    # rlrs's own core is a separate registry that knows nothing of the chain.
+    assert "NChain-v0" not in rlrs.ids()
+
+
+def test_the_rust_checker_passes():
+    ok, report = rlrs_nchain.check("NChain-v0")
+    assert ok, report
+    # The registration declared enumerable transitions, so they are checked too.
+    ok, report = rlrs_nchain.check("NChain-v0", seed=5, length=3, slip=0.5)
+    assert ok, report
+
+
+def test_gymnasium_check_env_passes_without_warnings():
+    env = gym.make(ID, render_mode="ansi")
+    assert isinstance(env.unwrapped, rlrs.RustEnv)
+    assert env.unwrapped._core.__class__.__module__ == "rlrs._core"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+def test_spaces_rendering_and_dynamics():
+    env = gym.make(ID, render_mode="ansi", slip=0.0, length=3)
+    assert env.observation_space == gym.spaces.Discrete(3)
+    assert env.action_space == gym.spaces.Discrete(2)
+    observation, info = env.reset(seed=0)
+    assert observation == 0 and info == {}
+    assert env.render() == "A.."
+    # Without slip, forward walks to the end of the chain, where staying pays the large reward.
+    rewards = [env.step(0)[1] for _ in range(4)]
+    assert rewards == [0.0, 0.0, 10.0, 10.0]
+    assert env.render() == "..A"
+    assert env.unwrapped.state() == 2
+    observation, reward, terminated, truncated, _ = env.step(1)
+    assert (observation, reward, terminated, truncated) == (0, 2.0, False, False)
+
+
+def test_an_episode_starts_in_a_given_state():
+    env = gym.make(ID, slip=0.0)
+    observation, _ = env.reset(seed=0, options={"state": 4})
+    assert observation == 4 and env.unwrapped.state() == 4
+    assert env.step(0)[:2] == (4, 10.0)
+    # As for the built-in domains (crates/rl-python/tests/test_env.py).
+    with pytest.raises(NotImplementedError, match="not one of this domain"):
+        env.reset(options={"state": "end"})
+
+
+def test_the_episode_cap_truncates():
+    env = gym.make(ID, episode_cap=3)
+    env.reset(seed=1)
+    flags = [env.step(1)[2:4] for _ in range(3)]
+    assert flags == [(False, False), (False, False), (False, True)]
+    with pytest.raises(RuntimeError):
+        env.step(1)
+
+
+def test_bad_parameters_and_actions_are_errors_that_name_them():
+    with pytest.raises(ValueError, match="slip"):
+        gym.make(ID, slip=1.5)
+    with pytest.raises(ValueError, match="length"):
+        gym.make(ID, length="long")
+    env = gym.make(ID)
+    env.reset(seed=0)
+    with pytest.raises(ValueError):
+        env.step(2)
+
+
+def test_a_vector_steps_like_single_environments_seeded_the_same_way():
+    num_envs, seed = 4, 7
+    envs = gym.make_vec(ID, num_envs=num_envs, vectorization_mode="vector_entry_point", slip=0.3)
+    assert isinstance(envs, rlrs.RustVectorEnv)
+    # Discrete observations are flattened one-hot into float32 rows.
+    assert envs.single_observation_space.shape == (5,)
+    observations, _ = envs.reset(seed=seed)
+    singles = [gym.make(ID, slip=0.3) for _ in range(num_envs)]
+    states = [
+        env.reset(seed=rlrs._core.derive_seed(seed, i))[0] for i, env in enumerate(singles)
+    ]
+    assert np.array_equal(observations, np.eye(5, dtype=np.float32)[states])
+    rng = np.random.default_rng(0)
+    total = np.zeros(num_envs)
+    for _ in range(50):
+        actions = rng.integers(0, 2, size=num_envs)
+        observations, rewards, terminated, truncated, _ = envs.step(actions)
+        expected = [env.step(int(a)) for env, a in zip(singles, actions)]
+        assert np.array_equal(observations, np.eye(5, dtype=np.float32)[[e[0] for e in expected]])
+        assert np.array_equal(rewards, [e[1] for e in expected])
+        assert not terminated.any() and not truncated.any()
+        total += rewards
+    # Random walkers go back about half the time: every environment earned something.
+    assert (total > 0).all()
+    envs.close()
