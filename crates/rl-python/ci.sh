@@ -41,6 +41,11 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "${pins[*]}" ]; then
 fi
 
 echo "ci.sh: building rlrs (maturin develop, debug profile)"
+# A cdylib's file name carries no hash: the domain-author example built below (its own
+# workspace, sharing this target directory) links rl-python without the `rlrs-module` feature
+# and overwrites librl_python.so, which cargo would then take for this build's fresh output.
+# Removing it makes cargo link rlrs's own again (a link, not a rebuild).
+rm -f "$target_dir/debug/librl_python.so" "$target_dir/debug/deps/librl_python.so"
 (
     cd "$crate_dir"
     VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" "$venv/bin/maturin" develop --quiet

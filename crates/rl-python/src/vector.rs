@@ -125,7 +125,16 @@ impl PyVector {
         write(py, &buffers.final_mask, vector.final_mask())?;
         write(py, &buffers.episode_mask, vector.episode_ended())?;
         write(py, &buffers.episode_returns, vector.episode_returns())?;
-        write(py, &buffers.episode_times, vector.episode_times())?;
+        // Rounded to microseconds as Gymnasium's RecordEpisodeStatistics rounds them
+        // (`np.round(t, 6)`: times 10^6, rounded half to even, divided by 10^6).
+        let array = buffers.episode_times.bind(py);
+        let mut writable = array.readwrite();
+        let times = writable
+            .as_slice_mut()
+            .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
+        for (target, time) in times.iter_mut().zip(vector.episode_times()) {
+            *target = (time * 1e6).round_ties_even() / 1e6;
+        }
         let array = buffers.episode_lengths.bind(py);
         let mut writable = array.readwrite();
         let lengths = writable
@@ -324,19 +333,20 @@ impl PyVector {
         self.buffers.episode_mask.bind(py).clone()
     }
 
-    /// The return of the episode that ended, where `episode_mask` is set.
+    /// The return of the episode that ended, where `episode_mask` is set (0 elsewhere).
     #[getter]
     fn episode_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         self.buffers.episode_returns.bind(py).clone()
     }
 
-    /// The length of the episode that ended, where `episode_mask` is set.
+    /// The length of the episode that ended, where `episode_mask` is set (0 elsewhere).
     #[getter]
     fn episode_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         self.buffers.episode_lengths.bind(py).clone()
     }
 
-    /// The wall time in seconds of the episode that ended, where `episode_mask` is set.
+    /// The wall time in seconds of the episode that ended, rounded to microseconds, where
+    /// `episode_mask` is set (0 elsewhere).
     #[getter]
     fn episode_times<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         self.buffers.episode_times.bind(py).clone()

@@ -86,6 +86,11 @@ fn episode_statistics_equal_single_environments_in_every_mode() {
                     if *ended {
                         episodes[index]
                             .push((env.episode_returns()[index], env.episode_lengths()[index]));
+                    } else {
+                        // Gymnasium's RecordEpisodeStatistics reports 0 where no episode ended.
+                        assert_eq!(env.episode_returns()[index], 0.0);
+                        assert_eq!(env.episode_lengths()[index], 0);
+                        assert_eq!(env.episode_times()[index], 0.0);
                     }
                 }
             }

@@ -154,10 +154,12 @@ class RustVectorEnv(VectorEnv):
         if self.record_episode_statistics:
             mask = self._episode_mask
             if mask.any():
+                # The Rust buffers already hold 0 where no episode ended, and the times
+                # rounded to microseconds, as RecordEpisodeStatistics reports them.
                 info["episode"] = {
-                    "r": np.where(mask, self._episode_returns, 0.0),
-                    "l": np.where(mask, self._episode_lengths, 0),
-                    "t": np.where(mask, np.round(self._episode_times, 6), 0.0),
+                    "r": self._episode_returns.copy(),
+                    "l": self._episode_lengths.copy(),
+                    "t": self._episode_times.copy(),
                 }
                 info["_episode"] = mask.copy()
         if self._autoreset_mode == AutoresetMode.SAME_STEP and self._final_mask.any():

@@ -108,12 +108,14 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
         &self.returns
     }
 
-    /// The length in steps of the episode each marked environment ended on the last step.
+    /// The length in steps of the episode each marked environment ended on the last step (0
+    /// elsewhere).
     pub fn episode_lengths(&self) -> &[u64] {
         &self.lengths
     }
 
-    /// The wall time in seconds of the episode each marked environment ended on the last step.
+    /// The wall time in seconds of the episode each marked environment ended on the last step
+    /// (0 elsewhere).
     pub fn episode_times(&self) -> &[f64] {
         &self.times
     }
@@ -189,6 +191,9 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
             episodes,
         } = self;
         ended.fill(false);
+        returns.fill(0.0);
+        lengths.fill(0);
+        times.fill(0.0);
         let flags = inner.terminated().iter().zip(inner.truncated());
         let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
         let steps = inner
