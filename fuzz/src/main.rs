@@ -29,11 +29,13 @@ use rand_pcg::Pcg64;
 use crate::targets::{Context, TARGETS, Target};
 
 const USAGE: &str = "\
-usage: rl-fuzz [--target NAME|all] [--inputs N] [--seconds S] [--seed S]
+usage: rl-fuzz [--target NAME|all] [--inputs N] [--first I] [--seconds S] [--seed S]
                [--timeout SECONDS] [--memory-mb MB] [--index I]
 
   --target NAME   one of the targets below, or `all` (the default)
-  --inputs N      inputs per target (default 1000)
+  --inputs N      inputs per target (default 1000): inputs 0 to N-1
+  --first I       start at input I instead of 0, so that processes can share a run
+                  (`--first 0 --inputs 500000` and `--first 500000 --inputs 1000000`)
   --seconds S     stop each target after S seconds, whatever --inputs says (smoke runs)
   --seed S        the master seed (default 1); input I of target T is reproducible from S
   --timeout T     the longest one input may run before it is a hang (default 10 seconds)
@@ -273,7 +275,7 @@ struct TargetReport {
 /// The parent: runs one target in child processes until its inputs (or seconds) are done.
 fn run_target(options: &Options, target: &Target, files: &ChildFiles) -> TargetReport {
     let started = Instant::now();
-    let mut first = 0;
+    let mut first = options.first;
     let mut findings = Vec::new();
     let _ = std::fs::remove_file(&files.findings);
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("rl-fuzz"));
@@ -313,6 +315,9 @@ fn run_target(options: &Options, target: &Target, files: &ChildFiles) -> TargetR
             ))
             .arg(&exe)
             .args(&child_args)
+            // In the parent's scratch directory: a damaged relative path (an `--out` of the
+            // `cli` target) writes there, not into the directory the run started in.
+            .current_dir(files.progress.parent().unwrap_or(Path::new(".")))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -350,7 +355,7 @@ fn run_target(options: &Options, target: &Target, files: &ChildFiles) -> TargetR
         );
     }
     TargetReport {
-        inputs: first,
+        inputs: first.saturating_sub(options.first),
         findings,
         elapsed: started.elapsed(),
     }

@@ -305,6 +305,21 @@ fn run_tidy(root: &Path) -> Result<(), Failure> {
     })?;
     let uncompiled = tidy::check_test_files(root, &packages)
         .map_err(|error| unreadable_sources(root, &error))?;
+    // Outside a git checkout (a source archive) there is nothing tracked to check.
+    let stray = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .map(|output| tidy::stray_tracked_paths(&output.stdout))
+        .unwrap_or_default();
+    for path in &stray {
+        eprintln!(
+            "xtask ci: {path:?}: tracked outside the project's top-level entries (a stray file? \
+             `git rm --cached` it, or add the entry to TOP_LEVEL in xtask/src/tidy.rs)"
+        );
+    }
     for file in &report.missing_module_doc {
         eprintln!(
             "xtask ci: {}: the first line does not begin with '//!'",
@@ -322,21 +337,26 @@ fn run_tidy(root: &Path) -> Result<(), Failure> {
             file.file_stem().unwrap_or_default().to_string_lossy()
         );
     }
-    if report.missing_module_doc.is_empty() && outside.is_empty() && uncompiled.is_empty() {
+    if report.missing_module_doc.is_empty()
+        && outside.is_empty()
+        && uncompiled.is_empty()
+        && stray.is_empty()
+    {
         println!(
             "    {} Rust files checked: each opens with a '//!' line, no crate includes a file \
-             from outside it, every test file is compiled",
+             from outside it, every test file is compiled; no stray tracked file",
             report.checked
         );
         return Ok(());
     }
     eprintln!(
         "xtask ci: {} files without a '//!' first line, {} includes from outside a crate, {} \
-         test files not compiled (of {} Rust files)",
+         test files not compiled (of {} Rust files), {} stray tracked paths",
         report.missing_module_doc.len(),
         outside.len(),
         uncompiled.len(),
-        report.checked
+        report.checked,
+        stray.len()
     );
     Err(Failure::ProblemsFound)
 }

@@ -1,11 +1,49 @@
 //! The tidy checks: every Rust source file opens with a `//!` line that says what it holds, no
-//! library crate includes a file from outside its directory, and every integration-test file
-//! is compiled.
+//! library crate includes a file from outside its directory, every integration-test file
+//! is compiled, and git tracks nothing at the top level but the project's own entries (a
+//! fuzzed `--out` path once left stray files that were committed).
 
 use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+
+/// The top-level entries the repository may track; anything else (a stray output of a tool
+/// run in the checkout) is reported.
+pub(crate) const TOP_LEVEL: &[&str] = &[
+    ".cargo",
+    ".ci",
+    ".gitignore",
+    "ARCHITECTURE.md",
+    "Cargo.lock",
+    "Cargo.toml",
+    "README.md",
+    "benches",
+    "crates",
+    "docs",
+    "examples",
+    "fuzz",
+    "scripts",
+    "support",
+    "testdata",
+    "xtask",
+];
+
+/// The tracked paths (as `git ls-files -z` lists them) whose top-level entry is not in
+/// [`TOP_LEVEL`], sorted.
+pub(crate) fn stray_tracked_paths(listing: &[u8]) -> Vec<String> {
+    let mut stray: Vec<String> = listing
+        .split(|byte| *byte == 0)
+        .filter(|path| !path.is_empty())
+        .map(|path| String::from_utf8_lossy(path).into_owned())
+        .filter(|path| {
+            let top = path.split('/').next().unwrap_or_default();
+            !TOP_LEVEL.contains(&top)
+        })
+        .collect();
+    stray.sort();
+    stray
+}
 
 /// What the first line of every Rust file must begin with.
 const MODULE_DOC_PREFIX: &[u8] = b"//!";
@@ -268,6 +306,21 @@ pub(crate) fn check_test_files(root: &Path, packages: &[TestTargets]) -> io::Res
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn stray_top_level_paths_are_reported() {
+        let listing =
+            b"Cargo.toml\0crates/rl-core/src/lib.rs\0tmp/rl-fuzz-1/picture.svg\0\xe2\x80\xae\0";
+        assert_eq!(
+            super::stray_tracked_paths(listing),
+            vec![
+                "tmp/rl-fuzz-1/picture.svg".to_owned(),
+                "\u{202e}".to_owned()
+            ]
+        );
+        assert!(super::stray_tracked_paths(b"README.md\0docs/a.md\0").is_empty());
+    }
+
     use super::{
         Report, TestTargets, check, check_includes, check_test_files, is_skipped_directory,
     };

@@ -133,7 +133,12 @@ impl PyVector {
             .as_slice_mut()
             .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
         for (target, time) in times.iter_mut().zip(vector.episode_times()) {
-            *target = (time * 1e6).round_ties_even() / 1e6;
+            // Most entries are 0 (no episode ended there): skip the rounding call.
+            *target = if *time == 0.0 {
+                0.0
+            } else {
+                (time * 1e6).round_ties_even() / 1e6
+            };
         }
         let array = buffers.episode_lengths.bind(py);
         let mut writable = array.readwrite();
