@@ -135,7 +135,7 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     }
 
     /// The states of `len` episodes of the domain stepped by its batch kernel
-    /// ([`BatchStates`](crate::BatchStates) over [`BatchStep`](crate::BatchStep)), each a
+    /// ([`BatchStates`](crate::BatchStates) over [`BatchStep`]), each a
     /// placeholder until its first reset, or `None` when the registration declared no kernel
     /// ([`Registration::with_kernel`]). rl-wrappers' `make_vector` builds one per thread, and
     /// copies of [`environment`](Self::environment) where there is none.
