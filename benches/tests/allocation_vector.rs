@@ -15,7 +15,28 @@ use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
-use rl_wrappers::vector::{Autoreset, KernelVector, VectorOptions, make_vector};
+use rl_wrappers::vector::{Autoreset, KernelVector, VectorEnv, VectorOptions, make_vector};
+
+/// Resets `vector`, steps it for a warm-up, then 300 steps with the rows of actions in turn;
+/// returns the allocations of the 300 and the number of episode ends seen.
+fn measure<V: VectorEnv>(vector: &mut V, rows: &[Vec<V::Action>]) -> (usize, usize) {
+    vector.reset(Mode::Training).expect("reset");
+    for i in 0..50 {
+        vector.step(&rows[i % rows.len()]).expect("step");
+    }
+    let before = allocations();
+    let mut ended = 0;
+    for i in 0..300 {
+        vector.step(&rows[i % rows.len()]).expect("step");
+        ended += vector
+            .terminated()
+            .iter()
+            .zip(vector.truncated())
+            .filter(|(t, u)| **t || **u)
+            .count();
+    }
+    (allocations() - before, ended)
+}
 
 /// Steps a kernel vector environment of `domain` for a warm-up, then 300 steps with actions
 /// from `action`; returns the allocations of the 300 and the number of episode ends seen.
@@ -36,22 +57,7 @@ where
     let rows: Vec<Vec<D::Action>> = (0..7)
         .map(|k| (0..envs).map(|i| action(i * 7 + k)).collect())
         .collect();
-    vector.reset(Mode::Training).expect("reset");
-    for i in 0..50 {
-        vector.step(&rows[i % rows.len()]).expect("step");
-    }
-    let before = allocations();
-    let mut ended = 0;
-    for i in 0..300 {
-        vector.step(&rows[i % rows.len()]).expect("step");
-        ended += vector
-            .terminated()
-            .iter()
-            .zip(vector.truncated())
-            .filter(|(t, u)| **t || **u)
-            .count();
-    }
-    (allocations() - before, ended)
+    measure(&mut vector, &rows)
 }
 
 /// As [`allocations_per_run`], for the vector that `make_vector` builds from `id` (the
@@ -76,22 +82,7 @@ fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, u
                 .collect()
         })
         .collect();
-    vector.reset(Mode::Training).expect("reset");
-    for i in 0..50 {
-        vector.step(&rows[i % rows.len()]).expect("step");
-    }
-    let before = allocations();
-    let mut ended = 0;
-    for i in 0..300 {
-        vector.step(&rows[i % rows.len()]).expect("step");
-        ended += vector
-            .terminated()
-            .iter()
-            .zip(vector.truncated())
-            .filter(|(t, u)| **t || **u)
-            .count();
-    }
-    (allocations() - before, ended)
+    measure(&mut vector, &rows)
 }
 
 fn main() {
