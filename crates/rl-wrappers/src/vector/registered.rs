@@ -151,9 +151,8 @@ pub fn make_vector(
     let probe = domain.environment(0);
     let action_space = probe.action_space().clone();
     let dim = probe.observation_space().flat_dim();
-    let kernel = domain.batch_states(0).is_some();
     VectorEnvironment::from_shares(count, dim, seed, options, |first, len| {
-        if kernel && let Some(states) = domain.batch_states(len) {
+        if let Some(states) = domain.batch_states(len) {
             return Ok(RegisteredBatch::Kernel(KernelBatch::new(states, first)));
         }
         let copies = (0..len).map(|_| domain.environment(0)).collect();
