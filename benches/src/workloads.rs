@@ -12,11 +12,10 @@ use rl_domains::acrobot::{Acrobot, AcrobotParams};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::pendulum::{MAX_TORQUE, Pendulum, PendulumParams};
-use rl_spaces::AnyElement;
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Batch, KernelVector, RegisteredVector, VectorEnv, VectorEnvironment, VectorEpisodeStatistics,
-    VectorOptions, make_vector,
+    VectorOptions, make_discrete_vector,
 };
 
 #[cfg(doc)]
@@ -211,44 +210,40 @@ pub fn run_vector<B: Batch>(
     Ok(total)
 }
 
-/// The vector the Python package steps for `id`: [`make_vector`] (the id's kernel) under
+/// The vector the Python package steps for `id` (a `Discrete` action space):
+/// [`make_discrete_vector`] (the id's kernel, integer actions) under
 /// [`VectorEpisodeStatistics`], `envs` environments on `threads` threads, seeded with
 /// [`ENVIRONMENT_SEED`] and reset.
 pub fn by_id_vector(
     id: &str,
     envs: usize,
     threads: usize,
-) -> Result<VectorEpisodeStatistics<RegisteredVector>, VectorError> {
+) -> Result<VectorEpisodeStatistics<RegisteredVector<i64>>, VectorError> {
     rl_domains::register_builtins();
     let count = NonZeroUsize::new(envs).unwrap_or(NonZeroUsize::MIN);
     let threads = NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN);
     let options = VectorOptions::new().with_threads(threads);
-    let vector = make_vector(id, None, count, ENVIRONMENT_SEED, options)?;
+    let vector = make_discrete_vector(id, None, count, ENVIRONMENT_SEED, options)?;
     let mut vector = VectorEpisodeStatistics::new(vector);
     vector.reset(Mode::Training)?;
     Ok(vector)
 }
 
-/// Steps a vector of integer actions read as `AnyElement`s `rounds` times with rows of
-/// `actions`, written each step into the one buffer `buffer` in place, as the Python package
-/// writes a NumPy array of actions into its buffer; returns the sum of the rewards.
+/// Steps a vector of integer actions `rounds` times with rows of `actions`, each copied first
+/// into the one buffer `buffer`, as the Python package copies a NumPy array of actions into
+/// its buffer; returns the sum of the rewards.
 #[inline]
-pub fn run_any_vector<V: VectorEnv<Action = AnyElement>>(
+pub fn run_by_id_vector<V: VectorEnv<Action = i64>>(
     vector: &mut V,
     actions: &mut ActionRows<i64>,
-    buffer: &mut Vec<AnyElement>,
+    buffer: &mut Vec<i64>,
     rounds: usize,
 ) -> Result<f64, VectorError> {
     let mut total = 0.0;
     for _ in 0..rounds {
         let row = actions.next_row();
-        buffer.resize(row.len(), AnyElement::Int(0));
-        for (slot, action) in buffer.iter_mut().zip(row) {
-            match slot {
-                AnyElement::Int(value) => *value = *action,
-                other => *other = AnyElement::Int(*action),
-            }
-        }
+        buffer.clear();
+        buffer.extend_from_slice(row);
         vector.step(buffer)?;
         total += vector.rewards().first().copied().unwrap_or(0.0);
         black_box(vector.observations());

@@ -1,7 +1,7 @@
 //! Vector environments of rl-domains' batch kernels (CartPole, MountainCar,
 //! MountainCarContinuous and the fast-precision CartPole, and every kernel id built by id
-//! with `make_vector`) allocate nothing per step after
-//! warm-up, on one and two threads, with next-step and same-step autoreset. The counter is
+//! with `make_vector`, and with integer actions with `make_discrete_vector`) allocate nothing
+//! per step after warm-up, on one and two threads, with next-step and same-step autoreset. The counter is
 //! global (it must see the worker thread), so this test runs without the test harness, alone
 //! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
@@ -15,7 +15,9 @@ use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
-use rl_wrappers::vector::{Autoreset, KernelVector, VectorEnv, VectorOptions, make_vector};
+use rl_wrappers::vector::{
+    Autoreset, KernelVector, VectorEnv, VectorOptions, make_discrete_vector, make_vector,
+};
 
 /// Resets `vector`, steps it for a warm-up, then 300 steps with the rows of actions in turn;
 /// returns the allocations of the 300 and the number of episode ends seen.
@@ -85,6 +87,24 @@ fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, u
     measure(&mut vector, &rows)
 }
 
+/// As [`allocations_by_id`], for the vector with integer actions that
+/// `make_discrete_vector` builds from `id` (a `Discrete` action space), with the actions
+/// `i % n` of a space of `n` actions.
+fn allocations_by_id_with_integers(
+    id: &str,
+    envs: usize,
+    options: VectorOptions,
+) -> (usize, usize) {
+    let count = NonZeroUsize::new(envs).expect("non-zero");
+    let mut vector = make_discrete_vector(id, None, count, 3, options).expect("valid");
+    assert!(vector.uses_kernel(), "{id} steps its kernel by id");
+    let n = vector.action_space().n() as i64;
+    let rows: Vec<Vec<i64>> = (0..7)
+        .map(|row| (0..envs).map(|i| (i as i64 + row) % n).collect())
+        .collect();
+    measure(&mut vector, &rows)
+}
+
 fn main() {
     rl_domains::register_builtins();
     let mut failures = Vec::new();
@@ -138,6 +158,12 @@ fn main() {
                 check(
                     &label(&format!("{id} by id")),
                     allocations_by_id(id, envs, options),
+                );
+            }
+            for id in ["CartPole-v1", "MountainCar-v0", "Acrobot-v1"] {
+                check(
+                    &label(&format!("{id} by id, integer actions")),
+                    allocations_by_id_with_integers(id, envs, options),
                 );
             }
         }

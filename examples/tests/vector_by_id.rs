@@ -1,8 +1,9 @@
 //! Vectors built by id (`make_vector`) of the built-in domains: the kernel path where the
 //! registration declares one, copies otherwise, and either way bit for bit the vector of the
 //! typed domain's kernel and the vector of copies of the id's environment, on one to three
-//! threads, in all three autoreset modes, across episode ends. Action masks by id equal the
-//! environments' own masks.
+//! threads, in all three autoreset modes, across episode ends. The vectors with integer
+//! actions (`make_discrete_vector`) equal them for every id with a `Discrete` action space and
+//! refuse the others. Action masks by id equal the environments' own masks.
 
 use std::num::NonZeroUsize;
 
@@ -14,7 +15,8 @@ use rl_core::{BatchStep, Environment, Mode};
 use rl_domains::{Acrobot, CartPole, MountainCar, MountainCarContinuous, Pendulum};
 use rl_spaces::{AnyElement, DynamicSpace, FlattenSpace, TrySampleSpace};
 use rl_wrappers::vector::{
-    Autoreset, EnvironmentVector, KernelVector, RegisteredVector, VectorOptions, make_vector,
+    Autoreset, EnvironmentVector, KernelVector, RegisteredVector, VectorOptions,
+    make_discrete_vector, make_vector,
 };
 use serde_json::json;
 
@@ -100,6 +102,28 @@ where
             let mut by_id: RegisteredVector =
                 make_vector(id, params, count(), SEED, options).expect("by id");
             assert!(by_id.uses_kernel(), "{context}: the id declares a kernel");
+            // Integer actions where the action space is Discrete; an error naming the id
+            // otherwise.
+            let mut integers: Option<RegisteredVector<i64>> =
+                match make_discrete_vector(id, params, count(), SEED, options) {
+                    Ok(vector) => {
+                        assert!(
+                            matches!(by_id.action_space(), rl_spaces::AnySpace::Discrete(_)),
+                            "{context}"
+                        );
+                        assert!(vector.uses_kernel(), "{context}");
+                        Some(vector)
+                    }
+                    Err(error) => {
+                        assert!(
+                            !matches!(by_id.action_space(), rl_spaces::AnySpace::Discrete(_)),
+                            "{context}: {error}"
+                        );
+                        let text = error.to_string();
+                        assert!(text.contains(id) && text.contains("Discrete"), "{text}");
+                        None
+                    }
+                };
             let mut typed =
                 KernelVector::<D, f32>::from_kernel(domain.clone(), count(), SEED, options)
                     .expect("typed");
@@ -113,6 +137,10 @@ where
             copies.reset(Mode::Training).expect("reset");
             assert_same(&by_id, &typed, &context);
             assert_same(&by_id, &copies, &context);
+            if let Some(integers) = &mut integers {
+                integers.reset(Mode::Training).expect("reset");
+                assert_same(&by_id, integers, &context);
+            }
             let mut rng = Pcg64::seed_from_u64(threads as u64);
             let any_space = by_id.action_space().clone();
             for step in 0..steps {
@@ -134,6 +162,11 @@ where
                 let context = format!("{context}, step {step}");
                 assert_same(&by_id, &typed, &context);
                 assert_same(&by_id, &copies, &context);
+                if let Some(integers) = &mut integers {
+                    let ints: Vec<i64> = any.iter().map(|a| a.as_int().expect("an int")).collect();
+                    integers.step(&ints).expect("a step with integers");
+                    assert_same(&by_id, integers, &context);
+                }
                 let ends = by_id
                     .terminated()
                     .iter()
@@ -147,6 +180,10 @@ where
                     copies.reset_ended().expect("reset ended");
                     assert_same(&by_id, &typed, &context);
                     assert_same(&by_id, &copies, &context);
+                    if let Some(integers) = &mut integers {
+                        integers.reset_ended().expect("reset ended");
+                        assert_same(&by_id, integers, &context);
+                    }
                 }
             }
         }
@@ -203,6 +240,37 @@ fn gridworld_by_id_steps_copies_and_its_masks_are_the_environments() {
         vector.reset(Mode::Training).expect("reset");
         let mut masks = Array2::from_elem((COUNT, 4), false);
         vector.action_masks(&mut masks).expect("masks");
+        // Integer actions over the copies: the same results and masks.
+        let mut integers = make_discrete_vector(
+            id,
+            None,
+            count(),
+            SEED,
+            options(threads, Autoreset::NextStep),
+        )
+        .expect("integers by id");
+        assert!(!integers.uses_kernel(), "GridWorld has no kernel");
+        integers.reset(Mode::Training).expect("reset");
+        let mut integer_masks = Array2::from_elem((COUNT, 4), true);
+        integers
+            .action_masks(&mut integer_masks)
+            .expect("masks with integers");
+        assert_eq!(masks, integer_masks, "{threads} threads");
+        let mut rng = Pcg64::seed_from_u64(5);
+        for step in 0..200 {
+            let ints: Vec<i64> = (0..COUNT)
+                .map(|_| rand::RngExt::random_range(&mut rng, 0..4))
+                .collect();
+            let any: Vec<AnyElement> = ints.iter().map(|a| AnyElement::Int(*a)).collect();
+            vector.step(&any).expect("a step");
+            integers.step(&ints).expect("a step with integers");
+            assert_same(
+                &vector,
+                &integers,
+                &format!("{threads} threads, step {step}"),
+            );
+        }
+        vector.reset(Mode::Training).expect("reset");
         let built = registry::build(id, None).expect("builds");
         for i in 0..COUNT {
             let mut environment = built.environment(0);
@@ -269,4 +337,32 @@ fn a_wrong_action_by_id_is_an_error_before_anything_steps() {
     let text = error.to_string();
     assert!(text.contains('5') && text.contains("Discrete(2)"), "{text}");
     assert_eq!(vector.observations(), &before, "nothing stepped");
+}
+
+#[test]
+fn a_wrong_integer_action_is_an_error_before_anything_steps() {
+    rl_domains::register_builtins();
+    for id in ["CartPole-v1", "GridWorld-4x5"] {
+        let mut vector =
+            make_discrete_vector(id, None, count(), SEED, options(2, Autoreset::NextStep))
+                .expect("integers by id");
+        vector.reset(Mode::Training).expect("reset");
+        let before = vector.observations().clone();
+        let mut actions = vec![0; COUNT];
+        actions[6] = -1;
+        let text = vector
+            .step(&actions)
+            .expect_err("-1 is in no action space here")
+            .to_string();
+        assert!(
+            text.contains('6') && text.contains("Discrete"),
+            "{id}: {text}"
+        );
+        let text = vector
+            .step(&[0; COUNT - 1])
+            .expect_err("one action short")
+            .to_string();
+        assert!(text.contains(&COUNT.to_string()), "{id}: {text}");
+        assert_eq!(vector.observations(), &before, "{id}: nothing stepped");
+    }
 }

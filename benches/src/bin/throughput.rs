@@ -24,7 +24,7 @@ use rl_benches::timing::{Rates, Timing, measure_interleaved};
 use rl_benches::workloads::{
     ENVIRONMENT_SEED, acrobot, acrobot_simulator, by_id_vector, cartpole, cartpole_simulator,
     discrete_actions, discrete_rows, kernel_vector, mountain_car, mountain_car_simulator, pendulum,
-    pendulum_simulator, run_any_vector, run_episodes, run_raw, run_raw_cartpole_batch,
+    pendulum_simulator, run_by_id_vector, run_episodes, run_raw, run_raw_cartpole_batch,
     run_raw_mountain_car_batch, run_vector, torque_actions, torque_rows,
 };
 use rl_core::{Frame, RenderFrame};
@@ -191,7 +191,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         workloads.push(Workload {
             configuration: batch(name, "CartPole-v1", threads),
             chunk: recording(failure, move || {
-                run_any_vector(&mut vector, &mut rows, &mut buffer, BATCH_ROUNDS)
+                run_by_id_vector(&mut vector, &mut rows, &mut buffer, BATCH_ROUNDS)
                     .map(|_| batch_steps)
             }),
         });
@@ -256,7 +256,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         workloads.push(Workload {
             configuration: batch(name, "MountainCar-v0", threads),
             chunk: recording(failure, move || {
-                run_any_vector(&mut vector, &mut rows, &mut buffer, BATCH_ROUNDS)
+                run_by_id_vector(&mut vector, &mut rows, &mut buffer, BATCH_ROUNDS)
                     .map(|_| batch_steps)
             }),
         });

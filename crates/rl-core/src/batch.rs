@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use rl_spaces::{AnyElement, AnySpace, DynamicSpace, FlatScalar, FlattenSpace, Space};
+use rl_spaces::{
+    AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, Space, SpaceError,
+};
 
 use crate::{CoreError, Domain, Mode};
 
@@ -333,49 +335,139 @@ where
     }
 }
 
-/// The states of a batch of episodes of a domain built by id, behind a box: actions are
-/// [`AnyElement`]s of an [`AnySpace`] and observations `f32`, as rl-wrappers'
-/// `make_vector` steps them.
-pub type BoxedBatchStates =
-    Box<dyn BatchStates<f32, Action = AnyElement, ActionSpace = AnySpace> + Send>;
+/// The action type of a batch built by id: [`AnyElement`] (any action space, an
+/// [`AnySpace`]) or `i64` (a [`Discrete`] action space, read without the `AnyElement`
+/// round trip; rl-wrappers' `make_discrete_vector`). Sealed: these two are the only ones.
+pub trait ErasedAction:
+    Clone + fmt::Debug + fmt::Display + Send + Sync + 'static + sealed::Sealed
+{
+    /// The action space of this representation: [`AnySpace`] or [`Discrete`].
+    type Space: Space<Element = Self> + Clone + fmt::Debug + fmt::Display + Send + Sync + 'static;
 
-/// [`DomainStates`] that read [`AnyElement`] actions: each step converts the actions into a
-/// buffer of the domain's actions kept between steps (no allocation for plain actions), then
-/// runs the typed kernel.
-pub(crate) struct AnyDomainStates<D: Domain> {
-    typed: DomainStates<D>,
-    action_space: AnySpace,
-    actions: Vec<D::Action>,
+    /// The domain's action space in this representation, or `None` when it has none (an
+    /// action space other than [`Discrete`], for `i64`).
+    fn space(any: AnySpace) -> Option<Self::Space>;
+
+    /// The action as an element of the typed action space `space`, or an error when it is not
+    /// one.
+    fn to_typed<S: DynamicSpace>(&self, space: &S) -> Result<S::Element, SpaceError>;
+
+    /// `actions` as [`AnyElement`]s: `actions` itself for `AnyElement`, otherwise converted
+    /// into `scratch`, whose buffers are reused from call to call (for an environment stepped
+    /// through the object-safe [`Environment`](crate::Environment) interface).
+    fn as_any_elements<'a>(
+        actions: &'a [Self],
+        scratch: &'a mut Vec<AnyElement>,
+    ) -> &'a [AnyElement];
 }
 
-impl<D> AnyDomainStates<D>
-where
-    D: Domain,
-    D::ActionSpace: DynamicSpace,
-{
-    /// `len` states of `domain` (see [`DomainStates::new`]).
-    pub(crate) fn new(domain: Arc<D>, len: usize) -> Self {
-        let action_space = domain.action_space().to_any_space();
-        AnyDomainStates {
-            typed: DomainStates::new(domain, len),
-            action_space,
-            actions: Vec::with_capacity(len),
-        }
+mod sealed {
+    /// Keeps [`ErasedAction`](super::ErasedAction) to the two types this crate implements it
+    /// for.
+    pub trait Sealed {}
+    impl Sealed for rl_spaces::AnyElement {}
+    impl Sealed for i64 {}
+}
+
+impl ErasedAction for AnyElement {
+    type Space = AnySpace;
+
+    fn space(any: AnySpace) -> Option<AnySpace> {
+        Some(any)
+    }
+
+    #[inline]
+    fn to_typed<S: DynamicSpace>(&self, space: &S) -> Result<S::Element, SpaceError> {
+        space.element_from_any(self)
+    }
+
+    fn as_any_elements<'a>(actions: &'a [Self], _: &'a mut Vec<AnyElement>) -> &'a [AnyElement] {
+        actions
     }
 }
 
-impl<D> BatchStates<f32> for AnyDomainStates<D>
+impl ErasedAction for i64 {
+    type Space = Discrete;
+
+    fn space(any: AnySpace) -> Option<Discrete> {
+        match any {
+            AnySpace::Discrete(space) => Some(space),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn to_typed<S: DynamicSpace>(&self, space: &S) -> Result<S::Element, SpaceError> {
+        space.element_from_int(*self)
+    }
+
+    fn as_any_elements<'a>(
+        actions: &'a [Self],
+        scratch: &'a mut Vec<AnyElement>,
+    ) -> &'a [AnyElement] {
+        scratch.truncate(actions.len());
+        for (slot, action) in scratch.iter_mut().zip(actions) {
+            match slot {
+                AnyElement::Int(value) => *value = *action,
+                other => *other = AnyElement::Int(*action),
+            }
+        }
+        let filled = scratch.len();
+        scratch.extend(
+            actions[filled..]
+                .iter()
+                .map(|action| AnyElement::Int(*action)),
+        );
+        scratch
+    }
+}
+
+/// The states of a batch of episodes of a domain built by id, behind a box: actions are
+/// [`ErasedAction`]s (by default [`AnyElement`]s of an [`AnySpace`]) and observations `f32`,
+/// as rl-wrappers' `make_vector` and `make_discrete_vector` step them.
+pub type BoxedBatchStates<A = AnyElement> =
+    Box<dyn BatchStates<f32, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
+
+/// [`DomainStates`] that read [`ErasedAction`]s: each step converts the actions into a buffer
+/// of the domain's actions kept between steps (no allocation for plain actions), then runs
+/// the typed kernel.
+pub(crate) struct AnyDomainStates<D: Domain, A: ErasedAction> {
+    typed: DomainStates<D>,
+    action_space: A::Space,
+    actions: Vec<D::Action>,
+}
+
+impl<D, A> AnyDomainStates<D, A>
+where
+    D: Domain,
+    D::ActionSpace: DynamicSpace,
+    A: ErasedAction,
+{
+    /// `len` states of `domain` (see [`DomainStates::new`]), or `None` when the domain's
+    /// action space has no form in `A` ([`ErasedAction::space`]).
+    pub(crate) fn new(domain: Arc<D>, len: usize) -> Option<Self> {
+        let action_space = A::space(domain.action_space().to_any_space())?;
+        Some(AnyDomainStates {
+            typed: DomainStates::new(domain, len),
+            action_space,
+            actions: Vec::with_capacity(len),
+        })
+    }
+}
+
+impl<D, A> BatchStates<f32> for AnyDomainStates<D, A>
 where
     D: BatchStep + Send,
     D::State: Send,
     D::Action: Send + Sync,
     D::ActionSpace: DynamicSpace,
     D::ObservationSpace: FlattenSpace,
+    A: ErasedAction,
 {
-    type Action = AnyElement;
-    type ActionSpace = AnySpace;
+    type Action = A;
+    type ActionSpace = A::Space;
 
-    fn action_space(&self) -> &AnySpace {
+    fn action_space(&self) -> &A::Space {
         &self.action_space
     }
 
@@ -399,7 +491,7 @@ where
 
     fn step(
         &mut self,
-        actions: &[AnyElement],
+        actions: &[A],
         mode: Mode,
         rngs: &mut [Pcg64],
         rewards: &mut [f64],
@@ -409,7 +501,7 @@ where
         self.actions.clear();
         let space = self.typed.domain.action_space();
         for (index, action) in actions.iter().enumerate() {
-            match space.element_from_any(action) {
+            match action.to_typed(space) {
                 Ok(typed) => self.actions.push(typed),
                 Err(_) => {
                     let error = CoreError::InvalidAction {
@@ -424,11 +516,9 @@ where
             .step(&self.actions, mode, rngs, rewards, terminated, observations)
     }
 
-    fn is_applicable(&self, i: usize, action: &AnyElement) -> bool {
-        self.typed
-            .domain
-            .action_space()
-            .element_from_any(action)
+    fn is_applicable(&self, i: usize, action: &A) -> bool {
+        action
+            .to_typed(self.typed.domain.action_space())
             .is_ok_and(|typed| BatchStates::<f32>::is_applicable(&self.typed, i, &typed))
     }
 }

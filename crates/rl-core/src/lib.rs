@@ -80,7 +80,7 @@ pub use rand;
 /// The rand_pcg crate whose `Pcg64` the [`Simulator`] seeds from a `u64`.
 pub use rand_pcg;
 
-pub use batch::{BatchStates, BatchStep, BoxedBatchStates, DomainStates};
+pub use batch::{BatchStates, BatchStep, BoxedBatchStates, DomainStates, ErasedAction};
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
 };

@@ -144,6 +144,16 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
         None
     }
 
+    /// The states of `len` episodes stepped by the domain's batch kernel with `i64` actions,
+    /// as [`batch_states`](Self::batch_states) builds them, or `None` when the registration
+    /// declared no kernel or the action space is not
+    /// [`Discrete`](rl_spaces::Discrete). rl-wrappers' `make_discrete_vector` builds one per
+    /// thread.
+    fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
+        let _ = len;
+        None
+    }
+
     /// The domain's discount factor.
     fn discount(&self) -> f64;
 
@@ -158,8 +168,21 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
 type DrawFn<D> = fn(&D, &<D as Domain>::State, PictureFormat) -> String;
 /// Checks a domain's enumerable transitions.
 type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
-/// Builds the states of a batch of episodes stepped by the domain's kernel.
-type KernelFn<D> = fn(&D, usize) -> BoxedBatchStates;
+/// Builds the states of a batch of episodes stepped by the domain's kernel, with
+/// [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None` for an action
+/// space other than [`Discrete`](rl_spaces::Discrete)).
+struct KernelFns<D: Domain> {
+    any: fn(&D, usize) -> Option<BoxedBatchStates>,
+    discrete: fn(&D, usize) -> Option<BoxedBatchStates<i64>>,
+}
+
+impl<D: Domain> Clone for KernelFns<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for KernelFns<D> {}
 
 /// What a registration with frames keeps: the domain's frame size, its drawing, and a
 /// constructor of its environments with frames.
@@ -183,7 +206,7 @@ struct Capabilities<D: Domain> {
     draw: Option<DrawFn<D>>,
     transitions: Option<TransitionCheckFn<D>>,
     frames: Option<FrameFns<D>>,
-    kernel: Option<KernelFn<D>>,
+    kernel: Option<KernelFns<D>>,
 }
 
 impl<D: Domain> Clone for Capabilities<D> {
@@ -265,9 +288,11 @@ where
     }
 
     fn batch_states(&self, len: usize) -> Option<BoxedBatchStates> {
-        self.capabilities
-            .kernel
-            .map(|states| states(&self.domain, len))
+        (self.capabilities.kernel?.any)(&self.domain, len)
+    }
+
+    fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
+        (self.capabilities.kernel?.discrete)(&self.domain, len)
     }
 
     fn discount(&self) -> f64 {
@@ -451,8 +476,16 @@ where
         D::Action: Send + Sync,
         D::ObservationSpace: FlattenSpace,
     {
-        self.capabilities.kernel =
-            Some(|domain, len| Box::new(AnyDomainStates::new(Arc::new(domain.clone()), len)));
+        self.capabilities.kernel = Some(KernelFns {
+            any: |domain, len| {
+                let states = AnyDomainStates::<D, _>::new(Arc::new(domain.clone()), len)?;
+                Some(Box::new(states))
+            },
+            discrete: |domain, len| {
+                let states = AnyDomainStates::<D, _>::new(Arc::new(domain.clone()), len)?;
+                Some(Box::new(states))
+            },
+        });
         self
     }
 

@@ -17,17 +17,47 @@ use rl_core::Mode;
 use rl_spaces::{AnyArray, AnyElement, AnySpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Autoreset, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions, make_vector,
+    Autoreset, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
+    make_discrete_vector, make_vector,
 };
 
 use crate::convert::{element_from_python, read_any_array};
 use crate::parse_params;
 
-/// The Rust side of the vector: the vector with its episode statistics, and the actions of
-/// the next step (reused from step to step).
+/// The vector with its episode statistics, and the actions of the next step (reused from step
+/// to step): integer actions for a `Discrete` action space (`make_discrete_vector`, no
+/// `AnyElement` per action), `AnyElement`s for the others. The vectors are boxed, as they
+/// differ in size.
+enum Stepper {
+    /// A `Discrete` action space.
+    Discrete {
+        vector: Box<VectorEpisodeStatistics<RegisteredVector<i64>>>,
+        actions: Vec<i64>,
+    },
+    /// Any other action space.
+    Any {
+        vector: Box<VectorEpisodeStatistics<RegisteredVector>>,
+        actions: Vec<AnyElement>,
+    },
+}
+
+/// Runs the same expression on either vector of a [`Stepper`].
+macro_rules! with_vector {
+    ($stepper:expr, $vector:ident => $body:expr) => {
+        match $stepper {
+            Stepper::Discrete {
+                vector: $vector, ..
+            } => $body,
+            Stepper::Any {
+                vector: $vector, ..
+            } => $body,
+        }
+    };
+}
+
+/// The Rust side of the vector: the stepper and the spaces of one environment.
 struct Inner {
-    vector: VectorEpisodeStatistics<RegisteredVector>,
-    actions: Vec<AnyElement>,
+    stepper: Stepper,
     action_space: AnySpace,
     observation_space: AnySpace,
 }
@@ -63,6 +93,14 @@ pub struct PyVector {
     flat_dim: usize,
     autoreset: &'static str,
 }
+
+/// The flag of a reset or step after which an episode has ended (`episode_mask` has an entry
+/// set).
+const ENDED_FLAG: u8 = 1;
+
+/// The flag of a reset or step after which a final observation was kept (`final_mask` has an
+/// entry set; same-step autoreset).
+const FINAL_FLAG: u8 = 2;
 
 /// A vector failure as a Python exception: invalid actions are `ValueError`s, the rest
 /// `RuntimeError`s.
@@ -105,8 +143,18 @@ impl PyVector {
     }
 
     /// Copies every output of the last reset or step into the NumPy buffers.
-    fn write_outputs(&self, py: Python<'_>, inner: &Inner) -> PyResult<()> {
-        let vector = &inner.vector;
+    /// Returns the step's [flags](ENDED_FLAG).
+    fn write_outputs(&self, py: Python<'_>, inner: &Inner) -> PyResult<u8> {
+        with_vector!(&inner.stepper, vector => self.write_vector(py, vector))
+    }
+
+    /// Copies every output of `vector`'s last reset or step into the NumPy buffers; returns
+    /// the [flags](ENDED_FLAG) of what happened.
+    fn write_vector<V: VectorEnv<Scalar = f32>>(
+        &self,
+        py: Python<'_>,
+        vector: &VectorEpisodeStatistics<V>,
+    ) -> PyResult<u8> {
         let buffers = &self.buffers;
         let observations = vector.observations();
         let observations = observations
@@ -148,16 +196,36 @@ impl PyVector {
         for (target, length) in lengths.iter_mut().zip(vector.episode_lengths()) {
             *target = i64::try_from(*length).unwrap_or(i64::MAX);
         }
-        Ok(())
+        let mut flags = 0;
+        if vector.episode_ended().contains(&true) {
+            flags |= ENDED_FLAG;
+        }
+        if vector.final_mask().contains(&true) {
+            flags |= FINAL_FLAG;
+        }
+        Ok(flags)
     }
 
-    /// Steps with the actions already in `inner.actions`, the interpreter released.
-    fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<()> {
-        let Inner {
-            vector, actions, ..
-        } = inner;
-        py.detach(|| vector.step(actions)).map_err(vector_error)?;
+    /// Steps with the actions already in the stepper's buffer, the interpreter released.
+    fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
+        match &mut inner.stepper {
+            Stepper::Discrete { vector, actions } => py.detach(|| vector.step(actions)),
+            Stepper::Any { vector, actions } => py.detach(|| vector.step(actions)),
+        }
+        .map_err(vector_error)?;
         self.write_outputs(py, inner)
+    }
+
+    /// The `AnyElement` action buffer, or a `TypeError` for a `Discrete` action space (whose
+    /// actions go through `step_discrete`).
+    fn any_actions<'a>(&self, inner: &'a mut Inner) -> PyResult<&'a mut Vec<AnyElement>> {
+        match &mut inner.stepper {
+            Stepper::Any { actions, .. } => Ok(actions),
+            Stepper::Discrete { .. } => Err(PyTypeError::new_err(format!(
+                "the action space is {}: step with step_discrete and one integer per environment",
+                inner.action_space
+            ))),
+        }
     }
 }
 
@@ -226,21 +294,31 @@ impl PyVector {
         let options = VectorOptions::new()
             .with_autoreset(mode)
             .with_threads(threads);
-        let vector =
-            make_vector(id, params.as_ref(), count, seed, options).map_err(
-                |error| match error {
-                    VectorError::Registry(error) => crate::core_error(error),
-                    other => vector_error(other),
-                },
-            )?;
-        let flat_dim = vector.flat_dim();
-        let action_space = vector.action_space().clone();
+        let built_error = |error| match error {
+            VectorError::Registry(error) => crate::core_error(error),
+            other => vector_error(other),
+        };
         // One environment of the id, for its spaces.
         let mut probe = crate::build_domain(id, params_json)?.environment(0);
         let observation_space = rl_core::Environment::observation_space(&probe).clone();
-        let first_action = rl_core::Environment::action_space(&probe).clone();
+        let action_space = rl_core::Environment::action_space(&probe).clone();
         rl_core::Environment::close(&mut probe);
-        let actions = vec![placeholder_action(&first_action); num_envs];
+        let stepper = if let AnySpace::Discrete(space) = &action_space {
+            let vector = make_discrete_vector(id, params.as_ref(), count, seed, options)
+                .map_err(built_error)?;
+            Stepper::Discrete {
+                vector: Box::new(VectorEpisodeStatistics::new(vector)),
+                actions: vec![space.start(); num_envs],
+            }
+        } else {
+            let vector =
+                make_vector(id, params.as_ref(), count, seed, options).map_err(built_error)?;
+            Stepper::Any {
+                vector: Box::new(VectorEpisodeStatistics::new(vector)),
+                actions: vec![AnyElement::Int(0); num_envs],
+            }
+        };
+        let flat_dim = with_vector!(&stepper, vector => vector.flat_dim());
         let buffers = Buffers {
             observations: PyArray2::zeros(py, [num_envs, flat_dim], false).unbind(),
             rewards: PyArray1::zeros(py, num_envs, false).unbind(),
@@ -255,8 +333,7 @@ impl PyVector {
         };
         Ok(PyVector {
             inner: Mutex::new(Inner {
-                vector: VectorEpisodeStatistics::new(vector),
-                actions,
+                stepper,
                 action_space,
                 observation_space,
             }),
@@ -359,31 +436,34 @@ impl PyVector {
 
     /// Reseeds the environments: environment `i` from `(seed, i)`.
     fn seed(&self, seed: u64) -> PyResult<()> {
-        self.lock()?.vector.seed(seed).map_err(vector_error)
+        let mut inner = self.lock()?;
+        with_vector!(&mut inner.stepper, vector => vector.seed(seed)).map_err(vector_error)
     }
 
-    /// Resets every environment and writes the first observations.
-    fn reset(&self, py: Python<'_>) -> PyResult<()> {
+    /// Resets every environment and writes the first observations; returns the flags as
+    /// [`step_discrete`](Self::step_discrete) does.
+    fn reset(&self, py: Python<'_>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        let vector = &mut inner.vector;
-        py.detach(|| vector.reset(Mode::Training))
+        with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset(Mode::Training)))
             .map_err(vector_error)?;
         self.write_outputs(py, &inner)
     }
 
-    /// Resets the environments whose episode ended (disabled autoreset).
-    fn reset_ended(&self, py: Python<'_>) -> PyResult<()> {
+    /// Resets the environments whose episode ended (disabled autoreset); returns the flags as
+    /// [`step_discrete`](Self::step_discrete) does.
+    fn reset_ended(&self, py: Python<'_>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        inner.vector.reset_ended().map_err(vector_error)?;
+        with_vector!(&mut inner.stepper, vector => vector.reset_ended()).map_err(vector_error)?;
         self.write_outputs(py, &inner)
     }
 
-    /// Steps with one integer action per environment (Discrete action spaces).
-    fn step_discrete(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+    /// Steps with one integer action per environment (Discrete action spaces): `actions` is a
+    /// one-dimensional `int64` array (any strides). Returns the step's flags: bit 0 (1) set
+    /// when an episode ended, bit 1 (2) when a final observation was kept (same-step
+    /// autoreset), so that Python builds `info` only when there is something in it.
+    fn step_discrete(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        let actions = actions.as_slice().map_err(|error| {
-            PyValueError::new_err(format!("the actions are not contiguous: {error}"))
-        })?;
+        let actions = actions.as_array();
         if actions.len() != self.count {
             return Err(PyValueError::new_err(format!(
                 "{} actions for {} environments",
@@ -391,19 +471,38 @@ impl PyVector {
                 self.count
             )));
         }
-        for (target, action) in inner.actions.iter_mut().zip(actions) {
-            // In place when the slot already holds an integer (always, after the first step).
-            match target {
-                AnyElement::Int(slot) => *slot = *action,
-                other => *other = AnyElement::Int(*action),
+        match &mut inner.stepper {
+            // Copied: the step runs with the interpreter released, when another Python thread
+            // could write into the NumPy array.
+            Stepper::Discrete {
+                actions: buffer, ..
+            } => match actions.as_slice() {
+                Some(slice) => buffer.copy_from_slice(slice),
+                None => buffer
+                    .iter_mut()
+                    .zip(actions.iter())
+                    .for_each(|(target, action)| *target = *action),
+            },
+            Stepper::Any {
+                actions: buffer, ..
+            } => {
+                for (target, action) in buffer.iter_mut().zip(actions.iter()) {
+                    // In place when the slot already holds an integer (always, after the
+                    // first step).
+                    match target {
+                        AnyElement::Int(slot) => *slot = *action,
+                        other => *other = AnyElement::Int(*action),
+                    }
+                }
             }
         }
         self.step_prepared(py, &mut inner)
     }
 
     /// Steps with one row of a batch array per environment (Box, MultiDiscrete and
-    /// MultiBinary action spaces): `actions` has shape `(num_envs, *action_shape)`.
-    fn step_array(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// MultiBinary action spaces): `actions` has shape `(num_envs, *action_shape)`. Returns the
+    /// flags as [`step_discrete`](Self::step_discrete) does.
+    fn step_array(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<u8> {
         let mut inner = self.lock()?;
         let (dtype, shape) = match &inner.action_space {
             AnySpace::Box(space) => (space.dtype(), space.shape().to_vec()),
@@ -417,7 +516,7 @@ impl PyVector {
         };
         let batch = read_any_array(actions, dtype)?;
         let count = self.count;
-        let targets = &mut inner.actions;
+        let targets = self.any_actions(&mut inner)?;
         match batch {
             AnyArray::F32(a) => split_rows(&a, count, &shape, AnyArray::F32, targets)?,
             AnyArray::F64(a) => split_rows(&a, count, &shape, AnyArray::F64, targets)?,
@@ -434,8 +533,9 @@ impl PyVector {
     }
 
     /// Steps with a list of one action per environment, each converted as a single
-    /// environment's action is (any action space).
-    fn step_elements(&self, py: Python<'_>, actions: &Bound<'_, PyList>) -> PyResult<()> {
+    /// environment's action is (any action space). Returns the flags as
+    /// [`step_discrete`](Self::step_discrete) does.
+    fn step_elements(&self, py: Python<'_>, actions: &Bound<'_, PyList>) -> PyResult<u8> {
         let mut inner = self.lock()?;
         if actions.len() != self.count {
             return Err(PyValueError::new_err(format!(
@@ -444,18 +544,30 @@ impl PyVector {
                 self.count
             )));
         }
-        for (index, action) in actions.iter().enumerate() {
-            let element = element_from_python(&inner.action_space, &action)?;
-            inner.actions[index] = element;
+        let Inner {
+            stepper,
+            action_space,
+            ..
+        } = &mut *inner;
+        match stepper {
+            Stepper::Discrete {
+                actions: targets, ..
+            } => {
+                for (target, action) in targets.iter_mut().zip(actions.iter()) {
+                    let element = element_from_python(action_space, &action)?;
+                    *target = element.as_int().ok_or_else(|| {
+                        PyValueError::new_err(format!("{element} is not an integer action"))
+                    })?;
+                }
+            }
+            Stepper::Any {
+                actions: targets, ..
+            } => {
+                for (target, action) in targets.iter_mut().zip(actions.iter()) {
+                    *target = element_from_python(action_space, &action)?;
+                }
+            }
         }
         self.step_prepared(py, &mut inner)
-    }
-}
-
-/// An element to fill the action list with before the first step.
-fn placeholder_action(space: &AnySpace) -> AnyElement {
-    match space {
-        AnySpace::Discrete(space) => AnyElement::Int(space.start()),
-        _ => AnyElement::Int(0),
     }
 }

@@ -217,3 +217,53 @@ def test_invalid_constructions_are_errors():
         envs.step(np.array([0, 7]))
     with pytest.raises(ValueError):
         envs.step(np.array([0, 1, 1]))
+
+
+def test_discrete_actions_in_any_integer_form_step_alike():
+    """int64 arrays (contiguous or strided), other integer dtypes, lists and tuples give the
+    same steps; a float array is not silently accepted as integers beyond NumPy's own cast."""
+    rng = np.random.default_rng(4)
+    tape = rng.integers(0, 2, (40, 4))
+    forms = [
+        lambda row: row,
+        lambda row: np.repeat(row, 2)[::2],  # a strided int64 view
+        lambda row: row.astype(np.int32),
+        lambda row: row.astype(np.uint8),
+        lambda row: [int(a) for a in row],
+        lambda row: tuple(int(a) for a in row),
+    ]
+    results = []
+    for form in forms:
+        envs = make("CartPole-v1", num_envs=4)
+        envs.reset(seed=11)
+        steps = [envs.step(form(row))[:4] for row in tape]
+        results.append(steps)
+    for other in results[1:]:
+        for ours, theirs in zip(results[0], other):
+            for a, b in zip(ours, theirs):
+                assert a.tobytes() == b.tobytes()
+    envs = make("CartPole-v1", num_envs=4)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="3 actions for 4"):
+        envs.step([0, 1, 0])
+    with pytest.raises(ValueError):
+        envs.step(np.array([0, 1, 0, -1]))
+
+
+def test_copy_false_info_arrays_are_the_buffers():
+    """With copy=False the episode statistics in info are the vector's own buffers too
+    (overwritten by the next step); with copy=True they are fresh arrays."""
+    for copy in (False, True):
+        envs = make("CartPole-v1", num_envs=8, copy=copy, autoreset_mode=AutoresetMode.SAME_STEP)
+        envs.reset(seed=1)
+        infos = []
+        for _ in range(200):
+            info = envs.step(np.zeros(8, dtype=np.int64))[4]
+            if "episode" in info:
+                infos.append(info)
+        assert len(infos) >= 2
+        first, second = infos[0], infos[1]
+        assert "final_obs" in first and first["_final_obs"].any()
+        shared = first["episode"]["r"] is second["episode"]["r"]
+        assert shared == (not copy)
+        assert (first["final_obs"] is second["final_obs"]) == (not copy)

@@ -750,6 +750,15 @@ pub trait DynamicSpace: Space {
 
     /// Converts an [`AnyElement`] back, checking that it is an element of the space.
     fn element_from_any(&self, x: &AnyElement) -> Result<Self::Element, SpaceError>;
+
+    /// Converts an integer (an [`AnyElement::Int`]) to an element, checking that it is one:
+    /// [`element_from_any`](Self::element_from_any) of `AnyElement::Int(x)`, which
+    /// [`Discrete`] does without building the `AnyElement` (the integer actions of a vector
+    /// built by id).
+    #[inline]
+    fn element_from_int(&self, x: i64) -> Result<Self::Element, SpaceError> {
+        self.element_from_any(&AnyElement::Int(x))
+    }
 }
 
 /// Checks membership after a conversion, naming the element and the space on failure.
@@ -789,6 +798,15 @@ impl DynamicSpace for Discrete {
 
     fn element_from_any(&self, x: &AnyElement) -> Result<i64, SpaceError> {
         checked(self, x.as_int(), x)
+    }
+
+    #[inline]
+    fn element_from_int(&self, x: i64) -> Result<i64, SpaceError> {
+        if self.contains(&x) {
+            Ok(x)
+        } else {
+            Err(SpaceError::not_in_space(&AnyElement::Int(x), self))
+        }
     }
 }
 

@@ -46,8 +46,9 @@ class RustVectorEnv(VectorEnv):
       ``gymnasium.wrappers.vector.RecordEpisodeStatistics`` reports them (so do not wrap
       this vector in that wrapper too, or pass ``record_episode_statistics=False``).
     - ``copy=True`` (Gymnasium's default) returns fresh arrays from ``reset`` and ``step``;
-      with ``copy=False`` they are the vector's own buffers, overwritten by the next call (no
-      allocation per step beyond the returned tuple).
+      with ``copy=False`` they are the vector's own buffers, the arrays in ``info`` included,
+      overwritten by the next call (no array allocated per step: only the returned tuple and
+      the ``info`` dictionaries).
     - ``core_module`` names the Rust core that holds the id (as for ``RustEnv``).
     - Seeding: ``reset(seed=s)`` reseeds environment ``i`` from ``(s, i)``; ``reset()``
       continues the streams (the first unseeded reset draws a seed from ``np_random``).
@@ -106,9 +107,13 @@ class RustVectorEnv(VectorEnv):
         self._episode_lengths = self._core.episode_lengths
         self._episode_times = self._core.episode_times
         action_space = self.single_action_space
+        # Each stepping call returns flags: 1 when an episode ended, 2 when final
+        # observations were kept. `_convert` turns actions the call refused (a TypeError: a
+        # list, another integer dtype) into what it takes.
+        self._convert = None
         if isinstance(action_space, spaces.Discrete):
-            core_step = self._core.step_discrete
-            self._step_actions = lambda actions: core_step(np.asarray(actions, dtype=np.int64))
+            self._step_actions = self._core.step_discrete
+            self._convert = lambda actions: np.asarray(actions, dtype=np.int64)
         elif isinstance(action_space, (spaces.Box, spaces.MultiDiscrete, spaces.MultiBinary)):
             self._step_actions = self._core.step_array
         else:
@@ -149,29 +154,36 @@ class RustVectorEnv(VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        self._step_actions(actions)
+        try:
+            flags = self._step_actions(actions)
+        except TypeError:
+            if self._convert is None:
+                raise
+            flags = self._step_actions(self._convert(actions))
         info: dict[str, Any] = {}
-        if self.record_episode_statistics:
-            mask = self._episode_mask
-            if mask.any():
+        if flags:
+            out = self._out
+            if flags & 1 and self.record_episode_statistics:
                 # The Rust buffers already hold 0 where no episode ended, and the times
                 # rounded to microseconds, as RecordEpisodeStatistics reports them.
                 info["episode"] = {
-                    "r": self._episode_returns.copy(),
-                    "l": self._episode_lengths.copy(),
-                    "t": self._episode_times.copy(),
+                    "r": out(self._episode_returns),
+                    "l": out(self._episode_lengths),
+                    "t": out(self._episode_times),
                 }
-                info["_episode"] = mask.copy()
-        if self._autoreset_mode == AutoresetMode.SAME_STEP and self._final_mask.any():
-            info["final_obs"] = self._final_observations.copy()
-            info["_final_obs"] = self._final_mask.copy()
-        return (
-            self._out(self._observations),
-            self._out(self._rewards),
-            self._out(self._terminated),
-            self._out(self._truncated),
-            info,
-        )
+                info["_episode"] = out(self._episode_mask)
+            if flags & 2:
+                info["final_obs"] = out(self._final_observations)
+                info["_final_obs"] = out(self._final_mask)
+        if self.copy:
+            return (
+                self._observations.copy(),
+                self._rewards.copy(),
+                self._terminated.copy(),
+                self._truncated.copy(),
+                info,
+            )
+        return self._observations, self._rewards, self._terminated, self._truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
         self._core = None

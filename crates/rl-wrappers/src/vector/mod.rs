@@ -19,7 +19,9 @@ pub use copies::EnvironmentBatch;
 pub use environment::{EnvironmentVector, KernelVector, VectorEnvironment};
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
-pub use registered::{RegisteredBatch, RegisteredVector, make_vector};
+pub use registered::{
+    Copies, RegisteredBatch, RegisteredVector, make_discrete_vector, make_vector,
+};
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).
 pub use rl_core::BatchStep;

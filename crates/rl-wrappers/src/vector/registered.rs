@@ -3,9 +3,10 @@
 
 use std::num::NonZeroUsize;
 
-use rl_core::{BoxedBatchStates, BoxedEnvironment, CoreError, Environment, Mode};
+use rl_core::registry::RegisteredDomain;
+use rl_core::{BoxedBatchStates, BoxedEnvironment, CoreError, Environment, ErasedAction, Mode};
 use rl_spaces::FlattenSpace;
-use rl_spaces::{AnyElement, AnySpace, FiniteSpace};
+use rl_spaces::{AnyElement, FiniteSpace};
 use serde_json::Value;
 
 use crate::error::VectorError;
@@ -15,47 +16,73 @@ use crate::vector::outputs::Rows;
 use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorEnvironment, VectorOptions};
 
 /// A vector of the environments of a registered id, with `f32` observations: what
-/// [`make_vector`] builds. Its actions are [`AnyElement`]s of the id's action space.
-pub type RegisteredVector = VectorEnvironment<RegisteredBatch>;
+/// [`make_vector`] builds (actions are [`AnyElement`]s of the id's action space) and
+/// [`make_discrete_vector`] builds (`A = i64`: integer actions of a
+/// [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip).
+pub type RegisteredVector<A = AnyElement> = VectorEnvironment<RegisteredBatch<A>>;
 
 /// The storage of a [`RegisteredVector`] (each thread's share): the columns of the domain's
 /// batch kernel when its registration declared one
 /// ([`Registration::with_kernel`](rl_core::registry::Registration::with_kernel)), copies of
 /// its environment otherwise. Both give the same results bit for bit; the caller does not
-/// choose.
-pub enum RegisteredBatch {
+/// choose. `A` is the actions' type ([`ErasedAction`]: [`AnyElement`] or `i64`).
+pub enum RegisteredBatch<A: ErasedAction = AnyElement> {
     /// Copies of the id's environment, stepped one by one.
-    Copies(EnvironmentBatch<BoxedEnvironment, f32>),
+    Copies(Copies<A>),
     /// The id's batch kernel over columns of states.
-    Kernel(KernelBatch<BoxedBatchStates, f32>),
+    Kernel(KernelBatch<BoxedBatchStates<A>, f32>),
 }
 
-impl std::fmt::Debug for RegisteredBatch {
+/// Copies of a registered id's environment with actions of type `A`: the environments read
+/// [`AnyElement`]s, into which other actions are converted in a buffer kept between steps.
+pub struct Copies<A: ErasedAction> {
+    batch: EnvironmentBatch<BoxedEnvironment, f32>,
+    action_space: A::Space,
+    scratch: Vec<AnyElement>,
+}
+
+impl<A: ErasedAction> std::fmt::Debug for RegisteredBatch<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RegisteredBatch::Copies(batch) => f
+            RegisteredBatch::Copies(copies) => f
                 .debug_struct("Copies")
-                .field("first", &batch.first())
-                .field("len", &batch.len())
+                .field("first", &copies.batch.first())
+                .field("len", &copies.batch.len())
                 .finish(),
             RegisteredBatch::Kernel(batch) => f.debug_tuple("Kernel").field(batch).finish(),
         }
     }
 }
 
-/// Runs the same expression on either storage.
+/// Runs the same expression on either storage (the copies' environment batch or the kernel).
 macro_rules! either {
     ($batch:expr, $inner:ident => $body:expr) => {
         match $batch {
-            RegisteredBatch::Copies($inner) => $body,
+            RegisteredBatch::Copies(copies) => {
+                let $inner = &copies.batch;
+                $body
+            }
             RegisteredBatch::Kernel($inner) => $body,
         }
     };
 }
 
-impl sealed::Sealed for RegisteredBatch {
-    type Action = AnyElement;
-    type ActionSpace = AnySpace;
+/// [`either!`] with mutable access.
+macro_rules! either_mut {
+    ($batch:expr, $inner:ident => $body:expr) => {
+        match $batch {
+            RegisteredBatch::Copies(copies) => {
+                let $inner = &mut copies.batch;
+                $body
+            }
+            RegisteredBatch::Kernel($inner) => $body,
+        }
+    };
+}
+
+impl<A: ErasedAction> sealed::Sealed for RegisteredBatch<A> {
+    type Action = A;
+    type ActionSpace = A::Space;
     type Scalar = f32;
 
     fn len(&self) -> usize {
@@ -66,8 +93,11 @@ impl sealed::Sealed for RegisteredBatch {
         either!(self, batch => batch.first())
     }
 
-    fn action_space(&self) -> &AnySpace {
-        either!(self, batch => batch.action_space())
+    fn action_space(&self) -> &A::Space {
+        match self {
+            RegisteredBatch::Copies(copies) => &copies.action_space,
+            RegisteredBatch::Kernel(batch) => batch.action_space(),
+        }
     }
 
     fn has_infos(&self) -> bool {
@@ -75,32 +105,38 @@ impl sealed::Sealed for RegisteredBatch {
     }
 
     fn seed(&mut self, seed: u64) {
-        either!(self, batch => batch.seed(seed))
+        either_mut!(self, batch => batch.seed(seed))
     }
 
     fn reset(&mut self, mode: Mode, only_ended: bool, rows: Rows<'_, f32>) -> Result<(), Failure> {
-        either!(self, batch => batch.reset(mode, only_ended, rows))
+        either_mut!(self, batch => batch.reset(mode, only_ended, rows))
     }
 
     fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
     where
-        AnySpace: FiniteSpace,
+        A::Space: FiniteSpace,
     {
         either!(self, batch => batch.action_mask(i, row))
     }
 
     fn step(
         &mut self,
-        actions: &[AnyElement],
+        actions: &[A],
         mode: Mode,
         autoreset: Autoreset,
         rows: Rows<'_, f32>,
     ) -> Result<(), Failure> {
-        either!(self, batch => batch.step(actions, mode, autoreset, rows))
+        match self {
+            RegisteredBatch::Copies(copies) => {
+                let actions = A::as_any_elements(actions, &mut copies.scratch);
+                copies.batch.step(actions, mode, autoreset, rows)
+            }
+            RegisteredBatch::Kernel(batch) => batch.step(actions, mode, autoreset, rows),
+        }
     }
 }
 
-impl RegisteredVector {
+impl<A: ErasedAction> RegisteredVector<A> {
     /// Whether the vector steps the id's batch kernel (true) or copies of its environment.
     pub fn uses_kernel(&self) -> bool {
         matches!(self.main_batch(), RegisteredBatch::Kernel(_))
@@ -147,19 +183,84 @@ pub fn make_vector(
     seed: u64,
     options: VectorOptions,
 ) -> Result<RegisteredVector, VectorError> {
+    build(id, params, count, seed, options, |domain, len| {
+        domain.batch_states(len)
+    })
+}
+
+/// [`make_vector`] for an id whose action space is [`Discrete`](rl_spaces::Discrete), with
+/// `i64` actions: the same environments, seeds and results bit for bit, without converting
+/// each action to and from an [`AnyElement`] (what the Python package steps). Fails with
+/// [`VectorError::InvalidParameter`] (naming `id`) when the id's action space is not
+/// `Discrete`, and as `make_vector` does otherwise.
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::corridor::Corridor;
+/// use rl_core::registry::Registration;
+/// use rl_core::Mode;
+/// use rl_wrappers::vector::{make_discrete_vector, VectorOptions};
+///
+/// #[derive(Default, serde::Deserialize)]
+/// struct NoParams {}
+///
+/// Registration::new("Corridor-discrete-doc-v0", "a corridor of 5 cells", |_: NoParams| {
+///     Corridor::new(5, 0.0)
+/// })
+/// .register()?;
+/// let count = NonZeroUsize::new(3).expect("non-zero");
+/// let mut vector =
+///     make_discrete_vector("Corridor-discrete-doc-v0", None, count, 7, VectorOptions::new())?;
+/// vector.reset(Mode::Training)?;
+/// vector.step(&[1, 0, 1])?;
+/// assert_eq!(vector.observations().shape(), &[3, 5]);
+/// // An action outside Discrete(2) is refused before anything steps.
+/// assert!(vector.step(&[1, 2, 1]).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn make_discrete_vector(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+) -> Result<RegisteredVector<i64>, VectorError> {
+    build(id, params, count, seed, options, |domain, len| {
+        domain.discrete_batch_states(len)
+    })
+}
+
+/// Builds the vector of [`make_vector`] with actions of type `A`, each share's kernel states
+/// built by `kernel` (`None`: copies of the environment).
+fn build<A: ErasedAction>(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+    kernel: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A>>,
+) -> Result<RegisteredVector<A>, VectorError> {
     let domain = rl_core::registry::build(id, params).map_err(VectorError::Registry)?;
     let probe = domain.environment(0);
-    let action_space = probe.action_space().clone();
+    let any_space = probe.action_space().clone();
+    let Some(action_space) = A::space(any_space.clone()) else {
+        return Err(VectorError::invalid_parameter(
+            "id",
+            format!(
+                "{id} has the action space {any_space}; integer actions need a Discrete one (use make_vector)"
+            ),
+        ));
+    };
     let dim = probe.observation_space().flat_dim();
     VectorEnvironment::from_shares(count, dim, seed, options, |first, len| {
-        if let Some(states) = domain.batch_states(len) {
+        if let Some(states) = kernel(domain.as_ref(), len) {
             return Ok(RegisteredBatch::Kernel(KernelBatch::new(states, first)));
         }
         let copies = (0..len).map(|_| domain.environment(0)).collect();
-        Ok(RegisteredBatch::Copies(EnvironmentBatch::new(
-            copies,
-            first,
-            action_space.clone(),
-        )))
+        Ok(RegisteredBatch::Copies(Copies {
+            batch: EnvironmentBatch::new(copies, first, any_space.clone()),
+            action_space: action_space.clone(),
+            scratch: Vec::with_capacity(len),
+        }))
     })
 }

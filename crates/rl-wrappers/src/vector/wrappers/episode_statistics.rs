@@ -59,6 +59,9 @@ pub struct VectorEpisodeStatistics<V> {
     returns: Vec<f64>,
     lengths: Vec<u64>,
     times: Vec<f64>,
+    /// The indices set in `ended`, `returns`, `lengths` and `times`, to clear on the next
+    /// step (a few per step, where clearing every entry would write all four slices).
+    marked: Vec<usize>,
     previously_ended: Vec<bool>,
     window: usize,
     return_window: VecDeque<f64>,
@@ -88,6 +91,7 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
             returns: vec![0.0; len],
             lengths: vec![0; len],
             times: vec![0.0; len],
+            marked: Vec::with_capacity(len),
             previously_ended: vec![false; len],
             window: window.get(),
             return_window: VecDeque::with_capacity(window.get()),
@@ -145,7 +149,18 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
                 self.starts[index] = now;
             }
         }
-        self.ended.fill(false);
+        self.clear_marked();
+    }
+
+    /// Clears the entries of the episodes that ended on the last step.
+    fn clear_marked(&mut self) {
+        for &index in &self.marked {
+            self.ended[index] = false;
+            self.returns[index] = 0.0;
+            self.lengths[index] = 0;
+            self.times[index] = 0.0;
+        }
+        self.marked.clear();
     }
 }
 
@@ -173,6 +188,7 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
+        self.clear_marked();
         let next_step = self.inner.autoreset() == Autoreset::NextStep;
         let now = Instant::now();
         let VectorEpisodeStatistics {
@@ -184,16 +200,13 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
             returns,
             lengths,
             times,
+            marked,
             previously_ended,
             window,
             return_window,
             length_window,
             episodes,
         } = self;
-        ended.fill(false);
-        returns.fill(0.0);
-        lengths.fill(0);
-        times.fill(0.0);
         let flags = inner.terminated().iter().zip(inner.truncated());
         let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
         let steps = inner
@@ -216,6 +229,7 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
             *previous = done;
             if done {
                 ended[index] = true;
+                marked.push(index);
                 returns[index] = *total;
                 lengths[index] = *length;
                 times[index] = now.duration_since(starts[index]).as_secs_f64();
