@@ -55,9 +55,11 @@ macro_rules! with_vector {
     };
 }
 
-/// The Rust side of the vector: the stepper and the spaces of one environment.
+/// The Rust side of the vector: the stepper, the spaces of one environment, and the indices
+/// of the episode statistics written into the NumPy buffers by the last call.
 struct Inner {
     stepper: Stepper,
+    written: Vec<usize>,
     action_space: AnySpace,
     observation_space: AnySpace,
 }
@@ -144,16 +146,19 @@ impl PyVector {
 
     /// Copies every output of the last reset or step into the NumPy buffers.
     /// Returns the step's [flags](ENDED_FLAG).
-    fn write_outputs(&self, py: Python<'_>, inner: &Inner) -> PyResult<u8> {
-        with_vector!(&inner.stepper, vector => self.write_vector(py, vector))
+    fn write_outputs(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
+        let written = &mut inner.written;
+        with_vector!(&inner.stepper, vector => self.write_vector(py, vector, written))
     }
 
     /// Copies every output of `vector`'s last reset or step into the NumPy buffers; returns
-    /// the [flags](ENDED_FLAG) of what happened.
+    /// the [flags](ENDED_FLAG) of what happened. `written` holds the indices whose episode
+    /// statistics the last call wrote, and is replaced by this call's.
     fn write_vector<V: VectorEnv<Scalar = f32>>(
         &self,
         py: Python<'_>,
         vector: &VectorEpisodeStatistics<V>,
+        written: &mut Vec<usize>,
     ) -> PyResult<u8> {
         let buffers = &self.buffers;
         let observations = vector.observations();
@@ -171,33 +176,40 @@ impl PyVector {
             }
         }
         write(py, &buffers.final_mask, vector.final_mask())?;
-        write(py, &buffers.episode_mask, vector.episode_ended())?;
-        write(py, &buffers.episode_returns, vector.episode_returns())?;
-        // Rounded to microseconds as Gymnasium's RecordEpisodeStatistics rounds them
-        // (`np.round(t, 6)`: times 10^6, rounded half to even, divided by 10^6).
-        let array = buffers.episode_times.bind(py);
-        let mut writable = array.readwrite();
-        let times = writable
-            .as_slice_mut()
-            .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
-        for (target, time) in times.iter_mut().zip(vector.episode_times()) {
-            // Most entries are 0 (no episode ended there): skip the rounding call.
-            *target = if *time == 0.0 {
-                0.0
-            } else {
-                (time * 1e6).round_ties_even() / 1e6
+        // The episode statistics: only the entries of the episodes that ended on the last
+        // call are cleared and those of this call's set (the others stay 0).
+        let mut mask = buffers.episode_mask.bind(py).readwrite();
+        let mut returns = buffers.episode_returns.bind(py).readwrite();
+        let mut lengths = buffers.episode_lengths.bind(py).readwrite();
+        let mut times = buffers.episode_times.bind(py).readwrite();
+        let buffer_error = |error| PyRuntimeError::new_err(format!("output buffer: {error}"));
+        let mask = mask.as_slice_mut().map_err(buffer_error)?;
+        let returns = returns.as_slice_mut().map_err(buffer_error)?;
+        let lengths = lengths.as_slice_mut().map_err(buffer_error)?;
+        let times = times.as_slice_mut().map_err(buffer_error)?;
+        let ended = vector.ended_indices();
+        for &index in written.iter().chain(ended) {
+            let (Some(flag), Some(value), Some(length), Some(time)) = (
+                mask.get_mut(index),
+                returns.get_mut(index),
+                lengths.get_mut(index),
+                times.get_mut(index),
+            ) else {
+                continue;
             };
+            let source = |values: &[f64]| values.get(index).copied().unwrap_or(0.0);
+            *flag = vector.episode_ended().get(index).copied().unwrap_or(false);
+            *value = source(vector.episode_returns());
+            let steps = vector.episode_lengths().get(index).copied().unwrap_or(0);
+            *length = i64::try_from(steps).unwrap_or(i64::MAX);
+            // Rounded to microseconds as Gymnasium's RecordEpisodeStatistics rounds them
+            // (`np.round(t, 6)`: times 10^6, rounded half to even, divided by 10^6).
+            *time = (source(vector.episode_times()) * 1e6).round_ties_even() / 1e6;
         }
-        let array = buffers.episode_lengths.bind(py);
-        let mut writable = array.readwrite();
-        let lengths = writable
-            .as_slice_mut()
-            .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
-        for (target, length) in lengths.iter_mut().zip(vector.episode_lengths()) {
-            *target = i64::try_from(*length).unwrap_or(i64::MAX);
-        }
+        written.clear();
+        written.extend_from_slice(ended);
         let mut flags = 0;
-        if vector.episode_ended().contains(&true) {
+        if !ended.is_empty() {
             flags |= ENDED_FLAG;
         }
         if vector.final_mask().contains(&true) {
@@ -334,6 +346,7 @@ impl PyVector {
         Ok(PyVector {
             inner: Mutex::new(Inner {
                 stepper,
+                written: Vec::with_capacity(num_envs),
                 action_space,
                 observation_space,
             }),
@@ -446,7 +459,7 @@ impl PyVector {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset(Mode::Training)))
             .map_err(vector_error)?;
-        self.write_outputs(py, &inner)
+        self.write_outputs(py, &mut inner)
     }
 
     /// Resets the environments whose episode ended (disabled autoreset); returns the flags as
@@ -454,7 +467,7 @@ impl PyVector {
     fn reset_ended(&self, py: Python<'_>) -> PyResult<u8> {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => vector.reset_ended()).map_err(vector_error)?;
-        self.write_outputs(py, &inner)
+        self.write_outputs(py, &mut inner)
     }
 
     /// Steps with one integer action per environment (Discrete action spaces): `actions` is a

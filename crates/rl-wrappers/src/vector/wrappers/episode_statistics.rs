@@ -107,6 +107,13 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
         &self.ended
     }
 
+    /// The indices of the environments whose episodes ended on the last step, in increasing
+    /// order: the entries set in [`episode_ended`](Self::episode_ended) and the slices beside
+    /// it (few, where those slices have an entry per environment).
+    pub fn ended_indices(&self) -> &[usize] {
+        &self.marked
+    }
+
     /// The return of the episode each marked environment ended on the last step (0 elsewhere).
     pub fn episode_returns(&self) -> &[f64] {
         &self.returns
@@ -207,24 +214,33 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
             length_window,
             episodes,
         } = self;
+        // First every environment's running sums, without a branch (an environment reset by
+        // this step, with next-step autoreset, belongs to no episode and adds nothing); then
+        // the few environments whose episode ended or restarted, found by one scan of their
+        // flags.
+        let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
+        let steps = inner.rewards().iter().zip(previously_ended.iter());
+        for ((total, length), (reward, previous)) in running.zip(steps) {
+            let reset = next_step & *previous;
+            *total = if reset { *total } else { *total + reward };
+            *length += u64::from(!reset);
+        }
         let flags = inner.terminated().iter().zip(inner.truncated());
         let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
-        let steps = inner
-            .rewards()
-            .iter()
-            .zip(flags)
-            .zip(previously_ended.iter_mut());
-        for (index, (((reward, (terminated, truncated)), previous), (total, length))) in
-            steps.zip(running).enumerate()
+        for (index, (((terminated, truncated), previous), (total, length))) in flags
+            .zip(previously_ended.iter_mut())
+            .zip(running)
+            .enumerate()
         {
+            if !(*terminated | *truncated | *previous) {
+                continue;
+            }
             if next_step && *previous {
-                // This step reset the environment: it belongs to no episode.
+                // This step reset the environment: its next episode starts now.
                 *previous = false;
                 starts[index] = now;
                 continue;
             }
-            *total += reward;
-            *length += 1;
             let done = *terminated || *truncated;
             *previous = done;
             if done {
