@@ -221,7 +221,7 @@ def test_invalid_constructions_are_errors():
 
 def test_discrete_actions_in_any_integer_form_step_alike():
     """int64 arrays (contiguous or strided), other integer dtypes, lists and tuples give the
-    same steps; a float array is not silently accepted as integers beyond NumPy's own cast."""
+    same steps; a wrong count or an action outside the space is a ValueError."""
     rng = np.random.default_rng(4)
     tape = rng.integers(0, 2, (40, 4))
     forms = [
