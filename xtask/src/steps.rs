@@ -21,6 +21,16 @@ pub(crate) enum Action {
         /// The arguments after `cargo package` and before the `-p NAME` pairs.
         arguments: &'static [&'static str],
     },
+    /// Build the binary `binary` with `cargo build --workspace --all-features` (the features
+    /// of the whole workspace, so that the test step's build of every dependency is reused;
+    /// `cargo run -p` would build them again with the package's own features), then run it
+    /// from the target directory with `arguments`.
+    Binary {
+        /// The binary's name (`cargo build --bin NAME`).
+        binary: &'static str,
+        /// The arguments it is run with.
+        arguments: &'static [&'static str],
+    },
     /// Run `bash SCRIPT` (a script of the repository, path relative to the workspace root).
     Script {
         /// The script's path from the workspace root.
@@ -153,21 +163,11 @@ pub(crate) static STEPS: [Step; 11] = [
     },
     Step {
         name: "fuzz",
-        summary: "cargo run --quiet -p rl-fuzz -- --target all --seconds 2 (a short smoke run of every \
-                  fuzz target)",
-        action: Action::Cargo {
-            arguments: &[
-                "run",
-                "--quiet",
-                "-p",
-                "rl-fuzz",
-                "--",
-                "--target",
-                "all",
-                "--seconds",
-                "2",
-            ],
-            environment: &[],
+        summary: "target/debug/rl-fuzz --target all --seconds 2, built by cargo build --workspace \
+                  --all-features --bin rl-fuzz (a short smoke run of every fuzz target)",
+        action: Action::Binary {
+            binary: "rl-fuzz",
+            arguments: &["--target", "all", "--seconds", "2"],
         },
         remedy: "run 'cargo run --quiet -p rl-fuzz -- --target all --seconds 2': each finding \
                  prints its input and a reproduce command ('--seed S --index I'); fix the panic, \
@@ -224,6 +224,7 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
         Action::Tidy => run_tidy(root),
         Action::Layering => run_layering(root),
         Action::Package { arguments } => run_package(root, arguments),
+        Action::Binary { binary, arguments } => run_binary(root, binary, arguments),
         Action::Script { path } => {
             let mut command = Command::new("bash");
             command.arg(path).current_dir(root);
@@ -470,6 +471,47 @@ fn run_package(root: &Path, arguments: &[&str]) -> Result<(), Failure> {
     run_command(&mut command)
 }
 
+/// The target directory in `metadata` (`cargo metadata` output), where cargo puts what it
+/// builds: `$CARGO_TARGET_DIR` or the workspace's `target/`.
+fn target_directory(metadata: &str) -> Result<std::path::PathBuf, String> {
+    let root: Value = serde_json::from_str(metadata)
+        .map_err(|error| format!("cargo metadata output is not JSON: {error}"))?;
+    root.get("target_directory")
+        .and_then(Value::as_str)
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| "cargo metadata output has no \"target_directory\" string".to_owned())
+}
+
+/// A step that builds `binary` with the whole workspace's features (see [`Action::Binary`])
+/// and runs it with `arguments`.
+fn run_binary(root: &Path, binary: &str, arguments: &[&str]) -> Result<(), Failure> {
+    let mut build = Command::new(cargo());
+    build
+        .args([
+            "build",
+            "--quiet",
+            "--workspace",
+            "--all-features",
+            "--bin",
+            binary,
+        ])
+        .current_dir(root);
+    run_command(&mut build)?;
+    let metadata = workspace_metadata(root)?;
+    let directory = target_directory(&metadata).map_err(|error| {
+        Failure::CouldNotRun(format!(
+            "{error}; xtask/src/steps.rs no longer understands cargo metadata and needs fixing"
+        ))
+    })?;
+    let mut command = Command::new(
+        directory
+            .join("debug")
+            .join(format!("{binary}{}", std::env::consts::EXE_SUFFIX)),
+    );
+    command.args(arguments).current_dir(root);
+    run_command(&mut command)
+}
+
 /// The layering step: reads `cargo metadata` and reports every dependency the table forbids.
 fn run_layering(root: &Path) -> Result<(), Failure> {
     let metadata = workspace_metadata(root)?;
@@ -493,7 +535,7 @@ fn run_layering(root: &Path) -> Result<(), Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Action, STEPS, Step, find, publishable_packages, test_targets};
+    use super::{Action, STEPS, Step, find, publishable_packages, target_directory, test_targets};
 
     /// The command line a developer types to reproduce a cargo step.
     fn typed_command(step: &Step) -> Option<String> {
@@ -510,9 +552,11 @@ mod tests {
                 words.extend(arguments.iter().map(|argument| (*argument).to_owned()));
                 Some(words.join(" "))
             }
-            Action::Tidy | Action::Layering | Action::Package { .. } | Action::Script { .. } => {
-                None
-            }
+            Action::Tidy
+            | Action::Layering
+            | Action::Package { .. }
+            | Action::Binary { .. }
+            | Action::Script { .. } => None,
         }
     }
 
@@ -562,6 +606,16 @@ mod tests {
         assert!(targets[1].test_files.is_empty());
         assert!(publishable_packages("{}").is_err());
         assert!(publishable_packages(r#"{"packages": [{"name": "a", "publish": true}]}"#).is_err());
+    }
+
+    #[test]
+    fn the_target_directory_is_read_from_metadata() {
+        assert_eq!(
+            target_directory(r#"{"packages": [], "target_directory": "/w/target"}"#),
+            Ok(std::path::PathBuf::from("/w/target"))
+        );
+        assert!(target_directory(r#"{"packages": []}"#).is_err());
+        assert!(target_directory("not json").is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use ndarray::{ArrayD, Axis, IxDyn};
-use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -64,8 +64,67 @@ struct Inner {
     observation_space: AnySpace,
 }
 
-/// The NumPy arrays the outputs are written into.
+/// Where each output lives in the byte buffer [`Buffers::storage`]: byte offsets, each a
+/// multiple of 8 so that every view is aligned for its dtype.
+struct Layout {
+    rewards: usize,
+    episode_returns: usize,
+    episode_lengths: usize,
+    episode_times: usize,
+    observations: usize,
+    final_observations: usize,
+    terminated: usize,
+    truncated: usize,
+    final_mask: usize,
+    episode_mask: usize,
+    /// The length of the buffer in bytes.
+    len: usize,
+}
+
+impl Layout {
+    /// The layout for `count` environments with observation rows of `flat_dim` `f32`s, or an
+    /// error if the buffer's size overflows.
+    fn new(count: usize, flat_dim: usize) -> PyResult<Self> {
+        let overflow = || {
+            PyValueError::new_err(format!(
+                "{count} environments with observations of {flat_dim} floats need more memory \
+                 than can be addressed"
+            ))
+        };
+        let mut len = 0usize;
+        let mut section = |bytes: Option<usize>| -> PyResult<usize> {
+            let start = len;
+            let bytes = bytes.ok_or_else(overflow)?;
+            len = start
+                .checked_add(bytes)
+                .and_then(|end| end.checked_next_multiple_of(8))
+                .ok_or_else(overflow)?;
+            Ok(start)
+        };
+        let floats = count.checked_mul(flat_dim).and_then(|n| n.checked_mul(4));
+        let eights = count.checked_mul(8);
+        Ok(Layout {
+            rewards: section(eights)?,
+            episode_returns: section(eights)?,
+            episode_lengths: section(eights)?,
+            episode_times: section(eights)?,
+            observations: section(floats)?,
+            final_observations: section(floats)?,
+            terminated: section(Some(count))?,
+            truncated: section(Some(count))?,
+            final_mask: section(Some(count))?,
+            episode_mask: section(Some(count))?,
+            len,
+        })
+    }
+}
+
+/// The outputs as NumPy arrays: one byte buffer, written with one borrow per call (each
+/// borrow of a NumPy array from Rust is checked, which costs about as much as copying a
+/// thousand rewards), and the typed views of it that Python reads.
 struct Buffers {
+    storage: Py<PyArray1<u8>>,
+    layout: Layout,
     observations: Py<PyArray2<f32>>,
     rewards: Py<PyArray1<f64>>,
     terminated: Py<PyArray1<bool>>,
@@ -76,6 +135,63 @@ struct Buffers {
     episode_returns: Py<PyArray1<f64>>,
     episode_lengths: Py<PyArray1<i64>>,
     episode_times: Py<PyArray1<f64>>,
+}
+
+impl Buffers {
+    /// Zeroed buffers for `count` environments with observation rows of `flat_dim`.
+    fn new(py: Python<'_>, count: usize, flat_dim: usize) -> PyResult<Self> {
+        let layout = Layout::new(count, flat_dim)?;
+        let storage = PyArray1::<u8>::zeros(py, layout.len, false);
+        let ndarray = py.import("numpy")?.getattr("ndarray")?;
+        // `numpy.ndarray(shape, dtype, buffer=storage, offset=...)`: a view of the storage.
+        let view = |shape: Vec<usize>, dtype: &str, offset: usize| -> PyResult<Bound<'_, PyAny>> {
+            let kwargs = pyo3::types::PyDict::new(py);
+            kwargs.set_item("buffer", &storage)?;
+            kwargs.set_item("offset", offset)?;
+            ndarray.call((shape, dtype), Some(&kwargs))
+        };
+        let rows = |offset| -> PyResult<Py<PyArray2<f32>>> {
+            Ok(view(vec![count, flat_dim], "float32", offset)?
+                .cast_into::<PyArray2<f32>>()?
+                .unbind())
+        };
+        let floats = |offset| -> PyResult<Py<PyArray1<f64>>> {
+            Ok(view(vec![count], "float64", offset)?
+                .cast_into::<PyArray1<f64>>()?
+                .unbind())
+        };
+        let flags = |offset| -> PyResult<Py<PyArray1<bool>>> {
+            Ok(view(vec![count], "bool", offset)?
+                .cast_into::<PyArray1<bool>>()?
+                .unbind())
+        };
+        Ok(Buffers {
+            observations: rows(layout.observations)?,
+            final_observations: rows(layout.final_observations)?,
+            rewards: floats(layout.rewards)?,
+            episode_returns: floats(layout.episode_returns)?,
+            episode_times: floats(layout.episode_times)?,
+            episode_lengths: view(vec![count], "int64", layout.episode_lengths)?
+                .cast_into::<PyArray1<i64>>()?
+                .unbind(),
+            terminated: flags(layout.terminated)?,
+            truncated: flags(layout.truncated)?,
+            final_mask: flags(layout.final_mask)?,
+            episode_mask: flags(layout.episode_mask)?,
+            storage: storage.unbind(),
+            layout,
+        })
+    }
+}
+
+/// Copies the values `source` into `bytes` from byte `offset` on, in native byte order.
+fn put<T: bytemuck::NoUninit>(bytes: &mut [u8], offset: usize, source: &[T]) -> PyResult<()> {
+    let source: &[u8] = bytemuck::cast_slice(source);
+    bytes
+        .get_mut(offset..offset + source.len())
+        .ok_or_else(|| PyRuntimeError::new_err("output buffer: a section is out of bounds"))?
+        .copy_from_slice(source);
+    Ok(())
 }
 
 /// `num_envs` environments of a registered id stepped in lockstep:
@@ -115,21 +231,6 @@ fn vector_error(error: VectorError) -> PyErr {
     }
 }
 
-/// Copies `source` into the NumPy array `target`.
-fn write<T: Element + Copy>(
-    py: Python<'_>,
-    target: &Py<numpy::PyArray<T, impl ndarray::Dimension>>,
-    source: &[T],
-) -> PyResult<()> {
-    let array = target.bind(py);
-    let mut writable = array.readwrite();
-    let slice = writable
-        .as_slice_mut()
-        .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
-    slice.copy_from_slice(source);
-    Ok(())
-}
-
 impl PyVector {
     /// The vector, or an error if another Python thread is using it: the step runs with the
     /// interpreter released, so waiting for the lock while holding the interpreter could
@@ -161,58 +262,57 @@ impl PyVector {
         written: &mut Vec<usize>,
     ) -> PyResult<u8> {
         let buffers = &self.buffers;
+        let layout = &buffers.layout;
+        let mut storage = buffers.storage.bind(py).readwrite();
+        let bytes = storage
+            .as_slice_mut()
+            .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
         let observations = vector.observations();
         let observations = observations
             .as_slice()
             .ok_or_else(|| PyRuntimeError::new_err("the observation rows are not contiguous"))?;
-        write(py, &buffers.observations, observations)?;
-        write(py, &buffers.rewards, vector.rewards())?;
-        write(py, &buffers.terminated, vector.terminated())?;
-        write(py, &buffers.truncated, vector.truncated())?;
+        put(bytes, layout.observations, observations)?;
+        put(bytes, layout.rewards, vector.rewards())?;
+        put(bytes, layout.terminated, vector.terminated())?;
+        put(bytes, layout.truncated, vector.truncated())?;
+        let final_mask = vector.final_mask();
         let finals = vector.final_observations();
         if let Some(finals) = finals.as_slice() {
             if finals.len() == self.count * self.flat_dim {
-                write(py, &buffers.final_observations, finals)?;
+                put(bytes, layout.final_observations, finals)?;
             }
         }
-        write(py, &buffers.final_mask, vector.final_mask())?;
+        put(bytes, layout.final_mask, final_mask)?;
         // The episode statistics: only the entries of the episodes that ended on the last
         // call are cleared and those of this call's set (the others stay 0).
-        let mut mask = buffers.episode_mask.bind(py).readwrite();
-        let mut returns = buffers.episode_returns.bind(py).readwrite();
-        let mut lengths = buffers.episode_lengths.bind(py).readwrite();
-        let mut times = buffers.episode_times.bind(py).readwrite();
-        let buffer_error = |error| PyRuntimeError::new_err(format!("output buffer: {error}"));
-        let mask = mask.as_slice_mut().map_err(buffer_error)?;
-        let returns = returns.as_slice_mut().map_err(buffer_error)?;
-        let lengths = lengths.as_slice_mut().map_err(buffer_error)?;
-        let times = times.as_slice_mut().map_err(buffer_error)?;
-        let ended = vector.ended_indices();
-        for &index in written.iter().chain(ended) {
-            let (Some(flag), Some(value), Some(length), Some(time)) = (
-                mask.get_mut(index),
-                returns.get_mut(index),
-                lengths.get_mut(index),
-                times.get_mut(index),
-            ) else {
+        let ended = vector.episode_ended();
+        let returns = vector.episode_returns();
+        let lengths = vector.episode_lengths();
+        let times = vector.episode_times();
+        let ended_indices = vector.ended_indices();
+        for &index in written.iter().chain(ended_indices) {
+            if index >= self.count {
                 continue;
-            };
-            let source = |values: &[f64]| values.get(index).copied().unwrap_or(0.0);
-            *flag = vector.episode_ended().get(index).copied().unwrap_or(false);
-            *value = source(vector.episode_returns());
-            let steps = vector.episode_lengths().get(index).copied().unwrap_or(0);
-            *length = i64::try_from(steps).unwrap_or(i64::MAX);
+            }
+            let value = |values: &[f64]| values.get(index).copied().unwrap_or(0.0);
+            let flag = ended.get(index).copied().unwrap_or(false);
+            put(bytes, layout.episode_mask + index, &[flag])?;
+            put(bytes, layout.episode_returns + 8 * index, &[value(returns)])?;
+            let steps = lengths.get(index).copied().unwrap_or(0);
+            let steps = i64::try_from(steps).unwrap_or(i64::MAX);
+            put(bytes, layout.episode_lengths + 8 * index, &[steps])?;
             // Rounded to microseconds as Gymnasium's RecordEpisodeStatistics rounds them
             // (`np.round(t, 6)`: times 10^6, rounded half to even, divided by 10^6).
-            *time = (source(vector.episode_times()) * 1e6).round_ties_even() / 1e6;
+            let time = (value(times) * 1e6).round_ties_even() / 1e6;
+            put(bytes, layout.episode_times + 8 * index, &[time])?;
         }
         written.clear();
-        written.extend_from_slice(ended);
+        written.extend_from_slice(ended_indices);
         let mut flags = 0;
-        if !ended.is_empty() {
+        if !ended_indices.is_empty() {
             flags |= ENDED_FLAG;
         }
-        if vector.final_mask().contains(&true) {
+        if final_mask.contains(&true) {
             flags |= FINAL_FLAG;
         }
         Ok(flags)
@@ -331,18 +431,7 @@ impl PyVector {
             }
         };
         let flat_dim = with_vector!(&stepper, vector => vector.flat_dim());
-        let buffers = Buffers {
-            observations: PyArray2::zeros(py, [num_envs, flat_dim], false).unbind(),
-            rewards: PyArray1::zeros(py, num_envs, false).unbind(),
-            terminated: PyArray1::zeros(py, num_envs, false).unbind(),
-            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
-            final_observations: PyArray2::zeros(py, [num_envs, flat_dim], false).unbind(),
-            final_mask: PyArray1::zeros(py, num_envs, false).unbind(),
-            episode_mask: PyArray1::zeros(py, num_envs, false).unbind(),
-            episode_returns: PyArray1::zeros(py, num_envs, false).unbind(),
-            episode_lengths: PyArray1::zeros(py, num_envs, false).unbind(),
-            episode_times: PyArray1::zeros(py, num_envs, false).unbind(),
-        };
+        let buffers = Buffers::new(py, num_envs, flat_dim)?;
         Ok(PyVector {
             inner: Mutex::new(Inner {
                 stepper,
