@@ -1,9 +1,11 @@
 //! A vector of environments of a registered id behind Python: `rlrs._core.Vector`, which the
 //! pure-Python `rlrs.RustVectorEnv` (a `gymnasium.vector.VectorEnv`) drives.
 //!
-//! The outputs live in NumPy arrays allocated once, at construction; every reset and step
-//! copies the Rust buffers into them with slice copies (no per-environment Python work), the
-//! step itself running with the interpreter released.
+//! The outputs live in one NumPy byte buffer allocated once, at construction, which Python
+//! reads through typed views of it (the observations, rewards, flags and episode statistics);
+//! every reset and step copies the Rust buffers into it with slice copies under one checked
+//! borrow (no per-environment Python work), the step itself running with the interpreter
+//! released.
 
 use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
