@@ -14,6 +14,7 @@ mod tidy;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use steps::{Failure, STEPS, Step};
 
@@ -110,23 +111,50 @@ fn workspace_root() -> PathBuf {
         .map_or_else(|| manifest_directory.clone(), Path::to_path_buf)
 }
 
-/// Runs `selected` in order, printing a header before each step, and stops at the first failure
-/// with a message that says what to do.
+/// A duration for people: tenths of a second under a minute, else minutes and whole seconds.
+fn duration_text(duration: Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    if seconds < 59.95 {
+        format!("{seconds:.1} s")
+    } else {
+        let whole = duration.as_secs() + u64::from(duration.subsec_millis() >= 500);
+        format!("{} min {} s", whole / 60, whole % 60)
+    }
+}
+
+/// Runs `selected` in order, printing a header before each step and its time after it, and
+/// stops at the first failure with a message that says what to do. The last line gives the
+/// total time and each step's (CI's time budget is in README.md).
 fn run_steps(selected: &[&Step], root: &Path) -> ExitCode {
     let total = selected.len();
+    let started = Instant::now();
+    let mut times = Vec::with_capacity(total);
     for (index, step) in selected.iter().enumerate() {
         println!("==> [{}/{total}] {}", index + 1, step.name);
-        if let Err(failure) = steps::run(step, root) {
+        let step_started = Instant::now();
+        let result = steps::run(step, root);
+        let took = step_started.elapsed();
+        if let Err(failure) = result {
             let what_to_do = match failure {
                 Failure::ProblemsFound => step.remedy.to_owned(),
                 Failure::CouldNotRun(reason) => reason,
             };
-            eprintln!("xtask ci: step '{}' failed: {what_to_do}", step.name);
+            eprintln!(
+                "xtask ci: step '{}' failed after {}: {what_to_do}",
+                step.name,
+                duration_text(took)
+            );
             return ExitCode::FAILURE;
         }
+        println!("    {} passed in {}", step.name, duration_text(took));
+        times.push(format!("{} {}", step.name, duration_text(took)));
     }
     let noun = if total == 1 { "step" } else { "steps" };
-    println!("==> xtask ci: {total} {noun} passed");
+    println!(
+        "==> xtask ci: {total} {noun} passed in {} ({})",
+        duration_text(started.elapsed()),
+        times.join(", ")
+    );
     ExitCode::SUCCESS
 }
 
@@ -152,7 +180,19 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{Request, STEPS, help, parse_arguments, workspace_root};
+    use std::time::Duration;
+
+    use super::{Request, STEPS, duration_text, help, parse_arguments, workspace_root};
+
+    #[test]
+    fn durations_read_as_seconds_then_minutes() {
+        assert_eq!(duration_text(Duration::from_millis(0)), "0.0 s");
+        assert_eq!(duration_text(Duration::from_millis(4_290)), "4.3 s");
+        assert_eq!(duration_text(Duration::from_millis(59_940)), "59.9 s");
+        assert_eq!(duration_text(Duration::from_millis(59_960)), "1 min 0 s");
+        assert_eq!(duration_text(Duration::from_millis(286_400)), "4 min 46 s");
+        assert_eq!(duration_text(Duration::from_millis(286_500)), "4 min 47 s");
+    }
 
     /// What a command line asks for, written as one string split on spaces: `None` for help, or
     /// the names of the steps to run, so that tests can spell the expected value.
