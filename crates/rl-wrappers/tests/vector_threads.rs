@@ -208,3 +208,154 @@ fn every_environment_is_visible_on_any_number_of_threads() {
         assert_eq!(vector.share_sizes().len(), threads);
     }
 }
+
+/// Counts its steps, sleeps `delay` per step (a core that runs slower), draws its reward from
+/// its generator, and gives an info on odd counts; an episode terminates after 5 steps.
+#[derive(Debug, Clone)]
+struct Slow {
+    observations: ArrayBox<f32, 1>,
+    actions: Discrete,
+    delay: std::time::Duration,
+}
+
+impl Domain for Slow {
+    type State = u32;
+    type Observation = [f32; 1];
+    type Action = i64;
+    type ObservationSpace = ArrayBox<f32, 1>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 1> {
+        &self.observations
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> u32 {
+        rng.next_u32() % 3
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &u32,
+        action: &i64,
+        _mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<u32> {
+        std::thread::sleep(self.delay);
+        let next = state + 1 + u32::try_from(*action).unwrap_or(0);
+        let reward = f64::from(rng.next_u32()) / f64::from(u32::MAX);
+        let mut outcome = TransitionOutcome::new(next, Value::from_reward(reward), next >= 5);
+        if next % 2 == 1 {
+            let mut info = Info::new();
+            info.insert("count", next);
+            outcome.info = info;
+        }
+        outcome
+    }
+
+    fn observe(&self, state: &u32) -> [f32; 1] {
+        [*state as f32]
+    }
+
+    fn is_terminal(&self, state: &u32) -> bool {
+        *state >= 5
+    }
+}
+
+/// A vector of `64 * shares` `Slow` environments on `threads` threads, those of the even
+/// share `slow` (of `shares`) twice as slow as the others (none slowed with one thread).
+fn slow_vector(
+    shares: usize,
+    slow: usize,
+    threads: usize,
+    autoreset: Autoreset,
+) -> EnvironmentVector<Simulator<Slow>, f32> {
+    let count = NonZeroUsize::new(64 * shares).expect("non-zero");
+    let options = VectorOptions::new()
+        .with_threads(NonZeroUsize::new(threads).expect("non-zero"))
+        .with_autoreset(autoreset);
+    EnvironmentVector::from_environments(count, 21, options, |i| {
+        let micros = if threads == 1 {
+            0
+        } else if i / 64 == slow {
+            100
+        } else {
+            50
+        };
+        let domain = Slow {
+            observations: ArrayBox::new([0.0], [10.0]).expect("valid bounds"),
+            actions: Discrete::new(2).expect("valid"),
+            delay: std::time::Duration::from_micros(micros),
+        };
+        Simulator::new(domain, 0)
+    })
+    .expect("valid")
+}
+
+#[test]
+fn the_balancer_moves_work_to_the_faster_thread_and_results_do_not_change() {
+    // Two threads, the calling thread's share slow; three threads, the middle worker's share
+    // slow. (Three threads on a machine with fewer cores also run at the speeds the scheduler
+    // gives them, so there only some move is asserted, not which.)
+    for (shares, slow) in [(2, 0), (3, 1)] {
+        for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+            let len = 64 * shares;
+            let mut balanced = slow_vector(shares, slow, shares, autoreset);
+            let mut single = slow_vector(shares, slow, 1, autoreset);
+            balanced.reset(Mode::Training).expect("reset");
+            single.reset(Mode::Training).expect("reset");
+            assert_eq!(balanced.share_sizes(), vec![64; shares]);
+            let mut smallest = 64;
+            let mut moved = false;
+            for step in 0..60 {
+                let actions: Vec<i64> = (0..len).map(|i| ((i + step) % 3 == 0) as i64).collect();
+                balanced.step(&actions).expect("step");
+                single.step(&actions).expect("step");
+                let context = format!("{shares} threads, {autoreset:?}, step {step}");
+                assert_eq!(balanced.observations(), single.observations(), "{context}");
+                let bits =
+                    |rewards: &[f64]| rewards.iter().map(|r| r.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(balanced.rewards()),
+                    bits(single.rewards()),
+                    "{context}"
+                );
+                assert_eq!(balanced.terminated(), single.terminated(), "{context}");
+                assert_eq!(balanced.infos(), single.infos(), "{context}");
+                assert_eq!(balanced.final_mask(), single.final_mask(), "{context}");
+                for (row, marked) in single.final_mask().iter().enumerate() {
+                    if *marked {
+                        assert_eq!(
+                            balanced.final_observations().row(row),
+                            single.final_observations().row(row),
+                            "{context}, row {row}"
+                        );
+                        assert_eq!(
+                            balanced.final_infos()[row],
+                            single.final_infos()[row],
+                            "{context}, row {row}"
+                        );
+                    }
+                }
+                let sizes = balanced.share_sizes();
+                assert_eq!(sizes.iter().sum::<usize>(), len, "{context}");
+                smallest = smallest.min(sizes[slow]);
+                moved |= sizes.iter().any(|size| *size != 64);
+            }
+            assert!(
+                moved,
+                "{shares} threads, {autoreset:?}: the shares never moved"
+            );
+            if shares == 2 {
+                // The slow share's environments take twice as long: it gave chunks away.
+                assert!(
+                    smallest < 64,
+                    "{autoreset:?}: the slow share kept its chunks"
+                );
+            }
+        }
+    }
+}

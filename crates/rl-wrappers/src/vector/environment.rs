@@ -10,6 +10,7 @@ use rl_core::{BatchStep, DomainStates, Environment, Info, Mode};
 use rl_spaces::{FiniteSpace, FlattenSpace, Space};
 
 use crate::VectorError;
+use crate::vector::balance::layout;
 use crate::vector::batch::{Batch, Command};
 use crate::vector::outputs::Outputs;
 use crate::vector::threads::Threads;
@@ -59,12 +60,16 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 ///
 /// # Threads
 ///
-/// With [`VectorOptions::with_threads`], the batch is split into even contiguous shares, one
-/// per thread, and worker threads are started at construction (`threads - 1` of them, joined
-/// on drop). The calling thread steps the first share in place in the buffers; each worker
-/// steps its own share in buffers of its own, which the calling thread copies into its rows
-/// once the worker is done (a share moves to its worker and back by value, so no `unsafe` is
-/// needed). An idle worker spins for a few tens of microseconds, then parks until the next
+/// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, one per
+/// thread, even at first, and worker threads are started at construction (`threads - 1` of
+/// them, joined on drop). The calling thread steps the first share in place in the buffers;
+/// each worker steps its own share in buffers of its own, which the calling thread copies into
+/// its rows once the worker is done (a share moves to its worker and back by value, so no
+/// `unsafe` is needed). Each share's ends are made of a few chunks of environments: after
+/// each step the calling thread compares when the shares finished and, when two neighbours
+/// keep finishing apart by more than a chunk's worth of work (cores running at different
+/// speeds), moves the chunk at their boundary to the one that finishes first. An idle worker
+/// spins for a few tens of microseconds, then parks until the next
 /// call unparks it. A panic inside an environment on any thread reaches the caller after
 /// every thread is done. Every environment's results depend only on its own seed and
 /// actions, so they are bit-identical with any number of threads.
@@ -106,20 +111,6 @@ pub struct VectorEnvironment<B: Batch> {
     mode: Mode,
     started: bool,
     len: usize,
-}
-
-/// The even contiguous shares of `len` environments on `threads` threads: `(first, len)` of
-/// each, in order.
-fn shares(len: usize, threads: usize) -> Vec<(usize, usize)> {
-    let threads = threads.clamp(1, len.max(1));
-    (0..threads)
-        .map(|k| {
-            (
-                k * len / threads,
-                (k + 1) * len / threads - k * len / threads,
-            )
-        })
-        .collect()
 }
 
 /// Checks that the buffers of `len` environments with observations of `dim` entries can be
@@ -199,10 +190,17 @@ where
                 ));
             }
         }
-        let mut batches = Vec::with_capacity(threads);
-        for (first, _) in shares(len, threads).into_iter().rev() {
-            let share = environments.split_off(first);
-            batches.push(EnvironmentBatch::new(share, first, action_space.clone()));
+        // The chunks of every thread, built from the back so that each takes the tail.
+        let layout = layout(len, threads);
+        let mut batches: Vec<Vec<_>> = Vec::with_capacity(layout.len());
+        for chunks in layout.iter().rev() {
+            let mut thread = Vec::with_capacity(chunks.len());
+            for (first, _) in chunks.iter().rev() {
+                let share = environments.split_off(*first);
+                thread.push(EnvironmentBatch::new(share, *first, action_space.clone()));
+            }
+            thread.reverse();
+            batches.push(thread);
         }
         batches.reverse();
         VectorEnvironment::assemble(batches, len, dim, seed, options)
@@ -244,8 +242,8 @@ where
     B::Action: Send + Sync + 'static,
     B::Scalar: Send + 'static,
 {
-    /// `count` environments with observations of `dim` entries, in the even shares of the
-    /// thread count that `share(first, len)` builds, seeded with `seed`.
+    /// `count` environments with observations of `dim` entries, in the chunks of the threads'
+    /// shares ([`layout`]) that `share(first, len)` builds, seeded with `seed`.
     pub(crate) fn from_shares(
         count: NonZeroUsize,
         dim: usize,
@@ -256,17 +254,22 @@ where
         let len = count.get();
         let threads = check_threads(len, &options)?;
         check_size(len, dim)?;
-        let batches = shares(len, threads)
+        let batches = layout(len, threads)
             .into_iter()
-            .map(|(first, len)| share(first, len))
-            .collect::<Result<Vec<B>, VectorError>>()?;
+            .map(|chunks| {
+                chunks
+                    .into_iter()
+                    .map(|(first, len)| share(first, len))
+                    .collect::<Result<Vec<B>, VectorError>>()
+            })
+            .collect::<Result<Vec<Vec<B>>, VectorError>>()?;
         VectorEnvironment::assemble(batches, len, dim, seed, options)
     }
 
-    /// Puts the first share on the calling thread and the others on worker threads, and
-    /// seeds everything.
+    /// Puts the first thread's chunks on the calling thread and the others' on worker
+    /// threads, and seeds everything.
     fn assemble(
-        batches: Vec<B>,
+        batches: Vec<Vec<B>>,
         len: usize,
         dim: usize,
         seed: u64,
@@ -390,11 +393,12 @@ impl<B: Batch> VectorEnvironment<B> {
         self.len
     }
 
-    /// How many environments each thread's share holds, in the order of the environments
-    /// (the calling thread's first): one entry with one thread, even shares with more (see
-    /// "Threads" above). For inspection (it allocates the list).
+    /// How many environments each thread's share holds now, in the order of the environments
+    /// (the calling thread's first): one entry with one thread, shares that start even and
+    /// follow the threads' speeds with more (see "Threads" above). For inspection (it
+    /// allocates the list).
     pub fn share_sizes(&self) -> Vec<usize> {
-        self.threads.batches().map(|batch| batch.len()).collect()
+        self.threads.share_sizes()
     }
 
     /// Always false: there is at least one environment.
@@ -568,28 +572,5 @@ impl<B: Batch> fmt::Debug for VectorEnvironment<B> {
             .field("mode", &self.mode)
             .field("started", &self.started)
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shares;
-
-    #[test]
-    fn shares_are_even_contiguous_and_cover_every_environment() {
-        assert_eq!(shares(1024, 2), vec![(0, 512), (512, 512)]);
-        assert_eq!(shares(100, 3), vec![(0, 33), (33, 33), (66, 34)]);
-        assert_eq!(shares(5, 1), vec![(0, 5)]);
-        for (len, threads) in [(1, 1), (7, 4), (130, 3), (64, 2)] {
-            let list = shares(len, threads);
-            assert_eq!(list.len(), threads);
-            let mut next = 0;
-            for (first, share) in list {
-                assert_eq!(first, next);
-                assert!(share >= len / threads);
-                next += share;
-            }
-            assert_eq!(next, len);
-        }
     }
 }

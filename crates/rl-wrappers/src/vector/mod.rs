@@ -3,6 +3,7 @@
 //! kernel ([`BatchStep`]).
 
 mod autoreset;
+mod balance;
 mod batch;
 mod copies;
 mod environment;

@@ -128,6 +128,59 @@ impl<T: FlatScalar> Outputs<T> {
     }
 }
 
+impl<T: FlatScalar> Outputs<T> {
+    /// Copies the rows from `start` on into `target` (the outputs of a chunk of the
+    /// environments, whose rows it fills), as [`copy_from`](Self::copy_from) copies the other
+    /// way.
+    pub(crate) fn copy_into(&self, start: usize, target: &mut Outputs<T>) {
+        let len = target.rewards.len();
+        let dim = self.dim();
+        let range = start..start + len;
+        let entry_range = start * dim..(start + len) * dim;
+        copy(
+            entries(&mut target.observations),
+            entries_of(&self.observations)
+                .get(entry_range.clone())
+                .unwrap_or(&[]),
+        );
+        copy(
+            &mut target.rewards,
+            self.rewards.get(range.clone()).unwrap_or(&[]),
+        );
+        copy(
+            &mut target.terminated,
+            self.terminated.get(range.clone()).unwrap_or(&[]),
+        );
+        copy(
+            &mut target.truncated,
+            self.truncated.get(range.clone()).unwrap_or(&[]),
+        );
+        copy(
+            entries(&mut target.final_observations),
+            entries_of(&self.final_observations)
+                .get(entry_range)
+                .unwrap_or(&[]),
+        );
+        copy(
+            &mut target.final_mask,
+            self.final_mask.get(range.clone()).unwrap_or(&[]),
+        );
+        let infos = target
+            .infos
+            .iter_mut()
+            .zip(self.infos.get(range.clone()).unwrap_or(&[]));
+        let final_infos = target
+            .final_infos
+            .iter_mut()
+            .zip(self.final_infos.get(range).unwrap_or(&[]));
+        for (target, info) in infos.chain(final_infos) {
+            if !(target.is_empty() && info.is_empty()) {
+                target.clone_from(info);
+            }
+        }
+    }
+}
+
 impl<T> Rows<'_, T> {
     /// The observation row of environment `i`.
     pub(crate) fn observation(&mut self, i: usize) -> &mut [T] {

@@ -1,0 +1,287 @@
+//! Balancing a vector environment's threads: the chunks its environments are split into
+//! ([`layout`]) and the [`Balancer`] that moves chunks across the boundaries between the
+//! threads' shares so that the threads finish their steps together.
+//!
+//! A lockstep step lasts as long as its slowest share. On a machine whose cores do not run at
+//! one speed (a virtual CPU the host slows for a while, a core shared with another process),
+//! even shares leave the faster thread waiting: on the 2-core VM of docs/PERFORMANCE.md, two
+//! threads then reach 1.3 times one thread instead of 1.6 and more. The balancer measures when
+//! each share finishes a step and, when one boundary's neighbours keep finishing apart by more
+//! than a chunk's worth of work, moves the chunk at that boundary to the share that finishes
+//! first. Which thread steps an environment never changes its results (each environment has
+//! its own state and generator), so balancing changes only the speed.
+
+use std::time::Duration;
+
+/// How many movable chunks each side of a boundary starts with: a share's quarter next to
+/// each neighbour is split into this many chunks, so that a boundary can move by an eighth of a
+/// share at most 4 times each way before reaching a share's fixed core (a speed ratio of up to
+/// about 1.7 between neighbouring cores is evened out).
+const CHUNKS_PER_SIDE: usize = 4;
+
+/// The smallest share (in environments) whose sides are split into movable chunks: below it a
+/// share is one chunk and its boundaries stay where they are.
+const SMALLEST_SPLIT_SHARE: usize = 64;
+
+/// How much of a new measurement goes into a boundary's smoothed difference of finishing
+/// times (an exponential moving average): enough to follow a change of speed within a few
+/// steps, little enough that one step's noise moves nothing.
+const GAIN: f64 = 0.25;
+
+/// A chunk moves only when the smoothed difference would take at least this many times the
+/// chunk's environments to even out: a dead band, so that balanced shares do not pass a chunk
+/// back and forth on noise, and each move leaves the difference on the same side.
+const THRESHOLD: f64 = 1.25;
+
+/// The chunks of `len` environments on `threads` threads, per thread in order, each
+/// `(first, len)`: thread `k` starts with the `k`-th even contiguous share of the
+/// environments. With one thread, or shares smaller than [`SMALLEST_SPLIT_SHARE`], each share
+/// is one chunk; otherwise each share's quarter next to each neighbour is split into
+/// [`CHUNKS_PER_SIDE`] chunks (rounded to whole blocks of 8 environments where the share
+/// allows, the blocks the kernels step in vector instructions), and the rest is one chunk.
+pub(crate) fn layout(len: usize, threads: usize) -> Vec<Vec<(usize, usize)>> {
+    let threads = threads.clamp(1, len.max(1));
+    let mut layout = Vec::with_capacity(threads);
+    for k in 0..threads {
+        let first = k * len / threads;
+        let size = (k + 1) * len / threads - first;
+        if threads == 1 || size < SMALLEST_SPLIT_SHARE {
+            layout.push(vec![(first, size)]);
+            continue;
+        }
+        // A side's chunk: a sixteenth of the share, in whole blocks of 8.
+        let chunk = (size / (4 * CHUNKS_PER_SIDE) / 8 * 8).max(1);
+        let front = if k > 0 { CHUNKS_PER_SIDE } else { 0 };
+        let back = if k + 1 < threads { CHUNKS_PER_SIDE } else { 0 };
+        let core = size - (front + back) * chunk;
+        let mut chunks = Vec::with_capacity(front + 1 + back);
+        let mut next = first;
+        for length in std::iter::repeat_n(chunk, front)
+            .chain(std::iter::once(core))
+            .chain(std::iter::repeat_n(chunk, back))
+        {
+            chunks.push((next, length));
+            next += length;
+        }
+        layout.push(chunks);
+    }
+    layout
+}
+
+/// The boundaries' state: a smoothed difference of finishing times per boundary, and the move
+/// each plans. Its vectors are sized at construction, so that planning allocates nothing.
+#[derive(Debug, Clone)]
+pub(crate) struct Balancer {
+    /// Per boundary (between share `j` and share `j + 1`), the smoothed difference of their
+    /// finishing times, `j`'s minus `j + 1`'s, in nanoseconds: positive when the left share
+    /// finishes later.
+    lean: Vec<f64>,
+    /// Per boundary, the move [`plan`](Self::plan) decided.
+    moves: Vec<Move>,
+}
+
+/// What a boundary does after a measured step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Move {
+    /// Nothing.
+    Stay,
+    /// The left share's last chunk goes to the right share.
+    Right,
+    /// The right share's first chunk goes to the left share.
+    Left,
+}
+
+/// One share's measurement of a step: when it finished after the step was handed out, how
+/// many environments it holds, and the sizes of its chunks at each end (what a move would
+/// hand over), `None` when it holds a single chunk (it keeps at least one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Measurement {
+    pub(crate) finished: Duration,
+    pub(crate) size: usize,
+    pub(crate) first_chunk: Option<usize>,
+    pub(crate) last_chunk: Option<usize>,
+}
+
+impl Balancer {
+    /// A balancer for `shares` shares (`shares - 1` boundaries).
+    pub(crate) fn new(shares: usize) -> Self {
+        let boundaries = shares.saturating_sub(1);
+        Balancer {
+            lean: vec![0.0; boundaries],
+            moves: vec![Move::Stay; boundaries],
+        }
+    }
+
+    /// Takes one step's measurements (one per share, in order) into each boundary's smoothed
+    /// difference and returns the move of each boundary.
+    ///
+    /// Moving `m` environments from share `j` to share `j + 1` shortens `j`'s step by about
+    /// `m` times its time per environment and lengthens `j + 1`'s by `m` times its own, so the
+    /// difference shrinks by `m` times their sum: a boundary moves the chunk at its edge when
+    /// the smoothed difference divided by that sum reaches [`THRESHOLD`] times the chunk. The
+    /// smoothed difference is then reduced by the move's expected effect, so that the next
+    /// measurements are compared with the new boundary. A measurement far off (an interrupt
+    /// on one core) counts at most a quarter of the shorter step.
+    pub(crate) fn plan(&mut self, measurements: &[Measurement]) -> &[Move] {
+        let sides = measurements.windows(2);
+        for ((lean, planned), pair) in self.lean.iter_mut().zip(&mut self.moves).zip(sides) {
+            *planned = Move::Stay;
+            let [left, right] = pair else {
+                continue;
+            };
+            if left.size == 0 || right.size == 0 {
+                continue;
+            }
+            let (left_time, right_time) = (
+                left.finished.as_nanos() as f64,
+                right.finished.as_nanos() as f64,
+            );
+            if left_time == 0.0 || right_time == 0.0 {
+                continue;
+            }
+            let per_environment = left_time / left.size as f64 + right_time / right.size as f64;
+            let limit = left_time.min(right_time) / 4.0;
+            let difference = (left_time - right_time).clamp(-limit, limit);
+            *lean += GAIN * (difference - *lean);
+            let even_out = *lean / per_environment;
+            let (chunk, direction) = if even_out > 0.0 {
+                (left.last_chunk, Move::Right)
+            } else {
+                (right.first_chunk, Move::Left)
+            };
+            let Some(chunk) = chunk else {
+                continue;
+            };
+            if even_out.abs() < THRESHOLD * chunk as f64 {
+                continue;
+            }
+            *planned = direction;
+            let effect = chunk as f64 * per_environment;
+            *lean -= effect.copysign(*lean);
+        }
+        &self.moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sizes of the chunks of each thread.
+    fn sizes(layout: &[Vec<(usize, usize)>]) -> Vec<Vec<usize>> {
+        layout
+            .iter()
+            .map(|chunks| chunks.iter().map(|(_, len)| *len).collect())
+            .collect()
+    }
+
+    #[test]
+    fn the_layout_covers_every_environment_in_order_with_even_shares() {
+        assert_eq!(layout(5, 1), vec![vec![(0, 5)]]);
+        assert_eq!(
+            sizes(&layout(1024, 2)),
+            vec![vec![384, 32, 32, 32, 32], vec![32, 32, 32, 32, 384]]
+        );
+        assert_eq!(sizes(&layout(7, 3)), vec![vec![2], vec![2], vec![3]]);
+        for (len, threads) in [
+            (1, 1),
+            (7, 4),
+            (130, 3),
+            (64, 2),
+            (1024, 3),
+            (1000, 2),
+            (3, 8),
+        ] {
+            let list = layout(len, threads);
+            assert_eq!(list.len(), threads.min(len));
+            let mut next = 0;
+            for (k, chunks) in list.iter().enumerate() {
+                let share: usize = chunks.iter().map(|(_, len)| len).sum();
+                let even = (k + 1) * len / list.len() - k * len / list.len();
+                assert_eq!(share, even, "{len} on {threads}, thread {k}");
+                for (first, chunk) in chunks {
+                    assert_eq!(*first, next, "{len} on {threads}");
+                    assert!(*chunk > 0, "{len} on {threads}");
+                    next += chunk;
+                }
+            }
+            assert_eq!(next, len);
+        }
+    }
+
+    /// One share's measurement when it takes `per_environment` ns per environment after a
+    /// hand-over of `latency` ns, with chunks of 32 at its ends.
+    fn measure(size: usize, per_environment: f64, latency: f64) -> Measurement {
+        Measurement {
+            finished: Duration::from_nanos((latency + per_environment * size as f64) as u64),
+            size,
+            first_chunk: Some(32),
+            last_chunk: Some(32),
+        }
+    }
+
+    /// Plans `rounds` times with shares of the given speeds, applying the moves to `sizes`.
+    fn run(
+        balancer: &mut Balancer,
+        sizes: &mut [usize; 2],
+        per_environment: [f64; 2],
+        rounds: usize,
+    ) {
+        for _ in 0..rounds {
+            let measured = [
+                measure(sizes[0], per_environment[0], 0.0),
+                measure(sizes[1], per_environment[1], 0.0),
+            ];
+            match balancer.plan(&measured)[0] {
+                Move::Stay => {}
+                Move::Right => (sizes[0], sizes[1]) = (sizes[0] - 32, sizes[1] + 32),
+                Move::Left => (sizes[0], sizes[1]) = (sizes[0] + 32, sizes[1] - 32),
+            }
+        }
+    }
+
+    #[test]
+    fn equal_speeds_move_nothing() {
+        let mut balancer = Balancer::new(2);
+        let mut sizes = [512, 512];
+        run(&mut balancer, &mut sizes, [19.0, 19.0], 100);
+        assert_eq!(sizes, [512, 512]);
+    }
+
+    #[test]
+    fn a_slower_share_gives_chunks_until_both_finish_together_and_stays() {
+        // The second share's core is 1.4 times slower: perfect balance puts 1024 / 1.714 =
+        // 597 environments on the first; chunks of 32 get within one chunk of it.
+        let mut balancer = Balancer::new(2);
+        let mut sizes = [512, 512];
+        run(&mut balancer, &mut sizes, [19.0, 26.6], 200);
+        assert_eq!(sizes.iter().sum::<usize>(), 1024);
+        assert!((576..=608).contains(&sizes[0]), "{sizes:?}");
+        let settled = sizes;
+        run(&mut balancer, &mut sizes, [19.0, 26.6], 100);
+        assert_eq!(sizes, settled, "balanced, it stays");
+        // And back when the speeds swap.
+        run(&mut balancer, &mut sizes, [26.6, 19.0], 200);
+        assert!((416..=448).contains(&sizes[0]), "{sizes:?}");
+    }
+
+    #[test]
+    fn a_share_of_one_chunk_gives_nothing_and_an_outlier_moves_nothing() {
+        let mut balancer = Balancer::new(2);
+        let mut single = measure(512, 30.0, 0.0);
+        single.last_chunk = None;
+        for _ in 0..50 {
+            assert_eq!(
+                balancer.plan(&[single, measure(512, 19.0, 0.0)]),
+                &[Move::Stay]
+            );
+        }
+        // One step where the left share was interrupted for a long time.
+        let mut balancer = Balancer::new(2);
+        let slow = measure(512, 19.0, 1e7);
+        assert_eq!(
+            balancer.plan(&[slow, measure(512, 19.0, 0.0)]),
+            &[Move::Stay]
+        );
+    }
+}
