@@ -1,6 +1,7 @@
 """Steps per second of the Python package rlrs (crates/rl-python) next to Gymnasium 1.4.0,
 measured in the same process and run: 1024-env CartPole-v1 and MountainCar-v0 vectors
-stepped from Python (rlrs.RustVectorEnv, 1 and 2 threads, copy=False) against Gymnasium's
+stepped from Python (rlrs.RustVectorEnv, 1 and 2 threads, copy=False), and the same vectors
+driven from Rust in this process (rlrs._core.RustDriver, in alternating runs), against Gymnasium's
 NumPy CartPoleVectorEnv, and one CartPole-v1 stepped through gymnasium.Env methods
 (gym.make for both, so both carry Gymnasium's wrappers).
 
@@ -24,6 +25,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from python_bench import (  # noqa: E402
     BATCH_ENVS,
+    BATCH_ROUNDS,
     SEED,
     SINGLE_CHUNK,
     numpy_cartpole,
@@ -42,6 +44,20 @@ def rlrs_vector(env_id, threads):
     return env
 
 
+def rust_driver(env_id, threads, rows):
+    """The vector rlrs_vector steps, driven from Rust in this process (rlrs._core.RustDriver):
+    the ratio of the two is then timed in one process, in alternating runs."""
+    from rlrs import _core
+
+    driver = _core.RustDriver(env_id, BATCH_ENVS, SEED, threads)
+    driver.set_rows(np.asarray(rows, dtype=np.int64))
+
+    def chunk():
+        return driver.run(BATCH_ROUNDS)
+
+    return chunk
+
+
 def configurations(rng):
     cart_rows = rows_of(2, rng)
     car_rows = rows_of(3, rng)
@@ -57,12 +73,20 @@ def configurations(rng):
          lambda: vector_env(numpy_cartpole(), cart_rows)),
         ("cartpole/vector/1024/1", "rlrs-python", "CartPole-v1", BATCH_ENVS, 1,
          lambda: vector_env(rlrs_vector("CartPole-v1", 1), cart_rows)),
+        ("cartpole/by_id/1024/1", "rl-in-python", "CartPole-v1", BATCH_ENVS, 1,
+         lambda: rust_driver("CartPole-v1", 1, cart_rows)),
         ("cartpole/vector/1024/2", "rlrs-python", "CartPole-v1", BATCH_ENVS, 2,
          lambda: vector_env(rlrs_vector("CartPole-v1", 2), cart_rows)),
+        ("cartpole/by_id/1024/2", "rl-in-python", "CartPole-v1", BATCH_ENVS, 2,
+         lambda: rust_driver("CartPole-v1", 2, cart_rows)),
         ("mountain_car/vector/1024/1", "rlrs-python", "MountainCar-v0", BATCH_ENVS, 1,
          lambda: vector_env(rlrs_vector("MountainCar-v0", 1), car_rows)),
+        ("mountain_car/by_id/1024/1", "rl-in-python", "MountainCar-v0", BATCH_ENVS, 1,
+         lambda: rust_driver("MountainCar-v0", 1, car_rows)),
         ("mountain_car/vector/1024/2", "rlrs-python", "MountainCar-v0", BATCH_ENVS, 2,
          lambda: vector_env(rlrs_vector("MountainCar-v0", 2), car_rows)),
+        ("mountain_car/by_id/1024/2", "rl-in-python", "MountainCar-v0", BATCH_ENVS, 2,
+         lambda: rust_driver("MountainCar-v0", 2, car_rows)),
     ]
 
 

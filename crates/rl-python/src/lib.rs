@@ -48,6 +48,7 @@ use rl_core::registry::RegisteredDomain;
 use serde_json::Value;
 
 mod convert;
+pub mod driver;
 pub mod single;
 pub mod vector;
 
@@ -160,6 +161,7 @@ fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, Stri
 pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<single::PyEnvironment>()?;
     module.add_class::<vector::PyVector>()?;
+    module.add_class::<driver::PyRustDriver>()?;
     module.add_function(wrap_pyfunction!(ids, module)?)?;
     module.add_function(wrap_pyfunction!(entries, module)?)?;
     module.add_function(wrap_pyfunction!(check, module)?)?;

@@ -1,0 +1,137 @@
+//! `rlrs._core.RustDriver`: the vector `rlrs.RustVectorEnv` steps for a `Discrete` action
+//! space, stepped from Rust in a loop, so that a benchmark can time the Python vector and the
+//! same vector driven from Rust in one process, in alternating runs
+//! (`benches/compare/rlrs_bench.py`). Not part of the Gymnasium API.
+
+use std::num::NonZeroUsize;
+use std::sync::Mutex;
+
+use numpy::{PyArray1, PyReadonlyArray2};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rl_core::Mode;
+use rl_wrappers::VectorError;
+use rl_wrappers::vector::{
+    RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions, make_discrete_vector,
+};
+
+/// The vector, its action rows and the next row to use.
+struct Driven {
+    vector: Box<VectorEpisodeStatistics<RegisteredVector<i64>>>,
+    rows: Vec<i64>,
+    next: usize,
+    actions: Vec<i64>,
+}
+
+/// `RustDriver(id, num_envs, seed, threads)`: `num_envs` environments of the registered id
+/// (a `Discrete` action space), built as `rlrs.RustVectorEnv` builds them (the id's kernel
+/// where it declares one, next-step autoreset, episode statistics) and reset; `set_rows` gives
+/// it rows of actions and `run(steps)` steps it from Rust, each step's row copied into the
+/// action buffer first, as the Python vector's binding copies its actions.
+#[pyclass(module = "rlrs._core", name = "RustDriver")]
+pub struct PyRustDriver {
+    inner: Mutex<Driven>,
+    count: usize,
+}
+
+/// A vector failure as a Python exception.
+fn driver_error(error: VectorError) -> PyErr {
+    PyRuntimeError::new_err(error.to_string())
+}
+
+#[pymethods]
+impl PyRustDriver {
+    /// Builds and resets the vector; environment `i` is seeded from `(seed, i)`.
+    #[new]
+    #[pyo3(signature = (id, num_envs, seed = 0, threads = 1))]
+    fn new(id: &str, num_envs: usize, seed: u64, threads: usize) -> PyResult<Self> {
+        let count = NonZeroUsize::new(num_envs)
+            .ok_or_else(|| PyValueError::new_err("num_envs is 0; a vector needs at least 1"))?;
+        let threads = NonZeroUsize::new(threads)
+            .ok_or_else(|| PyValueError::new_err("threads is 0; at least 1 is needed"))?;
+        let options = VectorOptions::new().with_threads(threads);
+        let vector = make_discrete_vector(id, None, count, seed, options).map_err(|error| {
+            match error {
+                VectorError::Registry(error) => crate::core_error(error),
+                other => driver_error(other),
+            }
+        })?;
+        let mut vector = Box::new(VectorEpisodeStatistics::new(vector));
+        vector.reset(Mode::Training).map_err(driver_error)?;
+        Ok(PyRustDriver {
+            inner: Mutex::new(Driven {
+                vector,
+                rows: Vec::new(),
+                next: 0,
+                actions: vec![0; num_envs],
+            }),
+            count: num_envs,
+        })
+    }
+
+    /// Keeps a copy of `rows` (an `int64` array of shape `(k, num_envs)`, `k` at least 1), the
+    /// actions `run` cycles through from the first row.
+    fn set_rows(&self, rows: PyReadonlyArray2<'_, i64>) -> PyResult<()> {
+        let rows = rows.as_array();
+        let (k, width) = rows.dim();
+        if k == 0 || width != self.count {
+            return Err(PyValueError::new_err(format!(
+                "the rows have shape ({k}, {width}); expected at least one row of {} actions",
+                self.count
+            )));
+        }
+        let mut inner = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("a previous call panicked"))?;
+        inner.rows = rows.iter().copied().collect();
+        inner.next = 0;
+        Ok(())
+    }
+
+    /// Steps the vector `steps` times with the next rows, the interpreter released; returns
+    /// the number of environment steps (`steps * num_envs`).
+    fn run(&self, py: Python<'_>, steps: usize) -> PyResult<usize> {
+        let mut inner = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("a previous call panicked"))?;
+        if inner.rows.is_empty() {
+            return Err(PyValueError::new_err("no rows: call set_rows first"));
+        }
+        let count = self.count;
+        let Driven {
+            vector,
+            rows,
+            next,
+            actions,
+        } = &mut *inner;
+        py.detach(|| -> Result<(), VectorError> {
+            let k = rows.len() / count;
+            for _ in 0..steps {
+                let start = *next * count;
+                actions.copy_from_slice(rows.get(start..start + count).unwrap_or(&[]));
+                vector.step(actions)?;
+                std::hint::black_box(vector.observations());
+                *next = (*next + 1) % k;
+            }
+            Ok(())
+        })
+        .map_err(driver_error)?;
+        Ok(steps * count)
+    }
+
+    /// The observations of the last step, one flat `float32` row per environment, as one
+    /// array of `num_envs * flat_dim` entries (a copy).
+    fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let inner = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("a previous call panicked"))?;
+        let observations = inner.vector.observations();
+        let flat = observations
+            .as_slice()
+            .ok_or_else(|| PyRuntimeError::new_err("the observation rows are not contiguous"))?;
+        Ok(PyArray1::from_slice(py, flat))
+    }
+}
