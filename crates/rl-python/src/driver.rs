@@ -50,12 +50,11 @@ impl PyRustDriver {
         let threads = NonZeroUsize::new(threads)
             .ok_or_else(|| PyValueError::new_err("threads is 0; at least 1 is needed"))?;
         let options = VectorOptions::new().with_threads(threads);
-        let vector = make_discrete_vector(id, None, count, seed, options).map_err(|error| {
-            match error {
+        let vector =
+            make_discrete_vector(id, None, count, seed, options).map_err(|error| match error {
                 VectorError::Registry(error) => crate::core_error(error),
                 other => driver_error(other),
-            }
-        })?;
+            })?;
         let mut vector = Box::new(VectorEpisodeStatistics::new(vector));
         vector.reset(Mode::Training).map_err(driver_error)?;
         Ok(PyRustDriver {

@@ -9,6 +9,9 @@
 //! - `Vector(id, params_json=None, num_envs=1, seed=0, autoreset="next_step", threads=1)`: a
 //!   vector with episode statistics whose outputs are NumPy arrays written in place
 //!   ([`vector`]),
+//! - `RustDriver(id, num_envs, seed=0, threads=1)`: the vector `Vector` steps for a `Discrete`
+//!   action space, stepped from Rust in a loop, for benchmarks that time both in one process
+//!   ([`driver`]; not part of the Gymnasium API),
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
 //! - `domain_info`, `space_definition` and `derive_seed`, which the Python classes use.
 //!
