@@ -209,7 +209,7 @@ fn every_environment_is_visible_on_any_number_of_threads() {
     }
 }
 
-/// Counts its steps, sleeps `delay` per step (a core that runs slower), draws its reward from
+/// Counts its steps, spins for `delay` per step (a core that runs slower), draws its reward from
 /// its generator, and gives an info on odd counts; an episode terminates after 5 steps.
 #[derive(Debug, Clone)]
 struct Slow {
@@ -244,7 +244,12 @@ impl Domain for Slow {
         _mode: Mode,
         rng: &mut R,
     ) -> TransitionOutcome<u32> {
-        std::thread::sleep(self.delay);
+        // Busy, not asleep: a sleep lasts its request plus the timer's slack (tens of
+        // microseconds), which would blur the two speeds.
+        let start = std::time::Instant::now();
+        while start.elapsed() < self.delay {
+            std::hint::spin_loop();
+        }
         let next = state + 1 + u32::try_from(*action).unwrap_or(0);
         let reward = f64::from(rng.next_u32()) / f64::from(u32::MAX);
         let mut outcome = TransitionOutcome::new(next, Value::from_reward(reward), next >= 5);

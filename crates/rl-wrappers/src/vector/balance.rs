@@ -14,10 +14,13 @@
 use std::time::Duration;
 
 /// How many movable chunks each side of a boundary starts with: a share's quarter next to
-/// each neighbour is split into this many chunks, so that a boundary can move by an eighth of a
-/// share at most 4 times each way before reaching a share's fixed core (a speed ratio of up to
-/// about 1.7 between neighbouring cores is evened out).
-const CHUNKS_PER_SIDE: usize = 4;
+/// each neighbour is split into this many chunks (an eighth of the share each), so that a
+/// boundary moves by an eighth of a share at a time, at most twice each way before reaching a
+/// share's fixed core (a speed ratio of up to about 1.7 between neighbouring cores is evened
+/// out). Each chunk costs the fixed work of one kernel call per step (about 0.1 µs for
+/// CartPole), so finer chunks cost more than their finer moves bought (docs/PERFORMANCE.md,
+/// "The vector runtime").
+const CHUNKS_PER_SIDE: usize = 2;
 
 /// The smallest share (in environments) whose sides are split into movable chunks: below it a
 /// share is one chunk and its boundaries stay where they are.
@@ -28,10 +31,14 @@ const SMALLEST_SPLIT_SHARE: usize = 64;
 /// steps, little enough that one step's noise moves nothing.
 const GAIN: f64 = 0.25;
 
-/// A chunk moves only when the smoothed difference would take at least this many times the
-/// chunk's environments to even out: a dead band, so that balanced shares do not pass a chunk
-/// back and forth on noise, and each move leaves the difference on the same side.
-const THRESHOLD: f64 = 1.25;
+/// A chunk moves when the smoothed difference would take at least this many times the
+/// chunk's environments to even out. Over a half, so that a move always shrinks the
+/// difference and never calls for the move back (what is left, on either side, is under a
+/// quarter of the chunk's worth, inside the other direction's threshold); under one, so that
+/// shares whose speeds differ by less than a chunk's worth still get the chunk that brings them
+/// closer (chunks are an eighth of a share: a core 1.3 times slower than its neighbour is worth
+/// about 0.8 of a chunk).
+const THRESHOLD: f64 = 0.75;
 
 /// The chunks of `len` environments on `threads` threads, per thread in order, each
 /// `(first, len)`: thread `k` starts with the `k`-th even contiguous share of the
@@ -49,7 +56,7 @@ pub(crate) fn layout(len: usize, threads: usize) -> Vec<Vec<(usize, usize)>> {
             layout.push(vec![(first, size)]);
             continue;
         }
-        // A side's chunk: a sixteenth of the share, in whole blocks of 8.
+        // A side's chunk: an eighth of the share, in whole blocks of 8.
         let chunk = (size / (4 * CHUNKS_PER_SIDE) / 8 * 8).max(1);
         let front = if k > 0 { CHUNKS_PER_SIDE } else { 0 };
         let back = if k + 1 < threads { CHUNKS_PER_SIDE } else { 0 };
@@ -120,8 +127,9 @@ impl Balancer {
     /// difference shrinks by `m` times their sum: a boundary moves the chunk at its edge when
     /// the smoothed difference divided by that sum reaches [`THRESHOLD`] times the chunk. The
     /// smoothed difference is then reduced by the move's expected effect, so that the next
-    /// measurements are compared with the new boundary. A measurement far off (an interrupt
-    /// on one core) counts at most a quarter of the shorter step.
+    /// measurements are compared with the new boundary. A measurement whose difference exceeds
+    /// the shorter step (more than a core twice as slow as its neighbour gives: an interrupt,
+    /// a thread descheduled for a while) is left out.
     pub(crate) fn plan(&mut self, measurements: &[Measurement]) -> &[Move] {
         let sides = measurements.windows(2);
         for ((lean, planned), pair) in self.lean.iter_mut().zip(&mut self.moves).zip(sides) {
@@ -140,8 +148,10 @@ impl Balancer {
                 continue;
             }
             let per_environment = left_time / left.size as f64 + right_time / right.size as f64;
-            let limit = left_time.min(right_time) / 4.0;
-            let difference = (left_time - right_time).clamp(-limit, limit);
+            let difference = left_time - right_time;
+            if difference.abs() > left_time.min(right_time) {
+                continue;
+            }
             *lean += GAIN * (difference - *lean);
             let even_out = *lean / per_environment;
             let (chunk, direction) = if even_out > 0.0 {
@@ -180,7 +190,7 @@ mod tests {
         assert_eq!(layout(5, 1), vec![vec![(0, 5)]]);
         assert_eq!(
             sizes(&layout(1024, 2)),
-            vec![vec![384, 32, 32, 32, 32], vec![32, 32, 32, 32, 384]]
+            vec![vec![384, 64, 64], vec![64, 64, 384]]
         );
         assert_eq!(sizes(&layout(7, 3)), vec![vec![2], vec![2], vec![3]]);
         for (len, threads) in [

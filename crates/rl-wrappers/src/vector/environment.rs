@@ -62,17 +62,17 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 ///
 /// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, one per
 /// thread, even at first, and worker threads are started at construction (`threads - 1` of
-/// them, joined on drop). The calling thread steps the first share in place in the buffers;
-/// each worker steps its own share in buffers of its own, which the calling thread copies into
-/// its rows once the worker is done (a share moves to its worker and back by value, so no
-/// `unsafe` is needed). Each share's ends are made of a few chunks of environments: after
-/// each step the calling thread compares when the shares finished and, when two neighbours
-/// keep finishing apart by more than a chunk's worth of work (cores running at different
-/// speeds), moves the chunk at their boundary to the one that finishes first. An idle worker
-/// spins for a few tens of microseconds, then parks until the next
-/// call unparks it. A panic inside an environment on any thread reaches the caller after
-/// every thread is done. Every environment's results depend only on its own seed and
-/// actions, so they are bit-identical with any number of threads.
+/// them, joined on drop). The calling thread steps the first share and each worker the next;
+/// every thread writes its rows of the buffers in place, and a share whose worker has not
+/// started on it by the time the calling thread is done with its own is stepped by the calling
+/// thread. Each share's ends are made of a few chunks of environments: after each step the
+/// calling thread compares when the shares finished and, when two neighbours keep finishing
+/// apart by most of a chunk's worth of work (cores running at different speeds), moves the
+/// chunk at their boundary to the one that finishes first. An idle worker spins for a few tens
+/// of microseconds, then parks until the next call unparks it. A panic inside an environment on
+/// any thread reaches the caller after every thread is done. Every environment's results
+/// depend only on its own seed and actions, so they are bit-identical with any number of
+/// threads.
 ///
 /// # No allocation per step
 ///
@@ -277,7 +277,7 @@ where
     ) -> Result<Self, VectorError> {
         let keep_final = options.autoreset() == Autoreset::SameStep;
         let mut vector = VectorEnvironment {
-            threads: Threads::new(batches, dim, keep_final)?,
+            threads: Threads::new(batches)?,
             outputs: Outputs::new(len, dim, keep_final),
             options,
             mode: Mode::Training,

@@ -34,11 +34,6 @@ pub struct Rows<'a, T> {
     pub(crate) final_infos: &'a mut [Info],
 }
 
-/// The entries of a standard-layout array as one shared slice (see [`entries`]).
-fn entries_of<T>(array: &Array2<T>) -> &[T] {
-    array.as_slice().unwrap_or(&[])
-}
-
 /// The entries of a standard-layout array as one slice (every array here is built in standard
 /// layout and never reshaped, so the fallback is never taken).
 fn entries<T>(array: &mut Array2<T>) -> &mut [T] {
@@ -97,86 +92,33 @@ impl<T: FlatScalar> Outputs<T> {
         let len = self.rewards.len();
         self.rows(0..len)
     }
-
-    /// Copies every result of `source` (the outputs of a share of the environments) into the
-    /// rows from `start` on. Infos are copied only with `infos`, and cloned only when one side
-    /// is not empty, so that copying empty infos allocates nothing.
-    pub(crate) fn copy_from(&mut self, start: usize, source: &Outputs<T>, infos: bool) {
-        let rows = self.rows(start..start + source.rewards.len());
-        copy(rows.observations, entries_of(&source.observations));
-        copy(rows.rewards, &source.rewards);
-        copy(rows.terminated, &source.terminated);
-        copy(rows.truncated, &source.truncated);
-        copy(
-            rows.final_observations,
-            entries_of(&source.final_observations),
-        );
-        copy(rows.final_mask, &source.final_mask);
-        if !infos {
-            return;
-        }
-        for (target, info) in rows
-            .infos
-            .iter_mut()
-            .zip(&source.infos)
-            .chain(rows.final_infos.iter_mut().zip(&source.final_infos))
-        {
-            if !(target.is_empty() && info.is_empty()) {
-                target.clone_from(info);
-            }
-        }
-    }
 }
 
-impl<T: FlatScalar> Outputs<T> {
-    /// Copies the rows from `start` on into `target` (the outputs of a chunk of the
-    /// environments, whose rows it fills), as [`copy_from`](Self::copy_from) copies the other
-    /// way.
-    pub(crate) fn copy_into(&self, start: usize, target: &mut Outputs<T>) {
-        let len = target.rewards.len();
-        let dim = self.dim();
-        let range = start..start + len;
-        let entry_range = start * dim..(start + len) * dim;
-        copy(
-            entries(&mut target.observations),
-            entries_of(&self.observations)
-                .get(entry_range.clone())
-                .unwrap_or(&[]),
-        );
-        copy(
-            &mut target.rewards,
-            self.rewards.get(range.clone()).unwrap_or(&[]),
-        );
-        copy(
-            &mut target.terminated,
-            self.terminated.get(range.clone()).unwrap_or(&[]),
-        );
-        copy(
-            &mut target.truncated,
-            self.truncated.get(range.clone()).unwrap_or(&[]),
-        );
-        copy(
-            entries(&mut target.final_observations),
-            entries_of(&self.final_observations)
-                .get(entry_range)
-                .unwrap_or(&[]),
-        );
-        copy(
-            &mut target.final_mask,
-            self.final_mask.get(range.clone()).unwrap_or(&[]),
-        );
-        let infos = target
-            .infos
-            .iter_mut()
-            .zip(self.infos.get(range.clone()).unwrap_or(&[]));
-        let final_infos = target
-            .final_infos
-            .iter_mut()
-            .zip(self.final_infos.get(range).unwrap_or(&[]));
-        for (target, info) in infos.chain(final_infos) {
-            if !(target.is_empty() && info.is_empty()) {
-                target.clone_from(info);
-            }
+impl<'a, T> Rows<'a, T> {
+    /// The views of a run of environments, from one slice per buffer (`final_observations`
+    /// empty when the final observations are not kept).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        dim: usize,
+        observations: &'a mut [T],
+        rewards: &'a mut [f64],
+        terminated: &'a mut [bool],
+        truncated: &'a mut [bool],
+        infos: &'a mut [Info],
+        final_observations: &'a mut [T],
+        final_mask: &'a mut [bool],
+        final_infos: &'a mut [Info],
+    ) -> Self {
+        Rows {
+            dim,
+            observations,
+            rewards,
+            terminated,
+            truncated,
+            infos,
+            final_observations,
+            final_mask,
+            final_infos,
         }
     }
 }

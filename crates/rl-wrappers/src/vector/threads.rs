@@ -1,26 +1,36 @@
-//! [`Threads`]: the scheduling of a vector environment: one contiguous share of the
-//! environments per thread, made of chunks ([`layout`](crate::vector::balance::layout)); the
-//! calling thread steps its chunks in place, each other share is handed to a worker thread
-//! started once, which steps it in its chunks' own buffers, and is copied back into the
-//! vector environment's buffers when the worker hands it back. A share its worker has not
-//! taken yet when the calling thread is done with its own (a worker descheduled or parked) is
-//! stepped by the calling thread instead. After each step the [`Balancer`] may move the chunk
-//! at a boundary between two shares to the share that finishes first. Safe Rust only: a share
-//! moves to its worker and back by value, through mutexes, and nothing is shared while it is
-//! stepped.
+//! [`Threads`]: the scheduling of a vector environment's calls over its threads: one
+//! contiguous share of the environments per thread, made of chunks
+//! ([`layout`](crate::vector::balance::layout)); the calling thread steps its own share and
+//! each worker thread, started once, steps the next; every thread writes its rows of the
+//! vector environment's buffers in place. A share whose worker has not claimed it by the time
+//! the calling thread is done with its own (a worker descheduled or parked) is stepped by the
+//! calling thread instead. After each step the [`Balancer`] may move the chunk at a boundary
+//! between two shares to the share that finishes first.
+//!
+//! This module holds the only `unsafe` code of the workspace's libraries (ARCHITECTURE.md,
+//! "Unsafe code"; docs/PERFORMANCE.md, "The vector runtime", says what it buys). Safe Rust
+//! cannot lend disjoint rows of one buffer to threads that outlive the call, nor hand a call
+//! to a thread without a lock or a boxed message; this module does both through addresses,
+//! under the protocol written on [`Link`].
+
+#![allow(unsafe_code)]
 
 use std::any::Any;
+use std::cell::UnsafeCell;
 use std::collections::VecDeque;
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
+
+use rl_core::Info;
 
 use crate::VectorError;
 use crate::vector::balance::{Balancer, Measurement, Move};
 use crate::vector::batch::{Batch, Command, Failure, execute};
-use crate::vector::outputs::Outputs;
+use crate::vector::outputs::{Outputs, Rows};
 
 /// How many times a waiting thread checks before it parks (a worker waiting for the next
 /// call) or yields its processor (the calling thread waiting for a worker). A call usually
@@ -29,173 +39,426 @@ use crate::vector::outputs::Outputs;
 /// time.
 const SPINS_BEFORE_PARKING: u32 = 1 << 14;
 
-/// Locks `mutex`, ignoring poisoning: a share's panic is caught and passed on to the caller
-/// with the share, so a poisoned lock holds nothing half-updated that is used afterwards.
-fn lock<X>(mutex: &Mutex<X>) -> MutexGuard<'_, X> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+/// A value alone on its cache lines (128 bytes covers adjacent-line prefetching), so that what
+/// one thread writes never shares a line with what another writes: each line written on one
+/// side and read on the other costs a transfer between cores per call.
+#[repr(align(128))]
+struct Padded<T>(T);
+
+/// The addresses of the vector environment's result buffers, through which each thread of a
+/// call writes the rows of its own chunks.
+struct RawOutputs<T> {
+    dim: usize,
+    len: usize,
+    observations: *mut T,
+    rewards: *mut f64,
+    terminated: *mut bool,
+    truncated: *mut bool,
+    infos: *mut Info,
+    /// Null when the final observations are not kept (then their rows are empty).
+    final_observations: *mut T,
+    final_mask: *mut bool,
+    final_infos: *mut Info,
 }
 
-/// A contiguous run of environments, the unit the balancer moves between threads: its batch
-/// and its own result buffers (written while a worker steps it, copied into the vector
-/// environment's rows afterwards; the calling thread steps its chunks in those rows in place).
-struct Chunk<B: Batch> {
-    batch: B,
-    outputs: Outputs<B::Scalar>,
-}
-
-impl<B: Batch> Chunk<B> {
-    /// The global indices of its environments.
-    fn range(&self) -> std::ops::Range<usize> {
-        self.batch.first()..self.batch.first() + self.batch.len()
+impl<T> Clone for RawOutputs<T> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// A share of the environments stepped by a worker: its chunks, the actions of the current
-/// call (a copy of the caller's, by global index), and what the call gave.
-struct Share<B: Batch> {
-    chunks: VecDeque<Chunk<B>>,
-    actions: Vec<B::Action>,
+impl<T> Copy for RawOutputs<T> {}
+
+impl<T> RawOutputs<T> {
+    /// The addresses of `outputs`' buffers. Every later access to them until the end of the
+    /// call goes through these addresses (the calling thread's own rows included).
+    fn new(outputs: &mut Outputs<T>) -> Self {
+        let len = outputs.rewards.len();
+        let dim = outputs.observations.ncols();
+        let keep_final = outputs.final_observations.nrows() == len && len > 0;
+        debug_assert!(
+            outputs.observations.is_standard_layout()
+                && outputs.final_observations.is_standard_layout(),
+            "result buffers are built in standard layout and never reshaped"
+        );
+        RawOutputs {
+            dim,
+            len,
+            observations: outputs.observations.as_mut_ptr(),
+            rewards: outputs.rewards.as_mut_ptr(),
+            terminated: outputs.terminated.as_mut_ptr(),
+            truncated: outputs.truncated.as_mut_ptr(),
+            infos: outputs.infos.as_mut_ptr(),
+            final_observations: if keep_final {
+                outputs.final_observations.as_mut_ptr()
+            } else {
+                std::ptr::null_mut()
+            },
+            final_mask: outputs.final_mask.as_mut_ptr(),
+            final_infos: outputs.final_infos.as_mut_ptr(),
+        }
+    }
+
+    /// The rows of the environments in `range`.
+    ///
+    /// # Safety
+    ///
+    /// The buffers `new` took the addresses of are alive and not otherwise accessed for `'a`,
+    /// and no other `Rows` of an overlapping range is alive during `'a`.
+    unsafe fn rows<'a>(&self, range: Range<usize>) -> Rows<'a, T> {
+        assert!(
+            range.start <= range.end && range.end <= self.len,
+            "rows {range:?} of {} environments",
+            self.len
+        );
+        let count = range.end - range.start;
+        let (start, entries) = (range.start * self.dim, count * self.dim);
+        // SAFETY: each buffer holds `len` entries (`len × dim` for observations), `range` lies
+        // within them (asserted), and the caller promises exclusive access for `'a`.
+        unsafe {
+            let final_observations = if self.final_observations.is_null() {
+                &mut []
+            } else {
+                slice_at(self.final_observations, start, entries)
+            };
+            Rows::new(
+                self.dim,
+                slice_at(self.observations, start, entries),
+                slice_at(self.rewards, range.start, count),
+                slice_at(self.terminated, range.start, count),
+                slice_at(self.truncated, range.start, count),
+                slice_at(self.infos, range.start, count),
+                final_observations,
+                slice_at(self.final_mask, range.start, count),
+                slice_at(self.final_infos, range.start, count),
+            )
+        }
+    }
+}
+
+/// The `len` entries of a buffer from `start` on.
+///
+/// # Safety
+///
+/// `base` points to a live buffer of at least `start + len` entries, to which the caller has
+/// exclusive access for `'a`.
+unsafe fn slice_at<'a, X>(base: *mut X, start: usize, len: usize) -> &'a mut [X] {
+    // SAFETY: as the caller promises.
+    unsafe { std::slice::from_raw_parts_mut(base.add(start), len) }
+}
+
+/// The address and length of the caller's actions, read by every thread of a call.
+struct SharedSlice<A> {
+    start: *const A,
+    len: usize,
+}
+
+impl<A> Clone for SharedSlice<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for SharedSlice<A> {}
+
+impl<A> SharedSlice<A> {
+    fn new(slice: &[A]) -> Self {
+        SharedSlice {
+            start: slice.as_ptr(),
+            len: slice.len(),
+        }
+    }
+
+    /// The entries in `range`, or none if the slice is empty (a call without actions).
+    ///
+    /// # Safety
+    ///
+    /// The slice `new` took is alive and not written for `'a`.
+    unsafe fn get<'a>(&self, range: Range<usize>) -> &'a [A] {
+        if self.len == 0 {
+            return &[];
+        }
+        assert!(
+            range.start <= range.end && range.end <= self.len,
+            "actions {range:?} of {}",
+            self.len
+        );
+        // SAFETY: `range` lies within the slice (asserted), which the caller keeps alive and
+        // unwritten for `'a`.
+        unsafe { std::slice::from_raw_parts(self.start.add(range.start), range.end - range.start) }
+    }
+}
+
+/// What one call asks of every share.
+struct Call<B: Batch> {
     command: Command,
+    actions: SharedSlice<B::Action>,
+    outputs: RawOutputs<B::Scalar>,
+    /// When the calling thread handed the call out (the shares' finishing times count from it).
+    start: Instant,
+}
+
+impl<B: Batch> Clone for Call<B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: Batch> Copy for Call<B> {}
+
+/// A share of the environments that a worker steps: its chunks in order, and what the last
+/// call gave.
+struct Share<B: Batch> {
+    chunks: VecDeque<B>,
     failure: Option<Failure>,
     panic: Option<Box<dyn Any + Send>>,
-    /// When the worker finished the call (`None` when the calling thread stepped it).
-    finished: Option<Instant>,
 }
 
 impl<B: Batch> Share<B> {
-    /// Runs the share's command on each of its chunks, keeping the failure of the lowest index
-    /// or the panic.
-    fn run(&mut self) {
-        let Share {
-            chunks,
-            actions,
-            command,
-            ..
-        } = self;
+    /// Runs `call` on each chunk, keeping the failure of the lowest index or the panic.
+    ///
+    /// # Safety
+    ///
+    /// `call`'s actions and outputs are alive, the actions unwritten and this share's rows
+    /// of the outputs accessed by nothing else, until this returns.
+    unsafe fn run(&mut self, call: &Call<B>) {
+        let chunks = &mut self.chunks;
         let result = catch_unwind(AssertUnwindSafe(|| {
-            let mut failure = None;
-            for chunk in chunks.iter_mut() {
-                let given = actions.get(chunk.range()).unwrap_or_default();
-                let result = execute(&mut chunk.batch, *command, given, chunk.outputs.all_rows());
-                failure = failure.or(result.err());
-            }
-            failure
+            // SAFETY: as the caller promises, for the rows of this share's chunks.
+            unsafe { run_chunks(chunks.iter_mut(), call) }
         }));
         match result {
             Ok(failure) => self.failure = failure,
             Err(panic) => self.panic = Some(panic),
         }
     }
-
-    /// The number of environments.
-    fn len(&self) -> usize {
-        self.chunks.iter().map(|chunk| chunk.batch.len()).sum()
-    }
 }
 
-/// What a worker and the calling thread share: the slot a share waits in to be stepped
-/// (`todo`), the slot it comes back through (`done`), a flag for each saying it is full (read
-/// without locking while waiting), and whether the worker must stop.
-struct Slot<B: Batch> {
-    todo: Mutex<Option<Box<Share<B>>>>,
-    has_todo: AtomicBool,
-    done: Mutex<Option<Box<Share<B>>>>,
-    has_done: AtomicBool,
+/// Runs `call` on each of `chunks` in its own rows; returns the failure of the lowest index.
+///
+/// # Safety
+///
+/// As for [`Share::run`], for the rows of `chunks`.
+unsafe fn run_chunks<'c, B: Batch + 'c>(
+    chunks: impl Iterator<Item = &'c mut B>,
+    call: &Call<B>,
+) -> Option<Failure> {
+    let mut failure = None;
+    for chunk in chunks {
+        let range = chunk.first()..chunk.first() + chunk.len();
+        // SAFETY: the chunk's rows and actions are its own, as the caller promises.
+        let (actions, rows) =
+            unsafe { (call.actions.get(range.clone()), call.outputs.rows(range)) };
+        let result = execute(chunk, call.command, actions, rows);
+        failure = failure.or(result.err());
+    }
+    failure
+}
+
+/// What the calling thread and one worker share.
+///
+/// # The protocol
+///
+/// Calls are numbered from 1. For call `n` the calling thread writes `call`, then stores `n`
+/// in `number` (release). Whoever steps the share for call `n` first claims it by moving
+/// `claimed` from `n - 1` to `n` (a compare-and-swap: the worker when it sees `n`, or the
+/// calling thread once its own share is done), then reads `call`, steps `share`, and stores
+/// `n` in `done` (release). So:
+///
+/// - `call` is written only while `done` equals `claimed` (no call outstanding) and read only
+///   by the one thread that claimed the current call, before it stores `done`;
+/// - `share` is accessed only by that thread until it stores `done`, and by the calling thread
+///   while no call is outstanding (it read `done == claimed == number`, acquire);
+/// - the rows each thread writes are those of its own chunks, disjoint from every other
+///   share's, and [`Threads::run`] neither returns nor unwinds until every share's `done` has
+///   reached the call's number, so the buffers and actions outlive every access.
+struct Link<B: Batch> {
+    /// Written by the calling thread, read by the worker while it waits.
+    request: Padded<Request<B>>,
+    /// Written by whoever steps the share, read by the calling thread when it collects.
+    reply: Padded<Reply>,
+    share: UnsafeCell<Share<B>>,
+}
+
+/// The calling thread's side of a [`Link`].
+struct Request<B: Batch> {
+    /// The number of the last call.
+    number: AtomicU64,
+    /// Set once, when the threads are dropped.
     stop: AtomicBool,
+    call: UnsafeCell<Option<Call<B>>>,
 }
 
-impl<B: Batch> Slot<B> {
-    /// Takes the share waiting to be stepped, if it is still there.
-    fn take_todo(&self) -> Option<Box<Share<B>>> {
-        let mut todo = lock(&self.todo);
-        self.has_todo.store(false, Ordering::Release);
-        todo.take()
+/// The stepping side of a [`Link`].
+struct Reply {
+    /// The number of the last call claimed.
+    claimed: AtomicU64,
+    /// The number of the last call done.
+    done: AtomicU64,
+    /// When the worker finished the last call, in nanoseconds after its start; 0 when the
+    /// calling thread stepped it.
+    finished: AtomicU64,
+}
+
+/// The infos a worker writes in place are dropped and replaced on its thread.
+const _: fn() = || {
+    fn send<X: Send>() {}
+    send::<Info>();
+};
+
+// SAFETY: a `Link` crosses to its worker thread, which steps the share (`B: Send`), reads the
+// actions (`B::Action: Sync`) and writes rows of the outputs (`B::Scalar: Send`; the infos are
+// `Info`, which is `Send`) under the protocol above, which orders every access to the
+// `UnsafeCell`s and to the addresses in `call`.
+unsafe impl<B> Send for Link<B>
+where
+    B: Batch + Send,
+    B::Action: Sync,
+    B::Scalar: Send,
+{
+}
+
+// SAFETY: as for `Send`: the protocol above lets one thread at a time access the cells.
+unsafe impl<B> Sync for Link<B>
+where
+    B: Batch + Send,
+    B::Action: Sync,
+    B::Scalar: Send,
+{
+}
+
+impl<B: Batch> Link<B> {
+    /// Claims call `number` (whose predecessor is done); true if this thread is the one to
+    /// step it.
+    fn claim(&self, number: u64) -> bool {
+        self.reply
+            .0
+            .claimed
+            .compare_exchange(number - 1, number, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
     }
 
-    /// Takes the share stepped by the worker, if it is back.
-    fn take_done(&self) -> Option<Box<Share<B>>> {
-        let mut done = lock(&self.done);
-        self.has_done.store(false, Ordering::Release);
-        done.take()
+    /// Steps the share for call `number`, which this thread claimed, and reports it done.
+    ///
+    /// # Safety
+    ///
+    /// This thread claimed call `number` and it is not done yet.
+    unsafe fn step_claimed(&self, number: u64, timed: bool) {
+        // SAFETY: the calling thread wrote the call before publishing `number`, which this
+        // thread loaded (acquire) before claiming it, and writes it again only once this call
+        // is done; the claim gives this thread the share and its rows until then.
+        unsafe {
+            if let Some(call) = *self.request.0.call.get() {
+                (*self.share.get()).run(&call);
+                let finished = if timed {
+                    call.start.elapsed().as_nanos().max(1) as u64
+                } else {
+                    0
+                };
+                self.reply.0.finished.store(finished, Ordering::Relaxed);
+            }
+        }
+        self.reply.0.done.store(number, Ordering::Release);
     }
 }
 
-/// A worker thread and its share (held here between calls).
-struct Worker<B: Batch> {
-    slot: Arc<Slot<B>>,
-    thread: Option<JoinHandle<()>>,
-    /// The share, between calls (`None` while it waits in the slot or the worker holds it).
-    share: Option<Box<Share<B>>>,
-}
-
-/// The loop of a worker thread: waits for a share in the slot, steps it and hands it back;
-/// until told to stop.
-fn work<B: Batch>(slot: &Slot<B>) {
+/// The loop of a worker thread: waits for a call, claims and steps its share, until told to
+/// stop.
+fn work<B: Batch>(link: &Link<B>) {
+    let request = &link.request.0;
+    let mut seen = 0;
     loop {
         let mut spins = 0;
-        while !slot.has_todo.load(Ordering::Acquire) {
-            if slot.stop.load(Ordering::Acquire) {
+        let number = loop {
+            let number = request.number.load(Ordering::Acquire);
+            if number != seen {
+                break number;
+            }
+            if request.stop.load(Ordering::Acquire) {
                 return;
             }
             if spins < SPINS_BEFORE_PARKING {
                 spins += 1;
                 std::hint::spin_loop();
             } else {
-                // The caller unparks after filling the slot, so a share put there after the
-                // check above makes this return at once.
+                // The calling thread unparks after each call it publishes, so a call
+                // published after the check above makes this return at once.
                 thread::park();
             }
-        }
-        // The calling thread may have taken the share first (then there is nothing to do).
-        if let Some(mut share) = slot.take_todo() {
-            share.run();
-            share.finished = Some(Instant::now());
-            *lock(&slot.done) = Some(share);
-            slot.has_done.store(true, Ordering::Release);
+        };
+        seen = number;
+        // The calling thread may have claimed it first (then it steps the share itself).
+        if link.claim(number) {
+            // SAFETY: claimed just now, and only this thread reports it done.
+            unsafe { link.step_claimed(number, true) };
         }
     }
 }
 
+/// A worker thread and its link.
+struct Worker<B: Batch> {
+    link: Arc<Link<B>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl<B: Batch> Worker<B> {
+    /// Waits until the worker's share is done with call `number`: steps it here if the worker
+    /// has not claimed it (and `step`, otherwise only claims it), or waits for the worker.
+    /// Returns false if the worker's thread ended without finishing the call (a bug: a worker
+    /// catches its share's panics and ends only when told to stop), which must not hang the
+    /// caller; a thread that ended accesses nothing any more.
+    fn collect(&self, number: u64, step: bool) -> bool {
+        let link = &*self.link;
+        // Read first, so that the usual case (the worker claimed it) writes no line the
+        // worker writes next.
+        if link.reply.0.claimed.load(Ordering::Relaxed) != number && link.claim(number) {
+            if step {
+                // SAFETY: claimed just now.
+                unsafe { link.step_claimed(number, false) };
+            } else {
+                link.reply.0.done.store(number, Ordering::Release);
+            }
+            return true;
+        }
+        let mut spins = 0u32;
+        while link.reply.0.done.load(Ordering::Acquire) != number {
+            if spins < SPINS_BEFORE_PARKING {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                if self.thread.as_ref().is_none_or(JoinHandle::is_finished) {
+                    return false;
+                }
+                thread::yield_now();
+            }
+        }
+        true
+    }
+}
+
 /// The threads of a vector environment and their shares: the calling thread's chunks (the
-/// first environments), stepped in place in the vector environment's buffers, one worker per
-/// other thread with the next share each, and the balancer of their boundaries.
+/// first environments), one worker per other thread with the next share each, and the
+/// balancer of their boundaries.
 pub(crate) struct Threads<B: Batch> {
-    main: VecDeque<Chunk<B>>,
+    main: VecDeque<B>,
     workers: Vec<Worker<B>>,
+    /// The number of the last call.
+    number: u64,
     balancer: Balancer,
     /// One measurement per thread, refilled on each step (kept to allocate nothing).
     measurements: Vec<Measurement>,
 }
 
-/// Chunks of `batches`, each with its own result buffers.
-fn chunks<B: Batch>(batches: Vec<B>, dim: usize, keep_final: bool) -> VecDeque<Chunk<B>>
-where
-    B::Scalar: rl_spaces::FlatScalar,
-{
-    batches
-        .into_iter()
-        .map(|batch| {
-            let outputs = Outputs::new(batch.len(), dim, keep_final);
-            Chunk { batch, outputs }
-        })
-        .collect()
-}
-
 impl<B> Threads<B>
 where
     B: Batch + Send + 'static,
-    B::Action: Send + 'static,
-    B::Scalar: Send + 'static,
+    B::Action: Sync,
+    B::Scalar: Send,
 {
     /// Puts the first thread's batches (chunks, in order) on the calling thread and starts a
-    /// worker for each other thread's; `dim` is the observations' length and `keep_final`
-    /// whether the final observations are kept (same-step autoreset).
-    pub(crate) fn new(
-        mut threads: Vec<Vec<B>>,
-        dim: usize,
-        keep_final: bool,
-    ) -> Result<Self, VectorError> {
-        let total: usize = threads.iter().flatten().count();
+    /// worker for each other thread's.
+    pub(crate) fn new(mut threads: Vec<Vec<B>>) -> Result<Self, VectorError> {
+        let total: usize = threads.iter().map(Vec::len).sum();
         if threads.is_empty() || threads.iter().any(Vec::is_empty) {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         }
@@ -203,21 +466,31 @@ where
         let Some(main) = threads.pop() else {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         };
-        let mut main = chunks(main, dim, keep_final);
+        let mut main = VecDeque::from(main);
         // Room for every chunk, so that moving chunks never allocates.
         main.reserve(total);
         let mut workers = Vec::with_capacity(others.len());
         for batches in others {
-            let mut chunks = chunks(batches, dim, keep_final);
+            let mut chunks = VecDeque::from(batches);
             chunks.reserve(total);
-            let slot = Arc::new(Slot {
-                todo: Mutex::new(None),
-                has_todo: AtomicBool::new(false),
-                done: Mutex::new(None),
-                has_done: AtomicBool::new(false),
-                stop: AtomicBool::new(false),
+            let link = Arc::new(Link {
+                request: Padded(Request {
+                    number: AtomicU64::new(0),
+                    stop: AtomicBool::new(false),
+                    call: UnsafeCell::new(None),
+                }),
+                reply: Padded(Reply {
+                    claimed: AtomicU64::new(0),
+                    done: AtomicU64::new(0),
+                    finished: AtomicU64::new(0),
+                }),
+                share: UnsafeCell::new(Share {
+                    chunks,
+                    failure: None,
+                    panic: None,
+                }),
             });
-            let theirs = Arc::clone(&slot);
+            let theirs = Arc::clone(&link);
             let thread = thread::Builder::new()
                 .name(format!("rl-vector-{}", workers.len() + 1))
                 .spawn(move || work(&theirs))
@@ -225,22 +498,15 @@ where
                     reason: e.to_string(),
                 })?;
             workers.push(Worker {
-                slot,
+                link,
                 thread: Some(thread),
-                share: Some(Box::new(Share {
-                    chunks,
-                    actions: Vec::new(),
-                    command: Command::Seed(0),
-                    failure: None,
-                    panic: None,
-                    finished: None,
-                })),
             });
         }
         let shares = workers.len() + 1;
         Ok(Threads {
             main,
             workers,
+            number: 0,
             balancer: Balancer::new(shares),
             measurements: Vec::with_capacity(shares),
         })
@@ -248,41 +514,44 @@ where
 }
 
 impl<B: Batch> Threads<B> {
+    /// The share of a worker, while no call is outstanding.
+    fn share(&self, worker: &Worker<B>) -> &Share<B> {
+        // SAFETY: `run` takes `&mut self` and returns (or unwinds) only once every share is
+        // done, so while `self` is borrowed no thread accesses a share.
+        unsafe { &*worker.link.share.get() }
+    }
+
     /// The calling thread's first batch (the first environments; all of them with one
     /// thread).
     pub(crate) fn main(&self) -> &B {
         // `new` refuses an empty thread and the balancer never empties one.
         debug_assert!(!self.main.is_empty(), "the calling thread keeps a chunk");
-        &self.main[0].batch
+        &self.main[0]
     }
 
-    /// Every batch, in the order of the environments. A worker's batches are missing only
-    /// after a panic left them with its worker (see [`run`](Self::run)).
+    /// Every batch, in the order of the environments.
     pub(crate) fn batches(&self) -> impl Iterator<Item = &B> + '_ {
         let workers = self
             .workers
             .iter()
-            .filter_map(|worker| worker.share.as_ref());
-        self.main
-            .iter()
-            .chain(workers.flat_map(|share| share.chunks.iter()))
-            .map(|chunk| &chunk.batch)
+            .flat_map(|worker| self.share(worker).chunks.iter());
+        self.main.iter().chain(workers)
     }
 
     /// How many environments each thread's share holds now, in order.
     pub(crate) fn share_sizes(&self) -> Vec<usize> {
-        let main = self.main.iter().map(|chunk| chunk.batch.len()).sum();
+        let size = |chunks: &VecDeque<B>| chunks.iter().map(|chunk| chunk.len()).sum();
         let workers = self.workers.iter();
-        std::iter::once(main)
-            .chain(workers.map(|worker| worker.share.as_ref().map_or(0, |share| share.len())))
+        std::iter::once(size(&self.main))
+            .chain(workers.map(|worker| size(&self.share(worker).chunks)))
             .collect()
     }
 
-    /// Runs `command` on every share: hands each worker its share with its actions, runs the
-    /// calling thread's chunks in place in `outputs`, then waits for each worker and copies
-    /// its results into `outputs`; after a step, lets the balancer move chunks. Returns the
-    /// failure of the lowest index, if any; passes on the panic of a share, after every worker
-    /// is done.
+    /// Runs `command` on every share, each thread writing its rows of `outputs` in place:
+    /// hands the call to each worker, runs the calling thread's chunks, then waits for each
+    /// worker (stepping a share its worker has not claimed); after a step, lets the balancer
+    /// move chunks. Returns the failure of the lowest index, if any; passes on the panic of a
+    /// share, after every share is done.
     pub(crate) fn run(
         &mut self,
         command: Command,
@@ -291,121 +560,99 @@ impl<B: Batch> Threads<B> {
     ) -> Option<Failure> {
         if self.workers.is_empty() && self.main.len() == 1 {
             let chunk = &mut self.main[0];
-            return execute(&mut chunk.batch, command, actions, outputs.all_rows()).err();
+            return execute(chunk, command, actions, outputs.all_rows()).err();
         }
-        let start = Instant::now();
-        for worker in &mut self.workers {
-            let Some(mut share) = worker.share.take() else {
-                continue;
-            };
-            if !actions.is_empty() {
-                if share.actions.len() == actions.len() {
-                    // In place, element by element, only the share's own (actions that own
-                    // buffers, arrays, reuse them).
-                    let first = share.chunks.front().map_or(0, |chunk| chunk.batch.first());
-                    let range = first..first + share.len();
-                    if let (Some(target), Some(given)) =
-                        (share.actions.get_mut(range.clone()), actions.get(range))
-                    {
-                        target.clone_from_slice(given);
-                    }
-                } else {
-                    // The first step: a copy of every action, so that a share keeps its
-                    // buffers whichever chunks it holds later.
-                    share.actions.clear();
-                    share.actions.extend_from_slice(actions);
-                }
-            }
-            share.command = command;
-            share.finished = None;
-            {
-                let mut todo = lock(&worker.slot.todo);
-                *todo = Some(share);
-                worker.slot.has_todo.store(true, Ordering::Release);
-            }
+        self.number += 1;
+        let number = self.number;
+        let call = Call {
+            command,
+            actions: SharedSlice::new(actions),
+            outputs: RawOutputs::new(outputs),
+            start: Instant::now(),
+        };
+        for worker in &self.workers {
+            let request = &worker.link.request.0;
+            // SAFETY: every share is done with the last call (`run` waits for them all), so
+            // no thread reads the call now (see `Link`).
+            unsafe { *request.call.get() = Some(call) };
+            request.number.store(number, Ordering::Release);
             if let Some(thread) = &worker.thread {
                 thread.thread().unpark();
             }
         }
-        // Takes the shares back even if the calling thread's own chunks panic.
-        let guard = TakeBack(&mut self.workers);
-        let mut failure = None;
-        for chunk in self.main.iter_mut() {
-            let range = chunk.range();
-            let given = actions.get(range.clone()).unwrap_or_default();
-            let result = execute(&mut chunk.batch, command, given, outputs.rows(range));
-            failure = failure.or(result.err());
-        }
-        let main_finished = start.elapsed();
+        // Waits for every share, without stepping more, if the calling thread's own chunks
+        // panic: the buffers must outlive every access.
+        let guard = Collect {
+            workers: &self.workers,
+            number,
+        };
+        // SAFETY: the calling thread's chunks' rows are its own; `call`'s buffers outlive this
+        // call, since `guard` waits for every share before they can be used again or freed.
+        let mut failure = unsafe { run_chunks(self.main.iter_mut(), &call) };
+        let main_finished = call.start.elapsed();
+        std::mem::forget(guard);
         let mut panic = None;
         let mut measured = matches!(command, Command::Step { .. });
         self.measurements.clear();
         self.measurements
             .push(measurement(&self.main, main_finished));
-        for worker in guard.0.iter_mut() {
-            let Some(mut share) = worker.take_back(true) else {
+        let mut ended = false;
+        for worker in &self.workers {
+            if !worker.collect(number, true) {
+                ended = true;
                 continue;
-            };
-            for chunk in &share.chunks {
-                outputs.copy_from(chunk.batch.first(), &chunk.outputs, chunk.batch.has_infos());
             }
+            // SAFETY: the share is done with this call (`collect` read `done`, acquire), and
+            // no call is outstanding until the next `run`.
+            let share = unsafe { &mut *worker.link.share.get() };
             if let Some(share_failure) = share.failure.take() {
                 failure = failure.or(Some(share_failure));
             }
             panic = panic.or(share.panic.take());
-            match share.finished {
-                Some(finished) => self.measurements.push(measurement(
-                    &share.chunks,
-                    finished.saturating_duration_since(start),
-                )),
-                None => measured = false,
+            match worker.link.reply.0.finished.load(Ordering::Relaxed) {
+                0 => measured = false,
+                nanos => self
+                    .measurements
+                    .push(measurement(&share.chunks, Duration::from_nanos(nanos))),
             }
-            worker.share = Some(share);
         }
-        drop(guard);
+        assert!(
+            !ended,
+            "a vector environment's worker thread ended during a call"
+        );
         if let Some(panic) = panic {
             resume_unwind(panic);
         }
         if measured && failure.is_none() && self.measurements.len() == self.workers.len() + 1 {
-            self.balance(outputs);
+            self.balance();
         }
         failure
     }
 
-    /// Applies the balancer's moves to the shares (all of them back from their workers).
-    fn balance(&mut self, outputs: &Outputs<B::Scalar>) {
+    /// Applies the balancer's moves to the shares (no call is outstanding).
+    fn balance(&mut self) {
         let moves = self.balancer.plan(&self.measurements);
         for (boundary, planned) in moves.iter().enumerate() {
             // Boundary `j` lies between thread `j` (the calling thread for 0) and worker `j`.
-            let (left, right) = if boundary == 0 {
-                let Some(share) = self
-                    .workers
-                    .first_mut()
-                    .and_then(|w| w.share.as_deref_mut())
-                else {
-                    continue;
-                };
-                (&mut self.main, &mut share.chunks)
+            let Some(right) = self.workers.get(boundary) else {
+                continue;
+            };
+            // SAFETY: no call is outstanding (`run` collected every share), and each share is
+            // borrowed once here (`boundary` and `boundary - 1` are different workers).
+            let right = unsafe { &mut (*right.link.share.get()).chunks };
+            let left = if boundary == 0 {
+                &mut self.main
             } else {
-                let (before, after) = self.workers.split_at_mut(boundary);
-                let (Some(left), Some(right)) = (before.last_mut(), after.first_mut()) else {
+                let Some(left) = self.workers.get(boundary - 1) else {
                     continue;
                 };
-                let (Some(left), Some(right)) =
-                    (left.share.as_deref_mut(), right.share.as_deref_mut())
-                else {
-                    continue;
-                };
-                (&mut left.chunks, &mut right.chunks)
+                // SAFETY: as above.
+                unsafe { &mut (*left.link.share.get()).chunks }
             };
             match planned {
                 Move::Stay => {}
                 Move::Right if left.len() > 1 => {
-                    if let Some(mut chunk) = left.pop_back() {
-                        if boundary == 0 {
-                            // Its own buffers take the rows the calling thread wrote in place.
-                            outputs.copy_into(chunk.batch.first(), &mut chunk.outputs);
-                        }
+                    if let Some(chunk) = left.pop_back() {
                         right.push_front(chunk);
                     }
                 }
@@ -421,61 +668,29 @@ impl<B: Batch> Threads<B> {
 }
 
 /// The measurement of a share of `chunks` that finished `finished` after the step began.
-fn measurement<B: Batch>(chunks: &VecDeque<Chunk<B>>, finished: Duration) -> Measurement {
-    let size = |chunk: &Chunk<B>| chunk.batch.len();
+fn measurement<B: Batch>(chunks: &VecDeque<B>, finished: Duration) -> Measurement {
     let movable = chunks.len() > 1;
     Measurement {
         finished,
-        size: chunks.iter().map(size).sum(),
-        first_chunk: chunks.front().filter(|_| movable).map(size),
-        last_chunk: chunks.back().filter(|_| movable).map(size),
+        size: chunks.iter().map(|chunk| chunk.len()).sum(),
+        first_chunk: chunks.front().filter(|_| movable).map(|chunk| chunk.len()),
+        last_chunk: chunks.back().filter(|_| movable).map(|chunk| chunk.len()),
     }
 }
 
-impl<B: Batch> Worker<B> {
-    /// Takes the worker's share back (`None` if it is not out): the stepped share once the
-    /// worker hands it back, or, if the worker has not taken it yet, the share itself, which
-    /// is then stepped here if `step` says so.
-    fn take_back(&mut self, step: bool) -> Option<Box<Share<B>>> {
-        if self.share.is_some() {
-            return None;
-        }
-        let mut spins = 0u32;
-        loop {
-            if self.slot.has_done.load(Ordering::Acquire) {
-                if let Some(share) = self.slot.take_done() {
-                    return Some(share);
-                }
-            }
-            if self.slot.has_todo.load(Ordering::Acquire) {
-                if let Some(mut share) = self.slot.take_todo() {
-                    if step {
-                        share.run();
-                    }
-                    return Some(share);
-                }
-            }
-            if spins < SPINS_BEFORE_PARKING {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                thread::yield_now();
-            }
-        }
-    }
+/// Waits for every worker's share of call `number` when dropped, claiming (without stepping)
+/// those not claimed yet: what the calling thread does when its own chunks panic, so that no
+/// thread writes the buffers after the panic leaves [`Threads::run`].
+struct Collect<'a, B: Batch> {
+    workers: &'a [Worker<B>],
+    number: u64,
 }
 
-/// Takes every worker's share back when dropped, so that a panic of the calling thread's
-/// share leaves no share with its worker.
-struct TakeBack<'a, B: Batch>(&'a mut Vec<Worker<B>>);
-
-impl<B: Batch> Drop for TakeBack<'_, B> {
+impl<B: Batch> Drop for Collect<'_, B> {
     fn drop(&mut self) {
-        for worker in self.0.iter_mut() {
-            // Not stepped here: this runs while the calling thread's share panics.
-            if let Some(share) = worker.take_back(false) {
-                worker.share = Some(share);
-            }
+        for worker in self.workers {
+            // A worker whose thread ended accesses nothing any more: nothing to wait for.
+            let _ = worker.collect(self.number, false);
         }
     }
 }
@@ -483,7 +698,7 @@ impl<B: Batch> Drop for TakeBack<'_, B> {
 impl<B: Batch> Drop for Threads<B> {
     fn drop(&mut self) {
         for worker in &mut self.workers {
-            worker.slot.stop.store(true, Ordering::Release);
+            worker.link.request.0.stop.store(true, Ordering::Release);
             if let Some(thread) = worker.thread.take() {
                 thread.thread().unpark();
                 // A worker catches its share's panics, so joining fails only if the thread
@@ -491,5 +706,80 @@ impl<B: Batch> Drop for Threads<B> {
                 let _ = thread.join();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vector::{Autoreset, EnvironmentBatch};
+    use rl_core::corridor::{Corridor, LEFT, RIGHT};
+    use rl_core::{Environment, Mode, Simulator};
+
+    type Copies = EnvironmentBatch<Simulator<Corridor>, f32>;
+
+    /// The batch of corridors `first..first + len`, each seeded by its index.
+    fn corridors(first: usize, len: usize) -> Copies {
+        let corridor = Corridor::new(4, 0.3).expect("valid");
+        let environments = (first..first + len)
+            .map(|i| Simulator::new(corridor.clone(), i as u64))
+            .collect();
+        let action_space = *Simulator::new(corridor, 0).action_space();
+        EnvironmentBatch::new(environments, first, action_space)
+    }
+
+    #[test]
+    fn a_share_its_worker_has_not_claimed_is_stepped_by_the_calling_thread() {
+        let len = 6;
+        let step = Command::Step {
+            mode: Mode::Training,
+            autoreset: Autoreset::NextStep,
+        };
+        let reset = Command::Reset {
+            mode: Mode::Training,
+            only_ended: false,
+        };
+        let mut single = Threads::new(vec![vec![corridors(0, len)]]).expect("threads");
+        let mut split = Threads::new(vec![
+            vec![corridors(0, 1), corridors(1, 2)],
+            vec![corridors(3, 3)],
+        ])
+        .expect("threads");
+        let mut expected = Outputs::<f32>::new(len, 4, false);
+        let mut outputs = Outputs::<f32>::new(len, 4, false);
+        for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
+            assert!(threads.run(Command::Seed(5), &[], outputs).is_none());
+            assert!(threads.run(reset, &[], outputs).is_none());
+        }
+        let mut taken_over = 0;
+        for call in 0..40 {
+            // Idle long enough for the worker to park: waking it takes far longer than the
+            // calling thread's own three corridors, so the calling thread usually claims the
+            // worker's share first.
+            std::thread::sleep(Duration::from_millis(2));
+            let actions: Vec<i64> = (0..len)
+                .map(|i| if (i + call) % 3 == 0 { LEFT } else { RIGHT })
+                .collect();
+            assert!(single.run(step, &actions, &mut expected).is_none());
+            assert!(split.run(step, &actions, &mut outputs).is_none());
+            let worker = &split.workers[0];
+            if worker.link.reply.0.finished.load(Ordering::Relaxed) == 0 {
+                taken_over += 1;
+            }
+            assert_eq!(outputs.observations, expected.observations, "call {call}");
+            assert_eq!(outputs.rewards, expected.rewards, "call {call}");
+            assert_eq!(outputs.terminated, expected.terminated, "call {call}");
+            assert_eq!(outputs.truncated, expected.truncated, "call {call}");
+        }
+        assert!(
+            taken_over > 0,
+            "the calling thread never stepped the parked worker's share"
+        );
+        // Both threads step again afterwards, and the worker still answers.
+        for _ in 0..100 {
+            assert!(split.run(step, &[RIGHT; 6], &mut outputs).is_none());
+            assert!(single.run(step, &[RIGHT; 6], &mut expected).is_none());
+        }
+        assert_eq!(outputs.observations, expected.observations);
     }
 }
