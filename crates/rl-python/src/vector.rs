@@ -286,27 +286,50 @@ impl PyVector {
         }
         put(bytes, layout.final_mask, final_mask)?;
         // The episode statistics: only the entries of the episodes that ended on the last
-        // call are cleared and those of this call's set (the others stay 0).
+        // call are cleared and those of this call's set (the others stay 0), through typed
+        // views of their sections (each at an offset that is a multiple of 8 in NumPy's
+        // aligned allocation).
         let ended = vector.episode_ended();
         let returns = vector.episode_returns();
         let lengths = vector.episode_lengths();
         let times = vector.episode_times();
         let ended_indices = vector.ended_indices();
+        let count = self.count;
+        let (head, tail) = bytes.split_at_mut(layout.observations);
+        let statistics = head
+            .get_mut(layout.episode_returns..layout.episode_returns + 24 * count)
+            .ok_or_else(|| PyRuntimeError::new_err("output buffer: a section is out of bounds"))?;
+        let (returns_out, rest) = statistics.split_at_mut(8 * count);
+        let (lengths_out, times_out) = rest.split_at_mut(8 * count);
+        let cast_error = |error: bytemuck::PodCastError| {
+            PyRuntimeError::new_err(format!("output buffer: {error}"))
+        };
+        let returns_out: &mut [f64] =
+            bytemuck::try_cast_slice_mut(returns_out).map_err(cast_error)?;
+        let lengths_out: &mut [i64] =
+            bytemuck::try_cast_slice_mut(lengths_out).map_err(cast_error)?;
+        let times_out: &mut [f64] = bytemuck::try_cast_slice_mut(times_out).map_err(cast_error)?;
+        let mask_out = tail
+            .get_mut(layout.episode_mask - layout.observations..)
+            .and_then(|mask| mask.get_mut(..count))
+            .ok_or_else(|| PyRuntimeError::new_err("output buffer: a section is out of bounds"))?;
         for &index in written.iter().chain(ended_indices) {
-            if index >= self.count {
+            let (Some(mask), Some(total), Some(length), Some(time)) = (
+                mask_out.get_mut(index),
+                returns_out.get_mut(index),
+                lengths_out.get_mut(index),
+                times_out.get_mut(index),
+            ) else {
                 continue;
-            }
-            let value = |values: &[f64]| values.get(index).copied().unwrap_or(0.0);
-            let flag = ended.get(index).copied().unwrap_or(false);
-            put(bytes, layout.episode_mask + index, &[flag])?;
-            put(bytes, layout.episode_returns + 8 * index, &[value(returns)])?;
+            };
+            *mask = u8::from(ended.get(index).copied().unwrap_or(false));
+            *total = returns.get(index).copied().unwrap_or(0.0);
             let steps = lengths.get(index).copied().unwrap_or(0);
-            let steps = i64::try_from(steps).unwrap_or(i64::MAX);
-            put(bytes, layout.episode_lengths + 8 * index, &[steps])?;
+            *length = i64::try_from(steps).unwrap_or(i64::MAX);
             // Rounded to microseconds as Gymnasium's RecordEpisodeStatistics rounds them
             // (`np.round(t, 6)`: times 10^6, rounded half to even, divided by 10^6).
-            let time = (value(times) * 1e6).round_ties_even() / 1e6;
-            put(bytes, layout.episode_times + 8 * index, &[time])?;
+            let seconds = times.get(index).copied().unwrap_or(0.0);
+            *time = (seconds * 1e6).round_ties_even() / 1e6;
         }
         written.clear();
         written.extend_from_slice(ended_indices);
