@@ -1,6 +1,8 @@
-//! Acrobot's and Pendulum's batch kernels (`BatchStep::step_batch`) replay their reference files
-//! bit for bit: every recorded step from its recorded state as one batch, and every trace as
-//! one lane of a batch rollout from its initial state.
+//! The batch kernels (`BatchStep::step_batch`) replay the reference files bit for bit: for
+//! CartPole, MountainCar, Acrobot and Pendulum, every recorded step from its recorded state as
+//! one batch (so that the kernel's blocks, compiled for the widest instruction set the
+//! processor has, step them), and for Acrobot and Pendulum also every trace as one lane of a
+//! batch rollout from its initial state.
 
 use rl_core::BatchStep;
 use std::path::Path;
@@ -9,6 +11,8 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use rl_core::Mode;
 use rl_domains::acrobot::{Acrobot, AcrobotState};
+use rl_domains::cartpole::{CartPole, CartPoleState};
+use rl_domains::mountain_car::{MountainCar, MountainCarState};
 use rl_domains::pendulum::{Pendulum, PendulumState};
 use rl_reference::{ReferenceContent, load_reference_file};
 
@@ -40,6 +44,98 @@ fn check_lane(
     assert_eq!(bits(obs), bits(&ours), "{place}: obs");
     assert_eq!(reward.to_bits(), our_reward.to_bits(), "{place}: reward");
     assert_eq!(terminated, our_terminated, "{place}: terminated");
+}
+
+#[test]
+fn cartpole_batch_kernel_replays_every_step() {
+    for name in [
+        "cartpole_v1_sutton_barto.json",
+        "cartpole_v1_euler.json",
+        "cartpole_v1_semi_implicit.json",
+    ] {
+        let ReferenceContent::CartPole { params, traces } = load(name) else {
+            panic!("{name} is not a CartPole file");
+        };
+        let domain = CartPole::new(params).expect("valid parameters");
+        let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
+        let count = steps.len();
+        let mut states: Vec<CartPoleState> = steps
+            .iter()
+            .map(|step| CartPoleState::from_array(step.state))
+            .collect();
+        let actions: Vec<i64> = steps.iter().map(|step| step.action).collect();
+        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+        let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
+        let mut observations = vec![0.0f32; count * 4];
+        domain.step_batch(
+            &mut states,
+            &actions,
+            Mode::Training,
+            &mut rngs,
+            &mut rewards,
+            &mut terminated,
+            &mut observations,
+        );
+        for (index, step) in steps.iter().enumerate() {
+            check_lane(
+                &format!("{name} batch step {index}"),
+                (&step.next_state, &step.obs, step.reward, step.terminated),
+                (
+                    &states[index].to_array(),
+                    &observations[index * 4..index * 4 + 4],
+                    rewards[index],
+                    terminated[index],
+                ),
+            );
+        }
+        // Several full blocks of the kernel (64 states each), not the one-by-one path.
+        assert!(count >= 256, "{name}: {count} steps");
+    }
+}
+
+#[test]
+fn mountain_car_batch_kernel_replays_every_step() {
+    let name = "mountaincar_v0.json";
+    let ReferenceContent::MountainCar { params, traces } = load(name) else {
+        panic!("{name} is not a MountainCar file");
+    };
+    let domain = MountainCar::new(params).expect("valid parameters");
+    let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
+    let count = steps.len();
+    let mut states: Vec<MountainCarState> = steps
+        .iter()
+        .map(|step| MountainCarState {
+            position: step.state[0],
+            velocity: step.state[1],
+        })
+        .collect();
+    let actions: Vec<i64> = steps.iter().map(|step| step.action).collect();
+    let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+    let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
+    let mut observations = vec![0.0f32; count * 2];
+    domain.step_batch(
+        &mut states,
+        &actions,
+        Mode::Training,
+        &mut rngs,
+        &mut rewards,
+        &mut terminated,
+        &mut observations,
+    );
+    for (index, step) in steps.iter().enumerate() {
+        let state = &states[index];
+        check_lane(
+            &format!("{name} batch step {index}"),
+            (&step.next_state, &step.obs, step.reward, step.terminated),
+            (
+                &[state.position, state.velocity],
+                &observations[index * 2..index * 2 + 2],
+                rewards[index],
+                terminated[index],
+            ),
+        );
+    }
+    assert!(count > 1000, "{name}: {count} steps");
 }
 
 #[test]
