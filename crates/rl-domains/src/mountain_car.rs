@@ -12,6 +12,10 @@
 //! library's `f64::cos`: the `libm` crate's cosine would leave 17 of those steps 1 or 2
 //! ulp off in velocity (see [`crate::cartpole`] for the crate-wide choice).
 //!
+//! The batch kernel is compiled for AVX-512, AVX2 and the default target and picked at run
+//! time, as CartPole's (see [`crate::cartpole`], "Exactness"); every version gives
+//! [`mountain_car_step`]'s bits (a unit test runs each version the processor has).
+//!
 //! # Reference
 //!
 //! Gymnasium 1.4.0, `gymnasium/envs/classic_control/mountain_car.py`; the operation order
@@ -491,60 +495,83 @@ impl BatchStep for MountainCar {
                 |state, row| batch::write_observation(&state.to_observation(), row),
             );
         }
-        let KernelSlices {
-            states,
-            actions,
-            rewards,
-            terminated,
-            observations,
-        } = KernelSlices::cut(states, actions, rewards, terminated, observations, 2);
-        // Blocks of states, as in CartPole's kernel: the cosines of a block first, then the
-        // rest of the step on local arrays in a loop the compiler vectorises, with the same
-        // operations as `mountain_car_step`.
-        let mut block = Block::default();
-        let blocks = states
-            .chunks_mut(KERNEL_BLOCK)
-            .zip(actions.chunks(KERNEL_BLOCK))
-            .zip(rewards.chunks_mut(KERNEL_BLOCK))
-            .zip(terminated.chunks_mut(KERNEL_BLOCK))
-            .zip(observations.chunks_mut(2 * KERNEL_BLOCK));
-        for ((((states, actions), rewards), terminated), rows) in blocks {
-            let slots = block.positions.iter_mut().zip(block.velocities.iter_mut());
-            for (state, (position, velocity)) in states.iter().zip(slots) {
-                (*position, *velocity) = (state.position, state.velocity);
-            }
-            for (action, direction) in actions.iter().zip(block.directions.iter_mut()) {
-                // The action mapping of `DeterministicTransitions::next`.
-                let action: u8 = match *action {
-                    0 => 0,
-                    2 => 2,
-                    _ => 1,
-                };
-                *direction = f64::from(action) - 1.0;
-            }
-            let positions = block.positions.iter().take(states.len());
-            for (position, cosine) in positions.zip(block.cosines.iter_mut()) {
-                *cosine = trig::cos(3.0 * *position);
-            }
-            block.step(params, states.len());
-            let reached = block.positions.iter().zip(&block.velocities);
-            for (state, (position, velocity)) in states.iter_mut().zip(reached) {
-                (state.position, state.velocity) = (*position, *velocity);
-            }
-            for (value, slot) in block.rewards.iter().zip(rewards.iter_mut()) {
-                *slot = *value;
-            }
-            for (value, slot) in block.terminated.iter().zip(terminated.iter_mut()) {
-                *slot = *value;
-            }
-            let states = block.positions.iter().zip(&block.velocities);
-            for ((position, velocity), row) in states.zip(rows.chunks_exact_mut(2)) {
-                let state = MountainCarState {
-                    position: *position,
-                    velocity: *velocity,
-                };
-                batch::write_observation(&state.to_observation(), row);
-            }
+        let slices = KernelSlices::cut(states, actions, rewards, terminated, observations, 2);
+        step_blocks(params, slices);
+    }
+}
+
+/// The batch kernel's blocks, compiled for AVX-512, AVX2 and the default target, the widest
+/// the processor has chosen at run time (by the `multiversion` crate), as CartPole's: every
+/// version gives the same bits (the cosines are the same C library call, every other operation
+/// an IEEE float64 operation rounded alike in every lane, in the same order).
+#[multiversion::multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+fn step_blocks<T: FlatScalar>(
+    params: &MountainCarParams,
+    slices: KernelSlices<'_, MountainCarState, i64, T>,
+) {
+    step_blocks_body(params, slices);
+}
+
+/// [`step_blocks`]' body, inlined into each version so that each compiles it for its own
+/// instruction set.
+#[inline(always)]
+fn step_blocks_body<T: FlatScalar>(
+    params: &MountainCarParams,
+    slices: KernelSlices<'_, MountainCarState, i64, T>,
+) {
+    let KernelSlices {
+        states,
+        actions,
+        rewards,
+        terminated,
+        observations,
+    } = slices;
+    // Blocks of states, as in CartPole's kernel: the cosines of a block first, then the
+    // rest of the step on local arrays in a loop the compiler vectorises, with the same
+    // operations as `mountain_car_step`.
+    let mut block = Block::default();
+    let blocks = states
+        .chunks_mut(KERNEL_BLOCK)
+        .zip(actions.chunks(KERNEL_BLOCK))
+        .zip(rewards.chunks_mut(KERNEL_BLOCK))
+        .zip(terminated.chunks_mut(KERNEL_BLOCK))
+        .zip(observations.chunks_mut(2 * KERNEL_BLOCK));
+    for ((((states, actions), rewards), terminated), rows) in blocks {
+        let slots = block.positions.iter_mut().zip(block.velocities.iter_mut());
+        for (state, (position, velocity)) in states.iter().zip(slots) {
+            (*position, *velocity) = (state.position, state.velocity);
+        }
+        for (action, direction) in actions.iter().zip(block.directions.iter_mut()) {
+            // The action mapping of `DeterministicTransitions::next`.
+            let action: u8 = match *action {
+                0 => 0,
+                2 => 2,
+                _ => 1,
+            };
+            *direction = f64::from(action) - 1.0;
+        }
+        let positions = block.positions.iter().take(states.len());
+        for (position, cosine) in positions.zip(block.cosines.iter_mut()) {
+            *cosine = trig::cos(3.0 * *position);
+        }
+        block.step(params, states.len());
+        let reached = block.positions.iter().zip(&block.velocities);
+        for (state, (position, velocity)) in states.iter_mut().zip(reached) {
+            (state.position, state.velocity) = (*position, *velocity);
+        }
+        for (value, slot) in block.rewards.iter().zip(rewards.iter_mut()) {
+            *slot = *value;
+        }
+        for (value, slot) in block.terminated.iter().zip(terminated.iter_mut()) {
+            *slot = *value;
+        }
+        let states = block.positions.iter().zip(&block.velocities);
+        for ((position, velocity), row) in states.zip(rows.chunks_exact_mut(2)) {
+            let state = MountainCarState {
+                position: *position,
+                velocity: *velocity,
+            };
+            batch::write_observation(&state.to_observation(), row);
         }
     }
 }
@@ -772,6 +799,110 @@ pub(crate) fn render_valley_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
+
+    /// [`step_blocks_body`] compiled for AVX2 where the processor has it (and for the default
+    /// target elsewhere).
+    #[multiversion::multiversion(targets("x86_64+avx2"))]
+    fn step_blocks_avx2<T: FlatScalar>(
+        params: &MountainCarParams,
+        slices: KernelSlices<'_, MountainCarState, i64, T>,
+    ) {
+        step_blocks_body(params, slices);
+    }
+
+    /// [`step_blocks_body`] compiled for AVX-512 where the processor has it.
+    #[multiversion::multiversion(targets("x86_64+avx512f"))]
+    fn step_blocks_avx512<T: FlatScalar>(
+        params: &MountainCarParams,
+        slices: KernelSlices<'_, MountainCarState, i64, T>,
+    ) {
+        step_blocks_body(params, slices);
+    }
+
+    /// The bits of everything one batch step of `states` writes, by `variant`: 0 the default
+    /// target's blocks, 1 AVX2's (if the processor has it), 2 AVX-512's (if it has it), 3 the
+    /// dispatched kernel, 4 `Domain::step` and `Domain::observe` state by state.
+    fn batch_bits(
+        car: &MountainCar,
+        states: &[MountainCarState],
+        actions: &[i64],
+        variant: usize,
+    ) -> Vec<u64> {
+        let len = states.len();
+        let mut states = states.to_vec();
+        let (mut rewards, mut terminated) = (vec![0.0; len], vec![false; len]);
+        let mut observations = vec![0.0f32; 2 * len];
+        if variant == 4 {
+            let mut rng = Pcg64::seed_from_u64(0);
+            let rows = observations.chunks_exact_mut(2);
+            let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(rows);
+            for ((state, action), ((reward, done), row)) in
+                states.iter_mut().zip(actions).zip(outputs)
+            {
+                let outcome = car.step(state, action, Mode::Training, &mut rng);
+                *state = outcome.next_state;
+                (*reward, *done) = (outcome.value.reward(), outcome.terminated);
+                row.copy_from_slice(&car.observe(state));
+            }
+        } else {
+            let slices = KernelSlices::cut(
+                &mut states,
+                actions,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+                2,
+            );
+            let params = car.params();
+            match variant {
+                0 => step_blocks_body(params, slices),
+                1 => step_blocks_avx2(params, slices),
+                2 => step_blocks_avx512(params, slices),
+                _ => step_blocks(params, slices),
+            }
+        }
+        let states = states
+            .iter()
+            .flat_map(|state| [state.position.to_bits(), state.velocity.to_bits()]);
+        let rewards = rewards.iter().map(|r| r.to_bits());
+        let terminated = terminated.iter().map(|t| u64::from(*t));
+        let observations = observations.iter().map(|o| u64::from(o.to_bits()));
+        states
+            .chain(rewards)
+            .chain(terminated)
+            .chain(observations)
+            .collect()
+    }
+
+    #[test]
+    fn every_instruction_set_of_the_kernel_gives_the_bits_of_domain_step() {
+        let car = MountainCar::new(MountainCarParams::default()).expect("valid");
+        let mut rng = Pcg64::seed_from_u64(9);
+        // Several blocks and a partial one; starting states, states at the walls and the goal,
+        // fast ones that the speed limit clips, and non-finite ones.
+        let states: Vec<MountainCarState> = (0..300)
+            .map(|i| {
+                let mut state = car.initial_state(Mode::Training, &mut rng);
+                state.velocity = f64::from(i % 13) * 0.015 - 0.09;
+                if i % 7 == 0 {
+                    state.position = [-1.2, 0.6, 0.5, -1.3][i as usize / 7 % 4];
+                }
+                if i % 59 == 0 {
+                    state.position = f64::NAN;
+                }
+                state
+            })
+            .collect();
+        let actions: Vec<i64> = (0..300).map(|i| i64::from(i % 3)).collect();
+        let expected = batch_bits(&car, &states, &actions, 4);
+        for variant in 0..=3 {
+            assert!(
+                batch_bits(&car, &states, &actions, variant) == expected,
+                "variant {variant} differs from Domain::step"
+            );
+        }
+    }
 
     #[test]
     fn defaults_are_valid() {
