@@ -62,6 +62,11 @@ pub struct VectorEpisodeStatistics<V> {
     /// The indices set in `ended`, `returns`, `lengths` and `times`, to clear on the next
     /// step (a few per step, where clearing every entry would write all four slices).
     marked: Vec<usize>,
+    /// The environments whose flags a step must look at (ended now or on the step before),
+    /// refilled on each step (its capacity is the vector's length, so it never allocates).
+    flagged: Vec<usize>,
+    /// Per environment, 1 where any of its flags is set: the scratch of [`list_flagged`].
+    any_flag: Vec<u8>,
     previously_ended: Vec<bool>,
     window: usize,
     return_window: VecDeque<f64>,
@@ -92,6 +97,8 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
             lengths: vec![0; len],
             times: vec![0.0; len],
             marked: Vec::with_capacity(len),
+            flagged: Vec::with_capacity(len),
+            any_flag: vec![0; len],
             previously_ended: vec![false; len],
             window: window.get(),
             return_window: VecDeque::with_capacity(window.get()),
@@ -208,6 +215,8 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
             lengths,
             times,
             marked,
+            flagged,
+            any_flag,
             previously_ended,
             window,
             return_window,
@@ -216,34 +225,51 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
         } = self;
         // First every environment's running sums, without a branch (an environment reset by
         // this step, with next-step autoreset, belongs to no episode and adds nothing); then
-        // the few environments whose episode ended or restarted, found by one scan of their
-        // flags.
-        let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
-        let steps = inner.rewards().iter().zip(previously_ended.iter());
-        for ((total, length), (reward, previous)) in running.zip(steps) {
+        // the few environments whose episode ended or restarted, found eight flags at a time.
+        // (Slices of one length and a select rather than a branch, so that the loop runs in
+        // vector instructions.)
+        let len = running_returns.len();
+        let (Some(step_rewards), Some(previous), Some(running_lengths_now)) = (
+            inner.rewards().get(..len),
+            previously_ended.get(..len),
+            running_lengths.get_mut(..len),
+        ) else {
+            return Err(VectorError::invalid_parameter(
+                "inner",
+                "the inner vector's rewards do not cover every environment",
+            ));
+        };
+        for (((total, length), reward), previous) in running_returns
+            .iter_mut()
+            .zip(running_lengths_now.iter_mut())
+            .zip(step_rewards)
+            .zip(previous)
+        {
             let reset = next_step & *previous;
-            *total = if reset { *total } else { *total + reward };
+            let sum = *total + *reward;
+            *total = if reset { *total } else { sum };
             *length += u64::from(!reset);
         }
-        let flags = inner.terminated().iter().zip(inner.truncated());
-        let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
-        for (index, (((terminated, truncated), previous), (total, length))) in flags
-            .zip(previously_ended.iter_mut())
-            .zip(running)
-            .enumerate()
-        {
-            if !(*terminated | *truncated | *previous) {
+        let (terminated, truncated) = (inner.terminated(), inner.truncated());
+        list_flagged([terminated, truncated, previously_ended], any_flag, flagged);
+        for &index in flagged.iter() {
+            let ended_now = terminated.get(index).copied().unwrap_or(false)
+                || truncated.get(index).copied().unwrap_or(false);
+            let (Some(previous), Some(total), Some(length)) = (
+                previously_ended.get_mut(index),
+                running_returns.get_mut(index),
+                running_lengths.get_mut(index),
+            ) else {
                 continue;
-            }
+            };
             if next_step && *previous {
                 // This step reset the environment: its next episode starts now.
                 *previous = false;
                 starts[index] = now;
                 continue;
             }
-            let done = *terminated || *truncated;
-            *previous = done;
-            if done {
+            *previous = ended_now;
+            if ended_now {
                 ended[index] = true;
                 marked.push(index);
                 returns[index] = *total;
@@ -261,5 +287,60 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
             }
         }
         Ok(())
+    }
+}
+
+/// Replaces `list` with the indices `i` at which any of `flags` is set, in increasing order,
+/// using `any` (one byte per index) as scratch.
+///
+/// Few environments end on a given step: the three flags are first combined into one byte per
+/// environment (a loop of byte operations that runs in vector instructions), and those bytes
+/// are then read eight at a time as one word, so that a run of eight with none set costs one
+/// test. `list`'s capacity is at least the flags' length, so pushing never allocates.
+fn list_flagged(flags: [&[bool]; 3], any: &mut [u8], list: &mut Vec<usize>) {
+    list.clear();
+    let [a, b, c] = flags;
+    let len = any.len().min(a.len()).min(b.len()).min(c.len());
+    let any = &mut any[..len];
+    for (((slot, a), b), c) in any.iter_mut().zip(a).zip(b).zip(c) {
+        *slot = u8::from(*a | *b | *c);
+    }
+    let mut runs = any.chunks_exact(8);
+    for (run, bytes) in runs.by_ref().enumerate() {
+        let Ok(bytes) = <[u8; 8]>::try_from(bytes) else {
+            continue;
+        };
+        let mut set = u64::from_le_bytes(bytes);
+        while set != 0 {
+            list.push(run * 8 + (set.trailing_zeros() / 8) as usize);
+            // Clears the lowest set bit (each byte is 0 or 1): the environment just listed.
+            set &= set - 1;
+        }
+    }
+    let start = len - runs.remainder().len();
+    for (k, set) in runs.remainder().iter().enumerate() {
+        if *set != 0 {
+            list.push(start + k);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_flagged;
+
+    #[test]
+    fn every_index_with_a_flag_set_is_listed_once_in_order() {
+        for len in [0usize, 1, 7, 8, 9, 16, 37] {
+            let a: Vec<bool> = (0..len).map(|i| i % 5 == 0).collect();
+            let b: Vec<bool> = (0..len).map(|i| i % 7 == 3).collect();
+            let c: Vec<bool> = (0..len).map(|i| i == len.saturating_sub(1)).collect();
+            let mut any = vec![0; len];
+            let mut list = Vec::with_capacity(len);
+            list.push(99);
+            list_flagged([&a, &b, &c], &mut any, &mut list);
+            let expected: Vec<usize> = (0..len).filter(|&i| a[i] || b[i] || c[i]).collect();
+            assert_eq!(list, expected, "{len} environments");
+        }
     }
 }
