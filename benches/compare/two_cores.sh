@@ -4,8 +4,8 @@
 # processes (pinned to cores 0 and 1 with `taskset`, no synchronisation between them), then
 # the two-thread configurations, in alternating rounds. The sum of the pair over the solo run
 # is the ceiling for any two-thread speed-up here (perfectly parallel work); the two-thread
-# vector environment over the solo run is what the library reaches. See docs/PERFORMANCE.md,
-# "Two threads".
+# vector environment over the solo run is what the library reaches. See docs/performance-journal.md,
+# "Two threads: the machine's ceiling".
 #
 # Never run in CI. Needs `taskset` (util-linux) and python3 (only to read the JSON lines).
 #

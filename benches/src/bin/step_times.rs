@@ -1,7 +1,7 @@
 //! Times every step of the 1024-environment CartPole-v1 (or MountainCar-v0) vector
 //! environment and prints, per
 //! window of consecutive steps, the median step time: a time series that shows when the
-//! machine runs the step slower (see docs/PERFORMANCE.md, "Two threads: the machine's slow
+//! machine runs the step slower (see docs/performance-journal.md, "Two threads: the machine's slow
 //! spells").
 //!
 //! ```text
