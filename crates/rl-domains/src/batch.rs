@@ -1,6 +1,7 @@
 //! What the batch kernels ([`BatchStep`](rl_core::BatchStep)) of CartPole, MountainCar and
 //! MountainCarContinuous share: cutting their arguments to one length ([`KernelSlices`]), the
-//! one-state-at-a-time loop ([`step_each`]) and writing an observation row.
+//! one-state-at-a-time loop ([`step_each`]), writing an observation row, and (in tests) the
+//! check that every instruction set's version of a kernel gives `Domain::step`'s bits.
 
 use rl_spaces::FlatScalar;
 
@@ -106,5 +107,92 @@ pub(crate) fn prefix<T>(slice: &mut [T], len: usize) -> &mut [T] {
 pub(crate) fn write_observation<T: FlatScalar>(observation: &[f32], row: &mut [T]) {
     for (slot, value) in row.iter_mut().zip(observation) {
         *slot = T::from_f64(f64::from(*value));
+    }
+}
+
+/// The check the kernels' unit tests share: every version of a kernel compiled for another
+/// instruction set gives the bits of `Domain::step`.
+#[cfg(test)]
+pub(crate) mod instruction_sets {
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+    use rl_core::{Domain, Mode};
+
+    use super::KernelSlices;
+
+    /// A version of a kernel: it steps the slices with one instruction set's code.
+    pub(crate) type Version<'f, S> = &'f dyn Fn(KernelSlices<'_, S, i64, f32>);
+
+    /// The bits of everything one batch step of `states` writes (states through `state_bits`,
+    /// rewards, flags, observation rows of `width`): by `version`, or by `Domain::step` and
+    /// `Domain::observe` state by state when `version` is `None`.
+    fn step_bits<D, O>(
+        domain: &D,
+        states: &[D::State],
+        actions: &[i64],
+        width: usize,
+        state_bits: &dyn Fn(&D::State) -> Vec<u64>,
+        version: Option<Version<'_, D::State>>,
+    ) -> Vec<u64>
+    where
+        D: Domain<Action = i64, Observation = O>,
+        O: AsRef<[f32]>,
+    {
+        let len = states.len();
+        let mut states = states.to_vec();
+        let (mut rewards, mut terminated) = (vec![0.0; len], vec![false; len]);
+        let mut observations = vec![0.0f32; width * len];
+        match version {
+            None => {
+                let mut rng = Pcg64::seed_from_u64(0);
+                let rows = observations.chunks_exact_mut(width);
+                let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(rows);
+                for ((state, action), ((reward, done), row)) in
+                    states.iter_mut().zip(actions).zip(outputs)
+                {
+                    let outcome = domain.step(state, action, Mode::Training, &mut rng);
+                    *state = outcome.next_state;
+                    (*reward, *done) = (outcome.value.reward(), outcome.terminated);
+                    row.copy_from_slice(domain.observe(state).as_ref());
+                }
+            }
+            Some(version) => version(KernelSlices::cut(
+                &mut states,
+                actions,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+                width,
+            )),
+        }
+        let states = states.iter().flat_map(state_bits);
+        let rewards = rewards.iter().map(|r| r.to_bits());
+        let terminated = terminated.iter().map(|t| u64::from(*t));
+        let observations = observations.iter().map(|o| u64::from(o.to_bits()));
+        states
+            .chain(rewards)
+            .chain(terminated)
+            .chain(observations)
+            .collect()
+    }
+
+    /// Asserts that every one of `versions` (named) gives, on `states` and `actions`, the bits
+    /// of `Domain::step`.
+    pub(crate) fn assert_same_bits<D, O>(
+        domain: &D,
+        states: &[D::State],
+        actions: &[i64],
+        width: usize,
+        state_bits: &dyn Fn(&D::State) -> Vec<u64>,
+        versions: &[(&str, Version<'_, D::State>)],
+    ) where
+        D: Domain<Action = i64, Observation = O>,
+        O: AsRef<[f32]>,
+    {
+        let expected = step_bits(domain, states, actions, width, state_bits, None);
+        for (name, version) in versions {
+            let bits = step_bits(domain, states, actions, width, state_bits, Some(*version));
+            assert!(bits == expected, "the {name} version differs");
+        }
     }
 }

@@ -507,6 +507,7 @@ const BLOCK: usize = 64;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::instruction_sets::assert_same_bits;
     use crate::cartpole::{CartPoleState, cartpole_step};
     use rand::SeedableRng;
 
@@ -549,61 +550,6 @@ mod tests {
         step_slices_body(constants, slices);
     }
 
-    /// The bits of everything one batch step of `states` writes, on the instruction set
-    /// `variant` (0: the default target's, 1: AVX2 if the processor has it, 2: AVX-512 if it
-    /// has it, 3: the dispatched kernel, 4: `Domain::step` state by state).
-    fn batch_bits(
-        fast: &FastCartPole,
-        states: &[FastCartPoleState],
-        actions: &[i64],
-        variant: usize,
-    ) -> Vec<u64> {
-        let len = states.len();
-        let mut states = states.to_vec();
-        let mut rewards = vec![0.0; len];
-        let mut terminated = vec![false; len];
-        let mut observations = vec![0.0f32; 4 * len];
-        if variant == 4 {
-            let mut rng = Pcg64::seed_from_u64(0);
-            let rows = observations.chunks_exact_mut(4);
-            let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(rows);
-            for ((state, action), ((reward, done), row)) in
-                states.iter_mut().zip(actions).zip(outputs)
-            {
-                let outcome = fast.step(state, action, Mode::Training, &mut rng);
-                *state = outcome.next_state;
-                (*reward, *done) = (outcome.value.reward(), outcome.terminated);
-                row.copy_from_slice(&fast.observe(state));
-            }
-        } else {
-            let slices = KernelSlices::cut(
-                &mut states,
-                actions,
-                &mut rewards,
-                &mut terminated,
-                &mut observations,
-                4,
-            );
-            match variant {
-                0 => step_slices_body(&fast.constants, slices),
-                1 => step_slices_avx2(&fast.constants, slices),
-                2 => step_slices_avx512(&fast.constants, slices),
-                _ => step_slices(&fast.constants, slices),
-            }
-        }
-        let states = states
-            .iter()
-            .flat_map(|state| state.to_array().map(|value| u64::from(value.to_bits())));
-        let rewards = rewards.iter().map(|r| r.to_bits());
-        let terminated = terminated.iter().map(|t| u64::from(*t));
-        let observations = observations.iter().map(|o| u64::from(o.to_bits()));
-        states
-            .chain(rewards)
-            .chain(terminated)
-            .chain(observations)
-            .collect()
-    }
-
     #[test]
     fn every_instruction_set_gives_the_same_bits() {
         let fast = FastCartPole::new(CartPoleParams::default()).expect("valid");
@@ -622,13 +568,25 @@ mod tests {
             })
             .collect();
         let actions: Vec<i64> = (0..300).map(|i| i64::from(i % 3 != 0)).collect();
-        let default = batch_bits(&fast, &states, &actions, 0);
-        for variant in 1..=4 {
-            assert!(
-                batch_bits(&fast, &states, &actions, variant) == default,
-                "variant {variant} differs"
-            );
-        }
+        let constants = &fast.constants;
+        assert_same_bits(
+            &fast,
+            &states,
+            &actions,
+            4,
+            &|state: &FastCartPoleState| {
+                state
+                    .to_array()
+                    .map(|value| u64::from(value.to_bits()))
+                    .to_vec()
+            },
+            &[
+                ("default", &|slices| step_slices_body(constants, slices)),
+                ("AVX2", &|slices| step_slices_avx2(constants, slices)),
+                ("AVX-512", &|slices| step_slices_avx512(constants, slices)),
+                ("dispatched", &|slices| step_slices(constants, slices)),
+            ],
+        );
     }
 
     #[test]

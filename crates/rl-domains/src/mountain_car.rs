@@ -799,6 +799,7 @@ pub(crate) fn render_valley_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::instruction_sets::assert_same_bits;
     use rand::SeedableRng;
 
     /// [`step_blocks_body`] compiled for AVX2 where the processor has it (and for the default
@@ -818,61 +819,6 @@ mod tests {
         slices: KernelSlices<'_, MountainCarState, i64, T>,
     ) {
         step_blocks_body(params, slices);
-    }
-
-    /// The bits of everything one batch step of `states` writes, by `variant`: 0 the default
-    /// target's blocks, 1 AVX2's (if the processor has it), 2 AVX-512's (if it has it), 3 the
-    /// dispatched kernel, 4 `Domain::step` and `Domain::observe` state by state.
-    fn batch_bits(
-        car: &MountainCar,
-        states: &[MountainCarState],
-        actions: &[i64],
-        variant: usize,
-    ) -> Vec<u64> {
-        let len = states.len();
-        let mut states = states.to_vec();
-        let (mut rewards, mut terminated) = (vec![0.0; len], vec![false; len]);
-        let mut observations = vec![0.0f32; 2 * len];
-        if variant == 4 {
-            let mut rng = Pcg64::seed_from_u64(0);
-            let rows = observations.chunks_exact_mut(2);
-            let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(rows);
-            for ((state, action), ((reward, done), row)) in
-                states.iter_mut().zip(actions).zip(outputs)
-            {
-                let outcome = car.step(state, action, Mode::Training, &mut rng);
-                *state = outcome.next_state;
-                (*reward, *done) = (outcome.value.reward(), outcome.terminated);
-                row.copy_from_slice(&car.observe(state));
-            }
-        } else {
-            let slices = KernelSlices::cut(
-                &mut states,
-                actions,
-                &mut rewards,
-                &mut terminated,
-                &mut observations,
-                2,
-            );
-            let params = car.params();
-            match variant {
-                0 => step_blocks_body(params, slices),
-                1 => step_blocks_avx2(params, slices),
-                2 => step_blocks_avx512(params, slices),
-                _ => step_blocks(params, slices),
-            }
-        }
-        let states = states
-            .iter()
-            .flat_map(|state| [state.position.to_bits(), state.velocity.to_bits()]);
-        let rewards = rewards.iter().map(|r| r.to_bits());
-        let terminated = terminated.iter().map(|t| u64::from(*t));
-        let observations = observations.iter().map(|o| u64::from(o.to_bits()));
-        states
-            .chain(rewards)
-            .chain(terminated)
-            .chain(observations)
-            .collect()
     }
 
     #[test]
@@ -895,13 +841,20 @@ mod tests {
             })
             .collect();
         let actions: Vec<i64> = (0..300).map(|i| i64::from(i % 3)).collect();
-        let expected = batch_bits(&car, &states, &actions, 4);
-        for variant in 0..=3 {
-            assert!(
-                batch_bits(&car, &states, &actions, variant) == expected,
-                "variant {variant} differs from Domain::step"
-            );
-        }
+        let params = car.params();
+        assert_same_bits(
+            &car,
+            &states,
+            &actions,
+            2,
+            &|state: &MountainCarState| vec![state.position.to_bits(), state.velocity.to_bits()],
+            &[
+                ("default", &|slices| step_blocks_body(params, slices)),
+                ("AVX2", &|slices| step_blocks_avx2(params, slices)),
+                ("AVX-512", &|slices| step_blocks_avx512(params, slices)),
+                ("dispatched", &|slices| step_blocks(params, slices)),
+            ],
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ use rl_domains::acrobot::{Acrobot, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleState};
 use rl_domains::mountain_car::{MountainCar, MountainCarState};
 use rl_domains::pendulum::{Pendulum, PendulumState};
+use rl_reference::schema::GymnasiumStep;
 use rl_reference::{ReferenceContent, load_reference_file};
 
 fn load(name: &str) -> ReferenceContent {
@@ -46,6 +47,59 @@ fn check_lane(
     assert_eq!(terminated, our_terminated, "{place}: terminated");
 }
 
+/// Steps every recorded step of `steps` from its recorded state, all in one batch of
+/// `domain`'s kernel (observation rows of `width`), and compares each lane with the record.
+/// Returns how many steps there were.
+fn replay_steps_as_one_batch<D, S, A, O>(
+    name: &str,
+    domain: &D,
+    steps: &[&GymnasiumStep<S, A, O>],
+    width: usize,
+    state_of: impl Fn(&S) -> D::State,
+    action_of: impl Fn(&A) -> D::Action,
+    values_of: impl Fn(&D::State) -> Vec<f64>,
+) -> usize
+where
+    D: BatchStep,
+    S: AsRef<[f64]>,
+    O: AsRef<[f64]>,
+{
+    let count = steps.len();
+    let mut states: Vec<D::State> = steps.iter().map(|step| state_of(&step.state)).collect();
+    let actions: Vec<D::Action> = steps.iter().map(|step| action_of(&step.action)).collect();
+    let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+    // Flags start the other way round from most records, so that a lane left unwritten shows.
+    let (mut rewards, mut terminated) = (vec![f64::NAN; count], vec![true; count]);
+    let mut observations = vec![0.0f32; count * width];
+    domain.step_batch(
+        &mut states,
+        &actions,
+        Mode::Training,
+        &mut rngs,
+        &mut rewards,
+        &mut terminated,
+        &mut observations,
+    );
+    for (index, step) in steps.iter().enumerate() {
+        check_lane(
+            &format!("{name} batch step {index}"),
+            (
+                step.next_state.as_ref(),
+                step.obs.as_ref(),
+                step.reward,
+                step.terminated,
+            ),
+            (
+                &values_of(&states[index]),
+                &observations[index * width..(index + 1) * width],
+                rewards[index],
+                terminated[index],
+            ),
+        );
+    }
+    count
+}
+
 #[test]
 fn cartpole_batch_kernel_replays_every_step() {
     for name in [
@@ -58,36 +112,15 @@ fn cartpole_batch_kernel_replays_every_step() {
         };
         let domain = CartPole::new(params).expect("valid parameters");
         let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-        let count = steps.len();
-        let mut states: Vec<CartPoleState> = steps
-            .iter()
-            .map(|step| CartPoleState::from_array(step.state))
-            .collect();
-        let actions: Vec<i64> = steps.iter().map(|step| step.action).collect();
-        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
-        let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
-        let mut observations = vec![0.0f32; count * 4];
-        domain.step_batch(
-            &mut states,
-            &actions,
-            Mode::Training,
-            &mut rngs,
-            &mut rewards,
-            &mut terminated,
-            &mut observations,
+        let count = replay_steps_as_one_batch(
+            name,
+            &domain,
+            &steps,
+            4,
+            |state| CartPoleState::from_array(*state),
+            |action| *action,
+            |state| state.to_array().to_vec(),
         );
-        for (index, step) in steps.iter().enumerate() {
-            check_lane(
-                &format!("{name} batch step {index}"),
-                (&step.next_state, &step.obs, step.reward, step.terminated),
-                (
-                    &states[index].to_array(),
-                    &observations[index * 4..index * 4 + 4],
-                    rewards[index],
-                    terminated[index],
-                ),
-            );
-        }
         // Several full blocks of the kernel (64 states each), not the one-by-one path.
         assert!(count >= 256, "{name}: {count} steps");
     }
@@ -101,40 +134,18 @@ fn mountain_car_batch_kernel_replays_every_step() {
     };
     let domain = MountainCar::new(params).expect("valid parameters");
     let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-    let count = steps.len();
-    let mut states: Vec<MountainCarState> = steps
-        .iter()
-        .map(|step| MountainCarState {
-            position: step.state[0],
-            velocity: step.state[1],
-        })
-        .collect();
-    let actions: Vec<i64> = steps.iter().map(|step| step.action).collect();
-    let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
-    let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
-    let mut observations = vec![0.0f32; count * 2];
-    domain.step_batch(
-        &mut states,
-        &actions,
-        Mode::Training,
-        &mut rngs,
-        &mut rewards,
-        &mut terminated,
-        &mut observations,
+    let count = replay_steps_as_one_batch(
+        name,
+        &domain,
+        &steps,
+        2,
+        |[position, velocity]| MountainCarState {
+            position: *position,
+            velocity: *velocity,
+        },
+        |action| *action,
+        |state| vec![state.position, state.velocity],
     );
-    for (index, step) in steps.iter().enumerate() {
-        let state = &states[index];
-        check_lane(
-            &format!("{name} batch step {index}"),
-            (&step.next_state, &step.obs, step.reward, step.terminated),
-            (
-                &[state.position, state.velocity],
-                &observations[index * 2..index * 2 + 2],
-                rewards[index],
-                terminated[index],
-            ),
-        );
-    }
     assert!(count > 1000, "{name}: {count} steps");
 }
 
@@ -148,36 +159,15 @@ fn acrobot_batch_kernel_replays_every_step_and_every_trace() {
 
         // Every recorded step of the file, from its recorded state, as one batch.
         let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-        let count = steps.len();
-        let mut states: Vec<AcrobotState> = steps
-            .iter()
-            .map(|step| AcrobotState::from_array(step.state))
-            .collect();
-        let actions: Vec<i64> = steps.iter().map(|step| step.action).collect();
-        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
-        let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
-        let mut observations = vec![0.0f32; count * 6];
-        domain.step_batch(
-            &mut states,
-            &actions,
-            Mode::Training,
-            &mut rngs,
-            &mut rewards,
-            &mut terminated,
-            &mut observations,
+        let count = replay_steps_as_one_batch(
+            name,
+            &domain,
+            &steps,
+            6,
+            |state| AcrobotState::from_array(*state),
+            |action| *action,
+            |state| state.to_array().to_vec(),
         );
-        for (index, step) in steps.iter().enumerate() {
-            check_lane(
-                &format!("{name} batch step {index}"),
-                (&step.next_state, &step.obs, step.reward, step.terminated),
-                (
-                    &states[index].to_array(),
-                    &observations[index * 6..index * 6 + 6],
-                    rewards[index],
-                    terminated[index],
-                ),
-            );
-        }
         assert!(count > 1000, "{name}: {count} steps");
 
         // Every trace as a lane of one batch, stepped together from the initial states.
@@ -238,34 +228,15 @@ fn pendulum_batch_kernel_replays_every_step_and_every_trace() {
         let array_of = |state: &PendulumState| [state.theta, state.theta_dot];
 
         let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-        let count = steps.len();
-        let mut states: Vec<PendulumState> =
-            steps.iter().map(|step| state_of(step.state)).collect();
-        let actions: Vec<[f32; 1]> = steps.iter().map(|step| [step.action[0] as f32]).collect();
-        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
-        let (mut rewards, mut terminated) = (vec![0.0; count], vec![true; count]);
-        let mut observations = vec![0.0f32; count * 3];
-        domain.step_batch(
-            &mut states,
-            &actions,
-            Mode::Training,
-            &mut rngs,
-            &mut rewards,
-            &mut terminated,
-            &mut observations,
+        let count = replay_steps_as_one_batch(
+            name,
+            &domain,
+            &steps,
+            3,
+            |state| state_of(*state),
+            |action| [action[0] as f32],
+            |state| array_of(state).to_vec(),
         );
-        for (index, step) in steps.iter().enumerate() {
-            check_lane(
-                &format!("{name} batch step {index}"),
-                (&step.next_state, &step.obs, step.reward, step.terminated),
-                (
-                    &array_of(&states[index]),
-                    &observations[index * 3..index * 3 + 3],
-                    rewards[index],
-                    terminated[index],
-                ),
-            );
-        }
         assert!(count > 1000, "{name}: {count} steps");
 
         let lanes = traces.len();
