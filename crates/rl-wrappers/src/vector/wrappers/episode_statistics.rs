@@ -226,25 +226,10 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
         // First every environment's running sums, without a branch (an environment reset by
         // this step, with next-step autoreset, belongs to no episode and adds nothing); then
         // the few environments whose episode ended or restarted, found eight flags at a time.
-        // (Slices of one length and a select rather than a branch, so that the loop runs in
-        // vector instructions.)
-        let len = running_returns.len();
-        let (Some(step_rewards), Some(previous), Some(running_lengths_now)) = (
-            inner.rewards().get(..len),
-            previously_ended.get(..len),
-            running_lengths.get_mut(..len),
-        ) else {
-            return Err(VectorError::invalid_parameter(
-                "inner",
-                "the inner vector's rewards do not cover every environment",
-            ));
-        };
-        for (((total, length), reward), previous) in running_returns
-            .iter_mut()
-            .zip(running_lengths_now.iter_mut())
-            .zip(step_rewards)
-            .zip(previous)
-        {
+        // (A select rather than a branch, so that the loop needs no jump per environment.)
+        let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
+        let steps = inner.rewards().iter().zip(previously_ended.iter());
+        for ((total, length), (reward, previous)) in running.zip(steps) {
             let reset = next_step & *previous;
             let sum = *total + *reward;
             *total = if reset { *total } else { sum };
@@ -294,9 +279,8 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
 /// using `any` (one byte per index) as scratch.
 ///
 /// Few environments end on a given step: the three flags are first combined into one byte per
-/// environment (a loop of byte operations that runs in vector instructions), and those bytes
-/// are then read eight at a time as one word, so that a run of eight with none set costs one
-/// test. `list`'s capacity is at least the flags' length, so pushing never allocates.
+/// environment (a loop of byte operations without a branch), and those bytes are then read
+/// eight at a time as one word, so that a run of eight with none set costs one test. `list`'s capacity is at least the flags' length, so pushing never allocates.
 fn list_flagged(flags: [&[bool]; 3], any: &mut [u8], list: &mut Vec<usize>) {
     list.clear();
     let [a, b, c] = flags;
