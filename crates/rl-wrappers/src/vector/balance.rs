@@ -27,19 +27,24 @@ const CHUNKS_PER_SIDE: usize = 2;
 /// share is one chunk and its boundaries stay where they are.
 const SMALLEST_SPLIT_SHARE: usize = 64;
 
-/// How much of a new measurement goes into a boundary's smoothed difference of finishing
-/// times (an exponential moving average): enough to follow a change of speed within a few
+/// How much of a new measurement goes into a boundary's smoothed number of environments that
+/// would even out its neighbours' finishing times (an exponential moving average): enough to follow a change of speed within a few
 /// steps, little enough that one step's noise moves nothing.
 const GAIN: f64 = 0.25;
 
-/// A chunk moves when the smoothed difference would take at least this many times the
-/// chunk's environments to even out. Over a half, so that a move always shrinks the
-/// difference and never calls for the move back (what is left, on either side, is under a
-/// quarter of the chunk's worth, inside the other direction's threshold); under one, so that
+/// A chunk moves when the smoothed number reaches this many times the chunk's environments.
+/// Over a half, so that a move always shrinks the difference and never calls for the move
+/// back (what is left, on either side, is under a quarter of the chunk, inside the other
+/// direction's threshold); under one, so that
 /// shares whose speeds differ by less than a chunk's worth still get the chunk that brings them
 /// closer (chunks are an eighth of a share: a core 1.3 times slower than its neighbour is worth
 /// about 0.8 of a chunk).
 const THRESHOLD: f64 = 0.75;
+
+/// How many chunks one measurement counts for at most: see [`Balancer::plan`]. From zero,
+/// one measurement at this limit brings the smoothed number to [`GAIN`] times two, half a
+/// chunk, under the [`THRESHOLD`]; two in a row bring it to seven eighths and move the chunk.
+const OUTLIER_CHUNKS: f64 = 2.0;
 
 /// The chunks of `len` environments on `threads` threads, per thread in order, each
 /// `(first, len)`: thread `k` starts with the `k`-th even contiguous share of the
@@ -76,13 +81,13 @@ pub(crate) fn layout(len: usize, threads: usize) -> Vec<Vec<(usize, usize)>> {
     layout
 }
 
-/// The boundaries' state: a smoothed difference of finishing times per boundary, and the move
+/// The boundaries' state: a smoothed number of environments to move per boundary, and the move
 /// each plans. Its vectors are sized at construction, so that planning allocates nothing.
 #[derive(Debug, Clone)]
 pub(crate) struct Balancer {
-    /// Per boundary (between share `j` and share `j + 1`), the smoothed difference of their
-    /// finishing times, `j`'s minus `j + 1`'s, in nanoseconds: positive when the left share
-    /// finishes later.
+    /// Per boundary (between share `j` and share `j + 1`), the smoothed number of environments
+    /// that would even out their finishing times (see [`plan`](Self::plan)): positive when the
+    /// left share finishes later, and environments should move right.
     lean: Vec<f64>,
     /// Per boundary, the move [`plan`](Self::plan) decided.
     moves: Vec<Move>,
@@ -125,12 +130,14 @@ impl Balancer {
     ///
     /// Moving `m` environments from share `j` to share `j + 1` shortens `j`'s step by about
     /// `m` times its time per environment and lengthens `j + 1`'s by `m` times its own, so the
-    /// difference shrinks by `m` times their sum: a boundary moves the chunk at its edge when
-    /// the smoothed difference divided by that sum reaches [`THRESHOLD`] times the chunk. The
-    /// smoothed difference is then reduced by the move's expected effect, so that the next
-    /// measurements are compared with the new boundary. A measurement whose difference exceeds
-    /// the shorter step (more than a core twice as slow as its neighbour gives: an interrupt,
-    /// a thread descheduled for a while) is left out.
+    /// difference shrinks by `m` times their sum: a step's difference divided by that sum is
+    /// how many environments would even it out. A boundary smooths that number and moves the
+    /// chunk at its edge when it reaches [`THRESHOLD`] times the chunk, then takes the chunk
+    /// off the smoothed number, so that the next measurements are compared with the new
+    /// boundary. One measurement counts for at most [`OUTLIER_CHUNKS`] chunks (of the chunk
+    /// that would move): one long interrupt moves nothing, while a neighbour slower by any
+    /// factor, measured step after step, still has a chunk moved away from it every step or
+    /// two.
     pub(crate) fn plan(&mut self, measurements: &[Measurement]) -> &[Move] {
         let sides = measurements.windows(2);
         for ((lean, planned), pair) in self.lean.iter_mut().zip(&mut self.moves).zip(sides) {
@@ -149,13 +156,15 @@ impl Balancer {
                 continue;
             }
             let per_environment = left_time / left.size as f64 + right_time / right.size as f64;
-            let difference = left_time - right_time;
-            if difference.abs() > left_time.min(right_time) {
-                continue;
-            }
-            *lean += GAIN * (difference - *lean);
-            let even_out = *lean / per_environment;
-            let (chunk, direction) = if even_out > 0.0 {
+            let even_out = (left_time - right_time) / per_environment;
+            let towards = if even_out > 0.0 {
+                left.last_chunk
+            } else {
+                right.first_chunk
+            };
+            let limit = OUTLIER_CHUNKS * towards.unwrap_or(0) as f64;
+            *lean += GAIN * (even_out.clamp(-limit, limit) - *lean);
+            let (chunk, direction) = if *lean > 0.0 {
                 (left.last_chunk, Move::Right)
             } else {
                 (right.first_chunk, Move::Left)
@@ -163,12 +172,11 @@ impl Balancer {
             let Some(chunk) = chunk else {
                 continue;
             };
-            if even_out.abs() < THRESHOLD * chunk as f64 {
+            if lean.abs() < THRESHOLD * chunk as f64 {
                 continue;
             }
             *planned = direction;
-            let effect = chunk as f64 * per_environment;
-            *lean -= effect.copysign(*lean);
+            *lean -= (chunk as f64).copysign(*lean);
         }
         &self.moves
     }
@@ -277,6 +285,21 @@ mod tests {
     }
 
     #[test]
+    fn a_share_two_three_or_ten_times_slower_still_gives_chunks_until_both_finish_together() {
+        // Differences this large are clamped (to two chunks' worth), which slows the moves but
+        // does not stop them: the first share ends within one chunk of 1024 r / (1 + r).
+        for (ratio, ideal) in [(2.0, 682.7), (3.0, 768.0), (10.0, 930.9)] {
+            let mut balancer = Balancer::new(2);
+            let mut sizes = [512, 512];
+            run(&mut balancer, &mut sizes, [19.0, 19.0 * ratio], 400);
+            assert!(
+                (sizes[0] as f64 - ideal).abs() <= 32.0,
+                "{ratio} times slower: {sizes:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_share_of_one_chunk_gives_nothing_and_an_outlier_moves_nothing() {
         let mut balancer = Balancer::new(2);
         let mut single = measure(512, 30.0, 0.0);
@@ -287,12 +310,16 @@ mod tests {
                 &[Move::Stay]
             );
         }
-        // One step where the left share was interrupted for a long time.
+        // One step where the left share was interrupted for a long time, then even steps.
         let mut balancer = Balancer::new(2);
         let slow = measure(512, 19.0, 1e7);
         assert_eq!(
             balancer.plan(&[slow, measure(512, 19.0, 0.0)]),
             &[Move::Stay]
         );
+        for _ in 0..50 {
+            let even = measure(512, 19.0, 0.0);
+            assert_eq!(balancer.plan(&[even, even]), &[Move::Stay]);
+        }
     }
 }
