@@ -53,21 +53,25 @@ use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
 pub struct VectorEpisodeStatistics<V> {
     inner: V,
     running_returns: Vec<f64>,
-    running_lengths: Vec<u64>,
-    starts: Vec<Instant>,
+    /// The steps taken since this wrapper was made (the clock of [`Start::step`]).
+    steps: u64,
+    /// When this wrapper was made: the origin of [`Start::time`] and of each step's clock
+    /// reading.
+    origin: Instant,
+    /// Per environment, when its running episode started.
+    starts: Vec<Start>,
     ended: Vec<bool>,
     returns: Vec<f64>,
     lengths: Vec<u64>,
     times: Vec<f64>,
-    /// The indices set in `ended`, `returns`, `lengths` and `times`, to clear on the next
-    /// step (a few per step, where clearing every entry would write all four slices).
+    /// The environments whose episode ended on the last step, in increasing order: the
+    /// entries set in `ended`, `returns`, `lengths` and `times`, to clear on the next step (a
+    /// few per step, where clearing every entry would write all four slices), and the
+    /// environments that step restarts with next-step autoreset, or `reset_ended` restarts.
     marked: Vec<usize>,
-    /// The environments whose flags a step must look at (ended now or on the step before),
-    /// refilled on each step (its capacity is the vector's length, so it never allocates).
-    flagged: Vec<usize>,
-    /// Per environment, 1 where any of its flags is set: the scratch of [`list_flagged`].
-    any_flag: Vec<u8>,
-    previously_ended: Vec<bool>,
+    /// The step's scratch: the environments marked by the step before (swapped with
+    /// `marked`). Both have the vector's length as capacity, so pushing never allocates.
+    marked_before: Vec<usize>,
     window: usize,
     return_window: VecDeque<f64>,
     length_window: VecDeque<u64>,
@@ -86,20 +90,18 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
     /// Records the episodes of `inner`, keeping a window of the last `window`.
     pub fn with_window(inner: V, window: NonZeroUsize) -> Self {
         let len = inner.len();
-        let now = Instant::now();
         VectorEpisodeStatistics {
             inner,
             running_returns: vec![0.0; len],
-            running_lengths: vec![0; len],
-            starts: vec![now; len],
+            steps: 0,
+            origin: Instant::now(),
+            starts: vec![Start::default(); len],
             ended: vec![false; len],
             returns: vec![0.0; len],
             lengths: vec![0; len],
             times: vec![0.0; len],
             marked: Vec::with_capacity(len),
-            flagged: Vec::with_capacity(len),
-            any_flag: vec![0; len],
-            previously_ended: vec![false; len],
+            marked_before: Vec::with_capacity(len),
             window: window.get(),
             return_window: VecDeque::with_capacity(window.get()),
             length_window: VecDeque::with_capacity(window.get()),
@@ -153,21 +155,25 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
         self.episodes
     }
 
-    /// Starts a new episode for every environment marked in `which` (every one if `None`).
-    fn restart(&mut self, which: Option<&[bool]>) {
-        let now = Instant::now();
-        for index in 0..self.running_returns.len() {
-            if which.is_none_or(|marked| marked[index]) {
+    /// Starts a new episode for every environment (`all`) or for those whose episode ended
+    /// on the last step, and clears the entries of those episodes.
+    fn restart(&mut self, all: bool) {
+        let now = self.origin.elapsed().as_secs_f64();
+        if all {
+            self.running_returns.fill(0.0);
+            self.starts.fill(Start {
+                step: self.steps,
+                time: now,
+            });
+        } else {
+            for &index in &self.marked {
                 self.running_returns[index] = 0.0;
-                self.running_lengths[index] = 0;
-                self.starts[index] = now;
+                self.starts[index] = Start {
+                    step: self.steps,
+                    time: now,
+                };
             }
         }
-        self.clear_marked();
-    }
-
-    /// Clears the entries of the episodes that ended on the last step.
-    fn clear_marked(&mut self) {
         for &index in &self.marked {
             self.ended[index] = false;
             self.returns[index] = 0.0;
@@ -186,145 +192,142 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
 
     fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
         self.inner.reset(mode)?;
-        self.restart(None);
-        self.previously_ended.fill(false);
+        self.restart(true);
         Ok(())
     }
 
     fn reset_ended(&mut self) -> Result<(), VectorError> {
         self.inner.reset_ended()?;
-        let previously_ended = std::mem::take(&mut self.previously_ended);
-        self.restart(Some(&previously_ended));
-        self.previously_ended = previously_ended;
-        self.previously_ended.fill(false);
+        self.restart(false);
         Ok(())
     }
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
-        self.clear_marked();
         let next_step = self.inner.autoreset() == Autoreset::NextStep;
-        let now = Instant::now();
+        let now = self.origin.elapsed().as_secs_f64();
+        self.steps += 1;
         let VectorEpisodeStatistics {
             inner,
             running_returns,
-            running_lengths,
+            steps,
+            origin: _,
             starts,
             ended,
             returns,
             lengths,
             times,
             marked,
-            flagged,
-            any_flag,
-            previously_ended,
+            marked_before,
             window,
             return_window,
             length_window,
             episodes,
         } = self;
-        // First every environment's running sums, without a branch (an environment reset by
-        // this step, with next-step autoreset, belongs to no episode and adds nothing); then
-        // the few environments whose episode ended or restarted, found eight flags at a time.
-        // (A select rather than a branch, so that the loop needs no jump per environment.)
-        let running = running_returns.iter_mut().zip(running_lengths.iter_mut());
-        let steps = inner.rewards().iter().zip(previously_ended.iter());
-        for ((total, length), (reward, previous)) in running.zip(steps) {
-            let reset = next_step & *previous;
-            let sum = *total + *reward;
-            *total = if reset { *total } else { sum };
-            *length += u64::from(!reset);
+        let steps = *steps;
+        // The episodes that ended on the step before: their entries are cleared, and with
+        // next-step autoreset this step reset their environments.
+        std::mem::swap(marked, marked_before);
+        marked.clear();
+        // First every environment's reward into its return (a loop without a branch, in vector
+        // instructions). An environment this step reset belongs to no episode: its return is
+        // set back to the 0.0 it was before the step's reward, and its episode starts after
+        // this step.
+        for (total, reward) in running_returns.iter_mut().zip(inner.rewards()) {
+            *total += *reward;
         }
-        let (terminated, truncated) = (inner.terminated(), inner.truncated());
-        list_flagged([terminated, truncated, previously_ended], any_flag, flagged);
-        for &index in flagged.iter() {
-            let ended_now = terminated.get(index).copied().unwrap_or(false)
-                || truncated.get(index).copied().unwrap_or(false);
-            let (Some(previous), Some(total), Some(length)) = (
-                previously_ended.get_mut(index),
-                running_returns.get_mut(index),
-                running_lengths.get_mut(index),
-            ) else {
-                continue;
+        for &index in marked_before.iter() {
+            ended[index] = false;
+            returns[index] = 0.0;
+            lengths[index] = 0;
+            times[index] = 0.0;
+            if next_step {
+                running_returns[index] = 0.0;
+                starts[index] = Start {
+                    step: steps,
+                    time: now,
+                };
+            }
+        }
+        // Then the few environments whose episode ended on this step, found 64 at a time.
+        for_each_flagged(inner.terminated(), inner.truncated(), |index| {
+            let (Some(total), Some(start)) =
+                (running_returns.get_mut(index), starts.get_mut(index))
+            else {
+                debug_assert!(
+                    false,
+                    "environment {index} is outside the statistics' slices"
+                );
+                return;
             };
-            if next_step && *previous {
-                // This step reset the environment: its next episode starts now.
-                *previous = false;
-                starts[index] = now;
-                continue;
+            let length = steps - start.step;
+            ended[index] = true;
+            marked.push(index);
+            returns[index] = *total;
+            lengths[index] = length;
+            times[index] = now - start.time;
+            if return_window.len() == *window {
+                return_window.pop_front();
+                length_window.pop_front();
             }
-            *previous = ended_now;
-            if ended_now {
-                ended[index] = true;
-                marked.push(index);
-                returns[index] = *total;
-                lengths[index] = *length;
-                times[index] = now.duration_since(starts[index]).as_secs_f64();
-                if return_window.len() == *window {
-                    return_window.pop_front();
-                    length_window.pop_front();
-                }
-                return_window.push_back(*total);
-                length_window.push_back(*length);
-                *episodes += 1;
-                (*total, *length) = (0.0, 0);
-                starts[index] = now;
-            }
-        }
+            return_window.push_back(*total);
+            length_window.push_back(length);
+            *episodes += 1;
+            *total = 0.0;
+            *start = Start {
+                step: steps,
+                time: now,
+            };
+        });
         Ok(())
     }
 }
 
-/// Replaces `list` with the indices `i` at which any of `flags` is set, in increasing order,
-/// using `any` (one byte per index) as scratch.
+/// When an environment's running episode started: the step count and the clock.
+#[derive(Debug, Clone, Copy, Default)]
+struct Start {
+    /// The wrapper's step count: the episode's length is the count now minus this, with no
+    /// per-environment count to keep on every step.
+    step: u64,
+    /// Seconds since the wrapper's origin: the episode's time is one subtraction (as
+    /// Gymnasium's difference of `perf_counter` readings).
+    time: f64,
+}
+
+/// Calls `visit` with every index at which `a` or `b` is set, in increasing order.
 ///
-/// Few environments end on a given step: the three flags are first combined into one byte per
-/// environment (a loop of byte operations without a branch), and those bytes are then read
-/// eight at a time as one word, so that a run of eight with none set costs one test. `list`'s capacity is at least the flags' length, so pushing never allocates.
-fn list_flagged(flags: [&[bool]; 3], any: &mut [u8], list: &mut Vec<usize>) {
-    list.clear();
-    let [a, b, c] = flags;
-    let len = any.len().min(a.len()).min(b.len()).min(c.len());
-    let any = &mut any[..len];
-    for (((slot, a), b), c) in any.iter_mut().zip(a).zip(b).zip(c) {
-        *slot = u8::from(*a | *b | *c);
-    }
-    let mut runs = any.chunks_exact(8);
-    for (run, bytes) in runs.by_ref().enumerate() {
-        let Ok(bytes) = <[u8; 8]>::try_from(bytes) else {
-            continue;
-        };
-        let mut set = u64::from_le_bytes(bytes);
-        while set != 0 {
-            list.push(run * 8 + (set.trailing_zeros() / 8) as usize);
-            // Clears the lowest set bit (each byte is 0 or 1): the environment just listed.
-            set &= set - 1;
+/// Few environments end on a given step: the flags of 64 environments are first gathered into
+/// the bits of one word (a loop without a branch), then the word's set bits are visited, so
+/// that the branches taken per 64 environments are one per visit and one to leave the word.
+fn for_each_flagged(a: &[bool], b: &[bool], mut visit: impl FnMut(usize)) {
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    for (word, (a, b)) in a.chunks(64).zip(b.chunks(64)).enumerate() {
+        let mut set = 0u64;
+        for (bit, (a, b)) in a.iter().zip(b).enumerate() {
+            set |= u64::from(*a | *b) << bit;
         }
-    }
-    let start = len - runs.remainder().len();
-    for (k, set) in runs.remainder().iter().enumerate() {
-        if *set != 0 {
-            list.push(start + k);
+        while set != 0 {
+            visit(word * 64 + set.trailing_zeros() as usize);
+            // Clears the lowest set bit: the index just visited.
+            set &= set - 1;
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::list_flagged;
+    use super::for_each_flagged;
 
     #[test]
-    fn every_index_with_a_flag_set_is_listed_once_in_order() {
-        for len in [0usize, 1, 7, 8, 9, 16, 37] {
+    fn every_index_with_a_flag_set_is_visited_once_in_order() {
+        for len in [0usize, 1, 7, 8, 9, 16, 37, 63, 64, 65, 200] {
             let a: Vec<bool> = (0..len).map(|i| i % 5 == 0).collect();
-            let b: Vec<bool> = (0..len).map(|i| i % 7 == 3).collect();
-            let c: Vec<bool> = (0..len).map(|i| i == len.saturating_sub(1)).collect();
-            let mut any = vec![0; len];
-            let mut list = Vec::with_capacity(len);
-            list.push(99);
-            list_flagged([&a, &b, &c], &mut any, &mut list);
-            let expected: Vec<usize> = (0..len).filter(|&i| a[i] || b[i] || c[i]).collect();
-            assert_eq!(list, expected, "{len} environments");
+            let b: Vec<bool> = (0..len).map(|i| i % 7 == 3 || i + 1 == len).collect();
+            let mut visited = Vec::new();
+            for_each_flagged(&a, &b, |index| visited.push(index));
+            let expected: Vec<usize> = (0..len).filter(|&i| a[i] || b[i]).collect();
+            assert_eq!(visited, expected, "{len} environments");
         }
     }
 }
