@@ -19,7 +19,7 @@ use rl_core::Mode;
 use rl_spaces::{AnyArray, AnyElement, AnySpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Autoreset, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
+    Autoreset, Mirror, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
     make_discrete_vector, make_vector,
 };
 
@@ -247,11 +247,12 @@ impl PyVector {
         }
     }
 
-    /// Copies every output of the last reset or step into the NumPy buffers.
+    /// Copies every output of the last reset or step into the NumPy buffers (but the
+    /// observations, rewards and flags if the step `mirrored` them there already).
     /// Returns the step's [flags](ENDED_FLAG).
-    fn write_outputs(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
+    fn write_outputs(&self, py: Python<'_>, inner: &mut Inner, mirrored: bool) -> PyResult<u8> {
         let written = &mut inner.written;
-        with_vector!(&inner.stepper, vector => self.write_vector(py, vector, written))
+        with_vector!(&inner.stepper, vector => self.write_vector(py, vector, written, mirrored))
     }
 
     /// Copies every output of `vector`'s last reset or step into the NumPy buffers; returns
@@ -262,6 +263,7 @@ impl PyVector {
         py: Python<'_>,
         vector: &VectorEpisodeStatistics<V>,
         written: &mut Vec<usize>,
+        mirrored: bool,
     ) -> PyResult<u8> {
         let buffers = &self.buffers;
         let layout = &buffers.layout;
@@ -269,14 +271,16 @@ impl PyVector {
         let bytes = storage
             .as_slice_mut()
             .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
-        let observations = vector.observations();
-        let observations = observations
-            .as_slice()
-            .ok_or_else(|| PyRuntimeError::new_err("the observation rows are not contiguous"))?;
-        put(bytes, layout.observations, observations)?;
-        put(bytes, layout.rewards, vector.rewards())?;
-        put(bytes, layout.terminated, vector.terminated())?;
-        put(bytes, layout.truncated, vector.truncated())?;
+        if !mirrored {
+            let observations = vector.observations();
+            let observations = observations.as_slice().ok_or_else(|| {
+                PyRuntimeError::new_err("the observation rows are not contiguous")
+            })?;
+            put(bytes, layout.observations, observations)?;
+            put(bytes, layout.rewards, vector.rewards())?;
+            put(bytes, layout.terminated, vector.terminated())?;
+            put(bytes, layout.truncated, vector.truncated())?;
+        }
         let final_mask = vector.final_mask();
         let finals = vector.final_observations();
         if let Some(finals) = finals.as_slice() {
@@ -345,12 +349,59 @@ impl PyVector {
 
     /// Steps with the actions already in the stepper's buffer, the interpreter released.
     fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
-        match &mut inner.stepper {
-            Stepper::Discrete { vector, actions } => py.detach(|| vector.step(actions)),
-            Stepper::Any { vector, actions } => py.detach(|| vector.step(actions)),
+        {
+            // The threads copy their own rows of the observations, rewards and flags into the
+            // NumPy buffer as they step them (on two threads, half the rows never pass through
+            // the calling thread's cache).
+            let mut storage = self.buffers.storage.bind(py).readwrite();
+            let bytes = storage
+                .as_slice_mut()
+                .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
+            let mirror = self.mirror(bytes)?;
+            match &mut inner.stepper {
+                Stepper::Discrete { vector, actions } => {
+                    py.detach(|| vector.step_mirrored(actions, mirror))
+                }
+                Stepper::Any { vector, actions } => {
+                    py.detach(|| vector.step_mirrored(actions, mirror))
+                }
+            }
+            .map_err(vector_error)?;
         }
-        .map_err(vector_error)?;
-        self.write_outputs(py, inner)
+        self.write_outputs(py, inner, true)
+    }
+
+    /// The sections of the output buffer `bytes` a step writes through a [`Mirror`].
+    fn mirror<'a>(&self, bytes: &'a mut [u8]) -> PyResult<Mirror<'a, f32>> {
+        let layout = &self.buffers.layout;
+        let count = self.count;
+        let out_of_bounds = || PyRuntimeError::new_err("output buffer: a section is out of bounds");
+        let cast_error = |error: bytemuck::PodCastError| {
+            PyRuntimeError::new_err(format!("output buffer: {error}"))
+        };
+        // The sections in their order in the buffer: rewards, then observations, then the
+        // flags.
+        let (head, tail) = bytes
+            .split_at_mut_checked(layout.observations)
+            .ok_or_else(out_of_bounds)?;
+        let rewards = head
+            .get_mut(layout.rewards..layout.rewards + 8 * count)
+            .ok_or_else(out_of_bounds)?;
+        let (observations, flags) = tail
+            .split_at_mut_checked(layout.terminated - layout.observations)
+            .ok_or_else(out_of_bounds)?;
+        let observations = observations
+            .get_mut(..4 * count * self.flat_dim)
+            .ok_or_else(out_of_bounds)?;
+        let (terminated, truncated) = flags
+            .split_at_mut_checked(layout.truncated - layout.terminated)
+            .ok_or_else(out_of_bounds)?;
+        Ok(Mirror {
+            observations: bytemuck::try_cast_slice_mut(observations).map_err(cast_error)?,
+            rewards: bytemuck::try_cast_slice_mut(rewards).map_err(cast_error)?,
+            terminated: terminated.get_mut(..count).ok_or_else(out_of_bounds)?,
+            truncated: truncated.get_mut(..count).ok_or_else(out_of_bounds)?,
+        })
     }
 
     /// The `AnyElement` action buffer, or a `TypeError` for a `Discrete` action space (whose
@@ -573,7 +624,7 @@ impl PyVector {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset(Mode::Training)))
             .map_err(vector_error)?;
-        self.write_outputs(py, &mut inner)
+        self.write_outputs(py, &mut inner, false)
     }
 
     /// Resets the environments whose episode ended (disabled autoreset); returns the flags as
@@ -581,7 +632,7 @@ impl PyVector {
     fn reset_ended(&self, py: Python<'_>) -> PyResult<u8> {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => vector.reset_ended()).map_err(vector_error)?;
-        self.write_outputs(py, &mut inner)
+        self.write_outputs(py, &mut inner, false)
     }
 
     /// Steps with one integer action per environment (Discrete action spaces): `actions` is a

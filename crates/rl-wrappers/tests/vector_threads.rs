@@ -1,7 +1,8 @@
 //! Threads of a vector environment writing straight into its buffers: infos land in the right
 //! rows on any number of threads (and stale ones are cleared), and a panic inside an
 //! environment, on the calling thread's share or on a worker's, reaches the caller only after
-//! every thread is done, leaving a vector environment that can still be used and dropped.
+//! every thread is done, leaving a vector environment that can still be used and dropped; a
+//! mirrored step copies every row into the caller's buffers on any number of threads.
 
 use std::num::NonZeroUsize;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -9,7 +10,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use rand::Rng;
 use rl_core::{Domain, Info, Mode, Simulator, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete};
-use rl_wrappers::vector::{Autoreset, EnvironmentVector, VectorOptions};
+use rl_wrappers::VectorError;
+use rl_wrappers::vector::{
+    Autoreset, EnvironmentVector, KernelVector, Mirror, VectorEnv, VectorEpisodeStatistics,
+    VectorOptions,
+};
+
+use crate::common::Drift;
 
 /// Counts its steps; action 2 panics; the info of a step names the count when it is odd;
 /// an episode terminates after 3 steps.
@@ -368,4 +375,134 @@ fn the_balancer_moves_work_to_the_faster_thread_and_results_do_not_change() {
             }
         }
     }
+}
+
+/// The mirrored copies of one vector's results, one buffer each.
+struct Mirrored {
+    observations: Vec<f32>,
+    rewards: Vec<f64>,
+    terminated: Vec<u8>,
+    truncated: Vec<u8>,
+}
+
+impl Mirrored {
+    fn new(len: usize, dim: usize) -> Self {
+        // Filled with values no step writes, so that a row the step missed shows.
+        Mirrored {
+            observations: vec![f32::NAN; len * dim],
+            rewards: vec![f64::NAN; len],
+            terminated: vec![7; len],
+            truncated: vec![7; len],
+        }
+    }
+
+    fn mirror(&mut self) -> Mirror<'_, f32> {
+        Mirror {
+            observations: &mut self.observations,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+}
+
+#[test]
+fn a_mirrored_step_copies_every_row_on_any_number_of_threads_and_changes_nothing_else() {
+    let drift = Drift::new(6, 0.1);
+    let len = 150;
+    let count = NonZeroUsize::new(len).expect("non-zero");
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        for threads in [1, 2, 3] {
+            let options = VectorOptions::new()
+                .with_autoreset(autoreset)
+                .with_threads(NonZeroUsize::new(threads).expect("non-zero"));
+            let mut plain = KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options)
+                .expect("valid");
+            let mut mirrored = VectorEpisodeStatistics::new(
+                KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options)
+                    .expect("valid"),
+            );
+            let mut copies =
+                EnvironmentVector::<_, f32>::from_environments(count, 5, options, |_| {
+                    Simulator::new(drift.clone(), 0)
+                })
+                .expect("valid");
+            plain.reset(Mode::Training).expect("reset");
+            mirrored.reset(Mode::Training).expect("reset");
+            copies.reset(Mode::Training).expect("reset");
+            let dim = plain.flat_dim();
+            let mut kernel_out = Mirrored::new(len, dim);
+            let mut copies_out = Mirrored::new(len, dim);
+            let mut ended = 0;
+            for step in 0..40 {
+                let actions: Vec<i64> = (0..len).map(|i| ((i * 5 + step) % 3) as i64).collect();
+                plain.step(&actions).expect("step");
+                mirrored
+                    .step_mirrored(&actions, kernel_out.mirror())
+                    .expect("step");
+                copies
+                    .step_mirrored(&actions, copies_out.mirror())
+                    .expect("step");
+                let context = format!("{autoreset:?}, {threads} threads, step {step}");
+                let expected = plain.observations().as_slice().expect("contiguous");
+                for out in [&kernel_out, &copies_out] {
+                    assert_eq!(bits32(&out.observations), bits32(expected), "{context}");
+                    assert_eq!(bits64(&out.rewards), bits64(plain.rewards()), "{context}");
+                    let bytes =
+                        |flags: &[bool]| flags.iter().map(|f| u8::from(*f)).collect::<Vec<_>>();
+                    assert_eq!(out.terminated, bytes(plain.terminated()), "{context}");
+                    assert_eq!(out.truncated, bytes(plain.truncated()), "{context}");
+                }
+                // The vector's own results are those of a plain step.
+                assert_eq!(mirrored.observations(), plain.observations(), "{context}");
+                assert_eq!(mirrored.terminated(), plain.terminated(), "{context}");
+                assert_eq!(mirrored.final_mask(), plain.final_mask(), "{context}");
+                ended += mirrored.ended_indices().len();
+            }
+            assert!(
+                ended > 0,
+                "{autoreset:?}, {threads} threads: no episode ended"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_mirror_of_the_wrong_length_is_refused_before_anything_steps() {
+    let count = NonZeroUsize::new(4).expect("non-zero");
+    let mut vector =
+        KernelVector::<_, f32>::from_kernel(Drift::new(6, 0.1), count, 1, VectorOptions::new())
+            .expect("valid");
+    vector.reset(Mode::Training).expect("reset");
+    let before = vector.observations().clone();
+    let dim = vector.flat_dim();
+    let mut out = Mirrored::new(4, dim);
+    out.rewards.pop();
+    let error = vector
+        .step_mirrored(&[0; 4], out.mirror())
+        .expect_err("three rewards for four environments");
+    assert!(
+        matches!(
+            error,
+            VectorError::MirrorLength {
+                buffer: "rewards",
+                expected: 4,
+                found: 3
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("rewards buffer has 3 entries"),
+        "{error}"
+    );
+    assert_eq!(vector.observations(), &before, "nothing stepped");
+}
+
+fn bits32(values: &[f32]) -> Vec<u32> {
+    values.iter().map(|v| v.to_bits()).collect()
+}
+
+fn bits64(values: &[f64]) -> Vec<u64> {
+    values.iter().map(|v| v.to_bits()).collect()
 }

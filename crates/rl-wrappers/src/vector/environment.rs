@@ -12,7 +12,7 @@ use rl_spaces::{FiniteSpace, FlattenSpace, Space};
 use crate::VectorError;
 use crate::vector::balance::layout;
 use crate::vector::batch::{Batch, Command};
-use crate::vector::outputs::Outputs;
+use crate::vector::outputs::{Mirror, Outputs};
 use crate::vector::threads::Threads;
 use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorOptions};
 
@@ -293,7 +293,20 @@ impl<B: Batch> VectorEnvironment<B> {
     /// Runs `command` on every share, with `actions` for a step. Reports the failure of the
     /// lowest index, if any.
     fn run(&mut self, command: Command, actions: &[B::Action]) -> Result<(), VectorError> {
-        match self.threads.run(command, actions, &mut self.outputs) {
+        self.run_mirrored(command, actions, None)
+    }
+
+    /// [`run`](Self::run), each thread also copying its results into `mirror`.
+    fn run_mirrored(
+        &mut self,
+        command: Command,
+        actions: &[B::Action],
+        mirror: Option<Mirror<'_, B::Scalar>>,
+    ) -> Result<(), VectorError> {
+        match self
+            .threads
+            .run(command, actions, &mut self.outputs, mirror)
+        {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
             None => Ok(()),
         }
@@ -338,6 +351,85 @@ impl<B: Batch> VectorEnvironment<B> {
     /// ended; and, after stepping, if an environment failed (see
     /// [`VectorError::Environment`]).
     pub fn step(&mut self, actions: &[B::Action]) -> Result<(), VectorError> {
+        self.check_step(actions)?;
+        self.run(self.step_command(), actions)
+    }
+
+    /// [`step`](Self::step), and copies the observations, rewards and flags into `mirror` as
+    /// well, each thread its own environments' right after stepping them (for a consumer that
+    /// needs them in its own buffers, such as the Python package's NumPy arrays: on two
+    /// threads this takes the copy off the calling thread's path). The results stay readable
+    /// here too.
+    ///
+    /// Errors as `step` does, and, before anything steps, if a buffer of `mirror` is not the
+    /// vector's length (observations: the length times [`flat_dim`](Self::flat_dim)); after an
+    /// environment failed, the mirror holds what the threads wrote (as the vector's own
+    /// buffers do).
+    ///
+    /// ```
+    /// use std::num::NonZeroUsize;
+    /// use rl_core::corridor::{Corridor, RIGHT};
+    /// use rl_core::{Mode, Simulator};
+    /// use rl_wrappers::vector::{EnvironmentVector, Mirror, VectorOptions};
+    ///
+    /// let count = NonZeroUsize::new(2).expect("non-zero");
+    /// let mut vector = EnvironmentVector::<_, f32>::from_environments(count, 0, VectorOptions::new(), |_| {
+    ///     Simulator::new(Corridor::new(3, 0.0).expect("valid"), 0)
+    /// })?;
+    /// vector.reset(Mode::Training)?;
+    /// let (mut observations, mut rewards) = (vec![0.0; 2 * vector.flat_dim()], [0.0; 2]);
+    /// let (mut terminated, mut truncated) = ([0u8; 2], [0u8; 2]);
+    /// vector.step_mirrored(
+    ///     &[RIGHT, RIGHT],
+    ///     Mirror {
+    ///         observations: &mut observations,
+    ///         rewards: &mut rewards,
+    ///         terminated: &mut terminated,
+    ///         truncated: &mut truncated,
+    ///     },
+    /// )?;
+    /// assert_eq!(observations.as_slice(), vector.observations().as_slice().expect("contiguous"));
+    /// assert_eq!(rewards.as_slice(), vector.rewards());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn step_mirrored(
+        &mut self,
+        actions: &[B::Action],
+        mirror: Mirror<'_, B::Scalar>,
+    ) -> Result<(), VectorError> {
+        let dim = self.flat_dim();
+        for (buffer, found, expected) in [
+            (
+                "observations",
+                mirror.observations.len(),
+                self.len.saturating_mul(dim),
+            ),
+            ("rewards", mirror.rewards.len(), self.len),
+            ("terminated", mirror.terminated.len(), self.len),
+            ("truncated", mirror.truncated.len(), self.len),
+        ] {
+            if found != expected {
+                return Err(VectorError::MirrorLength {
+                    buffer,
+                    expected,
+                    found,
+                });
+            }
+        }
+        self.check_step(actions)?;
+        self.run_mirrored(self.step_command(), actions, Some(mirror))
+    }
+
+    /// The command of a step.
+    fn step_command(&self) -> Command {
+        Command::Step {
+            mode: self.mode,
+            autoreset: self.options.autoreset(),
+        }
+    }
+
+    /// The checks of [`step`](Self::step) before anything steps.
+    fn check_step(&self, actions: &[B::Action]) -> Result<(), VectorError> {
         if !self.started {
             return Err(VectorError::NotStarted);
         }
@@ -367,13 +459,7 @@ impl<B: Batch> VectorEnvironment<B> {
                 return Err(VectorError::EpisodeEnded { index });
             }
         }
-        self.run(
-            Command::Step {
-                mode: self.mode,
-                autoreset: self.options.autoreset(),
-            },
-            actions,
-        )
+        Ok(())
     }
 
     /// Reseeds environment `i` with [`derive_seed(seed, i)`](crate::derive_seed), for every

@@ -20,6 +20,7 @@ pub use copies::EnvironmentBatch;
 pub use environment::{EnvironmentVector, KernelVector, VectorEnvironment};
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
+pub use outputs::Mirror;
 pub use registered::{
     Copies, RegisteredBatch, RegisteredVector, make_discrete_vector, make_vector,
 };

@@ -168,6 +168,40 @@ impl<T> Rows<'_, T> {
     }
 }
 
+/// Buffers outside a vector environment (a NumPy array's memory, say) that a step also
+/// fills with its observations, rewards and flags: see
+/// [`EnvironmentVector::step_mirrored`](crate::vector::EnvironmentVector::step_mirrored).
+/// Each thread copies its own environments' results right after stepping them, while they are
+/// in its cache, instead of the calling thread copying every row after the step.
+#[derive(Debug)]
+pub struct Mirror<'a, T> {
+    /// One row of [`flat_dim`](crate::vector::EnvironmentVector::flat_dim) entries per
+    /// environment, row after row.
+    pub observations: &'a mut [T],
+    /// One reward per environment.
+    pub rewards: &'a mut [f64],
+    /// One byte per environment: 1 where its episode terminated, 0 elsewhere (the layout of a
+    /// NumPy `bool` array).
+    pub terminated: &'a mut [u8],
+    /// One byte per environment: 1 where its episode was truncated, 0 elsewhere.
+    pub truncated: &'a mut [u8],
+}
+
+impl<T: Copy> Rows<'_, T> {
+    /// Copies these rows' observations, rewards and flags into `target` (the same run of
+    /// environments).
+    pub(crate) fn mirror_into(&self, target: Mirror<'_, T>) {
+        copy(target.observations, self.observations);
+        copy(target.rewards, self.rewards);
+        for (byte, flag) in target.terminated.iter_mut().zip(self.terminated.iter()) {
+            *byte = u8::from(*flag);
+        }
+        for (byte, flag) in target.truncated.iter_mut().zip(self.truncated.iter()) {
+            *byte = u8::from(*flag);
+        }
+    }
+}
+
 /// Copies `source` into `target` (as far as both go).
 fn copy<X: Copy>(target: &mut [X], source: &[X]) {
     let len = target.len().min(source.len());

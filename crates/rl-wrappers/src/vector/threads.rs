@@ -2,7 +2,8 @@
 //! contiguous share of the environments per thread, made of chunks
 //! ([`layout`](crate::vector::balance::layout)); the calling thread steps its own share and
 //! each worker thread, started once, steps the next; every thread writes its rows of the
-//! vector environment's buffers in place. A share whose worker has not claimed it by the time
+//! vector environment's buffers in place (and copies them into the caller's [`Mirror`], if
+//! the call has one). A share whose worker has not claimed it by the time
 //! the calling thread is done with its own (a worker descheduled or parked) is stepped by the
 //! calling thread instead. After each step the [`Balancer`] may move the chunk at a boundary
 //! between two shares to the share that finishes first.
@@ -30,7 +31,7 @@ use rl_core::Info;
 use crate::VectorError;
 use crate::vector::balance::{Balancer, Measurement, Move};
 use crate::vector::batch::{Batch, Command, Failure, execute};
-use crate::vector::outputs::{Outputs, Rows};
+use crate::vector::outputs::{Mirror, Outputs, Rows};
 
 /// How many times a waiting thread checks before it parks (a worker waiting for the next
 /// call) or yields its processor (the calling thread waiting for a worker). A call usually
@@ -147,6 +148,72 @@ unsafe fn slice_at<'a, X>(base: *mut X, start: usize, len: usize) -> &'a mut [X]
     unsafe { std::slice::from_raw_parts_mut(base.add(start), len) }
 }
 
+/// The addresses of a [`Mirror`]'s buffers, into which each thread of a call copies the
+/// rows of its own chunks once they are stepped.
+struct RawMirror<T> {
+    dim: usize,
+    len: usize,
+    observations: *mut T,
+    rewards: *mut f64,
+    terminated: *mut u8,
+    truncated: *mut u8,
+}
+
+impl<T> Clone for RawMirror<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for RawMirror<T> {}
+
+impl<T> RawMirror<T> {
+    /// The addresses of `mirror`'s buffers, for `len` environments with rows of `dim`.
+    /// Every later access to them until the end of the call goes through these addresses.
+    fn new(mirror: Mirror<'_, T>, len: usize, dim: usize) -> Self {
+        debug_assert!(
+            mirror.observations.len() == len * dim
+                && mirror.rewards.len() == len
+                && mirror.terminated.len() == len
+                && mirror.truncated.len() == len,
+            "the mirror's lengths are checked before the call"
+        );
+        RawMirror {
+            dim,
+            len,
+            observations: mirror.observations.as_mut_ptr(),
+            rewards: mirror.rewards.as_mut_ptr(),
+            terminated: mirror.terminated.as_mut_ptr(),
+            truncated: mirror.truncated.as_mut_ptr(),
+        }
+    }
+
+    /// The mirror's part for the environments in `range`.
+    ///
+    /// # Safety
+    ///
+    /// The buffers `new` took the addresses of are alive and not otherwise accessed for `'a`,
+    /// and no other part of an overlapping range is alive during `'a`.
+    unsafe fn part<'a>(&self, range: Range<usize>) -> Mirror<'a, T> {
+        assert!(
+            range.start <= range.end && range.end <= self.len,
+            "mirror rows {range:?} of {} environments",
+            self.len
+        );
+        let count = range.end - range.start;
+        // SAFETY: each buffer holds `len` entries (`len × dim` for observations), `range` lies
+        // within them (asserted), and the caller promises exclusive access for `'a`.
+        unsafe {
+            Mirror {
+                observations: slice_at(self.observations, range.start * self.dim, count * self.dim),
+                rewards: slice_at(self.rewards, range.start, count),
+                terminated: slice_at(self.terminated, range.start, count),
+                truncated: slice_at(self.truncated, range.start, count),
+            }
+        }
+    }
+}
+
 /// The address and length of the caller's actions, read by every thread of a call.
 struct SharedSlice<A> {
     start: *const A,
@@ -194,6 +261,8 @@ struct Call<B: Batch> {
     command: Command,
     actions: SharedSlice<B::Action>,
     outputs: RawOutputs<B::Scalar>,
+    /// Where each chunk's results are also copied, if the caller gave a [`Mirror`].
+    mirror: Option<RawMirror<B::Scalar>>,
     /// When the calling thread handed the call out (the shares' finishing times count from it).
     start: Instant,
 }
@@ -219,8 +288,8 @@ impl<B: Batch> Share<B> {
     ///
     /// # Safety
     ///
-    /// `call`'s actions and outputs are alive, the actions unwritten and this share's rows
-    /// of the outputs accessed by nothing else, until this returns.
+    /// `call`'s actions, outputs and mirror are alive, the actions unwritten and this share's
+    /// rows of the outputs and of the mirror accessed by nothing else, until this returns.
     unsafe fn run(&mut self, call: &Call<B>) {
         let chunks = &mut self.chunks;
         let result = catch_unwind(AssertUnwindSafe(|| {
@@ -247,10 +316,19 @@ unsafe fn run_chunks<'c, B: Batch + 'c>(
     for chunk in chunks {
         let range = chunk.first()..chunk.first() + chunk.len();
         // SAFETY: the chunk's rows and actions are its own, as the caller promises.
-        let (actions, rows) =
-            unsafe { (call.actions.get(range.clone()), call.outputs.rows(range)) };
+        let (actions, rows) = unsafe {
+            (
+                call.actions.get(range.clone()),
+                call.outputs.rows(range.clone()),
+            )
+        };
         let result = execute(chunk, call.command, actions, rows);
         failure = failure.or(result.err());
+        if let Some(mirror) = &call.mirror {
+            // SAFETY: as above, and the rows written by `execute` are no longer borrowed.
+            let (rows, part) = unsafe { (call.outputs.rows(range.clone()), mirror.part(range)) };
+            rows.mirror_into(part);
+        }
     }
     failure
 }
@@ -269,9 +347,10 @@ unsafe fn run_chunks<'c, B: Batch + 'c>(
 ///   by the one thread that claimed the current call, before it stores `done`;
 /// - `share` is accessed only by that thread until it stores `done`, and by the calling thread
 ///   while no call is outstanding (it read `done == claimed == number`, acquire);
-/// - the rows each thread writes are those of its own chunks, disjoint from every other
-///   share's, and [`Threads::run`] neither returns nor unwinds until every share's `done` has
-///   reached the call's number, so the buffers and actions outlive every access.
+/// - the rows each thread writes (of the outputs, and of the mirror if the call has one) are
+///   those of its own chunks, disjoint from every other share's, and [`Threads::run`] neither
+///   returns nor unwinds until every share's `done` has reached the call's number, so the
+///   buffers and actions outlive every access.
 struct Link<B: Batch> {
     /// Written by the calling thread, read by the worker while it waits.
     request: Padded<Request<B>>,
@@ -557,10 +636,15 @@ impl<B: Batch> Threads<B> {
         command: Command,
         actions: &[B::Action],
         outputs: &mut Outputs<B::Scalar>,
+        mirror: Option<Mirror<'_, B::Scalar>>,
     ) -> Option<Failure> {
         if self.workers.is_empty() && self.main.len() == 1 {
             let chunk = &mut self.main[0];
-            return execute(chunk, command, actions, outputs.all_rows()).err();
+            let result = execute(chunk, command, actions, outputs.all_rows());
+            if let Some(mirror) = mirror {
+                outputs.all_rows().mirror_into(mirror);
+            }
+            return result.err();
         }
         self.number += 1;
         let number = self.number;
@@ -568,6 +652,9 @@ impl<B: Batch> Threads<B> {
             command,
             actions: SharedSlice::new(actions),
             outputs: RawOutputs::new(outputs),
+            mirror: mirror.map(|mirror| {
+                RawMirror::new(mirror, outputs.rewards.len(), outputs.observations.ncols())
+            }),
             start: Instant::now(),
         };
         for worker in &self.workers {
@@ -748,8 +835,8 @@ mod tests {
         let mut expected = Outputs::<f32>::new(len, 4, false);
         let mut outputs = Outputs::<f32>::new(len, 4, false);
         for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
-            assert!(threads.run(Command::Seed(5), &[], outputs).is_none());
-            assert!(threads.run(reset, &[], outputs).is_none());
+            assert!(threads.run(Command::Seed(5), &[], outputs, None).is_none());
+            assert!(threads.run(reset, &[], outputs, None).is_none());
         }
         let mut taken_over = 0;
         for call in 0..40 {
@@ -760,8 +847,8 @@ mod tests {
             let actions: Vec<i64> = (0..len)
                 .map(|i| if (i + call) % 3 == 0 { LEFT } else { RIGHT })
                 .collect();
-            assert!(single.run(step, &actions, &mut expected).is_none());
-            assert!(split.run(step, &actions, &mut outputs).is_none());
+            assert!(single.run(step, &actions, &mut expected, None).is_none());
+            assert!(split.run(step, &actions, &mut outputs, None).is_none());
             let worker = &split.workers[0];
             if worker.link.reply.0.finished.load(Ordering::Relaxed) == 0 {
                 taken_over += 1;
@@ -777,8 +864,8 @@ mod tests {
         );
         // Both threads step again afterwards, and the worker still answers.
         for _ in 0..100 {
-            assert!(split.run(step, &[RIGHT; 6], &mut outputs).is_none());
-            assert!(single.run(step, &[RIGHT; 6], &mut expected).is_none());
+            assert!(split.run(step, &[RIGHT; 6], &mut outputs, None).is_none());
+            assert!(single.run(step, &[RIGHT; 6], &mut expected, None).is_none());
         }
         assert_eq!(outputs.observations, expected.observations);
     }

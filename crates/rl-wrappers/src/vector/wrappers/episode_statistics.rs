@@ -9,8 +9,8 @@ use std::time::Instant;
 use rl_core::Mode;
 
 use crate::error::VectorError;
-use crate::vector::Autoreset;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
+use crate::vector::{Autoreset, Batch, Mirror, VectorEnvironment};
 
 /// Records the episodes of every environment of a vector: after each step,
 /// [`episode_ended`](Self::episode_ended) marks the environments whose episode ended on it,
@@ -204,6 +204,30 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
+        self.record();
+        Ok(())
+    }
+}
+
+impl<B: Batch> VectorEpisodeStatistics<VectorEnvironment<B>> {
+    /// Steps the inner vector with
+    /// [`step_mirrored`](VectorEnvironment::step_mirrored) (its results copied into
+    /// `mirror` too, each thread its own environments') and records the episodes as
+    /// [`step`](VectorEnv::step) does.
+    pub fn step_mirrored(
+        &mut self,
+        actions: &[B::Action],
+        mirror: Mirror<'_, B::Scalar>,
+    ) -> Result<(), VectorError> {
+        self.inner.step_mirrored(actions, mirror)?;
+        self.record();
+        Ok(())
+    }
+}
+
+impl<V: VectorEnv> VectorEpisodeStatistics<V> {
+    /// Records the episodes of the inner vector's last step.
+    fn record(&mut self) {
         let next_step = self.inner.autoreset() == Autoreset::NextStep;
         let now = self.origin.elapsed().as_secs_f64();
         self.steps += 1;
@@ -279,7 +303,6 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
                 time: now,
             };
         });
-        Ok(())
     }
 }
 
