@@ -222,6 +222,11 @@ const ENDED_FLAG: u8 = 1;
 /// entry set; same-step autoreset).
 const FINAL_FLAG: u8 = 2;
 
+/// A failure to borrow the NumPy output buffer as a Python exception.
+fn buffer_error(error: impl std::fmt::Display) -> PyErr {
+    PyRuntimeError::new_err(format!("output buffer: {error}"))
+}
+
 /// A vector failure as a Python exception: invalid actions are `ValueError`s, the rest
 /// `RuntimeError`s.
 fn vector_error(error: VectorError) -> PyErr {
@@ -251,26 +256,23 @@ impl PyVector {
     /// observations, rewards and flags if the step `mirrored` them there already).
     /// Returns the step's [flags](ENDED_FLAG).
     fn write_outputs(&self, py: Python<'_>, inner: &mut Inner, mirrored: bool) -> PyResult<u8> {
+        let mut storage = self.buffers.storage.bind(py).readwrite();
+        let bytes = storage.as_slice_mut().map_err(buffer_error)?;
         let written = &mut inner.written;
-        with_vector!(&inner.stepper, vector => self.write_vector(py, vector, written, mirrored))
+        with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written, mirrored))
     }
 
-    /// Copies every output of `vector`'s last reset or step into the NumPy buffers; returns
-    /// the [flags](ENDED_FLAG) of what happened. `written` holds the indices whose episode
-    /// statistics the last call wrote, and is replaced by this call's.
+    /// Copies every output of `vector`'s last reset or step into the NumPy buffers' bytes;
+    /// returns the [flags](ENDED_FLAG) of what happened. `written` holds the indices whose
+    /// episode statistics the last call wrote, and is replaced by this call's.
     fn write_vector<V: VectorEnv<Scalar = f32>>(
         &self,
-        py: Python<'_>,
+        bytes: &mut [u8],
         vector: &VectorEpisodeStatistics<V>,
         written: &mut Vec<usize>,
         mirrored: bool,
     ) -> PyResult<u8> {
-        let buffers = &self.buffers;
-        let layout = &buffers.layout;
-        let mut storage = buffers.storage.bind(py).readwrite();
-        let bytes = storage
-            .as_slice_mut()
-            .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
+        let layout = &self.buffers.layout;
         if !mirrored {
             let observations = vector.observations();
             let observations = observations.as_slice().ok_or_else(|| {
@@ -293,7 +295,6 @@ impl PyVector {
         // call are cleared and those of this call's set (the others stay 0), through typed
         // views of their sections (each at an offset that is a multiple of 8 in NumPy's
         // aligned allocation).
-        let ended = vector.episode_ended();
         let returns = vector.episode_returns();
         let lengths = vector.episode_lengths();
         let times = vector.episode_times();
@@ -317,7 +318,17 @@ impl PyVector {
             .get_mut(layout.episode_mask - layout.observations..)
             .and_then(|mask| mask.get_mut(..count))
             .ok_or_else(|| PyRuntimeError::new_err("output buffer: a section is out of bounds"))?;
-        for &index in written.iter().chain(ended_indices) {
+        for &index in written.iter() {
+            if let (Some(mask), Some(total), Some(length), Some(time)) = (
+                mask_out.get_mut(index),
+                returns_out.get_mut(index),
+                lengths_out.get_mut(index),
+                times_out.get_mut(index),
+            ) {
+                (*mask, *total, *length, *time) = (0, 0.0, 0, 0.0);
+            }
+        }
+        for &index in ended_indices {
             let (Some(mask), Some(total), Some(length), Some(time)) = (
                 mask_out.get_mut(index),
                 returns_out.get_mut(index),
@@ -326,7 +337,7 @@ impl PyVector {
             ) else {
                 continue;
             };
-            *mask = u8::from(ended.get(index).copied().unwrap_or(false));
+            *mask = 1;
             *total = returns.get(index).copied().unwrap_or(0.0);
             let steps = lengths.get(index).copied().unwrap_or(0);
             *length = i64::try_from(steps).unwrap_or(i64::MAX);
@@ -349,26 +360,22 @@ impl PyVector {
 
     /// Steps with the actions already in the stepper's buffer, the interpreter released.
     fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
-        {
-            // The threads copy their own rows of the observations, rewards and flags into the
-            // NumPy buffer as they step them (on two threads, half the rows never pass through
-            // the calling thread's cache).
-            let mut storage = self.buffers.storage.bind(py).readwrite();
-            let bytes = storage
-                .as_slice_mut()
-                .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
-            let mirror = self.mirror(bytes)?;
-            match &mut inner.stepper {
-                Stepper::Discrete { vector, actions } => {
-                    py.detach(|| vector.step_mirrored(actions, mirror))
-                }
-                Stepper::Any { vector, actions } => {
-                    py.detach(|| vector.step_mirrored(actions, mirror))
-                }
+        // One borrow of the NumPy buffer for the whole call (each is checked, at a cost). The
+        // threads copy their own rows of the observations, rewards and flags into it as they
+        // step them (on two threads, half the rows never pass through the calling thread's
+        // cache); the rest is written after the step.
+        let mut storage = self.buffers.storage.bind(py).readwrite();
+        let bytes = storage.as_slice_mut().map_err(buffer_error)?;
+        let mirror = self.mirror(bytes)?;
+        match &mut inner.stepper {
+            Stepper::Discrete { vector, actions } => {
+                py.detach(|| vector.step_mirrored(actions, mirror))
             }
-            .map_err(vector_error)?;
+            Stepper::Any { vector, actions } => py.detach(|| vector.step_mirrored(actions, mirror)),
         }
-        self.write_outputs(py, inner, true)
+        .map_err(vector_error)?;
+        let written = &mut inner.written;
+        with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written, true))
     }
 
     /// The sections of the output buffer `bytes` a step writes through a [`Mirror`].

@@ -1,6 +1,6 @@
 //! A vector environment of 1024 environments stepped by two threads allocates nothing per
 //! step after warm-up, on either construction path, and neither does every vector wrapper
-//! stacked on one. The counter is global (it must see the
+//! stacked on one, nor a mirrored step under episode statistics (the Python package's). The counter is global (it must see the
 //! worker thread), so this test runs without the test harness, alone in its process.
 
 use counting_allocator::process_allocations as allocations;
@@ -13,7 +13,7 @@ use rl_core::corridor::Corridor;
 use rl_core::{Mode, Simulator};
 use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
-    Autoreset, EnvironmentVector, KernelVector, VectorEnv, VectorEpisodeStatistics,
+    Autoreset, EnvironmentVector, KernelVector, Mirror, VectorEnv, VectorEpisodeStatistics,
     VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward, VectorOptions,
 };
 
@@ -35,6 +35,38 @@ fn allocations_per_run<V: VectorEnv<Action = i64>>(vector: &mut V, choices: usiz
     for i in 0..300 {
         vector.step(&actions[i % 3]).expect("step");
         ended += vector.terminated().iter().filter(|t| **t).count();
+    }
+    let allocated = allocations() - before;
+    assert!(ended > 100, "the loop must cross episode ends");
+    allocated
+}
+
+/// As [`allocations_per_run`], with every step mirrored into buffers made before the steps.
+fn mirrored_allocations_per_run(
+    vector: &mut VectorEpisodeStatistics<KernelVector<Drift, f32>>,
+) -> usize {
+    let len = vector.len();
+    let actions: Vec<Vec<i64>> = (0..3)
+        .map(|k| (0..len).map(|i| ((i + k) % 3) as i64).collect())
+        .collect();
+    let mut observations = vec![0.0; len * vector.flat_dim()];
+    let mut rewards = vec![0.0; len];
+    let (mut terminated, mut truncated) = (vec![0; len], vec![0; len]);
+    vector.reset(Mode::Training).expect("reset");
+    let mut before = 0;
+    let mut ended = 0;
+    for i in 0..350 {
+        if i == 50 {
+            before = allocations();
+        }
+        let mirror = Mirror {
+            observations: &mut observations,
+            rewards: &mut rewards,
+            terminated: &mut terminated,
+            truncated: &mut truncated,
+        };
+        vector.step_mirrored(&actions[i % 3], mirror).expect("step");
+        ended += vector.ended_indices().len();
     }
     let allocated = allocations() - before;
     assert!(ended > 100, "the loop must cross episode ends");
@@ -73,7 +105,14 @@ fn main() {
             four,
             Padding::RepeatFirst,
         ));
+        let mut mirrored = VectorEpisodeStatistics::new(
+            KernelVector::<_, f32>::from_kernel(drift.clone(), count, 1, options).expect("valid"),
+        );
         for (path, allocated) in [
+            (
+                "mirrored kernel",
+                mirrored_allocations_per_run(&mut mirrored),
+            ),
             ("copies", allocations_per_run(&mut copies, 3)),
             ("kernel", allocations_per_run(&mut kernel, 3)),
             ("wrapped copies", allocations_per_run(&mut wrapped, 2)),

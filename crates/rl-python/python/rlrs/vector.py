@@ -162,19 +162,22 @@ class RustVectorEnv(VectorEnv):
             flags = self._step_actions(self._convert(actions))
         info: dict[str, Any] = {}
         if flags:
-            out = self._out
+            # The buffers themselves, copied at the end if copy=True (with copy=False, no call
+            # per array).
             if flags & 1 and self.record_episode_statistics:
                 # The Rust buffers already hold 0 where no episode ended, and the times
                 # rounded to microseconds, as RecordEpisodeStatistics reports them.
                 info["episode"] = {
-                    "r": out(self._episode_returns),
-                    "l": out(self._episode_lengths),
-                    "t": out(self._episode_times),
+                    "r": self._episode_returns,
+                    "l": self._episode_lengths,
+                    "t": self._episode_times,
                 }
-                info["_episode"] = out(self._episode_mask)
+                info["_episode"] = self._episode_mask
             if flags & 2:
-                info["final_obs"] = out(self._final_observations)
-                info["_final_obs"] = out(self._final_mask)
+                info["final_obs"] = self._final_observations
+                info["_final_obs"] = self._final_mask
+            if self.copy:
+                info = _copied(info)
         if self.copy:
             return (
                 self._observations.copy(),
@@ -187,3 +190,11 @@ class RustVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         self._core = None
+
+
+def _copied(info: dict[str, Any]) -> dict[str, Any]:
+    """``info`` with every array copied (nested dicts too)."""
+    return {
+        key: _copied(value) if isinstance(value, dict) else value.copy()
+        for key, value in info.items()
+    }
