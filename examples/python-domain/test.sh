@@ -20,11 +20,23 @@ if ! "$venv/bin/python" -c 'import rlrs' 2>/dev/null; then
     bash "$workspace_dir/crates/rl-python/ci.sh"
 fi
 
+# rl-python's library is a cdylib as well as an rlib, so its files carry no hash: this build's
+# rl-python (compiled against this package's copy of rl-core) and the workspace's (`cargo
+# test`, rlrs) write the same target/debug/deps/librl_python.{rlib,so}, and cargo takes the
+# file another build left for its own fresh output ("multiple different versions of crate
+# rl_core" on the next run). Removing them before and after this build makes each build
+# compile its own (a few seconds).
+shared_outputs() {
+    rm -f "$target_dir"/debug/deps/librl_python.rlib "$target_dir"/debug/deps/librl_python.so \
+        "$target_dir"/debug/librl_python.rlib "$target_dir"/debug/librl_python.so
+}
 echo "test.sh: building rlrs_nchain (maturin develop, debug profile)"
+shared_outputs
 (
     cd "$example_dir"
     VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" "$venv/bin/maturin" develop --quiet
 )
+shared_outputs
 
 echo "test.sh: running pytest"
 set +e
