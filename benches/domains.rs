@@ -6,8 +6,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
 use rl_benches::workloads::{cartpole, continuous_actions, discrete_actions, mountain_car};
+use rl_core::NumpyGenerator;
 use rl_core::{Domain, EnumerableTransitions, Mode};
 use rl_domains::gridworld::{GridAction, GridCell, GridWorld, GridWorldParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
@@ -21,7 +21,7 @@ fn roll<D: Domain>(
     domain: &D,
     state: &mut D::State,
     actions: &[D::Action],
-    rng: &mut Pcg64,
+    rng: &mut NumpyGenerator,
 ) -> f64 {
     let mut total = 0.0;
     for action in actions {
@@ -40,7 +40,7 @@ fn roll<D: Domain>(
 fn bench_domain<D: Domain>(c: &mut Criterion, name: &str, domain: &D, actions: &[D::Action]) {
     let mut group = c.benchmark_group("domain_step");
     group.throughput(Throughput::Elements(actions.len() as u64));
-    let mut rng = Pcg64::seed_from_u64(1);
+    let mut rng = NumpyGenerator::seed_from_u64(1);
     let mut state = domain.initial_state(Mode::Training, &mut rng);
     group.bench_function(name, |b| {
         b.iter(|| roll(domain, &mut state, black_box(actions), &mut rng))

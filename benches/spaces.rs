@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use rl_spaces::{ArrayBox, BoxSpace, Discrete, SampleSpace, Space};
 
 fn sampling(c: &mut Criterion) {
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(0);
+    let mut rng = rl_core::NumpyGenerator::seed_from_u64(0);
     let discrete = Discrete::new(4).expect("valid space");
     c.bench_function("discrete/sample", |b| b.iter(|| discrete.sample(&mut rng)));
     let array_box = ArrayBox::new([-1.0f32; 4], [1.0; 4]).expect("valid space");

@@ -10,8 +10,8 @@
 use std::num::NonZeroUsize;
 use std::time::Instant;
 
-use rand_pcg::Pcg64;
 use rl_core::Mode;
+use rl_core::NumpyGenerator;
 use rl_core::rand::{RngExt, SeedableRng};
 use rl_spaces::AnyElement;
 use rl_wrappers::vector::{VectorEnv, VectorEpisodeStatistics, VectorOptions, make_vector};
@@ -68,7 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let vector = make_vector("CartPole-v1", None, count, 2024, VectorOptions::new())?;
     let mut env = VectorEpisodeStatistics::new(vector);
     let mut actions = vec![AnyElement::Int(0); POPULATION];
-    let mut rng = Pcg64::seed_from_u64(7);
+    let mut rng = NumpyGenerator::seed_from_u64(7);
     let (mut mean, mut deviation) = ([0.0; PARAMETERS], [1.0; PARAMETERS]);
 
     for iteration in 0..30 {

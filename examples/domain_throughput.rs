@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{BatchStep, Domain, Environment, Mode, Simulator};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::gridworld::{GridWorld, GridWorldParams};
@@ -25,9 +25,9 @@ const STEPS: usize = 5_000_000;
 fn measure<D: Domain>(
     name: &str,
     mut env: Simulator<D>,
-    mut action: impl FnMut(&mut Pcg64) -> D::Action,
+    mut action: impl FnMut(&mut NumpyGenerator) -> D::Action,
 ) {
-    let mut rng = Pcg64::seed_from_u64(1);
+    let mut rng = NumpyGenerator::seed_from_u64(1);
     let mut episodes = 0usize;
     let mut total = 0.0;
     let _ = env.reset(Mode::Training);
@@ -86,10 +86,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The batch kernel: 1024 CartPoles stepped together, states reset when they end.
     let domain = CartPole::new(CartPoleParams::default())?;
     let width = 1024;
-    let mut rng = Pcg64::seed_from_u64(2);
+    let mut rng = NumpyGenerator::seed_from_u64(2);
     let initial = domain.initial_state(Mode::Training, &mut rng);
     let mut states = vec![initial; width];
-    let mut rngs: Vec<Pcg64> = (0..width as u64).map(Pcg64::seed_from_u64).collect();
+    let mut rngs: Vec<NumpyGenerator> = (0..width as u64)
+        .map(NumpyGenerator::seed_from_u64)
+        .collect();
     let mut rewards = vec![0.0; width];
     let mut terminated = vec![false; width];
     let mut observations = vec![0.0f32; width * 4];

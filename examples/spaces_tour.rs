@@ -26,8 +26,8 @@ fn main() -> Result<(), SpaceError> {
     let read_back = AnySpace::from_definition_str(&definition)?;
     println!("   equal to the original: {}\n", read_back == space);
 
-    println!("4. Sample 3 elements with a Pcg64 seeded with 2024:");
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(2024);
+    println!("4. Sample 3 elements with a NumpyGenerator seeded with 2024:");
+    let mut rng = rl_core::NumpyGenerator::seed_from_u64(2024);
     let batch: Vec<_> = (0..3)
         .map(|_| space.try_sample(&mut rng).ok_or(SpaceError::EmptySpace))
         .collect::<Result<_, _>>()?;

@@ -4,7 +4,7 @@
 //! Each loop does the same job as the library path it stands next to, and nothing more: the
 //! same float64 operations in Gymnasium's order (so the same bits, which the tests of this
 //! module check against the library), the same float32 observations, the step count and the
-//! time limit, and resets that draw from a `Pcg64` exactly as the domains' `initial_state`
+//! time limit, and resets that draw from a `NumpyGenerator` exactly as the domains' `initial_state`
 //! does. They skip what a hand-written loop would skip: validating actions, checking that an
 //! episode is running, and the generic plumbing.
 //!
@@ -15,8 +15,7 @@
 //!   `VectorEnvironment::from_kernel`).
 
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
-use rl_wrappers::derive_seed;
+use rl_core::NumpyGenerator;
 
 /// CartPole-v1's gravity.
 const GRAVITY: f64 = 9.8;
@@ -86,7 +85,7 @@ pub trait RawEnvironment<const N: usize> {
 
 /// A CartPole-v1 initial state drawn as `CartPole::initial_state` draws it.
 #[inline]
-fn cartpole_initial(rng: &mut Pcg64) -> Pole {
+fn cartpole_initial(rng: &mut NumpyGenerator) -> Pole {
     let (low, high) = (-0.05, 0.05);
     let mut draw = || low + (high - low) * rng.random::<f64>();
     let x = draw();
@@ -162,7 +161,7 @@ fn cartpole_dynamics(state: Pole, push_right: bool) -> (Pole, bool) {
 
 /// A MountainCar-v0 initial position drawn as `MountainCar::initial_state` draws it.
 #[inline]
-fn mountain_car_initial(rng: &mut Pcg64) -> f64 {
+fn mountain_car_initial(rng: &mut NumpyGenerator) -> f64 {
     CAR_RESET_LOW + (CAR_RESET_HIGH - CAR_RESET_LOW) * rng.random::<f64>()
 }
 
@@ -192,23 +191,23 @@ fn mountain_car_dynamics(position: f64, velocity: f64, action: i64) -> (f64, f64
     (position, velocity, terminated)
 }
 
-/// One CartPole-v1 environment stepped by hand: the state, the step count and a `Pcg64`
+/// One CartPole-v1 environment stepped by hand: the state, the step count and a `NumpyGenerator`
 /// seeded like `Simulator::new(domain, seed)`.
 #[derive(Debug, Clone)]
 pub struct RawCartPole {
     state: Pole,
     steps: u32,
-    rng: Pcg64,
+    rng: NumpyGenerator,
 }
 
 impl RawCartPole {
-    /// An environment whose generator is `Pcg64::seed_from_u64(seed)`; reset it before
+    /// An environment whose generator is `NumpyGenerator::seed_from_u64(seed)`; reset it before
     /// stepping.
     pub fn new(seed: u64) -> Self {
         RawCartPole {
             state: Pole::default(),
             steps: 0,
-            rng: Pcg64::seed_from_u64(seed),
+            rng: NumpyGenerator::seed_from_u64(seed),
         }
     }
 }
@@ -242,18 +241,18 @@ pub struct RawMountainCar {
     position: f64,
     velocity: f64,
     steps: u32,
-    rng: Pcg64,
+    rng: NumpyGenerator,
 }
 
 impl RawMountainCar {
-    /// An environment whose generator is `Pcg64::seed_from_u64(seed)`; reset it before
+    /// An environment whose generator is `NumpyGenerator::seed_from_u64(seed)`; reset it before
     /// stepping.
     pub fn new(seed: u64) -> Self {
         RawMountainCar {
             position: 0.0,
             velocity: 0.0,
             steps: 0,
-            rng: Pcg64::seed_from_u64(seed),
+            rng: NumpyGenerator::seed_from_u64(seed),
         }
     }
 }
@@ -319,18 +318,18 @@ impl<const N: usize> RawOutputs<N> {
 struct Episodes {
     steps: Vec<u32>,
     ended: Vec<bool>,
-    rngs: Vec<Pcg64>,
+    rngs: Vec<NumpyGenerator>,
 }
 
 impl Episodes {
-    /// Environment `i`'s generator is `Pcg64::seed_from_u64(derive_seed(seed, i))`, as in a
+    /// Environment `i`'s generator is `NumpyGenerator::seed_from_u64(seed + i)`, as in a
     /// vector environment.
     fn new(len: usize, seed: u64) -> Self {
         Episodes {
             steps: vec![0; len],
             ended: vec![false; len],
             rngs: (0..len as u64)
-                .map(|i| Pcg64::seed_from_u64(derive_seed(seed, i)))
+                .map(|i| NumpyGenerator::seed_from_u64(seed + i))
                 .collect(),
         }
     }

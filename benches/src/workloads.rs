@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::num::NonZeroUsize;
 
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{CoreError, Environment, Mode, Simulator};
 use rl_domains::acrobot::{Acrobot, AcrobotParams};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
@@ -31,13 +31,13 @@ pub const ACTION_SEED: u64 = 7;
 /// `len` actions of `Discrete(n)` drawn uniformly in advance, so that drawing them is not
 /// part of what is timed (the Python side draws its actions in advance too).
 pub fn discrete_actions(n: i64, len: usize) -> Vec<i64> {
-    let mut rng = Pcg64::seed_from_u64(ACTION_SEED);
+    let mut rng = NumpyGenerator::seed_from_u64(ACTION_SEED);
     (0..len).map(|_| rng.random_range(0..n)).collect()
 }
 
 /// `len` actions of MountainCarContinuous, uniform in `[-1, 1]`, drawn in advance.
 pub fn continuous_actions(len: usize) -> Vec<[f32; 1]> {
-    let mut rng = Pcg64::seed_from_u64(ACTION_SEED);
+    let mut rng = NumpyGenerator::seed_from_u64(ACTION_SEED);
     (0..len)
         .map(|_| [rng.random_range(-1.0f32..=1.0)])
         .collect()
@@ -46,7 +46,7 @@ pub fn continuous_actions(len: usize) -> Vec<[f32; 1]> {
 /// `len` torques of Pendulum, uniform in `[-2, 2]` (its whole action space), drawn in
 /// advance.
 pub fn torque_actions(len: usize) -> Vec<[f32; 1]> {
-    let mut rng = Pcg64::seed_from_u64(ACTION_SEED);
+    let mut rng = NumpyGenerator::seed_from_u64(ACTION_SEED);
     (0..len)
         .map(|_| [rng.random_range(-MAX_TORQUE..=MAX_TORQUE)])
         .collect()

@@ -71,7 +71,7 @@ fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, u
     let count = NonZeroUsize::new(envs).expect("non-zero");
     let mut vector = make_vector(id, None, count, 3, options).expect("valid");
     assert!(vector.uses_kernel(), "{id} steps its kernel by id");
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+    let mut rng = rl_core::NumpyGenerator::seed_from_u64(5);
     let rows: Vec<Vec<rl_spaces::AnyElement>> = (0..7)
         .map(|_| {
             (0..envs)

@@ -52,7 +52,7 @@ impl OptimisticQ {
             }
         })?;
         let actions = actions.n() as usize;
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(context.seed);
+        let mut rng = rl_core::NumpyGenerator::seed_from_u64(context.seed);
         let values = (0..states * actions)
             .map(|_| 1.0 + 1e-3 * rng.random::<f64>())
             .collect();

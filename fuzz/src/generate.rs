@@ -5,12 +5,12 @@ use std::collections::BTreeMap;
 
 use ndarray::{ArrayD, IxDyn};
 use rand::{Rng, RngExt};
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_spaces::AnyElement;
 use serde_json::{Map, Value, json};
 
 /// Integers at the edges that parsers and size checks get wrong.
-pub(crate) fn interesting_u64(rng: &mut Pcg64) -> u64 {
+pub(crate) fn interesting_u64(rng: &mut NumpyGenerator) -> u64 {
     const VALUES: [u64; 20] = [
         0,
         1,
@@ -41,7 +41,7 @@ pub(crate) fn interesting_u64(rng: &mut Pcg64) -> u64 {
 }
 
 /// A signed integer at an edge, or a small one.
-pub(crate) fn interesting_i64(rng: &mut Pcg64) -> i64 {
+pub(crate) fn interesting_i64(rng: &mut NumpyGenerator) -> i64 {
     match rng.random_range(0..6) {
         0 => i64::MIN,
         1 => i64::MAX,
@@ -52,7 +52,7 @@ pub(crate) fn interesting_i64(rng: &mut Pcg64) -> i64 {
 }
 
 /// A float at an edge (NaN, infinities, subnormals, the largest `f32`) or an ordinary one.
-pub(crate) fn interesting_f64(rng: &mut Pcg64) -> f64 {
+pub(crate) fn interesting_f64(rng: &mut NumpyGenerator) -> f64 {
     const VALUES: [f64; 16] = [
         0.0,
         -0.0,
@@ -81,7 +81,7 @@ pub(crate) fn interesting_f64(rng: &mut Pcg64) -> f64 {
 
 /// A JSON number from the interesting values (non-finite floats become strings, as JSON has
 /// no literal for them).
-pub(crate) fn json_number(rng: &mut Pcg64) -> Value {
+pub(crate) fn json_number(rng: &mut NumpyGenerator) -> Value {
     match rng.random_range(0..3) {
         0 => json!(interesting_u64(rng)),
         1 => json!(interesting_i64(rng)),
@@ -107,7 +107,7 @@ const TRICKY_CHARACTERS: [char; 14] = [
 ];
 
 /// A short string, sometimes with tricky characters.
-pub(crate) fn short_string(rng: &mut Pcg64) -> String {
+pub(crate) fn short_string(rng: &mut NumpyGenerator) -> String {
     const WORDS: [&str; 12] = [
         "", "a", "x", "inf", "-inf", "nan", "Box", "Discrete", "float32", "noise", "map", "4x5",
     ];
@@ -155,7 +155,7 @@ const KEYS: [&str; 24] = [
 ];
 
 /// Any JSON value, at most `depth` levels deep.
-pub(crate) fn json_value(rng: &mut Pcg64, depth: u32) -> Value {
+pub(crate) fn json_value(rng: &mut NumpyGenerator, depth: u32) -> Value {
     let choices = if depth == 0 { 5 } else { 7 };
     match rng.random_range(0..choices) {
         0 => Value::Null,
@@ -183,7 +183,7 @@ pub(crate) fn json_value(rng: &mut Pcg64, depth: u32) -> Value {
 }
 
 /// A shape: mostly small, sometimes enormous or empty.
-fn shape(rng: &mut Pcg64) -> Value {
+fn shape(rng: &mut NumpyGenerator) -> Value {
     let len = rng.random_range(0..4);
     Value::Array(
         (0..len)
@@ -199,7 +199,10 @@ fn shape(rng: &mut Pcg64) -> Value {
 }
 
 /// A per-entry parameter: one value, or a list of some length.
-fn entries(rng: &mut Pcg64, value: &mut impl FnMut(&mut Pcg64) -> Value) -> Value {
+fn entries(
+    rng: &mut NumpyGenerator,
+    value: &mut impl FnMut(&mut NumpyGenerator) -> Value,
+) -> Value {
     if rng.random_bool(0.4) {
         value(rng)
     } else {
@@ -208,7 +211,7 @@ fn entries(rng: &mut Pcg64, value: &mut impl FnMut(&mut Pcg64) -> Value) -> Valu
 }
 
 /// A bound of a Box: a small number, an edge value or the infinity strings.
-fn bound(rng: &mut Pcg64) -> Value {
+fn bound(rng: &mut NumpyGenerator) -> Value {
     if rng.random_bool(0.7) {
         json!(rng.random_range(-3..4))
     } else {
@@ -218,7 +221,7 @@ fn bound(rng: &mut Pcg64) -> Value {
 
 /// A space definition (without the envelope), mostly well formed, `depth` levels of nesting
 /// at most.
-pub(crate) fn space_definition(rng: &mut Pcg64, depth: u32) -> Value {
+pub(crate) fn space_definition(rng: &mut NumpyGenerator, depth: u32) -> Value {
     const DTYPES: [&str; 11] = [
         "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
         "uint64", "float16",
@@ -282,7 +285,7 @@ pub(crate) fn space_definition(rng: &mut Pcg64, depth: u32) -> Value {
 }
 
 /// The definition wrapped in the versioned document envelope, sometimes damaged.
-pub(crate) fn space_document(rng: &mut Pcg64) -> Value {
+pub(crate) fn space_document(rng: &mut NumpyGenerator) -> Value {
     let space = space_definition(rng, 3);
     let mut document = json!({"format": "rl-spaces/space", "version": 1, "space": space});
     if rng.random_bool(0.05) {
@@ -295,7 +298,7 @@ pub(crate) fn space_document(rng: &mut Pcg64) -> Value {
 }
 
 /// Replaces, removes or adds one node somewhere inside `value`.
-pub(crate) fn mutate_value(rng: &mut Pcg64, value: &mut Value) {
+pub(crate) fn mutate_value(rng: &mut NumpyGenerator, value: &mut Value) {
     // Go down a random path, stopping at a random depth.
     if rng.random_bool(0.7) {
         match value {
@@ -339,7 +342,7 @@ pub(crate) fn mutate_value(rng: &mut Pcg64, value: &mut Value) {
 }
 
 /// Damages a text: truncates it, inserts a tricky character, deletes or repeats a slice.
-pub(crate) fn mutate_text(rng: &mut Pcg64, text: &str) -> String {
+pub(crate) fn mutate_text(rng: &mut NumpyGenerator, text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = chars.clone();
     for _ in 0..rng.random_range(1..4) {
@@ -375,7 +378,7 @@ pub(crate) fn mutate_text(rng: &mut Pcg64, text: &str) -> String {
 }
 
 /// An array element of a random dtype and small random shape, with edge values.
-fn any_array(rng: &mut Pcg64) -> AnyElement {
+fn any_array(rng: &mut NumpyGenerator) -> AnyElement {
     let dims: Vec<usize> = (0..rng.random_range(0..3))
         .map(|_| rng.random_range(0..4))
         .collect();
@@ -402,7 +405,7 @@ fn any_array(rng: &mut Pcg64) -> AnyElement {
 
 /// Any dynamic element: integers, arrays of every dtype with NaN and infinities, tuples,
 /// dicts and JSON values.
-pub(crate) fn any_element(rng: &mut Pcg64, depth: u32) -> AnyElement {
+pub(crate) fn any_element(rng: &mut NumpyGenerator, depth: u32) -> AnyElement {
     let kinds = if depth == 0 { 3 } else { 5 };
     match rng.random_range(0..kinds) {
         0 => AnyElement::Int(interesting_i64(rng)),
@@ -422,7 +425,7 @@ pub(crate) fn any_element(rng: &mut Pcg64, depth: u32) -> AnyElement {
 }
 
 /// Map text: rows of cell codes, sometimes ragged, with junk and tricky characters.
-pub(crate) fn map_text(rng: &mut Pcg64) -> String {
+pub(crate) fn map_text(rng: &mut NumpyGenerator) -> String {
     let rows = rng.random_range(0..7);
     let cols = rng.random_range(1..7);
     let mut text = String::new();

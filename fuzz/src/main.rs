@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 
 use crate::targets::{Context, TARGETS, Target};
 
@@ -168,7 +168,7 @@ fn run_input(
     seed: u64,
     index: u64,
 ) -> (String, Option<String>) {
-    let mut rng = Pcg64::seed_from_u64(input_seed(seed, target.name, index));
+    let mut rng = NumpyGenerator::seed_from_u64(input_seed(seed, target.name, index));
     let mut input = String::new();
     let result = catch_unwind(AssertUnwindSafe(|| {
         (target.run)(&mut rng, context, &mut input)

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use rand::RngExt;
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{BoxedEnvironment, Environment, Mode};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::gridworld::{GridMap, GridWorld, GridWorldParams};
@@ -37,7 +37,7 @@ pub(crate) struct Target {
     /// What it feeds and to which entry point.
     pub(crate) description: &'static str,
     /// Generates one input from the generator, describes it in the string, and runs it.
-    pub(crate) run: fn(&mut Pcg64, &Context, &mut String) -> Verdict,
+    pub(crate) run: fn(&mut NumpyGenerator, &Context, &mut String) -> Verdict,
 }
 
 /// Every target, in the order `--target all` runs them.
@@ -206,7 +206,7 @@ const EXERCISED_FLAT_LEN: usize = 1 << 16;
 
 /// Checks that the definition a space writes reads back equal; samples, flattens and writes
 /// a batch of it.
-fn exercise_space(space: &AnySpace, rng: &mut Pcg64) -> Verdict {
+fn exercise_space(space: &AnySpace, rng: &mut NumpyGenerator) -> Verdict {
     if counted_entries(space) > EXERCISED_FLAT_LEN {
         return Ok(());
     }
@@ -262,7 +262,7 @@ fn contains_nan_or_signed_zero(text: &str) -> bool {
     text.contains("nan") || text.contains("-0.0")
 }
 
-fn space_json(rng: &mut Pcg64, _: &Context, input: &mut String) -> Verdict {
+fn space_json(rng: &mut NumpyGenerator, _: &Context, input: &mut String) -> Verdict {
     let document = space_document(rng);
     let text = if rng.random_bool(0.15) {
         mutate_text(rng, &document.to_string())
@@ -283,7 +283,7 @@ fn space_json(rng: &mut Pcg64, _: &Context, input: &mut String) -> Verdict {
 }
 
 /// A valid space for element tests: a generated definition that reads, or Discrete(3).
-fn some_space(rng: &mut Pcg64) -> AnySpace {
+fn some_space(rng: &mut NumpyGenerator) -> AnySpace {
     for _ in 0..20 {
         let definition = space_definition(rng, 2);
         if let Ok(space) = AnySpace::from_definition(&definition) {
@@ -295,7 +295,7 @@ fn some_space(rng: &mut Pcg64) -> AnySpace {
     AnySpace::from(rl_spaces::Discrete::new(3).expect("3 is a valid size"))
 }
 
-fn element_json(rng: &mut Pcg64, _: &Context, input: &mut String) -> Verdict {
+fn element_json(rng: &mut NumpyGenerator, _: &Context, input: &mut String) -> Verdict {
     let space = some_space(rng);
     let samples: Vec<AnyElement> = (0..rng.random_range(0..4))
         .filter_map(|_| space.try_sample(rng))
@@ -329,7 +329,7 @@ fn element_json(rng: &mut Pcg64, _: &Context, input: &mut String) -> Verdict {
 
 /// Resets and steps `env` a few times with sampled actions; checks that observations stay in
 /// the observation space.
-fn short_episode(env: &mut BoxedEnvironment, rng: &mut Pcg64, steps: usize) -> Verdict {
+fn short_episode(env: &mut BoxedEnvironment, rng: &mut NumpyGenerator, steps: usize) -> Verdict {
     let observation = env
         .reset(Mode::Training)
         .map_err(|e| format!("reset failed: {e}"))?;
@@ -360,7 +360,7 @@ fn short_episode(env: &mut BoxedEnvironment, rng: &mut Pcg64, steps: usize) -> V
     Ok(())
 }
 
-fn gridworld_map(rng: &mut Pcg64, _: &Context, input: &mut String) -> Verdict {
+fn gridworld_map(rng: &mut NumpyGenerator, _: &Context, input: &mut String) -> Verdict {
     let text = map_text(rng);
     let _ = write!(input, "{text:?}");
     let Ok(map) = GridMap::parse(&text) else {
@@ -380,7 +380,7 @@ fn gridworld_map(rng: &mut Pcg64, _: &Context, input: &mut String) -> Verdict {
     Ok(())
 }
 
-fn trace(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+fn trace(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
     let traces = context.traces();
     let text = if traces.is_empty() || rng.random_bool(0.05) {
         json_value(rng, 4).to_string()
@@ -405,7 +405,7 @@ fn trace(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
 }
 
 /// A parameter object: known names with edge values, unknown names, wrong types.
-fn parameter_object(rng: &mut Pcg64, context: &Context) -> Value {
+fn parameter_object(rng: &mut NumpyGenerator, context: &Context) -> Value {
     let mut map = serde_json::Map::new();
     for _ in 0..rng.random_range(0..4) {
         let name = if rng.random_bool(0.9) && !context.parameter_names.is_empty() {
@@ -433,7 +433,7 @@ fn parameter_object(rng: &mut Pcg64, context: &Context) -> Value {
     Value::Object(map)
 }
 
-fn registry_params(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+fn registry_params(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
     let id = context.ids[rng.random_range(0..context.ids.len())].clone();
     let params = parameter_object(rng, context);
     let _ = write!(input, "id: {id}\nparams: {params}");
@@ -452,7 +452,7 @@ fn registry_params(rng: &mut Pcg64, context: &Context, input: &mut String) -> Ve
 }
 
 /// An action: a sample of the action space, a mutation of one, or anything.
-fn arbitrary_action(rng: &mut Pcg64, space: &AnySpace) -> AnyElement {
+fn arbitrary_action(rng: &mut NumpyGenerator, space: &AnySpace) -> AnyElement {
     match rng.random_range(0..3) {
         0 => space.try_sample(rng).unwrap_or_else(|| any_element(rng, 2)),
         1 => match space.try_sample(rng) {
@@ -463,7 +463,7 @@ fn arbitrary_action(rng: &mut Pcg64, space: &AnySpace) -> AnyElement {
     }
 }
 
-fn single_step(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+fn single_step(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
     let id = context.ids[rng.random_range(0..context.ids.len())].clone();
     let Ok(mut env) = registry::make(&id, None) else {
         return Err(format!(
@@ -507,7 +507,7 @@ fn single_step(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdic
     Ok(())
 }
 
-fn vector_step(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+fn vector_step(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
     let count = NonZeroUsize::new(rng.random_range(1..5)).unwrap_or(NonZeroUsize::MIN);
     let threads = NonZeroUsize::new(rng.random_range(1..3)).unwrap_or(NonZeroUsize::MIN);
     let autoreset = [
@@ -599,7 +599,7 @@ fn vector_step(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdic
 }
 
 /// A number argument: usually small and valid, sometimes zero, negative, huge or not a number.
-fn number_argument(rng: &mut Pcg64, small: u64) -> String {
+fn number_argument(rng: &mut NumpyGenerator, small: u64) -> String {
     match rng.random_range(0..10) {
         0 => "0".to_owned(),
         1 => "-1".to_owned(),
@@ -610,7 +610,7 @@ fn number_argument(rng: &mut Pcg64, small: u64) -> String {
     }
 }
 
-fn cli(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+fn cli(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
     let directory = context.scratch.join(format!("cli-{}", rng.random::<u32>()));
     let domains: Vec<String> = context
         .ids
@@ -768,7 +768,7 @@ fn cli(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
     Ok(())
 }
 
-fn experiment(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+fn experiment(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
     let directory = context
         .scratch
         .join(format!("experiment-{}", rng.random::<u32>()));
@@ -822,7 +822,7 @@ fn experiment(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict
 /// A sweep file (`rl sweep`): a valid one with grids over domain and agent parameters,
 /// damaged as JSON values or as text, parsed and expanded into its run list; the run list's
 /// shares of a few shard counts must partition it.
-fn sweep_file(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict {
+fn sweep_file(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
     use rl_experiment::sweep::{Shard, SweepFile};
     // Mostly domains and agents that go together (tabular agents on GridWorld, tile coding on
     // the Gymnasium domains), sometimes not, and sometimes unknown names.
@@ -847,7 +847,7 @@ fn sweep_file(rng: &mut Pcg64, context: &Context, input: &mut String) -> Verdict
     };
     let second = pick(rng, &agents[..2]);
     // A rate in (0, 1], or an edge value now and then.
-    let rate = |rng: &mut Pcg64| {
+    let rate = |rng: &mut NumpyGenerator| {
         if rng.random_bool(0.2) {
             interesting_f64(rng)
         } else {

@@ -6,8 +6,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::NumpyGenerator;
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
 use rl_spaces::{
     AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, Space, SpaceError,
 };
@@ -35,7 +35,7 @@ use crate::{CoreError, Domain, Mode};
 ///
 /// ```
 /// use rand::{Rng, RngExt, SeedableRng};
-/// use rand_pcg::Pcg64;
+/// use rl_core::NumpyGenerator;
 /// use rl_core::{BatchStep, Domain, Mode, TransitionOutcome, Value};
 /// use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 ///
@@ -75,7 +75,7 @@ use crate::{CoreError, Domain, Mode};
 ///         states: &mut [f64],
 ///         actions: &[i64],
 ///         _mode: Mode,
-///         rngs: &mut [Pcg64],
+///         rngs: &mut [NumpyGenerator],
 ///         rewards: &mut [f64],
 ///         terminated: &mut [bool],
 ///         observations: &mut [T],
@@ -92,7 +92,7 @@ use crate::{CoreError, Domain, Mode};
 ///
 /// let walk = Walk { actions: Discrete::new(3)?, observations: ArrayBox::new([-2.0], [2.0])? };
 /// let mut states = [0.0, 0.5, -0.5];
-/// let mut rngs: Vec<Pcg64> = (0..3).map(Pcg64::seed_from_u64).collect();
+/// let mut rngs: Vec<NumpyGenerator> = (0..3).map(NumpyGenerator::seed_from_u64).collect();
 /// let (mut rewards, mut terminated, mut observations) = ([0.0; 3], [false; 3], [0.0f32; 3]);
 /// let before = (states, rngs.clone());
 /// walk.step_batch(&mut states, &[2, 0, 1], Mode::Training, &mut rngs, &mut rewards, &mut terminated, &mut observations);
@@ -123,7 +123,7 @@ pub trait BatchStep: Domain + Sync {
         states: &mut [Self::State],
         actions: &[Self::Action],
         mode: Mode,
-        rngs: &mut [Pcg64],
+        rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -166,7 +166,7 @@ pub trait BatchStates<T: FlatScalar>: Send {
         &mut self,
         i: usize,
         mode: Mode,
-        rng: &mut Pcg64,
+        rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError>;
 
@@ -180,7 +180,7 @@ pub trait BatchStates<T: FlatScalar>: Send {
         &mut self,
         actions: &[Self::Action],
         mode: Mode,
-        rngs: &mut [Pcg64],
+        rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -190,6 +190,12 @@ pub trait BatchStates<T: FlatScalar>: Send {
     /// ([`Domain::is_applicable`]); false for an index out of range or an action the domain
     /// cannot read.
     fn is_applicable(&self, i: usize, action: &Self::Action) -> bool;
+
+    /// Whether [`step`](Self::step) takes `action` ([`Domain::accepts_action`]): by default
+    /// the actions of the action space.
+    fn accepts_action(&self, action: &Self::Action) -> bool {
+        self.action_space().contains(action)
+    }
 }
 
 impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
@@ -212,7 +218,7 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
         &mut self,
         i: usize,
         mode: Mode,
-        rng: &mut Pcg64,
+        rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
         (**self).reset_at(i, mode, rng, observation)
@@ -222,7 +228,7 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
         &mut self,
         actions: &[Self::Action],
         mode: Mode,
-        rngs: &mut [Pcg64],
+        rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -232,6 +238,10 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
 
     fn is_applicable(&self, i: usize, action: &Self::Action) -> bool {
         (**self).is_applicable(i, action)
+    }
+
+    fn accepts_action(&self, action: &Self::Action) -> bool {
+        (**self).accepts_action(action)
     }
 }
 
@@ -247,7 +257,8 @@ impl<D: Domain> DomainStates<D> {
     /// `len` states of `domain`, each a placeholder initial state (drawn in training mode from
     /// a generator seeded with 0) until its first reset.
     pub fn new(domain: Arc<D>, len: usize) -> Self {
-        let placeholder = domain.initial_state(Mode::Training, &mut Pcg64::seed_from_u64(0));
+        let placeholder =
+            domain.initial_state(Mode::Training, &mut NumpyGenerator::seed_from_u64(0));
         DomainStates {
             states: vec![placeholder; len],
             domain,
@@ -292,7 +303,7 @@ where
         &mut self,
         i: usize,
         mode: Mode,
-        rng: &mut Pcg64,
+        rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
         let Some(state) = self.states.get_mut(i) else {
@@ -311,7 +322,7 @@ where
         &mut self,
         actions: &[D::Action],
         mode: Mode,
-        rngs: &mut [Pcg64],
+        rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -333,6 +344,10 @@ where
             .get(i)
             .is_some_and(|state| self.domain.is_applicable(state, action))
     }
+
+    fn accepts_action(&self, action: &D::Action) -> bool {
+        self.domain.accepts_action(action)
+    }
 }
 
 /// The action type of a batch built by id: [`AnyElement`] (any action space, an
@@ -351,6 +366,11 @@ pub trait ErasedAction:
     /// The action as an element of the typed action space `space`, or an error when it is not
     /// one.
     fn to_typed<S: DynamicSpace>(&self, space: &S) -> Result<S::Element, SpaceError>;
+
+    /// This action in `space`'s element type without checking a Box's bounds
+    /// ([`DynamicSpace::element_from_any_ignoring_bounds`]), for a domain that accepts actions
+    /// beyond them.
+    fn to_typed_ignoring_bounds<S: DynamicSpace>(&self, space: &S) -> Option<S::Element>;
 
     /// `actions` as [`AnyElement`]s: `actions` itself for `AnyElement`, otherwise converted
     /// into `scratch`, whose buffers are reused from call to call (for an environment stepped
@@ -381,6 +401,10 @@ impl ErasedAction for AnyElement {
         space.element_from_any(self)
     }
 
+    fn to_typed_ignoring_bounds<S: DynamicSpace>(&self, space: &S) -> Option<S::Element> {
+        space.element_from_any_ignoring_bounds(self)
+    }
+
     fn as_any_elements<'a>(actions: &'a [Self], _: &'a mut Vec<AnyElement>) -> &'a [AnyElement] {
         actions
     }
@@ -399,6 +423,11 @@ impl ErasedAction for i64 {
     #[inline]
     fn to_typed<S: DynamicSpace>(&self, space: &S) -> Result<S::Element, SpaceError> {
         space.element_from_int(*self)
+    }
+
+    fn to_typed_ignoring_bounds<S: DynamicSpace>(&self, space: &S) -> Option<S::Element> {
+        // An integer action has no bounds to ignore: a Discrete space holds it or not.
+        space.element_from_int(*self).ok()
     }
 
     fn as_any_elements<'a>(
@@ -483,7 +512,7 @@ where
         &mut self,
         i: usize,
         mode: Mode,
-        rng: &mut Pcg64,
+        rng: &mut NumpyGenerator,
         observation: &mut [f32],
     ) -> Result<(), CoreError> {
         self.typed.reset_at(i, mode, rng, observation)
@@ -493,7 +522,7 @@ where
         &mut self,
         actions: &[A],
         mode: Mode,
-        rngs: &mut [Pcg64],
+        rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [f32],
@@ -501,9 +530,17 @@ where
         self.actions.clear();
         let space = self.typed.domain.action_space();
         for (index, action) in actions.iter().enumerate() {
-            match action.to_typed(space) {
-                Ok(typed) => self.actions.push(typed),
-                Err(_) => {
+            // An action of the space (the usual case) is read as before; one beyond a Box's
+            // bounds only if the domain accepts it.
+            let typed = match action.to_typed(space) {
+                Ok(typed) => Some(typed),
+                Err(_) => action
+                    .to_typed_ignoring_bounds(space)
+                    .filter(|typed| self.typed.domain.accepts_action(typed)),
+            };
+            match typed {
+                Some(typed) => self.actions.push(typed),
+                None => {
                     let error = CoreError::InvalidAction {
                         action: action.to_string(),
                         space: self.action_space.to_string(),
@@ -514,6 +551,12 @@ where
         }
         self.typed
             .step(&self.actions, mode, rngs, rewards, terminated, observations)
+    }
+
+    fn accepts_action(&self, action: &A) -> bool {
+        action
+            .to_typed_ignoring_bounds(self.typed.domain.action_space())
+            .is_some_and(|typed| self.typed.domain.accepts_action(&typed))
     }
 
     fn is_applicable(&self, i: usize, action: &A) -> bool {

@@ -20,8 +20,8 @@
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::NumpyGenerator;
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
 use rl_spaces::{Space, TrySampleSpace};
 
 use crate::error::ResetReason;
@@ -244,8 +244,9 @@ const MODES: &str = "reset takes a mode and keeps it";
 ///   are finite, the discount is in `[0, 1]`;
 /// - stepping before the first reset and after the end of an episode are
 ///   [`CoreError::NeedsReset`] errors;
-/// - actions outside the action space ([`InvalidExamples`]) are [`CoreError::InvalidAction`]
-///   errors, and change neither the state nor the random generator;
+/// - actions outside the action space ([`InvalidExamples`]) that the environment does not
+///   accept ([`Environment::accepts_action`]) are [`CoreError::InvalidAction`] errors, and
+///   change neither the state nor the random generator;
 /// - the same seed and actions give bit-identical trajectories; different seeds differ (see
 ///   [`CheckConfig::expect_stochastic`]);
 /// - saving and restoring the random state replays an episode;
@@ -269,7 +270,7 @@ where
     report.guard(BEFORE_RESET, |report| {
         let mut env = make();
         env.seed(config.seed);
-        let mut action_rng = Pcg64::seed_from_u64(config.seed ^ 0x5eed_a11c);
+        let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0x5eed_a11c);
         match env.action_space().try_sample(&mut action_rng) {
             None => report.fail(BEFORE_RESET, "the action space is empty: no action to try"),
             Some(action) => match env.step(&action) {
@@ -374,8 +375,15 @@ where
 {
     let mut env = make();
     env.seed(seed);
-    let mut action_rng = Pcg64::seed_from_u64(config.seed ^ 0xac71_0a5e);
-    let invalid = env.action_space().invalid_examples();
+    let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0xac71_0a5e);
+    // Actions outside the space that the environment accepts (a torque beyond its bounds,
+    // which Gymnasium's Pendulum clips: `Environment::accepts_action`) are not invalid.
+    let invalid: Vec<E::Action> = env
+        .action_space()
+        .invalid_examples()
+        .into_iter()
+        .filter(|action| !env.accepts_action(action))
+        .collect();
     if try_invalid && invalid.is_empty() {
         report.advise(
             INVALID_ACTIONS,
@@ -514,7 +522,7 @@ where
         }
     };
     let episode = |env: &mut E| -> Vec<(E::Observation, u64)> {
-        let mut action_rng = Pcg64::seed_from_u64(config.seed ^ 0x7e57);
+        let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0x7e57);
         let mut out = Vec::new();
         if let Ok(first) = env.reset(Mode::Training) {
             out.push((first, 0));
@@ -577,7 +585,7 @@ where
     let mut report = check_environment(|| Simulator::new(domain.clone(), 0), config);
     report.subject = std::any::type_name::<D>().to_owned();
     report.guard(TERMINAL_FLAG, |report| {
-        let mut rng = Pcg64::seed_from_u64(config.seed);
+        let mut rng = NumpyGenerator::seed_from_u64(config.seed);
         for _ in 0..config.episodes {
             let mut state = domain.initial_state(Mode::Training, &mut rng);
             let observation = domain.observe(&state);
@@ -630,7 +638,7 @@ where
 {
     let mut report = CheckReport::new(std::any::type_name::<D>());
     report.guard(PROBABILITIES, |report| {
-        let mut rng = Pcg64::seed_from_u64(config.seed);
+        let mut rng = NumpyGenerator::seed_from_u64(config.seed);
         let mut pairs = Vec::new();
         'episodes: for _ in 0..config.episodes.max(1) {
             let mut state = domain.initial_state(Mode::Training, &mut rng);
@@ -777,7 +785,7 @@ where
         if declared == 0 {
             report.advise(CONSTRAINTS, "the domain declares no constraint");
         }
-        let mut action_rng = Pcg64::seed_from_u64(config.seed ^ 0xc0de);
+        let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0xc0de);
         let (mut steps, mut violations) = (0usize, 0usize);
         for _ in 0..config.episodes {
             if env.reset(Mode::Training).is_err() {

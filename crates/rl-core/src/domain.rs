@@ -71,6 +71,17 @@ pub trait Domain {
         None
     }
 
+    /// Whether the simulator and vectors pass `action` to [`step`](Self::step): by default
+    /// exactly the actions of the action space, and anything else is
+    /// [`CoreError::InvalidAction`](crate::CoreError::InvalidAction). A domain whose reference
+    /// accepts more widens it: Gymnasium's Pendulum and MountainCarContinuous clip any torque or
+    /// force into their bounds, so a policy's unclipped output steps them as in Gymnasium. It
+    /// only ever widens the action space (every action of the space stays accepted); the space
+    /// stays what agents sample from and what the action mask enumerates.
+    fn accepts_action(&self, action: &Self::Action) -> bool {
+        self.action_space().contains(action)
+    }
+
     /// Whether `action` is applicable in `state` (RLPy's `possibleActions`). By default every
     /// action of the action space is. Applicability is advice for agents (an action mask); the
     /// simulator only rejects actions outside the action space.

@@ -108,11 +108,14 @@ where
     }
 
     fn step(&mut self, action: &AnyElement) -> Result<StepOutcome<AnyElement>, CoreError> {
+        // An action outside the space's bounds reaches the inner environment, which refuses it
+        // unless its domain accepts it (`Domain::accepts_action`).
         let typed = self
             .inner
             .action_space()
-            .element_from_any(action)
-            .map_err(|_| CoreError::InvalidAction {
+            .element_from_any_ignoring_bounds(action)
+            .filter(|typed| self.inner.accepts_action(typed))
+            .ok_or_else(|| CoreError::InvalidAction {
                 // Shown as the user wrote it (`[NaN]`), not as its Rust structure.
                 action: action.to_string(),
                 space: self.action_space.to_string(),
@@ -132,6 +135,13 @@ where
 
     fn discount(&self) -> f64 {
         self.inner.discount()
+    }
+
+    fn accepts_action(&self, action: &AnyElement) -> bool {
+        self.inner
+            .action_space()
+            .element_from_any_ignoring_bounds(action)
+            .is_some_and(|typed| self.inner.accepts_action(&typed))
     }
 
     fn is_applicable(&self, action: &AnyElement) -> bool {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use rand_pcg::Pcg64;
+use crate::NumpyGenerator;
 use rl_spaces::{FiniteSpace, FlattenSpace, Space};
 use serde::{Deserialize, Serialize};
 
@@ -14,22 +14,22 @@ use crate::{CoreError, Mode, StepOutcome};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct RandomState {
-    generator: Pcg64,
+    generator: NumpyGenerator,
 }
 
 impl RandomState {
     /// Wraps a generator's state.
-    pub fn new(generator: Pcg64) -> Self {
+    pub fn new(generator: NumpyGenerator) -> Self {
         RandomState { generator }
     }
 
     /// The generator, in the state it was saved in.
-    pub fn generator(&self) -> &Pcg64 {
+    pub fn generator(&self) -> &NumpyGenerator {
         &self.generator
     }
 
     /// Unwraps the generator.
-    pub fn into_generator(self) -> Pcg64 {
+    pub fn into_generator(self) -> NumpyGenerator {
         self.generator
     }
 }
@@ -84,6 +84,14 @@ pub trait Environment {
     /// The discount factor of returns (default 1).
     fn discount(&self) -> f64 {
         1.0
+    }
+
+    /// Whether [`step`](Self::step) takes `action` rather than refusing it with
+    /// [`CoreError::InvalidAction`]: by default the actions of the action space;
+    /// [`Simulator`](crate::Simulator) asks its domain
+    /// ([`Domain::accepts_action`](crate::Domain::accepts_action)), which may accept more.
+    fn accepts_action(&self, action: &Self::Action) -> bool {
+        self.action_space().contains(action)
     }
 
     /// Whether `action` is applicable in the current state (an action mask for agents; by
@@ -197,6 +205,10 @@ impl<E: Environment + ?Sized> Environment for Box<E> {
     fn discount(&self) -> f64 {
         (**self).discount()
     }
+    fn accepts_action(&self, action: &Self::Action) -> bool {
+        (**self).accepts_action(action)
+    }
+
     fn is_applicable(&self, action: &Self::Action) -> bool {
         (**self).is_applicable(action)
     }

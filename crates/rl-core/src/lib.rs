@@ -14,7 +14,8 @@
 //! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
 //! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
 //! | [`registry`] | the table of ids: register a domain, then build it by id with JSON parameters |
-//! | [`derive_seed`] | the workspace's one rule for deriving many seeds from one |
+//! | [`NumpyGenerator`], [`numpy_random`] | numpy's generator and algorithms, which every simulator draws from: a seed gives Gymnasium's trajectory |
+//! | [`derive_seed`] | the rule deriving many seeds from one for the experiment harness's own streams |
 //!
 //! The guide [Writing your own domain](https://github.com/rl-rs/rl/blob/main/docs/custom-domain.md)
 //! walks through writing a domain from scratch.
@@ -77,8 +78,11 @@ mod value;
 /// The rand crate this crate's traits are written against: a domain author names
 /// `rl_core::rand::Rng` and never has to match rand's version by hand.
 pub use rand;
-/// The rand_pcg crate whose `Pcg64` the [`Simulator`] seeds from a `u64`.
-pub use rand_pcg;
+/// numpy's generator and algorithms (rl-spaces' `numpy_random`):
+/// the generator every [`Simulator`] and vector draws from, so that a seed gives the
+/// reference's trajectory.
+pub use rl_spaces::numpy_random;
+pub use rl_spaces::{NumpyGenerator, SeedSequence};
 
 pub use batch::{BatchStates, BatchStep, BoxedBatchStates, DomainStates, ErasedAction};
 pub use capabilities::{

@@ -66,8 +66,8 @@ use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, PoisonError, RwLock};
 
+use crate::NumpyGenerator;
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
 use rl_spaces::{DynamicSpace, FlattenSpace, TrySampleSpace};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -259,7 +259,7 @@ where
 
     fn picture(&self, seed: u64, format: PictureFormat) -> Option<String> {
         let draw = self.capabilities.draw?;
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut rng = NumpyGenerator::seed_from_u64(seed);
         let state = self.domain.initial_state(Mode::Training, &mut rng);
         Some(draw(&self.domain, &state, format))
     }
@@ -274,7 +274,7 @@ where
         let frames = self.capabilities.frames.ok_or(CoreError::Unsupported {
             operation: "frames",
         })?;
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut rng = NumpyGenerator::seed_from_u64(seed);
         let state = self.domain.initial_state(Mode::Training, &mut rng);
         (frames.draw)(&self.domain, &state, frame);
         Ok(())

@@ -1,4 +1,10 @@
-//! [`derive_seed`]: the workspace's one rule for turning one seed into many (SplitMix64).
+//! [`derive_seed`]: the rule for turning one seed into many (SplitMix64) where no reference
+//! prescribes one: the experiment harness's run seeds and streams, a sticky-action wrapper's
+//! generator.
+//!
+//! Environments follow Gymnasium's rules instead: a seed makes numpy's generator
+//! ([`NumpyGenerator`](crate::NumpyGenerator)`::seed_from_u64(seed)`), and environment `i` of
+//! a vector is seeded with `seed + i`.
 
 /// The increment of SplitMix64's state (the golden ratio times 2^64, made odd).
 const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -15,11 +21,11 @@ fn mix(mut z: u64) -> u64 {
 /// `mix(seed + (index + 1) × 0x9E3779B97F4A7C15)` with wrapping arithmetic, where `mix` is
 /// SplitMix64's output function.
 ///
-/// This is the one derivation rule of the whole workspace: a vector environment gives
-/// environment `i` the seed `derive_seed(seed, i)`; a wrapper with a generator of its own
+/// It serves where no reference prescribes a rule: a wrapper with a generator of its own
 /// (rl-wrappers' `StickyAction`) seeds it with `derive_seed(seed, 0)`; an experiment gives run
 /// `r` the seed `derive_seed(master_seed, r)` and derives the run's streams from that seed in
-/// turn (rl-experiment's `RunSeeds`).
+/// turn (rl-experiment's `RunSeeds`). Vectors seed environment `i` with `seed + i`, as
+/// Gymnasium's `SyncVectorEnv` and EnvPool do, not with this rule.
 ///
 /// SplitMix64 is the generator recommended to seed others from one number (it seeds xoshiro
 /// and Java's `SplittableRandom`); its outputs for consecutive indices are well mixed, so

@@ -3,9 +3,8 @@
 use std::fmt;
 use std::num::NonZeroU64;
 
+use crate::NumpyGenerator;
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
-use rl_spaces::Space;
 
 use crate::constraint::{BoxedConstraint, Memory, Violations};
 use crate::error::ResetReason;
@@ -25,11 +24,17 @@ enum Status {
 /// Runs episodes of a [`Domain`]: owns the state, the random generator, the step count and the
 /// episode cap, validates every action, and implements [`Environment`].
 ///
-/// - **Seeding.** The generator is a `rand_pcg::Pcg64` seeded with
-///   `Pcg64::seed_from_u64(seed)`. [`reset`](Environment::reset) never reseeds; only
-///   [`seed`](Environment::seed) does. The generator's state can be saved and restored.
-/// - **Validation.** An action outside the domain's action space is
-///   [`CoreError::InvalidAction`], naming the action and the space; the domain never sees it.
+/// - **Seeding.** The generator is numpy's, [`NumpyGenerator`](crate::NumpyGenerator):
+///   [`seed`](Environment::seed)`(s)` makes `NumpyGenerator::seed_from_u64(s)`, numpy's
+///   `Generator(PCG64(SeedSequence(s)))`, which is what Gymnasium's `reset(seed=s)` makes, and
+///   [`reset`](Environment::reset) never reseeds: it continues the stream, as Gymnasium's
+///   `reset()` does. So `seed(s)` then `reset` gives, for a domain that draws as its reference
+///   does, the reference's first observation, and later resets follow its stream. The
+///   generator's state (its 32-bit buffer included) can be saved and restored.
+/// - **Validation.** An action the domain does not accept
+///   ([`Domain::accepts_action`](crate::Domain::accepts_action): by default, one outside the
+///   action space) is [`CoreError::InvalidAction`], naming the action and the space; the
+///   domain never sees it.
 /// - **Episode end.** A step that terminates or reaches the episode cap ends the episode;
 ///   stepping again before a reset is [`CoreError::NeedsReset`]. The step count includes the
 ///   current step: with a cap of 500, the 500th step is truncated, as with Gymnasium's
@@ -55,7 +60,7 @@ enum Status {
 /// ```
 pub struct Simulator<D: Domain> {
     domain: D,
-    rng: Pcg64,
+    rng: NumpyGenerator,
     state: Option<D::State>,
     status: Status,
     mode: Mode,
@@ -73,7 +78,7 @@ impl<D: Domain> Simulator<D> {
         let episode_cap = domain.episode_cap().and_then(NonZeroU64::new);
         Simulator {
             domain,
-            rng: Pcg64::seed_from_u64(seed),
+            rng: NumpyGenerator::seed_from_u64(seed),
             state: None,
             status: Status::NotStarted,
             mode: Mode::Training,
@@ -275,9 +280,8 @@ impl<D: Domain> Environment for Simulator<D> {
             (Status::Running, Some(state)) => state,
             (status, _) => return Err(not_running(status)),
         };
-        let space = self.domain.action_space();
-        if !space.contains(action) {
-            return Err(invalid_action(action, space));
+        if !self.domain.accepts_action(action) {
+            return Err(invalid_action(action, self.domain.action_space()));
         }
         let TransitionOutcome {
             next_state,
@@ -309,7 +313,7 @@ impl<D: Domain> Environment for Simulator<D> {
     }
 
     fn seed(&mut self, seed: u64) {
-        self.rng = Pcg64::seed_from_u64(seed);
+        self.rng = NumpyGenerator::seed_from_u64(seed);
     }
 
     fn mode(&self) -> Mode {
@@ -318,6 +322,10 @@ impl<D: Domain> Environment for Simulator<D> {
 
     fn discount(&self) -> f64 {
         self.domain.discount()
+    }
+
+    fn accepts_action(&self, action: &D::Action) -> bool {
+        self.domain.accepts_action(action)
     }
 
     fn is_applicable(&self, action: &D::Action) -> bool {

@@ -31,8 +31,9 @@
 
 use std::f64::consts::PI;
 
-use rand::{Rng, RngExt};
-use rand_pcg::Pcg64;
+use rand::Rng;
+use rl_core::NumpyGenerator;
+use rl_core::numpy_random::uniform;
 use rl_core::{
     BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
 };
@@ -438,8 +439,7 @@ pub fn acrobot_step(dynamics: AcrobotDynamics, state: &AcrobotState, torque: f64
 ///
 /// * Stepping after termination is an error, and an action outside `Discrete(3)` is an
 ///   error instead of an assertion failure.
-/// * Resets and torque noise draw from the generator passed in, not NumPy's (see
-///   [`CartPole`](crate::cartpole::CartPole)); the noise applies in every [`Mode`].
+/// * The torque noise applies in every [`Mode`].
 /// * Gymnasium computes the reset observation's sines and cosines in float32 (NumPy's own
 ///   float32 functions); this domain computes every observation in float64 and rounds, so
 ///   a reset observation may differ from Gymnasium's in the last float32 bit.
@@ -490,7 +490,7 @@ impl Acrobot {
         let torque = action_torque(action);
         let noise = self.params.torque_noise_max;
         if noise > 0.0 {
-            torque + (-noise + (noise - -noise) * rng.random::<f64>())
+            torque + uniform(rng, -noise, noise)
         } else {
             torque
         }
@@ -511,7 +511,7 @@ impl BatchStep for Acrobot {
         states: &mut [Self::State],
         actions: &[Self::Action],
         mode: Mode,
-        rngs: &mut [Pcg64],
+        rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -553,7 +553,7 @@ impl Domain for Acrobot {
     }
 
     fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> AcrobotState {
-        let mut draw = || f64::from((-0.1 + 0.2 * rng.random::<f64>()) as f32);
+        let mut draw = || f64::from(uniform(rng, -0.1, 0.1) as f32);
         AcrobotState {
             theta1: draw(),
             theta2: draw(),
@@ -885,7 +885,7 @@ mod tests {
     #[test]
     fn torque_noise_is_drawn_only_when_configured() {
         let quiet = Acrobot::new(AcrobotParams::default()).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(1);
+        let mut rng = NumpyGenerator::seed_from_u64(1);
         let before = rng.clone();
         assert_eq!(quiet.torque(TORQUE_POSITIVE, &mut rng), 1.0);
         assert_eq!(rng, before, "no draw without noise");
@@ -901,7 +901,7 @@ mod tests {
     #[test]
     fn initial_states_are_float32_values_in_range() {
         let domain = Acrobot::new(AcrobotParams::default()).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(7);
+        let mut rng = NumpyGenerator::seed_from_u64(7);
         for _ in 0..100 {
             for value in domain.initial_state(Mode::Training, &mut rng).to_array() {
                 assert!((-0.1f32..=0.1f32).contains(&(value as f32)), "{value}");
@@ -922,11 +922,13 @@ mod tests {
         ] {
             let domain = Acrobot::new(params).expect("valid");
             let count = 37;
-            let mut rng = Pcg64::seed_from_u64(11);
+            let mut rng = NumpyGenerator::seed_from_u64(11);
             let mut states: Vec<AcrobotState> = (0..count)
                 .map(|_| domain.initial_state(Mode::Training, &mut rng))
                 .collect();
-            let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+            let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
+                .map(NumpyGenerator::seed_from_u64)
+                .collect();
             for round in 0..40 {
                 let actions: Vec<i64> = (0..count)
                     .map(|index| ((index + round) % 3) as i64)

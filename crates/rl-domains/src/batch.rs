@@ -115,7 +115,7 @@ pub(crate) fn write_observation<T: FlatScalar>(observation: &[f32], row: &mut [T
 #[cfg(test)]
 pub(crate) mod instruction_sets {
     use rand::SeedableRng;
-    use rand_pcg::Pcg64;
+    use rl_core::NumpyGenerator;
     use rl_core::{Domain, Mode};
 
     use super::KernelSlices;
@@ -144,7 +144,7 @@ pub(crate) mod instruction_sets {
         let mut observations = vec![0.0f32; width * len];
         match version {
             None => {
-                let mut rng = Pcg64::seed_from_u64(0);
+                let mut rng = NumpyGenerator::seed_from_u64(0);
                 let rows = observations.chunks_exact_mut(width);
                 let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(rows);
                 for ((state, action), ((reward, done), row)) in

@@ -43,8 +43,9 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/classic_control/cartpole.py`; the operation order is
 //! written out in `testdata/reference/README.md`.
 
-use rand::{Rng, RngExt};
-use rand_pcg::Pcg64;
+use rand::Rng;
+use rl_core::NumpyGenerator;
+use rl_core::numpy_random::uniform;
 use rl_core::{
     BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
 };
@@ -429,8 +430,11 @@ pub const PUSH_RIGHT: i64 = 1;
 ///
 /// Each of the four state variables is drawn independently from `[reset_low, reset_high)`
 /// (default `[-0.05, 0.05)`), in the order `x`, `x_dot`, `theta`, `theta_dot`, as NumPy's
-/// `uniform(low, high) = low + (high - low) * u` with `u` uniform in `[0, 1)` (53 random
-/// bits from the generator passed in).
+/// `uniform(low, high, size=4)` draws them (`low + (high - low) * random()`, numpy's
+/// algorithm in [`rl_core::numpy_random`]). With the simulator's generator, numpy's
+/// `Generator(PCG64(SeedSequence(seed)))`, `reset` after `seed(s)` gives Gymnasium's
+/// `reset(seed=s)` bit for bit, and a reset without a new seed continues the stream as
+/// Gymnasium's does (`testdata/reference/seeded_classic.json`).
 ///
 /// # Episode end
 ///
@@ -461,9 +465,6 @@ pub const PUSH_RIGHT: i64 = 1;
 ///   Gymnasium's warning and reward 0 (or -1).
 /// * An action outside `Discrete(2)` is an error ([`rl_core::CoreError::InvalidAction`])
 ///   instead of an assertion failure.
-/// * Resets draw from the generator passed in (the simulator's seeded `Pcg64`), not NumPy's,
-///   so a seed gives other initial states than in Gymnasium; from the same state the
-///   dynamics are bit-identical.
 /// * The reset range must lie inside the observation bounds (Gymnasium accepts any range).
 /// * With parameters whose dynamics differ from Gymnasium's the observation space is
 ///   unbounded; Gymnasium keeps twice the thresholds even when its observations leave them.
@@ -541,7 +542,7 @@ impl Domain for CartPole {
 
     fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> CartPoleState {
         let (low, high) = (self.params.reset_low, self.params.reset_high);
-        let mut draw = || low + (high - low) * rng.random::<f64>();
+        let mut draw = || uniform(rng, low, high);
         let x = draw();
         let x_dot = draw();
         let theta = draw();
@@ -620,7 +621,7 @@ impl BatchStep for CartPole {
         states: &mut [CartPoleState],
         actions: &[i64],
         _mode: Mode,
-        _rngs: &mut [Pcg64],
+        _rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -1000,7 +1001,7 @@ mod tests {
                 ..CartPoleParams::default()
             };
             let cartpole = CartPole::new(params).expect("valid");
-            let mut rng = Pcg64::seed_from_u64(5);
+            let mut rng = NumpyGenerator::seed_from_u64(5);
             // Several blocks and a partial one; starting states, fast spins, states past the
             // thresholds and non-finite ones.
             let states: Vec<CartPoleState> = (0..300)

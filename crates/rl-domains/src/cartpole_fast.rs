@@ -35,7 +35,7 @@
 //! [`cartpole_step`]: crate::cartpole::cartpole_step
 
 use rand::Rng;
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{BatchStep, Domain, Mode, Render, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 use serde::{Deserialize, Serialize};
@@ -262,13 +262,13 @@ impl Constants {
 ///
 /// ```
 /// use rand::SeedableRng;
-/// use rand_pcg::Pcg64;
+/// use rl_core::NumpyGenerator;
 /// use rl_core::{BatchStep, Domain, Mode};
 /// use rl_domains::cartpole::CartPoleParams;
 /// use rl_domains::cartpole_fast::FastCartPole;
 ///
 /// let domain = FastCartPole::new(CartPoleParams::default())?;
-/// let mut rngs: Vec<Pcg64> = (0..256).map(Pcg64::seed_from_u64).collect();
+/// let mut rngs: Vec<NumpyGenerator> = (0..256).map(NumpyGenerator::seed_from_u64).collect();
 /// let mut states: Vec<_> = rngs
 ///     .iter_mut()
 ///     .map(|rng| domain.initial_state(Mode::Training, rng))
@@ -395,7 +395,7 @@ impl BatchStep for FastCartPole {
         states: &mut [FastCartPoleState],
         actions: &[i64],
         _mode: Mode,
-        _rngs: &mut [Pcg64],
+        _rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -553,7 +553,7 @@ mod tests {
     #[test]
     fn every_instruction_set_gives_the_same_bits() {
         let fast = FastCartPole::new(CartPoleParams::default()).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(11);
+        let mut rng = NumpyGenerator::seed_from_u64(11);
         // Several blocks and a partial one; ordinary states, fast spins, and angles that need
         // every branch of the sine's range reduction (large, huge, non-finite).
         let odd_angles = [3.0, -40.0, 1.0e5, -7.0e6, 1.0e30, f32::NAN, f32::INFINITY];
@@ -593,7 +593,7 @@ mod tests {
     fn short_trajectories_stay_close_to_the_exact_ones() {
         let params = CartPoleParams::default();
         let fast = FastCartPole::new(params).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(3);
+        let mut rng = NumpyGenerator::seed_from_u64(3);
         for episode in 0..200 {
             let mut exact = CartPole::new(params)
                 .expect("valid")

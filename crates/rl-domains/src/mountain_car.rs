@@ -21,8 +21,9 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/classic_control/mountain_car.py`; the operation order
 //! is written out in `testdata/reference/README.md`.
 
-use rand::{Rng, RngExt};
-use rand_pcg::Pcg64;
+use rand::Rng;
+use rl_core::NumpyGenerator;
+use rl_core::numpy_random::uniform;
 use rl_core::{
     BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
 };
@@ -319,7 +320,6 @@ pub const ACCELERATE_RIGHT: i64 = 2;
 ///
 /// * Stepping after termination is an error, and an action outside `Discrete(3)` is an
 ///   error instead of an assertion failure.
-/// * Resets draw from the generator passed in, not NumPy's (see [`CartPole`](crate::cartpole::CartPole)).
 /// * RLPy's MountainCar tests termination one step late; this domain follows Gymnasium.
 ///
 /// ```
@@ -395,7 +395,7 @@ impl Domain for MountainCar {
     fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> MountainCarState {
         let (low, high) = (self.params.reset_low, self.params.reset_high);
         MountainCarState {
-            position: low + (high - low) * rng.random::<f64>(),
+            position: uniform(rng, low, high),
             velocity: 0.0,
         }
     }
@@ -469,7 +469,7 @@ impl BatchStep for MountainCar {
         states: &mut [MountainCarState],
         actions: &[i64],
         _mode: Mode,
-        _rngs: &mut [Pcg64],
+        _rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -824,7 +824,7 @@ mod tests {
     #[test]
     fn every_instruction_set_of_the_kernel_gives_the_bits_of_domain_step() {
         let car = MountainCar::new(MountainCarParams::default()).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(9);
+        let mut rng = NumpyGenerator::seed_from_u64(9);
         // Several blocks and a partial one; starting states, states at the walls and the goal,
         // fast ones that the speed limit clips, and non-finite ones.
         let states: Vec<MountainCarState> = (0..300)

@@ -43,8 +43,9 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/classic_control/continuous_mountain_car.py`; the
 //! operation order is written out in `testdata/reference/README.md`.
 
-use rand::{Rng, RngExt};
-use rand_pcg::Pcg64;
+use rand::Rng;
+use rl_core::NumpyGenerator;
+use rl_core::numpy_random::uniform;
 use rl_core::{
     BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
 };
@@ -465,12 +466,11 @@ fn step_float32(
 /// # Differences from the reference
 ///
 /// * Gymnasium declares the action space `Box(-1, 1)` but its `step` accepts any action,
-///   clipping the force and penalising the unclipped action. Here the declared space is
-///   enforced: the [`Simulator`](rl_core::Simulator) rejects NaN, infinite and out-of-range
-///   actions with [`rl_core::CoreError::InvalidAction`]. [`Domain::step`] (and
-///   [`mountain_car_continuous_step`]) still handle any finite action exactly as Gymnasium
-///   does, which replaying traces with out-of-range actions relies on.
-/// * Stepping after termination is an error; resets draw from the generator passed in.
+///   clipping the force and penalising the unclipped action. This domain accepts any finite
+///   action the same way ([`Domain::accepts_action`]), bit for bit; NaN and infinities, which
+///   Gymnasium would carry into the state or the reward, are
+///   [`rl_core::CoreError::InvalidAction`].
+/// * Stepping after termination is an error.
 /// * On a first step from a float64 state (only ever after [`Simulator::reset_to`] a state
 ///   at the goal's edge) Gymnasium decides termination in float64 while the stored state is
 ///   float32, so [`Domain::is_terminal`] of the stored state, which compares in float32, can
@@ -487,9 +487,11 @@ fn step_float32(
 /// env.reset(Mode::Training)?;
 /// let outcome = env.step(&[0.5])?;
 /// assert_eq!(outcome.reward(), -0.1 * 0.25);
-/// // The declared action space is enforced.
+/// // A force beyond the bounds is clipped, as in Gymnasium, and the unclipped action is
+/// // penalised; NaN and infinities are errors.
+/// assert_eq!(env.step(&[1.5])?.reward(), -0.1 * 2.25);
 /// assert!(matches!(env.step(&[f32::NAN]), Err(CoreError::InvalidAction { .. })));
-/// assert!(matches!(env.step(&[1.5]), Err(CoreError::InvalidAction { .. })));
+/// assert!(matches!(env.step(&[f32::INFINITY]), Err(CoreError::InvalidAction { .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -549,7 +551,7 @@ impl Domain for MountainCarContinuous {
         rng: &mut R,
     ) -> MountainCarContinuousState {
         let (low, high) = (self.params.reset_low, self.params.reset_high);
-        MountainCarContinuousState::float64(low + (high - low) * rng.random::<f64>(), 0.0)
+        MountainCarContinuousState::float64(uniform(rng, low, high), 0.0)
     }
 
     /// [`mountain_car_continuous_step`]: any action, in the declared space or not, finite
@@ -582,6 +584,13 @@ impl Domain for MountainCarContinuous {
                     && state.velocity as f32 >= self.params.goal_velocity as f32
             }
         }
+    }
+
+    /// Any finite action: Gymnasium clips the force into the action space's bounds, so an
+    /// unclipped policy output steps as in Gymnasium. NaN and infinities, which Gymnasium would
+    /// carry into the state or the reward, are refused.
+    fn accepts_action(&self, action: &[f32; 1]) -> bool {
+        action[0].is_finite()
     }
 
     fn episode_cap(&self) -> Option<u64> {
@@ -627,7 +636,7 @@ impl BatchStep for MountainCarContinuous {
         states: &mut [MountainCarContinuousState],
         actions: &[[f32; 1]],
         _mode: Mode,
-        _rngs: &mut [Pcg64],
+        _rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],

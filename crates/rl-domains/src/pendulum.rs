@@ -39,8 +39,9 @@
 
 use std::f64::consts::PI;
 
-use rand::{Rng, RngExt};
-use rand_pcg::Pcg64;
+use rand::Rng;
+use rl_core::NumpyGenerator;
+use rl_core::numpy_random::uniform;
 use rl_core::{
     BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
 };
@@ -271,12 +272,11 @@ pub fn pendulum_step(params: &PendulumParams, state: &PendulumState, action: f32
 ///
 /// # Differences from the reference
 ///
-/// * Gymnasium's `step` accepts any torque and clips it; here the declared action space is
-///   enforced: the [`Simulator`](rl_core::Simulator) rejects NaN, infinite and
-///   out-of-range actions with [`rl_core::CoreError::InvalidAction`]. [`Domain::step`] (and
-///   [`pendulum_step`]) still clip any action as Gymnasium does.
-/// * Resets draw from the generator passed in, not NumPy's; Gymnasium's reset `options`
-///   (`x_init`, `y_init`) are not offered: use [`Simulator::reset_to`] to start elsewhere.
+/// * Gymnasium's `step` accepts any torque and clips it; so does this domain for any finite
+///   torque ([`Domain::accepts_action`]), but NaN and infinities, which Gymnasium would carry
+///   into the state, are [`rl_core::CoreError::InvalidAction`].
+/// * Gymnasium's reset `options` (`x_init`, `y_init`) are not offered: use
+///   [`Simulator::reset_to`] to start elsewhere.
 ///
 /// [`Simulator::reset_to`]: rl_core::Simulator::reset_to
 ///
@@ -289,8 +289,13 @@ pub fn pendulum_step(params: &PendulumParams, state: &PendulumState, action: f32
 /// assert!((cos * cos + sin * sin - 1.0).abs() < 1e-6);
 /// let outcome = env.step(&[1.5])?;
 /// assert!(outcome.reward() <= 0.0 && !outcome.terminated);
-/// // The declared action space is enforced.
-/// assert!(matches!(env.step(&[2.5]), Err(CoreError::InvalidAction { .. })));
+/// // A torque beyond the bounds is clipped, as in Gymnasium; NaN and infinities are errors.
+/// let mut clipped = Simulator::new(Pendulum::new(PendulumParams::default())?, 5);
+/// clipped.reset(Mode::Training)?;
+/// clipped.step(&[1.5])?;
+/// assert_eq!(env.step(&[2.5])?, clipped.step(&[2.0])?);
+/// assert!(matches!(env.step(&[f32::NAN]), Err(CoreError::InvalidAction { .. })));
+/// assert!(matches!(env.step(&[f32::INFINITY]), Err(CoreError::InvalidAction { .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -333,7 +338,7 @@ impl BatchStep for Pendulum {
         states: &mut [Self::State],
         actions: &[Self::Action],
         _mode: Mode,
-        _rngs: &mut [Pcg64],
+        _rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
@@ -374,8 +379,9 @@ impl Domain for Pendulum {
     }
 
     fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> PendulumState {
-        let theta = -PI + (PI - -PI) * rng.random::<f64>();
-        let theta_dot = -1.0 + (1.0 - -1.0) * rng.random::<f64>();
+        // Gymnasium: uniform(low=[-pi, -1], high=[pi, 1]), element by element.
+        let theta = uniform(rng, -PI, PI);
+        let theta_dot = uniform(rng, -1.0, 1.0);
         PendulumState { theta, theta_dot }
     }
 
@@ -400,6 +406,13 @@ impl Domain for Pendulum {
     /// Never: Pendulum has no terminal state.
     fn is_terminal(&self, _state: &PendulumState) -> bool {
         false
+    }
+
+    /// Any finite action: Gymnasium clips the torque into the action space's bounds, so an
+    /// unclipped policy output steps as in Gymnasium. NaN and infinities, which Gymnasium would
+    /// carry into the state or the reward, are refused.
+    fn accepts_action(&self, action: &[f32; 1]) -> bool {
+        action[0].is_finite()
     }
 
     fn episode_cap(&self) -> Option<u64> {
@@ -624,11 +637,13 @@ mod tests {
         })
         .expect("valid");
         let count = 29;
-        let mut rng = Pcg64::seed_from_u64(3);
+        let mut rng = NumpyGenerator::seed_from_u64(3);
         let mut states: Vec<PendulumState> = (0..count)
             .map(|_| domain.initial_state(Mode::Training, &mut rng))
             .collect();
-        let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+        let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
+            .map(NumpyGenerator::seed_from_u64)
+            .collect();
         for round in 0..50 {
             let actions: Vec<[f32; 1]> = (0..count)
                 .map(|index| [((index * 7 + round * 3) % 41) as f32 / 10.0 - 2.0])

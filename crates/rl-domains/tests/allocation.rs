@@ -5,7 +5,7 @@ use counting_allocator::thread_allocations as allocations;
 use rl_core::BatchStep;
 
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{Domain, Environment, Mode, Simulator};
 use rl_domains::acrobot::{Acrobot, AcrobotParams, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
@@ -121,7 +121,9 @@ fn acrobot_and_pendulum_batch_kernels_allocate_nothing() {
     let count = 64;
     let mut acrobot_states = vec![AcrobotState::default(); count];
     let mut pendulum_states = vec![PendulumState::default(); count];
-    let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+    let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
+        .map(NumpyGenerator::seed_from_u64)
+        .collect();
     let discrete: Vec<i64> = (0..count).map(|index| (index % 3) as i64).collect();
     let continuous: Vec<[f32; 1]> = (0..count)
         .map(|index| [index as f32 / 16.0 - 2.0])

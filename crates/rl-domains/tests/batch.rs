@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{BatchStep, Domain, Mode};
 use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator};
 use rl_domains::cartpole_fast::{FastCartPole, FastCartPoleState};
@@ -22,7 +22,7 @@ fn step_in_parts<D: BatchStep, T: FlatScalar>(
     domain: &D,
     mut states: &mut [D::State],
     mut actions: &[D::Action],
-    mut rngs: &mut [Pcg64],
+    mut rngs: &mut [NumpyGenerator],
     mut rewards: &mut [f64],
     mut terminated: &mut [bool],
     mut observations: &mut [T],
@@ -74,7 +74,8 @@ where
     let width = domain.observation_space().flat_dim();
     let len = states.len();
     let mut stepped = states.to_vec();
-    let mut rngs: Vec<Pcg64> = (0..len as u64).map(Pcg64::seed_from_u64).collect();
+    let mut rngs: Vec<NumpyGenerator> =
+        (0..len as u64).map(NumpyGenerator::seed_from_u64).collect();
     let mut rewards = vec![f64::NAN; len];
     let mut terminated = vec![false; len];
     let mut observations = vec![T::ZERO; len * width];
@@ -90,7 +91,7 @@ where
         splits,
     );
 
-    let mut rng = Pcg64::seed_from_u64(0);
+    let mut rng = NumpyGenerator::seed_from_u64(0);
     let mut expected_row = vec![T::ZERO; width];
     for (index, (state, action)) in states.iter().zip(actions).enumerate() {
         let outcome = domain.step(state, action, Mode::Training, &mut rng);
@@ -122,7 +123,7 @@ where
     }
 }
 
-fn cartpole_states(rng: &mut Pcg64, len: usize) -> Vec<CartPoleState> {
+fn cartpole_states(rng: &mut NumpyGenerator, len: usize) -> Vec<CartPoleState> {
     (0..len)
         .map(|_| {
             CartPoleState::from_array([
@@ -146,7 +147,7 @@ proptest! {
             ..CartPoleParams::default()
         };
         let domain = CartPole::new(params).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut rng = NumpyGenerator::seed_from_u64(seed);
         let states = cartpole_states(&mut rng, len);
         let actions: Vec<i64> = (0..len).map(|_| domain.action_space().sample(&mut rng)).collect();
         check_kernel::<_, f32>(&domain, &states, &actions, &splits);
@@ -161,7 +162,7 @@ proptest! {
             ..CartPoleParams::default()
         };
         let domain = FastCartPole::new(params).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut rng = NumpyGenerator::seed_from_u64(seed);
         let states: Vec<FastCartPoleState> = cartpole_states(&mut rng, len)
             .iter()
             .map(|state| {
@@ -177,7 +178,7 @@ proptest! {
     #[test]
     fn mountain_car_kernel_matches_step(seed in any::<u64>(), len in 0usize..200, splits in prop::collection::vec(0u16..=1000, 0..5)) {
         let domain = MountainCar::new(MountainCarParams::rlpy_style()).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut rng = NumpyGenerator::seed_from_u64(seed);
         let states: Vec<MountainCarState> = (0..len)
             .map(|_| MountainCarState {
                 position: rng.random_range(-1.2..=0.6),
@@ -192,7 +193,7 @@ proptest! {
     #[test]
     fn mountain_car_continuous_kernel_matches_step(seed in any::<u64>(), len in 0usize..80, splits in prop::collection::vec(0u16..=1000, 0..5)) {
         let domain = MountainCarContinuous::new(MountainCarContinuousParams::default()).expect("valid");
-        let mut rng = Pcg64::seed_from_u64(seed);
+        let mut rng = NumpyGenerator::seed_from_u64(seed);
         let states: Vec<MountainCarContinuousState> = (0..len)
             .map(|_| {
                 let (position, velocity) = (rng.random_range(-1.2..=0.6), rng.random_range(-0.07..=0.07));

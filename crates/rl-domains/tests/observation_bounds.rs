@@ -13,7 +13,7 @@ fn first_observation_outside(params: CartPoleParams, episodes: usize) -> Option<
     let domain = CartPole::new(params).expect("valid parameters");
     let space = *domain.observation_space();
     let mut env = Simulator::new(domain, 11);
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(12);
+    let mut rng = rl_core::NumpyGenerator::seed_from_u64(12);
     for episode in 0..episodes {
         let observation = env.reset(Mode::Training).expect("reset");
         if !space.contains(&observation) {

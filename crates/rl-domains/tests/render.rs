@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{Domain, Mode, Render};
 use rl_domains::Error;
 use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState};
@@ -490,7 +490,7 @@ fn diverged_states_still_give_well_formed_pictures() {
     parsed(&car.render_svg(&state));
     assert_eq!(car.render_text(&state).lines().count(), 2);
     // Pictures of every state of a whole episode.
-    let mut rng = Pcg64::seed_from_u64(3);
+    let mut rng = NumpyGenerator::seed_from_u64(3);
     let mut state = cartpole.initial_state(Mode::Training, &mut rng);
     loop {
         parsed(&cartpole.render_svg(&state));

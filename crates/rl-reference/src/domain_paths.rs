@@ -7,7 +7,7 @@
 use std::fmt;
 
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{CoreError, Domain, EnumerableTransitions, Environment, Mode, Simulator};
 use rl_domains::gridworld::{
     ExpectedStepVariant, GridAction, GridCell, GridMap, GridWorld, GridWorldParams,
@@ -30,9 +30,9 @@ pub(crate) struct Conversions<D: Domain, const N: usize, A> {
 
 /// Checks every step of `trace` from its recorded state through the domain
 /// ([`ReplayMode::DomainPerStep`]), then the trace as a rollout through the simulator
-/// ([`ReplayMode::SimulatorRollout`]). When an action lies outside the action space, the
-/// simulator must reject it; the rollout then goes on through `Domain::step`, as Gymnasium
-/// accepts such actions.
+/// ([`ReplayMode::SimulatorRollout`]). When the domain does not accept an action
+/// ([`Domain::accepts_action`]), the simulator must reject it; the rollout then goes on through
+/// `Domain::step`, as Gymnasium takes any action.
 pub(crate) fn check_gymnasium_domain<D, const N: usize, const M: usize, A>(
     checker: &mut Checker,
     domain: &D,
@@ -43,7 +43,7 @@ pub(crate) fn check_gymnasium_domain<D, const N: usize, const M: usize, A>(
     D::State: Copy,
     D::Action: fmt::Debug,
 {
-    let mut rng = Pcg64::seed_from_u64(0);
+    let mut rng = NumpyGenerator::seed_from_u64(0);
     let cap = domain.episode_cap().unwrap_or(u64::MAX);
     let initial_precision = trace.initial_state_dtype.unwrap_or(StatePrecision::Float64);
     for (index, recorded) in trace.steps.iter().enumerate() {
@@ -93,9 +93,11 @@ pub(crate) fn check_gymnasium_domain<D, const N: usize, const M: usize, A>(
     };
     let initial = (convert.state)(&trace.initial_state, initial_precision);
     let actions: Vec<D::Action> = trace.actions.iter().map(convert.action).collect();
+    // The first action the simulator refuses: outside the action space and not accepted by the
+    // domain (Pendulum and MountainCarContinuous accept any finite action, as Gymnasium clips).
     let first_outside = actions
         .iter()
-        .position(|action| !domain.action_space().contains(action));
+        .position(|action| !domain.accepts_action(action));
     let mut env = Simulator::new(domain.clone(), 0);
     let observation = env.reset_to(initial, Mode::Training);
     if let Some(initial_obs) = &trace.initial_obs {
@@ -220,7 +222,7 @@ pub(crate) fn check_gridworld_trace_domain(
             return;
         }
     };
-    let mut rng = Pcg64::seed_from_u64(0);
+    let mut rng = NumpyGenerator::seed_from_u64(0);
     for recorded in &trace.steps {
         let location = MismatchLocation::Step {
             trace: trace.id.clone(),
@@ -461,7 +463,7 @@ pub(crate) fn check_gridworld_table_domain(
 
             // Sampled steps: only listed outcomes, at their probabilities.
             let seed = 0x5eed ^ (entry_index as u64) ^ noise.to_bits();
-            let mut rng = Pcg64::seed_from_u64(seed);
+            let mut rng = NumpyGenerator::seed_from_u64(seed);
             let mut counts = vec![0usize; recorded.step_distribution.len()];
             for _ in 0..SAMPLES {
                 let outcome = domain.step(&state, &entry.action, Mode::Training, &mut rng);

@@ -62,6 +62,7 @@ mod domain_paths;
 mod error;
 pub mod replay;
 pub mod schema;
+pub mod seeded;
 
 pub use error::ReferenceError;
 pub use replay::{

@@ -29,6 +29,7 @@ use crate::schema::{
     PROBABILITY_TOLERANCE, RecordedMap, RecordedNoiseLevel, ReferenceContent, ReferenceFile,
     grid_map_from_recorded, load_reference_file,
 };
+use crate::seeded;
 
 /// How a trace step was reached in the replay: the replay path (see the
 /// [crate documentation](crate)).
@@ -44,6 +45,16 @@ pub enum ReplayMode {
     /// The `Simulator`, reset to `initial_state` (GridWorld: reset), then stepped with the
     /// recorded actions.
     SimulatorRollout,
+    /// numpy's generator ([`NumpyGenerator`](rl_core::NumpyGenerator)), call by call.
+    Generator,
+    /// The environment made by id (a `Simulator`), seeded and reset as the trace's segments
+    /// say, then stepped with the recorded actions.
+    SeededSimulator,
+    /// The vector made by id (`rl_wrappers::vector::make_vector`) on this many threads.
+    Vector {
+        /// The number of threads.
+        threads: usize,
+    },
 }
 
 impl fmt::Display for ReplayMode {
@@ -53,6 +64,12 @@ impl fmt::Display for ReplayMode {
             ReplayMode::Rollout => "rollout",
             ReplayMode::DomainPerStep => "domain, per step",
             ReplayMode::SimulatorRollout => "simulator rollout",
+            ReplayMode::Generator => "numpy generator",
+            ReplayMode::SeededSimulator => "seeded simulator by id",
+            ReplayMode::Vector { threads: 1 } => "vector by id, 1 thread",
+            ReplayMode::Vector { threads } => {
+                return write!(formatter, "vector by id, {threads} threads");
+            }
         })
     }
 }
@@ -238,6 +255,11 @@ pub(crate) struct Checker {
 }
 
 impl Checker {
+    /// Counts one recorded step (or call) as checked.
+    pub(crate) fn count_step(&mut self) {
+        self.steps_checked += 1;
+    }
+
     fn record(
         &mut self,
         equal: bool,
@@ -554,6 +576,23 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
             // Loading already checked that the recorded map parses.
             if let Ok(map) = grid_map_from_recorded(map_name, map) {
                 check_gridworld_table_domain(&mut checker, &map, noise_levels, entries);
+            }
+        }
+        ReferenceContent::NumpyGenerator { cases } => {
+            for case in cases {
+                seeded::replay_numpy_case(&mut checker, case);
+            }
+        }
+        ReferenceContent::SeededSingle { traces } => {
+            rl_domains::register_builtins();
+            for trace in traces {
+                seeded::replay_seeded_single(&mut checker, trace);
+            }
+        }
+        ReferenceContent::SeededVector { traces } => {
+            rl_domains::register_builtins();
+            for trace in traces {
+                seeded::replay_seeded_vector(&mut checker, trace);
             }
         }
     }

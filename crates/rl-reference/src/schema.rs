@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::ReferenceError;
+use crate::seeded::{NumpyGeneratorCase, SeededSingleTrace, SeededVectorTrace};
 
 /// The reference schema version this module reads.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -34,13 +35,20 @@ pub const PROBABILITY_TOLERANCE: f64 = 1e-12;
 pub struct Envelope {
     /// The schema version (1).
     pub schema_version: u64,
-    /// `CartPole`, `MountainCar`, `MountainCarContinuous` or `GridWorld`.
+    /// The kind of a seeded file (`numpy_generator`, `seeded_single`, `seeded_vector`); absent
+    /// from the trace and table files of one domain.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// `CartPole`, `MountainCar`, `MountainCarContinuous`, `Acrobot`, `Pendulum` or
+    /// `GridWorld`; empty in a seeded file, whose traces name their ids.
+    #[serde(default)]
     pub domain: String,
     /// The Gymnasium id, absent for GridWorld.
     #[serde(default)]
     pub env_id: Option<String>,
     /// The variant: `euler`, `semi-implicit`, `sutton_barto_reward`, `default`,
-    /// `deterministic` or `transition_table`.
+    /// `deterministic` or `transition_table`; empty in a seeded file.
+    #[serde(default)]
     pub variant: String,
     /// Keyword arguments given to `gym.make`.
     #[serde(default)]
@@ -313,6 +321,21 @@ pub enum ReferenceContent {
         /// The traces.
         traces: Vec<GridWorldTrace>,
     },
+    /// numpy's generator: each seed's calls and results (`numpy_generator`).
+    NumpyGenerator {
+        /// One case per seed.
+        cases: Vec<NumpyGeneratorCase>,
+    },
+    /// Single environments from `reset(seed=s)` onwards (`seeded_single`).
+    SeededSingle {
+        /// The traces.
+        traces: Vec<SeededSingleTrace>,
+    },
+    /// Vectors from `reset(seed=s)` onwards (`seeded_vector`).
+    SeededVector {
+        /// The traces.
+        traces: Vec<SeededVectorTrace>,
+    },
     /// A GridWorld transition table.
     GridWorldTable {
         /// The map's file name.
@@ -360,6 +383,17 @@ impl ReferenceFile {
                 traces.iter().map(|trace| trace.steps.len()).sum()
             }
             ReferenceContent::GridWorldTable { entries, .. } => entries.len(),
+            ReferenceContent::NumpyGenerator { cases } => {
+                cases.iter().map(|case| case.calls.len()).sum()
+            }
+            ReferenceContent::SeededSingle { traces } => traces
+                .iter()
+                .flat_map(|trace| &trace.segments)
+                .map(|segment| segment.steps.len())
+                .sum(),
+            ReferenceContent::SeededVector { traces } => {
+                traces.iter().map(|trace| trace.steps.len()).sum()
+            }
         }
     }
 }
@@ -383,6 +417,8 @@ pub fn load_reference_file(path: impl AsRef<Path>) -> Result<ReferenceFile, Refe
 struct RawFile {
     #[serde(default)]
     traces: Option<Value>,
+    #[serde(default)]
+    cases: Option<Value>,
     #[serde(default)]
     entries: Option<Value>,
     #[serde(default)]
@@ -416,11 +452,15 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
         json_path: ".".to_owned(),
         source,
     })?;
-    let is_trace = document.as_object().is_some_and(|object| {
-        ["domain", "traces", "entries"]
-            .iter()
-            .any(|key| object.contains_key(*key))
-    });
+    let kind = document.get("kind").and_then(Value::as_str);
+    let is_trace = match kind {
+        Some(kind) => SEEDED_KINDS.contains(&kind),
+        None => document.as_object().is_some_and(|object| {
+            ["domain", "traces", "entries"]
+                .iter()
+                .any(|key| object.contains_key(*key))
+        }),
+    };
     if !is_trace {
         return Err(ReferenceError::NotATrace {
             file: name.to_owned(),
@@ -433,7 +473,7 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
         .map(|object| {
             object
                 .iter()
-                .filter(|(key, _)| !["traces", "entries", "maps"].contains(&key.as_str()))
+                .filter(|(key, _)| !["traces", "entries", "maps", "cases"].contains(&key.as_str()))
                 .map(|(key, value)| (key.clone(), value.clone()))
                 .collect()
         })
@@ -445,38 +485,62 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
             version: envelope.schema_version,
         });
     }
-    let content = match envelope.domain.as_str() {
-        "CartPole" => ReferenceContent::CartPole {
-            params: cartpole_params(&envelope)?,
+    let content = match envelope.kind.as_deref() {
+        Some("numpy_generator") => ReferenceContent::NumpyGenerator {
+            cases: typed_section(raw.cases, name, "cases")?,
+        },
+        Some("seeded_single") => ReferenceContent::SeededSingle {
             traces: typed_section(raw.traces, name, "traces")?,
         },
-        "MountainCar" => ReferenceContent::MountainCar {
-            params: mountain_car_params(&envelope)?,
+        Some("seeded_vector") => ReferenceContent::SeededVector {
             traces: typed_section(raw.traces, name, "traces")?,
         },
-        "MountainCarContinuous" => ReferenceContent::MountainCarContinuous {
-            params: mountain_car_continuous_params(&envelope)?,
-            traces: typed_section(raw.traces, name, "traces")?,
-        },
-        "Acrobot" => ReferenceContent::Acrobot {
-            params: acrobot_params(&envelope)?,
-            traces: typed_section(raw.traces, name, "traces")?,
-        },
-        "Pendulum" => ReferenceContent::Pendulum {
-            params: pendulum_params(&envelope)?,
-            traces: typed_section(raw.traces, name, "traces")?,
-        },
-        "GridWorld" => gridworld_content(&envelope, raw, name)?,
-        _ => {
-            return Err(ReferenceError::UnknownDomain {
-                domain: envelope.domain,
-            });
-        }
+        _ => domain_content(&envelope, raw, name)?,
     };
     Ok(ReferenceFile {
         name: name.to_owned(),
         envelope,
         content,
+    })
+}
+
+/// The kinds of seeded file this crate replays (`testdata/reference/README.md`, "Seeded
+/// data"); a file of another kind is not a trace ([`ReferenceError::NotATrace`]).
+pub const SEEDED_KINDS: [&str; 3] = ["numpy_generator", "seeded_single", "seeded_vector"];
+
+/// The content of a trace or table file of one domain.
+fn domain_content(
+    envelope: &Envelope,
+    raw: RawFile,
+    name: &str,
+) -> Result<ReferenceContent, ReferenceError> {
+    Ok(match envelope.domain.as_str() {
+        "CartPole" => ReferenceContent::CartPole {
+            params: cartpole_params(envelope)?,
+            traces: typed_section(raw.traces, name, "traces")?,
+        },
+        "MountainCar" => ReferenceContent::MountainCar {
+            params: mountain_car_params(envelope)?,
+            traces: typed_section(raw.traces, name, "traces")?,
+        },
+        "MountainCarContinuous" => ReferenceContent::MountainCarContinuous {
+            params: mountain_car_continuous_params(envelope)?,
+            traces: typed_section(raw.traces, name, "traces")?,
+        },
+        "Acrobot" => ReferenceContent::Acrobot {
+            params: acrobot_params(envelope)?,
+            traces: typed_section(raw.traces, name, "traces")?,
+        },
+        "Pendulum" => ReferenceContent::Pendulum {
+            params: pendulum_params(envelope)?,
+            traces: typed_section(raw.traces, name, "traces")?,
+        },
+        "GridWorld" => gridworld_content(envelope, raw, name)?,
+        _ => {
+            return Err(ReferenceError::UnknownDomain {
+                domain: envelope.domain.clone(),
+            });
+        }
     })
 }
 

@@ -8,8 +8,8 @@ use rl_core::BatchStep;
 use std::path::Path;
 
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
 use rl_core::Mode;
+use rl_core::NumpyGenerator;
 use rl_domains::acrobot::{Acrobot, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleState};
 use rl_domains::mountain_car::{MountainCar, MountainCarState};
@@ -67,7 +67,9 @@ where
     let count = steps.len();
     let mut states: Vec<D::State> = steps.iter().map(|step| state_of(&step.state)).collect();
     let actions: Vec<D::Action> = steps.iter().map(|step| action_of(&step.action)).collect();
-    let mut rngs: Vec<Pcg64> = (0..count as u64).map(Pcg64::seed_from_u64).collect();
+    let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
+        .map(NumpyGenerator::seed_from_u64)
+        .collect();
     // Flags start the other way round from most records, so that a lane left unwritten shows.
     let (mut rewards, mut terminated) = (vec![f64::NAN; count], vec![true; count]);
     let mut observations = vec![0.0f32; count * width];
@@ -181,7 +183,9 @@ fn acrobot_batch_kernel_replays_every_step_and_every_trace() {
             .map(|trace| trace.steps.len())
             .max()
             .unwrap_or(0);
-        let mut rngs: Vec<Pcg64> = (0..lanes as u64).map(Pcg64::seed_from_u64).collect();
+        let mut rngs: Vec<NumpyGenerator> = (0..lanes as u64)
+            .map(NumpyGenerator::seed_from_u64)
+            .collect();
         let (mut rewards, mut terminated) = (vec![0.0; lanes], vec![false; lanes]);
         let mut observations = vec![0.0f32; lanes * 6];
         for t in 0..longest {
@@ -249,7 +253,9 @@ fn pendulum_batch_kernel_replays_every_step_and_every_trace() {
             .map(|trace| trace.steps.len())
             .max()
             .unwrap_or(0);
-        let mut rngs: Vec<Pcg64> = (0..lanes as u64).map(Pcg64::seed_from_u64).collect();
+        let mut rngs: Vec<NumpyGenerator> = (0..lanes as u64)
+            .map(NumpyGenerator::seed_from_u64)
+            .collect();
         let (mut rewards, mut terminated) = (vec![0.0; lanes], vec![true; lanes]);
         let mut observations = vec![0.0f32; lanes * 3];
         for t in 0..longest {

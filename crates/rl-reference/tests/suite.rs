@@ -6,3 +6,4 @@ mod batch_kernels;
 mod domain_paths;
 mod replay;
 mod robustness;
+mod seeded;

@@ -751,6 +751,15 @@ pub trait DynamicSpace: Space {
     /// Converts an [`AnyElement`] back, checking that it is an element of the space.
     fn element_from_any(&self, x: &AnyElement) -> Result<Self::Element, SpaceError>;
 
+    /// Converts an [`AnyElement`] of the space's kind, dtype and shape back without checking
+    /// the bounds of a Box: a continuous action beyond its bounds, which a domain may accept
+    /// (Gymnasium's Pendulum clips its torque; see rl-core's `Domain::accepts_action`). By
+    /// default the same as [`element_from_any`](Self::element_from_any); `None` for anything
+    /// it refuses.
+    fn element_from_any_ignoring_bounds(&self, x: &AnyElement) -> Option<Self::Element> {
+        self.element_from_any(x).ok()
+    }
+
     /// Converts an integer (an [`AnyElement::Int`]) to an element, checking that it is one:
     /// [`element_from_any`](Self::element_from_any) of `AnyElement::Int(x)`, which
     /// [`Discrete`] does without building the `AnyElement` (the integer actions of a vector
@@ -820,11 +829,14 @@ impl<T: BoxScalar> DynamicSpace for BoxSpace<T> {
     }
 
     fn element_from_any(&self, x: &AnyElement) -> Result<ArrayD<T>, SpaceError> {
-        checked(
-            self,
-            x.as_array().and_then(AnyArray::as_array::<T>).cloned(),
-            x,
-        )
+        checked(self, self.element_from_any_ignoring_bounds(x), x)
+    }
+
+    fn element_from_any_ignoring_bounds(&self, x: &AnyElement) -> Option<ArrayD<T>> {
+        x.as_array()
+            .and_then(AnyArray::as_array::<T>)
+            .filter(|array| array.shape() == self.shape())
+            .cloned()
     }
 }
 
@@ -838,11 +850,13 @@ impl<T: BoxScalar, const N: usize> DynamicSpace for ArrayBox<T, N> {
     }
 
     fn element_from_any(&self, x: &AnyElement) -> Result<[T; N], SpaceError> {
-        let array = x
-            .as_array()
+        checked(self, self.element_from_any_ignoring_bounds(x), x)
+    }
+
+    fn element_from_any_ignoring_bounds(&self, x: &AnyElement) -> Option<[T; N]> {
+        x.as_array()
             .and_then(AnyArray::as_array::<T>)
-            .and_then(ArrayBox::<T, N>::from_array);
-        checked(self, array, x)
+            .and_then(ArrayBox::<T, N>::from_array)
     }
 }
 

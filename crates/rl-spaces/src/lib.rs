@@ -88,6 +88,7 @@ mod json;
 mod limits;
 mod multi_binary;
 mod multi_discrete;
+pub mod numpy_random;
 mod sampling;
 mod scalar;
 mod space;
@@ -111,6 +112,7 @@ pub use implicit::ImplicitSpace;
 pub use limits::MAX_FLAT_LEN;
 pub use multi_binary::MultiBinary;
 pub use multi_discrete::MultiDiscrete;
+pub use numpy_random::{NumpyGenerator, SeedSequence};
 pub use scalar::{BoxScalar, DType};
 pub use space::{
     Elements, FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, TrySampleSpace,

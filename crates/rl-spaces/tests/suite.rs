@@ -8,4 +8,5 @@ mod distributions;
 mod golden;
 mod gymnasium;
 mod limits;
+mod numpy_generator;
 mod robustness;

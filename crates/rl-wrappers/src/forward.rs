@@ -48,12 +48,16 @@ macro_rules! forward_randomness {
     };
 }
 
-/// The methods of a wrapper that keeps the inner environment's actions: `action_space` and
-/// `is_applicable`.
+/// The methods of a wrapper that keeps the inner environment's actions: `action_space`,
+/// `accepts_action` and `is_applicable`.
 macro_rules! forward_actions {
     () => {
         fn action_space(&self) -> &Self::ActionSpace {
             self.inner.action_space()
+        }
+
+        fn accepts_action(&self, action: &Self::Action) -> bool {
+            self.inner.accepts_action(action)
         }
 
         fn is_applicable(&self, action: &Self::Action) -> bool {

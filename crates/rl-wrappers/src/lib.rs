@@ -13,7 +13,7 @@
 //! | [`stateless`] | transforms without memory: reward scaling and clipping, one-hot and continuous action encodings, flattening and casting observations |
 //! | [`stateful`] | wrappers with memory: [`TimeLimit`](stateful::TimeLimit), [`HistoryStack`](stateful::HistoryStack) (deer's `inputDimensions`), normalisation, episode statistics, modes, sticky actions |
 //! | [`vector`] | many environments in lockstep in structure-of-arrays buffers, from copies or from a domain's kernel, on one or more threads |
-//! | [`derive_seed`] | rl-core's rule that turns one seed into many, re-exported |
+//! | [`derive_seed`] | rl-core's rule that turns one seed into many, re-exported (the sticky-action wrapper's own generator uses it; vectors seed environment `i` with `seed + i`) |
 //!
 //! # Quick start
 //!
@@ -66,7 +66,7 @@
 //!     .with_autoreset(Autoreset::SameStep)
 //!     .with_threads(NonZeroUsize::new(2).expect("non-zero"));
 //! let count = NonZeroUsize::new(64).expect("non-zero");
-//! // Environment i is seeded with derive_seed(7, i).
+//! // Environment i is seeded with 7 + i, as Gymnasium's vectors seed theirs.
 //! let mut vector = EnvironmentVector::<_, f32>::from_environments(count, 7, options, |_| {
 //!     Simulator::new(corridor.clone(), 0)
 //! })?;
@@ -103,8 +103,9 @@
 //! # Determinism
 //!
 //! The same seed and actions give the same results bit for bit, with any number of threads.
-//! Randomness comes only from `rand_pcg::Pcg64` generators seeded by the documented rule
-//! ([`derive_seed`]). The one clock read is the wall time of
+//! Randomness comes only from numpy's generators (`rl_core::NumpyGenerator`) seeded by the
+//! documented rules: environment `i` of a vector with `seed + i`, a sticky-action wrapper with
+//! [`derive_seed`]`(seed, 0)`. The one clock read is the wall time of
 //! [`EpisodeStatistics`](stateful::EpisodeStatistics), which nothing else depends on.
 //!
 //! # Errors

@@ -4,8 +4,8 @@
 use crate::common;
 
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
 use rl_core::BatchStep;
+use rl_core::NumpyGenerator;
 use rl_core::{CheckConfig, Domain, Mode, check_domain};
 
 use common::Drift;
@@ -20,13 +20,14 @@ fn the_test_domain_passes_the_conformance_checker() {
 fn the_kernel_agrees_with_the_domain_step_by_step() {
     let drift = Drift::new(1000, 0.05);
     let len = 16;
-    let mut setup = Pcg64::seed_from_u64(3);
+    let mut setup = NumpyGenerator::seed_from_u64(3);
     let states: Vec<_> = (0..len)
         .map(|_| drift.initial_state(Mode::Training, &mut setup))
         .collect();
     let mut kernel_states = states.clone();
     let mut scalar_states = states.clone();
-    let mut kernel_rngs: Vec<Pcg64> = (0..len as u64).map(Pcg64::seed_from_u64).collect();
+    let mut kernel_rngs: Vec<NumpyGenerator> =
+        (0..len as u64).map(NumpyGenerator::seed_from_u64).collect();
     let mut scalar_rngs = kernel_rngs.clone();
     for round in 0..50 {
         let actions: Vec<i64> = (0..len).map(|i| ((i + round) % 3) as i64).collect();
@@ -66,7 +67,7 @@ fn the_kernel_agrees_with_the_domain_step_by_step() {
 fn slices_of_different_lengths_step_only_the_shortest_run() {
     let drift = Drift::new(1000, 0.05);
     let mut states = vec![[0.0, 0.0]; 5];
-    let mut rngs: Vec<Pcg64> = (0..5).map(Pcg64::seed_from_u64).collect();
+    let mut rngs: Vec<NumpyGenerator> = (0..5).map(NumpyGenerator::seed_from_u64).collect();
     let mut rewards = vec![7.0; 5];
     let mut terminated = vec![false; 5];
     let mut observations = vec![0.0f32; 10];

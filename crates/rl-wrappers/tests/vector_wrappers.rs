@@ -8,7 +8,6 @@ use rl_core::corridor::Corridor;
 use rl_core::rand::{Rng, RngExt};
 use rl_core::{Domain, Environment, Mode, Simulator, TransitionOutcome, Value};
 use rl_spaces::ArrayBox;
-use rl_wrappers::derive_seed;
 use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
     Autoreset, EnvironmentVector, VectorClipAction, VectorDiscretizeAction, VectorEnv,
@@ -40,7 +39,7 @@ fn action(index: usize, step: usize) -> i64 {
 /// The episodes `(return, length)` environment `index` finishes in `steps` vector steps, by a
 /// single simulator seeded as the vector seeds it and reset the way `autoreset` resets.
 fn single_episodes(index: usize, seed: u64, steps: usize, autoreset: Autoreset) -> Vec<(f64, u64)> {
-    let mut env = Simulator::new(corridor(), derive_seed(seed, index as u64));
+    let mut env = Simulator::new(corridor(), seed + index as u64);
     env.reset(Mode::Training).expect("reset");
     let (mut episodes, mut total, mut length, mut ended) = (Vec::new(), 0.0, 0, false);
     for step in 0..steps {

@@ -1,7 +1,8 @@
 //! [`GridWorld`]: RLPy's GridWorld on a [`GridMap`], as a [`Domain`] with enumerable
 //! transitions.
 
-use rand::{Rng, RngExt};
+use rand::Rng;
+use rl_core::numpy_random::random;
 use rl_core::{Domain, EnumerableTransitions, Mode, Transition, TransitionOutcome, Value};
 use rl_spaces::Discrete;
 
@@ -100,8 +101,10 @@ use crate::error::Error;
 ///   move is blocked; it is reproduced, and [`ExpectedStepVariant::Corrected`] fixes it.
 ///   [`EnumerableTransitions::transitions`] is always the exact distribution.
 /// * In a cell without any possible move RLPy's noisy step would fail; here the agent stays.
-/// * Stepping after termination is an error; noise draws come from the generator passed in,
-///   not NumPy's.
+/// * Stepping after termination is an error. The noise draws two `random()` numbers (numpy's
+///   algorithm) from the generator passed in, the simulator's numpy generator, where RLPy
+///   draws from its own `numpy.random.RandomState` (the legacy Mersenne Twister): the same
+///   seed gives other noise than RLPy's, and the transitions' distribution is RLPy's exactly.
 ///
 /// ```
 /// use rl_core::{Environment, EnumerableTransitions, Mode, Simulator};
@@ -254,9 +257,9 @@ impl Domain for GridWorld {
             return GridWorld::outcome(stay(&self.map, *state));
         };
         let noise = self.noise(mode);
-        let replace_draw = rng.random::<f64>();
+        let replace_draw = random(rng);
         let choice_draw = if replace_draw < noise {
-            rng.random::<f64>()
+            random(rng)
         } else {
             0.0
         };

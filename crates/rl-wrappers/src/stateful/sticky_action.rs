@@ -2,9 +2,8 @@
 //! of the one given (Gymnasium's `StickyAction`, Machado et al. 2018).
 
 use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{CoreError, Environment, Mode, RandomState, StepOutcome};
-use rl_spaces::Space;
 
 use crate::derive_seed;
 use crate::forward::{forward_actions, forward_lifecycle, forward_observations, inner_accessors};
@@ -15,7 +14,7 @@ use crate::stateful::ByMode;
 /// in training and off when evaluating.
 ///
 /// - The first step of an episode always takes the given action. Later steps draw one uniform
-///   number from the wrapper's own `Pcg64`; below the probability, the previous action taken
+///   number from the wrapper's own `NumpyGenerator`; below the probability, the previous action taken
 ///   is repeated.
 /// - The given action is checked against the action space even when it is not taken.
 /// - **Seeding.** [`seed(s)`](Environment::seed) seeds the inner environment with `s` and the
@@ -43,7 +42,7 @@ pub struct StickyAction<E: Environment> {
     inner: E,
     probability: ByMode<f64>,
     current: f64,
-    rng: Pcg64,
+    rng: NumpyGenerator,
     /// The last action taken, kept across episodes so that its storage is reused.
     previous: Option<E::Action>,
     /// Whether `previous` was taken in the current episode.
@@ -64,7 +63,7 @@ impl<E: Environment> StickyAction<E> {
             inner,
             current: *probability.get(Mode::Training),
             probability,
-            rng: Pcg64::seed_from_u64(derive_seed(seed, 0)),
+            rng: NumpyGenerator::seed_from_u64(derive_seed(seed, 0)),
             previous: None,
             has_previous: false,
         })
@@ -101,7 +100,7 @@ impl<E: Environment> Environment for StickyAction<E> {
     }
 
     fn step(&mut self, action: &E::Action) -> Result<StepOutcome<E::Observation>, CoreError> {
-        if !self.inner.action_space().contains(action) {
+        if !self.inner.accepts_action(action) {
             return Err(CoreError::invalid_action(action, self.inner.action_space()));
         }
         let repeat = self.has_previous && self.rng.random::<f64>() < self.current;
@@ -121,7 +120,7 @@ impl<E: Environment> Environment for StickyAction<E> {
 
     fn seed(&mut self, seed: u64) {
         self.inner.seed(seed);
-        self.rng = Pcg64::seed_from_u64(derive_seed(seed, 0));
+        self.rng = NumpyGenerator::seed_from_u64(derive_seed(seed, 0));
     }
 
     fn random_state(&self) -> Result<RandomState, CoreError> {

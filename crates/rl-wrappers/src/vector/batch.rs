@@ -47,14 +47,21 @@ pub(crate) mod sealed {
         /// The action space every environment shares.
         fn action_space(&self) -> &Self::ActionSpace;
 
+        /// Whether the environments step with `action` rather than refusing it: by default the
+        /// actions of the action space; a domain may accept more (`Domain::accepts_action`).
+        fn accepts_action(&self, action: &Self::Action) -> bool {
+            self.action_space().contains(action)
+        }
+
         /// Whether the environments may give infos (a kernel's never do, so its infos need
         /// no copying).
         fn has_infos(&self) -> bool {
             true
         }
 
-        /// Seeds environment `i` (global index `first + i`) with `derive_seed(seed, first + i)`.
-        fn seed(&mut self, seed: u64);
+        /// Seeds environment `i` (global index `first + i`) with `seeds[i]`, as
+        /// `Environment::seed` does; an environment whose entry is `None` keeps its generator.
+        fn seed(&mut self, seeds: &[Option<u64>]);
 
         /// Resets every environment (or only those whose episode ended) in `mode`, writing
         /// the first observations.
@@ -85,21 +92,30 @@ pub(crate) mod sealed {
 /// A request to a batch (run on every thread's share).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Command {
-    Seed(u64),
-    Reset { mode: Mode, only_ended: bool },
-    Step { mode: Mode, autoreset: Autoreset },
+    /// Seed every environment with its entry of the call's seeds.
+    Seed,
+    Reset {
+        mode: Mode,
+        only_ended: bool,
+    },
+    Step {
+        mode: Mode,
+        autoreset: Autoreset,
+    },
 }
 
-/// Runs `command` on `batch`, with `actions` for a step.
+/// Runs `command` on `batch`, with `actions` for a step and `seeds` (the batch's rows) for a
+/// seeding.
 pub(crate) fn execute<B: Batch>(
     batch: &mut B,
     command: Command,
     actions: &[B::Action],
+    seeds: &[Option<u64>],
     rows: Rows<'_, B::Scalar>,
 ) -> Result<(), Failure> {
     match command {
-        Command::Seed(seed) => {
-            batch.seed(seed);
+        Command::Seed => {
+            batch.seed(seeds);
             Ok(())
         }
         Command::Reset { mode, only_ended } => batch.reset(mode, only_ended, rows),

@@ -6,7 +6,6 @@ use std::marker::PhantomData;
 use rl_core::{Environment, Info, Mode};
 use rl_spaces::{FlatScalar, FlattenSpace};
 
-use crate::derive_seed;
 use crate::vector::Autoreset;
 use crate::vector::batch::{Failure, sealed};
 use crate::vector::outputs::{Rows, set};
@@ -93,6 +92,13 @@ where
         &self.action_space
     }
 
+    fn accepts_action(&self, action: &E::Action) -> bool {
+        self.environments.first().map_or_else(
+            || rl_spaces::Space::contains(&self.action_space, action),
+            |env| env.accepts_action(action),
+        )
+    }
+
     fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), rl_core::CoreError>
     where
         E::ActionSpace: rl_spaces::FiniteSpace,
@@ -103,9 +109,11 @@ where
         }
     }
 
-    fn seed(&mut self, seed: u64) {
-        for (i, env) in self.environments.iter_mut().enumerate() {
-            env.seed(derive_seed(seed, (self.first + i) as u64));
+    fn seed(&mut self, seeds: &[Option<u64>]) {
+        for (env, seed) in self.environments.iter_mut().zip(seeds) {
+            if let Some(seed) = seed {
+                env.seed(*seed);
+            }
         }
     }
 

@@ -40,10 +40,14 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 ///
 /// # Seeds
 ///
-/// One `u64` seeds everything: environment `i` is seeded with
-/// [`derive_seed(seed, i)`](crate::derive_seed), the `(i + 1)`-th output of SplitMix64
-/// started at `seed`. [`seed`](Self::seed) reseeds all of them by the same rule; resets never
-/// reseed.
+/// One `u64` seeds everything: environment `i` is seeded with `seed + i`, as Gymnasium's
+/// `SyncVectorEnv` and EnvPool seed theirs (so environment `i` of a vector draws what a single
+/// environment seeded with `seed + i` draws: numpy's generator of that seed); a seed for which
+/// `seed + len - 1` overflows `u64` is an error. [`seed`](Self::seed) reseeds all of them by the
+/// same rule and [`seed_each`](Self::seed_each) with a seed of each environment's own
+/// (Gymnasium's `reset(seed=[...])`); resets never reseed: after an episode's end, an
+/// environment continues its own generator's stream, in every autoreset mode and on any number
+/// of threads.
 ///
 /// # Autoreset
 ///
@@ -150,7 +154,7 @@ where
     T: rl_spaces::FlatScalar,
 {
     /// `count` environments made by `factory(i)` for `i` in `0..count`, environment `i`
-    /// seeded with [`derive_seed(seed, i)`](crate::derive_seed).
+    /// seeded with `seed + i` (see "Seeds" above; an error if that overflows `u64`).
     ///
     /// Errors if the environments do not all have the same action space and observation
     /// dimension, if there are more threads than environments, or if a thread cannot start.
@@ -216,8 +220,8 @@ where
     T: rl_spaces::FlatScalar,
 {
     /// `count` episodes of `domain` stepped by its structure-of-arrays kernel. The vector
-    /// environment owns the columns, a `Pcg64` per episode
-    /// (`Pcg64::seed_from_u64(derive_seed(seed, i))`), the step counts and the episode cap
+    /// environment owns the columns, a `NumpyGenerator` per episode
+    /// (`NumpyGenerator::seed_from_u64(seed + i)`), the step counts and the episode cap
     /// ([`Domain::episode_cap`](rl_core::Domain::episode_cap)).
     ///
     /// Errors if there are more threads than episodes or a thread cannot start.
@@ -284,7 +288,7 @@ where
             started: false,
             len,
         };
-        vector.run(Command::Seed(seed), &[])?;
+        vector.seed(seed)?;
         Ok(vector)
     }
 }
@@ -296,6 +300,17 @@ impl<B: Batch> VectorEnvironment<B> {
         self.run_mirrored(command, actions, None)
     }
 
+    /// Runs a [`Command::Seed`] with one seed per environment.
+    fn run_seed(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+        match self
+            .threads
+            .run(Command::Seed, &[], seeds, &mut self.outputs, None)
+        {
+            Some((index, source)) => Err(VectorError::Environment { index, source }),
+            None => Ok(()),
+        }
+    }
+
     /// [`run`](Self::run), each thread also copying its results into `mirror`.
     fn run_mirrored(
         &mut self,
@@ -305,7 +320,7 @@ impl<B: Batch> VectorEnvironment<B> {
     ) -> Result<(), VectorError> {
         match self
             .threads
-            .run(command, actions, &mut self.outputs, mirror)
+            .run(command, actions, &[], &mut self.outputs, mirror)
         {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
             None => Ok(()),
@@ -439,10 +454,20 @@ impl<B: Batch> VectorEnvironment<B> {
                 found: actions.len(),
             });
         }
-        let space = self.threads.main().action_space();
+        let main = self.threads.main();
+        let space = main.action_space();
         // One batch test (for discrete actions, in vector instructions), on the calling thread
-        // before any thread steps.
-        if let Some(index) = space.first_outside(actions) {
+        // before any thread steps; an action outside the space is refused unless the
+        // environments accept it (a continuous action beyond its bounds, which Gymnasium's
+        // Pendulum clips: `Domain::accepts_action`). Every environment of a vector comes from
+        // one registration or factory and accepts the same actions.
+        let rejected = space.first_outside(actions).and_then(|first| {
+            actions[first..]
+                .iter()
+                .position(|action| !main.accepts_action(action))
+                .map(|offset| first + offset)
+        });
+        if let Some(index) = rejected {
             let action = actions
                 .get(index)
                 .map(|a| format!("{a:?}"))
@@ -462,11 +487,30 @@ impl<B: Batch> VectorEnvironment<B> {
         Ok(())
     }
 
-    /// Reseeds environment `i` with [`derive_seed(seed, i)`](crate::derive_seed), for every
-    /// `i`, as [`Environment::seed`] does: later draws (running episodes included) come from
-    /// the new generators, and nothing is reset.
+    /// Reseeds environment `i` with `seed + i`, for every `i`, as [`Environment::seed`] does
+    /// (Gymnasium's `reset(seed=seed)` on a vector): later draws (running episodes included)
+    /// come from the new generators, and nothing is reset. An error, with nothing reseeded, if
+    /// `seed + len - 1` overflows `u64`.
     pub fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
-        self.run(Command::Seed(seed), &[])
+        let seeds = consecutive_seeds(seed, self.len)?;
+        self.run_seed(&seeds)
+    }
+
+    /// Reseeds environment `i` with `seeds[i]` where it is `Some`, leaving the others' generators
+    /// as they are (Gymnasium's `reset(seed=[s0, None, s2, ...])`). An error, with nothing
+    /// reseeded, unless there is one entry per environment.
+    pub fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+        if seeds.len() != self.len {
+            return Err(VectorError::invalid_parameter(
+                "seeds",
+                format!(
+                    "has {} entries; the vector has {} environments",
+                    seeds.len(),
+                    self.len
+                ),
+            ));
+        }
+        self.run_seed(seeds)
     }
 
     /// The calling thread's share of the environments.
@@ -573,6 +617,26 @@ where
             .flat_map(|batch| batch.environments().iter())
     }
 }
+/// The seeds `seed, seed + 1, ..., seed + len - 1` of a vector's environments, or an error
+/// naming the seed when the last one overflows `u64`.
+pub(crate) fn consecutive_seeds(seed: u64, len: usize) -> Result<Vec<Option<u64>>, VectorError> {
+    let last = u64::try_from(len.saturating_sub(1))
+        .ok()
+        .and_then(|offset| seed.checked_add(offset));
+    if last.is_none() {
+        return Err(VectorError::invalid_parameter(
+            "seed",
+            format!(
+                "{seed} is too large: environment i is seeded with seed + i, and seed + {} \
+                 overflows u64 (at most {})",
+                len.saturating_sub(1),
+                u64::MAX
+            ),
+        ));
+    }
+    Ok((0..len as u64).map(|i| Some(seed + i)).collect())
+}
+
 /// Checks that `masks` has `len` rows and one column per action of a finite action space of
 /// `cardinality` actions.
 fn check_mask_shape(

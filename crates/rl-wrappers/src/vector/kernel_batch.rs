@@ -5,11 +5,10 @@ use std::fmt;
 use std::num::NonZeroU64;
 
 use rand::SeedableRng;
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::{CoreError, Mode};
 use rl_spaces::{FiniteSpace, FlatScalar};
 
-use crate::derive_seed;
 use crate::vector::Autoreset;
 use crate::vector::batch::{Failure, sealed};
 use crate::vector::outputs::{Rows, set};
@@ -17,25 +16,25 @@ use rl_core::BatchStates;
 
 /// The states of a batch of episodes stepped by a domain's [`BatchStep`](rl_core::BatchStep) kernel (any
 /// [`BatchStates`]: [`DomainStates`] for a typed domain, [`BoxedBatchStates`] for one built by
-/// id), with a `Pcg64` and a step count per episode: the storage of
+/// id), with a `NumpyGenerator` and a step count per episode: the storage of
 /// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel) and of
 /// [`make_vector`](crate::vector::make_vector) for domains registered with a kernel, or of one
 /// thread's share of them.
 ///
 /// It does what a [`Simulator`](rl_core::Simulator) does for each episode, for the whole batch
-/// at once: environment `i`'s generator is `Pcg64::seed_from_u64(derive_seed(seed, i))`,
+/// at once: environment `i`'s generator is `NumpyGenerator::seed_from_u64(seed + i)`,
 /// resets draw [`Domain::initial_state`](rl_core::Domain::initial_state) from it, and an
 /// episode is truncated when its step count reaches
 /// [`Domain::episode_cap`](rl_core::Domain::episode_cap). So a kernel batch gives, bit for bit,
-/// what copies of `Simulator::new(domain, derive_seed(seed, i))` give.
+/// what copies of `Simulator::new(domain, seed + i)` give.
 ///
 /// [`DomainStates`]: rl_core::DomainStates
 /// [`BoxedBatchStates`]: rl_core::BoxedBatchStates
 pub struct KernelBatch<S, T> {
     states: S,
-    generators: Vec<Pcg64>,
+    generators: Vec<NumpyGenerator>,
     /// The generators of the episodes in `pending`, saved before a step (same order).
-    saved_generators: Vec<Pcg64>,
+    saved_generators: Vec<NumpyGenerator>,
     steps: Vec<u64>,
     /// At least the largest of `steps` (an upper bound, made exact whenever it reaches the
     /// episode cap), so that a step can tell without looking at every count that no episode
@@ -62,7 +61,7 @@ impl<S: BatchStates<T>, T: FlatScalar> KernelBatch<S, T> {
     /// The episodes of `states` (global indices from `first` on) of a vector environment.
     pub(crate) fn new(states: S, first: usize) -> Self {
         let len = states.len();
-        let generator = Pcg64::seed_from_u64(0);
+        let generator = NumpyGenerator::seed_from_u64(0);
         KernelBatch {
             episode_cap: states.episode_cap().and_then(NonZeroU64::new),
             states,
@@ -92,7 +91,7 @@ impl<S, T> KernelBatch<S, T> {
 /// parts rather than a method, so that the step can call it while it reads `pending`.)
 fn reset_at<S, T>(
     states: &mut S,
-    generators: &mut [Pcg64],
+    generators: &mut [NumpyGenerator],
     steps: &mut [u64],
     ended: &mut [bool],
     i: usize,
@@ -144,6 +143,10 @@ where
         self.states.action_space()
     }
 
+    fn accepts_action(&self, action: &S::Action) -> bool {
+        self.states.accepts_action(action)
+    }
+
     fn has_infos(&self) -> bool {
         false
     }
@@ -161,10 +164,11 @@ where
         Ok(())
     }
 
-    fn seed(&mut self, seed: u64) {
-        let first = self.first;
-        for (i, generator) in self.generators.iter_mut().enumerate() {
-            *generator = Pcg64::seed_from_u64(derive_seed(seed, (first + i) as u64));
+    fn seed(&mut self, seeds: &[Option<u64>]) {
+        for (generator, seed) in self.generators.iter_mut().zip(seeds) {
+            if let Some(seed) = seed {
+                *generator = NumpyGenerator::seed_from_u64(*seed);
+            }
         }
     }
 

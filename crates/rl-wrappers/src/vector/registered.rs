@@ -104,8 +104,22 @@ impl<A: ErasedAction> sealed::Sealed for RegisteredBatch<A> {
         either!(self, batch => batch.has_infos())
     }
 
-    fn seed(&mut self, seed: u64) {
-        either_mut!(self, batch => batch.seed(seed))
+    fn accepts_action(&self, action: &A) -> bool {
+        match self {
+            RegisteredBatch::Copies(copies) => {
+                // Asked only for an action outside the space, so the conversion's buffer is
+                // not on the path of a valid step.
+                let mut scratch = Vec::new();
+                A::as_any_elements(std::slice::from_ref(action), &mut scratch)
+                    .first()
+                    .is_some_and(|any| copies.batch.accepts_action(any))
+            }
+            RegisteredBatch::Kernel(batch) => batch.accepts_action(action),
+        }
+    }
+
+    fn seed(&mut self, seeds: &[Option<u64>]) {
+        either_mut!(self, batch => batch.seed(seeds))
     }
 
     fn reset(&mut self, mode: Mode, only_ended: bool, rows: Rows<'_, f32>) -> Result<(), Failure> {
@@ -145,7 +159,7 @@ impl<A: ErasedAction> RegisteredVector<A> {
 
 /// `count` environments of the domain registered under `id` in `rl-core`'s table
 /// ([`rl_core::registry`]), built with the JSON `params` over its defaults, environment `i`
-/// seeded with [`derive_seed(seed, i)`](crate::derive_seed), stepped with `options`
+/// seeded with `seed + i` (an error if that overflows `u64`), stepped with `options`
 /// (autoreset mode, threads). Observations are flattened into one `f32` row per environment;
 /// actions are [`AnyElement`](rl_spaces::AnyElement)s of the id's action space.
 ///

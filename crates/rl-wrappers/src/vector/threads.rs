@@ -214,7 +214,8 @@ impl<T> RawMirror<T> {
     }
 }
 
-/// The address and length of the caller's actions, read by every thread of a call.
+/// The address and length of a slice of the caller's (actions or seeds), read by every thread
+/// of a call.
 struct SharedSlice<A> {
     start: *const A,
     len: usize,
@@ -236,7 +237,8 @@ impl<A> SharedSlice<A> {
         }
     }
 
-    /// The entries in `range`, or none if the slice is empty (a call without actions).
+    /// The entries in `range`, or none if the slice is empty (a call without actions or
+    /// seeds).
     ///
     /// # Safety
     ///
@@ -247,7 +249,7 @@ impl<A> SharedSlice<A> {
         }
         assert!(
             range.start <= range.end && range.end <= self.len,
-            "actions {range:?} of {}",
+            "entries {range:?} of {}",
             self.len
         );
         // SAFETY: `range` lies within the slice (asserted), which the caller keeps alive and
@@ -260,6 +262,8 @@ impl<A> SharedSlice<A> {
 struct Call<B: Batch> {
     command: Command,
     actions: SharedSlice<B::Action>,
+    /// The seeds of a [`Command::Seed`], one per environment.
+    seeds: SharedSlice<Option<u64>>,
     outputs: RawOutputs<B::Scalar>,
     /// Where each chunk's results are also copied, if the caller gave a [`Mirror`].
     mirror: Option<RawMirror<B::Scalar>>,
@@ -316,13 +320,14 @@ unsafe fn run_chunks<'c, B: Batch + 'c>(
     for chunk in chunks {
         let range = chunk.first()..chunk.first() + chunk.len();
         // SAFETY: the chunk's rows and actions are its own, as the caller promises.
-        let (actions, rows) = unsafe {
+        let (actions, seeds, rows) = unsafe {
             (
                 call.actions.get(range.clone()),
+                call.seeds.get(range.clone()),
                 call.outputs.rows(range.clone()),
             )
         };
-        let result = execute(chunk, call.command, actions, rows);
+        let result = execute(chunk, call.command, actions, seeds, rows);
         failure = failure.or(result.err());
         if let Some(mirror) = &call.mirror {
             // SAFETY: as above, and the rows written by `execute` are no longer borrowed.
@@ -635,12 +640,13 @@ impl<B: Batch> Threads<B> {
         &mut self,
         command: Command,
         actions: &[B::Action],
+        seeds: &[Option<u64>],
         outputs: &mut Outputs<B::Scalar>,
         mirror: Option<Mirror<'_, B::Scalar>>,
     ) -> Option<Failure> {
         if self.workers.is_empty() && self.main.len() == 1 {
             let chunk = &mut self.main[0];
-            let result = execute(chunk, command, actions, outputs.all_rows());
+            let result = execute(chunk, command, actions, seeds, outputs.all_rows());
             if let Some(mirror) = mirror {
                 outputs.all_rows().mirror_into(mirror);
             }
@@ -651,6 +657,7 @@ impl<B: Batch> Threads<B> {
         let call = Call {
             command,
             actions: SharedSlice::new(actions),
+            seeds: SharedSlice::new(seeds),
             outputs: RawOutputs::new(outputs),
             mirror: mirror.map(|mirror| {
                 RawMirror::new(mirror, outputs.rewards.len(), outputs.observations.ncols())
@@ -835,8 +842,12 @@ mod tests {
         let mut expected = Outputs::<f32>::new(len, 4, false);
         let mut outputs = Outputs::<f32>::new(len, 4, false);
         for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
-            assert!(threads.run(Command::Seed(5), &[], outputs, None).is_none());
-            assert!(threads.run(reset, &[], outputs, None).is_none());
+            assert!(
+                threads
+                    .run(Command::Seed, &[], &[Some(5); 6][..len], outputs, None)
+                    .is_none()
+            );
+            assert!(threads.run(reset, &[], &[], outputs, None).is_none());
         }
         let mut taken_over = 0;
         for call in 0..40 {
@@ -847,8 +858,12 @@ mod tests {
             let actions: Vec<i64> = (0..len)
                 .map(|i| if (i + call) % 3 == 0 { LEFT } else { RIGHT })
                 .collect();
-            assert!(single.run(step, &actions, &mut expected, None).is_none());
-            assert!(split.run(step, &actions, &mut outputs, None).is_none());
+            assert!(
+                single
+                    .run(step, &actions, &[], &mut expected, None)
+                    .is_none()
+            );
+            assert!(split.run(step, &actions, &[], &mut outputs, None).is_none());
             let worker = &split.workers[0];
             if worker.link.reply.0.finished.load(Ordering::Relaxed) == 0 {
                 taken_over += 1;
@@ -864,8 +879,16 @@ mod tests {
         );
         // Both threads step again afterwards, and the worker still answers.
         for _ in 0..100 {
-            assert!(split.run(step, &[RIGHT; 6], &mut outputs, None).is_none());
-            assert!(single.run(step, &[RIGHT; 6], &mut expected, None).is_none());
+            assert!(
+                split
+                    .run(step, &[RIGHT; 6], &[], &mut outputs, None)
+                    .is_none()
+            );
+            assert!(
+                single
+                    .run(step, &[RIGHT; 6], &[], &mut expected, None)
+                    .is_none()
+            );
         }
         assert_eq!(outputs.observations, expected.observations);
     }

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // Each test binary uses a part of this module.
 
 use rand::{Rng, RngExt};
-use rand_pcg::Pcg64;
+use rl_core::NumpyGenerator;
 use rl_core::corridor::Corridor;
 use rl_core::{BatchStep, Domain, Mode, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
@@ -117,7 +117,7 @@ impl BatchStep for Drift {
         states: &mut [DriftState],
         actions: &[i64],
         mode: Mode,
-        rngs: &mut [Pcg64],
+        rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],

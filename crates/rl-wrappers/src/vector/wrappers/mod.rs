@@ -95,8 +95,11 @@ pub trait VectorEnv {
     /// Resets the environments whose episode ended (with [`Autoreset::Disabled`]).
     fn reset_ended(&mut self) -> Result<(), VectorError>;
 
-    /// Reseeds every environment from `seed`; resets never reseed.
+    /// Reseeds environment `i` with `seed + i`; resets never reseed.
     fn seed(&mut self, seed: u64) -> Result<(), VectorError>;
+
+    /// Reseeds environment `i` with `seeds[i]` where it is `Some` (one entry per environment).
+    fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError>;
 
     /// Steps every environment with its action.
     fn step(&mut self, actions: &[Self::Action]) -> Result<(), VectorError>;
@@ -158,6 +161,10 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
         VectorEnvironment::seed(self, seed)
     }
 
+    fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+        VectorEnvironment::seed_each(self, seeds)
+    }
+
     fn step(&mut self, actions: &[B::Action]) -> Result<(), VectorError> {
         VectorEnvironment::step(self, actions)
     }
@@ -217,6 +224,10 @@ macro_rules! forward_vector {
 
         fn seed(&mut self, seed: u64) -> Result<(), $crate::VectorError> {
             self.inner.seed(seed)
+        }
+
+        fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), $crate::VectorError> {
+            self.inner.seed_each(seeds)
         }
     };
     (resets) => {

@@ -1,0 +1,98 @@
+//! The seeded reference files (`numpy_generator.json`, `seeded_classic.json`,
+//! `seeded_vector.json`): numpy's generator call by call, and Gymnasium's trajectories from
+//! `reset(seed=s)` onwards, replayed by id through the simulator and through vectors on one to
+//! three threads, with no state written by hand.
+
+use std::path::{Path, PathBuf};
+
+use rl_reference::schema::ReferenceContent;
+use rl_reference::{ReferenceFile, ReplayReport, load_reference_file, replay};
+
+fn reference_file(name: &str) -> ReferenceFile {
+    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/reference")
+        .join(name);
+    load_reference_file(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+fn assert_no_mismatch(report: &ReplayReport) {
+    let shown: Vec<String> = report
+        .mismatches
+        .iter()
+        .take(10)
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        report.is_match(),
+        "{}\n{}",
+        report.summary(),
+        shown.join("\n")
+    );
+}
+
+/// The ids of classic control, which the seeded files share with toy text (not built yet).
+const CLASSIC: [&str; 5] = [
+    "CartPole-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Acrobot-v1",
+    "Pendulum-v1",
+];
+
+#[test]
+fn every_numpy_generator_call_gives_numpys_result() {
+    let file = reference_file("numpy_generator.json");
+    let report = replay(&file);
+    assert_no_mismatch(&report);
+    assert_eq!(report.steps_checked, file.step_count());
+    assert!(report.steps_checked > 500, "{}", report.summary());
+}
+
+#[test]
+fn seeded_classic_control_gives_gymnasiums_trajectories() {
+    let file = reference_file("seeded_classic.json");
+    let ReferenceContent::SeededSingle { traces } = &file.content else {
+        panic!("seeded_classic.json is a seeded_single file");
+    };
+    let ids: Vec<&str> = traces.iter().map(|trace| trace.env_id.as_str()).collect();
+    for id in CLASSIC {
+        assert!(ids.contains(&id), "no trace of {id}");
+    }
+    let report = replay(&file);
+    println!("{}", report.summary());
+    assert_no_mismatch(&report);
+    assert_eq!(
+        report.steps_checked,
+        file.step_count(),
+        "{}",
+        report.summary()
+    );
+    assert!(report.steps_checked > 1000, "{}", report.summary());
+}
+
+#[test]
+fn seeded_classic_control_vectors_give_gymnasiums_trajectories() {
+    let mut file = reference_file("seeded_vector.json");
+    let ReferenceContent::SeededVector { traces } = &mut file.content else {
+        panic!("seeded_vector.json is a seeded_vector file");
+    };
+    traces.retain(|trace| CLASSIC.contains(&trace.env_id.as_str()));
+    let modes: Vec<&str> = traces
+        .iter()
+        .map(|trace| trace.autoreset_mode.as_str())
+        .collect();
+    assert!(
+        modes.contains(&"NextStep") && modes.contains(&"SameStep"),
+        "{modes:?}"
+    );
+    let report = replay(&file);
+    println!("{}", report.summary());
+    assert_no_mismatch(&report);
+    assert_eq!(
+        report.steps_checked,
+        file.step_count(),
+        "{}",
+        report.summary()
+    );
+    assert!(report.steps_checked > 1000, "{}", report.summary());
+}

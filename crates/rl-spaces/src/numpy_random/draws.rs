@@ -1,0 +1,223 @@
+//! numpy's sampling algorithms (`numpy/random/src/distributions/distributions.c` and
+//! `_generator.pyx`), written over any [`rand::Rng`]: with a [`NumpyGenerator`](super::NumpyGenerator)
+//! they return what numpy's `Generator` returns, draw for draw.
+
+use rand::Rng;
+
+/// numpy's `random()`: a float64 in `[0, 1)` from the 53 high bits of one `u64`,
+/// `(next_u64 >> 11) * 2^-53`.
+#[inline]
+pub fn random<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
+}
+
+/// numpy's `uniform(low, high)`: `low + (high - low) * random()`, the difference computed
+/// first in float64. An array `uniform(low=[...], high=[...])` is this, element by element in
+/// order.
+#[inline]
+pub fn uniform<R: Rng + ?Sized>(rng: &mut R, low: f64, high: f64) -> f64 {
+    let range = high - low;
+    low + range * random(rng)
+}
+
+/// numpy's bounded integer in `0..=max`, as `integers` draws it: nothing drawn for `max == 0`;
+/// up to `2^32 - 1`, Lemire's multiply-and-reject on 32-bit draws (one plain 32-bit draw for
+/// `max == 2^32 - 1`); beyond, Lemire's method on 64-bit draws (one plain draw for
+/// `u64::MAX`).
+pub fn bounded_u64<R: Rng + ?Sized>(rng: &mut R, max: u64) -> u64 {
+    if max == 0 {
+        0
+    } else if max <= u64::from(u32::MAX) {
+        if max == u64::from(u32::MAX) {
+            u64::from(rng.next_u32())
+        } else {
+            u64::from(lemire_u32(rng, max as u32))
+        }
+    } else if max == u64::MAX {
+        rng.next_u64()
+    } else {
+        lemire_u64(rng, max)
+    }
+}
+
+/// Lemire's method on 32-bit draws for a value in `0..=max` (`max < 2^32 - 1`), as numpy's
+/// `buffered_bounded_lemire_uint32`.
+fn lemire_u32<R: Rng + ?Sized>(rng: &mut R, max: u32) -> u32 {
+    let exclusive = max + 1;
+    let mut product = u64::from(rng.next_u32()) * u64::from(exclusive);
+    let mut leftover = product as u32;
+    if leftover < exclusive {
+        let threshold = (u32::MAX - max) % exclusive;
+        while leftover < threshold {
+            product = u64::from(rng.next_u32()) * u64::from(exclusive);
+            leftover = product as u32;
+        }
+    }
+    (product >> 32) as u32
+}
+
+/// Lemire's method on 64-bit draws for a value in `0..=max` (`max < u64::MAX`), as numpy's
+/// `bounded_lemire_uint64`.
+fn lemire_u64<R: Rng + ?Sized>(rng: &mut R, max: u64) -> u64 {
+    let exclusive = max + 1;
+    let mut product = u128::from(rng.next_u64()) * u128::from(exclusive);
+    let mut leftover = product as u64;
+    if leftover < exclusive {
+        let threshold = (u64::MAX - max) % exclusive;
+        while leftover < threshold {
+            product = u128::from(rng.next_u64()) * u128::from(exclusive);
+            leftover = product as u64;
+        }
+    }
+    (product >> 64) as u64
+}
+
+/// numpy's `integers(low, high)` (int64, `high` excluded): `low + bounded_u64(high - low - 1)`.
+/// `None` when `high <= low`, where numpy raises `ValueError`; nothing is drawn then.
+///
+/// ```
+/// use rl_spaces::NumpyGenerator;
+/// use rl_spaces::numpy_random::integers;
+/// use rand::SeedableRng;
+///
+/// let mut rng = NumpyGenerator::seed_from_u64(0);
+/// let roll = integers(&mut rng, 1, 7).expect("a non-empty range");
+/// assert!((1..7).contains(&roll));
+/// assert_eq!(integers(&mut rng, 3, 3), None);
+/// ```
+pub fn integers<R: Rng + ?Sized>(rng: &mut R, low: i64, high: i64) -> Option<i64> {
+    if high <= low {
+        return None;
+    }
+    // high - low - 1 fits in u64 for any two i64.
+    let max = (i128::from(high) - i128::from(low) - 1) as u64;
+    Some(low.wrapping_add(bounded_u64(rng, max) as i64))
+}
+
+/// numpy's `choice(n)` for a population of `n` (no probabilities): `integers(0, n)`. `None`
+/// when `n` is 0.
+pub fn choice<R: Rng + ?Sized>(rng: &mut R, n: usize) -> Option<usize> {
+    let high = i64::try_from(n).ok()?;
+    integers(rng, 0, high).map(|index| index as usize)
+}
+
+/// One draw of numpy's `choice(len(p), p=p)`: one `random()` `u`, and the first index whose
+/// normalised cumulative sum (`cumsum(p) / cumsum(p)[-1]`, summed left to right) is greater
+/// than `u` (`searchsorted(u, side="right")`). `choice(n, size=k, p=p)` is `k` such draws.
+///
+/// `None`, with nothing drawn, when `p` is empty, holds a negative or non-finite entry, or sums
+/// to zero (numpy raises `ValueError`). numpy also refuses probabilities whose sum is further
+/// than `sqrt(eps)` from 1; this function normalises them instead, as numpy does once they are
+/// accepted.
+pub fn choice_weighted<R: Rng + ?Sized>(rng: &mut R, p: &[f64]) -> Option<usize> {
+    if p.iter()
+        .any(|&weight| !(weight >= 0.0 && weight.is_finite()))
+    {
+        return None;
+    }
+    let total: f64 = p.iter().fold(0.0, |sum, &weight| sum + weight);
+    if !(total > 0.0 && total.is_finite()) {
+        return None;
+    }
+    let u = random(rng);
+    let mut cumulative = 0.0;
+    for (index, &weight) in p.iter().enumerate() {
+        cumulative += weight;
+        if cumulative / total > u {
+            return Some(index);
+        }
+    }
+    // The last normalised entry is total / total == 1.0 > u: the loop always returns.
+    Some(p.len() - 1)
+}
+
+/// numpy's `random_interval(max)`: a value in `0..=max` by masked rejection (the smallest
+/// all-ones mask covering `max`; 32-bit draws while `max < 2^32`, 64-bit beyond), which
+/// `shuffle` and `permutation` use instead of Lemire's method.
+pub fn interval<R: Rng + ?Sized>(rng: &mut R, max: u64) -> u64 {
+    if max == 0 {
+        return 0;
+    }
+    let mask = u64::MAX >> max.leading_zeros();
+    if max <= u64::from(u32::MAX) {
+        loop {
+            let value = u64::from(rng.next_u32()) & mask;
+            if value <= max {
+                return value;
+            }
+        }
+    }
+    loop {
+        let value = rng.next_u64() & mask;
+        if value <= max {
+            return value;
+        }
+    }
+}
+
+/// numpy's `shuffle(x)` of a sequence (the first axis): for `i` from `len - 1` down to 1, swap
+/// `x[i]` with `x[interval(i)]`.
+pub fn shuffle<T, R: Rng + ?Sized>(rng: &mut R, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        let j = interval(rng, i as u64) as usize;
+        items.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::NumpyGenerator;
+
+    #[test]
+    fn invalid_arguments_draw_nothing() {
+        let mut rng = NumpyGenerator::seed_from_u64(1);
+        let untouched = rng.clone();
+        assert_eq!(integers(&mut rng, 5, 5), None);
+        assert_eq!(integers(&mut rng, 5, -5), None);
+        assert_eq!(choice(&mut rng, 0), None);
+        for p in [
+            &[][..],
+            &[0.0, 0.0],
+            &[0.5, -0.1],
+            &[f64::NAN, 1.0],
+            &[f64::INFINITY],
+        ] {
+            assert_eq!(choice_weighted(&mut rng, p), None, "{p:?}");
+        }
+        assert_eq!(rng, untouched);
+    }
+
+    #[test]
+    fn a_one_value_range_draws_nothing() {
+        let mut rng = NumpyGenerator::seed_from_u64(1);
+        let untouched = rng.clone();
+        assert_eq!(integers(&mut rng, -4, -3), Some(-4));
+        assert_eq!(interval(&mut rng, 0), 0);
+        assert_eq!(rng, untouched);
+    }
+
+    #[test]
+    fn the_whole_i64_range_is_reachable() {
+        let mut rng = NumpyGenerator::seed_from_u64(2);
+        for _ in 0..100 {
+            assert!(integers(&mut rng, i64::MIN, i64::MAX).is_some());
+        }
+        let mut values = [0u64; 8];
+        for value in &mut values {
+            *value = interval(&mut rng, u64::MAX - 1);
+        }
+        assert!(values.iter().any(|&value| value > u64::from(u32::MAX)));
+    }
+
+    #[test]
+    fn weighted_choice_never_picks_a_zero_weight() {
+        let mut rng = NumpyGenerator::seed_from_u64(3);
+        for _ in 0..1000 {
+            let index = choice_weighted(&mut rng, &[0.0, 0.25, 0.0, 0.75, 0.0]).expect("valid");
+            assert!(index == 1 || index == 3, "{index}");
+        }
+    }
+}
