@@ -484,9 +484,9 @@ fn single_step(rng: &mut NumpyGenerator, context: &Context, input: &mut String) 
         let _ = write!(input, " {action}");
         match env.step(&action) {
             Ok(outcome) => {
-                if !env.action_space().contains(&action) {
+                if !env.accepts_action(&action) {
                     return Err(format!(
-                        "the action {action} outside the space was accepted"
+                        "the action {action}, which the environment does not accept, was stepped"
                     ));
                 }
                 if !env.observation_space().contains(&outcome.observation) {

@@ -121,7 +121,10 @@ pub fn register_builtins() {
 fn cartpole_settings() -> Value {
     json!({
         "agent": "linear-sarsa",
-        "max_steps": 100_000,
+        // 100 000 steps reached 475 (the threshold of rl-experiment's learning table) for
+        // only 3 of 6 master seeds once the environments drew from numpy's generator; with
+        // 200 000, master seeds 1 to 8 end between 494 and 500 (mean over 8 runs).
+        "max_steps": 200_000,
         "success": "truncated",
         // The velocities are unbounded in the observation space, so the tile coder gets
         // Sutton and Barto's usual ranges.

@@ -266,3 +266,27 @@ fn acrobot_steps_from_huge_velocities_end() {
         }
     }
 }
+
+/// Fuzz `step` input 476 (seed 1): MountainCarContinuous stepped with the force -547306.1.
+/// Gymnasium accepts and clips such a finite action, so the environment must accept it (the
+/// harness had flagged the acceptance itself, from before actions beyond the bounds were
+/// clipped); what is owed is a finite reward and an observation inside the space.
+#[test]
+fn huge_finite_forces_are_accepted_and_clipped() {
+    let mut env = registry::make("MountainCarContinuous-v0", None).expect("registered");
+    env.reset(Mode::Training).expect("reset");
+    let action = AnyElement::from(ndarray::arr1(&[-547_306.1f32]).into_dyn());
+    assert!(env.accepts_action(&action));
+    assert!(!env.action_space().contains(&action));
+    let outcome = env
+        .step(&action)
+        .expect("a finite force is clipped, not refused");
+    assert!(outcome.reward().is_finite());
+    assert!(env.observation_space().contains(&outcome.observation));
+    let nan = AnyElement::from(ndarray::arr1(&[f32::NAN]).into_dyn());
+    assert!(!env.accepts_action(&nan));
+    assert!(matches!(
+        env.step(&nan),
+        Err(CoreError::InvalidAction { .. })
+    ));
+}

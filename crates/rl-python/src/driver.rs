@@ -41,7 +41,8 @@ fn driver_error(error: VectorError) -> PyErr {
 
 #[pymethods]
 impl PyRustDriver {
-    /// Builds and resets the vector; environment `i` is seeded from `(seed, i)`.
+    /// Builds and resets the vector; environment `i` is seeded with `seed + i`
+    /// (Gymnasium's rule).
     #[new]
     #[pyo3(signature = (id, num_envs, seed = 0, threads = 1))]
     fn new(id: &str, num_envs: usize, seed: u64, threads: usize) -> PyResult<Self> {

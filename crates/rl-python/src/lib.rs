@@ -13,7 +13,7 @@
 //!   action space, stepped from Rust in a loop, for benchmarks that time both in one process
 //!   ([`driver`]; not part of the Gymnasium API),
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
-//! - `domain_info`, `space_definition` and `derive_seed`, which the Python classes use.
+//! - `domain_info` and `space_definition`, which the Python classes use.
 //!
 //! # Exposing a domain of your own
 //!
@@ -128,13 +128,6 @@ fn space_definition(definition_json: &str) -> PyResult<String> {
     Ok(space.to_definition().to_string())
 }
 
-/// The seed of environment `index` of a vector seeded with `seed`
-/// (`rl_wrappers::derive_seed`): a single environment seeded with it starts like that one.
-#[pyfunction]
-fn derive_seed(seed: u64, index: u64) -> u64 {
-    rl_wrappers::derive_seed(seed, index)
-}
-
 /// The conformance checker's verdict and report for the domain registered under `id` (built
 /// with `params_json`, its environment seeded with `seed`): `(ok, report)`, where `report` is
 /// the text `rl_core::CheckReport` prints. Transitions are checked too where the registration
@@ -152,7 +145,7 @@ fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, Stri
 }
 
 /// Adds the classes and functions of `rlrs._core` (`Environment`, `Vector`, `ids`, `entries`,
-/// `check`, `domain_info`, `space_definition`, `derive_seed`) to `module`: what a domain
+/// `check`, `domain_info`, `space_definition`) to `module`: what a domain
 /// author's own extension module calls, after registering its domains, so that the Python
 /// classes `rlrs.RustEnv` and `rlrs.RustVectorEnv` drive them (see the [crate
 /// documentation](crate)). It registers nothing itself: the module serves the ids in the
@@ -170,7 +163,6 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check, module)?)?;
     module.add_function(wrap_pyfunction!(domain_info, module)?)?;
     module.add_function(wrap_pyfunction!(space_definition, module)?)?;
-    module.add_function(wrap_pyfunction!(derive_seed, module)?)?;
     Ok(())
 }
 

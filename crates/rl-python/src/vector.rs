@@ -227,13 +227,13 @@ fn buffer_error(error: impl std::fmt::Display) -> PyErr {
     PyRuntimeError::new_err(format!("output buffer: {error}"))
 }
 
-/// A vector failure as a Python exception: invalid actions are `ValueError`s, the rest
-/// `RuntimeError`s.
+/// A vector failure as a Python exception: invalid actions and parameters (seeds among them)
+/// are `ValueError`s, the rest `RuntimeError`s.
 fn vector_error(error: VectorError) -> PyErr {
     match error {
-        VectorError::InvalidAction { .. } | VectorError::ActionCount { .. } => {
-            PyValueError::new_err(error.to_string())
-        }
+        VectorError::InvalidAction { .. }
+        | VectorError::ActionCount { .. }
+        | VectorError::InvalidParameter { .. } => PyValueError::new_err(error.to_string()),
         other => PyRuntimeError::new_err(other.to_string()),
     }
 }
@@ -458,7 +458,7 @@ fn split_rows<T: Clone>(
 #[pymethods]
 impl PyVector {
     /// Builds `num_envs` environments of `id` with the JSON parameters `params_json`,
-    /// environment `i` seeded from `(seed, i)`, with the autoreset mode `autoreset` and
+    /// environment `i` seeded with `seed + i` (Gymnasium's rule), with the autoreset mode `autoreset` and
     /// `threads` worker threads.
     #[new]
     #[pyo3(signature = (id, params_json = None, num_envs = 1, seed = 0, autoreset = "next_step", threads = 1))]
@@ -619,10 +619,19 @@ impl PyVector {
         self.buffers.episode_times.bind(py).clone()
     }
 
-    /// Reseeds the environments: environment `i` from `(seed, i)`.
+    /// Reseeds the environments as Gymnasium's `reset(seed=seed)`: environment `i` with
+    /// `seed + i` (a `ValueError`, with nothing reseeded, if that overflows 64 bits).
     fn seed(&self, seed: u64) -> PyResult<()> {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => vector.seed(seed)).map_err(vector_error)
+    }
+
+    /// Reseeds environment `i` with `seeds[i]` where it is not `None`, leaving the others'
+    /// streams as they are (Gymnasium's `reset(seed=[s0, None, ...])`); a `ValueError`, with
+    /// nothing reseeded, unless there is one entry per environment.
+    fn seed_each(&self, seeds: Vec<Option<u64>>) -> PyResult<()> {
+        let mut inner = self.lock()?;
+        with_vector!(&mut inner.stepper, vector => vector.seed_each(&seeds)).map_err(vector_error)
     }
 
     /// Resets every environment and writes the first observations; returns the flags as

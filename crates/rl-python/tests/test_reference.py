@@ -5,10 +5,8 @@ Each trace is rolled out from its recorded initial state (set with
 ``reset(options={"state": ...})``, since the traces start where Gymnasium's own generator put
 them) through its recorded actions; every observation, reward and flag must be identical.
 
-MountainCarContinuous: Gymnasium's ``step`` accepts forces outside its declared ``Box(-1, 1)``
-(clipping them); ours enforces the declared space (see rl-domains' documentation of the
-difference), so a trace is replayed up to its first out-of-range action, which must be
-rejected with ``ValueError``.
+MountainCarContinuous: the traces hold forces outside the declared ``Box(-1, 1)``, which
+Gymnasium's ``step`` accepts and clips, and so does ours: every step is replayed.
 """
 
 from __future__ import annotations
@@ -48,7 +46,7 @@ def test_gymnasium_traces_replay_bit_for_bit(reference, file_name):
     assert data["env_id"] == rust_id
     env = gym.make(f"rlrs/{rust_id}", **params)
     replayed = 0
-    skipped = 0
+    beyond = 0
     for trace in data["traces"]:
         observation, _ = env.reset(
             seed=0, options={"state": initial_state(data["domain"], trace)}
@@ -60,11 +58,7 @@ def test_gymnasium_traces_replay_bit_for_bit(reference, file_name):
             action = step["action"]
             if isinstance(action, list):
                 action = np.asarray(action, dtype=np.float32)
-                if not env.action_space.contains(action):
-                    with pytest.raises(ValueError, match="not an element of the action space"):
-                        env.step(action)
-                    skipped += len(trace["steps"]) - step["t"]
-                    break
+                beyond += not env.action_space.contains(action)
             observation, reward, terminated, truncated, _ = env.step(action)
             where = f"{trace['id']} step {step['t']}"
             expected = np.asarray(step["obs"], dtype=np.float32)
@@ -74,8 +68,9 @@ def test_gymnasium_traces_replay_bit_for_bit(reference, file_name):
             assert terminated is step["terminated"], where
             assert truncated is step["truncated"], where
             replayed += 1
-    assert replayed + skipped == sum(trace["length"] for trace in data["traces"])
-    assert replayed > skipped
+    assert replayed == sum(trace["length"] for trace in data["traces"]) > 0
+    if rust_id == "MountainCarContinuous-v0":
+        assert beyond > 0, "the traces were expected to hold forces beyond the bounds"
 
 
 def test_gridworld_traces_replay_bit_for_bit(reference):

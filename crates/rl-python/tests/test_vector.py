@@ -52,13 +52,13 @@ def test_spaces_keep_float32_boxes_and_flatten_the_rest():
 
 class Singles:
     """Single environments doing what the vector's environments do: environment i of a vector
-    reset with seed s is seeded with derive_seed(s, i)."""
+    reset with seed s is seeded with s + i (Gymnasium's rule)."""
 
     def __init__(self, rust_id, num_envs, seed, **params):
         self.envs = [rlrs.RustEnv(rust_id, **params) for _ in range(num_envs)]
         self.observations = np.stack(
             [
-                env.reset(seed=rlrs._core.derive_seed(seed, i))[0]
+                env.reset(seed=seed + i)[0]
                 for i, env in enumerate(self.envs)
             ]
         ).astype(np.float32)
@@ -166,7 +166,7 @@ def test_gridworld_vector_observations_are_gymnasium_flattened():
     observations, _ = envs.reset(seed=2)
     space = singles.envs[0].observation_space
     flat = np.stack(
-        [spaces.flatten(space, env.reset(seed=rlrs._core.derive_seed(2, i))[0]) for i, env in enumerate(singles.envs)]
+        [spaces.flatten(space, env.reset(seed=2 + i)[0]) for i, env in enumerate(singles.envs)]
     )
     assert np.array_equal(observations, flat.astype(np.float32))
 

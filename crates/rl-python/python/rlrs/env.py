@@ -11,7 +11,7 @@ import numpy as np
 
 from .spaces import observation_converter, space_from_definition
 
-__all__ = ["RustEnv", "core", "params_json"]
+__all__ = ["RustEnv", "checked_seed", "core", "params_json"]
 
 
 def core(module: str = "rlrs._core"):
@@ -19,6 +19,22 @@ def core(module: str = "rlrs._core"):
     extension module built with ``rl_python::add_to_module`` (whose registry holds their
     domains)."""
     return importlib.import_module(module)
+
+
+def checked_seed(seed: Any, name: str) -> int:
+    """``seed`` as the Rust core takes it: an integer in ``[0, 2**64)``, else ``TypeError``
+    (not an integer) or ``ValueError`` (out of range), naming ``name``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer or None, not {seed!r}")
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"{name} is {seed}; seeds are non-negative integers (numpy's rule)")
+    if seed >= 2**64:
+        raise ValueError(
+            f"{name} is {seed}; rlrs takes seeds below 2**64 (numpy takes larger ones, "
+            "the Rust environments' seeds are 64-bit)"
+        )
+    return seed
 
 
 def params_json(params: dict[str, Any]) -> str | None:
@@ -33,9 +49,14 @@ class RustEnv(gym.Env):
     module, see the README). ``params`` are the domain's JSON-able parameters (``RustEnv("CartPole-v1",
     sutton_barto_reward=True)``); unknown or ill-typed ones raise ``ValueError`` naming them.
 
-    Seeding follows Gymnasium: ``reset(seed=s)`` reseeds the Rust generator with ``s``,
-    ``reset()`` continues its stream (the first unseeded reset draws a seed from
-    ``np_random``, itself seeded from entropy). The dynamics never use ``np_random``.
+    Seeding is Gymnasium's, draw for draw: ``reset(seed=s)`` starts the Rust generator as
+    ``np.random.default_rng(s)`` (numpy's ``Generator(PCG64(SeedSequence(s)))``, reimplemented
+    bit for bit) and draws the initial state as the Gymnasium environment of the same id does,
+    so the trajectory is Gymnasium's; ``reset()`` continues the stream (the first unseeded
+    reset draws a seed from ``np_random``, itself seeded from entropy, as Gymnasium starts from
+    entropy). Seeds are integers in ``[0, 2**64)``: a negative or non-integer seed raises
+    Gymnasium's own error, a larger one ``ValueError``. The dynamics never use ``np_random``
+    (it is seeded with the same seed, for the caller's own draws).
 
     ``reset(options={"state": state})`` starts the episode in ``state`` (the domain's state as
     JSON-able data, for example ``[x, x_dot, theta, theta_dot]`` for CartPole or
@@ -76,7 +97,7 @@ class RustEnv(gym.Env):
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            self._core.seed(int(seed))
+            self._core.seed(checked_seed(seed, "seed"))
             self._seeded = True
         elif not self._seeded:
             self._core.seed(int(self.np_random.integers(0, 2**63 - 1)))

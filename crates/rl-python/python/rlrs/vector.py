@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
-from .env import core, params_json
+from .env import checked_seed, core, params_json
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -50,8 +50,13 @@ class RustVectorEnv(VectorEnv):
       overwritten by the next call (no array allocated per step: only the returned tuple and
       the ``info`` dictionaries).
     - ``core_module`` names the Rust core that holds the id (as for ``RustEnv``).
-    - Seeding: ``reset(seed=s)`` reseeds environment ``i`` from ``(s, i)``; ``reset()``
-      continues the streams (the first unseeded reset draws a seed from ``np_random``).
+    - Seeding, as ``gymnasium.vector.SyncVectorEnv``: ``reset(seed=s)`` seeds environment ``i``
+      with ``s + i``, so that it starts as ``gym.make(env_id).reset(seed=s + i)``;
+      ``reset(seed=[s0, None, s2, ...])`` (one entry per environment) reseeds the environments
+      whose entry is an integer and continues the others' streams; ``reset()`` continues every
+      stream (the first unseeded reset draws a seed from ``np_random``). Seeds are integers in
+      ``[0, 2**64)`` (``s + num_envs - 1`` too): anything else raises ``TypeError`` or
+      ``ValueError``, with nothing reseeded.
     """
 
     def __init__(
@@ -128,22 +133,44 @@ class RustVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is not None and not isinstance(seed, (int, np.integer)):
-            raise TypeError(
-                f"RustVectorEnv.reset takes one integer seed (environment i is seeded from "
-                f"(seed, i)), not {seed!r}"
-            )
         if options:
             raise ValueError(f"RustVectorEnv.reset takes no options, got {options!r}")
-        super().reset(seed=seed)
-        if seed is not None:
-            self._core.seed(int(seed))
+        if seed is None:
+            super().reset()
+            if not self._seeded:
+                self._seed_from_np_random()
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seed = checked_seed(seed, "seed")
+            super().reset(seed=seed)
+            self._core.seed(seed)
             self._seeded = True
-        elif not self._seeded:
-            self._core.seed(int(self.np_random.integers(0, 2**63 - 1)))
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"seed has {len(seed)} entries; the vector has {self.num_envs} "
+                    "environments (one seed or None each)"
+                )
+            seeds = [
+                None if entry is None else checked_seed(entry, f"seed[{i}]")
+                for i, entry in enumerate(seed)
+            ]
+            super().reset()
+            if not self._seeded and None in seeds:
+                self._seed_from_np_random()
+            self._core.seed_each(seeds)
             self._seeded = True
+        else:
+            raise TypeError(
+                f"seed must be None, an integer or a list of integers or None, not {seed!r}"
+            )
         self._core.reset()
         return self._out(self._observations), {}
+
+    def _seed_from_np_random(self) -> None:
+        """Seeds the environments from a seed drawn from ``np_random`` (seeded from entropy
+        unless a seed was given), as Gymnasium's environments start from entropy."""
+        self._core.seed(int(self.np_random.integers(0, 2**63 - 1)))
+        self._seeded = True
 
     def reset_ended(self) -> np.ndarray:
         """Resets the environments whose episode ended (``AutoresetMode.DISABLED``) and
