@@ -66,7 +66,9 @@ fn read_array<T: Element + Clone>(object: &Bound<'_, PyAny>, name: &str) -> PyRe
         .import("numpy")?
         .call_method1("ascontiguousarray", (object, name))?;
     let array = converted.cast::<PyArrayDyn<T>>()?;
-    let readonly: PyReadonlyArrayDyn<'_, T> = array.readonly();
+    let readonly: PyReadonlyArrayDyn<'_, T> = array.try_readonly().map_err(|error| {
+        pyo3::exceptions::PyValueError::new_err(format!("the array cannot be read: {error}"))
+    })?;
     Ok(readonly.as_array().to_owned())
 }
 

@@ -2,6 +2,7 @@
 //! pure-Python `rlrs.RustEnv` (a `gymnasium.Env`) drives.
 
 use std::any::TypeId;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError, RwLock, TryLockError};
 
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
@@ -218,6 +219,8 @@ struct Inner {
 pub struct PyEnvironment {
     inner: Mutex<Inner>,
     id: String,
+    /// Set by `close`: every later call but `close` is an error.
+    closed: AtomicBool,
 }
 
 impl PyEnvironment {
@@ -225,6 +228,12 @@ impl PyEnvironment {
     /// run Python code, which can switch threads; waiting for the lock while holding the
     /// interpreter could deadlock).
     fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(PyRuntimeError::new_err(format!(
+                "the {} environment is closed; make a new one",
+                self.id
+            )));
+        }
         match self.inner.try_lock() {
             Ok(guard) => Ok(guard),
             Err(TryLockError::Poisoned(poisoned)) => Ok(PoisonError::into_inner(poisoned)),
@@ -253,6 +262,7 @@ impl PyEnvironment {
                 action_space,
             }),
             id: id.to_owned(),
+            closed: AtomicBool::new(false),
         })
     }
 
@@ -343,9 +353,14 @@ impl PyEnvironment {
         Ok(self.lock()?.environment.render_text())
     }
 
-    /// Releases the environment's resources.
+    /// Releases the environment's resources; every later call but `close` is a
+    /// `RuntimeError`. Idempotent.
     fn close(&self) -> PyResult<()> {
+        if self.closed.load(Ordering::Acquire) {
+            return Ok(());
+        }
         self.lock()?.environment.environment().close();
+        self.closed.store(true, Ordering::Release);
         Ok(())
     }
 }

@@ -11,7 +11,7 @@ use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use ndarray::{ArrayD, Axis, IxDyn};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -41,6 +41,8 @@ enum Stepper {
         vector: Box<VectorEpisodeStatistics<RegisteredVector>>,
         actions: Vec<AnyElement>,
     },
+    /// Closed: the environments are dropped (their threads stopped); every call is an error.
+    Closed,
 }
 
 /// Runs the same expression on either vector of a [`Stepper`].
@@ -53,8 +55,14 @@ macro_rules! with_vector {
             Stepper::Any {
                 vector: $vector, ..
             } => $body,
+            Stepper::Closed => return Err(closed_error()),
         }
     };
+}
+
+/// The error of a call on a closed vector.
+fn closed_error() -> PyErr {
+    PyRuntimeError::new_err("the vector is closed; make a new one")
 }
 
 /// The Rust side of the vector: the stepper, the spaces of one environment, and the indices
@@ -143,8 +151,13 @@ impl Buffers {
     /// Zeroed buffers for `count` environments with observation rows of `flat_dim`.
     fn new(py: Python<'_>, count: usize, flat_dim: usize) -> PyResult<Self> {
         let layout = Layout::new(count, flat_dim)?;
-        let storage = PyArray1::<u8>::zeros(py, layout.len, false);
-        let ndarray = py.import("numpy")?.getattr("ndarray")?;
+        // `numpy.zeros` (not rust-numpy's `PyArray1::zeros`, which panics when NumPy cannot
+        // allocate): a size that cannot be allocated is NumPy's own `MemoryError`.
+        let numpy = py.import("numpy")?;
+        let storage = numpy
+            .call_method1("zeros", (layout.len, "uint8"))?
+            .cast_into::<PyArray1<u8>>()?;
+        let ndarray = numpy.getattr("ndarray")?;
         // `numpy.ndarray(shape, dtype, buffer=storage, offset=...)`: a view of the storage.
         let view = |shape: Vec<usize>, dtype: &str, offset: usize| -> PyResult<Bound<'_, PyAny>> {
             let kwargs = pyo3::types::PyDict::new(py);
@@ -182,6 +195,21 @@ impl Buffers {
             episode_mask: flags(layout.episode_mask)?,
             storage: storage.unbind(),
             layout,
+        })
+    }
+}
+
+impl Buffers {
+    /// The storage, borrowed for writing, or a `ValueError` saying why it cannot be: NumPy's
+    /// borrow checking refuses while a caller's array that is a view of it is borrowed (the
+    /// actions of a step, for example, are copied and released first) or when it was made
+    /// read-only.
+    fn writable<'py>(&self, py: Python<'py>) -> PyResult<PyReadwriteArray1<'py, u8>> {
+        self.storage.bind(py).try_readwrite().map_err(|error| {
+            PyValueError::new_err(format!(
+                "the vector's output arrays cannot be written ({error}): they are views of one \
+                 buffer that must stay writeable and not be borrowed by the arguments of the call"
+            ))
         })
     }
 }
@@ -243,20 +271,26 @@ impl PyVector {
     /// interpreter released, so waiting for the lock while holding the interpreter could
     /// deadlock.
     fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
-        match self.inner.try_lock() {
-            Ok(guard) => Ok(guard),
-            Err(TryLockError::Poisoned(poisoned)) => Ok(PoisonError::into_inner(poisoned)),
-            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
-                "the vector is being used by another thread; a vector is driven by one thread at a time",
-            )),
+        let guard = match self.inner.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "the vector is being used by another thread; a vector is driven by one thread at a time",
+                ));
+            }
+        };
+        if matches!(guard.stepper, Stepper::Closed) {
+            return Err(closed_error());
         }
+        Ok(guard)
     }
 
     /// Copies every output of the last reset or step into the NumPy buffers (but the
     /// observations, rewards and flags if the step `mirrored` them there already).
     /// Returns the step's [flags](ENDED_FLAG).
     fn write_outputs(&self, py: Python<'_>, inner: &mut Inner, mirrored: bool) -> PyResult<u8> {
-        let mut storage = self.buffers.storage.bind(py).readwrite();
+        let mut storage = self.buffers.writable(py)?;
         let bytes = storage.as_slice_mut().map_err(buffer_error)?;
         let written = &mut inner.written;
         with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written, mirrored))
@@ -358,13 +392,56 @@ impl PyVector {
         Ok(flags)
     }
 
+    /// Copies one integer action per environment into the stepper's buffer.
+    fn copy_discrete_actions(
+        &self,
+        inner: &mut Inner,
+        actions: &PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let actions = actions.as_array();
+        if actions.len() != self.count {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {} environments",
+                actions.len(),
+                self.count
+            )));
+        }
+        match &mut inner.stepper {
+            // Copied: the step runs with the interpreter released, when another Python thread
+            // could write into the NumPy array.
+            Stepper::Discrete {
+                actions: buffer, ..
+            } => match actions.as_slice() {
+                Some(slice) => buffer.copy_from_slice(slice),
+                None => buffer
+                    .iter_mut()
+                    .zip(actions.iter())
+                    .for_each(|(target, action)| *target = *action),
+            },
+            Stepper::Any {
+                actions: buffer, ..
+            } => {
+                for (target, action) in buffer.iter_mut().zip(actions.iter()) {
+                    // In place when the slot already holds an integer (always, after the
+                    // first step).
+                    match target {
+                        AnyElement::Int(slot) => *slot = *action,
+                        other => *other = AnyElement::Int(*action),
+                    }
+                }
+            }
+            Stepper::Closed => return Err(closed_error()),
+        }
+        Ok(())
+    }
+
     /// Steps with the actions already in the stepper's buffer, the interpreter released.
     fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
         // One borrow of the NumPy buffer for the whole call (each is checked, at a cost). The
         // threads copy their own rows of the observations, rewards and flags into it as they
         // step them (on two threads, half the rows never pass through the calling thread's
         // cache); the rest is written after the step.
-        let mut storage = self.buffers.storage.bind(py).readwrite();
+        let mut storage = self.buffers.writable(py)?;
         let bytes = storage.as_slice_mut().map_err(buffer_error)?;
         let mirror = self.mirror(bytes)?;
         match &mut inner.stepper {
@@ -372,6 +449,7 @@ impl PyVector {
                 py.detach(|| vector.step_mirrored(actions, mirror))
             }
             Stepper::Any { vector, actions } => py.detach(|| vector.step_mirrored(actions, mirror)),
+            Stepper::Closed => return Err(closed_error()),
         }
         .map_err(vector_error)?;
         let written = &mut inner.written;
@@ -420,6 +498,7 @@ impl PyVector {
                 "the action space is {}: step with step_discrete and one integer per environment",
                 inner.action_space
             ))),
+            Stepper::Closed => Err(closed_error()),
         }
     }
 }
@@ -619,6 +698,24 @@ impl PyVector {
         self.buffers.episode_times.bind(py).clone()
     }
 
+    /// Drops the environments at once (their worker threads stop), whatever references to
+    /// this object remain; every later call but `close` is a `RuntimeError`. Idempotent.
+    fn close(&self) -> PyResult<()> {
+        let mut guard = match self.inner.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "the vector is being used by another thread; close it when that call returns",
+                ));
+            }
+        };
+        let stepper = std::mem::replace(&mut guard.stepper, Stepper::Closed);
+        drop(guard);
+        drop(stepper);
+        Ok(())
+    }
+
     /// Reseeds the environments as Gymnasium's `reset(seed=seed)`: environment `i` with
     /// `seed + i` (a `ValueError`, with nothing reseeded, if that overflows 64 bits).
     fn seed(&self, seed: u64) -> PyResult<()> {
@@ -657,39 +754,11 @@ impl PyVector {
     /// autoreset), so that Python builds `info` only when there is something in it.
     fn step_discrete(&self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        let actions = actions.as_array();
-        if actions.len() != self.count {
-            return Err(PyValueError::new_err(format!(
-                "{} actions for {} environments",
-                actions.len(),
-                self.count
-            )));
-        }
-        match &mut inner.stepper {
-            // Copied: the step runs with the interpreter released, when another Python thread
-            // could write into the NumPy array.
-            Stepper::Discrete {
-                actions: buffer, ..
-            } => match actions.as_slice() {
-                Some(slice) => buffer.copy_from_slice(slice),
-                None => buffer
-                    .iter_mut()
-                    .zip(actions.iter())
-                    .for_each(|(target, action)| *target = *action),
-            },
-            Stepper::Any {
-                actions: buffer, ..
-            } => {
-                for (target, action) in buffer.iter_mut().zip(actions.iter()) {
-                    // In place when the slot already holds an integer (always, after the
-                    // first step).
-                    match target {
-                        AnyElement::Int(slot) => *slot = *action,
-                        other => *other = AnyElement::Int(*action),
-                    }
-                }
-            }
-        }
+        self.copy_discrete_actions(&mut inner, &actions)?;
+        // The actions are copied: their borrow ends before the output buffer is borrowed for
+        // writing (the actions may be a view of it, as `info["episode"]["l"]` is with
+        // copy=False).
+        drop(actions);
         self.step_prepared(py, &mut inner)
     }
 
@@ -761,6 +830,7 @@ impl PyVector {
                     *target = element_from_python(action_space, &action)?;
                 }
             }
+            Stepper::Closed => return Err(closed_error()),
         }
         self.step_prepared(py, &mut inner)
     }

@@ -435,6 +435,36 @@ fn construction_is_validated() {
     assert!(kernel.is_err());
 }
 
+/// Issue 33: `2^40` environments aborted the process ("memory allocation failed"): the size
+/// check only caught arithmetic overflow. Counts beyond `MAX_ENVS` and counts whose buffers
+/// cannot be allocated are errors naming the count, before anything is allocated, on both
+/// construction paths.
+#[test]
+fn counts_that_cannot_be_allocated_are_errors_not_aborts() {
+    for len in [1usize << 40, rl_wrappers::vector::MAX_ENVS + 1] {
+        let huge = NonZeroUsize::new(len).expect("non-zero");
+        let kernel =
+            KernelVector::<_, f32>::from_kernel(Drift::new(5, 0.0), huge, 0, VectorOptions::new());
+        let error = kernel.err().expect("too many environments");
+        assert!(matches!(
+            error,
+            VectorError::InvalidParameter { name: "count", .. }
+        ));
+        assert!(error.to_string().contains(&len.to_string()), "{error}");
+        let mut built = 0;
+        let copies =
+            EnvironmentVector::<_, f32>::from_environments(huge, 0, VectorOptions::new(), |_| {
+                built += 1;
+                Simulator::new(corridor(3, 0.0), 0)
+            });
+        assert!(matches!(
+            copies,
+            Err(VectorError::InvalidParameter { name: "count", .. })
+        ));
+        assert_eq!(built, 0, "no environment is built for a refused count");
+    }
+}
+
 #[test]
 fn the_kernel_truncates_at_the_episode_cap() {
     let mut vector = KernelVector::<_, f64>::from_kernel(

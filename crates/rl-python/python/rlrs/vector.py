@@ -216,7 +216,9 @@ class RustVectorEnv(VectorEnv):
         return self._observations, self._rewards, self._terminated, self._truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
-        self._core = None
+        # Drops the Rust environments and stops their threads at once, whatever still refers
+        # to the core (the bound stepping method does); later calls raise RuntimeError.
+        self._core.close()
 
 
 def _copied(info: dict[str, Any]) -> dict[str, Any]:

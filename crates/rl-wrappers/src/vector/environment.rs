@@ -117,20 +117,37 @@ pub struct VectorEnvironment<B: Batch> {
     len: usize,
 }
 
+/// The largest number of environments a vector holds: 2^24 (16,777,216). A larger count is an
+/// error before anything is allocated (so is a count whose buffers cannot be allocated).
+pub const MAX_ENVS: usize = 1 << 24;
+
 /// Checks that the buffers of `len` environments with observations of `dim` entries can be
-/// allocated: a few 8-byte words per entry and per environment must fit in `isize::MAX` bytes.
+/// allocated, before anything is: `len` is at most [`MAX_ENVS`], and the bytes of the output
+/// buffers (a few 8-byte words per entry and per environment) can be reserved, a fallible
+/// allocation that is released at once (so an impossible size is an error, not an abort).
 fn check_size(len: usize, dim: usize) -> Result<(), VectorError> {
+    if len > MAX_ENVS {
+        return Err(VectorError::invalid_parameter(
+            "count",
+            format!("{len} environments are more than the maximum of a vector, {MAX_ENVS}"),
+        ));
+    }
     let bytes = dim
         .checked_add(8)
         .and_then(|words| words.checked_mul(len))
-        .and_then(|words| words.checked_mul(16));
-    match bytes {
-        Some(bytes) if bytes <= isize::MAX as usize => Ok(()),
-        _ => Err(VectorError::invalid_parameter(
+        .and_then(|words| words.checked_mul(16))
+        .filter(|bytes| *bytes <= isize::MAX as usize);
+    let reserved = bytes.is_some_and(|bytes| Vec::<u8>::new().try_reserve_exact(bytes).is_ok());
+    if !reserved {
+        return Err(VectorError::invalid_parameter(
             "count",
-            format!("{len} environments with observations of {dim} entries are too many"),
-        )),
+            format!(
+                "{len} environments with observations of {dim} entries are too many: their \
+                 buffers cannot be allocated"
+            ),
+        ));
     }
+    Ok(())
 }
 
 /// Checks the thread count against the number of environments.
@@ -156,8 +173,10 @@ where
     /// `count` environments made by `factory(i)` for `i` in `0..count`, environment `i`
     /// seeded with `seed + i` (see "Seeds" above; an error if that overflows `u64`).
     ///
-    /// Errors if the environments do not all have the same action space and observation
-    /// dimension, if there are more threads than environments, or if a thread cannot start.
+    /// Errors if `count` is more than [`MAX_ENVS`] or its buffers cannot be allocated (before
+    /// any environment is made), if the environments do not all have the same action space and
+    /// observation dimension, if there are more threads than environments, or if a thread
+    /// cannot start.
     pub fn from_environments(
         count: NonZeroUsize,
         seed: u64,
@@ -224,7 +243,8 @@ where
     /// (`NumpyGenerator::seed_from_u64(seed + i)`), the step counts and the episode cap
     /// ([`Domain::episode_cap`](rl_core::Domain::episode_cap)).
     ///
-    /// Errors if there are more threads than episodes or a thread cannot start.
+    /// Errors if `count` is more than [`MAX_ENVS`] or its buffers cannot be allocated (before
+    /// anything is), if there are more threads than episodes or if a thread cannot start.
     pub fn from_kernel(
         domain: D,
         count: NonZeroUsize,

@@ -1,0 +1,82 @@
+"""Reliability from Python (issue 33): inputs that aborted the interpreter or raised Rust
+panics (``PanicException``) are ordinary exceptions, and a closed environment is closed.
+
+``PanicException`` derives from ``BaseException``, so a ``pytest.raises(ValueError)`` that met
+one would fail the test rather than pass it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import rlrs
+
+
+@pytest.mark.parametrize(
+    "env_id, num_envs",
+    [("CartPole-v1", 2**40), ("GridWorld-4x5", 2**36), ("CartPole-v1", 2**24 + 1)],
+)
+def test_vector_sizes_beyond_the_maximum_are_value_errors(env_id, num_envs):
+    # Used to abort the process: "memory allocation of ... bytes failed".
+    with pytest.raises(ValueError, match=f"{num_envs} environments"):
+        rlrs.RustVectorEnv(env_id, num_envs)
+
+
+def test_actions_that_are_views_of_the_output_buffer_step():
+    # With copy=False the arrays in info are views of the vector's one output buffer; stepping
+    # with one of them as the actions raised PanicException (AlreadyBorrowed).
+    envs = rlrs.RustVectorEnv("CartPole-v1", 4, copy=False)
+    envs.reset(seed=0)
+    lengths = envs._core.episode_lengths
+    assert lengths.base is envs._core.observations.base
+    for _ in range(3):
+        observations, _, _, _, _ = envs.step(lengths)
+    assert observations.shape == (4, 4)
+    envs.close()
+
+
+def test_a_read_only_output_buffer_is_a_value_error():
+    envs = rlrs.RustVectorEnv("CartPole-v1", 2, copy=False)
+    envs.reset(seed=0)
+    envs._core.observations.base.flags.writeable = False
+    # Used to raise PanicException (NotWriteable).
+    with pytest.raises(ValueError, match="cannot be written"):
+        envs.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="cannot be written"):
+        envs.reset()
+    envs._core.observations.base.flags.writeable = True
+    envs.step(np.zeros(2, dtype=np.int64))
+
+
+def threads_of_this_process() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_a_closed_vector_is_closed_and_its_threads_stop():
+    envs = rlrs.RustVectorEnv("CartPole-v1", 64, threads=2)
+    envs.reset(seed=0)
+    step = envs.step  # a reference that used to keep the Rust vector alive and stepping
+    with_vector = threads_of_this_process() if os.path.isdir("/proc/self/task") else None
+    envs.close()
+    if with_vector is not None:
+        assert threads_of_this_process() == with_vector - 1, "the worker thread was not stopped"
+    with pytest.raises(RuntimeError, match="closed"):
+        step(np.zeros(64, dtype=np.int64))
+    with pytest.raises(RuntimeError, match="closed"):
+        envs.reset(seed=1)
+    envs.close()  # idempotent
+
+
+def test_a_closed_environment_is_closed():
+    env = gym.make("rlrs/CartPole-v1")
+    env.reset(seed=0)
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="closed"):
+        env.reset(seed=0)
+    env.close()  # idempotent
