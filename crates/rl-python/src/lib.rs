@@ -55,7 +55,7 @@ pub mod driver;
 pub mod single;
 pub mod vector;
 
-pub use single::register_typed_domain;
+pub use single::{register_typed_domain, register_typed_domain_with_frames};
 
 /// A registry failure as a Python exception: unknown ids are `KeyError`s, bad parameters and
 /// actions `ValueError`s, the rest `RuntimeError`s.

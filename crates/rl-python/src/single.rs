@@ -5,11 +5,16 @@ use std::any::TypeId;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError, RwLock, TryLockError};
 
+use numpy::PyArray3;
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rl_core::registry::RegisteredDomain;
-use rl_core::{BoxedEnvironment, Domain, DynamicEnvironment, Environment, Mode, Render, Simulator};
-use rl_domains::{CartPole, GridWorld, MountainCar, MountainCarContinuous};
+use rl_core::{
+    BoxedEnvironment, BoxedFrameEnvironment, CoreError, Domain, DynamicEnvironment, Environment,
+    Frame, Mode, Render, RenderFrame, ResetReason, Simulator,
+};
+use rl_domains::cartpole_fast::FastCartPole;
+use rl_domains::{Acrobot, CartPole, GridWorld, MountainCar, MountainCarContinuous, Pendulum};
 use rl_spaces::{AnyElement, AnySpace, DynamicSpace};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -42,21 +47,47 @@ pub trait PythonEnvironment: Send {
     /// A text picture of the current state, if the domain draws its states and an episode
     /// started.
     fn render_text(&self) -> Option<String>;
+
+    /// The natural size `(width, height)` of the RGB frames, or `None` when the id draws none.
+    fn frame_size(&self) -> Option<(u32, u32)>;
+
+    /// Draws the current state over `frame` (at its size); `None` when the id draws no
+    /// frames, an error before the first reset.
+    fn render_frame(&self, frame: &mut Frame) -> Option<Result<(), CoreError>>;
 }
 
-/// An environment whose domain type is unknown here: no state access.
-struct Opaque(BoxedEnvironment);
+/// An environment whose domain type is unknown here: no state access, and RGB frames where
+/// the registration declared them (the registry's frame environment).
+enum Opaque {
+    /// An id without frames.
+    Plain(BoxedEnvironment),
+    /// An id with frames.
+    Frames(BoxedFrameEnvironment),
+}
+
+impl Opaque {
+    /// The environment of `domain` seeded with `seed`, with frames if it has them.
+    fn new(domain: &dyn RegisteredDomain, seed: u64) -> Self {
+        match domain.frame_environment(seed) {
+            Ok(environment) => Opaque::Frames(environment),
+            Err(_) => Opaque::Plain(domain.environment(seed)),
+        }
+    }
+}
 
 impl PythonEnvironment for Opaque {
     fn environment(&mut self) -> &mut DynamicEnvironmentObject {
-        &mut *self.0
+        match self {
+            Opaque::Plain(environment) => &mut **environment,
+            Opaque::Frames(environment) => &mut **environment,
+        }
     }
 
     fn reset_to(&mut self, _state: &Value) -> Result<AnyElement, String> {
         Err(
             "this id's domain type is not known to the Python package, so its state cannot \
-             be set (the built-in CartPole, MountainCar, MountainCarContinuous and GridWorld \
-             ids support it, and the types declared by rl_python::register_typed_domain)"
+             be set (the built-in ids support it, and the types declared by \
+             rl_python::register_typed_domain)"
                 .to_owned(),
         )
     }
@@ -68,6 +99,45 @@ impl PythonEnvironment for Opaque {
     fn render_text(&self) -> Option<String> {
         None
     }
+
+    fn frame_size(&self) -> Option<(u32, u32)> {
+        match self {
+            Opaque::Plain(_) => None,
+            Opaque::Frames(environment) => Some(environment.frame_size()),
+        }
+    }
+
+    fn render_frame(&self, frame: &mut Frame) -> Option<Result<(), CoreError>> {
+        match self {
+            Opaque::Plain(_) => None,
+            Opaque::Frames(environment) => Some(environment.render_frame(frame)),
+        }
+    }
+}
+
+/// How a domain type draws RGB frames ([`RenderFrame`]'s functions), for the types declared
+/// with frames.
+struct FrameFunctions<D: Domain> {
+    size: fn(&D) -> (u32, u32),
+    draw: fn(&D, &D::State, &mut Frame),
+}
+
+impl<D: Domain> Clone for FrameFunctions<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for FrameFunctions<D> {}
+
+impl<D: RenderFrame> FrameFunctions<D> {
+    /// `D`'s own.
+    fn of() -> Self {
+        FrameFunctions {
+            size: <D as RenderFrame>::frame_size,
+            draw: <D as RenderFrame>::draw_frame,
+        }
+    }
 }
 
 /// An environment of a domain type known here: the same simulator the registry builds
@@ -75,6 +145,7 @@ impl PythonEnvironment for Opaque {
 /// reach.
 struct Known<D: Domain> {
     environment: DynamicEnvironment<Simulator<D>>,
+    frames: Option<FrameFunctions<D>>,
 }
 
 impl<D> Known<D>
@@ -83,9 +154,10 @@ where
     D::ObservationSpace: DynamicSpace,
     D::ActionSpace: DynamicSpace,
 {
-    fn new(domain: D, seed: u64) -> Self {
+    fn new(domain: D, seed: u64, frames: Option<FrameFunctions<D>>) -> Self {
         Known {
             environment: DynamicEnvironment::new(Simulator::new(domain, seed)),
+            frames,
         }
     }
 }
@@ -120,6 +192,23 @@ where
         let state = simulator.state()?;
         Some(simulator.domain().render_text(state))
     }
+
+    fn frame_size(&self) -> Option<(u32, u32)> {
+        let frames = self.frames?;
+        Some((frames.size)(self.environment.inner().domain()))
+    }
+
+    fn render_frame(&self, frame: &mut Frame) -> Option<Result<(), CoreError>> {
+        let frames = self.frames?;
+        let simulator = self.environment.inner();
+        Some(match simulator.state() {
+            Some(state) => {
+                (frames.draw)(simulator.domain(), state, frame);
+                Ok(())
+            }
+            None => Err(CoreError::NeedsReset(ResetReason::NotStarted)),
+        })
+    }
 }
 
 /// Builds the Python-side environment of `domain` from its typed form: the constructor that
@@ -136,7 +225,27 @@ where
     DynamicEnvironment<Simulator<D>>: Send,
 {
     let typed = domain.as_any().downcast_ref::<D>()?;
-    Some(Box::new(Known::new(typed.clone(), seed)))
+    Some(Box::new(Known::new(typed.clone(), seed, None)))
+}
+
+/// [`typed_environment`] for a domain type that draws RGB frames.
+fn typed_environment_with_frames<D>(
+    domain: &dyn RegisteredDomain,
+    seed: u64,
+) -> Option<Box<dyn PythonEnvironment>>
+where
+    D: Domain + Render + RenderFrame + Clone + Send + 'static,
+    D::State: Serialize + DeserializeOwned + Send,
+    D::ObservationSpace: DynamicSpace + Send,
+    D::ActionSpace: DynamicSpace + Send,
+    DynamicEnvironment<Simulator<D>>: Send,
+{
+    let typed = domain.as_any().downcast_ref::<D>()?;
+    Some(Box::new(Known::new(
+        typed.clone(),
+        seed,
+        Some(FrameFunctions::of()),
+    )))
 }
 
 /// A constructor of the Python-side environment of one domain type, `None` for other types.
@@ -146,10 +255,13 @@ type TypedConstructor = fn(&dyn RegisteredDomain, u64) -> Option<Box<dyn PythonE
 /// the built-in ones first, then those of [`register_typed_domain`].
 static TYPED_DOMAINS: LazyLock<RwLock<Vec<(TypeId, TypedConstructor)>>> = LazyLock::new(|| {
     RwLock::new(vec![
-        typed_entry::<CartPole>(),
-        typed_entry::<MountainCar>(),
-        typed_entry::<MountainCarContinuous>(),
-        typed_entry::<GridWorld>(),
+        typed_entry_with_frames::<CartPole>(),
+        typed_entry_with_frames::<FastCartPole>(),
+        typed_entry_with_frames::<MountainCar>(),
+        typed_entry_with_frames::<MountainCarContinuous>(),
+        typed_entry_with_frames::<Acrobot>(),
+        typed_entry_with_frames::<Pendulum>(),
+        typed_entry_with_frames::<GridWorld>(),
     ])
 });
 
@@ -165,12 +277,25 @@ where
     (TypeId::of::<D>(), typed_environment::<D>)
 }
 
-/// Declares the domain type `D` to the Python environment, as the built-in CartPole,
-/// MountainCar, MountainCarContinuous and GridWorld are: every id whose registration builds a
-/// `D` then supports `reset(options={"state": ...})` (the state in `D::State`'s serde form),
-/// `RustEnv.state()` and the `"ansi"` render mode (`D`'s [`Render::render_text`]). Ids of a type
-/// not declared run all the same, without those three. Idempotent; call it where the domain is
-/// registered, before its environments are built.
+/// The table entry of the domain type `D`, which draws RGB frames.
+fn typed_entry_with_frames<D>() -> (TypeId, TypedConstructor)
+where
+    D: Domain + Render + RenderFrame + Clone + Send + 'static,
+    D::State: Serialize + DeserializeOwned + Send,
+    D::ObservationSpace: DynamicSpace + Send,
+    D::ActionSpace: DynamicSpace + Send,
+    DynamicEnvironment<Simulator<D>>: Send,
+{
+    (TypeId::of::<D>(), typed_environment_with_frames::<D>)
+}
+
+/// Declares the domain type `D` to the Python environment, as the built-in domain types are:
+/// every id whose registration builds a `D` then supports `reset(options={"state": ...})` (the
+/// state in `D::State`'s serde form), `RustEnv.state()` and the `"ansi"` render mode (`D`'s
+/// [`Render::render_text`]). Ids of a type not declared run all the same, without those three
+/// (with `"rgb_array"` frames where the registration declared them). Idempotent; call it where
+/// the domain is registered, before its environments are built.
+/// [`register_typed_domain_with_frames`] also draws `"rgb_array"` frames.
 pub fn register_typed_domain<D>()
 where
     D: Domain + Render + Clone + Send + 'static,
@@ -179,14 +304,29 @@ where
     D::ActionSpace: DynamicSpace + Send,
     DynamicEnvironment<Simulator<D>>: Send,
 {
+    add_typed_entry(typed_entry::<D>());
+}
+
+/// [`register_typed_domain`] for a domain type that also draws RGB frames ([`RenderFrame`]):
+/// its ids support `render_mode="rgb_array"` too, with the state access.
+pub fn register_typed_domain_with_frames<D>()
+where
+    D: Domain + Render + RenderFrame + Clone + Send + 'static,
+    D::State: Serialize + DeserializeOwned + Send,
+    D::ObservationSpace: DynamicSpace + Send,
+    D::ActionSpace: DynamicSpace + Send,
+    DynamicEnvironment<Simulator<D>>: Send,
+{
+    add_typed_entry(typed_entry_with_frames::<D>());
+}
+
+/// Adds `entry` to the table unless its type is there already (the first declaration stays).
+fn add_typed_entry(entry: (TypeId, TypedConstructor)) {
     let mut table = TYPED_DOMAINS
         .write()
         .unwrap_or_else(PoisonError::into_inner);
-    if !table
-        .iter()
-        .any(|(type_id, _)| *type_id == TypeId::of::<D>())
-    {
-        table.push(typed_entry::<D>());
+    if !table.iter().any(|(type_id, _)| *type_id == entry.0) {
+        table.push(entry);
     }
 }
 
@@ -201,7 +341,7 @@ pub(crate) fn python_environment(
     table
         .iter()
         .find_map(|(_, constructor)| constructor(domain, seed))
-        .unwrap_or_else(|| Box::new(Opaque(domain.environment(seed))))
+        .unwrap_or_else(|| Box::new(Opaque::new(domain, seed)))
 }
 
 /// The environment state behind the Python object.
@@ -209,6 +349,8 @@ struct Inner {
     environment: Box<dyn PythonEnvironment>,
     observation_space: AnySpace,
     action_space: AnySpace,
+    /// The frame `render_rgb` draws into, made on its first call.
+    frame: Option<Frame>,
 }
 
 /// One environment of a registered id: `Environment(id, params_json=None, seed=0)`.
@@ -260,6 +402,7 @@ impl PyEnvironment {
                 environment,
                 observation_space,
                 action_space,
+                frame: None,
             }),
             id: id.to_owned(),
             closed: AtomicBool::new(false),
@@ -351,6 +494,33 @@ impl PyEnvironment {
     /// A text picture of the current state, or `None` (no pictures, or no episode yet).
     fn render_text(&self) -> PyResult<Option<String>> {
         Ok(self.lock()?.environment.render_text())
+    }
+
+    /// The natural size `(width, height)` of the RGB frames, or `None` when the id draws
+    /// none.
+    fn frame_size(&self) -> PyResult<Option<(u32, u32)>> {
+        Ok(self.lock()?.environment.frame_size())
+    }
+
+    /// The current state drawn as an RGB frame: a new `uint8` array of shape
+    /// `(height, width, 3)`, as Gymnasium's `render()` returns with `render_mode="rgb_array"`;
+    /// `None` before the first reset. A `ValueError` when the id draws no frames.
+    fn render_rgb<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray3<u8>>>> {
+        let mut guard = self.lock()?;
+        let inner = &mut *guard;
+        let Some((width, height)) = inner.environment.frame_size() else {
+            return Err(PyValueError::new_err(format!("{} draws no RGB frames", self.id)));
+        };
+        let frame = match &mut inner.frame {
+            Some(frame) => frame,
+            empty => empty.insert(Frame::new(width, height).map_err(core_error)?),
+        };
+        match inner.environment.render_frame(frame) {
+            Some(Ok(())) => Ok(Some(PyArray3::from_array(py, &frame.as_array()))),
+            Some(Err(CoreError::NeedsReset(_))) => Ok(None),
+            Some(Err(error)) => Err(core_error(error)),
+            None => Err(PyValueError::new_err(format!("{} draws no RGB frames", self.id))),
+        }
     }
 
     /// Releases the environment's resources; every later call but `close` is a

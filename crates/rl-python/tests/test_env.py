@@ -168,8 +168,69 @@ def test_render_ansi_draws_the_current_state():
     assert "x =" in cart.render()
     with pytest.raises(ValueError):
         rlrs.RustEnv("CartPole-v1", render_mode="human")
-    with pytest.raises(NotImplementedError):
-        rlrs.RustEnv("CartPole-v1")._render_rgb_array()
+
+
+# The frame shapes of Gymnasium 1.4.0's rgb_array (screen_height, screen_width, 3) for the ids
+# that mirror its environments (its classes' screen sizes; drawing them needs pygame).
+GYMNASIUM_FRAME_SHAPES = {
+    "CartPole-v1": (400, 600, 3),
+    "MountainCar-v0": (400, 600, 3),
+    "MountainCarContinuous-v0": (400, 600, 3),
+    "Acrobot-v1": (500, 500, 3),
+    "Pendulum-v1": (500, 500, 3),
+}
+
+
+@pytest.mark.parametrize("rust_id", IDS)
+def test_rgb_array_frames_on_every_id(rust_id):
+    env = gym.make(f"rlrs/{rust_id}", render_mode="rgb_array")
+    assert env.unwrapped.render() is None  # before the first reset, as Gymnasium's
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    explained = EXPLAINED_WARNINGS.get(rust_id, [])
+    assert [str(w.message) for w in caught if not any(r in str(w.message) for r in explained)] == []
+    env.reset(seed=3)
+    frames = [env.render()]
+    for _ in range(5):
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        frames.append(env.render())
+        if terminated or truncated:
+            break
+    for frame in frames:
+        assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+        assert frame.ndim == 3 and frame.shape[2] == 3 and frame.flags.writeable
+        assert frame.shape == frames[0].shape
+    if rust_id in GYMNASIUM_FRAME_SHAPES:
+        assert frames[0].shape == GYMNASIUM_FRAME_SHAPES[rust_id]
+    assert len({frame.tobytes() for frame in frames}) > 1, "the frames do not follow the state"
+    # Each call returns a new array.
+    assert env.render() is not env.render()
+    env.close()
+
+
+def test_render_fps_is_gymnasiums():
+    for rust_id, fps in [
+        ("CartPole-v1", 50),
+        ("MountainCar-v0", 30),
+        ("MountainCarContinuous-v0", 30),
+        ("Acrobot-v1", 15),
+        ("Pendulum-v1", 30),
+    ]:
+        assert gym.make(f"rlrs/{rust_id}").metadata["render_fps"] == fps
+        assert gym.make(rust_id).metadata["render_fps"] == fps
+    assert gym.make("rlrs/GridWorld-4x5").metadata["render_fps"] == 50
+    assert "rgb_array" in gym.make("rlrs/GridWorld-4x5").metadata["render_modes"]
+
+
+def test_the_state_of_every_builtin_domain_can_be_set():
+    for rust_id, state in [
+        ("Acrobot-v1", {"theta1": 0.1, "theta2": -0.2, "dtheta1": 0.5, "dtheta2": 0.0}),
+        ("Pendulum-v1", {"theta": 1.0, "theta_dot": -0.5}),
+    ]:
+        env = rlrs.RustEnv(rust_id)
+        env.reset(seed=0, options={"state": state})
+        assert env.state() == state, rust_id
 
 
 def test_state_round_trips():

@@ -23,6 +23,10 @@ GYMNASIUM_FILES = {
     "cartpole_v1_sutton_barto.json": ("CartPole-v1", {"sutton_barto_reward": True}),
     "mountaincar_v0.json": ("MountainCar-v0", {}),
     "mountaincar_continuous_v0.json": ("MountainCarContinuous-v0", {}),
+    "acrobot_v1.json": ("Acrobot-v1", {}),
+    "acrobot_v1_nips.json": ("Acrobot-v1", {"dynamics": "nips"}),
+    "pendulum_v1.json": ("Pendulum-v1", {}),
+    "pendulum_v1_g9_81.json": ("Pendulum-v1", {"g": 9.81}),
 }
 
 
@@ -36,6 +40,10 @@ def initial_state(domain: str, trace: dict):
         }
     if domain == "MountainCar":
         return {"position": values[0], "velocity": values[1]}
+    if domain == "Acrobot":
+        return dict(zip(["theta1", "theta2", "dtheta1", "dtheta2"], values))
+    if domain == "Pendulum":
+        return {"theta": values[0], "theta_dot": values[1]}
     return values
 
 

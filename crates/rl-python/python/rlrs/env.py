@@ -11,7 +11,7 @@ import numpy as np
 
 from .spaces import observation_converter, space_from_definition
 
-__all__ = ["RustEnv", "checked_seed", "core", "params_json"]
+__all__ = ["RustEnv", "checked_seed", "core", "gymnasium_render_fps", "params_json"]
 
 
 def core(module: str = "rlrs._core"):
@@ -35,6 +35,19 @@ def checked_seed(seed: Any, name: str) -> int:
             "the Rust environments' seeds are 64-bit)"
         )
     return seed
+
+
+def gymnasium_render_fps(env_id: str) -> int:
+    """Gymnasium's ``metadata["render_fps"]`` for ``env_id`` if Gymnasium registers an
+    environment of that id, else 50."""
+    spec = gym.registry.get(env_id)
+    if spec is None or not isinstance(spec.entry_point, str):
+        return 50
+    try:
+        creator = gym.envs.registration.load_env_creator(spec.entry_point)
+    except Exception:  # an entry point whose module does not import here
+        return 50
+    return int(getattr(creator, "metadata", {}).get("render_fps", 50))
 
 
 def params_json(params: dict[str, Any]) -> str | None:
@@ -63,12 +76,15 @@ class RustEnv(gym.Env):
     ``{"row": 0, "col": 1}`` for GridWorld); the built-in domain types support it.
 
     Render modes: ``"ansi"`` (the domain's text picture of the current state, or the
-    observation where the domain draws none). ``"rgb_array"`` is a hook for the frames being
-    built elsewhere: :meth:`_render_rgb_array` raises ``NotImplementedError`` until the core
-    provides them.
+    observation where the domain draws none) and ``"rgb_array"`` (the current state drawn by
+    the Rust core as an ``H x W x 3`` ``uint8`` array, at the size of Gymnasium's frames for
+    its ids, e.g. 400 x 600 for CartPole; ``None`` before the first reset; every built-in id
+    draws frames, a domain author's id where its registration declares them).
+    ``metadata["render_fps"]`` is Gymnasium's for the ids that mirror one of its environments
+    (50 for CartPole, 30 for MountainCar and Pendulum, 15 for Acrobot), 50 otherwise.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 30}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 50}
 
     def __init__(
         self,
@@ -85,6 +101,12 @@ class RustEnv(gym.Env):
         self.env_id = env_id
         self.params = dict(params)
         self._core = core(core_module).Environment(env_id, params_json(params), 0)
+        if render_mode == "rgb_array" and self._core.frame_size() is None:
+            raise ValueError(f"{env_id} draws no RGB frames: render_mode 'rgb_array' is not offered")
+        self.metadata = {
+            "render_modes": list(RustEnv.metadata["render_modes"]),
+            "render_fps": gymnasium_render_fps(env_id) if core_module == "rlrs._core" else 50,
+        }
         self.observation_space = space_from_definition(self._core.observation_space_json())
         self.action_space = space_from_definition(self._core.action_space_json())
         self.render_mode = render_mode
@@ -132,13 +154,8 @@ class RustEnv(gym.Env):
                 text = f"{self.env_id}: observation {self._observation!r}"
             return text
         if self.render_mode == "rgb_array":
-            return self._render_rgb_array()
+            return self._core.render_rgb()
         raise ValueError(f"unknown render_mode {self.render_mode!r}")
-
-    def _render_rgb_array(self) -> np.ndarray:
-        """The frame of the current state (hook for the RGB frames being built in the core:
-        add ``"rgb_array"`` to ``metadata["render_modes"]`` and read the frame here)."""
-        raise NotImplementedError("rgb_array frames are not provided by the core yet")
 
     def state(self) -> Any:
         """The current state as JSON-able data (built-in domain types), else ``None``."""
