@@ -291,3 +291,13 @@ def test_rust_driver_steps_the_same_vector_as_the_python_vector(env_id, threads)
         ), f"step {step}"
     with pytest.raises(ValueError, match="expected at least one row of 16 actions"):
         driver.set_rows(np.zeros((2, 3), dtype=np.int64))
+
+
+def test_float_actions_of_a_discrete_space_are_refused_not_truncated():
+    envs = make("CartPole-v1", num_envs=4)
+    envs.reset(seed=0)
+    for actions in ([0.5] * 4, np.full(4, 1.7), np.ones(4, dtype=bool)):
+        with pytest.raises(ValueError, match="not integers of Discrete\\(2\\)"):
+            envs.step(actions)
+    envs.step([1, 0, 1, 0])
+    envs.step(np.ones(4, dtype=np.int32))

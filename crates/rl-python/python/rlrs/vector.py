@@ -118,7 +118,7 @@ class RustVectorEnv(VectorEnv):
         self._convert = None
         if isinstance(action_space, spaces.Discrete):
             self._step_actions = self._core.step_discrete
-            self._convert = lambda actions: np.asarray(actions, dtype=np.int64)
+            self._convert = self._discrete_actions
         elif isinstance(action_space, (spaces.Box, spaces.MultiDiscrete, spaces.MultiBinary)):
             self._step_actions = self._core.step_array
         else:
@@ -126,6 +126,17 @@ class RustVectorEnv(VectorEnv):
                 list(iterate(self.action_space, actions))
             )
         self._seeded = False
+
+    def _discrete_actions(self, actions: Any) -> np.ndarray:
+        """``actions`` as the int64 array ``step_discrete`` takes, or a ``ValueError`` naming
+        the action space when they are not integers (floats are refused, never truncated)."""
+        array = np.asarray(actions)
+        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(
+                f"the actions {actions!r} are not integers of {self.single_action_space}, "
+                f"one per environment ({self.action_space})"
+            )
+        return array.astype(np.int64)
 
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array
