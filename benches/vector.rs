@@ -1,7 +1,9 @@
 //! Criterion benchmarks of `VectorEnvironment::from_kernel` of CartPole-v1 and MountainCar-v0
 //! at 1, 64 and 1024 environments on 1 and 2 threads, next to a hand-written
 //! structure-of-arrays loop of the same exact dynamics (with the same autoreset) in the same
-//! group, and the copies path (`from_environments` of simulators) for comparison.
+//! group, and the copies path (`from_environments` of simulators) for comparison; and the
+//! 1024-environment kernel vectors of Acrobot-v1 and Pendulum-v1 on one thread next to their
+//! hand-written loops.
 //! Throughput is in environment steps per second.
 
 use std::hint::black_box;
@@ -9,10 +11,10 @@ use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rl_benches::raw::{RawCartPoleBatch, RawMountainCarBatch};
+use rl_benches::raw::{RawAcrobotBatch, RawCartPoleBatch, RawMountainCarBatch, RawPendulumBatch};
 use rl_benches::workloads::{
-    ENVIRONMENT_SEED, cartpole, discrete_rows, kernel_vector, mountain_car, run_raw_cartpole_batch,
-    run_raw_mountain_car_batch, run_vector,
+    ENVIRONMENT_SEED, acrobot, cartpole, discrete_rows, kernel_vector, mountain_car, pendulum,
+    run_raw_batch, run_vector, torque_rows,
 };
 use rl_core::{Mode, Simulator};
 use rl_domains::cartpole::CartPoleParams;
@@ -94,7 +96,7 @@ fn vector(c: &mut Criterion) {
             let mut batch = RawCartPoleBatch::new(envs, ENVIRONMENT_SEED);
             let mut rows = discrete_rows(2, envs);
             Box::new(move |rounds| {
-                black_box(run_raw_cartpole_batch(&mut batch, &mut rows, rounds));
+                black_box(run_raw_batch(&mut batch, &mut rows, rounds));
             })
         });
     }
@@ -104,9 +106,53 @@ fn vector(c: &mut Criterion) {
             let mut batch = RawMountainCarBatch::new(envs, ENVIRONMENT_SEED);
             let mut rows = discrete_rows(3, envs);
             Box::new(move |rounds| {
-                black_box(run_raw_mountain_car_batch(&mut batch, &mut rows, rounds));
+                black_box(run_raw_batch(&mut batch, &mut rows, rounds));
             })
         });
+    }
+}
+
+/// Acrobot-v1's and Pendulum-v1's 1024-environment kernel vectors on one thread, each next to
+/// its hand-written structure-of-arrays loop (issue 26's bound: the loop at most 1.1 times
+/// the vector's rate).
+fn costly_dynamics(c: &mut Criterion) {
+    let envs = 1024;
+    let rounds = rounds(envs);
+    if let Ok(domain) = acrobot() {
+        let mut group = c.benchmark_group("vector_acrobot");
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(3));
+        group.throughput(Throughput::Elements((envs * rounds) as u64));
+        if let Ok(mut vector) = kernel_vector(domain, envs, 1) {
+            let mut rows = discrete_rows(3, envs);
+            group.bench_function(BenchmarkId::new("kernel_1_threads", envs), |b| {
+                b.iter(|| run_vector(&mut vector, &mut rows, rounds))
+            });
+        }
+        let mut batch = RawAcrobotBatch::new(envs, ENVIRONMENT_SEED);
+        let mut rows = discrete_rows(3, envs);
+        group.bench_function(BenchmarkId::new("raw_soa_1_thread", envs), |b| {
+            b.iter(|| run_raw_batch(&mut batch, &mut rows, rounds))
+        });
+        group.finish();
+    }
+    if let Ok(domain) = pendulum() {
+        let mut group = c.benchmark_group("vector_pendulum");
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(3));
+        group.throughput(Throughput::Elements((envs * rounds) as u64));
+        if let Ok(mut vector) = kernel_vector(domain, envs, 1) {
+            let mut rows = torque_rows(envs);
+            group.bench_function(BenchmarkId::new("kernel_1_threads", envs), |b| {
+                b.iter(|| run_vector(&mut vector, &mut rows, rounds))
+            });
+        }
+        let mut batch = RawPendulumBatch::new(envs, ENVIRONMENT_SEED);
+        let mut rows = torque_rows(envs);
+        group.bench_function(BenchmarkId::new("raw_soa_1_thread", envs), |b| {
+            b.iter(|| run_raw_batch(&mut batch, &mut rows, rounds))
+        });
+        group.finish();
     }
 }
 
@@ -171,5 +217,5 @@ fn episode_statistics(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, vector, episode_statistics);
+criterion_group!(benches, vector, costly_dynamics, episode_statistics);
 criterion_main!(benches);

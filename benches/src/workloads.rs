@@ -19,8 +19,11 @@ use rl_wrappers::vector::{
 };
 
 #[cfg(doc)]
-use crate::raw::{RawCartPole, RawMountainCar};
-use crate::raw::{RawCartPoleBatch, RawEnvironment, RawMountainCarBatch};
+use crate::raw::{
+    RawAcrobotBatch, RawCartPole, RawCartPoleBatch, RawMountainCar, RawMountainCarBatch,
+    RawPendulumBatch,
+};
+use crate::raw::{RawBatch, RawEnvironment};
 
 /// The seed of every environment the workloads build.
 pub const ENVIRONMENT_SEED: u64 = 42;
@@ -251,34 +254,21 @@ pub fn run_by_id_vector<V: VectorEnv<Action = i64>>(
     Ok(total)
 }
 
-/// Steps a raw CartPole batch `rounds` times with rows of `actions`.
+/// Steps a hand-written batch ([`RawCartPoleBatch`], [`RawMountainCarBatch`],
+/// [`RawAcrobotBatch`], [`RawPendulumBatch`]) `rounds` times with rows of `actions`, as
+/// [`run_vector`] steps a vector environment; returns the sum of the first rewards.
 #[inline]
-pub fn run_raw_cartpole_batch(
-    batch: &mut RawCartPoleBatch,
-    actions: &mut ActionRows<i64>,
+pub fn run_raw_batch<const N: usize, B: RawBatch<N>>(
+    batch: &mut B,
+    actions: &mut ActionRows<B::Action>,
     rounds: usize,
 ) -> f64 {
     let mut total = 0.0;
     for _ in 0..rounds {
         batch.step(actions.next_row());
-        total += batch.outputs.rewards.first().copied().unwrap_or(0.0);
-        black_box(&batch.outputs.observations);
-    }
-    total
-}
-
-/// Steps a raw MountainCar batch `rounds` times with rows of `actions`.
-#[inline]
-pub fn run_raw_mountain_car_batch(
-    batch: &mut RawMountainCarBatch,
-    actions: &mut ActionRows<i64>,
-    rounds: usize,
-) -> f64 {
-    let mut total = 0.0;
-    for _ in 0..rounds {
-        batch.step(actions.next_row());
-        total += batch.outputs.rewards.first().copied().unwrap_or(0.0);
-        black_box(&batch.outputs.observations);
+        let outputs = batch.outputs();
+        total += outputs.rewards.first().copied().unwrap_or(0.0);
+        black_box(&outputs.observations);
     }
     total
 }

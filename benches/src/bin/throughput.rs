@@ -4,8 +4,11 @@
 //! per configuration.
 //!
 //! ```text
-//! cargo run --release -p rl-benches --bin throughput -- [--runs N] [--run-seconds S] [--warm-up-seconds S] [--only SUBSTRING]
+//! cargo run --release -p rl-benches --bin throughput -- [--runs N] [--run-seconds S] [--warm-up-seconds S] [--only SUBSTRING]...
 //! ```
+//!
+//! `--only` keeps the configurations whose name contains the text; repeated, those that
+//! contain any of the texts.
 //!
 //! Each configuration is warmed up, then timed in repeated runs taken in turns (one run of
 //! every configuration per round, so that a slow spell of the machine falls on all alike); a
@@ -18,14 +21,15 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use rl_benches::raw::{
-    RawCartPole, RawCartPoleBatch, RawEnvironment, RawMountainCar, RawMountainCarBatch,
+    RawAcrobotBatch, RawCartPole, RawCartPoleBatch, RawEnvironment, RawMountainCar,
+    RawMountainCarBatch, RawPendulumBatch,
 };
 use rl_benches::timing::{Rates, Timing, measure_interleaved};
 use rl_benches::workloads::{
     ENVIRONMENT_SEED, acrobot, acrobot_simulator, by_id_vector, cartpole, cartpole_simulator,
     discrete_actions, discrete_rows, kernel_vector, mountain_car, mountain_car_simulator, pendulum,
-    pendulum_simulator, run_by_id_vector, run_episodes, run_raw, run_raw_cartpole_batch,
-    run_raw_mountain_car_batch, run_vector, torque_actions, torque_rows,
+    pendulum_simulator, run_by_id_vector, run_episodes, run_raw, run_raw_batch, run_vector,
+    torque_actions, torque_rows,
 };
 use rl_core::{Frame, RenderFrame};
 use rl_domains::cartpole::{CartPoleParams, CartPoleState};
@@ -67,14 +71,15 @@ fn report(configuration: &Configuration, rates: &Rates) {
 /// The command line's options.
 struct Options {
     timing: Timing,
-    only: Option<String>,
+    /// The texts of `--only` (none: every configuration).
+    only: Vec<String>,
 }
 
 /// Reads the command line.
 fn parse(arguments: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut options = Options {
         timing: Timing::default(),
-        only: None,
+        only: Vec::new(),
     };
     let mut arguments = arguments.peekable();
     while let Some(flag) = arguments.next() {
@@ -101,9 +106,9 @@ fn parse(arguments: impl Iterator<Item = String>) -> Result<Options, String> {
             }
             "--run-seconds" => options.timing.run_time = seconds(value()?)?,
             "--warm-up-seconds" => options.timing.warm_up = seconds(value()?)?,
-            "--only" => options.only = Some(value()?),
+            "--only" => options.only.push(value()?),
             "--help" | "-h" => {
-                return Err("usage: throughput [--runs N] [--run-seconds S] [--warm-up-seconds S] [--only SUBSTRING]".to_owned());
+                return Err("usage: throughput [--runs N] [--run-seconds S] [--warm-up-seconds S] [--only SUBSTRING]... (repeated --only: names containing any)".to_owned());
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
@@ -210,7 +215,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
     workloads.push(Workload {
         configuration: batch("cartpole/raw_soa/1024/1", "CartPole-v1", 1),
         chunk: Box::new(move || {
-            run_raw_cartpole_batch(&mut raw_batch, &mut rows, BATCH_ROUNDS);
+            run_raw_batch(&mut raw_batch, &mut rows, BATCH_ROUNDS);
             batch_steps
         }),
     });
@@ -266,13 +271,14 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
     workloads.push(Workload {
         configuration: batch("mountain_car/raw_soa/1024/1", "MountainCar-v0", 1),
         chunk: Box::new(move || {
-            run_raw_mountain_car_batch(&mut raw_batch, &mut rows, BATCH_ROUNDS);
+            run_raw_batch(&mut raw_batch, &mut rows, BATCH_ROUNDS);
             batch_steps
         }),
     });
 
-    // Acrobot-v1: the simulator, and the vector environment over its batch kernel
-    // (`Acrobot` implements `BatchStep`, so `VectorEnvironment::from_kernel`, not copies).
+    // Acrobot-v1: the simulator, the vector environment over its batch kernel (`Acrobot`
+    // implements `BatchStep`, so `VectorEnvironment::from_kernel`, not copies) and the
+    // hand-written loop.
     let tape = discrete_actions(3, SINGLE_CHUNK);
     let mut simulator = acrobot_simulator()?;
     workloads.push(Workload {
@@ -291,6 +297,16 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
             }),
         });
     }
+
+    let mut raw_batch = RawAcrobotBatch::new(BATCH_ENVS, ENVIRONMENT_SEED);
+    let mut rows = discrete_rows(3, BATCH_ENVS);
+    workloads.push(Workload {
+        configuration: batch("acrobot/raw_soa/1024/1", "Acrobot-v1", 1),
+        chunk: Box::new(move || {
+            run_raw_batch(&mut raw_batch, &mut rows, BATCH_ROUNDS);
+            batch_steps
+        }),
+    });
 
     // Pendulum-v1, the same configurations, with torques uniform in [-2, 2].
     let tape = torque_actions(SINGLE_CHUNK);
@@ -311,6 +327,16 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
             }),
         });
     }
+
+    let mut raw_batch = RawPendulumBatch::new(BATCH_ENVS, ENVIRONMENT_SEED);
+    let mut rows = torque_rows(BATCH_ENVS);
+    workloads.push(Workload {
+        configuration: batch("pendulum/raw_soa/1024/1", "Pendulum-v1", 1),
+        chunk: Box::new(move || {
+            run_raw_batch(&mut raw_batch, &mut rows, BATCH_ROUNDS);
+            batch_steps
+        }),
+    });
 
     // CartPole-v1's RGB frame at Gymnasium's 600 by 400 (issue 18), drawn into one reused
     // frame as `FrameEnvironment::render_frame` does, over the 16 states that
@@ -347,10 +373,8 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     let mut workloads: Vec<Workload<'_>> = workloads(&failure)?
         .into_iter()
         .filter(|workload| {
-            options
-                .only
-                .as_ref()
-                .is_none_or(|only| workload.configuration.name.contains(only.as_str()))
+            let name = workload.configuration.name;
+            options.only.is_empty() || options.only.iter().any(|only| name.contains(only.as_str()))
         })
         .collect();
     let mut chunks: Vec<&mut dyn FnMut() -> u64> = workloads

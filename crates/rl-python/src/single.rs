@@ -509,7 +509,10 @@ impl PyEnvironment {
         let mut guard = self.lock()?;
         let inner = &mut *guard;
         let Some((width, height)) = inner.environment.frame_size() else {
-            return Err(PyValueError::new_err(format!("{} draws no RGB frames", self.id)));
+            return Err(PyValueError::new_err(format!(
+                "{} draws no RGB frames",
+                self.id
+            )));
         };
         let frame = match &mut inner.frame {
             Some(frame) => frame,
@@ -519,7 +522,10 @@ impl PyEnvironment {
             Some(Ok(())) => Ok(Some(PyArray3::from_array(py, &frame.as_array()))),
             Some(Err(CoreError::NeedsReset(_))) => Ok(None),
             Some(Err(error)) => Err(core_error(error)),
-            None => Err(PyValueError::new_err(format!("{} draws no RGB frames", self.id))),
+            None => Err(PyValueError::new_err(format!(
+                "{} draws no RGB frames",
+                self.id
+            ))),
         }
     }
 

@@ -79,7 +79,8 @@ class RustEnv(gym.Env):
     observation where the domain draws none) and ``"rgb_array"`` (the current state drawn by
     the Rust core as an ``H x W x 3`` ``uint8`` array, at the size of Gymnasium's frames for
     its ids, e.g. 400 x 600 for CartPole; ``None`` before the first reset; every built-in id
-    draws frames, a domain author's id where its registration declares them).
+    draws frames, a domain author's id where its registration declares them; the instance's
+    ``metadata["render_modes"]`` lists the modes of its id).
     ``metadata["render_fps"]`` is Gymnasium's for the ids that mirror one of its environments
     (50 for CartPole, 30 for MountainCar and Pendulum, 15 for Acrobot), 50 otherwise.
     """
@@ -94,19 +95,17 @@ class RustEnv(gym.Env):
         core_module: str = "rlrs._core",
         **params: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}"
-            )
         self.env_id = env_id
         self.params = dict(params)
         self._core = core(core_module).Environment(env_id, params_json(params), 0)
-        if render_mode == "rgb_array" and self._core.frame_size() is None:
-            raise ValueError(f"{env_id} draws no RGB frames: render_mode 'rgb_array' is not offered")
+        # This id's modes: "rgb_array" only where the core draws frames for it.
+        modes = ["ansi"] + (["rgb_array"] if self._core.frame_size() is not None else [])
         self.metadata = {
-            "render_modes": list(RustEnv.metadata["render_modes"]),
+            "render_modes": modes,
             "render_fps": gymnasium_render_fps(env_id) if core_module == "rlrs._core" else 50,
         }
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {env_id}'s {modes}")
         self.observation_space = space_from_definition(self._core.observation_space_json())
         self.action_space = space_from_definition(self._core.action_space_json())
         self.render_mode = render_mode
