@@ -146,6 +146,22 @@ pub trait RenderFrame: Domain {
     /// Draws `state` over the whole of `frame`, scaled to its size.
     fn draw_frame(&self, state: &Self::State, frame: &mut Frame);
 
+    /// Draws `state` as an episode shows it after `last_action` (`None` right after a reset):
+    /// for domains whose frames show the last action as well as the state, as Gymnasium's
+    /// Pendulum draws its last torque (`last_u`). By default the state alone
+    /// ([`draw_frame`](Self::draw_frame)). Environments with frames built by id
+    /// ([`RegisteredDomain::frame_environment`](crate::registry::RegisteredDomain::frame_environment))
+    /// draw with it.
+    fn draw_frame_after(
+        &self,
+        state: &Self::State,
+        last_action: Option<&Self::Action>,
+        frame: &mut Frame,
+    ) {
+        let _ = last_action;
+        self.draw_frame(state, frame);
+    }
+
     /// A new frame of [`frame_size`](Self::frame_size) showing `state`.
     fn frame(&self, state: &Self::State) -> Frame {
         let (width, height) = self.frame_size();

@@ -64,6 +64,7 @@ pub mod corridor;
 mod domain;
 mod dynamic;
 mod environment;
+mod episode;
 mod error;
 mod frame;
 mod info;

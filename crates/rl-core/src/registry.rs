@@ -69,10 +69,13 @@ use std::sync::{Arc, PoisonError, RwLock};
 use crate::NumpyGenerator;
 use rand::SeedableRng;
 use rl_spaces::{DynamicSpace, FlattenSpace, TrySampleSpace};
-use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde::de::{Deserialize, DeserializeOwned};
 use serde_json::Value;
 
 use crate::batch::AnyDomainStates;
+pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
+use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     CoreError, Domain, DynamicEnvironment, EnumerableTransitions, Frame, InvalidExamples, Mode,
@@ -134,6 +137,13 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
         })
     }
 
+    /// A fresh environment of the domain seeded with `seed`, with everything the registration
+    /// declared beyond stepping: the state as JSON ([`Registration::with_state`]), text
+    /// pictures ([`Registration::with_render`]) and frames ([`Registration::with_frames`]),
+    /// each `None` or [`CoreError::Unsupported`] where it was not declared. Its steps are those
+    /// of [`environment`](Self::environment).
+    fn registered_environment(&self, seed: u64) -> BoxedRegisteredEnvironment;
+
     /// The states of `len` episodes of the domain stepped by its batch kernel
     /// ([`BatchStates`](crate::BatchStates) over [`BatchStep`]), each a
     /// placeholder until its first reset, or `None` when the registration declared no kernel
@@ -165,7 +175,7 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
 }
 
 /// Draws a state in one format.
-type DrawFn<D> = fn(&D, &<D as Domain>::State, PictureFormat) -> String;
+type DrawFn<D> = PictureFn<D>;
 /// Checks a domain's enumerable transitions.
 type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
 /// Builds the states of a batch of episodes stepped by the domain's kernel, with
@@ -184,12 +194,12 @@ impl<D: Domain> Clone for KernelFns<D> {
 
 impl<D: Domain> Copy for KernelFns<D> {}
 
-/// What a registration with frames keeps: the domain's frame size, its drawing, and a
-/// constructor of its environments with frames.
+/// What a registration with frames keeps: the domain's frame size and its drawing, of a
+/// state and of a state after an action.
 struct FrameFns<D: Domain> {
     size: fn(&D) -> (u32, u32),
     draw: fn(&D, &<D as Domain>::State, &mut Frame),
-    environment: fn(&D, u64) -> BoxedFrameEnvironment,
+    draw_after: fn(&D, &<D as Domain>::State, Option<&<D as Domain>::Action>, &mut Frame),
 }
 
 impl<D: Domain> Clone for FrameFns<D> {
@@ -207,6 +217,21 @@ struct Capabilities<D: Domain> {
     transitions: Option<TransitionCheckFn<D>>,
     frames: Option<FrameFns<D>>,
     kernel: Option<KernelFns<D>>,
+    state: Option<StateFns<D>>,
+}
+
+impl<D: Domain> Capabilities<D> {
+    /// What an [`Episode`] of the domain can do beyond stepping.
+    fn episode(&self) -> EpisodeFns<D> {
+        EpisodeFns {
+            state: self.state,
+            picture: self.draw,
+            frames: self.frames.map(|frames| DrawFns {
+                size: frames.size,
+                draw_after: frames.draw_after,
+            }),
+        }
+    }
 }
 
 impl<D: Domain> Clone for Capabilities<D> {
@@ -238,6 +263,7 @@ impl<D> RegisteredDomain for Built<D>
 where
     D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
     D::State: Send,
+    D::Action: Send,
     D::ObservationSpace: DynamicSpace,
     D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
 {
@@ -281,10 +307,24 @@ where
     }
 
     fn frame_environment(&self, seed: u64) -> Result<BoxedFrameEnvironment, CoreError> {
-        let frames = self.capabilities.frames.ok_or(CoreError::Unsupported {
-            operation: "frames",
-        })?;
-        Ok((frames.environment)(&self.domain, seed))
+        if self.capabilities.frames.is_none() {
+            return Err(CoreError::Unsupported {
+                operation: "frames",
+            });
+        }
+        Ok(Box::new(DynamicEnvironment::new(Episode::new(
+            self.domain.clone(),
+            seed,
+            self.capabilities.episode(),
+        ))))
+    }
+
+    fn registered_environment(&self, seed: u64) -> BoxedRegisteredEnvironment {
+        Box::new(DynamicEnvironment::new(Episode::new(
+            self.domain.clone(),
+            seed,
+            self.capabilities.episode(),
+        )))
     }
 
     fn batch_states(&self, len: usize) -> Option<BoxedBatchStates> {
@@ -363,6 +403,7 @@ impl<D> Registration<D>
 where
     D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
     D::State: Send,
+    D::Action: Send,
     D::ObservationSpace: DynamicSpace,
     D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
 {
@@ -398,6 +439,7 @@ where
                 transitions: None,
                 frames: None,
                 kernel: None,
+                state: None,
             },
         }
     }
@@ -416,7 +458,9 @@ where
 
     /// Declares that the domain draws RGB frames ([`RenderFrame`]), so that frames and
     /// environments with frames work by id ([`RegisteredDomain::draw_frame`],
-    /// [`RegisteredDomain::frame_environment`]).
+    /// [`RegisteredDomain::frame_environment`], [`RegisteredDomain::registered_environment`]);
+    /// environments draw with [`RenderFrame::draw_frame_after`], so that a domain whose frames
+    /// show the last action (Pendulum's torque arrow) shows it by id too.
     pub fn with_frames(mut self) -> Self
     where
         D: RenderFrame,
@@ -424,34 +468,25 @@ where
         self.capabilities.frames = Some(FrameFns {
             size: |domain| domain.frame_size(),
             draw: |domain, state, frame| domain.draw_frame(state, frame),
-            environment: |domain, seed| {
-                Box::new(DynamicEnvironment::new(Simulator::new(
-                    domain.clone(),
-                    seed,
-                )))
+            draw_after: |domain, state, action, frame| {
+                domain.draw_frame_after(state, action, frame)
             },
         });
         self
     }
 
-    /// Declares frames as [`with_frames`](Self::with_frames) does, but with the environments
-    /// with frames ([`RegisteredDomain::frame_environment`]) built by `environment` from the
-    /// domain and a seed, instead of a [`Simulator`]: for a domain whose frames show
-    /// something its state does not hold (Pendulum's torque arrow shows the last action,
-    /// which `rl-domains` keeps in an environment of its own, as Gymnasium keeps `last_u`).
-    /// Frames of a state ([`RegisteredDomain::draw_frame`]) still come from
-    /// [`RenderFrame::draw_frame`].
-    pub fn with_frame_environment(
-        mut self,
-        environment: fn(&D, u64) -> BoxedFrameEnvironment,
-    ) -> Self
+    /// Declares that the domain's states read and write as JSON (their serde form), so that
+    /// environments built by id can be read and started in any state
+    /// ([`RegisteredEnvironment::state`], [`RegisteredEnvironment::reset_to_state`]): what the
+    /// Python package's `reset(options={"state": ...})` and `state()` use.
+    pub fn with_state(mut self) -> Self
     where
-        D: RenderFrame,
+        D::State: Serialize + DeserializeOwned,
     {
-        self = self.with_frames();
-        if let Some(frames) = self.capabilities.frames.as_mut() {
-            frames.environment = environment;
-        }
+        self.capabilities.state = Some(StateFns {
+            to_json: |state| serde_json::to_value(state).ok(),
+            from_json: |value| D::State::deserialize(value).map_err(|error| error.to_string()),
+        });
         self
     }
 

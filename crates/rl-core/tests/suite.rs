@@ -5,5 +5,6 @@
 mod allocation;
 mod checker;
 mod invalid_action;
+mod registered;
 mod robustness;
 mod simulator;

@@ -73,7 +73,6 @@ use serde_json::{Value, json};
 use crate::acrobot::{Acrobot, AcrobotParams};
 use crate::cartpole::{CartPole, CartPoleParams};
 use crate::cartpole_fast::FastCartPole;
-use crate::frames::pendulum::PendulumWithTorque;
 use crate::gridworld::{CellKind, GridMap, GridWorld, GridWorldParams};
 use crate::mountain_car::{MountainCar, MountainCarParams};
 use crate::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
@@ -144,6 +143,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_kernel()
         .with_render()
+        .with_state()
         .with_frames()
         .with_settings(cartpole_settings())
         .register(),
@@ -155,6 +155,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_kernel()
         .with_render()
+        .with_state()
         .with_frames()
         .with_settings(
             json!({"agent": "linear-sarsa", "max_steps": 60_000, "success": "terminated"}),
@@ -168,6 +169,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_kernel()
         .with_render()
+        .with_state()
         .with_frames()
         // The tile-coding agents control the force discretised into 5 values (see
         // `rl_experiment::catalog`); finer tiles than the default 8 keep every run reaching
@@ -189,6 +191,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_kernel()
         .with_render()
+        .with_state()
         .with_frames()
         // Fewer, wider tiles and 16 tilings generalise over the six observations; the greedy
         // policy explores enough with all values starting at 0 (optimistic, as every reward
@@ -208,13 +211,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_kernel()
         .with_render()
-        // Its environments with frames remember the last torque and draw Gymnasium's arrow.
-        .with_frame_environment(|domain, seed| {
-            Box::new(rl_core::DynamicEnvironment::new(PendulumWithTorque::new(
-                domain.clone(),
-                seed,
-            )))
-        })
+        .with_state()
+        // Its environments with frames draw Gymnasium's arrow of the last torque
+        // (`RenderFrame::draw_frame_after`).
+        .with_frames()
         // The torque is discretised into 5 values; the episodes never terminate (only the
         // time limit ends them), so learning discounts by 0.99 to keep the values bounded.
         .with_settings(json!({
@@ -232,6 +232,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         )
         .with_kernel()
         .with_render()
+        .with_state()
         .with_frames()
         .with_settings(cartpole_settings())
         .register(),
@@ -243,6 +244,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             move |params: GridWorldParams| GridWorld::builtin(name, params),
         )
         .with_render()
+        .with_state()
         .with_frames()
         .with_transitions()
         .with_settings(json!({"agent": "q-learning", "max_steps": gridworld_budget(name)}));

@@ -20,8 +20,9 @@
 //! A crate outside this workspace (a `cdylib` built with maturin) depends on this one, registers
 //! its domains in `rl-core`'s table (`rl_core::registry::Registration::register`) when its own
 //! extension module is initialised, and calls [`add_to_module`] there: its `#[pymodule]`
-//! function registers the domains, declares their types with [`register_typed_domain`] (for
-//! `reset(options={"state": ...})`, `state()` and text pictures; optional), and calls
+//! function registers the domains (their registrations' `with_state()`, `with_render()` and
+//! `with_frames()` give `reset(options={"state": ...})` and `state()`, the `"ansi"` and the
+//! `"rgb_array"` render modes from Python; each optional), and calls
 //! `rl_python::add_to_module(module)` (and `rl_domains::register_builtins()` too if it wants
 //! the built-in ids). (A code block here could not run as a doctest: a
 //! doctest binary that calls PyO3 needs libpython at link time, which an extension module
@@ -54,8 +55,6 @@ mod convert;
 pub mod driver;
 pub mod single;
 pub mod vector;
-
-pub use single::{register_typed_domain, register_typed_domain_with_frames};
 
 /// A registry failure as a Python exception: unknown ids are `KeyError`s, bad parameters and
 /// actions `ValueError`s, the rest `RuntimeError`s.

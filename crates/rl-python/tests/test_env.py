@@ -237,7 +237,7 @@ def test_state_round_trips():
     env = rlrs.RustEnv("MountainCar-v0")
     env.reset(seed=0, options={"state": {"position": -0.5, "velocity": 0.01}})
     assert env.state() == {"position": -0.5, "velocity": 0.01}
-    with pytest.raises(NotImplementedError, match="not one of this domain"):
+    with pytest.raises(ValueError, match="not a state of this domain"):
         env.reset(options={"state": "elsewhere"})
 
 

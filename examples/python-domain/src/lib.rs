@@ -2,8 +2,8 @@
 //! in `rl-core`'s table under [`NCHAIN_ID`], and rlrs's Python classes over that table.
 //!
 //! This is the whole of what a domain author writes in Rust to reach Python: the domain
-//! ([`nchain`]), its registration (with [`rl_python::register_typed_domain`] for state access
-//! and text pictures), and a `#[pymodule]` that registers it and calls
+//! ([`nchain`]), its registration (with `with_state()` and `with_render()` for state access
+//! and text pictures from Python), and a `#[pymodule]` that registers it and calls
 //! [`rl_python::add_to_module`]. The Python package (`python/rlrs_nchain/__init__.py`) then
 //! hands the module to `rlrs.register_envs`, and `gymnasium.make("nchain/NChain-v0")` works.
 
@@ -18,8 +18,9 @@ pub mod nchain;
 pub const NCHAIN_ID: &str = "NChain-v0";
 
 /// Registers the chain in this library's registry, once (a second call finds the id taken and
-/// leaves the table as it is), and declares its type to rlrs's Python environment, so that
-/// `reset(options={"state": s})`, `state()` and `render_mode="ansi"` work for it.
+/// leaves the table as it is), with its state as JSON (`with_state`) and text pictures
+/// (`with_render`), so that `reset(options={"state": s})`, `state()` and `render_mode="ansi"`
+/// work for it from Python.
 ///
 /// # Errors
 ///
@@ -31,13 +32,12 @@ pub fn register() -> Result<(), CoreError> {
         nchain::NChain::new,
     )
     .with_render()
+    .with_state()
     .with_transitions();
     match registration.register() {
-        Ok(()) | Err(CoreError::DuplicateId { .. }) => {}
-        Err(error) => return Err(error),
+        Ok(()) | Err(CoreError::DuplicateId { .. }) => Ok(()),
+        Err(error) => Err(error),
     }
-    rl_python::register_typed_domain::<nchain::NChain>();
-    Ok(())
 }
 
 /// The extension module: the chain registered, and rlrs's `Environment`, `Vector`, `ids`,

@@ -64,7 +64,7 @@ def test_an_episode_starts_in_a_given_state():
     assert observation == 4 and env.unwrapped.state() == 4
     assert env.step(0)[:2] == (4, 10.0)
     # As for the built-in domains (crates/rl-python/tests/test_env.py).
-    with pytest.raises(NotImplementedError, match="not one of this domain"):
+    with pytest.raises(ValueError, match="not a state of this domain"):
         env.reset(options={"state": "end"})
 
 

@@ -16,22 +16,24 @@
 //! [`PendulumState`] would make the state depend on the action history (two equal angles
 //! and velocities reached by different torques would differ), change the state's JSON and
 //! the reference traces' state comparison, and cost the batch kernel a field. So, like
-//! Gymnasium's environment keeps `last_u` beside its `state`, [`PendulumWithTorque`] keeps
-//! it beside a [`Simulator`]: the environment `Pendulum-v1` gives when built by id with
-//! frames (`RegisteredDomain::frame_environment`, hence `rl render --episode` and the picture
-//! wrappers over it). Its observations, rewards and flags are the simulator's, unchanged.
+//! Gymnasium's environment keeps `last_u` beside its `state`, the environments built by id
+//! keep the last action beside their simulator, and draw with
+//! [`RenderFrame::draw_frame_after`], which Pendulum implements with the arrow of the last
+//! torque clipped to `[-MAX_TORQUE, MAX_TORQUE]` (none right after a reset, as Gymnasium's
+//! `reset` sets `last_u = None`): `RegisteredDomain::frame_environment` and
+//! `registered_environment`, hence `rl render --episode`, the picture wrappers and the
+//! Python package's `rgb_array`. Their observations, rewards and flags are the simulator's.
 //!
 //! ```
 //! use rl_core::{Environment, Frame, FrameEnvironment, Mode};
-//! use rl_domains::frames::pendulum::{ARROW, PendulumWithTorque, arrow_top};
-//! use rl_domains::pendulum::{Pendulum, PendulumParams};
+//! use rl_domains::frames::pendulum::{ARROW, arrow_top};
 //!
-//! let mut env = PendulumWithTorque::new(Pendulum::new(PendulumParams::default())?, 0);
+//! let domain = rl_domains::registry::build("Pendulum-v1", None)?;
+//! let mut env = domain.frame_environment(0)?;
 //! env.reset(Mode::Training)?;
-//! assert_eq!(env.last_torque(), None); // no arrow after a reset, as in Gymnasium
-//! env.step(&[1.5])?;
-//! assert_eq!(env.last_torque(), Some(1.5));
 //! let mut frame = Frame::new(500, 500)?;
+//! let torque = rl_spaces::AnyElement::from(ndarray::arr1(&[1.5f32]).into_dyn());
+//! env.step(&torque)?;
 //! env.render_frame(&mut frame)?;
 //! let (x, y) = arrow_top(1.5, 500, 500).expect("a non-zero torque has an arrow");
 //! assert_eq!(frame.pixel(x as u32, y as u32), Some(ARROW));
@@ -40,11 +42,7 @@
 
 use std::f64::consts::PI;
 
-use rl_core::{
-    CoreError, Environment, Frame, FrameEnvironment, Mode, RandomState, RenderFrame, ResetReason,
-    Simulator, StepOutcome,
-};
-use rl_spaces::ArrayBox;
+use rl_core::{Frame, RenderFrame};
 
 use super::canvas::{self, Painter, Rgb, YAxis};
 use crate::pendulum::{LENGTH, MAX_TORQUE, Pendulum, PendulumState};
@@ -261,113 +259,17 @@ impl RenderFrame for Pendulum {
     fn draw_frame(&self, state: &PendulumState, frame: &mut Frame) {
         draw_pendulum(state, None, frame);
     }
-}
 
-/// Pendulum's episode with Gymnasium's last torque (`last_u`): a [`Simulator`] of
-/// [`Pendulum`] that also remembers the last action taken, clipped to
-/// `[-MAX_TORQUE, MAX_TORQUE]`, and draws it as the torque arrow (see the module's "The
-/// torque arrow"). A reset forgets it (no arrow until the first step, as in Gymnasium, whose
-/// `reset` sets `last_u = None`); a rejected action leaves it as it was.
-///
-/// Everything else is the simulator's: observations, rewards, flags, seeding and random
-/// state are exactly those of `Simulator<Pendulum>`.
-#[derive(Debug, Clone)]
-pub struct PendulumWithTorque {
-    simulator: Simulator<Pendulum>,
-    last_torque: Option<f32>,
-}
-
-impl PendulumWithTorque {
-    /// The episode of `domain` seeded with `seed`, not yet reset.
-    pub fn new(domain: Pendulum, seed: u64) -> Self {
-        PendulumWithTorque {
-            simulator: Simulator::new(domain, seed),
-            last_torque: None,
-        }
-    }
-
-    /// The simulator, for its state and step count.
-    pub fn simulator(&self) -> &Simulator<Pendulum> {
-        &self.simulator
-    }
-
-    /// The last torque taken in this episode, clipped as Gymnasium's `last_u` is; `None`
-    /// before the first step of an episode.
-    pub fn last_torque(&self) -> Option<f32> {
-        self.last_torque
-    }
-}
-
-impl Environment for PendulumWithTorque {
-    type Observation = [f32; 3];
-    type Action = [f32; 1];
-    type ObservationSpace = ArrayBox<f32, 3>;
-    type ActionSpace = ArrayBox<f32, 1>;
-
-    fn observation_space(&self) -> &ArrayBox<f32, 3> {
-        self.simulator.observation_space()
-    }
-
-    fn action_space(&self) -> &ArrayBox<f32, 1> {
-        self.simulator.action_space()
-    }
-
-    fn reset(&mut self, mode: Mode) -> Result<[f32; 3], CoreError> {
-        let observation = self.simulator.reset(mode)?;
-        self.last_torque = None;
-        Ok(observation)
-    }
-
-    fn step(&mut self, action: &[f32; 1]) -> Result<StepOutcome<[f32; 3]>, CoreError> {
-        let outcome = self.simulator.step(action)?;
-        self.last_torque = Some(action[0].clamp(-MAX_TORQUE, MAX_TORQUE));
-        Ok(outcome)
-    }
-
-    fn seed(&mut self, seed: u64) {
-        self.simulator.seed(seed);
-    }
-
-    fn mode(&self) -> Mode {
-        self.simulator.mode()
-    }
-
-    fn discount(&self) -> f64 {
-        self.simulator.discount()
-    }
-
-    fn is_applicable(&self, action: &[f32; 1]) -> bool {
-        self.simulator.is_applicable(action)
-    }
-
-    fn random_state(&self) -> Result<RandomState, CoreError> {
-        self.simulator.random_state()
-    }
-
-    fn set_random_state(&mut self, state: RandomState) -> Result<(), CoreError> {
-        self.simulator.set_random_state(state)
-    }
-
-    fn close(&mut self) {
-        self.simulator.close();
-    }
-}
-
-impl FrameEnvironment for PendulumWithTorque {
-    fn frame_size(&self) -> (u32, u32) {
-        self.simulator.domain().frame_size()
-    }
-
-    /// The current state with the arrow of the last torque (none before the first step).
-    fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
-        let state = self
-            .simulator
-            .state()
-            .ok_or(CoreError::NeedsReset(ResetReason::NotStarted))?;
-        let arrow = self
-            .last_torque
-            .and_then(|torque| Arrow::of(f64::from(torque)));
+    /// The frame with the arrow of the last torque, clipped to `[-MAX_TORQUE, MAX_TORQUE]`
+    /// as Gymnasium's `last_u` is (no arrow right after a reset).
+    fn draw_frame_after(
+        &self,
+        state: &PendulumState,
+        last_action: Option<&[f32; 1]>,
+        frame: &mut Frame,
+    ) {
+        let arrow = last_action
+            .and_then(|action| Arrow::of(f64::from(action[0].clamp(-MAX_TORQUE, MAX_TORQUE))));
         draw_pendulum(state, arrow, frame);
-        Ok(())
     }
 }

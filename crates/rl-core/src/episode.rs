@@ -1,0 +1,274 @@
+//! Environments built by id with everything the id's registration declared beyond stepping:
+//! the state read and set as JSON, text pictures and RGB frames of the current state
+//! ([`RegisteredEnvironment`], built by
+//! [`RegisteredDomain::registered_environment`](crate::registry::RegisteredDomain::registered_environment)).
+//! This is what code keyed by id that shows or restores episodes needs (the Python package's
+//! single environment, `rl render`), so that none of it keeps a table of domain types.
+
+use rl_spaces::{AnyElement, AnySpace, DynamicSpace};
+use serde_json::Value;
+
+use crate::registry::PictureFormat;
+use crate::{
+    CoreError, Domain, DynamicEnvironment, Environment, Frame, FrameEnvironment, Mode, RandomState,
+    ResetReason, Simulator, StepOutcome,
+};
+
+/// An environment built by id, driven through [`AnyElement`]s, with what its registration
+/// declared beyond stepping. Each capability says when it is missing: `None` (or
+/// [`CoreError::Unsupported`]) where the registration did not declare it.
+pub trait RegisteredEnvironment:
+    Environment<
+        Observation = AnyElement,
+        Action = AnyElement,
+        ObservationSpace = AnySpace,
+        ActionSpace = AnySpace,
+    > + Send
+{
+    /// The current state in the domain's serde form (the last one after an episode ended);
+    /// `None` before the first reset, or when the registration declared no state access
+    /// ([`Registration::with_state`](crate::registry::Registration::with_state)).
+    fn state(&self) -> Option<Value>;
+
+    /// Starts an episode in `mode` in `state` (the domain's serde form) and returns its first
+    /// observation; nothing is drawn from the generator.
+    ///
+    /// # Errors
+    ///
+    /// [`CoreError::Unsupported`] when the registration declared no state access, and
+    /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's
+    /// (the environment is then left as it was).
+    fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError>;
+
+    /// A text picture of the current state ([`Render::render_text`](crate::Render::render_text)),
+    /// or `None` before the first reset or when the registration declared no pictures.
+    fn render_text(&self) -> Option<String>;
+
+    /// The natural size `(width, height)` of the RGB frames, or `None` when the registration
+    /// declared no frames.
+    fn frame_size(&self) -> Option<(u32, u32)>;
+
+    /// Draws the current state over `frame`, as the episode shows it after its last action
+    /// ([`RenderFrame::draw_frame_after`](crate::RenderFrame::draw_frame_after)).
+    ///
+    /// # Errors
+    ///
+    /// [`CoreError::Unsupported`] when the registration declared no frames,
+    /// [`CoreError::NeedsReset`] before the first reset.
+    fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError>;
+}
+
+/// A [`RegisteredEnvironment`], boxed.
+pub type BoxedRegisteredEnvironment = Box<dyn RegisteredEnvironment>;
+
+/// Reads and writes a domain's state as JSON.
+pub(crate) struct StateFns<D: Domain> {
+    pub(crate) to_json: fn(&D::State) -> Option<Value>,
+    pub(crate) from_json: fn(&Value) -> Result<D::State, String>,
+}
+
+impl<D: Domain> Clone for StateFns<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for StateFns<D> {}
+
+/// Draws a domain's frames: their size, and a state after an action.
+pub(crate) struct DrawFns<D: Domain> {
+    pub(crate) size: fn(&D) -> (u32, u32),
+    pub(crate) draw_after: fn(&D, &D::State, Option<&D::Action>, &mut Frame),
+}
+
+impl<D: Domain> Clone for DrawFns<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for DrawFns<D> {}
+
+/// Draws a state as a picture of one format.
+pub(crate) type PictureFn<D> = fn(&D, &<D as Domain>::State, PictureFormat) -> String;
+
+/// What an [`Episode`] can do beyond stepping, as the registration declared it.
+pub(crate) struct EpisodeFns<D: Domain> {
+    pub(crate) state: Option<StateFns<D>>,
+    pub(crate) picture: Option<PictureFn<D>>,
+    pub(crate) frames: Option<DrawFns<D>>,
+}
+
+impl<D: Domain> Clone for EpisodeFns<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for EpisodeFns<D> {}
+
+/// A [`Simulator`] that also keeps the last action of its episode when it draws frames (for
+/// [`RenderFrame::draw_frame_after`](crate::RenderFrame::draw_frame_after)); its steps,
+/// observations and random state are exactly the simulator's.
+pub(crate) struct Episode<D: Domain> {
+    simulator: Simulator<D>,
+    last_action: Option<D::Action>,
+    fns: EpisodeFns<D>,
+}
+
+impl<D: Domain> Episode<D> {
+    /// The episode of `domain` seeded with `seed`, not yet reset.
+    pub(crate) fn new(domain: D, seed: u64, fns: EpisodeFns<D>) -> Self {
+        Episode {
+            simulator: Simulator::new(domain, seed),
+            last_action: None,
+            fns,
+        }
+    }
+}
+
+impl<D: Domain> Environment for Episode<D> {
+    type Observation = D::Observation;
+    type Action = D::Action;
+    type ObservationSpace = D::ObservationSpace;
+    type ActionSpace = D::ActionSpace;
+
+    fn observation_space(&self) -> &D::ObservationSpace {
+        self.simulator.observation_space()
+    }
+
+    fn action_space(&self) -> &D::ActionSpace {
+        self.simulator.action_space()
+    }
+
+    fn reset(&mut self, mode: Mode) -> Result<D::Observation, CoreError> {
+        let observation = self.simulator.reset(mode)?;
+        self.last_action = None;
+        Ok(observation)
+    }
+
+    fn step(&mut self, action: &D::Action) -> Result<StepOutcome<D::Observation>, CoreError> {
+        let outcome = self.simulator.step(action)?;
+        if self.fns.frames.is_some() {
+            // Kept only for frames; a rejected action leaves the last one as it was.
+            self.last_action = Some(action.clone());
+        }
+        Ok(outcome)
+    }
+
+    fn seed(&mut self, seed: u64) {
+        self.simulator.seed(seed);
+    }
+
+    fn mode(&self) -> Mode {
+        self.simulator.mode()
+    }
+
+    fn discount(&self) -> f64 {
+        self.simulator.discount()
+    }
+
+    fn accepts_action(&self, action: &D::Action) -> bool {
+        self.simulator.accepts_action(action)
+    }
+
+    fn is_applicable(&self, action: &D::Action) -> bool {
+        self.simulator.is_applicable(action)
+    }
+
+    fn random_state(&self) -> Result<RandomState, CoreError> {
+        self.simulator.random_state()
+    }
+
+    fn set_random_state(&mut self, state: RandomState) -> Result<(), CoreError> {
+        self.simulator.set_random_state(state)
+    }
+
+    fn close(&mut self) {
+        self.simulator.close();
+    }
+}
+
+impl<D: Domain> FrameEnvironment for Episode<D> {
+    /// The frames' size; `(0, 0)` when the registration declared no frames (such an episode
+    /// is never handed out as a frame environment).
+    fn frame_size(&self) -> (u32, u32) {
+        self.fns
+            .frames
+            .map_or((0, 0), |frames| (frames.size)(self.simulator.domain()))
+    }
+
+    fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
+        let frames = self.fns.frames.ok_or(CoreError::Unsupported {
+            operation: "frames",
+        })?;
+        let state = self
+            .simulator
+            .state()
+            .ok_or(CoreError::NeedsReset(ResetReason::NotStarted))?;
+        (frames.draw_after)(
+            self.simulator.domain(),
+            state,
+            self.last_action.as_ref(),
+            frame,
+        );
+        Ok(())
+    }
+}
+
+impl<D> RegisteredEnvironment for DynamicEnvironment<Episode<D>>
+where
+    D: Domain + Send,
+    D::State: Send,
+    D::Action: Send,
+    D::ObservationSpace: DynamicSpace,
+    D::ActionSpace: DynamicSpace,
+{
+    fn state(&self) -> Option<Value> {
+        let episode = self.inner();
+        let state = episode.simulator.state()?;
+        (episode.fns.state?.to_json)(state)
+    }
+
+    fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError> {
+        let fns = self.inner().fns.state.ok_or(CoreError::Unsupported {
+            operation: "setting the state (the registration declared no with_state)",
+        })?;
+        let state = (fns.from_json)(state).map_err(|reason| {
+            CoreError::invalid_parameter(
+                "state",
+                format!("{state} is not a state of this domain: {reason}"),
+            )
+        })?;
+        let episode = self.inner_mut();
+        let observation = episode.simulator.reset_to(state, mode);
+        episode.last_action = None;
+        Ok(episode
+            .simulator
+            .observation_space()
+            .element_to_any(&observation))
+    }
+
+    fn render_text(&self) -> Option<String> {
+        let episode = self.inner();
+        let picture = episode.fns.picture?;
+        let state = episode.simulator.state()?;
+        Some(picture(
+            episode.simulator.domain(),
+            state,
+            PictureFormat::Text,
+        ))
+    }
+
+    fn frame_size(&self) -> Option<(u32, u32)> {
+        let episode = self.inner();
+        episode
+            .fns
+            .frames
+            .map(|frames| (frames.size)(episode.simulator.domain()))
+    }
+
+    fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
+        FrameEnvironment::render_frame(self.inner(), frame)
+    }
+}
