@@ -334,8 +334,16 @@ fn acrobot_dynamics(start: [f64; 4], torque: f64, two: f64) -> ([f64; 4], bool) 
     ([theta1, theta2, dtheta1, dtheta2], terminated)
 }
 
+/// Acrobot's observation of a state as a reset leaves it (float32 values), whose sines and
+/// cosines Gymnasium takes with NumPy's float32 functions: the library's own
+/// (`AcrobotState::to_observation` of a float32 state), resets being rare.
+fn acrobot_reset_observation(state: [f64; 4]) -> [f32; 6] {
+    rl_domains::acrobot::AcrobotState::from_float32(state.map(|value| value as f32))
+        .to_observation()
+}
+
 /// Acrobot's float32 observation `[cos theta1, sin theta1, cos theta2, sin theta2, dtheta1,
-/// dtheta2]`, computed in float64 and rounded.
+/// dtheta2]` after a step, computed in float64 and rounded.
 #[inline(always)]
 fn acrobot_observation([theta1, theta2, dtheta1, dtheta2]: [f64; 4]) -> [f32; 6] {
     [
@@ -786,7 +794,7 @@ impl RawAcrobotBatch {
                 batch.dtheta2[i],
             ] = state;
             batch.outputs.observations[i * 6..i * 6 + 6]
-                .copy_from_slice(&acrobot_observation(state));
+                .copy_from_slice(&acrobot_reset_observation(state));
         }
         batch
     }
@@ -830,7 +838,8 @@ impl RawBatch<6> for RawAcrobotBatch {
             action,
         ) in all
         {
-            let (next, terminated, truncated, step_reward) = if *ended {
+            let reset = *ended;
+            let (next, terminated, truncated, step_reward) = if reset {
                 *steps = 0;
                 (acrobot_initial(rng), false, false, 0.0)
             } else {
@@ -846,7 +855,11 @@ impl RawBatch<6> for RawAcrobotBatch {
                 (next, terminated, *steps >= ACROBOT_LIMIT, reward)
             };
             [*theta1, *theta2, *dtheta1, *dtheta2] = next;
-            row.copy_from_slice(&acrobot_observation(next));
+            row.copy_from_slice(&if reset {
+                acrobot_reset_observation(next)
+            } else {
+                acrobot_observation(next)
+            });
             *reward = step_reward;
             *done = terminated;
             *cut = truncated;

@@ -46,6 +46,8 @@ use crate::parameter_checks;
 use crate::svg::{Svg, number};
 use crate::trig;
 
+pub use crate::mountain_car_continuous::StatePrecision;
+
 /// The time step of one environment step in seconds (Gymnasium's `dt`, 0.2).
 pub const TIME_STEP: f64 = 0.2;
 /// The length of the first link (Gymnasium's `LINK_LENGTH_1`, 1.0).
@@ -130,7 +132,9 @@ impl AcrobotParams {
     }
 }
 
-/// The internal state of Acrobot, in float64 like Gymnasium's `env.unwrapped.state`.
+/// The internal state of Acrobot, in float64 like Gymnasium's `env.unwrapped.state` after a
+/// step; right after a reset Gymnasium holds it in a float32 array, whose observation takes
+/// NumPy's float32 sines and cosines ([`precision`](Self::precision)).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct AcrobotState {
     /// The angle of the first link from hanging straight down, in radians, in `[-pi, pi]`.
@@ -141,6 +145,11 @@ pub struct AcrobotState {
     pub dtheta1: f64,
     /// The angular velocity of the second joint, in `[-9 pi, 9 pi]`.
     pub dtheta2: f64,
+    /// The array type that holds the state: [`StatePrecision::Float32`] as a reset leaves it
+    /// (its values are float32 values, and its observation's sines and cosines are NumPy's
+    /// float32 ones), [`StatePrecision::Float64`] after a step (the default, also in JSON).
+    #[serde(default)]
+    pub precision: StatePrecision,
 }
 
 impl AcrobotState {
@@ -153,6 +162,17 @@ impl AcrobotState {
             theta2,
             dtheta1,
             dtheta2,
+            precision: StatePrecision::Float64,
+        }
+    }
+
+    /// Builds a state as a reset leaves it, from `[theta1, theta2, dtheta1, dtheta2]` in
+    /// float32.
+    #[inline]
+    pub fn from_float32(values: [f32; 4]) -> Self {
+        AcrobotState {
+            precision: StatePrecision::Float32,
+            ..AcrobotState::from_array(values.map(f64::from))
         }
     }
 
@@ -164,14 +184,32 @@ impl AcrobotState {
 
     /// The observation Gymnasium returns for this state:
     /// `[cos theta1, sin theta1, cos theta2, sin theta2, dtheta1, dtheta2]`, computed in
-    /// float64 and rounded to float32.
+    /// float64 and rounded to float32, or, for a float32 state (right after a reset), with
+    /// NumPy's float32 sine and cosine of the angles rounded to float32.
     #[inline]
     pub fn to_observation(&self) -> [f32; 6] {
+        let (cos1, sin1, cos2, sin2) = match self.precision {
+            StatePrecision::Float64 => (
+                trig::cos(self.theta1) as f32,
+                trig::sin(self.theta1) as f32,
+                trig::cos(self.theta2) as f32,
+                trig::sin(self.theta2) as f32,
+            ),
+            StatePrecision::Float32 => {
+                let (theta1, theta2) = (self.theta1 as f32, self.theta2 as f32);
+                (
+                    trig::numpy_cos_f32(theta1),
+                    trig::numpy_sin_f32(theta1),
+                    trig::numpy_cos_f32(theta2),
+                    trig::numpy_sin_f32(theta2),
+                )
+            }
+        };
         [
-            trig::cos(self.theta1) as f32,
-            trig::sin(self.theta1) as f32,
-            trig::cos(self.theta2) as f32,
-            trig::sin(self.theta2) as f32,
+            cos1,
+            sin1,
+            cos2,
+            sin2,
             self.dtheta1 as f32,
             self.dtheta2 as f32,
         ]
@@ -360,6 +398,7 @@ pub fn acrobot_step(dynamics: AcrobotDynamics, state: &AcrobotState, torque: f64
         theta2: wrap_angle(next[1]),
         dtheta1: python_bound(next[2], -MAX_VEL_1, MAX_VEL_1),
         dtheta2: python_bound(next[3], -MAX_VEL_2, MAX_VEL_2),
+        precision: StatePrecision::Float64,
     };
     let terminated = next_state.is_terminal();
     AcrobotStep {
@@ -440,9 +479,11 @@ pub fn acrobot_step(dynamics: AcrobotDynamics, state: &AcrobotState, torque: f64
 /// * Stepping after termination is an error, and an action outside `Discrete(3)` is an
 ///   error instead of an assertion failure.
 /// * The torque noise applies in every [`Mode`].
-/// * Gymnasium computes the reset observation's sines and cosines in float32 (NumPy's own
-///   float32 functions); this domain computes every observation in float64 and rounds, so
-///   a reset observation may differ from Gymnasium's in the last float32 bit.
+/// * Gymnasium computes the reset observation's sines and cosines in float32 (its state is a
+///   float32 array until the first step), with NumPy's own float32 functions; this domain
+///   does the same ([`AcrobotState::precision`]), with NumPy 2.x's algorithm for CPUs with
+///   fused multiply-add, which is every CPU NumPy's wheels dispatch it to (on one without, NumPy
+///   calls the C library's `cosf` and `sinf`, which may differ in the last bit).
 ///
 /// ```
 /// use rl_core::{Environment, Mode, Simulator};
@@ -553,13 +594,8 @@ impl Domain for Acrobot {
     }
 
     fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> AcrobotState {
-        let mut draw = || f64::from(uniform(rng, -0.1, 0.1) as f32);
-        AcrobotState {
-            theta1: draw(),
-            theta2: draw(),
-            dtheta1: draw(),
-            dtheta2: draw(),
-        }
+        let mut draw = || uniform(rng, -0.1, 0.1) as f32;
+        AcrobotState::from_float32([draw(), draw(), draw(), draw()])
     }
 
     /// [`acrobot_step`] with the action's torque plus, when `torque_noise_max` is
@@ -850,12 +886,7 @@ mod tests {
 
     #[test]
     fn nips_drops_the_book_term() {
-        let state = AcrobotState {
-            theta1: 0.3,
-            theta2: 0.7,
-            dtheta1: 2.0,
-            dtheta2: -1.0,
-        };
+        let state = AcrobotState::from_array([0.3, 0.7, 2.0, -1.0]);
         let book = acrobot_step(AcrobotDynamics::Book, &state, 1.0);
         let nips = acrobot_step(AcrobotDynamics::Nips, &state, 1.0);
         assert_ne!(book.next_state, nips.next_state);
@@ -870,12 +901,7 @@ mod tests {
     #[test]
     fn reaching_up_terminates_with_reward_zero() {
         // Both links pointing up: the tip is 2 above the pivot.
-        let state = AcrobotState {
-            theta1: PI,
-            theta2: 0.0,
-            dtheta1: 0.0,
-            dtheta2: 0.0,
-        };
+        let state = AcrobotState::from_array([PI, 0.0, 0.0, 0.0]);
         assert!(state.is_terminal());
         let step = acrobot_step(AcrobotDynamics::Book, &state, 0.0);
         assert!(step.terminated);
@@ -977,12 +1003,7 @@ mod tests {
     #[test]
     fn pictures_show_every_part() {
         let domain = Acrobot::new(AcrobotParams::default()).expect("valid");
-        let state = AcrobotState {
-            theta1: 0.4,
-            theta2: -0.8,
-            dtheta1: 1.0,
-            dtheta2: -2.0,
-        };
+        let state = AcrobotState::from_array([0.4, -0.8, 1.0, -2.0]);
         let text = domain.render_text(&state);
         for mark in ['=', 'O', 'o', '*'] {
             assert!(text.contains(mark), "{mark} in\n{text}");

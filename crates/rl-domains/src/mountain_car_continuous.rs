@@ -156,14 +156,17 @@ impl MountainCarContinuousParams {
     }
 }
 
-/// Which NumPy array type holds a MountainCarContinuous state.
+/// Which NumPy array type holds a state whose arithmetic depends on it
+/// (MountainCarContinuous's, and Acrobot's, whose reset observation takes float32 sines).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum StatePrecision {
-    /// A float64 array: the state right after `reset()`.
+    /// A float64 array: MountainCarContinuous's state right after `reset()`, Acrobot's after
+    /// any `step()`.
     #[default]
     #[serde(rename = "float64")]
     Float64,
-    /// A float32 array: the state after any `step()`.
+    /// A float32 array: MountainCarContinuous's state after any `step()`, Acrobot's right
+    /// after `reset()`.
     #[serde(rename = "float32")]
     Float32,
 }

@@ -225,7 +225,10 @@ def test_render_fps_is_gymnasiums():
 
 def test_the_state_of_every_builtin_domain_can_be_set():
     for rust_id, state in [
-        ("Acrobot-v1", {"theta1": 0.1, "theta2": -0.2, "dtheta1": 0.5, "dtheta2": 0.0}),
+        (
+            "Acrobot-v1",
+            {"theta1": 0.1, "theta2": -0.2, "dtheta1": 0.5, "dtheta2": 0.0, "precision": "float64"},
+        ),
         ("Pendulum-v1", {"theta": 1.0, "theta_dot": -0.5}),
     ]:
         env = rlrs.RustEnv(rust_id)

@@ -41,7 +41,8 @@ def initial_state(domain: str, trace: dict):
     if domain == "MountainCar":
         return {"position": values[0], "velocity": values[1]}
     if domain == "Acrobot":
-        return dict(zip(["theta1", "theta2", "dtheta1", "dtheta2"], values))
+        state = dict(zip(["theta1", "theta2", "dtheta1", "dtheta2"], values))
+        return {**state, "precision": trace["initial_state_dtype"]}
     if domain == "Pendulum":
         return {"theta": values[0], "theta_dot": values[1]}
     return values

@@ -369,7 +369,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
-                    |state| state.map(|value| value as f32),
+                    |state, _| state.map(|value| value as f32),
                     |state, action, _| {
                         let push_right = match action {
                             0 => false,
@@ -401,7 +401,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
-                    |state| state.map(|value| value as f32),
+                    |state, _| state.map(|value| value as f32),
                     |state, action, _| {
                         let action = u8::try_from(*action).ok().filter(|action| *action <= 2)?;
                         let [position, velocity] = *state;
@@ -442,7 +442,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
-                    |state| state.map(|value| value as f32),
+                    |state, _| state.map(|value| value as f32),
                     |state, action, precision| {
                         let [value] = *action;
                         let action = value as f32;
@@ -489,7 +489,13 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
-                    |state| AcrobotState::from_array(*state).to_observation(),
+                    |state, precision| {
+                        AcrobotState {
+                            precision,
+                            ..AcrobotState::from_array(*state)
+                        }
+                        .to_observation()
+                    },
                     |state, action, _| {
                         if !(0..=2).contains(action) {
                             return None;
@@ -510,7 +516,10 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                 );
             }
             let conversions: Conversions<Acrobot, 4, i64> = Conversions {
-                state: |array, _| AcrobotState::from_array(*array),
+                state: |array, precision| AcrobotState {
+                    precision,
+                    ..AcrobotState::from_array(*array)
+                },
                 array: AcrobotState::to_array,
                 action: |action| *action,
             };
@@ -522,7 +531,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                     &mut checker,
                     trace,
                     params.max_episode_steps,
-                    |[theta, theta_dot]| {
+                    |[theta, theta_dot], _| {
                         PendulumState {
                             theta: *theta,
                             theta_dot: *theta_dot,
@@ -646,13 +655,13 @@ struct GymnasiumOutcome<const N: usize, const M: usize = N> {
 }
 
 /// Replays one Gymnasium trace per step and as a rollout. `observe` gives the observation
-/// of a state (checked against the initial observation); `step` returns `None` for an
-/// action the domain cannot take, which is reported as a mismatch.
+/// of a state held in the given precision (checked against the initial observation); `step`
+/// returns `None` for an action the domain cannot take, which is reported as a mismatch.
 fn replay_gymnasium<const N: usize, const M: usize, A: fmt::Debug>(
     checker: &mut Checker,
     trace: &GymnasiumTrace<[f64; N], A, [f64; M]>,
     max_episode_steps: u64,
-    observe: impl Fn(&[f64; N]) -> [f32; M],
+    observe: impl Fn(&[f64; N], StatePrecision) -> [f32; M],
     step: impl Fn(&[f64; N], &A, StatePrecision) -> Option<GymnasiumOutcome<N, M>>,
 ) {
     let trace_location = MismatchLocation::Trace {
@@ -665,8 +674,9 @@ fn replay_gymnasium<const N: usize, const M: usize, A: fmt::Debug>(
         trace.actions.len(),
         trace.steps.len(),
     );
+    let initial_precision = trace.initial_state_dtype.unwrap_or(StatePrecision::Float64);
     if let Some(initial_obs) = &trace.initial_obs {
-        let observation = observe(&trace.initial_state);
+        let observation = observe(&trace.initial_state, initial_precision);
         for (index, (expected, value)) in initial_obs.iter().zip(&observation).enumerate() {
             checker.bits32(
                 &trace_location,
@@ -676,7 +686,6 @@ fn replay_gymnasium<const N: usize, const M: usize, A: fmt::Debug>(
             );
         }
     }
-    let initial_precision = trace.initial_state_dtype.unwrap_or(StatePrecision::Float64);
 
     // Per step: from each recorded state.
     for (index, recorded) in trace.steps.iter().enumerate() {
