@@ -14,6 +14,11 @@
 //! (whose probabilities sum to `noise` when the intended action is impossible) and
 //! [`expected_step_corrected`] is its fixed counterpart.
 //!
+//! The two draws are `random()` numbers from the environment's generator, numpy's
+//! `Generator(PCG64(...))` as for every domain (`rl_core::NumpyGenerator`), not RLPy's own
+//! `numpy.random.RandomState` (a Mersenne Twister): the transitions and their probabilities
+//! are RLPy's, a given seed's noise is not.
+//!
 //! # Reference
 //!
 //! RLPy 1.3.6, `rlpy/Domains/GridWorld.py`; the semantics are written out in
