@@ -165,12 +165,13 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The extension module `rlrs._core`: the built-in domains (registered on import; idempotent)
-/// and the classes of [`add_to_module`].
+/// The extension module `rlrs._core`: the built-in domains (registered on import; idempotent),
+/// the package's `__version__` and the classes of [`add_to_module`].
 #[cfg(feature = "rlrs-module")]
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     rl_domains::register_builtins();
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     add_to_module(module)
 }

@@ -122,7 +122,8 @@ def test_episode_ends_with_the_domain_cap_and_then_needs_reset():
         env.step(0)
     # Truncation at 200 steps on MountainCar, from the domain (no TimeLimit wrapper).
     env = gym.make("rlrs/MountainCar-v0")
-    assert env.spec.max_episode_steps is None
+    assert env.spec.max_episode_steps == 200  # the domain's cap, with no TimeLimit wrapper
+    assert not any(isinstance(w, gym.wrappers.TimeLimit) for w in _wrappers(env))
     env.reset(seed=0)
     steps = 0
     while True:
@@ -131,6 +132,28 @@ def test_episode_ends_with_the_domain_cap_and_then_needs_reset():
         if terminated or truncated:
             break
     assert (steps, terminated, truncated) == (200, False, True)
+
+
+def _wrappers(env):
+    while isinstance(env, gym.Wrapper):
+        yield env
+        env = env.env
+
+
+def test_specs_carry_gymnasiums_limits_and_thresholds():
+    for rust_id in ["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1", "Pendulum-v1"]:
+        ours, theirs = gym.make(f"rlrs/{rust_id}").spec, gym.spec(rust_id)
+        assert ours.max_episode_steps == theirs.max_episode_steps, rust_id
+        assert ours.reward_threshold == theirs.reward_threshold, rust_id
+        assert ours.nondeterministic == theirs.nondeterministic, rust_id
+    # Parameters that change the domain's cap change the spec's limit.
+    assert rlrs.RustEnv("CartPole-v1", max_episode_steps=1000).spec is None  # not made by id
+    assert gym.make("rlrs/GridWorld-4x5", episode_cap=7).spec.max_episode_steps == 7
+    assert gym.make("rlrs/GridWorld-4x5").spec.reward_threshold is None
+    # A spec made again from the environment's spec builds the same environment.
+    again = gym.make(gym.make("rlrs/Acrobot-v1").spec)
+    assert again.spec.max_episode_steps == 500
+    assert isinstance(rlrs.__version__, str) and rlrs.__version__.count(".") == 2
 
 
 def test_step_before_reset_is_an_error():

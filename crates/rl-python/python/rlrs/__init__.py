@@ -22,8 +22,11 @@ from .env import RustEnv, core
 from .spaces import space_from_definition
 from .vector import RustVectorEnv
 
+__version__: str = _core.__version__
+
 __all__ = [
     "NAMESPACE",
+    "__version__",
     "RustEnv",
     "RustVectorEnv",
     "entries",
@@ -61,13 +64,18 @@ def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -
         registered.append(gym_id)
         if gym_id in gym.registry:
             continue
+        # An id that mirrors one of Gymnasium's carries its reward threshold and determinism.
+        mirrored = gym.registry.get(rust_id) if core_module == "rlrs._core" else None
         gym.register(
             id=gym_id,
             entry_point="rlrs.env:RustEnv",
             vector_entry_point="rlrs.vector:RustVectorEnv",
             kwargs={"env_id": rust_id, "core_module": core_module},
-            # The Rust domain truncates at its own episode cap: no TimeLimit on top.
+            # The Rust domain truncates at its own episode cap: no TimeLimit on top (the
+            # environment's spec reports that cap as max_episode_steps all the same).
             max_episode_steps=None,
+            reward_threshold=None if mirrored is None else mirrored.reward_threshold,
+            nondeterministic=False if mirrored is None else mirrored.nondeterministic,
         )
     return registered
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.envs.registration import EnvSpec
 
 from .spaces import observation_converter, space_from_definition
 
@@ -97,7 +99,9 @@ class RustEnv(gym.Env):
     ) -> None:
         self.env_id = env_id
         self.params = dict(params)
-        self._core = core(core_module).Environment(env_id, params_json(params), 0)
+        module = core(core_module)
+        self._core = module.Environment(env_id, params_json(params), 0)
+        self._episode_cap = module.domain_info(env_id, params_json(params))[1]
         # This id's modes: "rgb_array" only where the core draws frames for it.
         modes = ["ansi"] + (["rgb_array"] if self._core.frame_size() is not None else [])
         self.metadata = {
@@ -112,6 +116,20 @@ class RustEnv(gym.Env):
         self._convert = observation_converter(self.observation_space)
         self._seeded = False
         self._observation: Any = None
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        """The spec ``gym.make`` gave, with ``max_episode_steps`` the domain's own episode cap
+        (the Rust domain truncates there, so no ``TimeLimit`` wrapper is needed: 500 for
+        CartPole-v1, as Gymnasium's)."""
+        spec = self.__dict__.get("_spec")
+        if spec is None or self._episode_cap is None:
+            return spec
+        return dataclasses.replace(spec, max_episode_steps=self._episode_cap)
+
+    @spec.setter
+    def spec(self, value: EnvSpec | None) -> None:
+        self.__dict__["_spec"] = value
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
