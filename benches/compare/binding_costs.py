@@ -43,7 +43,9 @@ def main():
 
     envs = 1024
     rows = np.random.default_rng(0).integers(0, 2, size=(64, envs)).astype(np.int64)
-    env = rlrs.RustVectorEnv("CartPole-v1", envs, threads=args.threads, copy=False)
+    env = rlrs.RustVectorEnv(
+        "CartPole-v1", envs, threads=args.threads, copy=False, record_episode_statistics=True
+    )
     env.reset(seed=1)
     core = env._core
     driver = _core.RustDriver("CartPole-v1", envs, 1, args.threads)

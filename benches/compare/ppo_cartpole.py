@@ -60,7 +60,7 @@ def rust_vector_as_sb3(vector_env):
             self._actions = None
 
         def reset(self):
-            # One seed seeds the whole Rust vector (environment i from (seed, i)).
+            # One seed seeds the whole Rust vector (environment i with seed + i).
             observations, _ = self.env.reset(seed=self._seeds[0])
             self._reset_seeds()
             self._reset_options()
@@ -112,6 +112,7 @@ def make_setup(name: str, seed: int):
             num_envs=ENVS,
             vectorization_mode="vector_entry_point",
             autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
+            record_episode_statistics=True,
         )
         return rust_vector_as_sb3(vector), "rlrs/CartPole-v1"
     if name == "rlrs-dummy":

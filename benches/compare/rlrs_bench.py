@@ -39,7 +39,9 @@ from python_bench import (  # noqa: E402
 def rlrs_vector(env_id, threads):
     import rlrs
 
-    env = rlrs.RustVectorEnv(env_id, BATCH_ENVS, threads=threads, copy=False)
+    env = rlrs.RustVectorEnv(
+        env_id, BATCH_ENVS, threads=threads, copy=False, record_episode_statistics=True
+    )
     env.reset(seed=SEED)
     return env
 

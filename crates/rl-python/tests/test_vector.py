@@ -136,9 +136,10 @@ def test_episode_statistics_match_gymnasium_record_episode_statistics():
     """The same vector with its statistics off, wrapped in Gymnasium's own
     RecordEpisodeStatistics, reports the same returns, lengths and masks."""
     for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
-        ours = make("CartPole-v1", num_envs=4, autoreset_mode=mode)
+        ours = make("CartPole-v1", num_envs=4, autoreset_mode=mode, record_episode_statistics=True)
+        # The default: no statistics of its own, so Gymnasium's wrapper works on it (CleanRL).
         theirs = gym.wrappers.vector.RecordEpisodeStatistics(
-            make("CartPole-v1", num_envs=4, autoreset_mode=mode, record_episode_statistics=False)
+            make("CartPole-v1", num_envs=4, autoreset_mode=mode)
         )
         ours.reset(seed=3)
         theirs.reset(seed=3)
@@ -244,7 +245,7 @@ def test_discrete_actions_in_any_integer_form_step_alike():
                 assert a.tobytes() == b.tobytes()
     envs = make("CartPole-v1", num_envs=4)
     envs.reset(seed=0)
-    with pytest.raises(ValueError, match="3 actions for 4"):
+    with pytest.raises(ValueError, match="3 actions for 4|shape \\(3,\\)"):
         envs.step([0, 1, 0])
     with pytest.raises(ValueError):
         envs.step(np.array([0, 1, 0, -1]))
@@ -252,9 +253,16 @@ def test_discrete_actions_in_any_integer_form_step_alike():
 
 def test_copy_false_info_arrays_are_the_buffers():
     """With copy=False the episode statistics in info are the vector's own buffers too
-    (overwritten by the next step); with copy=True they are fresh arrays."""
+    (overwritten by the next step); with copy=True they are fresh arrays. The final
+    observations are SyncVectorEnv's object array, new on every step that has one."""
     for copy in (False, True):
-        envs = make("CartPole-v1", num_envs=8, copy=copy, autoreset_mode=AutoresetMode.SAME_STEP)
+        envs = make(
+            "CartPole-v1",
+            num_envs=8,
+            copy=copy,
+            autoreset_mode=AutoresetMode.SAME_STEP,
+            record_episode_statistics=True,
+        )
         envs.reset(seed=1)
         infos = []
         for _ in range(200):
@@ -266,7 +274,8 @@ def test_copy_false_info_arrays_are_the_buffers():
         assert "final_obs" in first and first["_final_obs"].any()
         shared = first["episode"]["r"] is second["episode"]["r"]
         assert shared == (not copy)
-        assert (first["final_obs"] is second["final_obs"]) == (not copy)
+        assert first["final_obs"] is not second["final_obs"]
+        assert first["final_obs"].dtype == object
 
 
 @pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0"])
@@ -301,3 +310,49 @@ def test_float_actions_of_a_discrete_space_are_refused_not_truncated():
             envs.step(actions)
     envs.step([1, 0, 1, 0])
     envs.step(np.ones(4, dtype=np.int32))
+    # Wrong shapes and types are one clear error naming the space, not a conversion message.
+    for actions, match in [
+        (1, "shape \\(\\); expected \\(4,\\)"),
+        (np.zeros((4, 2), dtype=np.int64), "shape \\(4, 2\\)"),
+        (None, "not integers of Discrete\\(2\\)"),
+        ([0, 1], "2 actions for 4 environments|shape \\(2,\\)"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            envs.step(actions)
+
+
+def structure(value):
+    """The shape of an info value: types, dtypes, shapes and where the Nones are."""
+    if isinstance(value, dict):
+        return {key: structure(item) for key, item in sorted(value.items()) if key != "t"}
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        return ("object", [None if item is None else structure(item) for item in value])
+    if isinstance(value, np.ndarray):
+        return (str(value.dtype), value.shape)
+    return type(value).__name__
+
+
+@pytest.mark.parametrize("statistics", [False, True])
+def test_same_step_infos_are_laid_out_as_sync_vector_envs(statistics):
+    """Keys, dtypes, shapes, object arrays with None: the info of every step equals
+    SyncVectorEnv's in structure (and in values), with and without RecordEpisodeStatistics."""
+    mode = AutoresetMode.SAME_STEP
+    ours = make("CartPole-v1", num_envs=3, autoreset_mode=mode)
+    theirs = gym.make_vec(
+        "CartPole-v1", num_envs=3, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}
+    )
+    if statistics:
+        ours = gym.wrappers.vector.RecordEpisodeStatistics(ours)
+        theirs = gym.wrappers.vector.RecordEpisodeStatistics(theirs)
+    ours.reset(seed=8)
+    theirs.reset(seed=8)
+    ended = 0
+    for t in range(150):
+        actions = np.array([t % 2, 1, (t // 3) % 2])
+        a, b = ours.step(actions)[4], theirs.step(actions)[4]
+        assert structure(a) == structure(b), t
+        if "final_obs" in b:
+            ended += 1
+            for i in np.flatnonzero(b["_final_obs"]):
+                assert a["final_obs"][i].tobytes() == b["final_obs"][i].tobytes()
+    assert ended > 3

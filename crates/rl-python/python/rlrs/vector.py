@@ -35,16 +35,21 @@ class RustVectorEnv(VectorEnv):
     JSON-able ``params``), stepped in lockstep by the Rust vector on ``threads`` threads.
 
     - ``autoreset_mode``: a ``gymnasium.vector.AutoresetMode`` (or its value), in
-      ``metadata["autoreset_mode"]``. With ``SAME_STEP``, ``info["final_obs"]`` holds the
-      final observations (a float array, rows valid where ``info["_final_obs"]`` is set).
+      ``metadata["autoreset_mode"]``. With ``SAME_STEP``, a step that ends episodes reports
+      them as ``SyncVectorEnv`` does: ``info["final_obs"]``, an object array holding the final
+      observation where ``info["_final_obs"]`` is set and ``None`` elsewhere, and
+      ``info["final_info"]`` (the ended steps' infos, ``{}``: the built-in domains report
+      none) with its mask ``info["_final_info"]``.
     - Observations: float32 rows. A float32 Box observation keeps its shape
       (``single_observation_space`` is the environment's); any other observation space is
       flattened as ``gymnasium.spaces.flatten`` does (``FlattenObservation``), into a float32
       Box.
-    - Episode statistics (``record_episode_statistics=True``): on a step that ends episodes,
-      ``info["episode"] = {"r", "l", "t"}`` and ``info["_episode"]`` exactly as
-      ``gymnasium.wrappers.vector.RecordEpisodeStatistics`` reports them (so do not wrap
-      this vector in that wrapper too, or pass ``record_episode_statistics=False``).
+    - Episode statistics: none by default, as Gymnasium's vectors (wrap it in
+      ``gymnasium.wrappers.vector.RecordEpisodeStatistics``, which works on it as on
+      ``SyncVectorEnv``); with ``record_episode_statistics=True`` the Rust vector computes
+      them itself: on a step that ends episodes, ``info["episode"] = {"r", "l", "t"}`` and
+      ``info["_episode"]`` exactly as that wrapper reports them (so do not add the wrapper
+      too).
     - ``copy=True`` (Gymnasium's default) returns fresh arrays from ``reset`` and ``step``;
       with ``copy=False`` they are the vector's own buffers, the arrays in ``info`` included,
       overwritten by the next call (no array allocated per step: only the returned tuple and
@@ -67,7 +72,7 @@ class RustVectorEnv(VectorEnv):
         threads: int = 1,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         copy: bool = True,
-        record_episode_statistics: bool = True,
+        record_episode_statistics: bool = False,
         render_mode: str | None = None,
         core_module: str = "rlrs._core",
         **params: Any,
@@ -135,6 +140,11 @@ class RustVectorEnv(VectorEnv):
             raise ValueError(
                 f"the actions {actions!r} are not integers of {self.single_action_space}, "
                 f"one per environment ({self.action_space})"
+            )
+        if array.shape != (self.num_envs,):
+            raise ValueError(
+                f"the actions have shape {array.shape}; expected ({self.num_envs},): one "
+                f"integer of {self.single_action_space} per environment ({self.action_space})"
             )
         return array.astype(np.int64)
 
@@ -211,11 +221,19 @@ class RustVectorEnv(VectorEnv):
                     "t": self._episode_times,
                 }
                 info["_episode"] = self._episode_mask
-            if flags & 2:
-                info["final_obs"] = self._final_observations
-                info["_final_obs"] = self._final_mask
             if self.copy:
                 info = _copied(info)
+            if flags & 2:
+                # SyncVectorEnv's layout: an object array of the final observations (a new
+                # array each, None where no episode ended) and the final infos with their mask.
+                mask = self._final_mask.copy()
+                finals = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(mask):
+                    finals[i] = self._final_observations[i].copy()
+                info["final_obs"] = finals
+                info["_final_obs"] = mask
+                info["final_info"] = {}
+                info["_final_info"] = mask.copy()
         if self.copy:
             return (
                 self._observations.copy(),
