@@ -14,6 +14,37 @@ use rl_spaces::{
 
 use crate::{CoreError, Domain, Mode};
 
+/// Checks the lengths of a [`BatchStep::step_batch`] call: `states`, `actions`, `rewards` and
+/// `terminated` of one length `n`, generators (`generators`, if the kernel takes them) too, and
+/// `observations` of `n * observation_size` entries.
+///
+/// # Panics
+///
+/// When a length differs, with all of them in the message: a kernel called with slices of
+/// different lengths is a bug of its caller.
+#[track_caller]
+#[inline]
+pub fn check_batch_lengths(
+    states: usize,
+    actions: usize,
+    generators: Option<usize>,
+    rewards: usize,
+    terminated: usize,
+    observations: usize,
+    observation_size: usize,
+) {
+    let same = actions == states
+        && generators.is_none_or(|generators| generators == states)
+        && rewards == states
+        && terminated == states
+        && Some(observations) == states.checked_mul(observation_size);
+    assert!(
+        same,
+        "a batch step needs slices of one length: {states} states, {actions} actions, \
+         {generators:?} generators, {rewards} rewards, {terminated} flags and {observations} \
+         observation entries (rows of {observation_size})"
+    );
+}
 /// A domain that can step a batch of states at once. A vector environment built on such a
 /// domain (rl-wrappers' `VectorEnvironment::from_kernel`) calls
 /// [`step_batch`](Self::step_batch) on each thread's share of the batch instead of stepping
@@ -115,8 +146,9 @@ pub trait BatchStep: Domain + Sync {
     /// dimension per state). The states are replaced by the states reached.
     ///
     /// The caller passes slices of one length (in rows, for `observations`) and actions that
-    /// are elements of the action space. Should the lengths differ, the kernel steps only as
-    /// many states as every slice covers, and never panics.
+    /// are elements of the action space. Slices of different lengths are a bug of the caller:
+    /// the kernel panics with the lengths (checked once per call, [`check_batch_lengths`])
+    /// rather than stepping some states and not others.
     #[allow(clippy::too_many_arguments)]
     fn step_batch<T: FlatScalar>(
         &self,
@@ -136,8 +168,9 @@ pub trait BatchStep: Domain + Sync {
 /// typed domains ([`DomainStates`]) and for domains built by id
 /// ([`RegisteredDomain::batch_states`](crate::registry::RegisteredDomain::batch_states)).
 ///
-/// `T` is the observations' numeric type. Every method writes at the index it is given and
-/// ignores an index out of range (it never panics).
+/// `T` is the observations' numeric type. Every method works at the index it is given; an
+/// index out of range is an error ([`reset_at`](Self::reset_at)) or not applicable
+/// ([`is_applicable`](Self::is_applicable)), never a silent success.
 pub trait BatchStates<T: FlatScalar>: Send {
     /// The action of one episode.
     type Action: Clone + fmt::Debug + Send + Sync;
@@ -161,7 +194,8 @@ pub trait BatchStates<T: FlatScalar>: Send {
     /// Replaces the state of episode `i` by an initial state drawn from `rng` in `mode`
     /// ([`Domain::initial_state`]) and writes its flattened observation into `observation`.
     ///
-    /// Fails when the observation does not flatten into `observation`.
+    /// Fails when `i` is not an episode of the batch ([`CoreError::InvalidParameter`] naming
+    /// `i`) or the observation does not flatten into `observation`.
     fn reset_at(
         &mut self,
         i: usize,
@@ -306,8 +340,12 @@ where
         rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
+        let len = self.states.len();
         let Some(state) = self.states.get_mut(i) else {
-            return Ok(());
+            return Err(CoreError::invalid_parameter(
+                "i",
+                format!("episode {i} of a batch of {len}"),
+            ));
         };
         *state = self.domain.initial_state(mode, rng);
         let observed = self.domain.observe(state);

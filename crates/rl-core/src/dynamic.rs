@@ -162,12 +162,4 @@ where
     fn close(&mut self) {
         self.inner.close();
     }
-
-    fn on_epoch_end(&mut self) {
-        self.inner.on_epoch_end();
-    }
-
-    fn summarize_performance(&mut self, episode_returns: &[f64]) {
-        self.inner.summarize_performance(episode_returns);
-    }
 }

@@ -51,8 +51,7 @@ impl RandomState {
 /// [`Domain`](crate::Domain). A black-box simulator may implement this trait directly.
 ///
 /// The provided methods `action_count`, `has_continuous_actions` and `observation_dimension`
-/// are AiDotNet's conveniences; `on_epoch_end` and `summarize_performance` are deer's hooks,
-/// no-ops unless overridden.
+/// are AiDotNet's conveniences.
 pub trait Environment {
     /// What the agent observes.
     type Observation: Clone + fmt::Debug + PartialEq;
@@ -145,14 +144,6 @@ pub trait Environment {
     /// Releases resources (default: nothing to release).
     fn close(&mut self) {}
 
-    /// deer's hook called at the end of each training epoch (default: nothing).
-    fn on_epoch_end(&mut self) {}
-
-    /// deer's hook called with the results of a test epoch (default: nothing).
-    fn summarize_performance(&mut self, episode_returns: &[f64]) {
-        let _ = episode_returns;
-    }
-
     /// The number of actions of a finite action space (`None` if it is too large to count).
     fn action_count(&self) -> Option<usize>
     where
@@ -220,11 +211,5 @@ impl<E: Environment + ?Sized> Environment for Box<E> {
     }
     fn close(&mut self) {
         (**self).close();
-    }
-    fn on_epoch_end(&mut self) {
-        (**self).on_epoch_end();
-    }
-    fn summarize_performance(&mut self, episode_returns: &[f64]) {
-        (**self).summarize_performance(episode_returns);
     }
 }

@@ -85,7 +85,9 @@ pub use rand;
 pub use rl_spaces::numpy_random;
 pub use rl_spaces::{NumpyGenerator, SeedSequence};
 
-pub use batch::{BatchStates, BatchStep, BoxedBatchStates, DomainStates, ErasedAction};
+pub use batch::{
+    BatchStates, BatchStep, BoxedBatchStates, DomainStates, ErasedAction, check_batch_lengths,
+};
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
 };

@@ -545,8 +545,8 @@ impl BatchStep for Acrobot {
     ///
     /// This is the batch kernel the vector environments call; the slices are parallel
     /// (state `i` uses `actions[i]`, `rngs[i]`, `rewards[i]`, `terminated[i]` and
-    /// `observations[6 i..6 i + 6]`). Should a slice be shorter than `states`, only the
-    /// states it covers are stepped. Allocates nothing.
+    /// `observations[6 i..6 i + 6]`), of one length: a call with slices of different lengths
+    /// panics ([`rl_core::check_batch_lengths`]). Allocates nothing.
     fn step_batch<T: FlatScalar>(
         &self,
         states: &mut [Self::State],
@@ -557,11 +557,15 @@ impl BatchStep for Acrobot {
         terminated: &mut [bool],
         observations: &mut [T],
     ) {
-        debug_assert_eq!(states.len(), actions.len(), "one action per state");
-        debug_assert_eq!(states.len(), rngs.len(), "one generator per state");
-        debug_assert_eq!(states.len(), rewards.len(), "one reward per state");
-        debug_assert_eq!(states.len(), terminated.len(), "one flag per state");
-        debug_assert_eq!(states.len() * 6, observations.len(), "6 values per state");
+        rl_core::check_batch_lengths(
+            states.len(),
+            actions.len(),
+            Some(rngs.len()),
+            rewards.len(),
+            terminated.len(),
+            observations.len(),
+            6,
+        );
         let rows = states
             .iter_mut()
             .zip(actions)

@@ -5,12 +5,12 @@
 
 use rl_spaces::FlatScalar;
 
-/// The arguments of a kernel call with every slice cut to the number of states they all
-/// cover: the states, the actions, the rewards, the termination flags and the observation
-/// rows (`len × observation_size` numbers). Each kernel starts from it, so that its loops run
-/// over slices of one length, without bounds checks, and a call with slices of different
-/// lengths (which the vector environment never makes) leaves the states past the shortest
-/// alone instead of panicking.
+/// The arguments of a kernel call, checked to be of one length
+/// ([`rl_core::check_batch_lengths`]: a call with slices of different lengths panics, as
+/// [`BatchStep`](rl_core::BatchStep)'s contract says) and re-sliced to it: the states, the
+/// actions, the rewards, the termination flags and the observation rows (`len ×
+/// observation_size` numbers). Each kernel starts from it, so that its loops run over slices
+/// the compiler knows to be of one length, without bounds checks.
 pub(crate) struct KernelSlices<'a, S, A, T> {
     pub(crate) states: &'a mut [S],
     pub(crate) actions: &'a [A],
@@ -20,7 +20,8 @@ pub(crate) struct KernelSlices<'a, S, A, T> {
 }
 
 impl<'a, S, A, T> KernelSlices<'a, S, A, T> {
-    /// Cuts every argument to the common length.
+    /// Checks that every argument has the states' length (panicking otherwise) and re-slices
+    /// them to it.
     #[inline(always)]
     pub(crate) fn cut(
         states: &'a mut [S],
@@ -30,13 +31,17 @@ impl<'a, S, A, T> KernelSlices<'a, S, A, T> {
         observations: &'a mut [T],
         observation_size: usize,
     ) -> Self {
+        rl_core::check_batch_lengths(
+            states.len(),
+            actions.len(),
+            None,
+            rewards.len(),
+            terminated.len(),
+            observations.len(),
+            observation_size,
+        );
         let size = observation_size.max(1);
-        let len = states
-            .len()
-            .min(actions.len())
-            .min(rewards.len())
-            .min(terminated.len())
-            .min(observations.len() / size);
+        let len = states.len();
         KernelSlices {
             states: prefix(states, len),
             actions: actions.get(..len).unwrap_or_default(),
@@ -52,7 +57,7 @@ impl<'a, S, A, T> KernelSlices<'a, S, A, T> {
 /// termination flag go to `rewards` and `terminated`, and `observe` writes the flattened
 /// observation into the state's row of `observations` (rows of `observation_size`).
 ///
-/// Indices past the shortest slice are left alone, so that no call panics.
+/// Slices of different lengths panic ([`KernelSlices`]).
 ///
 /// The loop is written for speed: every slice is cut to the common length first
 /// ([`KernelSlices`]), so that the compiler can drop the bounds checks, and `step` and
@@ -94,8 +99,8 @@ pub(crate) fn step_each<S, A, T>(
     }
 }
 
-/// The first `len` entries of `slice` (all of it if shorter), so that loops over several
-/// slices cut to one length need no bounds checks.
+/// The first `len` entries of `slice` (which has at least `len`: the lengths are checked
+/// first), so that loops over several slices of one length need no bounds checks.
 #[inline(always)]
 pub(crate) fn prefix<T>(slice: &mut [T], len: usize) -> &mut [T] {
     let len = len.min(slice.len());

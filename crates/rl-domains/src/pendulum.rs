@@ -331,8 +331,8 @@ impl BatchStep for Pendulum {
     /// This is the batch kernel the vector environments call; the slices are parallel
     /// (state `i` uses `actions[i]`, `rewards[i]`, `terminated[i]` and
     /// `observations[3 i..3 i + 3]`); Pendulum draws no randomness, so `rngs` is unused.
-    /// Should a slice be shorter than `states`, only the states it covers are stepped.
-    /// Allocates nothing.
+    /// Slices of different lengths panic ([`rl_core::check_batch_lengths`]). Allocates
+    /// nothing.
     fn step_batch<T: FlatScalar>(
         &self,
         states: &mut [Self::State],
@@ -343,10 +343,15 @@ impl BatchStep for Pendulum {
         terminated: &mut [bool],
         observations: &mut [T],
     ) {
-        debug_assert_eq!(states.len(), actions.len(), "one action per state");
-        debug_assert_eq!(states.len(), rewards.len(), "one reward per state");
-        debug_assert_eq!(states.len(), terminated.len(), "one flag per state");
-        debug_assert_eq!(states.len() * 3, observations.len(), "3 values per state");
+        rl_core::check_batch_lengths(
+            states.len(),
+            actions.len(),
+            None,
+            rewards.len(),
+            terminated.len(),
+            observations.len(),
+            3,
+        );
         let params = self.params;
         let rows = states
             .iter_mut()

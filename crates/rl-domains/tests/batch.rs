@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rl_core::NumpyGenerator;
 use rl_core::{BatchStep, Domain, Mode};
+use rl_domains::acrobot::{Acrobot, AcrobotParams, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator};
 use rl_domains::cartpole_fast::{FastCartPole, FastCartPoleState};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams, MountainCarState};
@@ -211,26 +212,46 @@ proptest! {
 }
 
 #[test]
-fn short_slices_leave_the_rest_alone() {
-    // A caller breaking the equal-length rule gets no panic: the kernel stops at the
-    // shortest slice.
-    let domain = CartPole::new(CartPoleParams::default()).expect("valid");
-    let state = CartPoleState::from_array([0.0, 0.0, 0.01, 0.0]);
-    let mut states = [state; 4];
-    let mut rewards = [0.0; 4];
-    let mut terminated = [false; 4];
-    let mut observations = [0.0f32; 16];
-    domain.step_batch(
-        &mut states,
-        &[1, 1],
-        Mode::Training,
-        &mut [],
-        &mut rewards,
-        &mut terminated,
-        &mut observations,
+fn slices_of_different_lengths_panic_with_their_lengths() {
+    // Issue 32: a caller breaking the equal-length rule used to get some states stepped and
+    // the others silently left alone; it is a bug of the caller, reported with the lengths.
+    fn message(call: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let payload = std::panic::catch_unwind(call).expect_err("mismatched slices must panic");
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default()
+    }
+    let cartpole = CartPole::new(CartPoleParams::default()).expect("valid");
+    let text = message(move || {
+        let mut states = [CartPoleState::from_array([0.0, 0.0, 0.01, 0.0]); 4];
+        cartpole.step_batch(
+            &mut states,
+            &[1, 1],
+            Mode::Training,
+            &mut [],
+            &mut [0.0; 4],
+            &mut [false; 4],
+            &mut [0.0f32; 16],
+        );
+    });
+    assert!(text.contains("4 states, 2 actions"), "{text}");
+    let acrobot = Acrobot::new(AcrobotParams::default()).expect("valid");
+    let text = message(move || {
+        let mut states = [AcrobotState::default(); 3];
+        let mut rngs = vec![NumpyGenerator::seed_from_u64(0); 3];
+        acrobot.step_batch(
+            &mut states,
+            &[0, 1, 2],
+            Mode::Training,
+            &mut rngs,
+            &mut [0.0; 3],
+            &mut [false; 3],
+            &mut [0.0f32; 12],
+        );
+    });
+    assert!(
+        text.contains("12 observation entries (rows of 6)"),
+        "{text}"
     );
-    assert_eq!(rewards, [1.0, 1.0, 0.0, 0.0]);
-    assert_ne!(states[1], state);
-    assert_eq!(states[2], state);
-    assert_eq!(observations[8..], [0.0; 8]);
 }

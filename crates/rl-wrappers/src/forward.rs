@@ -1,8 +1,8 @@
 //! Macros writing the [`Environment`](rl_core::Environment) methods a wrapper passes on to
 //! its inner environment unchanged (each wrapper lists which ones it passes on).
 
-/// The methods about the episode's mode, discount and lifecycle: `mode`, `discount`, `close`,
-/// `on_epoch_end` and `summarize_performance`, each calling the same method of `self.inner`.
+/// The methods about the episode's mode, discount and lifecycle: `mode`, `discount` and
+/// `close`, each calling the same method of `self.inner`.
 macro_rules! forward_lifecycle {
     () => {
         fn mode(&self) -> rl_core::Mode {
@@ -15,14 +15,6 @@ macro_rules! forward_lifecycle {
 
         fn close(&mut self) {
             self.inner.close();
-        }
-
-        fn on_epoch_end(&mut self) {
-            self.inner.on_epoch_end();
-        }
-
-        fn summarize_performance(&mut self, episode_returns: &[f64]) {
-            self.inner.summarize_performance(episode_returns);
         }
     };
 }

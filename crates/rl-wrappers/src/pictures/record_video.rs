@@ -223,14 +223,6 @@ where
         let _ = self.stop_recording();
         self.inner.close();
     }
-
-    fn on_epoch_end(&mut self) {
-        self.inner.on_epoch_end();
-    }
-
-    fn summarize_performance(&mut self, episode_returns: &[f64]) {
-        self.inner.summarize_performance(episode_returns);
-    }
 }
 
 impl<E, S, T> FrameEnvironment for RecordVideo<E, S, T>

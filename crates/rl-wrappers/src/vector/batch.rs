@@ -53,12 +53,6 @@ pub(crate) mod sealed {
             self.action_space().contains(action)
         }
 
-        /// Whether the environments may give infos (a kernel's never do, so its infos need
-        /// no copying).
-        fn has_infos(&self) -> bool {
-            true
-        }
-
         /// Seeds environment `i` (global index `first + i`) with `seeds[i]`, as
         /// `Environment::seed` does; an environment whose entry is `None` keeps its generator.
         fn seed(&mut self, seeds: &[Option<u64>]);

@@ -147,10 +147,6 @@ where
         self.states.accepts_action(action)
     }
 
-    fn has_infos(&self) -> bool {
-        false
-    }
-
     fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
     where
         S::ActionSpace: FiniteSpace,

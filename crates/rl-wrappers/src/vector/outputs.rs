@@ -34,15 +34,18 @@ pub struct Rows<'a, T> {
     pub(crate) final_infos: &'a mut [Info],
 }
 
-/// The entries of a standard-layout array as one slice (every array here is built in standard
-/// layout and never reshaped, so the fallback is never taken).
+/// The entries of a standard-layout array as one slice. Every array here is built in standard
+/// layout and never reshaped: another layout is a bug, which panics.
 fn entries<T>(array: &mut Array2<T>) -> &mut [T] {
-    array.as_slice_mut().unwrap_or(&mut [])
+    array
+        .as_slice_mut()
+        .expect("the output buffers are built in standard layout")
 }
 
-/// The run `range` of `slice` (empty if out of range, which the callers' ranges never are).
+/// The run `range` of `slice`. The callers' ranges lie within their buffers (the environments
+/// of a share, rows of the buffers' own width): one that does not is a bug, which panics.
 fn part<X>(slice: &mut [X], range: Range<usize>) -> &mut [X] {
-    slice.get_mut(range).unwrap_or(&mut [])
+    &mut slice[range]
 }
 
 impl<T: FlatScalar> Outputs<T> {
@@ -136,7 +139,7 @@ impl<T> Rows<'_, T> {
         T: Copy,
     {
         let dim = self.dim;
-        let source = self.observations.get(i * dim..(i + 1) * dim).unwrap_or(&[]);
+        let source = &self.observations[i * dim..(i + 1) * dim];
         copy(
             part(self.final_observations, i * dim..(i + 1) * dim),
             source,
@@ -202,21 +205,18 @@ impl<T: Copy> Rows<'_, T> {
     }
 }
 
-/// Copies `source` into `target` (as far as both go).
+/// Copies `source` into `target`, of the same length (the callers' are: a mirror's lengths
+/// are checked when the call starts; a difference is a bug, which panics).
 fn copy<X: Copy>(target: &mut [X], source: &[X]) {
-    let len = target.len().min(source.len());
-    if let (Some(target), Some(source)) = (target.get_mut(..len), source.get(..len)) {
-        target.copy_from_slice(source);
-    }
+    target.copy_from_slice(source);
 }
 
 /// Sets `infos[i]` to `info`, skipping the write (and the drop of the old one) when both
 /// are empty.
 fn put(infos: &mut [Info], i: usize, info: Info) {
-    if let Some(slot) = infos.get_mut(i) {
-        if !(info.is_empty() && slot.is_empty()) {
-            *slot = info;
-        }
+    let slot = &mut infos[i];
+    if !(info.is_empty() && slot.is_empty()) {
+        *slot = info;
     }
 }
 

@@ -100,10 +100,6 @@ impl<A: ErasedAction> sealed::Sealed for RegisteredBatch<A> {
         }
     }
 
-    fn has_infos(&self) -> bool {
-        either!(self, batch => batch.has_infos())
-    }
-
     fn accepts_action(&self, action: &A) -> bool {
         match self {
             RegisteredBatch::Copies(copies) => {
