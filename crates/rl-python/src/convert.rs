@@ -7,7 +7,7 @@ use ndarray::ArrayD;
 use numpy::{Element, PyArray, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use rl_spaces::{AnyArray, AnySpace, DType};
 
 /// An owned NumPy array of `array`'s entries.
@@ -51,10 +51,7 @@ pub(crate) fn element_to_python<'py>(
             }
             dict.into_any()
         }
-        AnyElement::Value(value) => {
-            let text = value.to_string();
-            py.import("json")?.call_method1("loads", (text,))?
-        }
+        AnyElement::Value(value) => json_to_python(py, value)?,
     })
 }
 
@@ -167,4 +164,52 @@ fn describe(object: &Bound<'_, PyAny>) -> String {
         .map(|text| text.to_string())
         .unwrap_or_default();
     format!("{text} of type {type_name}")
+}
+
+/// A JSON value as the Python value `json.loads` gives (`None`, `bool`, `int`, `float`, `str`,
+/// `list`, `dict`), built directly.
+pub(crate) fn json_to_python<'py>(
+    py: Python<'py>,
+    value: &serde_json::Value,
+) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::IntoPyObjectExt;
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(flag) => flag.into_bound_py_any(py)?,
+        Value::Number(number) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
+            (Some(integer), _, _) => integer.into_bound_py_any(py)?,
+            (None, Some(integer), _) => integer.into_bound_py_any(py)?,
+            (None, None, Some(float)) => float.into_bound_py_any(py)?,
+            (None, None, None) => py.None().into_bound(py),
+        },
+        Value::String(text) => text.into_bound_py_any(py)?,
+        Value::Array(items) => {
+            let items = items
+                .iter()
+                .map(|item| json_to_python(py, item))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Value::Object(entries) => {
+            let dict = PyDict::new(py);
+            for (key, item) in entries {
+                dict.set_item(key, json_to_python(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// A step's or a reset's info as a Python `dict` (Gymnasium's `info`), its entries converted
+/// by [`json_to_python`].
+pub(crate) fn info_to_python<'py>(
+    py: Python<'py>,
+    info: &rl_core::Info,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, value) in info.iter() {
+        dict.set_item(key, json_to_python(py, value)?)?;
+    }
+    Ok(dict)
 }

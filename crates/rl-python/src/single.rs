@@ -10,12 +10,13 @@ use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 use numpy::PyArray3;
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rl_core::registry::BoxedRegisteredEnvironment;
 use rl_core::{CoreError, Frame, Mode};
 use rl_spaces::AnySpace;
 use serde_json::Value;
 
-use crate::convert::{element_from_python, element_to_python};
+use crate::convert::{element_from_python, element_to_python, info_to_python};
 use crate::{build_domain, core_error};
 
 /// The environment state behind the Python object.
@@ -115,12 +116,14 @@ impl PyEnvironment {
         element_to_python(py, &observation)
     }
 
-    /// Takes one step: `(observation, reward, terminated, truncated)`.
+    /// Takes one step: `(observation, reward, terminated, truncated, info)`, `info` the
+    /// domain's info of the step as a `dict` (empty for a domain that reports none).
+    #[allow(clippy::type_complexity)]
     fn step<'py>(
         &self,
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
-    ) -> PyResult<(Bound<'py, PyAny>, f64, bool, bool)> {
+    ) -> PyResult<(Bound<'py, PyAny>, f64, bool, bool, Bound<'py, PyDict>)> {
         let mut inner = self.lock()?;
         let action = element_from_python(&inner.action_space, action)?;
         let outcome = inner.environment.step(&action).map_err(core_error)?;
@@ -129,6 +132,7 @@ impl PyEnvironment {
             outcome.reward(),
             outcome.terminated,
             outcome.truncated,
+            info_to_python(py, &outcome.info)?,
         ))
     }
 

@@ -14,7 +14,7 @@ use ndarray::{ArrayD, Axis, IxDyn};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList};
 use rl_core::Mode;
 use rl_spaces::{AnyArray, AnyElement, AnySpace};
 use rl_wrappers::VectorError;
@@ -240,6 +240,9 @@ pub struct PyVector {
     count: usize,
     flat_dim: usize,
     autoreset: &'static str,
+    /// Whether the environments are copies (not a kernel, whose environments report no
+    /// infos): only then are the infos looked at after a call.
+    copies: bool,
 }
 
 /// The flag of a reset or step after which an episode has ended (`episode_mask` has an entry
@@ -249,6 +252,10 @@ const ENDED_FLAG: u8 = 1;
 /// The flag of a reset or step after which a final observation was kept (`final_mask` has an
 /// entry set; same-step autoreset).
 const FINAL_FLAG: u8 = 2;
+
+/// The flag of a reset or step after which some environment reported an info (or a final
+/// info): `infos` and `final_infos` then have entries.
+const INFO_FLAG: u8 = 4;
 
 /// A failure to borrow the NumPy output buffer as a Python exception.
 fn buffer_error(error: impl std::fmt::Display) -> PyErr {
@@ -389,6 +396,12 @@ impl PyVector {
         if final_mask.contains(&true) {
             flags |= FINAL_FLAG;
         }
+        if self.copies
+            && (vector.infos().iter().any(|info| !info.is_empty())
+                || vector.final_infos().iter().any(|info| !info.is_empty()))
+        {
+            flags |= INFO_FLAG;
+        }
         Ok(flags)
     }
 
@@ -503,6 +516,23 @@ impl PyVector {
     }
 }
 
+/// The infos as `(index, dict)` pairs: those not empty, or, with `mask`, those marked in it.
+fn info_pairs<'py>(
+    py: Python<'py>,
+    infos: &[rl_core::Info],
+    mask: Option<&[bool]>,
+) -> PyResult<Vec<(usize, Bound<'py, PyDict>)>> {
+    infos
+        .iter()
+        .enumerate()
+        .filter(|(index, info)| match mask {
+            Some(mask) => mask.get(*index).copied().unwrap_or(false),
+            None => !info.is_empty(),
+        })
+        .map(|(index, info)| Ok((index, crate::convert::info_to_python(py, info)?)))
+        .collect()
+}
+
 /// The rows of a batch of array actions, one element of shape `shape` per environment.
 fn split_rows<T: Clone>(
     batch: &ArrayD<T>,
@@ -593,6 +623,7 @@ impl PyVector {
             }
         };
         let flat_dim = with_vector!(&stepper, vector => vector.flat_dim());
+        let copies = !with_vector!(&stepper, vector => vector.inner().uses_kernel());
         let buffers = Buffers::new(py, num_envs, flat_dim)?;
         Ok(PyVector {
             inner: Mutex::new(Inner {
@@ -605,6 +636,7 @@ impl PyVector {
             count: num_envs,
             flat_dim,
             autoreset,
+            copies,
         })
     }
 
@@ -696,6 +728,24 @@ impl PyVector {
     #[getter]
     fn episode_times<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         self.buffers.episode_times.bind(py).clone()
+    }
+
+    /// The infos of the last call that are not empty, as `(index, dict)` pairs in index order
+    /// (the domain's JSON entries as Python values); empty unless the call returned the
+    /// info flag (4).
+    fn infos<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyDict>)>> {
+        let inner = self.lock()?;
+        with_vector!(&inner.stepper, vector => info_pairs(py, vector.infos(), None))
+    }
+
+    /// The final infos of the episodes that ended on the last call (same-step autoreset), as
+    /// `(index, dict)` pairs for every environment whose final observation was kept (empty
+    /// dicts included, as `SyncVectorEnv` reports them).
+    fn final_infos<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyDict>)>> {
+        let inner = self.lock()?;
+        with_vector!(&inner.stepper, vector => {
+            info_pairs(py, vector.final_infos(), Some(vector.final_mask()))
+        })
     }
 
     /// Drops the environments at once (their worker threads stop), whatever references to

@@ -8,6 +8,7 @@ mod allocation;
 mod allocation_pictures;
 mod conformance;
 mod history;
+mod infos;
 mod kernel;
 mod modes;
 mod normalize;

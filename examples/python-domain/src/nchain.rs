@@ -185,7 +185,12 @@ impl Domain for NChain {
             *action
         };
         let (next, reward) = self.moved(*state, made);
-        TransitionOutcome::new(next, Value::from_reward(reward), false)
+        let mut outcome = TransitionOutcome::new(next, Value::from_reward(reward), false);
+        // The step's info: whether the action slipped. It reaches Python as `info["slipped"]`
+        // (single environments) and `info["slipped"]`, `info["_slipped"]` (vectors), with no
+        // code outside this domain. (An info with entries costs an allocation per step.)
+        outcome.info.insert("slipped", slipped);
+        outcome
     }
 
     fn observe(&self, state: &i64) -> i64 {

@@ -100,16 +100,30 @@ def test_a_vector_steps_like_single_environments_seeded_the_same_way():
         env.reset(seed=seed + i)[0] for i, env in enumerate(singles)
     ]
     assert np.array_equal(observations, np.eye(5, dtype=np.float32)[states])
+    # Gymnasium's own SyncVectorEnv over the same single environments, for the info layout.
+    sync = gym.make_vec(ID, num_envs=num_envs, vectorization_mode="sync", slip=0.3)
+    sync.reset(seed=seed)
     rng = np.random.default_rng(0)
     total = np.zeros(num_envs)
+    slips = 0
     for _ in range(50):
         actions = rng.integers(0, 2, size=num_envs)
-        observations, rewards, terminated, truncated, _ = envs.step(actions)
+        observations, rewards, terminated, truncated, info = envs.step(actions)
         expected = [env.step(int(a)) for env, a in zip(singles, actions)]
         assert np.array_equal(observations, np.eye(5, dtype=np.float32)[[e[0] for e in expected]])
         assert np.array_equal(rewards, [e[1] for e in expected])
         assert not terminated.any() and not truncated.any()
         total += rewards
+        # The domain's one info entry (nchain.rs: `outcome.info.insert("slipped", ...)`),
+        # single and batched, as Gymnasium lays it out.
+        assert all(isinstance(e[4]["slipped"], bool) for e in expected)
+        assert np.array_equal(info["slipped"], [e[4]["slipped"] for e in expected])
+        assert info["slipped"].dtype == np.bool_ and info["_slipped"].all()
+        sync_info = sync.step(actions)[4]
+        assert sorted(info) == sorted(sync_info)
+        assert np.array_equal(info["slipped"], sync_info["slipped"])
+        slips += int(info["slipped"].sum())
     # Random walkers go back about half the time: every environment earned something.
     assert (total > 0).all()
+    assert 0 < slips < 50 * num_envs
     envs.close()

@@ -152,11 +152,12 @@ class RustEnv(gym.Env):
         return observation, {}
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
-        observation, reward, terminated, truncated = self._core.step(action)
+        # The info is the domain's (its JSON entries as Python values; {} for most domains).
+        observation, reward, terminated, truncated, info = self._core.step(action)
         if self._convert is not None:
             observation = self._convert(observation)
         self._observation = observation
-        return observation, reward, terminated, truncated, {}
+        return observation, reward, terminated, truncated, info
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

@@ -47,7 +47,7 @@ pub use history::VectorHistoryStack;
 pub use normalize::{VectorNormalizeObservation, VectorNormalizeReward};
 
 use ndarray::Array2;
-use rl_core::Mode;
+use rl_core::{Info, Mode};
 use rl_spaces::{FlatScalar, Space};
 
 use crate::error::VectorError;
@@ -122,6 +122,14 @@ pub trait VectorEnv {
 
     /// Which rows of [`final_observations`](Self::final_observations) hold a final observation.
     fn final_mask(&self) -> &[bool];
+
+    /// The infos of the last call, one per environment (empty for a domain that reports none:
+    /// a kernel's never do).
+    fn infos(&self) -> &[Info];
+
+    /// With [`Autoreset::SameStep`], the infos of the steps that ended episodes on the last
+    /// call (entries marked in [`final_mask`](Self::final_mask)).
+    fn final_infos(&self) -> &[Info];
 }
 
 impl<B: Batch> VectorEnv for VectorEnvironment<B> {
@@ -192,6 +200,14 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
     fn final_mask(&self) -> &[bool] {
         VectorEnvironment::final_mask(self)
     }
+
+    fn infos(&self) -> &[Info] {
+        VectorEnvironment::infos(self)
+    }
+
+    fn final_infos(&self) -> &[Info] {
+        VectorEnvironment::final_infos(self)
+    }
 }
 
 /// Writes the [`VectorEnv`] methods a wrapper passes through unchanged, for a wrapper whose
@@ -199,7 +215,7 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
 /// (`Action`, `ActionSpace`, `action_space`, `step` unchanged), `lifecycle` (`len`, `flat_dim`,
 /// `autoreset`, `mode`, `seed`), `resets` (`reset`, `reset_ended`), `observations` (`Scalar`,
 /// `observations`, `final_observations`, `final_mask`), `rewards` (`rewards`, `terminated`,
-/// `truncated`).
+/// `truncated`, `infos`, `final_infos`).
 macro_rules! forward_vector {
     (actions) => {
         type Action = V::Action;
@@ -269,6 +285,14 @@ macro_rules! forward_vector {
 
         fn truncated(&self) -> &[bool] {
             self.inner.truncated()
+        }
+
+        fn infos(&self) -> &[rl_core::Info] {
+            self.inner.infos()
+        }
+
+        fn final_infos(&self) -> &[rl_core::Info] {
+            self.inner.final_infos()
         }
     };
 }

@@ -351,4 +351,12 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeReward<V> {
     fn truncated(&self) -> &[bool] {
         self.inner.truncated()
     }
+
+    fn infos(&self) -> &[rl_core::Info] {
+        self.inner.infos()
+    }
+
+    fn final_infos(&self) -> &[rl_core::Info] {
+        self.inner.final_infos()
+    }
 }
