@@ -10,7 +10,11 @@ use serde_json::Value as JsonValue;
 /// `info`).
 ///
 /// An empty `Info` is free: creating, moving and dropping it never allocates, so domains that
-/// report nothing pay nothing on the step path.
+/// report nothing pay nothing on the step path. One entry with a `'static` key and a value
+/// without heap data (a number, a boolean, null), set with
+/// [`insert_static`](Self::insert_static), is kept inline and allocates nothing either: a
+/// domain that reports one such fact per step (the toy-text environments' `prob`) keeps an
+/// allocation-free step.
 ///
 /// ```
 /// use rl_core::Info;
@@ -19,22 +23,38 @@ use serde_json::Value as JsonValue;
 /// assert!(info.is_empty());
 /// info.insert("moved", true);
 /// assert_eq!(info.get("moved"), Some(&serde_json::json!(true)));
+/// info.insert_static("prob", 0.25); // inline: no allocation
+/// assert_eq!(info.iter().map(|(key, _)| key).collect::<Vec<_>>(), ["moved", "prob"]);
 /// ```
 #[derive(Clone, Default)]
 pub struct Info {
-    /// The entries; `None` while there are none. An empty info is one null pointer, so that
-    /// moving it through a step and dropping it cost next to nothing (a map, even empty, is
-    /// three words whose drop is a function call). The box is what makes it one word, at the
-    /// price of one more allocation for an info that has entries.
+    /// One entry with a static key and a scalar value (no heap data), kept inline; its key is
+    /// never also in `entries`.
+    inline: Option<(&'static str, JsonValue)>,
+    /// The other entries; `None` while there are none. Without entries the map is one null
+    /// pointer, so that moving an info through a step and dropping it cost next to nothing (a
+    /// map, even empty, is three words whose drop is a function call). The box is what makes
+    /// it one word, at the price of one more allocation for an info that has entries.
     #[allow(clippy::box_collection)]
     entries: Option<Box<BTreeMap<String, JsonValue>>>,
+}
+
+/// Whether `value` holds no heap data (so that it may live inline).
+fn is_scalar(value: &JsonValue) -> bool {
+    matches!(
+        value,
+        JsonValue::Null | JsonValue::Bool(_) | JsonValue::Number(_)
+    )
 }
 
 impl Info {
     /// The empty map (no allocation).
     #[inline]
     pub const fn new() -> Self {
-        Info { entries: None }
+        Info {
+            inline: None,
+            entries: None,
+        }
     }
 
     /// Sets `key` to `value`, returning the previous value.
@@ -43,47 +63,102 @@ impl Info {
         key: impl Into<String>,
         value: impl Into<JsonValue>,
     ) -> Option<JsonValue> {
-        self.entries
+        let key = key.into();
+        let previous = self.take_inline(&key);
+        let replaced = self
+            .entries
             .get_or_insert_with(Box::default)
-            .insert(key.into(), value.into())
+            .insert(key, value.into());
+        previous.or(replaced)
+    }
+
+    /// Sets `key` to `value` as [`insert`](Self::insert) does, without allocating when `value`
+    /// holds no heap data (a number, a boolean, null) and the inline place is free or holds
+    /// `key` already: the step path of a domain that reports one such fact stays
+    /// allocation-free. Otherwise the entry joins the others (one allocation, as `insert`).
+    pub fn insert_static(
+        &mut self,
+        key: &'static str,
+        value: impl Into<JsonValue>,
+    ) -> Option<JsonValue> {
+        let value = value.into();
+        let in_map = self
+            .entries
+            .as_ref()
+            .is_some_and(|entries| entries.contains_key(key));
+        let inline_free = self.inline.as_ref().is_none_or(|(held, _)| *held == key);
+        if is_scalar(&value) && inline_free && !in_map {
+            return self.inline.replace((key, value)).map(|(_, old)| old);
+        }
+        self.insert(key, value)
+    }
+
+    /// Takes the inline entry out if its key is `key`.
+    fn take_inline(&mut self, key: &str) -> Option<JsonValue> {
+        if self.inline.as_ref().is_some_and(|(held, _)| *held == key) {
+            self.inline.take().map(|(_, value)| value)
+        } else {
+            None
+        }
     }
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&JsonValue> {
-        self.entries.as_ref()?.get(key)
+        match &self.inline {
+            Some((held, value)) if *held == key => Some(value),
+            _ => self.entries.as_ref()?.get(key),
+        }
     }
 
     /// Removes `key`, returning its value.
     pub fn remove(&mut self, key: &str) -> Option<JsonValue> {
-        self.entries.as_mut()?.remove(key)
+        self.take_inline(key)
+            .or_else(|| self.entries.as_mut()?.remove(key))
     }
 
     /// Whether there is no entry.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.entries
-            .as_ref()
-            .is_none_or(|entries| entries.is_empty())
+        self.inline.is_none()
+            && self
+                .entries
+                .as_ref()
+                .is_none_or(|entries| entries.is_empty())
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.as_ref().map_or(0, |entries| entries.len())
+        usize::from(self.inline.is_some())
+            + self.entries.as_ref().map_or(0, |entries| entries.len())
     }
 
     /// The entries, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &JsonValue)> {
-        self.entries
+        let mut inline = self.inline.as_ref().map(|(key, value)| (*key, value));
+        let mut others = self
+            .entries
             .iter()
             .flat_map(|entries| entries.iter())
             .map(|(k, v)| (k.as_str(), v))
+            .peekable();
+        std::iter::from_fn(move || match (inline, others.peek()) {
+            (Some(entry), Some((key, _))) if entry.0 < *key => inline.take(),
+            (Some(_), None) => inline.take(),
+            _ => others.next(),
+        })
     }
 
     /// Moves every entry of `other` into `self` (entries of `other` win).
     pub fn extend(&mut self, other: Info) {
+        if let Some((key, value)) = other.inline {
+            self.insert_static(key, value);
+        }
         let Some(theirs) = other.entries else {
             return;
         };
+        for key in theirs.keys() {
+            self.take_inline(key);
+        }
         match self.entries.as_mut() {
             Some(mine) => mine.extend(*theirs),
             None => self.entries = Some(theirs),
@@ -126,7 +201,56 @@ impl<'de> Deserialize<'de> for Info {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let entries = BTreeMap::<String, JsonValue>::deserialize(deserializer)?;
         Ok(Info {
+            inline: None,
             entries: (!entries.is_empty()).then(|| Box::new(entries)),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn inline_and_mapped_entries_behave_as_one_map() {
+        let mut info = Info::new();
+        assert_eq!(info.insert_static("prob", 0.5), None);
+        info.insert("alpha", 1);
+        info.insert("zeta", true);
+        assert_eq!(info.len(), 3);
+        // Key order across both places.
+        let keys: Vec<&str> = info.iter().map(|(key, _)| key).collect();
+        assert_eq!(keys, ["alpha", "prob", "zeta"]);
+        assert_eq!(
+            serde_json::to_value(&info).expect("json"),
+            json!({"alpha": 1, "prob": 0.5, "zeta": true})
+        );
+        // Replacing keeps one entry per key, wherever it lives.
+        assert_eq!(info.insert_static("prob", 0.25), Some(json!(0.5)));
+        assert_eq!(info.insert("prob", "text"), Some(json!(0.25)));
+        assert_eq!(info.get("prob"), Some(&json!("text")));
+        assert_eq!(info.len(), 3);
+        // A key already in the map stays there.
+        assert_eq!(info.insert_static("alpha", 2), Some(json!(1)));
+        assert_eq!(info.remove("alpha"), Some(json!(2)));
+        assert_eq!(info.get("alpha"), None);
+        // Equality and round trips ignore where entries live.
+        let mut inline = Info::new();
+        inline.insert_static("prob", 0.5);
+        let mut mapped = Info::new();
+        mapped.insert("prob", 0.5);
+        assert_eq!(inline, mapped);
+        let back: Info = serde_json::from_value(json!({"prob": 0.5})).expect("json");
+        assert_eq!(back, inline);
+        // Extending: the other's entries win, inline or not.
+        let mut mine = Info::new();
+        mine.insert_static("prob", 1.0);
+        let mut theirs = Info::new();
+        theirs.insert("prob", 2.0);
+        mine.extend(theirs);
+        assert_eq!(mine.get("prob"), Some(&json!(2.0)));
+        assert_eq!(mine.len(), 1);
+        assert!(!mine.is_empty() && Info::new().is_empty());
     }
 }

@@ -48,3 +48,23 @@ fn the_counter_counts() {
     std::hint::black_box(&v);
     assert!(allocations() > before, "the allocator must see allocations");
 }
+
+#[test]
+fn one_static_scalar_info_entry_allocates_nothing() {
+    // The toy-text environments report `prob` with every step (issue 28): one inline entry.
+    let before = allocations();
+    for i in 0..1000 {
+        let mut info = rl_core::Info::new();
+        info.insert_static("prob", f64::from(i) / 3.0);
+        std::hint::black_box(&info);
+        let moved = info;
+        assert_eq!(moved.len(), 1);
+    }
+    assert_eq!(allocations() - before, 0);
+    // A second entry, or one that holds heap data, joins the map: an allocation.
+    let before = allocations();
+    let mut info = rl_core::Info::new();
+    info.insert_static("prob", 1.0);
+    info.insert_static("action_mask", serde_json::json!([1, 0]));
+    assert!(allocations() > before);
+}

@@ -96,6 +96,12 @@ pub struct SeededStep {
     pub terminated: bool,
     /// Whether the time limit truncated it.
     pub truncated: bool,
+    /// The toy-text environments' `info["prob"]`: the probability of the transition taken.
+    #[serde(default)]
+    pub prob: Option<f64>,
+    /// Taxi's `info["action_mask"]`: 1 for each action that changes the state, 0 elsewhere.
+    #[serde(default)]
+    pub action_mask: Option<Vec<i64>>,
 }
 
 /// A seeded single-environment trace (`seeded_single` files).
@@ -366,6 +372,26 @@ pub(crate) fn replay_seeded_single(checker: &mut Checker, trace: &SeededSingleTr
                         recorded.truncated,
                         outcome.truncated,
                     );
+                    if let Some(prob) = recorded.prob {
+                        match outcome.info.get("prob").and_then(Value::as_f64) {
+                            Some(actual) => checker.bits(&location, "prob", prob, actual),
+                            None => checker.fail(
+                                &location,
+                                "prob",
+                                prob.to_string(),
+                                "no info[\"prob\"]".into(),
+                            ),
+                        }
+                    }
+                    if let Some(mask) = &recorded.action_mask {
+                        let actual: Vec<i64> = (0..mask.len())
+                            .map(|index| {
+                                let action = AnyElement::Int(index as i64);
+                                i64::from(env.is_applicable(&action))
+                            })
+                            .collect();
+                        checker.equal(&location, "action_mask", mask.clone(), actual);
+                    }
                 }
                 Err(error) => {
                     checker.fail(&location, "step", "a step".into(), error.to_string());
