@@ -27,7 +27,7 @@ use rl_core::Environment;
 
 use crate::{
     CHECKS_PER_POLICY_LIMIT, ExperimentConfig, ExperimentError, MAX_STEPS_LIMIT,
-    POLICY_CHECKS_LIMIT, RUNS_LIMIT, TerminalProgress, run_experiment,
+    POLICY_CHECKS_LIMIT, RUNS_LIMIT, TerminalProgress,
 };
 
 /// What `rl --help` opens with.
@@ -387,7 +387,8 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
             }
             let svg = catalog::render_svg(&domain, params.as_ref(), seed)?;
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| ExperimentError::io(parent, &e))?;
+                crate::results::create_dir_all_durably(parent)
+                    .map_err(|e| ExperimentError::io(parent, &e))?;
             }
             crate::results::write_atomically(&path, svg.as_bytes())?;
             writeln!(out, "wrote {}", path.display())?;
@@ -439,7 +440,7 @@ pub(crate) fn annotate_log(
     comparison: &catalog::PolicyComparison,
 ) -> Result<(), ExperimentError> {
     let path = crate::results::log_path(directory, comparison.run);
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    let old = crate::results::read_regular_file(&path).unwrap_or_default();
     let mut text: String = old
         .lines()
         .filter(|line| !line.starts_with(catalog::COMPARISON_PREFIX))
@@ -498,6 +499,9 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
         probe.discount(),
     )?;
     drop(probe);
+    // Held until this function returns, after the last file (the analysis below included) is
+    // written: a second `rl run` on this directory meanwhile refuses at once.
+    let lock = crate::lock::RunLock::acquire(&args.out)?;
     crate::results::prepare_directory(&args.out, &config)?;
     writeln!(
         out,
@@ -518,7 +522,8 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let progress = TerminalProgress::new(config.runs);
     let stop = || INTERRUPTED.load(Ordering::SeqCst);
     EXPERIMENT_RUNNING.store(true, Ordering::SeqCst);
-    let outcome = run_experiment(&config, &args.out, &make_env, threads, &stop, &progress);
+    let outcome =
+        crate::runs::run_in_locked_directory(&config, &lock, &make_env, threads, &stop, &progress);
     EXPERIMENT_RUNNING.store(false, Ordering::SeqCst);
     let outcome = match outcome {
         Err(ExperimentError::Interrupted) => {

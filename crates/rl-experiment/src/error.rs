@@ -105,9 +105,40 @@ pub enum ExperimentError {
         /// The first settings and runs missing.
         detail: String,
     },
+    /// Another experiment (another `rl run`, or another
+    /// [`run_experiment`](crate::run_experiment) call in this process) is running in the
+    /// output directory: it holds the directory's lock file ([`crate::lock`]).
+    #[error(
+        "{}: an experiment is already running in this directory ({holder}); {}",
+        .directory.display(),
+        already_running_advice(*.checked, .lock)
+    )]
+    AlreadyRunning {
+        /// The output directory.
+        directory: PathBuf,
+        /// Who holds the lock: the process id and host.
+        holder: String,
+        /// The lock file.
+        lock: PathBuf,
+        /// Whether this machine checked that the holder runs (false when the holder is on
+        /// another machine, or the system cannot tell).
+        checked: bool,
+    },
     /// The experiment was stopped before all runs finished (finished runs are kept).
     #[error("the experiment was interrupted; run the same command again to resume")]
     Interrupted,
+}
+
+/// What to do about [`ExperimentError::AlreadyRunning`].
+fn already_running_advice(checked: bool, lock: &Path) -> String {
+    if checked {
+        "wait for it to finish, or choose another --out".to_owned()
+    } else {
+        format!(
+            "this machine cannot check whether that process still runs: if it does not, remove {} and run again",
+            lock.display()
+        )
+    }
 }
 
 impl ExperimentError {

@@ -12,7 +12,8 @@
 //!   one RLPy-style experiment run (a step budget, evenly spaced policy
 //!   checks on a separate evaluation environment with exploration off, deer-style
 //!   [`Controller`] hooks); [`run_experiment`] runs many in parallel into an output directory,
-//!   atomically and resumably ([`results`]), with a summary CSV and an SVG learning curve
+//!   atomically, durably and resumably ([`results`]), one experiment per directory at a time
+//!   ([`lock`]), with a summary CSV and an SVG learning curve
 //!   ([`plot`]); [`plot::overlay_directories`] (the `rl plot DIR... --out FILE.svg` command)
 //!   overlays the curves of several result directories to compare agents or settings.
 //! - [`sweep`]: grids of settings from one sweep file, run by one process or sharded over an
@@ -42,6 +43,7 @@ mod continuous_actions;
 mod episode;
 mod error;
 mod experiment;
+pub mod lock;
 pub mod plot;
 mod progress;
 pub mod results;

@@ -457,7 +457,8 @@ impl PlotArgs {
     pub(crate) fn write(&self) -> Result<&Path, ExperimentError> {
         let svg = overlay_directories(&self.directories, self.title.as_deref())?;
         if let Some(parent) = self.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| ExperimentError::io(parent, &e))?;
+            crate::results::create_dir_all_durably(parent)
+                .map_err(|e| ExperimentError::io(parent, &e))?;
         }
         write_atomically(&self.out, svg.as_bytes())?;
         Ok(&self.out)

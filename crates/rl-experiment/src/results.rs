@@ -24,6 +24,26 @@
 //! other systems the directory is not synced, and a power loss right after the rename may lose
 //! the file (never half of it). The guarantee holds on local file systems and on NFS, whose
 //! close-to-open consistency makes a file synced by one machine whole for every other.
+//!
+//! The directories themselves are created by [`create_dir_all_durably`], which syncs the
+//! parent of every directory it creates (each missing component of the path, outermost
+//! first), so the guarantee also holds for the first run written into a new directory, or a
+//! new tree of them.
+//!
+//! # Reading
+//!
+//! Files of a results directory are read only when they are regular files: a named pipe, a
+//! socket or a device in place of `run-003.json` is an error naming the path, never a read
+//! that waits forever for a writer. (The check comes just before the file is opened; a
+//! named pipe put there in between is not caught.)
+//!
+//! # Two writers
+//!
+//! Two `rl run` (two [`run_experiment`](crate::run_experiment) calls, in one process or in
+//! two) never share an output directory: each holds the directory's lock file
+//! ([`RunLock`](crate::lock::RunLock)) while it runs, and the second refuses at once. At
+//! start-up, [`prepare_directory`] removes the temporary files of writers that are gone,
+//! never those of a process that is still running (see [`crate::lock`]).
 
 use std::fs;
 use std::io::Write;
@@ -77,6 +97,68 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentEr
     })
 }
 
+/// A new name for a temporary file of this process beside `path`: `.NAME.tmp-PID-N` (`NAME`
+/// without its leading dots), which no other writer uses and which [`prepare_directory`]
+/// removes once this process is gone.
+fn temporary_path(path: &Path) -> PathBuf {
+    static NAMES: AtomicU64 = AtomicU64::new(0);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let directory = path.parent().unwrap_or(Path::new(""));
+    directory.join(format!(
+        ".{}.tmp-{}-{}",
+        name.trim_start_matches('.'),
+        std::process::id(),
+        NAMES.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+/// The directory `path` is in (`.` for a bare name).
+fn directory_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// Creates `path` with `contents`, whole and exclusively: a synced temporary file hard-linked
+/// to `path`, which fails with [`AlreadyExists`](std::io::ErrorKind::AlreadyExists) when
+/// `path` exists, so that of several processes creating it at once exactly one succeeds, and
+/// no reader ever sees part of it; then the directory is synced. For lock and claim files.
+pub(crate) fn create_exclusively(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let temporary = temporary_path(path);
+    let linked = (|| {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        fs::hard_link(&temporary, path)
+    })();
+    let _ = fs::remove_file(&temporary);
+    linked?;
+    sync_directory(directory_of(path))
+}
+
+/// Removes `path` if it still holds exactly `expected` (a lock or claim judged stale from that
+/// text), and tells whether it did. The file is first renamed to a private name, which only one
+/// process can do to a given file; if what was renamed is no longer `expected` (another process
+/// replaced the stale file meanwhile), it is put back under `path` (unless yet another file
+/// took that name in between, which then stands). A missing `path` is `Ok(false)`.
+pub(crate) fn remove_if_unchanged(path: &Path, expected: &str) -> std::io::Result<bool> {
+    let private = temporary_path(path);
+    match fs::rename(path, &private) {
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(error) => return Err(error),
+    }
+    let unchanged = read_regular_file(&private).is_ok_and(|text| text == expected);
+    if !unchanged {
+        let _ = fs::hard_link(&private, path);
+    }
+    fs::remove_file(&private)?;
+    Ok(unchanged)
+}
+
 /// Syncs `directory` itself (its list of names) to disk, so that a rename or a new file in it
 /// survives a power loss: `fsync` of the directory on Unix, nothing elsewhere (Windows cannot
 /// open a directory as a file). A file system that cannot sync a directory (it answers that
@@ -105,49 +187,60 @@ pub fn sync_directory(directory: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Whether `name` is a temporary file of [`write_atomically`] for the file `target` (any
-/// writer's): `.TARGET.tmp-...`.
-pub(crate) fn is_temporary_of(name: &str, target: &str) -> bool {
-    name.strip_prefix('.')
-        .and_then(|rest| rest.strip_prefix(target))
-        .is_some_and(|rest| rest.starts_with(".tmp-"))
-}
-
-/// The file of run `run` in `directory`.
-pub fn run_path(directory: &Path, run: u64) -> PathBuf {
-    directory.join(format!("run-{run:03}.json"))
-}
-
-/// The log file of run `run` in `directory`.
-pub fn log_path(directory: &Path, run: u64) -> PathBuf {
-    directory.join(format!("run-{run:03}.log"))
-}
-
-/// Prepares `directory` for `config`: creates it, and writes `experiment.json` or checks that
-/// the one there describes the same experiment. Removes temporary files left by a crash.
-pub fn prepare_directory(
-    directory: &Path,
-    config: &ExperimentConfig,
-) -> Result<(), ExperimentError> {
-    prepare_shared_directory(directory, config)?;
-    if let Ok(entries) = fs::read_dir(directory) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') && name.contains(".tmp-") {
-                let _ = fs::remove_file(entry.path());
+/// Creates `path` and every missing directory above it, as [`std::fs::create_dir_all`] does,
+/// and then syncs the parent of each directory it had to create ([`sync_directory`]), so that
+/// the new directories, and the files later written and synced in them, survive a power loss
+/// (POSIX makes a new directory entry durable only once its parent is synced). Components that
+/// existed before are not synced again; one that another process creates meanwhile is synced
+/// all the same. An existing component that is not a directory is an error.
+pub fn create_dir_all_durably(path: &Path) -> std::io::Result<()> {
+    // The missing directories, innermost first: walk up to the first ancestor that exists.
+    let mut missing = Vec::new();
+    let mut current = path;
+    loop {
+        match fs::metadata(current) {
+            Ok(metadata) if metadata.is_dir() => break,
+            Ok(_) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    format!("{} exists and is not a directory", current.display()),
+                ));
             }
+            // Not a directory: something above is a file, which the next step up reports.
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                missing.push(current);
+                match current.parent() {
+                    Some(parent) if !parent.as_os_str().is_empty() => current = parent,
+                    _ => break,
+                }
+            }
+            Err(error) => return Err(error),
         }
+    }
+    for directory in missing.into_iter().rev() {
+        match fs::create_dir(directory) {
+            Ok(()) => {}
+            Err(error)
+                if error.kind() == std::io::ErrorKind::AlreadyExists && directory.is_dir() => {}
+            Err(error) => return Err(error),
+        }
+        let parent = directory
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        sync_directory(parent)?;
     }
     Ok(())
 }
 
-/// [`prepare_directory`] without removing temporary files: for a directory that other
-/// processes (the shards of a sweep) may be writing into at the same time, whose temporary
-/// files are not leftovers.
-pub(crate) fn prepare_shared_directory(
-    directory: &Path,
-    config: &ExperimentConfig,
-) -> Result<(), ExperimentError> {
+/// Creates the output directory `directory` durably ([`create_dir_all_durably`]), with a plain
+/// message when it, or a directory above it, is a file.
+pub(crate) fn create_output_directory(directory: &Path) -> Result<(), ExperimentError> {
     // A file where a directory is wanted (the output path or one of its parents) gets a plain
     // message rather than the operating system's "File exists" or "Not a directory".
     if let Some(file) = directory
@@ -167,10 +260,116 @@ pub(crate) fn prepare_shared_directory(
             },
         });
     }
-    fs::create_dir_all(directory).map_err(|e| ExperimentError::Io {
+    create_dir_all_durably(directory).map_err(|e| ExperimentError::Io {
         path: directory.to_path_buf(),
         message: format!("cannot create the output directory: {e}"),
-    })?;
+    })
+}
+
+/// Reads the whole of `path` as text if it is a regular file (following symbolic links). A
+/// named pipe, socket, device or directory is refused before it is opened, with an error of
+/// kind [`InvalidInput`](std::io::ErrorKind::InvalidInput) that says what it is, so that a
+/// pipe nobody writes to can never block the reader; a missing file is
+/// [`NotFound`](std::io::ErrorKind::NotFound), as from [`std::fs::read_to_string`].
+pub(crate) fn read_regular_file(path: &Path) -> std::io::Result<String> {
+    let file_type = fs::metadata(path)?.file_type();
+    if !file_type.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "not a regular file but {}; a results file must be a regular file",
+                describe_file_type(file_type)
+            ),
+        ));
+    }
+    fs::read_to_string(path)
+}
+
+/// What a file that is not a regular file is, for messages.
+fn describe_file_type(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
+/// Whether `name` is a temporary file of [`write_atomically`] for the file `target` (any
+/// writer's): `.TARGET.tmp-...`.
+pub(crate) fn is_temporary_of(name: &str, target: &str) -> bool {
+    name.strip_prefix('.')
+        .and_then(|rest| rest.strip_prefix(target))
+        .is_some_and(|rest| rest.starts_with(".tmp-"))
+}
+
+/// The file of run `run` in `directory`.
+pub fn run_path(directory: &Path, run: u64) -> PathBuf {
+    directory.join(format!("run-{run:03}.json"))
+}
+
+/// The log file of run `run` in `directory`.
+pub fn log_path(directory: &Path, run: u64) -> PathBuf {
+    directory.join(format!("run-{run:03}.log"))
+}
+
+/// Prepares `directory` for `config`: creates it ([`create_dir_all_durably`]), and writes
+/// `experiment.json` or checks that the one there describes the same experiment. Removes the
+/// temporary files (`.NAME.tmp-PID-...`) left by writers that are gone: those whose process
+/// id is not a running process of this machine, or does not parse. Where the system cannot
+/// tell whether a process runs (no Linux `/proc`), every temporary file is removed, which is
+/// safe when the caller holds the directory's [`RunLock`](crate::lock::RunLock), as
+/// [`run_experiment`](crate::run_experiment) does.
+pub fn prepare_directory(
+    directory: &Path,
+    config: &ExperimentConfig,
+) -> Result<(), ExperimentError> {
+    prepare_shared_directory(directory, config)?;
+    if let Ok(entries) = fs::read_dir(directory) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp-") && temporary_writer_is_gone(&name) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the process that wrote the temporary file `name` (`.NAME.tmp-PID-...`, the process
+/// id right after `.tmp-`) is gone: true when the id does not parse, or is not a running
+/// process of this machine, or when the system cannot tell.
+pub(crate) fn temporary_writer_is_gone(name: &str) -> bool {
+    let writer = name
+        .rsplit_once(".tmp-")
+        .and_then(|(_, rest)| rest.split('-').next())
+        .and_then(|pid| pid.parse::<u32>().ok());
+    match writer {
+        Some(pid) => crate::lock::process_is_running(pid) != Some(true),
+        None => true,
+    }
+}
+
+/// [`prepare_directory`] without removing temporary files: for a directory that other
+/// processes (the shards of a sweep) may be writing into at the same time, whose temporary
+/// files are not leftovers.
+pub(crate) fn prepare_shared_directory(
+    directory: &Path,
+    config: &ExperimentConfig,
+) -> Result<(), ExperimentError> {
+    create_output_directory(directory)?;
     match read_experiment(directory)? {
         Some(existing) => {
             if let Some(difference) = first_difference(&existing, config) {
@@ -194,7 +393,7 @@ pub(crate) fn prepare_shared_directory(
 /// file, an error when it exists but is not an experiment file of this format.
 pub fn read_experiment(directory: &Path) -> Result<Option<ExperimentConfig>, ExperimentError> {
     let path = directory.join("experiment.json");
-    let text = match fs::read_to_string(&path) {
+    let text = match read_regular_file(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(ExperimentError::io(&path, &e)),
@@ -240,7 +439,7 @@ pub fn read_run(
     config: &ExperimentConfig,
 ) -> Result<Option<RunResult>, ExperimentError> {
     let path = run_path(directory, run);
-    let text = match fs::read_to_string(&path) {
+    let text = match read_regular_file(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(ExperimentError::io(&path, &e)),
@@ -264,7 +463,7 @@ pub fn read_run(
 /// Reads one run file (`run-NNN.json`, as [`write_run`] writes it), whatever directory it is
 /// in: an error when it cannot be read, does not parse, or is not a run file of this format.
 pub fn read_run_file(path: &Path) -> Result<RunResult, ExperimentError> {
-    let text = fs::read_to_string(path).map_err(|e| ExperimentError::io(path, &e))?;
+    let text = read_regular_file(path).map_err(|e| ExperimentError::io(path, &e))?;
     parse_run(path, &text)
 }
 
@@ -387,7 +586,7 @@ pub fn read_summary(directory: &Path) -> Result<Vec<SummaryRow>, ExperimentError
         return Err(missing("is a file, not a results directory"));
     }
     let path = directory.join("summary.csv");
-    let text = match fs::read_to_string(&path) {
+    let text = match read_regular_file(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(missing(
@@ -554,13 +753,98 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A process id no Linux system gives (beyond the largest `pid_max`, 2^22).
+    const NO_SUCH_PROCESS: u32 = (1 << 22) + 1;
+
     #[test]
     fn leftover_temporary_files_are_removed() {
         let dir = temporary_directory("leftover");
         fs::create_dir_all(&dir).unwrap();
-        fs::write(dir.join(".run-000.json.tmp-1"), b"half").unwrap();
+        let gone = format!(".run-000.json.tmp-{NO_SUCH_PROCESS}-0-0");
+        let unparsable = ".run-001.log.tmp-someone";
+        fs::write(dir.join(&gone), b"half").unwrap();
+        fs::write(dir.join(unparsable), b"half").unwrap();
         prepare_directory(&dir, &ExperimentConfig::new("d", "a", 10)).unwrap();
-        assert!(!dir.join(".run-000.json.tmp-1").exists());
+        assert!(!dir.join(&gone).exists());
+        assert!(!dir.join(unparsable).exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 33, item 7: a second `rl run` starting on a directory removed the first one's
+    /// in-flight temporary files. Only a gone writer's are removed (where the system can tell).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn temporary_files_of_a_running_writer_are_kept() {
+        let dir = temporary_directory("running-writer");
+        fs::create_dir_all(&dir).unwrap();
+        let running = format!(".run-002.json.tmp-{}-7-123", std::process::id());
+        fs::write(dir.join(&running), b"in flight").unwrap();
+        prepare_directory(&dir, &ExperimentConfig::new("d", "a", 10)).unwrap();
+        assert!(
+            dir.join(&running).exists(),
+            "a running writer's file was removed"
+        );
+        assert!(!temporary_writer_is_gone(&running));
+        assert!(temporary_writer_is_gone(&format!(
+            ".summary.csv.tmp-{NO_SUCH_PROCESS}-0-0"
+        )));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 33, item 6: every directory created for results is new in its parent, which must
+    /// be synced for the new entry to survive a power loss. A test cannot observe an `fsync`
+    /// (only a power cut or `strace` can: docs/sweeps.md quotes one); this checks what can be
+    /// seen: nested new directories all exist, an existing tree is accepted as is, and a path
+    /// through a file is an error.
+    #[test]
+    fn nested_new_directories_are_created() {
+        let dir = temporary_directory("nested");
+        let deep = dir.join("a").join("b").join("c");
+        create_dir_all_durably(&deep).unwrap();
+        assert!(deep.is_dir());
+        create_dir_all_durably(&deep).unwrap();
+        create_dir_all_durably(&dir.join("a").join("d")).unwrap();
+        assert!(dir.join("a").join("d").is_dir());
+        fs::write(dir.join("file"), b"").unwrap();
+        let error = create_dir_all_durably(&dir.join("file").join("e")).unwrap_err();
+        assert!(error.to_string().contains("is not a directory"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 33, item 9: a named pipe where a results file belongs made readers wait forever
+    /// for a writer. It is refused before it is opened.
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_is_not_read() {
+        let dir = temporary_directory("pipe");
+        fs::create_dir_all(&dir).unwrap();
+        let pipe = dir.join("summary.csv");
+        match std::process::Command::new("mkfifo").arg(&pipe).status() {
+            Ok(status) => assert!(status.success(), "mkfifo failed"),
+            Err(error) => {
+                println!("skipped: mkfifo cannot run ({error})");
+                return;
+            }
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let reader = dir.clone();
+        std::thread::spawn(move || {
+            let _ = sender.send(read_summary(&reader).map_err(|e| e.to_string()));
+        });
+        let result = receiver
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("reading a named pipe blocked");
+        let error = result.unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "{}: not a regular file but a named pipe (FIFO); a results file must be a regular file",
+                pipe.display()
+            )
+        );
+        let error = read_regular_file(&dir).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(error.to_string().contains("but a directory"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -10,6 +10,7 @@ use rl_core::{BoxedEnvironment, Environment};
 use crate::ExperimentError;
 use crate::agent::make_agent;
 use crate::experiment::{ExperimentConfig, LogController, RunResult, run_once};
+use crate::lock::RunLock;
 use crate::plot::{CurvePoint, learning_curve_svg};
 use crate::results::{
     SummaryRow, prepare_directory, read_run, summarize, summary_csv, write_atomically, write_run,
@@ -62,6 +63,10 @@ pub struct ExperimentOutcome {
 /// Everything that can be checked is checked before the first file is written: the counts, the
 /// environment (built once with `make_env`) and the agent's compatibility with it.
 /// `should_stop` interrupts the experiment between steps; finished runs are kept.
+///
+/// The directory's lock ([`RunLock`]) is held from before anything is written in it until this
+/// returns: while another experiment (another process, or another call in this one) holds it,
+/// this fails at once with [`ExperimentError::AlreadyRunning`] and touches nothing.
 pub fn run_experiment(
     config: &ExperimentConfig,
     directory: &Path,
@@ -80,7 +85,22 @@ pub fn run_experiment(
         probe.discount(),
     )?;
     drop(probe);
+    let lock = RunLock::acquire(directory)?;
     prepare_directory(directory, config)?;
+    run_in_locked_directory(config, &lock, make_env, threads, should_stop, progress)
+}
+
+/// The part of [`run_experiment`] after its checks: runs what `lock`'s directory (prepared
+/// with [`prepare_directory`]) does not hold yet, and writes the summary and the curve.
+pub(crate) fn run_in_locked_directory(
+    config: &ExperimentConfig,
+    lock: &RunLock,
+    make_env: &(dyn Fn() -> Result<BoxedEnvironment, ExperimentError> + Sync),
+    threads: NonZeroUsize,
+    should_stop: &(dyn Fn() -> bool + Sync),
+    progress: &dyn Progress,
+) -> Result<ExperimentOutcome, ExperimentError> {
+    let directory = lock.directory();
 
     let mut finished: Vec<RunResult> = Vec::new();
     let mut pending = Vec::new();

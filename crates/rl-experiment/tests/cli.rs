@@ -1,6 +1,7 @@
 //! The `rl` binary end to end: listing, the default run learning GridWorld 4x5 to value
 //! iteration's policy, rendering, checking, replaying, and every bad input giving one line on
-//! standard error, a non-zero exit status and no files.
+//! standard error, a non-zero exit status and no files; a second `rl run` on a directory in
+//! use refuses at once.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -345,4 +346,122 @@ fn huge_counts_are_refused_before_allocating() {
         ..ExperimentConfig::new("GridWorld-4x5", "random", 100)
     };
     assert!(at_limit.validate().is_ok());
+}
+
+/// Sends `signal` (`STOP`, `CONT`) to process `pid` with kill(1).
+#[cfg(unix)]
+fn signal(pid: u32, signal: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+/// Every run file of `directory`, by name, without the timings (which differ between runs).
+fn runs_without_timings(directory: &Path) -> Vec<(String, rl_experiment::RunResult)> {
+    let mut runs: Vec<_> = std::fs::read_dir(directory)
+        .expect("results")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .filter(|path| path.file_name().is_some_and(|n| n != "experiment.json"))
+        .map(|path| {
+            let result = rl_experiment::results::read_run_file(&path).expect("a run file");
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned();
+            (name, result.without_timings())
+        })
+        .collect();
+    runs.sort_by(|a, b| a.0.cmp(&b.0));
+    runs
+}
+
+/// Issue 33, item 7: two `rl run` on one `--out`. The second used to delete the first one's
+/// in-flight temporary files at start-up, so the first died at its rename. Now the second
+/// refuses at once while the first holds the directory. To make that deterministic, the first
+/// is stopped (SIGSTOP) once its lock file exists: it then holds the lock until it is
+/// continued. Should it have finished in the instant before the signal (its lock gone), the
+/// second must instead resume a finished directory; either way every run is present once and
+/// equal to a single process's.
+#[cfg(unix)]
+#[test]
+fn a_second_run_on_a_directory_in_use_refuses_at_once() {
+    let dir = scratch("two-runs");
+    let args = |out: &'static str| {
+        [
+            "run",
+            "--max-steps",
+            "20000",
+            "--runs",
+            "4",
+            "--threads",
+            "2",
+            "--out",
+            out,
+        ]
+    };
+    let alone = rl(&args("alone"), &dir);
+    assert!(alone.status.success(), "{}", text(&alone.stderr));
+
+    let first = Command::new(env!("CARGO_BIN_EXE_rl"))
+        .args(args("shared"))
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the rl binary runs");
+    // Wait for the first run's lock (the poll's bound only keeps a broken build from hanging
+    // the test suite; nothing is asserted about time).
+    let lock = dir.join("shared").join(rl_experiment::lock::LOCK_FILE);
+    for _ in 0..6000 {
+        if lock.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = first.id();
+    signal(pid, "STOP");
+    let holding = lock.exists();
+    let second = rl(&args("shared"), &dir);
+    signal(pid, "CONT");
+    let first = first.wait_with_output().expect("the first run ends");
+    assert!(first.status.success(), "{}", text(&first.stderr));
+
+    let stderr = text(&second.stderr);
+    println!(
+        "the second run found the directory {}",
+        if holding { "in use" } else { "finished" }
+    );
+    if holding {
+        assert_eq!(second.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!(
+                "rl: error: shared: an experiment is already running in this directory \
+                 (process {pid} on host "
+            )) && stderr.ends_with("); wait for it to finish, or choose another --out\n"),
+            "{stderr}"
+        );
+        assert!(second.stdout.is_empty(), "{}", text(&second.stdout));
+    } else {
+        assert!(second.status.success(), "{stderr}");
+    }
+    assert_eq!(
+        runs_without_timings(&dir.join("shared")),
+        runs_without_timings(&dir.join("alone"))
+    );
+    let mut left: Vec<String> = std::fs::read_dir(dir.join("shared"))
+        .expect("results")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    left.sort();
+    assert!(
+        left.is_empty(),
+        "no temporary or lock file is left: {left:?}"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
 }

@@ -1,5 +1,7 @@
 //! Many runs on disk: resuming after an interruption gives the same results as an
-//! uninterrupted experiment, thread counts do not change results, and files are complete.
+//! uninterrupted experiment, thread counts do not change results, files are complete, a
+//! directory in use by another experiment is refused at once, and a named pipe in place of a
+//! results file is an error, not a wait.
 
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -193,4 +195,86 @@ fn a_corrupt_run_file_is_an_error_not_a_silent_redo() {
         "{error}"
     );
     std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// Issue 33, item 7: a second experiment on a directory that another one is using refuses at
+/// once (the other holds the directory's lock), writes nothing, and runs once the lock is free.
+#[test]
+fn an_experiment_on_a_directory_in_use_is_refused_at_once() {
+    let dir = fresh_directory("in-use");
+    let held = rl_experiment::lock::RunLock::acquire(&dir).expect("the lock");
+    let error =
+        run_experiment(&config(), &dir, &corridor, threads(1), &|| false, &Silent).unwrap_err();
+    let message = error.to_string();
+    assert!(
+        matches!(error, ExperimentError::AlreadyRunning { .. })
+            && message.contains("already running")
+            && message.contains(&format!("process {}", std::process::id()))
+            && message.contains("wait for it to finish, or choose another --out"),
+        "{message}"
+    );
+    assert_eq!(
+        file_names(&dir),
+        [rl_experiment::lock::LOCK_FILE],
+        "nothing but the holder's lock"
+    );
+    drop(held);
+    let outcome = run_experiment(&config(), &dir, &corridor, threads(2), &|| false, &Silent)
+        .expect("the experiment, once the directory is free");
+    assert_eq!(outcome.results.len(), 4);
+    assert!(
+        !file_names(&dir).contains(&rl_experiment::lock::LOCK_FILE.to_owned()),
+        "the lock is removed at the end: {:?}",
+        file_names(&dir)
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// Issue 33, item 9: a named pipe in place of a run file (or of `experiment.json`) made the
+/// experiment wait forever for a writer; it is refused at once, naming the path.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_in_place_of_a_results_file_is_refused_at_once() {
+    for name in ["run-001.json", "experiment.json"] {
+        let dir = fresh_directory(&format!("pipe-{name}"));
+        std::fs::create_dir_all(&dir).expect("directory");
+        let pipe = dir.join(name);
+        match std::process::Command::new("mkfifo").arg(&pipe).status() {
+            Ok(status) => assert!(status.success(), "mkfifo failed"),
+            Err(error) => {
+                println!("skipped: mkfifo cannot run ({error})");
+                return;
+            }
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let directory = dir.clone();
+        std::thread::spawn(move || {
+            let outcome = run_experiment(
+                &config(),
+                &directory,
+                &corridor,
+                threads(1),
+                &|| false,
+                &Silent,
+            );
+            let _ = sender.send(outcome.map(|_| ()));
+        });
+        // A timeout is the bug: the experiment blocked opening the pipe.
+        let outcome = receiver
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("the experiment blocked on the named pipe {name}"));
+        let message = outcome.expect_err("a named pipe is refused").to_string();
+        assert_eq!(
+            message,
+            format!(
+                "{}: not a regular file but a named pipe (FIFO); a results file must be a regular file",
+                pipe.display()
+            )
+        );
+        assert!(
+            !file_names(&dir).contains(&rl_experiment::lock::LOCK_FILE.to_owned()),
+            "the lock is removed on error"
+        );
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
 }

@@ -120,7 +120,7 @@ impl SweepArgs {
                 .collect();
             writeln!(
                 out,
-                "{} of its runs were claimed by shards of another split and left alone ({}{}); if those processes have ended, remove their run-NNN.claim files and rerun",
+                "{} of its runs were claimed by other processes and left alone ({}{}); those processes are running them; if they end without finishing, rerun this shard (it takes over claims whose process is gone on this machine; remove the run-NNN.claim files of processes on other machines first)",
                 outcome.claimed_elsewhere.len(),
                 listed.join("; "),
                 if outcome.claimed_elsewhere.len() > listed.len() {

@@ -70,17 +70,21 @@
 //!
 //! 1. skips it if `run-NNN.json` exists (checked against the setting; a file of another
 //!    configuration is an error, never silently redone);
-//! 2. claims it: creates `run-NNN.claim` (its shard, host and process) exclusively; a claim
-//!    already there by the same `K/N` is its own from an attempt that was killed, and is taken
-//!    over (with that attempt's temporary files removed); a claim by a shard of another split
-//!    (another `N`) is left alone and reported, since that process may still be running (if
-//!    it is not, remove the claim file and rerun);
+//! 2. claims it: creates `run-NNN.claim` (its shard, host and process) exclusively, and skips
+//!    the run after all if another process finished it meanwhile; a claim already there whose
+//!    process is gone (on this machine: no such process; on another machine, which cannot be
+//!    checked: the same `K/N`, a requeued attempt) is taken over, with that attempt's
+//!    temporary files removed; a claim whose process runs is left alone and reported, since
+//!    that process runs the run (if it ends without finishing, rerun the shard; a claim of
+//!    another split made on another machine must then be removed by hand);
 //! 3. runs it, writes `run-NNN.log` then `run-NNN.json` atomically and durably, and removes
 //!    the claim.
 //!
 //! So a shard killed at any moment and started again resumes its own runs: finished runs are
 //! kept, the runs it was in the middle of are redone from their start (a learner is not saved
-//! mid-run), with the same results. At most one process should run a given `K/N` at a time
+//! mid-run), with the same results. Shards that overlap on one machine (another split of the
+//! same sweep, or one shard started twice) all finish, each run run once by whichever claims
+//! it first. Across machines, at most one process should run a given `K/N` at a time
 //! (schedulers run each array task once; a requeued task's earlier process is dead). When a
 //! shard ends with every run of the sweep finished, it writes the summaries
 //! ([`summarize_sweep`]): the last shard to finish summarises, and `rl summarize DIR` does
@@ -95,9 +99,11 @@
 //! # Durability
 //!
 //! Every file is written through [`write_atomically`](crate::results::write_atomically): the
-//! contents synced, renamed into place, and the directory synced (on Unix), so a finished run
-//! survives a power loss, not only a killed process (see
-//! [`results`](crate::results#durability)).
+//! contents synced, renamed into place, and the directory synced (on Unix), and every
+//! directory created through
+//! [`create_dir_all_durably`](crate::results::create_dir_all_durably), which syncs the parent
+//! of each new directory, so a finished run survives a power loss, not only a killed process,
+//! in a new directory too (see [`results`](crate::results#durability)).
 
 mod command;
 mod file;

@@ -2,7 +2,6 @@
 //! directories, claims, and the runs themselves.
 
 use std::fs;
-use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -10,10 +9,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::{LogController, RunResult, run_once};
+use crate::experiment::{ExperimentConfig, LogController, RunResult, run_once};
+use crate::lock::{host_name, process_is_running};
 use crate::results::{
-    first_difference, is_temporary_of, prepare_shared_directory, read_run, run_path,
-    sync_directory, write_atomically, write_run,
+    create_dir_all_durably, create_exclusively, first_difference, is_temporary_of,
+    prepare_shared_directory, read_regular_file, read_run, remove_if_unchanged, run_path,
+    temporary_writer_is_gone, write_atomically, write_run,
 };
 use crate::sweep::file::{SweepPlan, SweepRun};
 use crate::sweep::shard::Shard;
@@ -31,9 +32,10 @@ pub struct Claim {
     pub shard: u64,
     /// The number of shards it was one of.
     pub shards: u64,
-    /// The machine's name (from `/proc/sys/kernel/hostname` or `HOSTNAME`), for people.
+    /// The machine's name (from `/proc/sys/kernel/hostname` or `HOSTNAME`): for people, and
+    /// to tell a claim made on this machine, whose process can be checked.
     pub host: String,
-    /// The process id, for people.
+    /// The process id: for people, and to tell whether the claim's maker still runs.
     pub pid: u32,
 }
 
@@ -48,10 +50,26 @@ impl Claim {
         }
     }
 
-    /// Whether the claim was made by the same shard of the same split (by this shard in an
-    /// earlier attempt that was killed, or by this process).
+    /// Whether the claim was made by the same shard of the same split.
     fn is_by(&self, shard: Shard) -> bool {
         self.shard == shard.index() && self.shards == shard.count()
+    }
+
+    /// Whether shard `shard` may take this claim over, its maker being gone: on this machine,
+    /// when its process is not running (Linux's `/proc`), or, where the system cannot tell,
+    /// when it is the same shard of the same split in another process (its earlier attempt);
+    /// on another machine, which cannot be checked, when it is the same shard of the same split
+    /// (a requeued task: schedulers run a task once at a time). A claim by a process that is
+    /// running, this one included, is never taken over.
+    fn is_stale_for(&self, shard: Shard) -> bool {
+        if self.host == host_name() {
+            match process_is_running(self.pid) {
+                Some(running) => !running,
+                None => self.is_by(shard) && self.pid != std::process::id(),
+            }
+        } else {
+            self.is_by(shard)
+        }
     }
 }
 
@@ -65,17 +83,6 @@ impl std::fmt::Display for Claim {
     }
 }
 
-/// The machine's name, for claims.
-fn host_name() -> String {
-    fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .or_else(|| std::env::var("COMPUTERNAME").ok())
-        .map(|name| name.trim().to_owned())
-        .filter(|name| !name.is_empty())
-        .unwrap_or_else(|| "unknown".to_owned())
-}
-
 /// The claim file of run `run` in a setting's directory.
 pub fn claim_path(directory: &Path, run: u64) -> PathBuf {
     directory.join(format!("run-{run:03}.claim"))
@@ -84,78 +91,100 @@ pub fn claim_path(directory: &Path, run: u64) -> PathBuf {
 /// Reads a claim file: `None` when there is none, or when it does not parse (a claim is
 /// always written whole, so that only happens to a file someone else put there).
 pub fn read_claim(directory: &Path, run: u64) -> Option<Claim> {
-    fs::read_to_string(claim_path(directory, run))
+    read_regular_file(&claim_path(directory, run))
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
 }
 
 /// The outcome of trying to claim a run.
 enum Claimed {
-    /// This shard holds the claim (new, or its own from an earlier attempt).
+    /// This process holds the claim (new, or taken over from a maker that is gone).
     Ours,
-    /// Another shard (of another split of the sweep) holds it.
+    /// Another process that is running (or that cannot be checked) holds it.
     Theirs(Claim),
+    /// Another process finished the run before this one got the claim.
+    Finished,
 }
+
+/// How many times [`claim`] tries again when the claim file changes under it (its maker
+/// finished, or a stale claim was taken over) before giving up.
+const CLAIM_ATTEMPTS: usize = 16;
 
 /// Claims run `run` in `directory` for `shard`: creates `run-NNN.claim` exclusively (a whole
 /// temporary file hard-linked to the claim's name, which fails when the name exists, so two
 /// processes can never both create it and no one ever reads half a claim). A claim already
-/// there by the same shard of the same split is this shard's from an earlier attempt (killed
-/// before it finished) and is taken over; one by any other shard is left alone.
-fn claim(directory: &Path, run: u64, shard: Shard) -> Result<Claimed, ExperimentError> {
+/// there whose maker is gone ([`Claim::is_stale_for`]) is taken over (removed, if no one else
+/// took it over meanwhile, and created anew); one whose maker runs is left alone; one that
+/// vanishes while it is read (its maker finished) is tried again. Once the claim is this
+/// process's, the run's file is looked for again: when another process finished the run
+/// meanwhile, the claim is given back and the run is not redone.
+fn claim(
+    directory: &Path,
+    run: u64,
+    shard: Shard,
+    config: &ExperimentConfig,
+) -> Result<Claimed, ExperimentError> {
     let path = claim_path(directory, run);
-    let mine = Claim::of(shard);
-    let text = serde_json::to_string(&mine)
+    let text = serde_json::to_string(&Claim::of(shard))
         .map_err(|e| ExperimentError::invalid("claim", e.to_string()))?
         + "\n";
-    let temporary = directory.join(format!(
-        ".run-{run:03}.claim.tmp-{}-{}",
-        std::process::id(),
-        shard.index()
-    ));
-    let created = (|| {
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        let linked = fs::hard_link(&temporary, &path);
-        let _ = fs::remove_file(&temporary);
-        linked
-    })();
-    match created {
-        Ok(()) => {
-            sync_directory(directory).map_err(|e| ExperimentError::io(directory, &e))?;
-            Ok(Claimed::Ours)
-        }
-        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-            match read_claim(directory, run) {
-                Some(existing) if existing.is_by(shard) => {
-                    write_atomically(&path, text.as_bytes())?;
-                    Ok(Claimed::Ours)
-                }
-                Some(existing) => Ok(Claimed::Theirs(existing)),
-                None => Err(ExperimentError::CorruptResults {
-                    path,
-                    reason: "a claim file that does not parse; remove it if no process is running this run".to_owned(),
-                }),
+    for _ in 0..CLAIM_ATTEMPTS {
+        match create_exclusively(&path, text.as_bytes()) {
+            Ok(()) => {
+                return match read_run(directory, run, config) {
+                    Ok(None) => Ok(Claimed::Ours),
+                    finished_or_error => {
+                        let _ = fs::remove_file(&path);
+                        finished_or_error.map(|_| Claimed::Finished)
+                    }
+                };
             }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(ExperimentError::io(&path, &error)),
         }
-        Err(error) => Err(ExperimentError::io(&path, &error)),
+        let existing_text = match read_regular_file(&path) {
+            Ok(existing_text) => existing_text,
+            // Its maker removed it between our attempt and the read: try again.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => return Err(ExperimentError::io(&path, &error)),
+        };
+        let existing: Claim =
+            serde_json::from_str(&existing_text).map_err(|e| ExperimentError::CorruptResults {
+                path: path.clone(),
+                reason: format!(
+                    "a claim file that does not parse ({e}); remove it if no process is running this run"
+                ),
+            })?;
+        if !existing.is_stale_for(shard) {
+            return Ok(Claimed::Theirs(existing));
+        }
+        remove_if_unchanged(&path, &existing_text)
+            .map_err(|error| ExperimentError::io(&path, &error))?;
     }
+    Err(ExperimentError::Io {
+        path,
+        message: format!(
+            "the claim changed {CLAIM_ATTEMPTS} times while this shard tried to take it; are \
+             many processes running this sweep's shards at once?"
+        ),
+    })
 }
 
-/// Removes this process's temporary files for run `run` left by an earlier attempt of the
-/// same shard (the run's owner is the only writer of its files, so they are not another
-/// process's).
+/// Removes the temporary files of run `run` left by an earlier attempt (called by the run's
+/// claimant, the only writer of the run's files): every temporary file of `run-NNN.json` and
+/// `run-NNN.log`, and those of `run-NNN.claim` whose writer is gone (other processes write
+/// theirs while they try to claim the run, before they find it taken).
 fn remove_leftovers(directory: &Path, run: u64) {
-    let targets = [
-        format!("run-{run:03}.json"),
-        format!("run-{run:03}.log"),
-        format!("run-{run:03}.claim"),
-    ];
+    let run_files = [format!("run-{run:03}.json"), format!("run-{run:03}.log")];
+    let claim = format!("run-{run:03}.claim");
     if let Ok(entries) = fs::read_dir(directory) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if targets.iter().any(|target| is_temporary_of(&name, target)) {
+            let leftover = run_files
+                .iter()
+                .any(|target| is_temporary_of(&name, target))
+                || (is_temporary_of(&name, &claim) && temporary_writer_is_gone(&name));
+            if leftover {
                 let _ = fs::remove_file(entry.path());
             }
         }
@@ -181,7 +210,7 @@ pub fn read_plan(directory: &Path) -> Result<Option<SweepPlan>, ExperimentError>
             ),
         });
     }
-    let text = match fs::read_to_string(&path) {
+    let text = match read_regular_file(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(ExperimentError::io(&path, &e)),
@@ -245,7 +274,7 @@ pub fn prepare_sweep_directory(directory: &Path, plan: &SweepPlan) -> Result<(),
                 .to_owned(),
         });
     }
-    fs::create_dir_all(directory).map_err(|e| ExperimentError::Io {
+    create_dir_all_durably(directory).map_err(|e| ExperimentError::Io {
         path: directory.to_path_buf(),
         message: format!("cannot create the output directory: {e}"),
     })?;
@@ -280,10 +309,12 @@ pub struct SweepOutcome {
     pub owned: u64,
     /// The runs it ran now, in the order they finished.
     pub ran: Vec<SweepRun>,
-    /// The runs it owns that were already finished (skipped).
+    /// The runs it owns that were already finished, or that another process (an overlapping
+    /// shard) finished before this one could claim them: skipped.
     pub already_finished: u64,
-    /// The runs it owns that another shard of another split had claimed, with that claim:
-    /// left alone (see the [module documentation](super) for what to do).
+    /// The runs it owns that another process had claimed (a running one, or one on another
+    /// machine that cannot be checked), with that claim: left alone (see the [module
+    /// documentation](super) for what to do).
     pub claimed_elsewhere: Vec<(SweepRun, Claim)>,
     /// When every run of the sweep was finished afterwards, the summaries this shard wrote.
     pub summary: Option<SweepSummary>,
@@ -318,10 +349,16 @@ pub fn run_sweep(
         match read_run(&setting_directory, run.run, &setting.config)? {
             Some(_) => {
                 already_finished += 1;
-                // Killed between writing the run's file and removing its claim: the claim is
-                // this shard's own and no longer means anything.
-                if read_claim(&setting_directory, run.run).is_some_and(|c| c.is_by(shard)) {
-                    let _ = fs::remove_file(claim_path(&setting_directory, run.run));
+                // A process killed between writing the run's file and removing its claim left
+                // a claim that no longer means anything (one whose maker runs is that maker's
+                // to remove).
+                let path = claim_path(&setting_directory, run.run);
+                if let Ok(text) = read_regular_file(&path) {
+                    let stale = serde_json::from_str::<Claim>(&text)
+                        .is_ok_and(|claim| claim.is_stale_for(shard));
+                    if stale {
+                        let _ = remove_if_unchanged(&path, &text);
+                    }
                 }
             }
             None => pending.push(run),
@@ -333,6 +370,7 @@ pub fn run_sweep(
     progress.start(total_steps, already_finished);
 
     let next = AtomicU64::new(0);
+    let finished_elsewhere = AtomicU64::new(0);
     let abort = AtomicBool::new(false);
     let first_error: Mutex<Option<ExperimentError>> = Mutex::new(None);
     let ran: Mutex<Vec<SweepRun>> = Mutex::new(Vec::new());
@@ -355,8 +393,12 @@ pub fn run_sweep(
         }
         let setting = &plan.settings[run.setting];
         let setting_directory = directory.join(&setting.name);
-        match claim(&setting_directory, run.run, shard) {
+        match claim(&setting_directory, run.run, shard, &setting.config) {
             Ok(Claimed::Ours) => {}
+            Ok(Claimed::Finished) => {
+                finished_elsewhere.fetch_add(1, Ordering::SeqCst);
+                continue;
+            }
             Ok(Claimed::Theirs(owner)) => {
                 if let Ok(mut list) = elsewhere.lock() {
                     list.push((run, owner));
@@ -381,7 +423,12 @@ pub fn run_sweep(
             &|steps| progress.advance(steps),
         )
         .and_then(|result| write_run(&setting_directory, &result, &log.text()).map(|()| result));
-        let released = fs::remove_file(claim_path(&setting_directory, run.run));
+        let released = match fs::remove_file(claim_path(&setting_directory, run.run)) {
+            // Already removed (by hand, or by a process that took this shard's claim for a
+            // killed attempt's): nothing is left to give back.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            other => other,
+        };
         match (outcome, released) {
             (Ok(result), Ok(())) => {
                 progress.run_finished(&result);
@@ -414,6 +461,7 @@ pub fn run_sweep(
         return Err(error);
     }
     let ran = ran.into_inner().unwrap_or_default();
+    let already_finished = already_finished + finished_elsewhere.into_inner();
     let mut claimed_elsewhere = elsewhere.into_inner().unwrap_or_default();
     claimed_elsewhere.sort_by_key(|(run, _)| *run);
     if should_stop() && already_finished + (ran.len() as u64) < owned {
