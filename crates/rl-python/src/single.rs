@@ -7,13 +7,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
-use numpy::PyArray3;
+use numpy::{PyArray1, PyArray3};
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rl_core::registry::BoxedRegisteredEnvironment;
 use rl_core::{CoreError, Frame, Mode};
-use rl_spaces::AnySpace;
+use rl_spaces::{AnyElement, AnySpace};
 use serde_json::Value;
 
 use crate::convert::{element_from_python, element_to_python, info_to_python};
@@ -174,6 +174,24 @@ impl PyEnvironment {
     /// A text picture of the current state, or `None` (no pictures, or no episode yet).
     fn render_text(&self) -> PyResult<Option<String>> {
         Ok(self.lock()?.environment.render_text())
+    }
+
+    /// The action mask of the current state for a `Discrete` action space: an `int8` array
+    /// with 1 for each action applicable in the state (`Domain::is_applicable`: an action that
+    /// changes something, for Taxi, as Gymnasium's `action_mask`), 0 elsewhere (all 0 before
+    /// the first reset); `None` for another action space.
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray1<i8>>>> {
+        let inner = self.lock()?;
+        let AnySpace::Discrete(space) = &inner.action_space else {
+            return Ok(None);
+        };
+        let mask: Vec<i8> = (0..space.n())
+            .map(|offset| {
+                let action = AnyElement::Int(space.start().saturating_add_unsigned(offset));
+                i8::from(inner.environment.is_applicable(&action))
+            })
+            .collect();
+        Ok(Some(PyArray1::from_vec(py, mask)))
     }
 
     /// The natural size `(width, height)` of the RGB frames, or `None` when the id draws

@@ -322,3 +322,17 @@ def test_space_definitions_become_gymnasium_spaces():
         definition({"type": "FiniteSet", "elements": ["a", "b"]})
     with pytest.raises(ValueError):
         _core.space_definition('{"type": "Discrete", "n": 0}')
+
+
+def test_action_masks_say_which_actions_apply():
+    grid = rlrs.RustEnv("GridWorld-4x5", noise=0.0)
+    grid.reset(seed=0, options={"state": {"row": 0, "col": 0}})
+    mask = grid.action_mask()
+    assert mask.dtype == np.int8 and mask.shape == (4,)
+    # RLPy's actions are up, down, left, right: from the top-left corner only down and right.
+    assert mask.tolist() == [0, 1, 0, 1]
+    cart = rlrs.RustEnv("CartPole-v1")
+    assert cart.action_mask().tolist() == [0, 0]  # before the first reset
+    cart.reset(seed=0)
+    assert cart.action_mask().tolist() == [1, 1]
+    assert rlrs.RustEnv("Pendulum-v1").action_mask() is None  # a Box action space

@@ -175,6 +175,13 @@ class RustEnv(gym.Env):
             return self._core.render_rgb()
         raise ValueError(f"unknown render_mode {self.render_mode!r}")
 
+    def action_mask(self) -> np.ndarray | None:
+        """The actions applicable in the current state, for a ``Discrete`` action space: an
+        ``int8`` array, 1 for each action that the domain declares applicable (Gymnasium's
+        Taxi ``action_mask(state)``: the actions that change something), 0 elsewhere; ``None``
+        for another action space."""
+        return self._core.action_mask()
+
     def state(self) -> Any:
         """The current state as JSON-able data (built-in domain types), else ``None``."""
         text = self._core.state_json()
