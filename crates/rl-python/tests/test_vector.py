@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 import rlrs
 
@@ -30,7 +31,10 @@ def test_make_vec_works_for_every_id(rust_id):
     observations, info = envs.reset(seed=0)
     assert info == {}
     assert observations in envs.observation_space
-    assert observations.dtype == np.float32
+    # Gymnasium's batch of the environment's own observation space.
+    single = gym.make(f"rlrs/{rust_id}")
+    assert envs.single_observation_space == single.observation_space
+    assert envs.observation_space == batch_space(single.observation_space, 3)
     envs.action_space.seed(0)
     for _ in range(5):
         observations, rewards, terminated, truncated, _ = envs.step(envs.action_space.sample())
@@ -40,14 +44,16 @@ def test_make_vec_works_for_every_id(rust_id):
     envs.close()
 
 
-def test_spaces_keep_float32_boxes_and_flatten_the_rest():
+def test_spaces_are_the_environments_batched_as_gymnasium_batches_them():
     envs = make("CartPole-v1", num_envs=2)
     single = gym.make("rlrs/CartPole-v1")
     assert envs.single_observation_space == single.observation_space
     assert envs.single_action_space == single.action_space
     assert envs.action_space == spaces.MultiDiscrete([2, 2])
     grid = make("GridWorld-4x5", num_envs=2)
-    assert grid.single_observation_space == spaces.Box(0.0, 1.0, (9,), np.float32)
+    assert grid.single_observation_space == spaces.MultiDiscrete([4, 5])
+    # Gymnasium batches a MultiDiscrete space into an int64 Box of its bounds.
+    assert grid.observation_space == batch_space(spaces.MultiDiscrete([4, 5]), 2)
 
 
 class Singles:
@@ -161,15 +167,17 @@ def test_episode_statistics_match_gymnasium_record_episode_statistics():
         assert reported > 5
 
 
-def test_gridworld_vector_observations_are_gymnasium_flattened():
-    envs = make("GridWorld-4x5", num_envs=3, noise=0.0)
-    singles = Singles("GridWorld-4x5", 3, 2, noise=0.0)
-    observations, _ = envs.reset(seed=2)
-    space = singles.envs[0].observation_space
-    flat = np.stack(
-        [spaces.flatten(space, env.reset(seed=2 + i)[0]) for i, env in enumerate(singles.envs)]
-    )
-    assert np.array_equal(observations, flat.astype(np.float32))
+def test_gridworld_vector_observations_are_integers_as_sync_vector_envs():
+    envs = make("GridWorld-4x5", num_envs=3, noise=0.2)
+    sync = gym.make_vec("rlrs/GridWorld-4x5", num_envs=3, vectorization_mode="sync", noise=0.2)
+    a, b = envs.reset(seed=2)[0], sync.reset(seed=2)[0]
+    assert a.dtype == b.dtype == np.int64 and np.array_equal(a, b)
+    rng = np.random.default_rng(4)
+    for t in range(200):
+        actions = rng.integers(0, 4, 3)
+        a, b = envs.step(actions)[0], sync.step(actions)[0]
+        assert a.dtype == b.dtype and a.shape == b.shape == (3, 2), t
+        assert np.array_equal(a, b), t
 
 
 def test_continuous_actions_and_parameters():

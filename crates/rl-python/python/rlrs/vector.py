@@ -22,12 +22,46 @@ _MODES = {
 }
 
 
-def _flat_float32(space: spaces.Space) -> spaces.Box:
-    """The float32 Box of the flattened elements of ``space``."""
-    flat = spaces.flatten_space(space)
-    return spaces.Box(
-        low=flat.low.astype(np.float32), high=flat.high.astype(np.float32), dtype=np.float32
-    )
+def _unflattener(space: spaces.Space):
+    """A function from the vector's flat float32 rows (``(n, flatdim)``, laid out as
+    ``gymnasium.spaces.flatten`` lays out one element) to the batch Gymnasium's
+    ``batch_space(space, n)`` describes: integers for Discrete and MultiDiscrete (the one-hot
+    parts read back), int8 for MultiBinary, the Box's dtype and shape, tuples and dicts of
+    batches for Tuple and Dict. Vectorised over the rows; every call makes new arrays."""
+    if isinstance(space, spaces.Discrete):
+        start = int(space.start)
+        return lambda rows: np.argmax(rows, axis=1).astype(space.dtype) + start
+    if isinstance(space, spaces.MultiDiscrete):
+        widths = space.nvec.ravel().tolist()
+        starts = space.start.ravel().tolist()
+        offsets = np.concatenate([[0], np.cumsum(widths)]).tolist()
+
+        def multi_discrete(rows):
+            columns = [
+                np.argmax(rows[:, offsets[j] : offsets[j + 1]], axis=1) + starts[j]
+                for j in range(len(widths))
+            ]
+            batch = np.stack(columns, axis=1) if columns else np.zeros((len(rows), 0))
+            return batch.reshape((len(rows), *space.shape)).astype(space.dtype)
+
+        return multi_discrete
+    if isinstance(space, spaces.MultiBinary):
+        return lambda rows: rows.reshape((len(rows), *space.shape)).astype(space.dtype)
+    if isinstance(space, spaces.Box):
+        return lambda rows: rows.reshape((len(rows), *space.shape)).astype(space.dtype)
+    if isinstance(space, (spaces.Tuple, spaces.Dict)):
+        parts = list(space.spaces.items()) if isinstance(space, spaces.Dict) else list(
+            enumerate(space.spaces)
+        )
+        readers, offset = [], 0
+        for key, part in parts:
+            width = spaces.flatdim(part)
+            readers.append((key, offset, offset + width, _unflattener(part)))
+            offset += width
+        if isinstance(space, spaces.Dict):
+            return lambda rows: {key: read(rows[:, a:b]) for key, a, b, read in readers}
+        return lambda rows: tuple(read(rows[:, a:b]) for _, a, b, read in readers)
+    raise NotImplementedError(f"the Rust vector cannot batch observations of {space}")
 
 
 class RustVectorEnv(VectorEnv):
@@ -44,10 +78,13 @@ class RustVectorEnv(VectorEnv):
       ``SyncVectorEnv`` lays them out, ``info[key]`` an array over the batch and
       ``info["_key"]`` its mask (Gymnasium's own ``_add_info``); a domain that reports none
       costs nothing.
-    - Observations: float32 rows. A float32 Box observation keeps its shape
-      (``single_observation_space`` is the environment's); any other observation space is
-      flattened as ``gymnasium.spaces.flatten`` does (``FlattenObservation``), into a float32
-      Box.
+    - Observations: as Gymnasium batches them, ``observation_space`` being
+      ``batch_space(single_observation_space, num_envs)`` and ``single_observation_space`` the
+      environment's: a float32 Box's rows as the vector writes them (views of its buffer with
+      ``copy=False``); integers for Discrete (``(num_envs,)`` int64) and MultiDiscrete, int8
+      for MultiBinary, tuples and dicts of batches for Tuple and Dict, read back from the
+      vector's float32 rows (new arrays on every call; integers of a Box above 2^24 lose
+      precision there).
     - Episode statistics: none by default, as Gymnasium's vectors (wrap it in
       ``gymnasium.wrappers.vector.RecordEpisodeStatistics``, which works on it as on
       ``SyncVectorEnv``); with ``record_episode_statistics=True`` the Rust vector computes
@@ -98,18 +135,22 @@ class RustVectorEnv(VectorEnv):
         self._autoreset_mode = autoreset_mode
         observation_space = space_from_definition(self._core.observation_space_json())
         self.single_action_space = space_from_definition(self._core.action_space_json())
+        self.single_observation_space = observation_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
         if (
             isinstance(observation_space, spaces.Box)
             and observation_space.dtype == np.float32
             and int(np.prod(observation_space.shape)) == self._core.flat_dim
         ):
-            self.single_observation_space = observation_space
+            # Float32 boxes: views of the Rust-written buffers (reshaping a contiguous array
+            # makes a view), handed out as they are with copy=False.
+            shape = (self.num_envs, *observation_space.shape)
+            self._batched = None
         else:
-            self.single_observation_space = _flat_float32(observation_space)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-        shape = (self.num_envs, *self.single_observation_space.shape)
-        # Views of the Rust-written buffers (reshaping a contiguous array makes a view).
+            # Any other space: the flat rows read back into Gymnasium's batch (new arrays).
+            shape = (self.num_envs, self._core.flat_dim)
+            self._batched = _unflattener(observation_space)
         self._observations = self._core.observations.reshape(shape)
         self._final_observations = self._core.final_observations.reshape(shape)
         self._rewards = self._core.rewards
@@ -155,6 +196,19 @@ class RustVectorEnv(VectorEnv):
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array
 
+    def _observations_out(self) -> Any:
+        """The observations of the last call, in Gymnasium's batch layout."""
+        if self._batched is not None:
+            return self._batched(self._observations)
+        return self._out(self._observations)
+
+    def _final_observation(self, i: int) -> Any:
+        """Environment ``i``'s final observation, as one environment returns it."""
+        if self._batched is None:
+            return self._final_observations[i].copy()
+        batch = self._batched(self._final_observations[i : i + 1])
+        return _first(batch)
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -189,7 +243,7 @@ class RustVectorEnv(VectorEnv):
                 f"seed must be None, an integer or a list of integers or None, not {seed!r}"
             )
         self._core.reset()
-        return self._out(self._observations), {}
+        return self._observations_out(), {}
 
     def _seed_from_np_random(self) -> None:
         """Seeds the environments from a seed drawn from ``np_random`` (seeded from entropy
@@ -201,7 +255,7 @@ class RustVectorEnv(VectorEnv):
         """Resets the environments whose episode ended (``AutoresetMode.DISABLED``) and
         returns the observations."""
         self._core.reset_ended()
-        return self._out(self._observations)
+        return self._observations_out()
 
     def step(
         self, actions: Any
@@ -238,7 +292,7 @@ class RustVectorEnv(VectorEnv):
                 mask = self._final_mask.copy()
                 finals = np.full(self.num_envs, None, dtype=object)
                 for i in np.flatnonzero(mask):
-                    finals[i] = self._final_observations[i].copy()
+                    finals[i] = self._final_observation(i)
                 info["final_obs"] = finals
                 info["_final_obs"] = mask
                 final_info: dict[str, Any] = {}
@@ -249,18 +303,27 @@ class RustVectorEnv(VectorEnv):
                 info["_final_info"] = mask.copy()
         if self.copy:
             return (
-                self._observations.copy(),
+                self._observations_out(),
                 self._rewards.copy(),
                 self._terminated.copy(),
                 self._truncated.copy(),
                 info,
             )
-        return self._observations, self._rewards, self._terminated, self._truncated, info
+        return self._observations_out(), self._rewards, self._terminated, self._truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
         # Drops the Rust environments and stops their threads at once, whatever still refers
         # to the core (the bound stepping method does); later calls raise RuntimeError.
         self._core.close()
+
+
+def _first(batch: Any) -> Any:
+    """The first element of a batch in Gymnasium's layout (arrays, tuples and dicts of them)."""
+    if isinstance(batch, dict):
+        return {key: _first(value) for key, value in batch.items()}
+    if isinstance(batch, tuple):
+        return tuple(_first(value) for value in batch)
+    return batch[0]
 
 
 def _copied(info: dict[str, Any]) -> dict[str, Any]:
