@@ -1,7 +1,8 @@
 //! Classic reinforcement-learning domains, exact to their references: Gymnasium 1.4.0's
-//! CartPole, MountainCar, MountainCarContinuous, Acrobot and Pendulum bit for bit, and RLPy
-//! 1.3.6's GridWorld with its 14 maps; a registry of them and pictures of their states. The
-//! `rl-reference` crate replays the reference traces against them.
+//! CartPole, MountainCar, MountainCarContinuous, Acrobot and Pendulum bit for bit, its toy text
+//! (FrozenLake, CliffWalking, Taxi, Blackjack) seed for seed, and RLPy 1.3.6's GridWorld with
+//! its 14 maps; a registry of them and pictures of their states. The `rl-reference` crate
+//! replays the reference traces against them.
 //!
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
@@ -11,6 +12,10 @@
 //! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
 //! | [`Acrobot`] | [`acrobot`] | Gymnasium `Acrobot-v1` (book and NIPS dynamics, RK4 with C `pow`) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_core::BatchStep) |
 //! | [`Pendulum`] | [`pendulum`] | Gymnasium `Pendulum-v1`, float32 torque terms included | the same |
+//! | [`FrozenLake`](toy_text::frozen_lake::FrozenLake) | [`toy_text::frozen_lake`] | Gymnasium `FrozenLake-v1` and `FrozenLake8x8-v1` (`desc`, `map_name`, `is_slippery`, `success_rate`, `reward_schedule`, `generate_random_map`), seed for seed | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame) |
+//! | [`CliffWalking`](toy_text::cliff_walking::CliffWalking) | [`toy_text::cliff_walking`] | Gymnasium `CliffWalking-v1` and `CliffWalkingSlippery-v1` | the same |
+//! | [`Taxi`](toy_text::taxi::Taxi) | [`toy_text::taxi`] | Gymnasium `Taxi-v4` (`is_rainy`, `fickle_passenger`), its action mask as `is_applicable` | the same |
+//! | [`Blackjack`](toy_text::blackjack::Blackjack) | [`toy_text::blackjack`] | Gymnasium `Blackjack-v1` (`natural`, `sab`) | [`Domain`](rl_core::Domain), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame) |
 //! | [`GridWorld`] | [`gridworld`] | RLPy `GridWorld`, its maps and `expectedStep` | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), value pictures |
 //!
 //! Each domain is a pure model ([`rl_core::Domain`]) built from a validated `Params`
@@ -82,6 +87,7 @@ mod parameter_checks;
 pub mod pendulum;
 pub mod registry;
 pub mod svg;
+pub mod toy_text;
 mod trig;
 
 pub use acrobot::Acrobot;

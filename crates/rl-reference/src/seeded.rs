@@ -13,7 +13,7 @@ use std::num::NonZeroUsize;
 use rand::{Rng, SeedableRng};
 use rl_core::numpy_random::{choice, choice_weighted, integers, random, shuffle, uniform};
 use rl_core::{Environment, Mode, NumpyGenerator, registry};
-use rl_spaces::{AnyElement, AnySpace, JsonSpace};
+use rl_spaces::{AnyElement, AnySpace, FlattenSpace, JsonSpace};
 use rl_wrappers::vector::{Autoreset, VectorOptions, make_vector};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -172,6 +172,20 @@ fn flat_values(element: &AnyElement, out: &mut Vec<f64>) {
         AnyElement::Dict(entries) => entries.values().for_each(|part| flat_values(part, out)),
         // No seeded file records another kind of observation.
         _ => out.push(f64::NAN),
+    }
+}
+
+/// The observation a vector's flat row stands for in `space`, as flat values: the row itself
+/// for a Box, the integer of a Discrete's one-hot row, the parts of a Tuple.
+fn row_values(space: &AnySpace, row: ndarray::ArrayView1<'_, f32>) -> Vec<f64> {
+    let flat: Vec<f64> = row.iter().map(|&x| f64::from(x)).collect();
+    match space.unflatten::<f64>(&flat) {
+        Ok(element) => {
+            let mut values = Vec::new();
+            flat_values(&element, &mut values);
+            values
+        }
+        Err(_) => flat,
     }
 }
 
@@ -425,6 +439,20 @@ pub(crate) fn replay_seeded_vector(checker: &mut Checker, trace: &SeededVectorTr
         return;
     };
     let params = Value::Object(trace.make_kwargs.clone());
+    // The observation space of one environment, to read a vector's flat rows back as the
+    // observations Gymnasium batches (a Discrete observation's one-hot row is its integer).
+    let observation_space = match registry::build(&trace.env_id, Some(&params)) {
+        Ok(domain) => domain.environment(0).observation_space().clone(),
+        Err(error) => {
+            checker.fail(
+                &trace_location,
+                "environment",
+                trace.env_id.clone(),
+                error.to_string(),
+            );
+            return;
+        }
+    };
     for threads in 1..=3usize.min(trace.num_envs) {
         let options = VectorOptions::new()
             .with_autoreset(autoreset)
@@ -458,12 +486,7 @@ pub(crate) fn replay_seeded_vector(checker: &mut Checker, trace: &SeededVectorTr
             mode,
         };
         for (i, expected) in trace.initial_obs.iter().enumerate() {
-            let actual: Vec<f64> = vector
-                .observations()
-                .row(i)
-                .iter()
-                .map(|&x| f64::from(x))
-                .collect();
+            let actual = row_values(&observation_space, vector.observations().row(i));
             check_observation(
                 checker,
                 &initial,
@@ -500,12 +523,7 @@ pub(crate) fn replay_seeded_vector(checker: &mut Checker, trace: &SeededVectorTr
                 return;
             }
             for i in 0..trace.num_envs {
-                let actual: Vec<f64> = vector
-                    .observations()
-                    .row(i)
-                    .iter()
-                    .map(|&x| f64::from(x))
-                    .collect();
+                let actual = row_values(&observation_space, vector.observations().row(i));
                 let expected = recorded
                     .obs
                     .get(i)
@@ -543,12 +561,8 @@ pub(crate) fn replay_seeded_vector(checker: &mut Checker, trace: &SeededVectorTr
                 if let Some(final_obs) = &recorded.final_obs {
                     for (i, expected) in final_obs.iter().enumerate() {
                         if let Some(expected) = expected {
-                            let actual: Vec<f64> = vector
-                                .final_observations()
-                                .row(i)
-                                .iter()
-                                .map(|&x| f64::from(x))
-                                .collect();
+                            let actual =
+                                row_values(&observation_space, vector.final_observations().row(i));
                             check_observation(
                                 checker,
                                 &location,

@@ -1,7 +1,8 @@
 //! The seeded reference files (`numpy_generator.json`, `seeded_classic.json`,
-//! `seeded_vector.json`): numpy's generator call by call, and Gymnasium's trajectories from
-//! `reset(seed=s)` onwards, replayed by id through the simulator and through vectors on one to
-//! three threads, with no state written by hand.
+//! `seeded_toy_text.json`, `seeded_vector.json`): numpy's generator call by call, and
+//! Gymnasium's trajectories from `reset(seed=s)` onwards, replayed by id through the simulator
+//! and through vectors on one to three threads, with no state written by hand (toy text: each
+//! step's `prob` and Taxi's `action_mask` too).
 
 use std::path::{Path, PathBuf};
 
@@ -30,13 +31,23 @@ fn assert_no_mismatch(report: &ReplayReport) {
     );
 }
 
-/// The ids of classic control, which the seeded files share with toy text (not built yet).
+/// The ids of classic control, which the seeded files share with toy text.
 const CLASSIC: [&str; 5] = [
     "CartPole-v1",
     "MountainCar-v0",
     "MountainCarContinuous-v0",
     "Acrobot-v1",
     "Pendulum-v1",
+];
+
+/// The toy-text ids (issue 28).
+const TOY_TEXT: [&str; 6] = [
+    "FrozenLake-v1",
+    "FrozenLake8x8-v1",
+    "CliffWalking-v1",
+    "CliffWalkingSlippery-v1",
+    "Taxi-v4",
+    "Blackjack-v1",
 ];
 
 #[test]
@@ -95,4 +106,46 @@ fn seeded_classic_control_vectors_give_gymnasiums_trajectories() {
         report.summary()
     );
     assert!(report.steps_checked > 1000, "{}", report.summary());
+}
+
+#[test]
+fn seeded_toy_text_gives_gymnasiums_trajectories() {
+    let file = reference_file("seeded_toy_text.json");
+    let ReferenceContent::SeededSingle { traces } = &file.content else {
+        panic!("seeded_toy_text.json is a seeded_single file");
+    };
+    let ids: Vec<&str> = traces.iter().map(|trace| trace.env_id.as_str()).collect();
+    for id in TOY_TEXT {
+        assert!(ids.contains(&id), "no trace of {id}");
+    }
+    let report = replay(&file);
+    println!("{}", report.summary());
+    assert_no_mismatch(&report);
+    assert_eq!(
+        report.steps_checked,
+        file.step_count(),
+        "{}",
+        report.summary()
+    );
+    assert!(report.steps_checked > 1000, "{}", report.summary());
+}
+
+#[test]
+fn seeded_toy_text_vectors_give_gymnasiums_trajectories() {
+    let mut file = reference_file("seeded_vector.json");
+    let ReferenceContent::SeededVector { traces } = &mut file.content else {
+        panic!("seeded_vector.json is a seeded_vector file");
+    };
+    traces.retain(|trace| TOY_TEXT.contains(&trace.env_id.as_str()));
+    assert!(traces.len() >= 8, "{} toy-text vector traces", traces.len());
+    let report = replay(&file);
+    println!("{}", report.summary());
+    assert_no_mismatch(&report);
+    assert_eq!(
+        report.steps_checked,
+        file.step_count(),
+        "{}",
+        report.summary()
+    );
+    assert!(report.steps_checked > 500, "{}", report.summary());
 }

@@ -33,3 +33,4 @@ pub mod cartpole;
 pub mod gridworld;
 pub mod mountain_car;
 pub mod pendulum;
+pub mod toy_text;

@@ -26,6 +26,10 @@ pub struct TabularTdParams {
     pub epsilon: f64,
     /// The initial value of every Q(s, a) (default 0).
     pub initial_value: f64,
+    /// The discount factor of the temporal-difference target, in `[0, 1]`; by default
+    /// (`None`) the environment's. An undiscounted episodic task whose reward comes only at
+    /// the goal (FrozenLake) learns a greedy policy that heads there with one below 1.
+    pub discount: Option<f64>,
 }
 
 impl Default for TabularTdParams {
@@ -34,6 +38,7 @@ impl Default for TabularTdParams {
             learning_rate: 0.1,
             epsilon: 0.1,
             initial_value: 0.0,
+            discount: None,
         }
     }
 }
@@ -92,6 +97,15 @@ impl TabularTd {
                 "initial_value is not finite",
             ));
         }
+        if let Some(discount) = params.discount
+            && !(0.0..=1.0).contains(&discount)
+        {
+            return Err(ExperimentError::invalid(
+                "agent parameters",
+                format!("discount {discount} is not in [0, 1]"),
+            ));
+        }
+        let discount = params.discount.unwrap_or(discount);
         let actions = discrete_actions(name, action_space)?;
         let states = observation_space
             .cardinality()
@@ -228,6 +242,7 @@ mod tests {
             learning_rate: 1.0,
             epsilon: 0.0,
             initial_value: 5.0,
+            discount: None,
         };
         let mut agent = TabularTd::new(TdTarget::QLearning, params, &obs, &act, 0.5).unwrap();
         let (s, a, s2) = (AnyElement::Int(0), AnyElement::Int(1), AnyElement::Int(1));
@@ -263,6 +278,7 @@ mod tests {
             learning_rate: 1.0,
             epsilon: 0.0,
             initial_value: 0.0,
+            discount: None,
         };
         let mut agent = TabularTd::new(TdTarget::Sarsa, params, &obs, &act, 1.0).unwrap();
         agent.q[2] = 10.0; // Q(1, 0)

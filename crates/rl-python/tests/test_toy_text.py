@@ -1,0 +1,87 @@
+"""Gymnasium's toy text from Python (issue 28): the recorded seeded trajectories of
+``seeded_toy_text.json`` replayed through ``gym.make("rlrs/<id>")`` (observations, rewards,
+flags, ``info["prob"]`` bit for bit, Taxi's action mask), and every toy-text id stepped beside
+Gymnasium 1.4.0 running live, with the same seeds and actions."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import rlrs  # noqa: F401  (registers the rlrs/ ids)
+
+TOY_TEXT = {
+    "FrozenLake-v1": [{}, {"is_slippery": False}, {"success_rate": 0.5, "reward_schedule": [2, -1, 0]}],
+    "FrozenLake8x8-v1": [{}],
+    "CliffWalking-v1": [{}],
+    "CliffWalkingSlippery-v1": [{}],
+    "Taxi-v4": [{}, {"is_rainy": True}, {"fickle_passenger": True}],
+    "Blackjack-v1": [{}, {"natural": True, "sab": False}, {"sab": False}],
+}
+
+
+def flat(observation):
+    """An observation as the reference records it: an integer, or Blackjack's three."""
+    if isinstance(observation, tuple):
+        return [int(part) for part in observation]
+    return int(observation)
+
+
+def kwargs_of(trace):
+    kwargs = trace["make_kwargs"]
+    return kwargs if isinstance(kwargs, dict) else json.loads(kwargs or "{}")
+
+
+def test_seeded_toy_text_traces_replay(reference):
+    data = reference("seeded_toy_text.json")
+    steps = 0
+    for trace in data["traces"]:
+        env = gym.make(f"rlrs/{trace['env_id']}", **kwargs_of(trace))
+        for s, segment in enumerate(trace["segments"]):
+            where = f"{trace['id']} segment {s}"
+            observation, _ = env.reset(seed=segment["reset_seed"])
+            expected = segment["initial_obs"]
+            assert flat(observation) == (expected if isinstance(expected, int) else list(expected)), where
+            for t, (action, step) in enumerate(zip(segment["actions"], segment["steps"])):
+                observation, reward, terminated, truncated, info = env.step(action)
+                at = f"{where} step {t}"
+                recorded = step["obs"]
+                assert flat(observation) == (recorded if isinstance(recorded, int) else list(recorded)), at
+                assert reward == step["reward"], f"{at}: {reward} != {step['reward']}"
+                assert (terminated, truncated) == (step["terminated"], step["truncated"]), at
+                if "prob" in step:
+                    assert info["prob"] == step["prob"], f"{at}: prob {info.get('prob')}"
+                if "action_mask" in step:
+                    assert env.unwrapped.action_mask().tolist() == step["action_mask"], at
+                steps += 1
+    assert steps > 1000
+
+
+@pytest.mark.parametrize("env_id", sorted(TOY_TEXT))
+def test_toy_text_steps_as_gymnasium(env_id):
+    for kwargs in TOY_TEXT[env_id]:
+        ours, theirs = gym.make(f"rlrs/{env_id}", **kwargs), gym.make(env_id, **kwargs)
+        rng = np.random.default_rng(3)
+        ended = 0
+        for seed in [0, 7, 2**33 + 1]:
+            a, b = ours.reset(seed=seed)[0], theirs.reset(seed=seed)[0]
+            assert flat(a) == flat(b), f"{env_id} {kwargs} reset({seed})"
+            for t in range(300):
+                action = int(rng.integers(0, theirs.action_space.n))
+                x, y = ours.step(action), theirs.step(action)
+                where = f"{env_id} {kwargs} seed {seed} step {t}"
+                assert flat(x[0]) == flat(y[0]), where
+                assert float(x[1]) == float(y[1]), where
+                assert (x[2], x[3]) == (y[2], y[3]), where
+                if "prob" in y[4]:
+                    assert x[4]["prob"] == y[4]["prob"], where
+                if "action_mask" in y[4]:
+                    assert ours.unwrapped.action_mask().tolist() == y[4]["action_mask"].tolist(), where
+                if x[2] or x[3]:
+                    ended += 1
+                    assert flat(ours.reset()[0]) == flat(theirs.reset()[0]), f"{where}: reset()"
+        # CliffWalking has no time limit and random walks rarely reach its goal.
+        assert ended > 0 or theirs.spec.max_episode_steps is None, f"{env_id} {kwargs}"
