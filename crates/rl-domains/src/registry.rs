@@ -47,7 +47,10 @@
 //! Each built-in also carries the settings `rl run` uses by default (agent, step budget,
 //! agent parameters) in [`RegistryEntry::settings`](rl_core::registry::RegistryEntry), and
 //! `learning_threshold`, the final mean evaluation return `rl run --domain ID` with those
-//! defaults must reach (rl-experiment's learning table reads it from here).
+//! defaults must reach (rl-experiment's learning table reads it from here). The toy-text ids
+//! also carry what the Python package adds to Gymnasium's infos: `reset_info` (the info a
+//! reset returns, `{"prob": 1}`) and, for Taxi, `info_action_mask` (each info holds the
+//! action mask).
 //!
 //! [`AnyElement`]: rl_spaces::AnyElement
 //!
@@ -277,6 +280,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "max_steps": 100_000,
             "learning_threshold": 0.5,
             "success": "terminated",
+            "reset_info": {"prob": 1},
             "agent_params": {"q-learning": {"discount": 0.99}, "sarsa": {"discount": 0.99}}
         }))
         .register(),
@@ -294,6 +298,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "max_steps": 400_000,
             "learning_threshold": 0.5,
             "success": "terminated",
+            "reset_info": {"prob": 1},
             "agent_params": {"q-learning": {"discount": 0.99}, "sarsa": {"discount": 0.99}}
         }))
         .register(),
@@ -311,7 +316,8 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "agent": "q-learning",
             "max_steps": 20_000,
             "learning_threshold": -20.0,
-            "success": "terminated"
+            "success": "terminated",
+            "reset_info": {"prob": 1}
         }))
         .register(),
         Registration::new(
@@ -328,7 +334,8 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "agent": "q-learning",
             "max_steps": 100_000,
             "learning_threshold": -100.0,
-            "success": "terminated"
+            "success": "terminated",
+            "reset_info": {"prob": 1}
         }))
         .register(),
         Registration::new(
@@ -345,7 +352,9 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "agent": "q-learning",
             "max_steps": 100_000,
             "learning_threshold": 5.0,
-            "success": "terminated"
+            "success": "terminated",
+            "reset_info": {"prob": 1.0},
+            "info_action_mask": true
         }))
         .register(),
         Registration::new(

@@ -13,7 +13,7 @@
 //!   action space, stepped from Rust in a loop, for benchmarks that time both in one process
 //!   ([`driver`]; not part of the Gymnasium API),
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
-//! - `domain_info` and `space_definition`, which the Python classes use.
+//! - `domain_info`, `settings` and `space_definition`, which the Python classes use.
 //!
 //! # Exposing a domain of your own
 //!
@@ -104,6 +104,19 @@ fn entries() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The settings the registration of `id` attaches for higher layers, as JSON text (`None`
+/// when it attaches none): the Python classes read `reset_info` (the info a reset returns,
+/// Gymnasium's `{"prob": 1}` for FrozenLake) and `info_action_mask` (whether each step's and
+/// reset's info carries the action mask, as Gymnasium's Taxi's does).
+#[pyfunction]
+fn settings(id: &str) -> PyResult<Option<String>> {
+    let entry = rl_core::registry::list()
+        .into_iter()
+        .find(|entry| entry.id == id)
+        .ok_or_else(|| PyKeyError::new_err(format!("{id} is not a registered id")))?;
+    Ok(entry.settings.map(|settings| settings.to_string()))
+}
+
 /// The domain's discount factor and episode cap (`None` when uncapped) for `id` built with
 /// `params_json`.
 #[pyfunction]
@@ -144,7 +157,7 @@ fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, Stri
 }
 
 /// Adds the classes and functions of `rlrs._core` (`Environment`, `Vector`, `ids`, `entries`,
-/// `check`, `domain_info`, `space_definition`) to `module`: what a domain
+/// `check`, `domain_info`, `settings`, `space_definition`) to `module`: what a domain
 /// author's own extension module calls, after registering its domains, so that the Python
 /// classes `rlrs.RustEnv` and `rlrs.RustVectorEnv` drive them (see the [crate
 /// documentation](crate)). It registers nothing itself: the module serves the ids in the
@@ -159,6 +172,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<driver::PyRustDriver>()?;
     module.add_function(wrap_pyfunction!(ids, module)?)?;
     module.add_function(wrap_pyfunction!(entries, module)?)?;
+    module.add_function(wrap_pyfunction!(settings, module)?)?;
     module.add_function(wrap_pyfunction!(check, module)?)?;
     module.add_function(wrap_pyfunction!(domain_info, module)?)?;
     module.add_function(wrap_pyfunction!(space_definition, module)?)?;

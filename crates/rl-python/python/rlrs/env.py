@@ -102,6 +102,11 @@ class RustEnv(gym.Env):
         module = core(core_module)
         self._core = module.Environment(env_id, params_json(params), 0)
         self._episode_cap = module.domain_info(env_id, params_json(params))[1]
+        # What the registration says the infos hold beyond the step's own (Gymnasium's toy
+        # text: a reset's {"prob": 1}, Taxi's action mask in every info).
+        settings = json.loads(module.settings(env_id) or "{}")
+        self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
+        self._mask_info = bool(settings.get("info_action_mask", False))
         # This id's modes: "rgb_array" only where the core draws frames for it.
         modes = ["ansi"] + (["rgb_array"] if self._core.frame_size() is not None else [])
         self.metadata = {
@@ -149,7 +154,10 @@ class RustEnv(gym.Env):
         if self._convert is not None:
             observation = self._convert(observation)
         self._observation = observation
-        return observation, {}
+        info = dict(self._reset_info)
+        if self._mask_info:
+            info["action_mask"] = self._core.action_mask()
+        return observation, info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         # The info is the domain's (its JSON entries as Python values; {} for most domains).
@@ -157,6 +165,8 @@ class RustEnv(gym.Env):
         if self._convert is not None:
             observation = self._convert(observation)
         self._observation = observation
+        if self._mask_info:
+            info["action_mask"] = self._core.action_mask()
         return observation, reward, terminated, truncated, info
 
     def render(self) -> str | np.ndarray | None:
