@@ -82,6 +82,17 @@ pub trait Domain {
         self.action_space().contains(action)
     }
 
+    /// Whether `state`, given from outside (an episode started in a state read from JSON,
+    /// [`RegisteredEnvironment::reset_to_state`](crate::registry::RegisteredEnvironment::reset_to_state)),
+    /// is one of the domain's states, or what is wrong with it. By default every value of the
+    /// state type is; callers also refuse a state whose observation lies outside the
+    /// observation space. A domain whose states have more structure says so here (a
+    /// GridWorld cell in a wall).
+    fn check_state(&self, state: &Self::State) -> Result<(), String> {
+        let _ = state;
+        Ok(())
+    }
+
     /// Whether `action` is applicable in `state` (RLPy's `possibleActions`). By default every
     /// action of the action space is. Applicability is advice for agents (an action mask); the
     /// simulator only rejects actions outside the action space.

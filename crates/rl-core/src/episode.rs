@@ -5,7 +5,7 @@
 //! This is what code keyed by id that shows or restores episodes needs (the Python package's
 //! single environment, `rl render`), so that none of it keeps a table of domain types.
 
-use rl_spaces::{AnyElement, AnySpace, DynamicSpace};
+use rl_spaces::{AnyElement, AnySpace, DynamicSpace, Space};
 use serde_json::Value;
 
 use crate::registry::PictureFormat;
@@ -234,14 +234,25 @@ where
         let fns = self.inner().fns.state.ok_or(CoreError::Unsupported {
             operation: "setting the state (the registration declared no with_state)",
         })?;
-        let state = (fns.from_json)(state).map_err(|reason| {
+        let refuse = |reason: String| {
             CoreError::invalid_parameter(
                 "state",
                 format!("{state} is not a state of this domain: {reason}"),
             )
-        })?;
+        };
+        let typed = (fns.from_json)(state).map_err(refuse)?;
+        let domain = self.inner().simulator.domain();
+        domain.check_state(&typed).map_err(refuse)?;
+        let observation = domain.observe(&typed);
+        let space = domain.observation_space();
+        if !space.contains(&observation) {
+            return Err(refuse(format!(
+                "its observation {} lies outside the observation space {space}",
+                space.element_to_any(&observation)
+            )));
+        }
         let episode = self.inner_mut();
-        let observation = episode.simulator.reset_to(state, mode);
+        let observation = episode.simulator.reset_to(typed, mode);
         episode.last_action = None;
         Ok(episode
             .simulator

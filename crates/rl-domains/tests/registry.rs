@@ -280,3 +280,65 @@ fn a_boxed_environment_follows_the_typed_simulator_bit_for_bit() {
         }
     }
 }
+
+/// Issue 33: a state set from outside that is not one of the domain's is refused, naming the
+/// state, and the episode is left as it was: off the map, in a wall, or whose observation lies
+/// outside the observation space (CartPole at 1e308, MountainCar at 1e308).
+#[test]
+fn states_set_from_outside_are_validated() {
+    let refused = |id: &str, state: serde_json::Value, reason: &str| {
+        let domain = registry::build(id, None).expect("registered");
+        let mut env = domain.registered_environment(0);
+        env.reset(Mode::Training).expect("reset");
+        let before = env.state();
+        let error = env
+            .reset_to_state(&state, Mode::Training)
+            .expect_err("an invalid state");
+        assert!(
+            matches!(error, CoreError::InvalidParameter { name: "state", .. }),
+            "{id}: {error}"
+        );
+        assert!(error.to_string().contains(reason), "{id}: {error}");
+        assert_eq!(env.state(), before, "{id}: the episode is left as it was");
+    };
+    refused(
+        "GridWorld-4x5",
+        json!({"row": 100, "col": 100}),
+        "outside the 4 by 5 map",
+    );
+    let wall = GridMap::builtin("3x5-Wall").expect("built in");
+    let blocked = (0..wall.rows())
+        .flat_map(|row| (0..wall.cols()).map(move |col| (row, col)))
+        .find(|&(row, col)| {
+            wall.kind(rl_domains::gridworld::GridCell { row, col })
+                == Some(rl_domains::gridworld::CellKind::Blocked)
+        })
+        .expect("the map has a wall");
+    refused(
+        "GridWorld-3x5-Wall",
+        json!({"row": blocked.0, "col": blocked.1}),
+        "blocked cell",
+    );
+    refused(
+        "GridWorld-4x5",
+        json!({"row": 9_223_372_036_854_775_807u64 * 2, "col": 0}),
+        "not a state",
+    );
+    refused(
+        "CartPole-v1",
+        json!([1e308, 0.0, 0.0, 0.0]),
+        "outside the observation space",
+    );
+    refused(
+        "MountainCar-v0",
+        json!({"position": 1e308, "velocity": 0.0}),
+        "outside the observation space",
+    );
+    refused("FrozenLake-v1", json!(16), "outside the observation space");
+    // A valid state is taken.
+    let domain = registry::build("GridWorld-4x5", None).expect("registered");
+    let mut env = domain.registered_environment(0);
+    env.reset_to_state(&json!({"row": 0, "col": 1}), Mode::Training)
+        .expect("a free cell");
+    assert_eq!(env.state(), Some(json!({"row": 0, "col": 1})));
+}

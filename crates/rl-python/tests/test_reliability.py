@@ -80,3 +80,23 @@ def test_a_closed_environment_is_closed():
     with pytest.raises(RuntimeError, match="closed"):
         env.reset(seed=0)
     env.close()  # idempotent
+
+
+@pytest.mark.parametrize(
+    "env_id, state, reason",
+    [
+        ("GridWorld-4x5", {"row": 100, "col": 100}, "outside the 4 by 5 map"),
+        ("GridWorld-4x5", {"row": 2**63, "col": 0}, "not a state"),
+        ("CartPole-v1", [1e308, 0.0, 0.0, 0.0], "outside the observation space"),
+        ("MountainCar-v0", {"position": 1e308, "velocity": 0.0}, "outside the observation space"),
+        ("Taxi-v4", {"index": 500, "fickle_step": False}, "not a state"),
+    ],
+)
+def test_states_set_from_python_are_validated(env_id, state, reason):
+    # These were accepted (a cell off the map, an observation of inf) or saturated.
+    env = gym.make(f"rlrs/{env_id}")
+    env.reset(seed=0)
+    before = env.unwrapped.state()
+    with pytest.raises(ValueError, match=reason):
+        env.reset(options={"state": state})
+    assert env.unwrapped.state() == before

@@ -290,6 +290,24 @@ impl Domain for GridWorld {
         Some(self.params.episode_cap)
     }
 
+    /// A cell of the map that is not blocked.
+    fn check_state(&self, state: &GridCell) -> Result<(), String> {
+        match self.map.kind(*state) {
+            None => Err(format!(
+                "row {}, column {} lies outside the {} by {} map",
+                state.row,
+                state.col,
+                self.map.rows(),
+                self.map.cols()
+            )),
+            Some(CellKind::Blocked) => Err(format!(
+                "row {}, column {} is a blocked cell",
+                state.row, state.col
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+
     /// RLPy's `possibleActions`.
     fn is_applicable(&self, state: &GridCell, action: &i64) -> bool {
         GridAction::from_i64(*action)
