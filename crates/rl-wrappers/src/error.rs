@@ -15,6 +15,13 @@ pub enum VectorError {
     /// `step` or `reset_ended` was called before the first `reset`.
     #[error("the vector environment was never reset: call reset first")]
     NotStarted,
+    /// A panic interrupted the vector's last call: some environments may have stepped and
+    /// others not, so it refuses to step until it is reset.
+    #[error(
+        "a panic interrupted the vector's last call, which may have left its environments at \
+         different steps: reset it before stepping"
+    )]
+    Interrupted,
     /// The number of actions is not the number of environments.
     #[error("{found} actions given to {expected} environments: give one action each")]
     ActionCount {

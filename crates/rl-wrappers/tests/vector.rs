@@ -487,3 +487,81 @@ fn the_kernel_truncates_at_the_episode_cap() {
     assert_eq!(vector.terminated(), &[false, false]);
     assert_eq!(rl_core::Domain::episode_cap(vector.domain()), Some(4));
 }
+
+/// A corridor whose environment panics on its `fuse`-th step (a bug in a user's environment).
+struct Fused {
+    inner: Simulator<Corridor>,
+    steps: usize,
+    fuse: usize,
+}
+
+impl Environment for Fused {
+    type Observation = i64;
+    type Action = i64;
+    type ObservationSpace = rl_spaces::Discrete;
+    type ActionSpace = rl_spaces::Discrete;
+
+    fn observation_space(&self) -> &rl_spaces::Discrete {
+        self.inner.observation_space()
+    }
+
+    fn action_space(&self) -> &rl_spaces::Discrete {
+        self.inner.action_space()
+    }
+
+    fn reset(&mut self, mode: Mode) -> Result<i64, rl_core::CoreError> {
+        self.inner.reset(mode)
+    }
+
+    fn step(&mut self, action: &i64) -> Result<rl_core::StepOutcome<i64>, rl_core::CoreError> {
+        self.steps += 1;
+        assert!(self.steps != self.fuse, "the environment's own bug");
+        self.inner.step(action)
+    }
+
+    fn seed(&mut self, seed: u64) {
+        self.inner.seed(seed);
+    }
+
+    fn mode(&self) -> Mode {
+        self.inner.mode()
+    }
+}
+
+/// Issue 33: after a panic in a step, the vector went on stepping with some shares stepped and
+/// others not. It now refuses, saying why, until it is reset.
+#[test]
+fn a_vector_a_panic_interrupted_refuses_to_step_until_reset() {
+    for threads in [1, 2] {
+        let mut vector = EnvironmentVector::<_, f32>::from_environments(
+            count(4),
+            0,
+            options(Autoreset::NextStep, threads),
+            |i| Fused {
+                inner: Simulator::new(corridor(5, 0.0), 0),
+                steps: 0,
+                fuse: if i == 3 { 2 } else { usize::MAX },
+            },
+        )
+        .expect("a vector");
+        vector.reset(Mode::Training).expect("reset");
+        vector.step(&[RIGHT; 4]).expect("the first step");
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = vector.step(&[RIGHT; 4]);
+        }));
+        assert!(
+            unwound.is_err(),
+            "the environment's panic reaches the caller"
+        );
+        assert_eq!(vector.step(&[RIGHT; 4]), Err(VectorError::Interrupted));
+        assert_eq!(vector.reset_ended(), Err(VectorError::Interrupted));
+        assert!(
+            VectorError::Interrupted
+                .to_string()
+                .contains("reset it before stepping"),
+            "the message says what to do"
+        );
+        vector.reset(Mode::Training).expect("a reset clears it");
+        vector.step(&[RIGHT; 4]).expect("steps again");
+    }
+}

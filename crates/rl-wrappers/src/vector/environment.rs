@@ -74,7 +74,8 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 /// apart by most of a chunk's worth of work (cores running at different speeds), moves the
 /// chunk at their boundary to the one that finishes first. An idle worker spins for a few tens
 /// of microseconds, then parks until the next call unparks it. A panic inside an environment on
-/// any thread reaches the caller after every thread is done. Every environment's results
+/// any thread reaches the caller after every thread is done, and the vector then refuses to
+/// step ([`VectorError::Interrupted`]) until it is reset. Every environment's results
 /// depend only on its own seed and actions, so they are bit-identical with any number of
 /// threads.
 ///
@@ -114,6 +115,8 @@ pub struct VectorEnvironment<B: Batch> {
     options: VectorOptions,
     mode: Mode,
     started: bool,
+    /// Set while a call runs: still set afterwards only if a panic unwound through it.
+    interrupted: bool,
     len: usize,
 }
 
@@ -306,6 +309,7 @@ where
             options,
             mode: Mode::Training,
             started: false,
+            interrupted: false,
             len,
         };
         vector.seed(seed)?;
@@ -338,10 +342,14 @@ impl<B: Batch> VectorEnvironment<B> {
         actions: &[B::Action],
         mirror: Option<Mirror<'_, B::Scalar>>,
     ) -> Result<(), VectorError> {
-        match self
+        // Cleared when the call returns: a panic unwinding through it leaves the flag, and
+        // the vector refuses to step until a reset (`check_step`).
+        self.interrupted = true;
+        let failure = self
             .threads
-            .run(command, actions, &[], &mut self.outputs, mirror)
-        {
+            .run(command, actions, &[], &mut self.outputs, mirror);
+        self.interrupted = false;
+        match failure {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
             None => Ok(()),
         }
@@ -369,6 +377,9 @@ impl<B: Batch> VectorEnvironment<B> {
     pub fn reset_ended(&mut self) -> Result<(), VectorError> {
         if !self.started {
             return Err(VectorError::NotStarted);
+        }
+        if self.interrupted {
+            return Err(VectorError::Interrupted);
         }
         self.run(
             Command::Reset {
@@ -467,6 +478,9 @@ impl<B: Batch> VectorEnvironment<B> {
     fn check_step(&self, actions: &[B::Action]) -> Result<(), VectorError> {
         if !self.started {
             return Err(VectorError::NotStarted);
+        }
+        if self.interrupted {
+            return Err(VectorError::Interrupted);
         }
         if actions.len() != self.len {
             return Err(VectorError::ActionCount {

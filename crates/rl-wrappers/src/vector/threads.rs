@@ -557,34 +557,9 @@ where
         for batches in others {
             let mut chunks = VecDeque::from(batches);
             chunks.reserve(total);
-            let link = Arc::new(Link {
-                request: Padded(Request {
-                    number: AtomicU64::new(0),
-                    stop: AtomicBool::new(false),
-                    call: UnsafeCell::new(None),
-                }),
-                reply: Padded(Reply {
-                    claimed: AtomicU64::new(0),
-                    done: AtomicU64::new(0),
-                    finished: AtomicU64::new(0),
-                }),
-                share: UnsafeCell::new(Share {
-                    chunks,
-                    failure: None,
-                    panic: None,
-                }),
-            });
-            let theirs = Arc::clone(&link);
-            let thread = thread::Builder::new()
-                .name(format!("rl-vector-{}", workers.len() + 1))
-                .spawn(move || work(&theirs))
-                .map_err(|e| VectorError::ThreadSpawn {
-                    reason: e.to_string(),
-                })?;
-            workers.push(Worker {
-                link,
-                thread: Some(thread),
-            });
+            // On a failure, the workers already started are stopped and joined as `workers`
+            // drops them (`Worker`'s `Drop`): none is left parked.
+            workers.push(Worker::spawn(chunks, workers.len() + 1)?);
         }
         let shares = workers.len() + 1;
         Ok(Threads {
@@ -789,16 +764,55 @@ impl<B: Batch> Drop for Collect<'_, B> {
     }
 }
 
-impl<B: Batch> Drop for Threads<B> {
+impl<B> Worker<B>
+where
+    B: Batch + Send + 'static,
+    B::Action: Send + Sync + 'static,
+    B::Scalar: Send,
+{
+    /// Starts the worker thread number `index` over `chunks`.
+    fn spawn(chunks: VecDeque<B>, index: usize) -> Result<Self, VectorError> {
+        let link = Arc::new(Link {
+            request: Padded(Request {
+                number: AtomicU64::new(0),
+                stop: AtomicBool::new(false),
+                call: UnsafeCell::new(None),
+            }),
+            reply: Padded(Reply {
+                claimed: AtomicU64::new(0),
+                done: AtomicU64::new(0),
+                finished: AtomicU64::new(0),
+            }),
+            share: UnsafeCell::new(Share {
+                chunks,
+                failure: None,
+                panic: None,
+            }),
+        });
+        let theirs = Arc::clone(&link);
+        let thread = thread::Builder::new()
+            .name(format!("rl-vector-{index}"))
+            .spawn(move || work(&theirs))
+            .map_err(|e| VectorError::ThreadSpawn {
+                reason: e.to_string(),
+            })?;
+        Ok(Worker {
+            link,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl<B: Batch> Drop for Worker<B> {
+    /// Asks the thread to stop, wakes it and joins it: a worker never outlives its owner,
+    /// whether the whole pool is dropped or a later worker failed to start.
     fn drop(&mut self) {
-        for worker in &mut self.workers {
-            worker.link.request.0.stop.store(true, Ordering::Release);
-            if let Some(thread) = worker.thread.take() {
-                thread.thread().unpark();
-                // A worker catches its share's panics, so joining fails only if the thread
-                // itself died, which leaves nothing to clean up.
-                let _ = thread.join();
-            }
+        self.link.request.0.stop.store(true, Ordering::Release);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+            // A worker catches its share's panics, so joining fails only if the thread itself
+            // died, which leaves nothing to clean up.
+            let _ = thread.join();
         }
     }
 }
@@ -820,6 +834,27 @@ mod tests {
             .collect();
         let action_space = *Simulator::new(corridor, 0).action_space();
         EnvironmentBatch::new(environments, first, action_space)
+    }
+
+    /// Issue 33: when a later worker failed to start, the workers already started were left
+    /// parked forever (only the whole pool stopped its threads). Each worker now stops and
+    /// joins its own thread when dropped, which is what `Threads::new` relies on when a spawn
+    /// fails: the thread's handle on the link is gone once the drop returns.
+    #[test]
+    fn a_dropped_worker_stops_and_joins_its_thread() {
+        let worker = Worker::spawn(VecDeque::from(vec![corridors(0, 2)]), 1).expect("a thread");
+        let link = Arc::clone(&worker.link);
+        assert_eq!(
+            Arc::strong_count(&link),
+            3,
+            "the worker, its thread and this test"
+        );
+        drop(worker);
+        assert_eq!(
+            Arc::strong_count(&link),
+            1,
+            "the thread ended and released the link"
+        );
     }
 
     #[test]
