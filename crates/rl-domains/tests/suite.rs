@@ -12,4 +12,5 @@ mod gridworld_space;
 mod observation_bounds;
 mod registry;
 mod render;
+mod catalogue;
 mod robustness;

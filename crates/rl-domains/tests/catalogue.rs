@@ -1,0 +1,131 @@
+//! The environment catalogue, `docs/catalogue.md`, is generated from the registry and must be
+//! current (issue 30): this test builds it from every registered id (family, spaces, episode
+//! cap, what the registration declares, the learning defaults) and compares it with the
+//! checked-in file. To write the file again after registering or changing an id:
+//!
+//! ```text
+//! RL_WRITE_CATALOGUE=1 cargo test -p rl-domains --test suite catalogue
+//! ```
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use rl_core::Environment;
+use rl_domains::registry;
+
+/// The family of an id: the part before the map name for GridWorld, else before the version.
+fn family(id: &str) -> &str {
+    if let Some(rest) = id.strip_prefix(registry::GRIDWORLD_PREFIX) {
+        let _ = rest;
+        return "GridWorld";
+    }
+    id.rsplit_once("-v").map_or(id, |(name, _)| name)
+}
+
+/// A yes/no cell.
+fn yes(flag: bool) -> &'static str {
+    if flag { "yes" } else { "-" }
+}
+
+/// The catalogue's Markdown, from the registry.
+fn catalogue() -> String {
+    rl_domains::register_builtins();
+    let mut text = String::new();
+    text.push_str(
+        "# Environment catalogue\n\n\
+         Every id registered by `rl-domains`, generated from the registry by\n\
+         `RL_WRITE_CATALOGUE=1 cargo test -p rl-domains --test suite catalogue` (CI fails when\n\
+         this page differs from what that command writes). Each id is built with its default\n\
+         parameters; its module's documentation in `rl-domains` has the whole description\n\
+         (spaces, rewards, starting state, episode end, parameters, reference, differences).\n\
+         `state`, `text`, `frames`: the registration declares state access (Python's\n\
+         `reset(options={\"state\": ...})`), text pictures (`render_mode=\"ansi\"`) and RGB\n\
+         frames (`render_mode=\"rgb_array\"`, `rl render`); `kernel`: vectors by id step a\n\
+         batch kernel rather than copies; `transitions`: the exact transition model\n\
+         (`EnumerableTransitions`, for planners and the checker). `rl run` learns each id with\n\
+         the agent and budget shown and must reach the threshold (the learning table,\n\
+         `cargo test --release -p rl-experiment --test suite learning`).\n",
+    );
+    let mut current_family = String::new();
+    for entry in registry::list() {
+        let id = entry.id.as_str();
+        let domain = registry::build(id, None).unwrap_or_else(|error| panic!("{id}: {error}"));
+        let env = domain.registered_environment(0);
+        let this_family = family(id);
+        if this_family != current_family {
+            current_family = this_family.to_owned();
+            let _ = write!(
+                text,
+                "\n## {this_family}\n\n\
+                 | id | observation space | action space | episode cap | state | text | frames | kernel | transitions | `rl run` agent, budget | learning threshold |\n\
+                 |---|---|---|---|---|---|---|---|---|---|---|\n"
+            );
+        }
+        let settings = entry.settings.clone().unwrap_or_default();
+        let setting = |key: &str| settings.get(key).map(ToString::to_string);
+        let cap = domain
+            .episode_cap()
+            .map_or_else(|| "none".to_owned(), |cap| cap.to_string());
+        let mut probe = domain.registered_environment(0);
+        let has_state = probe.reset(rl_core::Mode::Training).is_ok() && probe.state().is_some();
+        let has_text = probe.render_text().is_some();
+        let agent = match (setting("agent"), setting("max_steps")) {
+            (Some(agent), Some(steps)) => format!("{}, {steps} steps", agent.trim_matches('"')),
+            _ => "-".to_owned(),
+        };
+        let _ = writeln!(
+            text,
+            "| `{id}` | `{}` | `{}` | {cap} | {} | {} | {} | {} | {} | {agent} | {} |",
+            env.observation_space(),
+            env.action_space(),
+            yes(has_state),
+            yes(has_text),
+            yes(domain.frame_size().is_some()),
+            yes(domain.batch_states(1).is_some()),
+            yes(has_transitions(id)),
+            setting("learning_threshold").unwrap_or_else(|| "-".to_owned()),
+        );
+        let _ = writeln!(
+            text,
+            "| | {} |||||||||",
+            entry.description.replace('|', "\\|")
+        );
+    }
+    text
+}
+
+/// Whether the id's checker report includes the transition checks (the registration declared
+/// enumerable transitions).
+fn has_transitions(id: &str) -> bool {
+    let domain = registry::build(id, None).expect("registered");
+    let report = domain.check(&rl_core::CheckConfig {
+        transition_pairs: 1,
+        ..rl_core::CheckConfig::default()
+    });
+    report
+        .passed
+        .iter()
+        .chain(report.findings.iter().map(|finding| &finding.check))
+        .any(|check| check.starts_with("enumerated"))
+}
+
+#[test]
+fn the_catalogue_is_generated_from_the_registry_and_current() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/catalogue.md");
+    let generated = catalogue();
+    if std::env::var_os("RL_WRITE_CATALOGUE").is_some() {
+        std::fs::write(&path, &generated).expect("write docs/catalogue.md");
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "docs/catalogue.md is not what the registry gives: run\n\
+         RL_WRITE_CATALOGUE=1 cargo test -p rl-domains --test suite catalogue"
+    );
+    for id in registry::ids() {
+        assert!(
+            generated.contains(&format!("`{id}`")),
+            "{id} is in the catalogue"
+        );
+    }
+}
