@@ -516,6 +516,73 @@ impl PyVector {
     }
 }
 
+/// The kind of a column of infos.
+#[derive(Clone, Copy, PartialEq)]
+enum ColumnKind {
+    Bool,
+    Int,
+    Float,
+}
+
+/// The infos as columns (see `PyVector::info_columns`), or `None` when a value is neither a
+/// boolean nor a number.
+fn info_columns<'py>(
+    py: Python<'py>,
+    infos: &[rl_core::Info],
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    use serde_json::Value;
+    let mut keys: Vec<(&str, ColumnKind)> = Vec::new();
+    for info in infos {
+        for (key, value) in info.iter() {
+            let kind = match value {
+                Value::Bool(_) => ColumnKind::Bool,
+                Value::Number(number) if number.is_i64() => ColumnKind::Int,
+                Value::Number(number) if number.as_f64().is_some() => ColumnKind::Float,
+                _ => return Ok(None),
+            };
+            match keys.iter_mut().find(|(known, _)| *known == key) {
+                Some((_, known)) if *known == kind => {}
+                Some((_, known)) => {
+                    if matches!((*known, kind), (ColumnKind::Bool, _) | (_, ColumnKind::Bool)) {
+                        return Ok(None);
+                    }
+                    *known = ColumnKind::Float;
+                }
+                None => keys.push((key, kind)),
+            }
+        }
+    }
+    let columns = PyDict::new(py);
+    for (key, kind) in keys {
+        let mask: Vec<bool> = infos.iter().map(|info| info.get(key).is_some()).collect();
+        let values = match kind {
+            ColumnKind::Bool => PyArray1::from_iter(
+                py,
+                infos
+                    .iter()
+                    .map(|info| info.get(key).and_then(Value::as_bool).unwrap_or(false)),
+            )
+            .into_any(),
+            ColumnKind::Int => PyArray1::from_iter(
+                py,
+                infos
+                    .iter()
+                    .map(|info| info.get(key).and_then(Value::as_i64).unwrap_or(0)),
+            )
+            .into_any(),
+            ColumnKind::Float => PyArray1::from_iter(
+                py,
+                infos
+                    .iter()
+                    .map(|info| info.get(key).and_then(Value::as_f64).unwrap_or(0.0)),
+            )
+            .into_any(),
+        };
+        columns.set_item(key, (values, PyArray1::from_vec(py, mask)))?;
+    }
+    Ok(Some(columns))
+}
+
 /// The infos as `(index, dict)` pairs: those not empty, or, with `mask`, those marked in it.
 fn info_pairs<'py>(
     py: Python<'py>,
@@ -736,6 +803,24 @@ impl PyVector {
     fn infos<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyDict>)>> {
         let inner = self.lock()?;
         with_vector!(&inner.stepper, vector => info_pairs(py, vector.infos(), None))
+    }
+
+    /// The infos of the last call as columns, Gymnasium's batched layout built in Rust: a
+    /// dict from each key (in the order first met, environment by environment) to `(values,
+    /// mask)`, NumPy arrays over the batch (`bool`, `int64` or `float64`; 0 where the mask is
+    /// unset); `None` when some value is not a boolean or a number (then `infos` gives the
+    /// dicts). `final` reads the final infos of same-step autoreset instead.
+    #[pyo3(signature = (r#final = false))]
+    fn info_columns<'py>(
+        &self,
+        py: Python<'py>,
+        r#final: bool,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let inner = self.lock()?;
+        with_vector!(&inner.stepper, vector => {
+            let infos = if r#final { vector.final_infos() } else { vector.infos() };
+            info_columns(py, infos)
+        })
     }
 
     /// The final infos of the episodes that ended on the last call (same-step autoreset), as

@@ -245,6 +245,19 @@ class RustVectorEnv(VectorEnv):
         self._core.reset()
         return self._observations_out(), {}
 
+    def _with_infos(self, info: dict[str, Any], final: bool) -> dict[str, Any]:
+        """``info`` with the last call's infos (or final infos) added in Gymnasium's layout."""
+        columns = self._core.info_columns(final)
+        if columns is not None:
+            for key, (values, mask) in columns.items():
+                info[key] = values
+                info[f"_{key}"] = mask
+            return info
+        pairs = self._core.final_infos() if final else self._core.infos()
+        for i, env_info in pairs:
+            info = self._add_info(info, env_info, i)
+        return info
+
     def _seed_from_np_random(self) -> None:
         """Seeds the environments from a seed drawn from ``np_random`` (seeded from entropy
         unless a seed was given), as Gymnasium's environments start from entropy."""
@@ -283,9 +296,9 @@ class RustVectorEnv(VectorEnv):
                 info = _copied(info)
             if flags & 4:
                 # The domain's infos, laid out as SyncVectorEnv lays them out (info[key] an
-                # array over the batch, info["_key"] its mask), by Gymnasium's own _add_info.
-                for i, env_info in self._core.infos():
-                    info = self._add_info(info, env_info, i)
+                # array over the batch, info["_key"] its mask): as columns built in Rust when
+                # they are booleans and numbers, else by Gymnasium's own _add_info.
+                info = self._with_infos(info, final=False)
             if flags & 2:
                 # SyncVectorEnv's layout: an object array of the final observations (a new
                 # array each, None where no episode ended) and the final infos with their mask.
@@ -297,8 +310,7 @@ class RustVectorEnv(VectorEnv):
                 info["_final_obs"] = mask
                 final_info: dict[str, Any] = {}
                 if flags & 4:
-                    for i, env_info in self._core.final_infos():
-                        final_info = self._add_info(final_info, env_info, i)
+                    final_info = self._with_infos(final_info, final=True)
                 info["final_info"] = final_info
                 info["_final_info"] = mask.copy()
         if self.copy:
