@@ -611,6 +611,20 @@ pub fn ids() -> Vec<String> {
     table.iter().map(|entry| entry.id.to_string()).collect()
 }
 
+/// The family of an id: the part before its first `-` (`CartPole` for `CartPole-v1`,
+/// `GridWorld` for `GridWorld-4x5`, `MiniGrid` for `MiniGrid-Empty-5x5-v0`), or the whole id
+/// when it has none. The message of [`CoreError::UnknownId`] and `rl list` group ids by it.
+///
+/// ```
+/// use rl_core::registry::family;
+/// assert_eq!(family("CartPole-v1"), "CartPole");
+/// assert_eq!(family("GridWorld-11x11-Rooms"), "GridWorld");
+/// assert_eq!(family("Corridor"), "Corridor");
+/// ```
+pub fn family(id: &str) -> &str {
+    id.split_once('-').map_or(id, |(family, _)| family)
+}
+
 /// Whether `id` is registered.
 pub fn contains(id: &str) -> bool {
     let table = TABLE.read().unwrap_or_else(PoisonError::into_inner);
@@ -628,9 +642,13 @@ pub fn describe(id: &str) -> Result<RegistryEntry, CoreError> {
 
 /// The domain registered under `id`, built with `params` over its defaults.
 ///
-/// Fails with [`CoreError::UnknownId`] (which lists every registered id) for an unknown id,
-/// [`CoreError::InvalidParameters`] for parameters that do not read, and
-/// [`CoreError::InvalidDomain`] for parameters the domain rejects.
+/// Fails with [`CoreError::UnknownId`] (whose message suggests the closest registered id and
+/// lists the registered ids) for an unknown id, [`CoreError::InvalidParameters`] for parameters
+/// that do not read, and [`CoreError::InvalidDomain`] for parameters the domain rejects.
+///
+/// The built-in domains of `rl-domains` are in the table only once
+/// `rl_domains::register_builtins()` has run (`rl_domains::registry::make` and `build` call it
+/// first); until then their ids are unknown here.
 pub fn build(id: &str, params: Option<&Value>) -> Result<Box<dyn RegisteredDomain>, CoreError> {
     let entry = entry(id)?;
     (entry.build)(id, params)
@@ -638,7 +656,7 @@ pub fn build(id: &str, params: Option<&Value>) -> Result<Box<dyn RegisteredDomai
 
 /// The environment registered under `id`, built with `params` over its defaults, seeded with
 /// 0 (call [`Environment::seed`](crate::Environment::seed) before the first reset). Fails as
-/// [`build`] does.
+/// [`build`] does (a built-in id, too, until `rl_domains::register_builtins()` has run).
 pub fn make(id: &str, params: Option<&Value>) -> Result<BoxedEnvironment, CoreError> {
     build(id, params).map(|domain| domain.environment(0))
 }

@@ -279,7 +279,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "agent": "q-learning",
             "max_steps": 100_000,
             "learning_threshold": 0.5,
-            "success": "terminated",
             "reset_info": {"prob": 1},
             "agent_params": {"q-learning": {"discount": 0.99}, "sarsa": {"discount": 0.99}}
         }))
@@ -297,7 +296,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "agent": "q-learning",
             "max_steps": 400_000,
             "learning_threshold": 0.5,
-            "success": "terminated",
             "reset_info": {"prob": 1},
             "agent_params": {"q-learning": {"discount": 0.99}, "sarsa": {"discount": 0.99}}
         }))

@@ -13,15 +13,6 @@ use std::path::PathBuf;
 use rl_core::Environment;
 use rl_domains::registry;
 
-/// The family of an id: the part before the map name for GridWorld, else before the version.
-fn family(id: &str) -> &str {
-    if let Some(rest) = id.strip_prefix(registry::GRIDWORLD_PREFIX) {
-        let _ = rest;
-        return "GridWorld";
-    }
-    id.rsplit_once("-v").map_or(id, |(name, _)| name)
-}
-
 /// A yes/no cell.
 fn yes(flag: bool) -> &'static str {
     if flag { "yes" } else { "-" }
@@ -51,7 +42,7 @@ fn catalogue() -> String {
         let id = entry.id.as_str();
         let domain = registry::build(id, None).unwrap_or_else(|error| panic!("{id}: {error}"));
         let env = domain.registered_environment(0);
-        let this_family = family(id);
+        let this_family = rl_core::registry::family(id);
         if this_family != current_family {
             current_family = this_family.to_owned();
             let _ = write!(

@@ -4,6 +4,7 @@
 
 mod allocation;
 mod batch;
+mod catalogue;
 mod conformance;
 mod domains;
 mod frames;
@@ -12,5 +13,4 @@ mod gridworld_space;
 mod observation_bounds;
 mod registry;
 mod render;
-mod catalogue;
 mod robustness;

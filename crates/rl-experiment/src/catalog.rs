@@ -56,6 +56,21 @@ pub fn domains() -> Vec<(String, String)> {
         .collect()
 }
 
+/// Every domain id with its one-line description, grouped by
+/// [family](rl_core::registry::family): the families in the order of their first id, each
+/// with its ids in registration order.
+pub fn domains_by_family() -> Vec<(String, Vec<(String, String)>)> {
+    let mut families: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for (id, description) in domains() {
+        let family = rl_core::registry::family(&id).to_owned();
+        match families.iter_mut().find(|(name, _)| *name == family) {
+            Some((_, ids)) => ids.push((id, description)),
+            None => families.push((family, vec![(id, description)])),
+        }
+    }
+    families
+}
+
 fn domain_error(error: rl_core::CoreError) -> ExperimentError {
     ExperimentError::Domain(error.to_string())
 }

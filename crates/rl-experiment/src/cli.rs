@@ -1,15 +1,18 @@
 //! The `rl` command line: `list`, `run`, `plot`, `render`, `check`, `replay`, and for sweeps
 //! `sweep`, `status` and `summarize` ([`sweep`](crate::sweep)).
 //!
-//! Every failure is one line on standard error (`rl: error: ...`) and a non-zero exit status:
-//! 2 for arguments the parser rejects (a missing argument is named; a count out of its range
-//! gives the range), 1 for everything else (unknown ids, malformed JSON, an output path that
-//! is a file, mismatches in a replay), 130 for an interruption by Ctrl-C (which says how many
-//! runs were saved: rerunning the same command resumes). Inputs are checked before any file
-//! is written or anything proportional to a typed number is allocated; the limits are
-//! [`MAX_STEPS_LIMIT`], [`POLICY_CHECKS_LIMIT`], [`CHECKS_PER_POLICY_LIMIT`] and
-//! [`RUNS_LIMIT`] (and, for `rl plot`, [`PLOT_DIRECTORIES_LIMIT`](crate::plot::PLOT_DIRECTORIES_LIMIT)). Output cut short by a closed pipe (`rl list | head -1`) ends quietly with
-//! status 0.
+//! Every failure is one line on standard error (`rl: error: ...`; an unknown id's line, which
+//! suggests the closest registered id, is followed by the registered ids, one per line by
+//! family) and a non-zero exit status: 2 for arguments the parser rejects (a missing argument
+//! is named; a count out of its range gives the range), 1 for everything else (unknown ids,
+//! malformed JSON, an output path that is a file, an `--out` file whose extension is not the
+//! format written, a results directory of another experiment, mismatches in a replay), 130 for
+//! an interruption by Ctrl-C (which says how many runs were saved: rerunning the same command
+//! resumes). Inputs are checked before any file is written or anything proportional to a typed
+//! number is allocated; the limits are [`MAX_STEPS_LIMIT`], [`POLICY_CHECKS_LIMIT`],
+//! [`CHECKS_PER_POLICY_LIMIT`] and [`RUNS_LIMIT`] (and, for `rl plot`,
+//! [`PLOT_DIRECTORIES_LIMIT`](crate::plot::PLOT_DIRECTORIES_LIMIT)). Output cut short by a
+//! closed pipe (`rl list | head -1`) ends quietly with status 0.
 
 use std::io::Write;
 use std::num::NonZeroUsize;
@@ -45,7 +48,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// List the domains and the agents, one line each.
+    /// List the domains, one line each under their family, and the agents, one line each.
     List,
     /// Run an experiment: learn for a step budget, checking the greedy policy at evenly spaced
     /// points, over several seeded runs in parallel; results, a summary CSV and plots go to --out.
@@ -62,7 +65,7 @@ enum Command {
         /// The seed of the initial state.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// The SVG file to write (the GIF file with --episode).
+        /// The SVG file to write (the GIF file with --episode); another extension is an error.
         #[arg(long)]
         out: PathBuf,
         #[command(flatten)]
@@ -241,6 +244,61 @@ impl From<std::io::Error> for Failure {
     }
 }
 
+/// The format of a file that `--out` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OutputFormat {
+    /// An SVG picture (`rl render`, `rl plot`).
+    Svg,
+    /// An animated GIF (`rl render --episode`).
+    Gif,
+}
+
+impl OutputFormat {
+    /// The file extension, without the dot.
+    fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Svg => "svg",
+            OutputFormat::Gif => "gif",
+        }
+    }
+
+    /// The format as a message names it.
+    fn description(self) -> &'static str {
+        match self {
+            OutputFormat::Svg => "an SVG picture",
+            OutputFormat::Gif => "an animated GIF",
+        }
+    }
+}
+
+/// Refuses an `--out` path whose extension is not `format`'s (ignoring case), before anything
+/// is computed or written: `command` (as the message names it, such as "`rl plot`") writes
+/// `format` whatever the name says. `advice` ends the message (", or add --episode ..."). A
+/// path without an extension is taken as it is.
+pub(crate) fn check_out_extension(
+    path: &std::path::Path,
+    format: OutputFormat,
+    command: &str,
+    advice: &str,
+) -> Result<(), ExperimentError> {
+    let Some(extension) = path.extension() else {
+        return Ok(());
+    };
+    if extension.eq_ignore_ascii_case(format.extension()) {
+        return Ok(());
+    }
+    Err(ExperimentError::invalid(
+        "--out",
+        format!(
+            "{} ends in .{}, but {command} writes {}: name a .{} file{advice}",
+            path.display(),
+            extension.to_string_lossy(),
+            format.description(),
+            format.extension(),
+        ),
+    ))
+}
+
 /// Parses a `--params`-style JSON object.
 fn parse_object(
     flag: &'static str,
@@ -362,8 +420,11 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
     match command {
         Command::List => {
             writeln!(out, "domains:")?;
-            for (id, description) in catalog::domains() {
-                writeln!(out, "  {id:<28} {description}")?;
+            for (family, domains) in catalog::domains_by_family() {
+                writeln!(out, "  {family}:")?;
+                for (id, description) in domains {
+                    writeln!(out, "    {id:<26} {description}")?;
+                }
             }
             writeln!(out, "agents:")?;
             for (name, description) in agent::agents() {
@@ -379,6 +440,16 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
             out: path,
             video,
         } => {
+            if video.wanted() {
+                check_out_extension(&path, OutputFormat::Gif, "`rl render --episode`", "")?;
+            } else {
+                check_out_extension(
+                    &path,
+                    OutputFormat::Svg,
+                    "`rl render` without --episode",
+                    ", or add --episode to record an episode as an animated GIF",
+                )?;
+            }
             let params = parse_object("--params", params.as_deref())?;
             if video.wanted() {
                 let line = crate::video::render_episode(&domain, params, seed, &video, &path)?;

@@ -68,15 +68,17 @@ pub enum ExperimentError {
     },
     /// The output directory holds results of a different experiment.
     #[error(
-        "{} holds results of a different experiment ({difference}); \
+        "{} holds results of a different experiment ({differences}); \
          choose another --out or remove it",
         .directory.display()
     )]
     ConfigMismatch {
         /// The output directory.
         directory: PathBuf,
-        /// The first difference found.
-        difference: String,
+        /// Every difference, separated by `; `: the domain first when it differs, then its
+        /// parameters, the agent, its parameters, the budget and the rest (`domain was
+        /// "GridWorld-4x5", now "CartPole-v1"; agent was "q-learning", now "linear-sarsa"`).
+        differences: String,
     },
     /// A sweep file is invalid: which file, where in it (a JSON path such as
     /// `domains[1].grid.noise`, empty for the file as a whole) and what is wrong.

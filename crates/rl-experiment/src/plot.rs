@@ -442,7 +442,7 @@ pub(crate) struct PlotArgs {
     /// Result directories written by `rl run` (1 to 16), drawn in this order.
     #[arg(required = true, value_name = "DIR")]
     directories: Vec<PathBuf>,
-    /// The SVG file to write.
+    /// The SVG file to write (another extension than .svg is an error).
     #[arg(long)]
     out: PathBuf,
     /// The plot's title (default: "evaluation return on DOMAIN" when every directory ran the
@@ -453,8 +453,10 @@ pub(crate) struct PlotArgs {
 
 impl PlotArgs {
     /// Reads the directories, draws them and writes the picture to `--out` (creating its
-    /// directory), returning the path written. Nothing is written when a directory does not read.
+    /// directory), returning the path written. Nothing is written when a directory does not
+    /// read, or when `--out` ends in another extension than `.svg`.
     pub(crate) fn write(&self) -> Result<&Path, ExperimentError> {
+        crate::cli::check_out_extension(&self.out, crate::cli::OutputFormat::Svg, "`rl plot`", "")?;
         let svg = overlay_directories(&self.directories, self.title.as_deref())?;
         if let Some(parent) = self.out.parent().filter(|p| !p.as_os_str().is_empty()) {
             crate::results::create_dir_all_durably(parent)

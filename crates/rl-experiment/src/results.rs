@@ -372,10 +372,10 @@ pub(crate) fn prepare_shared_directory(
     create_output_directory(directory)?;
     match read_experiment(directory)? {
         Some(existing) => {
-            if let Some(difference) = first_difference(&existing, config) {
+            if let Some(differences) = config_differences(&existing, config) {
                 return Err(ExperimentError::ConfigMismatch {
                     directory: directory.to_path_buf(),
-                    difference,
+                    differences,
                 });
             }
         }
@@ -414,8 +414,27 @@ pub fn read_experiment(directory: &Path) -> Result<Option<ExperimentConfig>, Exp
         .map_err(|e| corrupt(e.to_string()))
 }
 
-/// Describes the first field in which two configurations differ.
-pub(crate) fn first_difference(
+/// The fields of an experiment's configuration in the order a difference is reported: what
+/// was run first (the domain, then the agent), then the budget and the rest. Fields not named
+/// here follow, in alphabetical order.
+const DIFFERENCE_ORDER: [&str; 11] = [
+    "domain",
+    "domain_params",
+    "agent",
+    "agent_params",
+    "action_bins",
+    "max_steps",
+    "num_policy_checks",
+    "checks_per_policy",
+    "runs",
+    "seed",
+    "evaluation_step_limit",
+];
+
+/// Describes every field in which two configurations differ (`domain was "GridWorld-4x5", now
+/// "CartPole-v1"; agent was ...`), the domain first, in [`DIFFERENCE_ORDER`]; `None` when
+/// they are the same. A field that one of them leaves out counts as `null`.
+pub(crate) fn config_differences(
     existing: &ExperimentConfig,
     wanted: &ExperimentConfig,
 ) -> Option<String> {
@@ -423,12 +442,21 @@ pub(crate) fn first_difference(
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
         return Some("unreadable configuration".to_owned());
     };
-    a.iter().find(|(k, v)| b.get(*k) != Some(v)).map(|(k, v)| {
-        format!(
-            "{k} was {v}, now {}",
-            b.get(k).cloned().unwrap_or(JsonValue::Null)
-        )
-    })
+    let mut fields: Vec<&str> = a.keys().chain(b.keys()).map(String::as_str).collect();
+    fields.sort_by_key(|field| {
+        let place = DIFFERENCE_ORDER.iter().position(|known| known == field);
+        (place.unwrap_or(DIFFERENCE_ORDER.len()), *field)
+    });
+    fields.dedup();
+    let differences: Vec<String> = fields
+        .into_iter()
+        .filter_map(|field| {
+            let was = a.get(field).unwrap_or(&JsonValue::Null);
+            let now = b.get(field).unwrap_or(&JsonValue::Null);
+            (was != now).then(|| format!("{field} was {was}, now {now}"))
+        })
+        .collect();
+    (!differences.is_empty()).then(|| differences.join("; "))
 }
 
 /// Reads a finished run's file, if it exists and belongs to `config`. A file that exists but
@@ -451,10 +479,10 @@ pub fn read_run(
             reason: format!("it holds run {}, not run {run}", result.run),
         });
     }
-    if let Some(difference) = first_difference(&result.config, config) {
+    if let Some(differences) = config_differences(&result.config, config) {
         return Err(ExperimentError::ConfigMismatch {
             directory: directory.to_path_buf(),
-            difference,
+            differences,
         });
     }
     Ok(Some(result))
@@ -751,6 +779,41 @@ mod tests {
         let error = prepare_directory(&dir, &other).unwrap_err();
         assert!(error.to_string().contains("seed was 1, now 2"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_difference_is_named_the_domain_first() {
+        let existing = ExperimentConfig::new("GridWorld-4x5", "q-learning", 100);
+        assert_eq!(config_differences(&existing, &existing), None);
+        let wanted = ExperimentConfig {
+            agent_params: Some(json!({"epsilon": 0.2})),
+            runs: 3,
+            action_bins: Some(5),
+            ..ExperimentConfig::new("CartPole-v1", "linear-sarsa", 100)
+        };
+        assert_eq!(
+            config_differences(&existing, &wanted).as_deref(),
+            Some(
+                "domain was \"GridWorld-4x5\", now \"CartPole-v1\"; \
+                 agent was \"q-learning\", now \"linear-sarsa\"; \
+                 agent_params was null, now {\"epsilon\":0.2}; \
+                 action_bins was null, now 5; runs was 1, now 3"
+            )
+        );
+        // A field only one of them writes (`action_bins` is left out when unset) is compared
+        // both ways round.
+        let binned = ExperimentConfig {
+            action_bins: Some(5),
+            ..existing.clone()
+        };
+        assert_eq!(
+            config_differences(&binned, &existing).as_deref(),
+            Some("action_bins was 5, now null")
+        );
+        assert_eq!(
+            config_differences(&existing, &binned).as_deref(),
+            Some("action_bins was null, now 5")
+        );
     }
 
     /// A process id no Linux system gives (beyond the largest `pid_max`, 2^22).

@@ -1,7 +1,7 @@
 //! The `rl` binary end to end: listing, the default run learning GridWorld 4x5 to value
 //! iteration's policy, rendering, checking, replaying, and every bad input giving one line on
-//! standard error, a non-zero exit status and no files; a second `rl run` on a directory in
-//! use refuses at once.
+//! standard error (an unknown id's line followed by the registered ids), a non-zero exit
+//! status and no files; a second `rl run` on a directory in use refuses at once.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -196,6 +196,8 @@ fn render_check_and_replay_work() {
 fn bad_input_gives_one_line_a_failure_status_and_no_files() {
     let dir = scratch("bad-input");
     std::fs::write(dir.join("a-file"), b"not a directory").expect("write");
+    // An unknown id's message goes on to list the registered ids, one per line
+    // (`command_line.rs` tests it): its first line alone must say what was wrong.
     let cases: [&[&str]; 9] = [
         &["run", "--domain", "CartPole-v0"],
         &["run", "--params", "{\"noise\": "],
@@ -211,7 +213,19 @@ fn bad_input_gives_one_line_a_failure_status_and_no_files() {
         let output = rl(args, &dir);
         let stderr = text(&output.stderr);
         assert!(!output.status.success(), "{args:?} succeeded");
-        assert_eq!(stderr.lines().count(), 1, "{args:?} printed:\n{stderr}");
+        let unknown_id = stderr.starts_with("rl: error: unknown id `");
+        assert_eq!(unknown_id, args.contains(&"--domain"), "{args:?}: {stderr}");
+        if unknown_id {
+            assert!(
+                stderr
+                    .lines()
+                    .skip(1)
+                    .all(|line| line.starts_with("  ") || line == "registered ids, by family:"),
+                "{args:?} printed:\n{stderr}"
+            );
+        } else {
+            assert_eq!(stderr.lines().count(), 1, "{args:?} printed:\n{stderr}");
+        }
         assert!(stderr.starts_with("rl: "), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert!(

@@ -287,3 +287,252 @@ fn help_opens_with_the_command_line_and_every_error_has_one_prefix() {
         assert_eq!(err.matches("rl:").count(), 1, "{err}");
     }
 }
+
+#[test]
+fn an_unknown_id_suggests_the_closest_and_lists_the_ids_by_family() {
+    let dir = scratch("unknown-id");
+    let out = dir.join("results").display().to_string();
+    let picture = dir.join("picture.svg").display().to_string();
+    for args in [
+        &["run", "--domain", "cartpole-v1", "--out", &out][..],
+        &["check", "--domain", "cartpole-v1"],
+        &["render", "--domain", "cartpole-v1", "--out", &picture],
+    ] {
+        let (code, stdout, err) = rl(args);
+        assert_eq!(code, ExitCode::from(1), "{args:?}: {err}");
+        assert!(stdout.is_empty(), "{args:?} printed to stdout: {stdout}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines[0], "rl: error: unknown id `cartpole-v1`; did you mean `CartPole-v1`?",
+            "{args:?}: {err}"
+        );
+        assert_eq!(lines[1], "registered ids, by family:", "{err}");
+        assert!(
+            lines.len() <= 32,
+            "at most 30 lines of ids: {} lines\n{err}",
+            lines.len()
+        );
+        // One id per line, the family named on the first line of each.
+        let families: Vec<&str> = lines[2..]
+            .iter()
+            .filter_map(|line| line.trim_start().split_once(':').map(|(family, _)| family))
+            .collect();
+        for family in ["CartPole", "MountainCar", "Acrobot", "GridWorld"] {
+            assert_eq!(
+                families.iter().filter(|name| **name == family).count(),
+                1,
+                "{family} is not one heading: {err}"
+            );
+        }
+        let grid_line = lines
+            .iter()
+            .position(|line| line.trim_start().starts_with("GridWorld:"))
+            .expect("a GridWorld line");
+        assert!(
+            lines[grid_line].ends_with(" GridWorld-10x10-12ftml"),
+            "{err}"
+        );
+        assert!(
+            lines[grid_line + 1].trim() == "GridWorld-10x7-ACC2011",
+            "{err}"
+        );
+        assert!(
+            lines.iter().any(|line| line.trim() == "GridWorld-4x5"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("register_builtins") && !err.contains("rl_domains"),
+            "a hint for library developers: {err}"
+        );
+        assert_eq!(err.matches("rl:").count(), 1, "{err}");
+    }
+    // An id nothing is close to gets no guess.
+    let (_, _, err) = rl(&["run", "--domain", "Humanoid-v5", "--out", &out]);
+    assert_eq!(
+        err.lines().next(),
+        Some("rl: error: unknown id `Humanoid-v5`"),
+        "{err}"
+    );
+    assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn list_shows_the_ids_one_per_line_under_their_family() {
+    let (code, out, err) = rl(&["list"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "domains:");
+    let agents = lines
+        .iter()
+        .position(|line| *line == "agents:")
+        .expect("an agents heading");
+    let mut heading = None;
+    let mut listed = Vec::new();
+    for line in &lines[1..agents] {
+        if let Some(family) = line.strip_prefix("  ").and_then(|l| l.strip_suffix(':')) {
+            assert!(!family.starts_with(' '), "{line:?}");
+            heading = Some(family);
+            continue;
+        }
+        let entry = line.strip_prefix("    ").expect("an id under a heading");
+        let (id, description) = entry.split_once(' ').expect("an id and a description");
+        let family = heading.expect("a family heading before the first id");
+        // The family is the part before the first '-' of the id.
+        assert_eq!(id.split('-').next(), Some(family), "{id} under {family}");
+        assert!(!description.trim().is_empty(), "{id} has no description");
+        listed.push(id.to_owned());
+    }
+    // Every domain once, with the description `rl list` always showed.
+    let domains = rl_experiment::catalog::domains();
+    let ids: Vec<String> = domains.iter().map(|(id, _)| id.clone()).collect();
+    let mut sorted_listed = listed.clone();
+    let mut sorted_ids = ids.clone();
+    sorted_listed.sort();
+    sorted_ids.sort();
+    assert_eq!(sorted_listed, sorted_ids);
+    for (id, description) in &domains {
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.trim_start().starts_with(&format!("{id} "))
+                    && line.ends_with(description.as_str())),
+            "{id}: {description}"
+        );
+    }
+    // The GridWorld maps share one heading.
+    let grid_headings = lines.iter().filter(|line| **line == "  GridWorld:").count();
+    assert_eq!(grid_headings, 1, "{out}");
+    assert!(lines.contains(&"  CartPole:"), "{out}");
+    assert!(
+        lines[agents + 1..]
+            .iter()
+            .any(|line| line.trim_start().starts_with("q-learning ")),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_output_extension_that_is_not_the_format_written_is_an_error() {
+    let dir = scratch("extension");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let (gif, svg, png, upper) = (path("x.gif"), path("x.svg"), path("x.png"), path("X.SVG"));
+    assert_one_line(
+        &["render", "--out", &gif],
+        1,
+        &[
+            "invalid --out",
+            &gif,
+            "ends in .gif",
+            "without --episode writes an SVG picture",
+            "name a .svg file",
+            "add --episode",
+        ],
+    );
+    assert_one_line(
+        &["render", "--episode", "--out", &svg],
+        1,
+        &[
+            "invalid --out",
+            "ends in .svg",
+            "`rl render --episode` writes an animated GIF",
+            "name a .gif file",
+        ],
+    );
+    assert_one_line(
+        &[
+            "render",
+            "--episode",
+            "--run",
+            &path("missing"),
+            "--out",
+            &png,
+        ],
+        1,
+        &["ends in .png", "animated GIF"],
+    );
+    let results = dir.join("results").display().to_string();
+    let (code, _, err) = rl(&[
+        "run",
+        "--domain",
+        "GridWorld-1x3",
+        "--max-steps",
+        "20",
+        "--checks",
+        "1",
+        "--checks-per-policy",
+        "1",
+        "--runs",
+        "1",
+        "--out",
+        &results,
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert_one_line(
+        &["plot", &results, "--out", &png],
+        1,
+        &[
+            "invalid --out",
+            "ends in .png",
+            "`rl plot` writes an SVG picture",
+            "name a .svg file",
+        ],
+    );
+    assert_eq!(entries(&dir), ["results"], "nothing is written");
+    // The extension that matches, in any case, is taken.
+    let (code, _, err) = rl(&["render", "--out", &upper]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    let (code, _, err) = rl(&["plot", &results, "--out", &svg]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn a_directory_of_another_domain_names_the_domain_first() {
+    let dir = scratch("another-domain");
+    let out = dir.join("results").display().to_string();
+    let small = |domain: &'static str| {
+        [
+            "run",
+            "--domain",
+            domain,
+            "--max-steps",
+            "20",
+            "--checks",
+            "1",
+            "--checks-per-policy",
+            "1",
+            "--runs",
+            "1",
+            "--out",
+        ]
+    };
+    let mut first = small("GridWorld-1x3").to_vec();
+    first.push(&out);
+    let (code, _, err) = rl(&first);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    let before = std::fs::read(dir.join("results/experiment.json")).expect("experiment.json");
+    // CartPole's default agent and its parameters differ too (the agent parameters used to be
+    // reported instead of the domain): they follow the domain.
+    let mut second = small("CartPole-v1").to_vec();
+    second.push(&out);
+    assert_one_line(
+        &second,
+        1,
+        &[
+            "holds results of a different experiment (domain was \"GridWorld-1x3\", now \"CartPole-v1\"; agent was \"q-learning\", now \"linear-sarsa\"; agent_params was null, now {",
+            "choose another --out or remove it",
+        ],
+    );
+    // Without a change of domain, the differences start with what did change.
+    let mut third = small("GridWorld-1x3").to_vec();
+    third.extend([out.as_str(), "--agent", "sarsa", "--seed", "5"]);
+    assert_one_line(
+        &third,
+        1,
+        &["(agent was \"q-learning\", now \"sarsa\"; seed was 1, now 5)"],
+    );
+    let after = std::fs::read(dir.join("results/experiment.json")).expect("experiment.json");
+    assert_eq!(before, after, "the directory is unchanged");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

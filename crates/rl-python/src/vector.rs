@@ -543,7 +543,10 @@ fn info_columns<'py>(
             match keys.iter_mut().find(|(known, _)| *known == key) {
                 Some((_, known)) if *known == kind => {}
                 Some((_, known)) => {
-                    if matches!((*known, kind), (ColumnKind::Bool, _) | (_, ColumnKind::Bool)) {
+                    if matches!(
+                        (*known, kind),
+                        (ColumnKind::Bool, _) | (_, ColumnKind::Bool)
+                    ) {
                         return Ok(None);
                     }
                     *known = ColumnKind::Float;

@@ -184,6 +184,12 @@ def test_parameters_are_keyword_arguments():
         gym.make("rlrs/CartPole-v1", gravity="strong")
     with pytest.raises(KeyError, match="CartPole-v1"):
         rlrs.RustEnv("NoSuchEnv-v0")
+    # The message prints as written: the closest id, then the ids one per line.
+    with pytest.raises(rlrs.UnknownIdError) as caught:
+        rlrs.RustEnv("cartpole-v1")
+    text = str(caught.value)
+    assert text.startswith("unknown id `cartpole-v1`; did you mean `CartPole-v1`?"), text
+    assert "\n" in text and "\\n" not in text
 
 
 def test_render_ansi_draws_the_current_state():

@@ -59,35 +59,28 @@ fn every_numpy_generator_call_gives_numpys_result() {
     assert!(report.steps_checked > 500, "{}", report.summary());
 }
 
-#[test]
-fn seeded_classic_control_gives_gymnasiums_trajectories() {
-    let file = reference_file("seeded_classic.json");
+/// Replays the seeded single-environment file `name`, whose traces must cover every id of
+/// `ids`: no mismatch, every recorded step checked, and more than `least` of them.
+fn assert_single_file_replays(name: &str, ids: &[&str], least: usize) {
+    let file = reference_file(name);
     let ReferenceContent::SeededSingle { traces } = &file.content else {
-        panic!("seeded_classic.json is a seeded_single file");
+        panic!("{name} is a seeded_single file");
     };
-    let ids: Vec<&str> = traces.iter().map(|trace| trace.env_id.as_str()).collect();
-    for id in CLASSIC {
-        assert!(ids.contains(&id), "no trace of {id}");
+    let recorded: Vec<&str> = traces.iter().map(|trace| trace.env_id.as_str()).collect();
+    for id in ids {
+        assert!(recorded.contains(id), "no trace of {id}");
     }
-    let report = replay(&file);
-    println!("{}", report.summary());
-    assert_no_mismatch(&report);
-    assert_eq!(
-        report.steps_checked,
-        file.step_count(),
-        "{}",
-        report.summary()
-    );
-    assert!(report.steps_checked > 1000, "{}", report.summary());
+    assert_replays(&file, least);
 }
 
-#[test]
-fn seeded_classic_control_vectors_give_gymnasiums_trajectories() {
+/// Replays the traces of `seeded_vector.json` of the ids `ids` (on one to three threads): no
+/// mismatch, both autoreset modes, every recorded step checked, and more than `least`.
+fn assert_vector_traces_replay(ids: &[&str], least: usize) {
     let mut file = reference_file("seeded_vector.json");
     let ReferenceContent::SeededVector { traces } = &mut file.content else {
         panic!("seeded_vector.json is a seeded_vector file");
     };
-    traces.retain(|trace| CLASSIC.contains(&trace.env_id.as_str()));
+    traces.retain(|trace| ids.contains(&trace.env_id.as_str()));
     let modes: Vec<&str> = traces
         .iter()
         .map(|trace| trace.autoreset_mode.as_str())
@@ -96,7 +89,12 @@ fn seeded_classic_control_vectors_give_gymnasiums_trajectories() {
         modes.contains(&"NextStep") && modes.contains(&"SameStep"),
         "{modes:?}"
     );
-    let report = replay(&file);
+    assert_replays(&file, least);
+}
+
+/// Replays `file`: no mismatch, every recorded step checked, and more than `least`.
+fn assert_replays(file: &ReferenceFile, least: usize) {
+    let report = replay(file);
     println!("{}", report.summary());
     assert_no_mismatch(&report);
     assert_eq!(
@@ -105,47 +103,25 @@ fn seeded_classic_control_vectors_give_gymnasiums_trajectories() {
         "{}",
         report.summary()
     );
-    assert!(report.steps_checked > 1000, "{}", report.summary());
+    assert!(report.steps_checked > least, "{}", report.summary());
+}
+
+#[test]
+fn seeded_classic_control_gives_gymnasiums_trajectories() {
+    assert_single_file_replays("seeded_classic.json", &CLASSIC, 1000);
+}
+
+#[test]
+fn seeded_classic_control_vectors_give_gymnasiums_trajectories() {
+    assert_vector_traces_replay(&CLASSIC, 1000);
 }
 
 #[test]
 fn seeded_toy_text_gives_gymnasiums_trajectories() {
-    let file = reference_file("seeded_toy_text.json");
-    let ReferenceContent::SeededSingle { traces } = &file.content else {
-        panic!("seeded_toy_text.json is a seeded_single file");
-    };
-    let ids: Vec<&str> = traces.iter().map(|trace| trace.env_id.as_str()).collect();
-    for id in TOY_TEXT {
-        assert!(ids.contains(&id), "no trace of {id}");
-    }
-    let report = replay(&file);
-    println!("{}", report.summary());
-    assert_no_mismatch(&report);
-    assert_eq!(
-        report.steps_checked,
-        file.step_count(),
-        "{}",
-        report.summary()
-    );
-    assert!(report.steps_checked > 1000, "{}", report.summary());
+    assert_single_file_replays("seeded_toy_text.json", &TOY_TEXT, 1000);
 }
 
 #[test]
 fn seeded_toy_text_vectors_give_gymnasiums_trajectories() {
-    let mut file = reference_file("seeded_vector.json");
-    let ReferenceContent::SeededVector { traces } = &mut file.content else {
-        panic!("seeded_vector.json is a seeded_vector file");
-    };
-    traces.retain(|trace| TOY_TEXT.contains(&trace.env_id.as_str()));
-    assert!(traces.len() >= 8, "{} toy-text vector traces", traces.len());
-    let report = replay(&file);
-    println!("{}", report.summary());
-    assert_no_mismatch(&report);
-    assert_eq!(
-        report.steps_checked,
-        file.step_count(),
-        "{}",
-        report.summary()
-    );
-    assert!(report.steps_checked > 500, "{}", report.summary());
+    assert_vector_traces_replay(&TOY_TEXT, 500);
 }

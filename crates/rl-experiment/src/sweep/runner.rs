@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::experiment::{ExperimentConfig, LogController, RunResult, run_once};
 use crate::lock::{host_name, process_is_running};
 use crate::results::{
-    create_dir_all_durably, create_exclusively, first_difference, is_temporary_of,
+    config_differences, create_dir_all_durably, create_exclusively, is_temporary_of,
     prepare_shared_directory, read_regular_file, read_run, remove_if_unchanged, run_path,
     temporary_writer_is_gone, write_atomically, write_run,
 };
@@ -252,8 +252,8 @@ fn plan_difference(existing: &SweepPlan, wanted: &SweepPlan) -> Option<String> {
         .iter()
         .zip(&wanted.settings)
         .find(|(a, b)| a != b)
-        .map(|(a, b)| match first_difference(&a.config, &b.config) {
-            Some(difference) => format!("setting {}: {difference}", a.name),
+        .map(|(a, b)| match config_differences(&a.config, &b.config) {
+            Some(differences) => format!("setting {}: {differences}", a.name),
             None => format!("setting {} is now {}", a.name, b.name),
         })
 }
@@ -278,9 +278,9 @@ pub fn prepare_sweep_directory(directory: &Path, plan: &SweepPlan) -> Result<(),
         path: directory.to_path_buf(),
         message: format!("cannot create the output directory: {e}"),
     })?;
-    let mismatch = |difference: String| ExperimentError::ConfigMismatch {
+    let mismatch = |differences: String| ExperimentError::ConfigMismatch {
         directory: directory.to_path_buf(),
-        difference,
+        differences,
     };
     if read_plan(directory)?.is_none() {
         write_atomically(&directory.join(PLAN_FILE), plan_text(plan)?.as_bytes())?;

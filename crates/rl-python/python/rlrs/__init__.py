@@ -18,7 +18,7 @@ from __future__ import annotations
 import gymnasium as gym
 
 from . import _core
-from .env import RustEnv, core
+from .env import RustEnv, UnknownIdError, core
 from .spaces import space_from_definition
 from .vector import RustVectorEnv
 
@@ -29,6 +29,7 @@ __all__ = [
     "__version__",
     "RustEnv",
     "RustVectorEnv",
+    "UnknownIdError",
     "entries",
     "ids",
     "core",

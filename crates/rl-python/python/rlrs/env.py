@@ -13,7 +13,14 @@ from gymnasium.envs.registration import EnvSpec
 
 from .spaces import observation_converter, space_from_definition
 
-__all__ = ["RustEnv", "checked_seed", "core", "gymnasium_render_fps", "params_json"]
+__all__ = [
+    "RustEnv",
+    "UnknownIdError",
+    "checked_seed",
+    "core",
+    "gymnasium_render_fps",
+    "params_json",
+]
 
 
 def core(module: str = "rlrs._core"):
@@ -21,6 +28,14 @@ def core(module: str = "rlrs._core"):
     extension module built with ``rl_python::add_to_module`` (whose registry holds their
     domains)."""
     return importlib.import_module(module)
+
+
+class UnknownIdError(KeyError):
+    """An id the Rust core does not know: a ``KeyError`` whose message (the closest id and the
+    registered ids by family, one per line) prints as written rather than as a ``repr``."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 def checked_seed(seed: Any, name: str) -> int:
@@ -100,7 +115,10 @@ class RustEnv(gym.Env):
         self.env_id = env_id
         self.params = dict(params)
         module = core(core_module)
-        self._core = module.Environment(env_id, params_json(params), 0)
+        try:
+            self._core = module.Environment(env_id, params_json(params), 0)
+        except KeyError as error:
+            raise UnknownIdError(*error.args) from None
         self._episode_cap = module.domain_info(env_id, params_json(params))[1]
         # What the registration says the infos hold beyond the step's own (Gymnasium's toy
         # text: a reset's {"prob": 1}, Taxi's action mask in every info).

@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
-from .env import checked_seed, core, params_json
+from .env import UnknownIdError, checked_seed, core, params_json
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -129,9 +129,12 @@ class RustVectorEnv(VectorEnv):
         self.record_episode_statistics = record_episode_statistics
         self.render_mode = None
         self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": []}
-        self._core = core(core_module).Vector(
-            env_id, params_json(params), self.num_envs, 0, _MODES[autoreset_mode], self.threads
-        )
+        try:
+            self._core = core(core_module).Vector(
+                env_id, params_json(params), self.num_envs, 0, _MODES[autoreset_mode], self.threads
+            )
+        except KeyError as error:
+            raise UnknownIdError(*error.args) from None
         self._autoreset_mode = autoreset_mode
         observation_space = space_from_definition(self._core.observation_space_json())
         self.single_action_space = space_from_definition(self._core.action_space_json())
