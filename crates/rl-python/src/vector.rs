@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::Mode;
-use rl_spaces::{AnyArray, AnyElement, AnySpace};
+use rl_spaces::{AnyArray, AnyElement, AnySpace, FiniteSpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Autoreset, Mirror, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
@@ -524,15 +524,25 @@ enum ColumnKind {
     Float,
 }
 
-/// The infos as columns (see `PyVector::info_columns`), or `None` when a value is neither a
-/// boolean nor a number.
+/// The infos as columns (see `PyVector::info_columns`), those outside `only` (where given)
+/// counted as empty, or `None` when a value is neither a boolean nor a number.
 fn info_columns<'py>(
     py: Python<'py>,
     infos: &[rl_core::Info],
+    only: Option<&[bool]>,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
     use serde_json::Value;
+    let empty = rl_core::Info::new();
+    let infos: Vec<&rl_core::Info> = infos
+        .iter()
+        .enumerate()
+        .map(|(index, info)| match only {
+            Some(only) if !only.get(index).copied().unwrap_or(false) => &empty,
+            _ => info,
+        })
+        .collect();
     let mut keys: Vec<(&str, ColumnKind)> = Vec::new();
-    for info in infos {
+    for info in &infos {
         for (key, value) in info.iter() {
             let kind = match value {
                 Value::Bool(_) => ColumnKind::Bool,
@@ -808,6 +818,23 @@ impl PyVector {
         with_vector!(&inner.stepper, vector => info_pairs(py, vector.infos(), None))
     }
 
+    /// The action masks of the environments' current states for a `Discrete` action space: an
+    /// `int8` array of shape `(num_envs, n)`, 1 where the action is applicable
+    /// (`Domain::is_applicable`, Taxi's `action_mask`); `None` for another action space.
+    fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray2<i8>>>> {
+        let inner = self.lock()?;
+        let Some(actions) = inner.action_space.cardinality() else {
+            return Ok(None);
+        };
+        if !matches!(inner.action_space, AnySpace::Discrete(_)) {
+            return Ok(None);
+        }
+        let mut masks = ndarray::Array2::from_elem((self.count, actions), false);
+        with_vector!(&inner.stepper, vector => vector.inner().action_masks(&mut masks))
+            .map_err(vector_error)?;
+        Ok(Some(PyArray2::from_owned_array(py, masks.mapv(i8::from))))
+    }
+
     /// The infos of the last call as columns, Gymnasium's batched layout built in Rust: a
     /// dict from each key (in the order first met, environment by environment) to `(values,
     /// mask)`, NumPy arrays over the batch (`bool`, `int64` or `float64`; 0 where the mask is
@@ -821,8 +848,13 @@ impl PyVector {
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let inner = self.lock()?;
         with_vector!(&inner.stepper, vector => {
-            let infos = if r#final { vector.final_infos() } else { vector.infos() };
-            info_columns(py, infos)
+            if r#final {
+                // Only the environments whose episode ended on this call: the others' final
+                // infos are those of earlier calls.
+                info_columns(py, vector.final_infos(), Some(vector.final_mask()))
+            } else {
+                info_columns(py, vector.infos(), None)
+            }
         })
     }
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -136,6 +137,12 @@ class RustVectorEnv(VectorEnv):
         except KeyError as error:
             raise UnknownIdError(*error.args) from None
         self._autoreset_mode = autoreset_mode
+        # What the registration adds to Gymnasium's infos (the toy text's reset {"prob": 1},
+        # Taxi's action mask), as for RustEnv.
+        settings = json.loads(core(core_module).settings(env_id) or "{}")
+        self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
+        self._mask_info = bool(settings.get("info_action_mask", False))
+        self._reset_next = np.zeros(self.num_envs, dtype=bool)
         observation_space = space_from_definition(self._core.observation_space_json())
         self.single_action_space = space_from_definition(self._core.action_space_json())
         self.single_observation_space = observation_space
@@ -246,7 +253,51 @@ class RustVectorEnv(VectorEnv):
                 f"seed must be None, an integer or a list of integers or None, not {seed!r}"
             )
         self._core.reset()
-        return self._observations_out(), {}
+        self._reset_next = np.zeros(self.num_envs, dtype=bool)
+        info: dict[str, Any] = {}
+        for key, value in self._reset_info.items():
+            info[key] = np.full(self.num_envs, value, dtype=type(value))
+            info[f"_{key}"] = np.ones(self.num_envs, dtype=bool)
+        if self._mask_info:
+            masks = self._core.action_masks()
+            if masks is not None:
+                info["action_mask"] = masks
+                info["_action_mask"] = np.ones(self.num_envs, dtype=bool)
+        return self._observations_out(), info
+
+    def _with_reset_infos(self, info: dict[str, Any], flags: int) -> dict[str, Any]:
+        """``info`` with what the registration adds to Gymnasium's infos (the toy text): the
+        reset info (``{"prob": 1}``) of the environments reset by this call, merged as
+        ``SyncVectorEnv``'s ``_add_info`` merges it environment by environment (the array takes
+        the type of the lowest-index environment's value, as Gymnasium's does), and, where the
+        infos carry it, every environment's action mask of its current state."""
+        n = self.num_envs
+        if self._autoreset_mode == AutoresetMode.SAME_STEP:
+            reset_now = self._final_mask.copy() if flags & 2 else np.zeros(n, dtype=bool)
+        elif self._autoreset_mode == AutoresetMode.NEXT_STEP:
+            reset_now = self._reset_next
+        else:
+            reset_now = np.zeros(n, dtype=bool)
+        if self._autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._reset_next = self._terminated | self._truncated
+        if reset_now.any():
+            first_reset = int(np.argmax(reset_now))
+            for key, value in self._reset_info.items():
+                values, mask = info.get(key), info.get(f"_{key}")
+                if values is None:
+                    values, mask = np.zeros(n, dtype=type(value)), np.zeros(n, dtype=bool)
+                elif not mask.any() or first_reset < int(np.argmax(mask)):
+                    values = values.astype(type(value))
+                else:
+                    values = values.copy()
+                values[reset_now] = value
+                info[key], info[f"_{key}"] = values, mask | reset_now
+        if self._mask_info:
+            masks = self._core.action_masks()
+            if masks is not None:
+                info["action_mask"] = masks
+                info["_action_mask"] = np.ones(n, dtype=bool)
+        return info
 
     def _with_infos(self, info: dict[str, Any], final: bool) -> dict[str, Any]:
         """``info`` with the last call's infos (or final infos) added in Gymnasium's layout."""
@@ -316,6 +367,8 @@ class RustVectorEnv(VectorEnv):
                     final_info = self._with_infos(final_info, final=True)
                 info["final_info"] = final_info
                 info["_final_info"] = mask.copy()
+        if self._reset_info or self._mask_info:
+            info = self._with_reset_infos(info, flags)
         if self.copy:
             return (
                 self._observations_out(),
