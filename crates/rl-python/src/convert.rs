@@ -55,13 +55,14 @@ pub(crate) fn element_to_python<'py>(
     })
 }
 
-/// The entries of `object` as an array of `T`, converted by `numpy.ascontiguousarray` with
+/// The entries of `object` as an array of `T`, converted by `numpy.require` (C-contiguous and
+/// aligned: reading an unaligned array panicked) with
 /// the dtype `name`.
 fn read_array<T: Element + Clone>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<ArrayD<T>> {
     let py = object.py();
     let converted = py
         .import("numpy")?
-        .call_method1("ascontiguousarray", (object, name))?;
+        .call_method1("require", (object, name, "CA"))?;
     let array = converted.cast::<PyArrayDyn<T>>()?;
     let readonly: PyReadonlyArrayDyn<'_, T> = array.try_readonly().map_err(|error| {
         pyo3::exceptions::PyValueError::new_err(format!("the array cannot be read: {error}"))

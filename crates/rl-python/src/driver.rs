@@ -6,7 +6,7 @@
 use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
-use numpy::{PyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rl_core::Mode;
@@ -71,7 +71,16 @@ impl PyRustDriver {
 
     /// Keeps a copy of `rows` (an `int64` array of shape `(k, num_envs)`, `k` at least 1), the
     /// actions `run` cycles through from the first row.
-    fn set_rows(&self, rows: PyReadonlyArray2<'_, i64>) -> PyResult<()> {
+    fn set_rows(&self, rows: &Bound<'_, PyAny>) -> PyResult<()> {
+        // C-contiguous, aligned int64 (an unaligned array panicked when read).
+        let rows = rows
+            .py()
+            .import("numpy")?
+            .call_method1("require", (rows, "int64", "CA"))?;
+        let rows = rows
+            .cast::<numpy::PyArray2<i64>>()?
+            .try_readonly()
+            .map_err(|error| PyValueError::new_err(format!("the rows cannot be read: {error}")))?;
         let rows = rows.as_array();
         let (k, width) = rows.dim();
         if k == 0 || width != self.count {

@@ -100,3 +100,44 @@ def test_states_set_from_python_are_validated(env_id, state, reason):
     with pytest.raises(ValueError, match=reason):
         env.reset(options={"state": state})
     assert env.unwrapped.state() == before
+
+
+def unaligned(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` at an odd byte offset (NumPy marks it unaligned)."""
+    raw = np.zeros(array.nbytes + 1, dtype=np.uint8)
+    view = raw[1:].view(array.dtype).reshape(array.shape)
+    view[...] = array
+    assert not view.flags.aligned
+    return view
+
+
+def test_unaligned_actions_step():
+    # Found by crates/rl-python/fuzz/fuzz_rlrs.py: reading an unaligned array panicked
+    # ("The pointer must be aligned") in the vector, the single environment and RustDriver.
+    envs = rlrs.RustVectorEnv("CartPole-v1", 4)
+    envs.reset(seed=0)
+    envs.step(unaligned(np.array([0, 1, 0, 1], dtype=np.int64)))
+    pendulum = rlrs.RustVectorEnv("Pendulum-v1", 2)
+    pendulum.reset(seed=0)
+    pendulum.step(unaligned(np.full((2, 1), 0.5, dtype=np.float32)))
+    single = gym.make("rlrs/Pendulum-v1")
+    single.reset(seed=0)
+    single.step(unaligned(np.full((1,), 0.5, dtype=np.float32)))
+    driver = rlrs._core.RustDriver("CartPole-v1", 4, 0, 1)
+    driver.set_rows(unaligned(np.zeros((2, 4), dtype=np.int64)))
+
+
+def test_parameters_json_cannot_carry_are_refused_by_name():
+    # Found by the fuzz target: NaN and deeply nested values were refused as "not valid JSON"
+    # without naming the parameter; a non-str id gave a raw conversion error.
+    with pytest.raises(ValueError, match="parameter 'g' is nan"):
+        gym.make("rlrs/Pendulum-v1", g=float("nan"))
+    nested: list = []
+    inner = nested
+    for _ in range(200):
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(ValueError, match="parameter 'g'"):
+        rlrs.RustEnv("Pendulum-v1", g=nested)
+    with pytest.raises(TypeError, match="env_id must be a str"):
+        rlrs.RustVectorEnv(1.5, 2)

@@ -68,8 +68,38 @@ def gymnasium_render_fps(env_id: str) -> int:
 
 
 def params_json(params: dict[str, Any]) -> str | None:
-    """The JSON text of keyword parameters (``None`` when there are none)."""
-    return json.dumps(params) if params else None
+    """The JSON text of keyword parameters (``None`` when there are none); a parameter that
+    JSON cannot carry (NaN, an infinity, a value nested too deep, an object) is a
+    ``ValueError`` naming it."""
+    if not params:
+        return None
+    for name, value in params.items():
+        try:
+            json.dumps(value, allow_nan=False)
+            if _depth(value) > _MAX_PARAMETER_DEPTH:
+                raise ValueError(f"nested deeper than {_MAX_PARAMETER_DEPTH} levels")
+        except (ValueError, TypeError, RecursionError) as error:
+            raise ValueError(
+                f"parameter {name!r} is {repr(value)[:80]}: it cannot be written as JSON ({error})"
+            ) from None
+    return json.dumps(params, allow_nan=False)
+
+
+# The Rust JSON reader's nesting limit is 128; parameters are far shallower.
+_MAX_PARAMETER_DEPTH = 100
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and dicts nest in ``value`` (0 for a scalar), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, (list, tuple)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
 
 
 class RustEnv(gym.Env):
@@ -112,6 +142,8 @@ class RustEnv(gym.Env):
         core_module: str = "rlrs._core",
         **params: Any,
     ) -> None:
+        if not isinstance(env_id, str):
+            raise TypeError(f"env_id must be a str, not {env_id!r}")
         self.env_id = env_id
         self.params = dict(params)
         module = core(core_module)

@@ -119,6 +119,8 @@ class RustVectorEnv(VectorEnv):
         core_module: str = "rlrs._core",
         **params: Any,
     ) -> None:
+        if not isinstance(env_id, str):
+            raise TypeError(f"env_id must be a str, not {env_id!r}")
         autoreset_mode = AutoresetMode(autoreset_mode)
         if render_mode is not None:
             raise ValueError("RustVectorEnv renders nothing; render_mode must be None")
@@ -327,6 +329,9 @@ class RustVectorEnv(VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if type(actions) is np.ndarray and not actions.flags.aligned:
+            # Reading an unaligned array in Rust panics: an aligned copy first.
+            actions = np.require(actions, requirements="A")
         try:
             flags = self._step_actions(actions)
         except TypeError:
