@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Python package rlrs into its own virtualenv and runs its pytest suite.
+# Builds the Python package rlrs into its own virtualenv and runs its pytest suite and a
+# 10^4-operation slice of its fuzz target (fuzz/fuzz_rlrs.py; any finding fails).
 #
 # Idempotent: the virtualenv lives under the cargo target directory
 # ($CARGO_TARGET_DIR, else target/ at the workspace root) in rl-python-venv/, is created on the
@@ -65,6 +66,9 @@ fi
 if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
+
+echo "ci.sh: the Python fuzz target, 10^4 operations (docs/fuzzing.md, 'The Python package')"
+"$venv/bin/python" "$crate_dir/fuzz/fuzz_rlrs.py" --operations 10000 --seed 1 --jobs 2
 
 echo "ci.sh: the example domain package (examples/python-domain/test.sh)"
 bash "$workspace_dir/examples/python-domain/test.sh"

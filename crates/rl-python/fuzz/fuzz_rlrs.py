@@ -14,14 +14,16 @@ address-space limit and a timeout. An operation that returns or raises an ordina
   without a result);
 - ``memory``: the child aborted on a failed allocation under the limit
   ("memory allocation of N bytes failed");
-- ``hang``: the batch ran past its timeout, or a thread of an operation did not finish;
+- ``hang``: one operation ran longer than ``--op-timeout`` (20 s), a child longer than
+  ``--timeout`` (120 s), or a thread an operation started did not finish in 10 s;
 - ``wrong-state``: a value the package returned that it must not (an observation outside the
   observation space from a reset, a reset to a given state or a step; a NaN reward);
 - ``unnamed-refusal``: a domain parameter refused by an error that does not name it;
 - ``base-exception``: any other ``BaseException`` that is not an ``Exception``.
 
 For each distinct finding the parent prints a reproduction: the batch's operations, shrunk by
-re-running subsets in fresh child processes, as a Python snippet.
+re-running subsets in fresh child processes, as a Python snippet. It exits with status 1 when
+there is a finding.
 
     python fuzz_rlrs.py --operations 1000000 --seed 1 --jobs 2
 
@@ -401,6 +403,15 @@ ODD_DTYPES = ["bool", "complex64", "complex128", "object", ">f4", ">i8", "<U3", 
               "datetime64[s]", "timedelta64[ms]", "[('a', 'f4')]"]
 
 
+# Keyword arguments of rlrs.RustEnv, rlrs.RustVectorEnv, gym.make and gym.make_vec themselves:
+# a hostile "domain parameter" of one of these names is an argument of the wrapper, whose
+# refusal is not the domain's to word.
+WRAPPER_ARGUMENTS = {"env_id", "render_mode", "core_module", "num_envs", "threads", "copy",
+                     "autoreset_mode", "record_episode_statistics", "vectorization_mode",
+                     "vector_kwargs", "wrappers", "max_episode_steps", "disable_env_checker",
+                     "autoreset", "apply_api_compatibility", "id"}
+
+
 def dropped_slots(code: str) -> list[str]:
     """The slots an operation may close, drop or leave with read-only outputs ("E1", "V2";
     "E*" for all of E's): "E[1].close()", "V.pop(2", "E.clear()",
@@ -597,7 +608,8 @@ class Generator:
         if isinstance(env_id, str):
             self.env_ids[k] = env_id
         # A refusal must name the parameter when it is the only thing wrong in the call.
-        if hostile is not None and render_ok and env_id in self.cat.ids:
+        wrapped = hostile in WRAPPER_ARGUMENTS and (hostile != "max_episode_steps" or call.startswith("gym."))
+        if hostile is not None and render_ok and env_id in self.cat.ids and not wrapped:
             return f"E[{k}] = expect_named({lit(hostile)}, lambda: {call})"
         return f"E[{k}] = {call}"
 
@@ -932,7 +944,8 @@ class Generator:
         else:
             gym_id = "rlrs/" + env_id if isinstance(env_id, str) else Expr(f'"rlrs/" + {lit(env_id)}')
             call = f'gym.make_vec({lit(gym_id)}, num_envs={lit(n)}, vectorization_mode="vector_entry_point"{extra})'
-        if hostile is not None and valid:
+        wrapped = hostile in WRAPPER_ARGUMENTS and (hostile != "max_episode_steps" or call.startswith("gym."))
+        if hostile is not None and valid and not wrapped:
             return f"V[{k}] = expect_named({lit(hostile)}, lambda: {call})"
         return f"V[{k}] = {call}"
 
@@ -1127,14 +1140,21 @@ class Generator:
                           f"rlrs._core.Vector({lit(self.good_id())}, None, {lit(self.num_envs())}, {self.pick([0, 2**64 - 1, -1])}, {lit(self.pick(['next_step', 'same_step', 'disabled', '', 'NEXT_STEP', 'x' * 1000]))}, {lit(self.threads(2))})"])
 
     def op_big(self) -> str:
-        """Sizes inside the documented maxima that need gigabytes, or thousands of threads."""
-        k = self.rng.randrange(self.VEC_SLOTS)
+        """Sizes inside the documented maxima that need gigabytes, or thousands of threads: a
+        vector made (up to 2^20 environments also reset and stepped once) and dropped in one
+        operation (kept, every later operation on it would take seconds)."""
         env_id = self.good_id()
         if self.chance(0.7):
             n = self.pick([2**20, 2**21, 2**22, 2**23, 2**24])
-            return f"V[{k}] = rlrs.RustVectorEnv({lit(env_id)}, {n})"
-        n = self.pick([1024, 4096])
-        return f"V[{k}] = rlrs.RustVectorEnv({lit(env_id)}, {n}, threads={n})"
+            make = f"rlrs.RustVectorEnv({lit(env_id)}, {n})"
+        else:
+            n = self.pick([1024, 4096])
+            make = f"rlrs.RustVectorEnv({lit(env_id)}, {n}, threads={n})"
+        if n > 2**20:
+            # (Resetting and stepping 2^21 environments takes 10 s and more in a debug build.)
+            return f"big = {make}\nbig.close()\ndel big"
+        return (f"big = {make}\ntry:\n    vreset(big, seed=1)\n    big.step(sample(big.action_space, 1))\n"
+                f"finally:\n    big.close()\n    del big")
 
 
 # The operations each batch starts with: a good construction for every slot.
@@ -1500,10 +1520,13 @@ def shrink(codes: list[str], index: int, kind: str, args, budget_seconds: float)
     return current + ([last] if last is not None else []), best.per_op
 
 
-def snippet(codes: list[str], per_op: list[str] | None) -> str:
-    """A standalone Python snippet running `codes` (ordinary exceptions of all but the last
-    caught, as in the fuzzer)."""
-    lines = ['"""rlrs fuzz reproduction: run with the Python that has rlrs installed."""', PRELUDE.rstrip()]
+def snippet(codes: list[str], per_op: list[str] | None, memory_mb: int = 4096) -> str:
+    """A standalone Python snippet running `codes` under the fuzzer's address-space limit
+    (ordinary exceptions of all but the last caught, as in the fuzzer)."""
+    lines = ['"""rlrs fuzz reproduction: run with the Python that has rlrs installed."""',
+             "import resource",
+             f"resource.setrlimit(resource.RLIMIT_AS, ({memory_mb} << 20, {memory_mb} << 20))  # as the fuzzer's children",
+             PRELUDE.rstrip()]
     lines.append('warnings.simplefilter("ignore")')
     for name in helpers_for(codes):
         lines.append(HELPERS[name][0].rstrip())
@@ -1612,7 +1635,7 @@ def parent(args) -> int:
             else:
                 print(f"    reproduction ({len(shrunk)} operation(s) of the {span}; "
                       f"`--seed {args.seed} --show {first['batch']}:{first['index']}` prints the batch):")
-            text = snippet(shrunk, per_op)
+            text = snippet(shrunk, per_op, args.memory_mb)
             if args.findings_dir:
                 os.makedirs(args.findings_dir, exist_ok=True)
                 path = os.path.join(args.findings_dir, f"finding-{args.seed}-{number}.py")
@@ -1654,7 +1677,7 @@ def show(args) -> int:
     catalogue = Catalogue()
     ops = generate(catalogue, args.seed, int(number), args.batch)
     stop = int(index) + 1 if index else len(ops)
-    print(snippet([code for _, code in ops[:stop]], None), end="")
+    print(snippet([code for _, code in ops[:stop]], None, args.memory_mb), end="")
     return 0
 
 
@@ -1666,7 +1689,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=2000, help="operations per child process (default 2000)")
     parser.add_argument("--jobs", type=int, default=1, help="child processes at once (default 1)")
     parser.add_argument("--seconds", type=float, default=None, help="stop starting operations after this many seconds")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per batch before it counts as a hang (default 60)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds a child process may run (a backstop; default 120)")
     parser.add_argument("--op-timeout", type=float, default=20.0, help="seconds one operation may run before it counts as a hang (default 20)")
     parser.add_argument("--memory-mb", type=int, default=4096, help="address-space limit of each child (default 4096)")
     parser.add_argument("--shrink-seconds", type=float, default=60.0, help="time to shrink each distinct finding (default 60)")

@@ -4,7 +4,7 @@
 //! (`benches/compare/rlrs_bench.py`). Not part of the Gymnasium API.
 
 use std::num::NonZeroUsize;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -37,6 +37,24 @@ pub struct PyRustDriver {
 /// A vector failure as a Python exception.
 fn driver_error(error: VectorError) -> PyErr {
     PyRuntimeError::new_err(error.to_string())
+}
+
+impl PyRustDriver {
+    /// The driven vector, or an error if another Python thread is using it: `run` steps with
+    /// the interpreter released, so waiting for the lock while holding the interpreter would
+    /// deadlock (a thread in `set_rows` waiting for the lock, `run` waiting for the
+    /// interpreter to return).
+    fn lock(&self) -> PyResult<MutexGuard<'_, Driven>> {
+        match self.inner.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::Poisoned(_)) => {
+                Err(PyRuntimeError::new_err("a previous call panicked"))
+            }
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "the driver is being used by another thread; a driver is driven by one thread at a time",
+            )),
+        }
+    }
 }
 
 #[pymethods]
@@ -89,10 +107,7 @@ impl PyRustDriver {
                 self.count
             )));
         }
-        let mut inner = self
-            .inner
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("a previous call panicked"))?;
+        let mut inner = self.lock()?;
         inner.rows = rows.iter().copied().collect();
         inner.next = 0;
         Ok(())
@@ -101,10 +116,7 @@ impl PyRustDriver {
     /// Steps the vector `steps` times with the next rows, the interpreter released; returns
     /// the number of environment steps (`steps * num_envs`).
     fn run(&self, py: Python<'_>, steps: usize) -> PyResult<usize> {
-        let mut inner = self
-            .inner
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("a previous call panicked"))?;
+        let mut inner = self.lock()?;
         if inner.rows.is_empty() {
             return Err(PyValueError::new_err("no rows: call set_rows first"));
         }
@@ -133,10 +145,7 @@ impl PyRustDriver {
     /// The observations of the last step, one flat `float32` row per environment, as one
     /// array of `num_envs * flat_dim` entries (a copy).
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let inner = self
-            .inner
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("a previous call panicked"))?;
+        let inner = self.lock()?;
         let observations = inner.vector.observations();
         let flat = observations
             .as_slice()

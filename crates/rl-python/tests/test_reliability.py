@@ -141,3 +141,75 @@ def test_parameters_json_cannot_carry_are_refused_by_name():
         rlrs.RustEnv("Pendulum-v1", g=nested)
     with pytest.raises(TypeError, match="env_id must be a str"):
         rlrs.RustVectorEnv(1.5, 2)
+
+
+def _hammer(calls, seconds=3.0):
+    """Runs each call in a loop on its own thread for up to `seconds`; returns the exceptions
+    raised and the threads still alive after a generous join (a deadlock leaves them alive)."""
+    import threading
+    import time
+
+    errors, stop = [], time.monotonic() + seconds
+
+    def loop(call):
+        while time.monotonic() < stop:
+            try:
+                call()
+            except RuntimeError as error:
+                errors.append(error)
+
+    threads = [threading.Thread(target=loop, args=(call,), daemon=True) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30.0)
+    return errors, [thread for thread in threads if thread.is_alive()]
+
+
+def test_threads_sharing_a_driver_do_not_deadlock():
+    # The fuzz target's seed-1 hang: `run` held the driver's lock with the interpreter
+    # released, and `set_rows` waited for that lock holding the interpreter.
+    driver = rlrs._core.RustDriver("GridWorld-1x2", 100, 2423529099, 1)
+    driver.set_rows(np.zeros((2, 100), np.int64))
+    errors, alive = _hammer([
+        lambda: driver.set_rows(np.zeros((2, 100), np.int64)),
+        lambda: driver.run(50),
+        driver.observations,
+    ])
+    assert not alive, "a thread sharing the driver deadlocked"
+    assert all("another thread" in str(error) for error in errors), errors
+
+
+def test_threads_sharing_a_vector_or_an_environment_do_not_deadlock():
+    vector = rlrs.RustVectorEnv("CartPole-v1", 64, threads=2)
+    vector.reset(seed=0)
+    env = rlrs.RustEnv("CartPole-v1")
+    env.reset(seed=0)
+    errors, alive = _hammer([
+        lambda: vector.step(np.zeros(64, np.int64)),
+        lambda: vector.reset(seed=1),
+        lambda: (env.reset(seed=2), env.step(0)),  # at most one step after any reset
+        lambda: env.reset(seed=3),
+    ])
+    assert not alive, "a thread sharing a vector or an environment deadlocked"
+    assert all("another thread" in str(error) for error in errors), errors
+
+
+def test_a_vector_too_big_for_the_memory_available_is_a_value_error():
+    # The fuzz target's seed-1 abort: under a 4 GiB address-space limit, 2^22 GridWorld
+    # environments (within MAX_ENVS) passed the buffers' probe, then the interpreter aborted on
+    # a 992-byte allocation while making the copies of the environment.
+    import subprocess
+    import sys
+
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (4096 << 20, 4096 << 20))\n"
+        "import rlrs\n"
+        "try:\n"
+        "    rlrs.RustVectorEnv('GridWorld-3x3', 4194304)\n"
+        "except ValueError as error:\n"
+        "    print('ValueError:', error)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "ValueError:" in result.stdout and "cannot be allocated" in result.stdout, result.stdout

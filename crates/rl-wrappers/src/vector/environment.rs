@@ -124,11 +124,13 @@ pub struct VectorEnvironment<B: Batch> {
 /// error before anything is allocated (so is a count whose buffers cannot be allocated).
 pub const MAX_ENVS: usize = 1 << 24;
 
-/// Checks that the buffers of `len` environments with observations of `dim` entries can be
-/// allocated, before anything is: `len` is at most [`MAX_ENVS`], and the bytes of the output
-/// buffers (a few 8-byte words per entry and per environment) can be reserved, a fallible
-/// allocation that is released at once (so an impossible size is an error, not an abort).
-fn check_size(len: usize, dim: usize) -> Result<(), VectorError> {
+/// Checks that `len` environments with observations of `dim` entries, each taking about
+/// `env_bytes` bytes of its own besides the output buffers, can be allocated, before anything
+/// is: `len` is at most [`MAX_ENVS`], and the bytes of the output buffers (a few 8-byte words
+/// per entry and per environment) and of the environments can be reserved, a fallible
+/// allocation that is released at once (so an impossible size is an error, not an abort on
+/// the first small allocation that fails after the large ones succeeded).
+fn check_size(len: usize, dim: usize, env_bytes: usize) -> Result<(), VectorError> {
     if len > MAX_ENVS {
         return Err(VectorError::invalid_parameter(
             "count",
@@ -137,21 +139,27 @@ fn check_size(len: usize, dim: usize) -> Result<(), VectorError> {
     }
     let bytes = dim
         .checked_add(8)
-        .and_then(|words| words.checked_mul(len))
         .and_then(|words| words.checked_mul(16))
+        .and_then(|per_env| per_env.checked_add(env_bytes))
+        .and_then(|per_env| per_env.checked_mul(len))
         .filter(|bytes| *bytes <= isize::MAX as usize);
     let reserved = bytes.is_some_and(|bytes| Vec::<u8>::new().try_reserve_exact(bytes).is_ok());
     if !reserved {
         return Err(VectorError::invalid_parameter(
             "count",
             format!(
-                "{len} environments with observations of {dim} entries are too many: their \
-                 buffers cannot be allocated"
+                "{len} environments with observations of {dim} entries are too many: they \
+                 cannot be allocated"
             ),
         ));
     }
     Ok(())
 }
+
+/// A generous bound on the bytes one environment built by id takes when the vector holds
+/// copies of it (its own domain, spaces, generator and buffers: about 1.4 KB for
+/// `GridWorld-3x3`, measured from Python), for [`check_size`].
+pub(crate) const COPY_BYTES: usize = 4096;
 
 /// Checks the thread count against the number of environments.
 fn check_threads(len: usize, options: &VectorOptions) -> Result<usize, VectorError> {
@@ -188,14 +196,14 @@ where
     ) -> Result<Self, VectorError> {
         let len = count.get();
         let threads = check_threads(len, &options)?;
-        check_size(len, 0)?;
+        check_size(len, 0, std::mem::size_of::<E>())?;
         let mut environments: Vec<E> = (0..len).map(&mut factory).collect();
         let Some(first) = environments.first() else {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         };
         let action_space = first.action_space().clone();
         let dim = first.observation_space().flat_dim();
-        check_size(len, dim)?;
+        check_size(len, dim, std::mem::size_of::<E>())?;
         for (index, env) in environments.iter().enumerate() {
             if *env.action_space() != action_space {
                 return Err(VectorError::invalid_parameter(
@@ -256,7 +264,8 @@ where
     ) -> Result<Self, VectorError> {
         let dim = domain.observation_space().flat_dim();
         let domain = Arc::new(domain);
-        VectorEnvironment::from_shares(count, dim, seed, options, |first, len| {
+        let env_bytes = std::mem::size_of::<D::State>();
+        VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
             let states = DomainStates::new(Arc::clone(&domain), len);
             Ok(KernelBatch::new(states, first))
         })
@@ -269,18 +278,20 @@ where
     B::Action: Send + Sync + 'static,
     B::Scalar: Send + 'static,
 {
-    /// `count` environments with observations of `dim` entries, in the chunks of the threads'
-    /// shares ([`layout`]) that `share(first, len)` builds, seeded with `seed`.
+    /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
+    /// besides the output buffers ([`check_size`]), in the chunks of the threads' shares
+    /// ([`layout`]) that `share(first, len)` builds, seeded with `seed`.
     pub(crate) fn from_shares(
         count: NonZeroUsize,
         dim: usize,
+        env_bytes: usize,
         seed: u64,
         options: VectorOptions,
         mut share: impl FnMut(usize, usize) -> Result<B, VectorError>,
     ) -> Result<Self, VectorError> {
         let len = count.get();
         let threads = check_threads(len, &options)?;
-        check_size(len, dim)?;
+        check_size(len, dim, env_bytes)?;
         let batches = layout(len, threads)
             .into_iter()
             .map(|chunks| {

@@ -262,7 +262,14 @@ fn build<A: ErasedAction>(
         ));
     };
     let dim = probe.observation_space().flat_dim();
-    VectorEnvironment::from_shares(count, dim, seed, options, |first, len| {
+    // Environments stepped by a kernel are a few words of state each; copies of the
+    // environment carry their own domain and spaces.
+    let env_bytes = if kernel(domain.as_ref(), 1).is_some() {
+        256
+    } else {
+        super::environment::COPY_BYTES
+    };
+    VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
         if let Some(states) = kernel(domain.as_ref(), len) {
             return Ok(RegisteredBatch::Kernel(KernelBatch::new(states, first)));
         }
