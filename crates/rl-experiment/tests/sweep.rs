@@ -395,7 +395,7 @@ fn the_command_line_shards_by_the_schedulers_variables() {
     let status = rl(&["status", "sharded"], &directory, &[]);
     assert!(
         text(&status.stdout).ends_with(
-            "4 settings x 3 runs: 6 finished, 0 running (or their shard was killed), 6 missing\n"
+            "4 settings x 3 runs: 6 finished, 0 running (or killed on another machine), 0 abandoned (their process is gone: rerun their shard), 6 missing\n"
         ),
         "{}",
         text(&status.stdout)

@@ -89,7 +89,8 @@
 //! shard ends with every run of the sweep finished, it writes the summaries
 //! ([`summarize_sweep`]): the last shard to finish summarises, and `rl summarize DIR` does
 //! the same at any time, naming the missing runs when there are any. [`sweep_status`] (`rl
-//! status DIR`) lists finished, claimed ("running", or killed) and missing runs per setting.
+//! status DIR`) lists finished, claimed ("running"; "abandoned" when the claim's process is gone
+//! on this machine) and missing runs per setting.
 //!
 //! The files a sweep leaves are the same, byte for byte, however it was split and in
 //! whatever order or with whatever interruptions its shards ran, except the `learning_time`

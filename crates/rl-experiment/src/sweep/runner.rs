@@ -55,6 +55,12 @@ impl Claim {
         self.shard == shard.index() && self.shards == shard.count()
     }
 
+    /// Whether the claim was made on this machine by a process that is no longer running (its
+    /// shard was killed). `false` when that cannot be checked (another machine, no `/proc`).
+    pub fn is_gone(&self) -> bool {
+        self.host == host_name() && process_is_running(self.pid) == Some(false)
+    }
+
     /// Whether shard `shard` may take this claim over, its maker being gone: on this machine,
     /// when its process is not running (Linux's `/proc`), or, where the system cannot tell,
     /// when it is the same shard of the same split in another process (its earlier attempt);

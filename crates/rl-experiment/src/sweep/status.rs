@@ -18,9 +18,12 @@ pub struct SettingStatus {
     pub name: String,
     /// Runs whose file exists.
     pub finished: Vec<u64>,
-    /// Runs without a file whose claim exists: running now, or their shard was killed (a
-    /// rerun of that shard takes them over).
+    /// Runs without a file whose claim exists and whose claiming process runs, or cannot be
+    /// checked (a claim made on another machine).
     pub claimed: Vec<(u64, Claim)>,
+    /// Runs without a file whose claim was made on this machine by a process that is gone
+    /// (its shard was killed: a rerun of that shard takes them over).
+    pub abandoned: Vec<(u64, Claim)>,
     /// Runs with neither.
     pub missing: Vec<u64>,
 }
@@ -47,9 +50,14 @@ impl SweepStatus {
         self.settings.iter().map(|s| s.finished.len() as u64).sum()
     }
 
-    /// The number of claimed but unfinished runs.
+    /// The number of claimed but unfinished runs whose process runs or cannot be checked.
     pub fn claimed(&self) -> u64 {
         self.settings.iter().map(|s| s.claimed.len() as u64).sum()
+    }
+
+    /// The number of claimed but unfinished runs whose process is gone.
+    pub fn abandoned(&self) -> u64 {
+        self.settings.iter().map(|s| s.abandoned.len() as u64).sum()
     }
 
     /// The number of runs neither finished nor claimed.
@@ -57,8 +65,9 @@ impl SweepStatus {
         self.settings.iter().map(|s| s.missing.len() as u64).sum()
     }
 
-    /// The status as text: one line per setting (`finished F/R, running C, missing M` with the
-    /// run numbers that are not finished), then a total line.
+    /// The status as text: one line per setting (`finished F/R, running C, abandoned A,
+    /// missing M` with the run numbers that are not finished and who claimed them), then a
+    /// total line.
     pub fn report(&self) -> String {
         let width = self
             .settings
@@ -69,27 +78,36 @@ impl SweepStatus {
         let mut text = String::new();
         for setting in &self.settings {
             text.push_str(&format!(
-                "{:<width$}  finished {:>4}/{}  running {:>4}  missing {:>4}",
+                "{:<width$}  finished {:>4}/{}  running {:>4}  abandoned {:>4}  missing {:>4}",
                 setting.name,
                 setting.finished.len(),
                 self.runs,
                 setting.claimed.len(),
+                setting.abandoned.len(),
                 setting.missing.len()
             ));
-            if !setting.claimed.is_empty() {
-                let runs: Vec<u64> = setting.claimed.iter().map(|(run, _)| *run).collect();
-                text.push_str(&format!("  running: runs {}", ranges(&runs)));
-                let owners: Vec<String> = setting
-                    .claimed
-                    .iter()
-                    .map(|(_, claim)| claim.to_string())
-                    .fold(Vec::new(), |mut owners, owner| {
+            for (label, claims) in [
+                ("running", &setting.claimed),
+                ("abandoned", &setting.abandoned),
+            ] {
+                if claims.is_empty() {
+                    continue;
+                }
+                let runs: Vec<u64> = claims.iter().map(|(run, _)| *run).collect();
+                let owners: Vec<String> = claims.iter().map(|(_, claim)| claim.to_string()).fold(
+                    Vec::new(),
+                    |mut owners, owner| {
                         if !owners.contains(&owner) {
                             owners.push(owner);
                         }
                         owners
-                    });
-                text.push_str(&format!(" by {}", owners.join(", ")));
+                    },
+                );
+                text.push_str(&format!(
+                    "  {label}: runs {} by {}",
+                    ranges(&runs),
+                    owners.join(", ")
+                ));
             }
             if !setting.missing.is_empty() {
                 text.push_str(&format!("  missing: runs {}", ranges(&setting.missing)));
@@ -97,11 +115,12 @@ impl SweepStatus {
             text.push('\n');
         }
         text.push_str(&format!(
-            "{} settings x {} runs: {} finished, {} running (or their shard was killed), {} missing\n",
+            "{} settings x {} runs: {} finished, {} running (or killed on another machine), {} abandoned (their process is gone: rerun their shard), {} missing\n",
             self.settings.len(),
             self.runs,
             self.finished(),
             self.claimed(),
+            self.abandoned(),
             self.missing()
         ));
         text
@@ -142,7 +161,8 @@ fn plan_of(directory: &Path) -> Result<SweepPlan, ExperimentError> {
 }
 
 /// The state of every run of the sweep in `directory` (which `rl sweep` wrote): a run is
-/// finished when its file exists, claimed when only its claim does, missing otherwise.
+/// finished when its file exists; claimed when only its claim does, abandoned if that claim
+/// was made on this machine by a process that is no longer running; missing otherwise.
 pub fn sweep_status(directory: &Path) -> Result<SweepStatus, ExperimentError> {
     let plan = plan_of(directory)?;
     let settings = plan
@@ -154,13 +174,18 @@ pub fn sweep_status(directory: &Path) -> Result<SweepStatus, ExperimentError> {
                 name: setting.name.clone(),
                 finished: Vec::new(),
                 claimed: Vec::new(),
+                abandoned: Vec::new(),
                 missing: Vec::new(),
             };
             for run in 0..plan.runs {
                 if run_path(&setting_directory, run).exists() {
                     status.finished.push(run);
                 } else if let Some(claim) = read_claim(&setting_directory, run) {
-                    status.claimed.push((run, claim));
+                    if claim.is_gone() {
+                        status.abandoned.push((run, claim));
+                    } else {
+                        status.claimed.push((run, claim));
+                    }
                 } else {
                     status.missing.push(run);
                 }
@@ -244,7 +269,7 @@ pub fn summarize_sweep(directory: &Path) -> Result<SweepSummary, ExperimentError
                     .missing
                     .iter()
                     .copied()
-                    .chain(s.claimed.iter().map(|(run, _)| *run))
+                    .chain(s.claimed.iter().chain(&s.abandoned).map(|(run, _)| *run))
                     .collect();
                 runs.sort_unstable();
                 format!("{}: runs {}", s.name, ranges(&runs))
@@ -374,5 +399,61 @@ mod tests {
             "overlay-GridWorld-4x5.svg"
         );
         assert_eq!(overlay_file_name("my/env v1"), "overlay-my_env_v1.svg");
+    }
+
+    #[test]
+    fn claims_of_processes_that_are_gone_are_abandoned_not_running() {
+        let host = crate::lock::host_name();
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("spawn true");
+        let dead = child.id();
+        child.wait().expect("wait");
+        let gone = Claim {
+            shard: 1,
+            shards: 2,
+            host: host.clone(),
+            pid: dead,
+        };
+        let alive = Claim {
+            shard: 0,
+            shards: 2,
+            host,
+            pid: std::process::id(),
+        };
+        let remote = Claim {
+            shard: 1,
+            shards: 2,
+            host: "elsewhere".to_owned(),
+            pid: dead,
+        };
+        if cfg!(target_os = "linux") {
+            assert!(gone.is_gone(), "the process {dead} has exited");
+        }
+        assert!(!alive.is_gone(), "this process runs");
+        assert!(
+            !remote.is_gone(),
+            "another machine's process cannot be checked"
+        );
+
+        let status = SweepStatus {
+            directory: PathBuf::from("results"),
+            runs: 3,
+            settings: vec![SettingStatus {
+                name: "000-a".to_owned(),
+                finished: vec![0],
+                claimed: vec![(1, remote)],
+                abandoned: vec![(2, gone)],
+                missing: Vec::new(),
+            }],
+        };
+        let report = status.report();
+        assert!(
+            report.contains("running    1  abandoned    1  missing    0")
+                && report.contains("running: runs 1 by shard 1/2 (host elsewhere")
+                && report.contains(&format!("abandoned: runs 2 by shard 1/2 (host {}, process {dead})", crate::lock::host_name()))
+                && report.ends_with("1 settings x 3 runs: 1 finished, 1 running (or killed on another machine), 1 abandoned (their process is gone: rerun their shard), 0 missing\n"),
+            "{report}"
+        );
     }
 }
