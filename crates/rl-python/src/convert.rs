@@ -17,7 +17,7 @@ fn numpy_array<'py, T: Element + Clone>(py: Python<'py>, array: &ArrayD<T>) -> B
 
 /// The Python value of an element: `int` for Discrete, a NumPy array of the element's dtype
 /// for Box, MultiDiscrete and MultiBinary, a `tuple` for Tuple, a `dict` for Dict, and the
-/// JSON value (through Python's `json`) for a finite set.
+/// JSON value (through Python's `json`) for a finite set, a `str` for Text.
 pub(crate) fn element_to_python<'py>(
     py: Python<'py>,
     element: &rl_spaces::AnyElement,
@@ -52,6 +52,7 @@ pub(crate) fn element_to_python<'py>(
             dict.into_any()
         }
         AnyElement::Value(value) => json_to_python(py, value)?,
+        AnyElement::Text(text) => text.into_pyobject(py)?.into_any(),
     })
 }
 
@@ -95,7 +96,7 @@ pub(crate) fn read_any_array(object: &Bound<'_, PyAny>, dtype: DType) -> PyResul
 
 /// The element of `space` that `object` stands for: an integer for Discrete, an array-like
 /// for Box, MultiDiscrete and MultiBinary (converted to the space's dtype), a sequence for
-/// Tuple, a mapping for Dict, a JSON-able value for a finite set. Whether the element lies in
+/// Tuple, a mapping for Dict, a JSON-able value for a finite set, a `str` for Text. Whether the element lies in
 /// the space is the environment's check, not this one's.
 pub(crate) fn element_from_python(
     space: &AnySpace,
@@ -139,6 +140,15 @@ pub(crate) fn element_from_python(
                 elements.insert(key.clone(), element_from_python(child, &value)?);
             }
             AnyElement::Dict(elements)
+        }
+        AnySpace::Text(_) => {
+            let text: String = object.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "an element of {space} is a str, found {}",
+                    describe(object)
+                ))
+            })?;
+            AnyElement::Text(text)
         }
         AnySpace::FiniteSet(_) | AnySpace::Empty(_) => {
             let py = object.py();

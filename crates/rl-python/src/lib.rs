@@ -13,7 +13,9 @@
 //!   action space, stepped from Rust in a loop, for benchmarks that time both in one process
 //!   ([`driver`]; not part of the Gymnasium API),
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
-//! - `domain_info`, `settings` and `space_definition`, which the Python classes use.
+//! - `domain_info`, `settings` and `space_definition`, which the Python classes use, and
+//!   `space_samples_jsonable` and `space_jsonable_round_trip`, which the side-by-side tests of
+//!   element JSON against Gymnasium use.
 //!
 //! # Exposing a domain of your own
 //!
@@ -130,14 +132,54 @@ fn domain_info(id: &str, params_json: Option<&str>) -> PyResult<(f64, Option<u64
 /// explicit form: flat lists, every optional field present); errors name what was wrong.
 #[pyfunction]
 fn space_definition(definition_json: &str) -> PyResult<String> {
-    let space = rl_spaces::AnySpace::from_definition_str(definition_json).or_else(|_| {
+    Ok(read_space(definition_json)?.to_definition().to_string())
+}
+
+/// Reads a space definition (a document or the bare definition), naming what was wrong.
+fn read_space(definition_json: &str) -> PyResult<rl_spaces::AnySpace> {
+    rl_spaces::AnySpace::from_definition_str(definition_json).or_else(|_| {
         let value: Value = serde_json::from_str(definition_json).map_err(|error| {
             PyValueError::new_err(format!("the definition is not valid JSON: {error}"))
         })?;
         rl_spaces::AnySpace::from_definition(&value)
             .map_err(|error| PyValueError::new_err(format!("{error}")))
-    })?;
-    Ok(space.to_definition().to_string())
+    })
+}
+
+/// `count` samples of the space defined by `definition_json`, drawn with numpy's generator
+/// seeded with `seed`, written as a batch in Gymnasium's `to_jsonable` layout (JSON text): what
+/// the side-by-side tests hand to Gymnasium's `from_jsonable`.
+#[pyfunction]
+fn space_samples_jsonable(definition_json: &str, seed: u64, count: usize) -> PyResult<String> {
+    use rl_core::rand::SeedableRng;
+    use rl_spaces::{JsonSpace, TrySampleSpace};
+    let space = read_space(definition_json)?;
+    let mut rng = rl_spaces::NumpyGenerator::seed_from_u64(seed);
+    let batch: Vec<_> = (0..count)
+        .map_while(|_| space.try_sample(&mut rng))
+        .collect();
+    let json = space
+        .batch_to_jsonable(&batch)
+        .map_err(|error| PyValueError::new_err(format!("{error}")))?;
+    Ok(json.to_string())
+}
+
+/// Reads a batch written in Gymnasium's `to_jsonable` layout (JSON text) as elements of the
+/// space defined by `definition_json`, checking each, and writes it back: the batch as this
+/// crate writes it, or a `ValueError` naming what was wrong.
+#[pyfunction]
+fn space_jsonable_round_trip(definition_json: &str, jsonable_json: &str) -> PyResult<String> {
+    use rl_spaces::JsonSpace;
+    let space = read_space(definition_json)?;
+    let value: Value = serde_json::from_str(jsonable_json)
+        .map_err(|error| PyValueError::new_err(format!("the batch is not valid JSON: {error}")))?;
+    let batch = space
+        .batch_from_jsonable(&value)
+        .map_err(|error| PyValueError::new_err(format!("{error}")))?;
+    let json = space
+        .batch_to_jsonable(&batch)
+        .map_err(|error| PyValueError::new_err(format!("{error}")))?;
+    Ok(json.to_string())
 }
 
 /// The conformance checker's verdict and report for the domain registered under `id` (built
@@ -157,7 +199,8 @@ fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, Stri
 }
 
 /// Adds the classes and functions of `rlrs._core` (`Environment`, `Vector`, `ids`, `entries`,
-/// `check`, `domain_info`, `settings`, `space_definition`) to `module`: what a domain
+/// `check`, `domain_info`, `settings`, `space_definition`, `space_samples_jsonable`,
+/// `space_jsonable_round_trip`) to `module`: what a domain
 /// author's own extension module calls, after registering its domains, so that the Python
 /// classes `rlrs.RustEnv` and `rlrs.RustVectorEnv` drive them (see the [crate
 /// documentation](crate)). It registers nothing itself: the module serves the ids in the
@@ -176,6 +219,8 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check, module)?)?;
     module.add_function(wrap_pyfunction!(domain_info, module)?)?;
     module.add_function(wrap_pyfunction!(space_definition, module)?)?;
+    module.add_function(wrap_pyfunction!(space_samples_jsonable, module)?)?;
+    module.add_function(wrap_pyfunction!(space_jsonable_round_trip, module)?)?;
     Ok(())
 }
 

@@ -17,7 +17,7 @@ use crate::space::{
 };
 use crate::{
     ArrayBox, BoxSpace, DictSpace, Discrete, EmptySpace, FiniteSet, MultiBinary, MultiDiscrete,
-    SpaceError, TupleSpace,
+    SpaceError, Text, TupleSpace,
 };
 
 /// Calls `$body` with `$inner` bound to the typed value inside any variant of a dtype enum.
@@ -192,6 +192,7 @@ impl<T: BoxScalar> From<BoxSpace<T>> for AnyBox {
 /// | `Tuple` | `Tuple`, one element per child |
 /// | `Dict` | `Dict`, one element per key |
 /// | `FiniteSet` | `Value`, the JSON value listed in the set |
+/// | `Text` | `Text`, the string |
 ///
 /// Cloning into an existing element of the same shape ([`Clone::clone_from`]) reuses its
 /// buffers, so copying actions between preallocated buffers allocates nothing.
@@ -207,6 +208,8 @@ pub enum AnyElement {
     Dict(BTreeMap<String, AnyElement>),
     /// An element of a finite set of JSON values.
     Value(Value),
+    /// An element of a Text space.
+    Text(String),
 }
 
 impl Clone for AnyElement {
@@ -217,6 +220,7 @@ impl Clone for AnyElement {
             AnyElement::Tuple(t) => AnyElement::Tuple(t.clone()),
             AnyElement::Dict(d) => AnyElement::Dict(d.clone()),
             AnyElement::Value(v) => AnyElement::Value(v.clone()),
+            AnyElement::Text(t) => AnyElement::Text(t.clone()),
         }
     }
 
@@ -227,6 +231,7 @@ impl Clone for AnyElement {
             (AnyElement::Tuple(a), AnyElement::Tuple(b)) => a.clone_from(b),
             (AnyElement::Dict(a), AnyElement::Dict(b)) => a.clone_from(b),
             (AnyElement::Value(a), AnyElement::Value(b)) => a.clone_from(b),
+            (AnyElement::Text(a), AnyElement::Text(b)) => a.clone_from(b),
             (this, source) => *this = source.clone(),
         }
     }
@@ -253,6 +258,14 @@ impl AnyElement {
     pub fn as_tuple(&self) -> Option<&[AnyElement]> {
         match self {
             AnyElement::Tuple(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is a `Text`.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            AnyElement::Text(t) => Some(t),
             _ => None,
         }
     }
@@ -298,7 +311,7 @@ impl fmt::Display for AnyArray {
 
 /// Writes an element the way a user writes it, not as its Rust structure: an integer as
 /// `3`, an array as nested lists (`[NaN, 0.5]`), a tuple as `(3, [0.5])`, a dict as
-/// `{"position": [0.5], "speed": 1}`, a JSON value as its JSON text.
+/// `{"position": [0.5], "speed": 1}`, a JSON value as its JSON text, a string quoted.
 ///
 /// ```
 /// use ndarray::{ArrayD, IxDyn};
@@ -335,6 +348,7 @@ impl fmt::Display for AnyElement {
                 write!(f, "}}")
             }
             AnyElement::Value(v) => write!(f, "{v}"),
+            AnyElement::Text(t) => write!(f, "{t:?}"),
         }
     }
 }
@@ -387,6 +401,8 @@ pub enum AnySpace {
     FiniteSet(FiniteSet<Value>),
     /// The [`EmptySpace`].
     Empty(EmptySpace),
+    /// A [`Text`] space.
+    Text(Text),
 }
 
 impl AnySpace {
@@ -401,6 +417,7 @@ impl AnySpace {
             AnySpace::Dict(_) => "Dict",
             AnySpace::FiniteSet(_) => "FiniteSet",
             AnySpace::Empty(_) => "Empty",
+            AnySpace::Text(_) => "Text",
         }
     }
 
@@ -430,6 +447,7 @@ impl fmt::Display for AnySpace {
             AnySpace::Dict(s) => fmt::Display::fmt(s, f),
             AnySpace::FiniteSet(s) => fmt::Display::fmt(s, f),
             AnySpace::Empty(s) => fmt::Display::fmt(s, f),
+            AnySpace::Text(s) => fmt::Display::fmt(s, f),
         }
     }
 }
@@ -488,6 +506,12 @@ impl From<FiniteSet<Value>> for AnySpace {
     }
 }
 
+impl From<Text> for AnySpace {
+    fn from(space: Text) -> Self {
+        AnySpace::Text(space)
+    }
+}
+
 impl From<EmptySpace> for AnySpace {
     fn from(space: EmptySpace) -> Self {
         AnySpace::Empty(space)
@@ -506,6 +530,7 @@ impl Space for AnySpace {
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.contains(t),
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.contains(d),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.contains(v),
+            (AnySpace::Text(s), AnyElement::Text(t)) => s.contains(t),
             _ => false,
         }
     }
@@ -545,6 +570,7 @@ impl TrySampleSpace for AnySpace {
             AnySpace::Tuple(s) => AnyElement::Tuple(s.sample(rng)),
             AnySpace::Dict(s) => AnyElement::Dict(s.sample(rng)),
             AnySpace::FiniteSet(s) => AnyElement::Value(s.sample(rng)),
+            AnySpace::Text(s) => AnyElement::Text(s.sample(rng)),
             AnySpace::Empty(_) => return None,
         })
     }
@@ -566,6 +592,8 @@ impl FiniteSpace for AnySpace {
             AnySpace::Dict(s) => s.cardinality(),
             AnySpace::FiniteSet(s) => s.cardinality(),
             AnySpace::Empty(s) => s.cardinality(),
+            // Text is finite but not enumerated (its elements are not numbered).
+            AnySpace::Text(_) => None,
         }
     }
 
@@ -580,7 +608,7 @@ impl FiniteSpace for AnySpace {
             AnySpace::Tuple(s) => s.element_at(index).map(AnyElement::Tuple),
             AnySpace::Dict(s) => s.element_at(index).map(AnyElement::Dict),
             AnySpace::FiniteSet(s) => s.element_at(index).map(AnyElement::Value),
-            AnySpace::Empty(_) => None,
+            AnySpace::Empty(_) | AnySpace::Text(_) => None,
         }
     }
 
@@ -611,6 +639,7 @@ impl FlattenSpace for AnySpace {
             AnySpace::Dict(s) => s.flat_dim(),
             AnySpace::FiniteSet(s) => s.flat_dim(),
             AnySpace::Empty(s) => s.flat_dim(),
+            AnySpace::Text(s) => s.flat_dim(),
         }
     }
 
@@ -629,6 +658,7 @@ impl FlattenSpace for AnySpace {
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.flatten_into(t, out),
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.flatten_into(d, out),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.flatten_into(v, out),
+            (AnySpace::Text(s), AnyElement::Text(t)) => s.flatten_into(t, out),
             _ => Err(mismatch(x, self)),
         }
     }
@@ -643,6 +673,7 @@ impl FlattenSpace for AnySpace {
             AnySpace::Dict(s) => AnyElement::Dict(s.unflatten(flat)?),
             AnySpace::FiniteSet(s) => AnyElement::Value(s.unflatten(flat)?),
             AnySpace::Empty(s) => s.unflatten(flat)?,
+            AnySpace::Text(s) => AnyElement::Text(s.unflatten(flat)?),
         })
     }
 }
@@ -661,6 +692,7 @@ impl JsonSpace for AnySpace {
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.element_to_json(t),
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.element_to_json(d),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.element_to_json(v),
+            (AnySpace::Text(s), AnyElement::Text(t)) => s.element_to_json(t),
             _ => Err(mismatch(x, self)),
         }
     }
@@ -675,6 +707,7 @@ impl JsonSpace for AnySpace {
             AnySpace::Dict(s) => AnyElement::Dict(s.element_from_json(value)?),
             AnySpace::FiniteSet(s) => AnyElement::Value(s.element_from_json(value)?),
             AnySpace::Empty(s) => s.element_from_json(value)?,
+            AnySpace::Text(s) => AnyElement::Text(s.element_from_json(value)?),
         })
     }
 
@@ -939,6 +972,20 @@ impl DynamicSpace for FiniteSet<Value> {
             _ => None,
         };
         checked(self, value, x)
+    }
+}
+
+impl DynamicSpace for Text {
+    fn to_any_space(&self) -> AnySpace {
+        AnySpace::Text(self.clone())
+    }
+
+    fn element_to_any(&self, x: &String) -> AnyElement {
+        AnyElement::Text(x.clone())
+    }
+
+    fn element_from_any(&self, x: &AnyElement) -> Result<String, SpaceError> {
+        checked(self, x.as_text().map(str::to_owned), x)
     }
 }
 

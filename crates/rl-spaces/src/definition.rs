@@ -25,6 +25,7 @@
 //! | `Tuple` | `spaces`: a list of definitions |
 //! | `Dict` | `spaces`: an object of definitions |
 //! | `FiniteSet` | `elements`: a list of distinct JSON values |
+//! | `Text` | `max_length`, `min_length` (optional, default 1), `charset` (optional, default [`ALPHANUMERIC`](crate::ALPHANUMERIC)): a string of distinct characters in the order that numbers them |
 //! | `Empty` | no field |
 //!
 //! Reading is strict: unknown fields, duplicate keys, wrong types, mismatched lengths and
@@ -44,7 +45,7 @@ use crate::json::{StrictObject, describe};
 use crate::scalar::{BoxScalar, DType};
 use crate::{
     AnyBox, AnySpace, BoxSpace, DictSpace, Discrete, EmptySpace, FiniteSet, MultiBinary,
-    MultiDiscrete, SpaceError, TupleSpace,
+    MultiDiscrete, SpaceError, Text, TupleSpace,
 };
 
 /// The `format` field of a definition document.
@@ -99,6 +100,11 @@ impl AnySpace {
                 object.insert("elements".to_owned(), Value::Array(s.as_slice().to_vec()));
             }
             AnySpace::Empty(_) => {}
+            AnySpace::Text(s) => {
+                object.insert("min_length".to_owned(), Value::from(s.min_length()));
+                object.insert("max_length".to_owned(), Value::from(s.max_length()));
+                object.insert("charset".to_owned(), Value::from(s.charset_string()));
+            }
         }
         Value::Object(object)
     }
@@ -123,13 +129,14 @@ impl AnySpace {
             "Tuple" => read_tuple(value),
             "Dict" => read_dict(value),
             "FiniteSet" => read_finite_set(value),
+            "Text" => read_text(value),
             "Empty" => {
                 StrictObject::new(value, "Empty", &["type"])?;
                 Ok(AnySpace::Empty(EmptySpace::new()))
             }
             other => Err(SpaceError::json(format!(
                 "unknown space type {other:?} (expected one of: Discrete, Box, MultiDiscrete, \
-                 MultiBinary, Tuple, Dict, FiniteSet, Empty)"
+                 MultiBinary, Tuple, Dict, FiniteSet, Text, Empty)"
             ))
             .within(".type")),
         }
@@ -508,6 +515,48 @@ fn read_dict(value: &Value) -> Result<AnySpace, SpaceError> {
         .collect::<Result<BTreeMap<_, _>, _>>()?;
     DictSpace::new(spaces)
         .map(AnySpace::Dict)
+        .map_err(constructor_error)
+}
+
+fn read_text(value: &Value) -> Result<AnySpace, SpaceError> {
+    let object = StrictObject::new(
+        value,
+        "Text",
+        &["type", "min_length", "max_length", "charset"],
+    )?;
+    let length = |key: &str| -> Result<Option<usize>, SpaceError> {
+        object
+            .optional(key)
+            .map(|v| {
+                v.as_u64()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| {
+                        SpaceError::json(format!(
+                            "expected a non-negative integer, found {}",
+                            describe(v)
+                        ))
+                        .within(&format!(".{key}"))
+                    })
+            })
+            .transpose()
+    };
+    let max_length = object.required("max_length")?;
+    let max_length = length("max_length")?.ok_or_else(|| {
+        SpaceError::json(format!(
+            "expected a non-negative integer, found {}",
+            describe(max_length)
+        ))
+        .within(".max_length")
+    })?;
+    let min_length = length("min_length")?.unwrap_or(1);
+    let charset = match object.optional("charset") {
+        None => crate::ALPHANUMERIC,
+        Some(v) => v.as_str().ok_or_else(|| {
+            SpaceError::json(format!("expected a string, found {}", describe(v))).within(".charset")
+        })?,
+    };
+    Text::new(min_length, max_length, charset)
+        .map(AnySpace::Text)
         .map_err(constructor_error)
 }
 

@@ -84,6 +84,16 @@ pub enum SpaceError {
         /// The name of the limit's constant, such as `"rl_spaces::MAX_FLAT_LEN"`.
         limit_name: &'static str,
     },
+    /// A mask or probability given to a sampler does not fit the space (wrong shape or
+    /// length, a value other than those allowed, probabilities that are negative or do not sum
+    /// to 1).
+    #[error("invalid mask for {space}: {reason}")]
+    InvalidMask {
+        /// The space, printed with `Display`.
+        space: String,
+        /// What was wrong with the mask.
+        reason: String,
+    },
     /// An operation needs an element but the space has none (for example sampling an
     /// [`EmptySpace`](crate::EmptySpace)).
     #[error("the space is empty: it has no element to give")]

@@ -2,7 +2,7 @@
 //!
 //! A *space* is a set of values an environment observes or acts with: [`Discrete`],
 //! [`BoxSpace`] (and its allocation-free form [`ArrayBox`]), [`MultiDiscrete`],
-//! [`MultiBinary`], the composites [`TupleSpace`] and [`DictSpace`], [`FiniteSet`],
+//! [`MultiBinary`], [`Text`], the composites [`TupleSpace`] and [`DictSpace`], [`FiniteSet`],
 //! [`ImplicitSpace`] and [`EmptySpace`]. Their semantics follow Gymnasium's `spaces` module;
 //! what each space can do is a trait it implements:
 //!
@@ -86,6 +86,7 @@ mod finite_set;
 mod implicit;
 mod json;
 mod limits;
+mod mask;
 mod multi_binary;
 mod multi_discrete;
 pub mod numpy_random;
@@ -94,6 +95,7 @@ mod scalar;
 mod space;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod text;
 mod tuple;
 
 pub use any::{AnyArray, AnyBox, AnyElement, AnySpace, DynamicSpace};
@@ -117,4 +119,5 @@ pub use scalar::{BoxScalar, DType};
 pub use space::{
     Elements, FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, TrySampleSpace,
 };
+pub use text::{ALPHANUMERIC, Text};
 pub use tuple::TupleSpace;

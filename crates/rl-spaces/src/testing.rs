@@ -22,7 +22,8 @@ use serde_json::Value;
 
 use crate::space::{FiniteSpace, FlattenSpace, JsonSpace, TrySampleSpace};
 use crate::{
-    AnySpace, BoxSpace, DictSpace, Discrete, FiniteSet, MultiBinary, MultiDiscrete, TupleSpace,
+    AnySpace, BoxSpace, DictSpace, Discrete, FiniteSet, MultiBinary, MultiDiscrete, Text,
+    TupleSpace,
 };
 
 /// How many samples [`check_space`] draws.
@@ -307,6 +308,17 @@ pub fn leaf_space() -> impl Strategy<Value = AnySpace> {
                 .ok()
                 .map(AnySpace::from)
         }),
+        (
+            0usize..4,
+            0usize..6,
+            prop::collection::btree_set(any::<char>(), 1..8)
+        )
+            .prop_filter_map("valid Text", |(min_length, extra, charset)| {
+                let charset: String = charset.into_iter().collect();
+                Text::new(min_length, min_length + extra, &charset)
+                    .ok()
+                    .map(AnySpace::from)
+            }),
     ]
 }
 
@@ -350,6 +362,7 @@ pub fn any_json() -> impl Strategy<Value = Value> {
             Just("MultiDiscrete"),
             Just("MultiBinary"),
             Just("FiniteSet"),
+            Just("Text"),
         ]
         .prop_map(Value::from),
         "[a-z]{0,5}".prop_map(Value::from),
@@ -366,6 +379,9 @@ pub fn any_json() -> impl Strategy<Value = Value> {
             Just("nvec".to_owned()),
             Just("spaces".to_owned()),
             Just("elements".to_owned()),
+            Just("min_length".to_owned()),
+            Just("max_length".to_owned()),
+            Just("charset".to_owned()),
             "[a-z]{1,4}",
         ];
         prop_oneof![
@@ -523,8 +539,16 @@ pub fn example_spaces() -> Vec<(&'static str, AnySpace)> {
             .map(AnySpace::from),
         ),
         ("empty", Ok(AnySpace::Empty(crate::EmptySpace::new()))),
+        (
+            "text_alphanumeric",
+            Text::with_max_length(6).map(AnySpace::from),
+        ),
+        (
+            "text_unicode_from_empty",
+            Text::new(0, 4, "aé€ 𝄞").map(AnySpace::from),
+        ),
     ])
 }
 
 /// The number of entries [`example_spaces`] is meant to hold (a test checks none was dropped).
-pub const EXAMPLE_SPACE_COUNT: usize = 22;
+pub const EXAMPLE_SPACE_COUNT: usize = 24;

@@ -87,8 +87,8 @@ fn malformed_definitions_say_what_is_wrong() {
             "invalid JSON at $.space: invalid Tuple space: child 0 is an empty space, so the Tuple would have no element",
         ),
         (
-            r#"{"format": "rl-spaces/space", "version": 1, "space": {"type": "Graph"}}"#,
-            "invalid JSON at $.space.type: unknown space type \"Graph\" (expected one of: Discrete, Box, MultiDiscrete, MultiBinary, Tuple, Dict, FiniteSet, Empty)",
+            r#"{"format": "rl-spaces/space", "version": 1, "space": {"type": "Hexagon"}}"#,
+            "invalid JSON at $.space.type: unknown space type \"Hexagon\" (expected one of: Discrete, Box, MultiDiscrete, MultiBinary, Tuple, Dict, FiniteSet, Text, Empty)",
         ),
         (
             r#"{"format": "rl-spaces/space", "version": 1, "space": "#,

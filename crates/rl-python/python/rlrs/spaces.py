@@ -20,9 +20,9 @@ def _bound(values: Any, dtype: np.dtype) -> np.ndarray:
 def space_from_definition(definition: dict | str) -> spaces.Space:
     """The ``gymnasium.spaces`` space of an ``rl-spaces`` definition (a dict or JSON text).
 
-    Discrete, Box (dtype, shape, bounds), MultiDiscrete, MultiBinary, Tuple and Dict map to the
-    Gymnasium space of the same name; FiniteSet and Empty have no Gymnasium counterpart and
-    raise ``NotImplementedError``.
+    Discrete, Box (dtype, shape, bounds), MultiDiscrete, MultiBinary, Text (lengths and the
+    charset, in its order), Tuple and Dict map to the Gymnasium space of the same name;
+    FiniteSet and Empty have no Gymnasium counterpart and raise ``NotImplementedError``.
     """
     if isinstance(definition, str):
         definition = json.loads(definition)
@@ -43,6 +43,13 @@ def space_from_definition(definition: dict | str) -> spaces.Space:
     if kind == "MultiBinary":
         shape = [int(n) for n in definition["shape"]]
         return spaces.MultiBinary(shape[0] if len(shape) == 1 else shape)
+    if kind == "Text":
+        # A str keeps its order (a set would be sorted), so characters are numbered alike.
+        return spaces.Text(
+            int(definition["max_length"]),
+            min_length=int(definition.get("min_length", 1)),
+            charset=definition.get("charset", "".join(sorted(spaces.text.alphanumeric))),
+        )
     if kind == "Tuple":
         return spaces.Tuple(tuple(space_from_definition(d) for d in definition["spaces"]))
     if kind == "Dict":

@@ -21,7 +21,8 @@ pub const DEFAULT_NAME: &str = "observation";
 ///
 /// - [`flat_box`](Self::flat_box) is Gymnasium's `flatten_space`: a one-dimensional Box whose
 ///   bounds are those of the flat vector's entries. One-hot blocks (Discrete, MultiDiscrete,
-///   finite sets) lie in `[0, 1]` as `int64` (MultiBinary as `int8`), Box entries keep their
+///   finite sets) lie in `[0, 1]` as `int64` (MultiBinary as `int8`), a Text's character
+///   indices in `[0, len(charset)]` as `int32`, Box entries keep their
 ///   bounds. The dtype is the leaves' common dtype, or `float64` when they differ (or when a
 ///   bound cannot be written in the common dtype).
 /// - [`natural_layout`](Self::natural_layout) keeps what structure a flat vector loses: a Box
@@ -161,6 +162,15 @@ impl FlatBounds {
                 .values()
                 .try_for_each(|child| self.collect(child)),
             AnySpace::Empty(_) => Ok(()),
+            AnySpace::Text(text) => {
+                // Gymnasium's `flatten_space` of a Text: `Box(0, len(charset), (max_length,),
+                // int32)`, the charset's length being the padding.
+                let len = text.max_length();
+                check_one_hot_length(len)?;
+                let padding = text.charset().len() as f64;
+                self.add(DType::I32, &vec![0.0; len], &vec![padding; len]);
+                Ok(())
+            }
         }
     }
 
