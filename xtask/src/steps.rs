@@ -63,7 +63,7 @@ pub(crate) struct Step {
 /// Everything builds in the dev profile (benchmarks included: the step checks that they
 /// compile, and the test step has already built their dependencies that way), so one build of
 /// each dependency serves every step but clippy's and the docs'.
-pub(crate) static STEPS: [Step; 11] = [
+pub(crate) static STEPS: [Step; 12] = [
     Step {
         name: "tidy",
         summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
@@ -181,6 +181,18 @@ pub(crate) static STEPS: [Step; 11] = [
         },
         remedy: "run 'bash crates/rl-python/ci.sh' and fix the failing test (the virtualenv is \
                  target/rl-python-venv; the first run needs PyPI)",
+    },
+    Step {
+        name: "wheel",
+        summary: "bash crates/rl-python/wheel.sh (an abi3 manylinux2014 wheel of rlrs and its sdist, \
+                  built with maturin's zig linker; the wheel installed into a fresh virtualenv and \
+                  the package's tests run against it with no cargo or rustc on PATH)",
+        action: Action::Script {
+            path: "crates/rl-python/wheel.sh",
+        },
+        remedy: "run 'bash crates/rl-python/wheel.sh' and fix what it reports (the wheels are in \
+                 target/wheels, the test virtualenv is target/rl-wheel-test-venv; the first run \
+                 needs PyPI)",
     },
 ];
 
@@ -577,7 +589,7 @@ mod tests {
             names,
             [
                 "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples", "package",
-                "fuzz", "python"
+                "fuzz", "python", "wheel"
             ]
         );
     }
