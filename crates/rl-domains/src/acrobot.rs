@@ -118,10 +118,11 @@ impl Default for AcrobotParams {
 }
 
 impl AcrobotParams {
-    /// Checks that the torque noise is finite and not negative and that the time limit is
+    /// Checks that the torque noise is finite, not negative and at most 10^6 (larger noise
+    /// overflows the dynamics into NaN) and that the time limit is
     /// at least 1.
     pub fn validate(&self) -> Result<(), Error> {
-        parameter_checks::finite("torque_noise_max", self.torque_noise_max)?;
+        parameter_checks::magnitude("torque_noise_max", self.torque_noise_max)?;
         if self.torque_noise_max < 0.0 {
             return Err(Error::InvalidParameter {
                 parameter: "torque_noise_max",
@@ -819,9 +820,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_largest_accepted_noise_keeps_observations_finite() {
+        // The fuzz target's finding: a torque noise of 3.06e131 was accepted and stepped to
+        // NaN observations; 10^6, the largest accepted, stays finite.
+        let acrobot = Acrobot::new(AcrobotParams {
+            torque_noise_max: crate::parameter_checks::PHYSICAL_RANGE.1,
+            ..AcrobotParams::default()
+        })
+        .expect("valid");
+        let mut rng = NumpyGenerator::seed_from_u64(7);
+        let mut state = acrobot.initial_state(Mode::Training, &mut rng);
+        for step in 0..2000 {
+            let outcome = acrobot.step(&state, &(step % 3), Mode::Training, &mut rng);
+            state = outcome.next_state;
+            let observation = acrobot.observe(&state);
+            assert!(
+                rl_spaces::Space::contains(acrobot.observation_space(), &observation),
+                "step {step}: {observation:?}"
+            );
+            if outcome.terminated {
+                state = acrobot.initial_state(Mode::Training, &mut rng);
+            }
+        }
+    }
+
+    #[test]
     fn defaults_are_valid_and_bad_noise_is_rejected() {
         assert!(AcrobotParams::default().validate().is_ok());
-        for noise in [-0.1, f64::NAN, f64::INFINITY] {
+        for noise in [-0.1, f64::NAN, f64::INFINITY, 1.000_001e6, 3.06e131] {
             let bad = AcrobotParams {
                 torque_noise_max: noise,
                 ..AcrobotParams::default()

@@ -132,7 +132,7 @@ impl CartPoleParams {
     /// bounds of every variable (so that every initial observation lies in the observation
     /// space), and the time limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
-        parameter_checks::finite("gravity", self.gravity)?;
+        parameter_checks::magnitude("gravity", self.gravity)?;
         let (_, largest) = parameter_checks::PHYSICAL_RANGE;
         parameter_checks::within(
             "gravity",

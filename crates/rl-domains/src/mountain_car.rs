@@ -115,8 +115,8 @@ impl MountainCarParams {
         parameter_checks::positive("max_speed", self.max_speed)?;
         parameter_checks::finite("goal_position", self.goal_position)?;
         parameter_checks::finite("goal_velocity", self.goal_velocity)?;
-        parameter_checks::finite("force", self.force)?;
-        parameter_checks::finite("gravity", self.gravity)?;
+        parameter_checks::magnitude("force", self.force)?;
+        parameter_checks::magnitude("gravity", self.gravity)?;
         parameter_checks::finite("step_reward", self.step_reward)?;
         parameter_checks::finite("goal_reward", self.goal_reward)?;
         parameter_checks::ordered_range(

@@ -133,7 +133,7 @@ impl MountainCarContinuousParams {
         parameter_checks::positive("max_speed", self.max_speed)?;
         parameter_checks::finite("goal_position", self.goal_position)?;
         parameter_checks::finite("goal_velocity", self.goal_velocity)?;
-        parameter_checks::finite("power", self.power)?;
+        parameter_checks::magnitude("power", self.power)?;
         parameter_checks::ordered_range(
             "reset_low",
             self.reset_low,

@@ -45,6 +45,22 @@ pub(crate) fn physical(parameter: &'static str, value: f64) -> Result<(), Error>
     )
 }
 
+/// Fails unless `value` is finite and its magnitude at most [`PHYSICAL_RANGE`]'s upper end: a
+/// signed physical quantity (gravity, a force, a noise amplitude) whose products in the
+/// dynamics cannot overflow into infinities that meet as NaN (Acrobot's torque noise of
+/// 3e131 gave NaN observations).
+pub(crate) fn magnitude(parameter: &'static str, value: f64) -> Result<(), Error> {
+    finite(parameter, value)?;
+    let high = PHYSICAL_RANGE.1;
+    within(
+        parameter,
+        value,
+        -high,
+        high,
+        "a physical quantity of normal size",
+    )
+}
+
 /// Fails unless `value` is greater than 0.
 pub(crate) fn nonzero_steps(parameter: &'static str, value: u64) -> Result<(), Error> {
     if value > 0 {

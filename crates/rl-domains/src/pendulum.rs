@@ -87,7 +87,7 @@ impl Default for PendulumParams {
 impl PendulumParams {
     /// Checks that `g` is finite and the time limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
-        parameter_checks::finite("g", self.g)?;
+        parameter_checks::magnitude("g", self.g)?;
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
     }
 }

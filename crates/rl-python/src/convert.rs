@@ -59,12 +59,22 @@ pub(crate) fn element_to_python<'py>(
 /// The entries of `object` as an array of `T`, converted by `numpy.require` (C-contiguous and
 /// aligned: reading an unaligned array panicked) with
 /// the dtype `name`.
+/// The most dimensions of an array the package reads (rust-numpy's limit; NumPy 2's is 64).
+const MAX_DIMENSIONS: usize = 32;
+
 fn read_array<T: Element + Clone>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<ArrayD<T>> {
     let py = object.py();
     let converted = py
         .import("numpy")?
         .call_method1("require", (object, name, "CA"))?;
     let array = converted.cast::<PyArrayDyn<T>>()?;
+    // NumPy 2 makes arrays of up to 64 dimensions; rust-numpy panics reading more than 32.
+    let dimensions = numpy::PyUntypedArrayMethods::ndim(array);
+    if dimensions > MAX_DIMENSIONS {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "an array of {dimensions} dimensions; arrays of more than {MAX_DIMENSIONS} are not read"
+        )));
+    }
     let readonly: PyReadonlyArrayDyn<'_, T> = array.try_readonly().map_err(|error| {
         pyo3::exceptions::PyValueError::new_err(format!("the array cannot be read: {error}"))
     })?;

@@ -214,3 +214,22 @@ def test_a_vector_too_big_for_the_memory_available_is_a_value_error():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "ValueError:" in result.stdout and "cannot be allocated" in result.stdout, result.stdout
+
+
+def test_actions_of_more_than_32_dimensions_are_value_errors():
+    # The fuzz target's PanicException ("NumPy is expected to limit arrays to 32 or fewer
+    # dimensions"): NumPy 2 makes arrays of up to 64.
+    vector = rlrs.RustVectorEnv("Pendulum-v1", 4, threads=1)
+    vector.reset(seed=0)
+    with pytest.raises(ValueError, match="33 dimensions"):
+        vector.step(np.zeros((4,) + (1,) * 32, dtype=np.float32))
+    env = rlrs.RustEnv("Pendulum-v1")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="33 dimensions"):
+        env.step(np.zeros((1,) * 33, dtype=np.float32))
+
+
+def test_a_huge_torque_noise_is_refused_by_name():
+    # The fuzz target's wrong state: Acrobot with torque_noise_max=3.06e131 stepped to NaN.
+    with pytest.raises(ValueError, match="torque_noise_max"):
+        gym.make("rlrs/Acrobot-v1", torque_noise_max=3.06e131)
