@@ -2,4 +2,5 @@
 //! this directory. `cargo xtask tidy` checks that every file of `tests/` is named here.
 
 mod allocation;
+mod conformance;
 mod seeded;

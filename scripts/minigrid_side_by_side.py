@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Steps rl-object-grid's MiniGrid and live minigrid 3.2.0 side by side (not part of CI).
+
+For every `MiniGrid-*` id (all but WFC), plays episodes of random actions in minigrid from
+seeded and unseeded resets, replays the same seeds and actions through the
+`replay_json` example of rl-object-grid, and compares, after every reset, the grid encoding
+and the agent, and after every step the observation (image, direction, mission), the reward
+(exactly), both flags, the agent's position, direction and carried object.
+
+    cargo build --release -p rl-object-grid --example replay_json
+    /work/refvenv/bin/python scripts/minigrid_side_by_side.py [--episodes 30] [--seed 1]
+
+Needs minigrid 3.2.0, gymnasium 1.4.0 and numpy in the Python running it.
+"""
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import minigrid  # noqa: F401  (registers the ids)
+
+ROOT = Path(__file__).resolve().parent.parent
+BINARY = ROOT / "target" / "release" / "examples" / "replay_json"
+
+# Action weights: left, right, forward, pickup, drop, toggle, done.
+WEIGHTS = [15, 15, 40, 10, 8, 10, 2]
+
+# Steps of minigrid's episodes with a non-zero reward, termination, truncation.
+COUNTS = {"rewarded": 0, "terminated": 0, "truncated": 0}
+
+
+def encode_obs(obs):
+    return {
+        "image": obs["image"].tobytes().hex(),
+        "direction": int(obs["direction"]),
+        "mission": obs["mission"],
+    }
+
+
+def agent(env):
+    u = env.unwrapped
+    carrying = None if u.carrying is None else [int(v) for v in u.carrying.encode()]
+    return [int(u.agent_pos[0]), int(u.agent_pos[1])], int(u.agent_dir), carrying
+
+
+def play(env_id, episodes, rng):
+    env = gym.make(env_id)
+    max_steps = env.unwrapped.max_steps
+    segments = []
+    for episode in range(episodes):
+        seed = rng.randrange(2**63) if episode % 3 != 1 else None
+        if episode == 0 and seed is None:
+            seed = rng.randrange(2**32)
+        obs, _ = env.reset(seed=seed)
+        u = env.unwrapped
+        pos, direction, _ = agent(env)
+        segment = {
+            "seed": seed,
+            "grid": u.grid.encode().tobytes().hex(),
+            "agent_pos": pos,
+            "agent_dir": direction,
+            "initial_obs": encode_obs(obs),
+            "actions": [],
+            "steps": [],
+        }
+        # Most episodes are cut short; every fourth runs to its end (the time limit included).
+        limit = max_steps + 1 if episode % 4 == 3 else rng.randrange(1, 200)
+        for _ in range(limit):
+            action = rng.choices(range(7), weights=WEIGHTS)[0]
+            obs, reward, terminated, truncated, _ = env.step(action)
+            pos, direction, carrying = agent(env)
+            segment["actions"].append(action)
+            segment["steps"].append({
+                "obs": encode_obs(obs),
+                "reward": float(reward),
+                "terminated": bool(terminated),
+                "truncated": bool(truncated),
+                "agent_pos": pos,
+                "agent_dir": direction,
+                "carrying": carrying,
+            })
+            if terminated or truncated:
+                break
+        segments.append(segment)
+    return segments
+
+
+def compare(env_id, theirs, ours, report):
+    mismatches = 0
+    steps = 0
+    for segment in theirs:
+        for step in segment["steps"]:
+            COUNTS["rewarded"] += step["reward"] != 0.0
+            COUNTS["terminated"] += step["terminated"]
+            COUNTS["truncated"] += step["truncated"]
+    for index, (a, b) in enumerate(zip(theirs, ours)):
+        for field in ("grid", "agent_pos", "agent_dir", "initial_obs"):
+            if a[field] != b[field]:
+                mismatches += 1
+                report.append(f"{env_id} segment {index}: {field}")
+        if len(a["steps"]) != len(b["steps"]):
+            mismatches += 1
+            report.append(f"{env_id} segment {index}: {len(b['steps'])} steps, minigrid {len(a['steps'])}")
+        for step, (x, y) in enumerate(zip(a["steps"], b["steps"])):
+            steps += 1
+            for field in x:
+                if x[field] != y[field]:
+                    mismatches += 1
+                    report.append(f"{env_id} segment {index} step {step}: {field}: ours {y[field]}, minigrid {x[field]}")
+    return mismatches, steps
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ids", nargs="*")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    ids = args.ids or [k for k in gym.registry if k.startswith("MiniGrid-") and "WFC" not in k]
+    total_mismatches = total_steps = total_resets = 0
+    report = []
+    for env_id in ids:
+        theirs = play(env_id, args.episodes, rng)
+        request = {"id": env_id, "segments": [{"seed": s["seed"], "actions": s["actions"]} for s in theirs]}
+        result = subprocess.run([str(BINARY)], input=json.dumps(request), capture_output=True, text=True)
+        if result.returncode != 0:
+            print(f"{env_id}: replay failed: {result.stderr.strip()}")
+            total_mismatches += 1
+            continue
+        ours = json.loads(result.stdout)["segments"]
+        mismatches, steps = compare(env_id, theirs, ours, report)
+        total_mismatches += mismatches
+        total_steps += steps
+        total_resets += len(theirs)
+        print(f"{env_id}: {len(theirs)} resets, {steps} steps, {mismatches} mismatches", flush=True)
+    print(f"\n{len(ids)} ids, {total_resets} resets, {total_steps} steps: {total_mismatches} mismatches")
+    print(f"minigrid's steps with a non-zero reward: {COUNTS['rewarded']}, terminated: "
+          f"{COUNTS['terminated']}, truncated: {COUNTS['truncated']}")
+    for line in report[:20]:
+        print(line)
+    sys.exit(1 if total_mismatches else 0)
+
+
+if __name__ == "__main__":
+    main()
