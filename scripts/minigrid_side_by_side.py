@@ -47,7 +47,32 @@ def agent(env):
     return [int(u.agent_pos[0]), int(u.agent_pos[1])], int(u.agent_dir), carrying
 
 
-def play(env_id, episodes, rng):
+def interacting_action(env, rng):
+    """An action that interacts with what is in front more often than a random one: toggles
+    doors and boxes, picks up keys, balls and boxes, drops next to things, says done next to
+    a GoTo target, walks into goals; random otherwise. It reads minigrid's state, which is
+    fine: only the actions reach our side."""
+    u = env.unwrapped
+    front = u.grid.get(*u.front_pos)
+    target = getattr(u, "target_pos", None)
+    if target is not None and rng.random() < 0.5:
+        ax, ay = u.agent_pos
+        tx, ty = target
+        if (ax == tx and abs(ay - ty) == 1) or (ay == ty and abs(ax - tx) == 1):
+            return 6
+    if front is not None and rng.random() < 0.7:
+        if front.type in ("door", "box") and rng.random() < 0.6:
+            return 5
+        if front.type in ("key", "ball", "box") and u.carrying is None:
+            return 3
+        if front.type in ("goal",):
+            return 2
+    if front is None and u.carrying is not None and rng.random() < 0.15:
+        return 4
+    return rng.choices(range(7), weights=WEIGHTS)[0]
+
+
+def play(env_id, episodes, rng, policy):
     env = gym.make(env_id)
     max_steps = env.unwrapped.max_steps
     segments = []
@@ -70,7 +95,10 @@ def play(env_id, episodes, rng):
         # Most episodes are cut short; every fourth runs to its end (the time limit included).
         limit = max_steps + 1 if episode % 4 == 3 else rng.randrange(1, 200)
         for _ in range(limit):
-            action = rng.choices(range(7), weights=WEIGHTS)[0]
+            if policy == "interact":
+                action = interacting_action(env, rng)
+            else:
+                action = rng.choices(range(7), weights=WEIGHTS)[0]
             obs, reward, terminated, truncated, _ = env.step(action)
             pos, direction, carrying = agent(env)
             segment["actions"].append(action)
@@ -119,13 +147,15 @@ def main():
     parser.add_argument("--episodes", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ids", nargs="*")
+    parser.add_argument("--policy", choices=["random", "interact"], default="random",
+                        help="random actions, or actions that interact with what is in front")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ids = args.ids or [k for k in gym.registry if k.startswith("MiniGrid-") and "WFC" not in k]
     total_mismatches = total_steps = total_resets = 0
     report = []
     for env_id in ids:
-        theirs = play(env_id, args.episodes, rng)
+        theirs = play(env_id, args.episodes, rng, args.policy)
         request = {"id": env_id, "segments": [{"seed": s["seed"], "actions": s["actions"]} for s in theirs]}
         result = subprocess.run([str(BINARY)], input=json.dumps(request), capture_output=True, text=True)
         if result.returncode != 0:

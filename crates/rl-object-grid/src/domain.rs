@@ -15,7 +15,7 @@ use crate::envs::{EnvParams, Rules};
 use crate::generation::Builder;
 use crate::grid::Grid;
 use crate::object::{Cell, DoorState, ObjectKind};
-use crate::state::{Direction, MiniGridState};
+use crate::state::MiniGridState;
 use crate::view::{MAX_VIEW_SIZE, write_full, write_image};
 
 /// minigrid's action 0: turn left.
@@ -683,7 +683,22 @@ impl Domain for MiniGrid {
                 state.mission_index()
             ));
         }
-        let _ = Direction::from_index(state.direction.index());
+        let valid = |cell: Cell| Cell::from_bytes(cell.to_bytes()) == Some(cell);
+        if let Some(index) = state.grid.cells().iter().position(|&cell| !valid(cell)) {
+            return Err(format!(
+                "cell {index} ({:?}) is not an object of this crate",
+                state.grid.cells()[index].to_bytes()
+            ));
+        }
+        if !valid(state.carrying) || !(state.carrying.is_empty() || state.carrying.can_pickup()) {
+            return Err(format!(
+                "the carried {:?} cannot be carried",
+                state.carrying
+            ));
+        }
+        if let Some(obstacle) = state.obstacles.iter().find(|&&p| !state.grid.contains(p)) {
+            return Err(format!("the obstacle at {obstacle:?} is outside the grid"));
+        }
         Ok(())
     }
 }

@@ -37,12 +37,33 @@ impl Position {
 pub const MAX_SIDE: usize = 256;
 
 /// A `width` by `height` rectangle of cells, stored row by row (`cells[y * width + x]`, as
-/// minigrid stores its `grid` list).
+/// minigrid stores its `grid` list). Read from JSON, the cell count must match the sides.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "GridFields")]
 pub struct Grid {
     width: usize,
     height: usize,
     cells: Vec<Cell>,
+}
+
+/// The fields of a [`Grid`] as read, before their check.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GridFields {
+    width: usize,
+    height: usize,
+    cells: Vec<Cell>,
+}
+
+impl TryFrom<GridFields> for Grid {
+    type Error = String;
+
+    fn try_from(fields: GridFields) -> Result<Grid, String> {
+        let (width, height, count) = (fields.width, fields.height, fields.cells.len());
+        Grid::from_cells(width, height, fields.cells).ok_or_else(|| {
+            format!("a grid of {width} by {height} (each side 1 to {MAX_SIDE}) with {count} cells")
+        })
+    }
 }
 
 impl Grid {

@@ -117,3 +117,45 @@ fn ids_and_their_parameters() {
         "{unknown:?}"
     );
 }
+
+#[test]
+fn states_from_outside_are_checked() {
+    use rand::SeedableRng;
+    use rl_core::{Domain, NumpyGenerator};
+    use rl_object_grid::MiniGridState;
+
+    let domain = MiniGrid::for_id("MiniGrid-DoorKey-5x5-v0").expect("an id");
+    let state = domain.generate(&mut NumpyGenerator::seed_from_u64(1));
+    assert_eq!(domain.check_state(&state), Ok(()));
+    let json = serde_json::to_value(&state).expect("a state as JSON");
+    let round: MiniGridState = serde_json::from_value(json.clone()).expect("read back");
+    assert_eq!(round, state);
+
+    let mut bad_cell = json.clone();
+    bad_cell["grid"]["cells"][0] = serde_json::json!([42, 0, 0, 0]);
+    let bad_cell: MiniGridState = serde_json::from_value(bad_cell).expect("bytes");
+    let error = domain.check_state(&bad_cell).expect_err("no object 42");
+    assert!(error.contains("cell 0"), "{error}");
+
+    let mut outside = json;
+    outside["agent"] = serde_json::json!({"x": 9, "y": 1});
+    let outside: MiniGridState = serde_json::from_value(outside).expect("a position");
+    let error = domain.check_state(&outside).expect_err("outside");
+    assert!(error.contains("outside the grid"), "{error}");
+}
+
+#[test]
+fn grids_read_from_json_have_as_many_cells_as_their_sides_say() {
+    use rl_object_grid::Grid;
+
+    let grid: Result<Grid, _> = serde_json::from_value(
+        serde_json::json!({"width": 3, "height": 3, "cells": [[1, 0, 0, 0]]}),
+    );
+    let error = grid.expect_err("one cell for nine").to_string();
+    assert!(error.contains("3 by 3"), "{error}");
+    let grid: Grid = serde_json::from_value(
+        serde_json::json!({"width": 1, "height": 1, "cells": [[2, 5, 0, 0]]}),
+    )
+    .expect("one wall");
+    assert_eq!(grid.encode(), vec![2, 5, 0]);
+}
