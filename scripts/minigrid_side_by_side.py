@@ -72,8 +72,42 @@ def interacting_action(env, rng):
     return rng.choices(range(7), weights=WEIGHTS)[0]
 
 
-def play(env_id, episodes, rng, policy):
-    env = gym.make(env_id)
+# Variants beyond the registered parameters: (id, minigrid's make kwargs, our overrides).
+VARIANTS = [
+    ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5}, {"agent_view_size": 5}),
+    ("MiniGrid-FourRooms-v0", {"agent_view_size": 9}, {"agent_view_size": 9}),
+    ("MiniGrid-LavaCrossingS9N2-v0", {"agent_view_size": 3}, {"agent_view_size": 3}),
+    ("MiniGrid-FourRooms-v0", {"agent_pos": (3, 3), "goal_pos": (15, 15)},
+     {"env": {"four_rooms": {"agent_pos": [3, 3], "goal_pos": [15, 15]}}}),
+    ("MiniGrid-KeyCorridorS3R3-v0", {"obj_type": "key"},
+     {"env": {"key_corridor": {"obj_type": "key"}}}),
+    ("MiniGrid-KeyCorridorS4R3-v0", {"obj_type": "box"},
+     {"env": {"key_corridor": {"obj_type": "box"}}}),
+    ("MiniGrid-LavaGapS7-v0", {"obstacle_type": "WALL"},
+     {"env": {"lava_gap": {"obstacle_type": "wall"}}}),
+    ("MiniGrid-DistShift1-v0", {"agent_start_pos": None},
+     {"env": {"dist_shift": {"agent_start_pos": None}}}),
+    ("MiniGrid-Empty-8x8-v0", {"size": 10, "max_steps": 50},
+     {"env": {"empty": {"size": 10}}, "max_steps": 50}),
+    ("MiniGrid-MultiRoom-N6-v0", {"minNumRooms": 2, "maxNumRooms": 4, "maxRoomSize": 6},
+     {"env": {"multi_room": {"min_num_rooms": 2, "max_num_rooms": 4, "max_room_size": 6}}}),
+    ("MiniGrid-Dynamic-Obstacles-8x8-v0", {"n_obstacles": 9},
+     {"env": {"dynamic_obstacles": {"n_obstacles": 9}}}),
+    ("MiniGrid-Fetch-8x8-N3-v0", {"numObjs": 6}, {"env": {"fetch": {"num_objs": 6}}}),
+    ("MiniGrid-PutNear-8x8-N3-v0", {"numObjs": 5}, {"env": {"put_near": {"num_objs": 5}}}),
+]
+
+
+def make(env_id, kwargs):
+    kwargs = dict(kwargs)
+    if kwargs.get("obstacle_type") == "WALL":
+        from minigrid.core.world_object import Wall
+        kwargs["obstacle_type"] = Wall
+    return gym.make(env_id, **kwargs)
+
+
+def play(env_id, episodes, rng, policy, kwargs=None):
+    env = make(env_id, kwargs or {})
     max_steps = env.unwrapped.max_steps
     segments = []
     for episode in range(episodes):
@@ -152,23 +186,32 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     ids = args.ids or [k for k in gym.registry if k.startswith("MiniGrid-") and "WFC" not in k]
+    cases = [(env_id, None, None) for env_id in ids]
+    if not args.ids:
+        cases += VARIANTS
     total_mismatches = total_steps = total_resets = 0
     report = []
-    for env_id in ids:
-        theirs = play(env_id, args.episodes, rng, args.policy)
+    for env_id, kwargs, overrides in cases:
+        theirs = play(env_id, args.episodes, rng, args.policy, kwargs)
         request = {"id": env_id, "segments": [{"seed": s["seed"], "actions": s["actions"]} for s in theirs]}
+        if overrides is not None:
+            request["params"] = overrides
+            env_id = f"{env_id} {kwargs}"
         result = subprocess.run([str(BINARY)], input=json.dumps(request), capture_output=True, text=True)
         if result.returncode != 0:
             print(f"{env_id}: replay failed: {result.stderr.strip()}")
             total_mismatches += 1
             continue
         ours = json.loads(result.stdout)["segments"]
+        rewarded_before = COUNTS["rewarded"]
         mismatches, steps = compare(env_id, theirs, ours, report)
+        rewarded = COUNTS["rewarded"] - rewarded_before
         total_mismatches += mismatches
         total_steps += steps
         total_resets += len(theirs)
-        print(f"{env_id}: {len(theirs)} resets, {steps} steps, {mismatches} mismatches", flush=True)
-    print(f"\n{len(ids)} ids, {total_resets} resets, {total_steps} steps: {total_mismatches} mismatches")
+        print(f"{env_id}: {len(theirs)} resets, {steps} steps ({rewarded} rewarded), "
+              f"{mismatches} mismatches", flush=True)
+    print(f"\n{len(ids)} ids and {len(cases) - len(ids)} variants, {total_resets} resets, {total_steps} steps: {total_mismatches} mismatches")
     print(f"minigrid's steps with a non-zero reward: {COUNTS['rewarded']}, terminated: "
           f"{COUNTS['terminated']}, truncated: {COUNTS['truncated']}")
     for line in report[:20]:

@@ -1,7 +1,8 @@
 //! Replays episodes given as JSON on standard input and prints what happened as JSON, for
 //! comparing with live minigrid side by side (`scripts/minigrid_side_by_side.py`).
 //!
-//! Input: `{"id": ID, "segments": [{"seed": SEED or null, "actions": [...]}, ...]}`. Output:
+//! Input: `{"id": ID, "params": {...} (optional overrides of the id's parameters), "segments":
+//! [{"seed": SEED or null, "actions": [...]}, ...]}`. Output:
 //! per segment the grid after the reset (hex of `grid.encode()`), the agent's position and
 //! direction and the first observation, then per step the observation, reward, flags, the
 //! agent's position, direction and carried object.
@@ -10,7 +11,7 @@ use std::fmt::Write as _;
 use std::io::Read as _;
 
 use rl_core::{Environment, Mode, Simulator};
-use rl_object_grid::{MiniGrid, MiniGridObservation, MiniGridState};
+use rl_object_grid::{MiniGrid, MiniGridObservation, MiniGridParams, MiniGridState};
 use serde_json::{Value, json};
 
 /// Bytes as lower-case hex.
@@ -48,7 +49,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::io::stdin().read_to_string(&mut input)?;
     let request: Value = serde_json::from_str(&input)?;
     let id = request["id"].as_str().ok_or("no id")?;
-    let domain = MiniGrid::for_id(id)?;
+    let params = match request.get("params") {
+        Some(overrides) => MiniGridParams::for_id_with(id, overrides)?,
+        None => MiniGridParams::for_id(id)?,
+    };
+    let domain = MiniGrid::new(params)?;
     let mut env = Simulator::new(domain, 0);
     let mut segments = Vec::new();
     for segment in request["segments"].as_array().ok_or("no segments")? {
