@@ -55,6 +55,16 @@ def interacting_action(env, rng):
     u = env.unwrapped
     front = u.grid.get(*u.front_pos)
     target = getattr(u, "target_pos", None)
+    if hasattr(u, "move_type") and rng.random() < 0.8:
+        # PutNear: pick up the object to move, drop it next to the target.
+        fx, fy = u.front_pos
+        tx, ty = u.target_pos
+        if front is not None and u.carrying is None:
+            if front.type == u.move_type and front.color == u.moveColor:
+                return 3
+        if front is None and u.carrying is not None and abs(fx - tx) <= 1 and abs(fy - ty) <= 1:
+            return 4
+        return rng.choices(range(3), weights=[1, 1, 2])[0]
     if target is not None and rng.random() < 0.5:
         ax, ay = u.agent_pos
         tx, ty = target
