@@ -17,22 +17,31 @@ pub(crate) enum Allowed {
 
 /// The layer table: every crate of ours, lowest first, with the `rl-*` crates it may depend on.
 ///
-/// The order is rl-spaces < rl-core < rl-wrappers < rl-domains < rl-reference < rl-experiment <
-/// rl-python, and each crate may depend only on crates before it, with one exception:
-/// rl-domains depends on rl-spaces and rl-core only, never on rl-wrappers, so that a planner
-/// that wants a domain does not pull in the vector runtime. The rule covers normal, build and
+/// The order is rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid < rl-reference <
+/// rl-experiment < rl-python, and each crate may depend only on crates before it, with two
+/// exceptions: rl-domains and rl-object-grid (grid worlds with objects, MiniGrid), siblings at
+/// one level, depend on rl-spaces and rl-core only, never on rl-wrappers nor on each other, so
+/// that a planner that wants a domain does not pull in the vector runtime and a user who wants
+/// only MiniGrid depends on rl-object-grid alone. The rule covers normal, build and
 /// dev-dependencies alike, so a crate's tests cannot reach up either; a crate may also
 /// dev-depend on itself (tests use that to turn on its own features). A crate under
 /// [`LIBRARY_DIRECTORY`], or any workspace package or dependency named `rl-*`, that is not in
 /// this table is an error until it is added here.
-pub(crate) const LAYERS: [(&str, Allowed); 10] = [
+pub(crate) const LAYERS: [(&str, Allowed); 11] = [
     ("rl-spaces", Allowed::Only(&[])),
     ("rl-core", Allowed::Only(&["rl-spaces"])),
     ("rl-wrappers", Allowed::Only(&["rl-spaces", "rl-core"])),
     ("rl-domains", Allowed::Only(&["rl-spaces", "rl-core"])),
+    ("rl-object-grid", Allowed::Only(&["rl-spaces", "rl-core"])),
     (
         "rl-reference",
-        Allowed::Only(&["rl-spaces", "rl-core", "rl-wrappers", "rl-domains"]),
+        Allowed::Only(&[
+            "rl-spaces",
+            "rl-core",
+            "rl-wrappers",
+            "rl-domains",
+            "rl-object-grid",
+        ]),
     ),
     (
         "rl-experiment",
@@ -41,6 +50,7 @@ pub(crate) const LAYERS: [(&str, Allowed); 10] = [
             "rl-core",
             "rl-wrappers",
             "rl-domains",
+            "rl-object-grid",
             "rl-reference",
         ]),
     ),
@@ -51,6 +61,7 @@ pub(crate) const LAYERS: [(&str, Allowed); 10] = [
             "rl-core",
             "rl-wrappers",
             "rl-domains",
+            "rl-object-grid",
             "rl-reference",
             "rl-experiment",
         ]),
@@ -67,8 +78,8 @@ pub(crate) const LAYERS: [(&str, Allowed); 10] = [
 pub(crate) const OPTIONAL_EDGES: [(&str, &str); 1] = [("rl-domains", "rl-wrappers")];
 
 /// The layer order as the messages and the help spell it, lowest first.
-pub(crate) const LAYER_ORDER: &str =
-    "rl-spaces < rl-core < rl-wrappers < rl-domains < rl-reference < rl-experiment < rl-python";
+pub(crate) const LAYER_ORDER: &str = "rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid < rl-reference < rl-experiment \
+     < rl-python";
 
 /// The name prefix of our own crates: every package or dependency with it must be in [`LAYERS`].
 const OWN_CRATE_PREFIX: &str = "rl-";
@@ -379,7 +390,11 @@ mod tests {
             .filter(|(_, allowed)| *allowed != Allowed::Anything)
             .map(|(name, _)| *name)
             .collect();
-        assert_eq!(published.join(" < "), LAYER_ORDER);
+        // rl-object-grid sits beside rl-domains, at one level.
+        let order = published
+            .join(" < ")
+            .replace(" < rl-object-grid", ", rl-object-grid");
+        assert_eq!(order, LAYER_ORDER);
         for (index, (name, allowed)) in LAYERS.iter().enumerate() {
             let Allowed::Only(names) = allowed else {
                 continue;
@@ -393,11 +408,16 @@ mod tests {
                     "{name} may depend on {allowed_name}, which is not below it"
                 );
             }
-            // Every earlier published crate is allowed, except rl-wrappers for rl-domains.
+            // Every earlier published crate is allowed, except rl-wrappers for rl-domains and
+            // rl-object-grid, and rl-domains for its sibling rl-object-grid.
+            let domain_level = ["rl-domains", "rl-object-grid"];
             let expected: Vec<&str> = published[..index]
                 .iter()
                 .copied()
-                .filter(|lower| !(*name == "rl-domains" && *lower == "rl-wrappers"))
+                .filter(|lower| {
+                    !(domain_level.contains(name)
+                        && (*lower == "rl-wrappers" || domain_level.contains(lower)))
+                })
                 .collect();
             assert_eq!(*names, expected.as_slice(), "{name}");
         }

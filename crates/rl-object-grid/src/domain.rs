@@ -1,0 +1,704 @@
+//! [`MiniGrid`]: minigrid's environments as one pure [`Domain`], with its parameters
+//! ([`MiniGridParams`]), observation ([`MiniGridObservation`]) and observation space.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rand::Rng;
+use rl_core::{Domain, Mode, TransitionOutcome, Value};
+use rl_spaces::{Discrete, Space};
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::envs::dynamic_obstacles::move_obstacles;
+use crate::envs::{EnvParams, Rules};
+use crate::generation::Builder;
+use crate::grid::Grid;
+use crate::object::{Cell, DoorState, ObjectKind};
+use crate::state::MiniGridState;
+use crate::view::{MAX_VIEW_SIZE, write_full, write_image};
+
+/// minigrid's action 0: turn left.
+pub const LEFT: i64 = 0;
+/// minigrid's action 1: turn right.
+pub const RIGHT: i64 = 1;
+/// minigrid's action 2: move forward.
+pub const FORWARD: i64 = 2;
+/// minigrid's action 3: pick up the object in front.
+pub const PICKUP: i64 = 3;
+/// minigrid's action 4: drop the carried object in front.
+pub const DROP: i64 = 4;
+/// minigrid's action 5: toggle (open, close, unlock, open a box) the object in front.
+pub const TOGGLE: i64 = 5;
+/// minigrid's action 6: done (ends GoToDoor and GoToObject episodes; nothing elsewhere).
+pub const DONE: i64 = 6;
+
+/// How many times generation is retried, continuing the generator's stream, where minigrid's
+/// `reset` raises (`place_obj`'s `max_tries` or `connect_all`'s `max_itrs` exceeded): as a
+/// caller catching the exception and calling `reset()` again would.
+const GENERATION_RETRIES: usize = 1000;
+
+/// The parameters of a [`MiniGrid`] domain: the environment and its own parameters, the view
+/// size and the time limit. [`Default`] is `MiniGrid-Empty-8x8-v0`;
+/// [`for_id`](Self::for_id) gives any registered id's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MiniGridParams {
+    /// The environment and its parameters.
+    pub env: EnvParams,
+    /// The side of the agent's square view (7; odd, 3 to 63).
+    pub agent_view_size: usize,
+    /// The episode's time limit in steps (`null`: the environment's own formula, minigrid's
+    /// `max_steps=None`); at least 1.
+    pub max_steps: Option<u64>,
+}
+
+impl Default for MiniGridParams {
+    fn default() -> Self {
+        MiniGridParams {
+            env: EnvParams::default(),
+            agent_view_size: 7,
+            max_steps: None,
+        }
+    }
+}
+
+impl MiniGridParams {
+    /// The parameters of environment `env` with minigrid's defaults for the rest.
+    pub fn new(env: EnvParams) -> MiniGridParams {
+        MiniGridParams {
+            env,
+            ..MiniGridParams::default()
+        }
+    }
+
+    /// The parameters of a registered minigrid id (see [`ids`](crate::ids)), or an
+    /// [`Error::UnknownId`].
+    pub fn for_id(id: &str) -> Result<MiniGridParams, Error> {
+        crate::ids::params_for(id).ok_or_else(|| Error::UnknownId { id: id.to_owned() })
+    }
+
+    /// The parameters of a registered id with the fields of `overrides` (a JSON object of
+    /// [`MiniGridParams`]' fields, the environment's own nested as in the id's defaults)
+    /// read over them.
+    pub fn for_id_with(id: &str, overrides: &serde_json::Value) -> Result<MiniGridParams, Error> {
+        let defaults = MiniGridParams::for_id(id)?;
+        let mut merged = serde_json::to_value(&defaults).map_err(|error| Error::InvalidJson {
+            id: id.to_owned(),
+            reason: error.to_string(),
+        })?;
+        merge(&mut merged, overrides);
+        serde_json::from_value(merged).map_err(|error| Error::InvalidJson {
+            id: id.to_owned(),
+            reason: error.to_string(),
+        })
+    }
+
+    /// Checks every parameter: the first problem found, naming the parameter.
+    pub fn validate(&self) -> Result<(), Error> {
+        let size = self.agent_view_size;
+        if size < 3 || size % 2 == 0 || size > MAX_VIEW_SIZE {
+            return Err(Error::InvalidParameter {
+                parameter: "agent_view_size".to_owned(),
+                reason: format!("must be odd and between 3 and {MAX_VIEW_SIZE}, got {size}"),
+            });
+        }
+        if self.max_steps == Some(0) {
+            return Err(Error::InvalidParameter {
+                parameter: "max_steps".to_owned(),
+                reason: "must be at least 1, got 0".to_owned(),
+            });
+        }
+        self.env.validate()
+    }
+}
+
+/// Reads the fields of `overrides` over `target`, object into object.
+fn merge(target: &mut serde_json::Value, overrides: &serde_json::Value) {
+    match (target, overrides) {
+        (serde_json::Value::Object(target), serde_json::Value::Object(overrides)) => {
+            for (key, value) in overrides {
+                match target.get_mut(key) {
+                    Some(existing) if existing.is_object() && value.is_object() => {
+                        merge(existing, value)
+                    }
+                    _ => {
+                        target.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+        (target, overrides) => *target = overrides.clone(),
+    }
+}
+
+/// What the agent observes (minigrid's observation dict): the egocentric `image`
+/// (`view x view x 3` bytes, numpy's C order), the `direction` it faces (0 to 3) and the
+/// `mission` text, shared with the domain's table of missions (observing allocates the image
+/// only; [`MiniGrid::write_image`] allocates nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MiniGridObservation {
+    /// minigrid's `image`: `(object, colour, state)` per view cell, column first.
+    pub image: Vec<u8>,
+    /// minigrid's `direction`.
+    pub direction: u8,
+    /// minigrid's `mission`.
+    pub mission: Arc<str>,
+}
+
+/// The observations of a [`MiniGrid`] domain, minigrid's `Dict(direction: Discrete(4), image:
+/// Box(0, 255, (view, view, 3), uint8), mission: MissionSpace)`: an image of the view's size,
+/// a direction below 4 and one of the domain's missions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MiniGridObservationSpace {
+    view_size: usize,
+    missions: Arc<[Arc<str>]>,
+}
+
+impl MiniGridObservationSpace {
+    /// The side of the view.
+    pub fn view_size(&self) -> usize {
+        self.view_size
+    }
+
+    /// The missions an observation may carry.
+    pub fn missions(&self) -> &[Arc<str>] {
+        &self.missions
+    }
+}
+
+impl fmt::Display for MiniGridObservationSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Dict('direction': Discrete(4), 'image': Box(0, 255, ({0}, {0}, 3), uint8), \
+             'mission': MissionSpace({1} missions))",
+            self.view_size,
+            self.missions.len()
+        )
+    }
+}
+
+impl Space for MiniGridObservationSpace {
+    type Element = MiniGridObservation;
+
+    fn contains(&self, x: &MiniGridObservation) -> bool {
+        x.image.len() == self.view_size * self.view_size * 3
+            && x.direction < 4
+            && self.missions.iter().any(|mission| **mission == *x.mission)
+    }
+}
+
+/// minigrid's environments as a pure domain: one of minigrid 3.2.0's environment classes
+/// ([`EnvParams`]), exact to it seed for seed.
+///
+/// # Description
+///
+/// The agent moves on a grid of objects (walls, doors, keys, balls, boxes, goals, lava),
+/// seeing a square in front of it, to do what the mission says: reach the goal, pick up an
+/// object, open a door. Each environment generates its grid from the generator at every reset,
+/// in minigrid's order of draws, so that `reset(seed=s)` gives minigrid's grid.
+///
+/// # Action space
+///
+/// `Discrete(7)` (`Discrete(3)` for Dynamic-Obstacles): [`LEFT`], [`RIGHT`], [`FORWARD`],
+/// [`PICKUP`], [`DROP`], [`TOGGLE`], [`DONE`].
+///
+/// # Observation space
+///
+/// [`MiniGridObservation`]: the `image` (`agent_view_size` squared cells of `(object,
+/// colour, state)` bytes, unseen cells 0), the `direction` and the `mission`.
+///
+/// # Rewards
+///
+/// `1 - 0.9 * (step_count / max_steps)` (float64) on success, 0 otherwise; -1 for walking
+/// into an obstacle in Dynamic-Obstacles.
+///
+/// # Starting state
+///
+/// Generated by the environment's `_gen_grid` from the generator.
+///
+/// # Episode end
+///
+/// Termination: the goal or lava reached, or the environment's task done or failed.
+/// Truncation: `max_steps` steps ([`Domain::episode_cap`]; both flags may be set on the
+/// same step, as in minigrid).
+///
+/// # Parameters
+///
+/// [`MiniGridParams`]; [`MiniGridParams::for_id`] gives the registered ids'.
+///
+/// # Reference
+///
+/// minigrid 3.2.0: `minigrid/minigrid_env.py`, `core/`, `envs/`, ids in `__init__.py`.
+///
+/// # Differences
+///
+/// Where minigrid's `reset` raises (a placement exceeding `max_tries`, `connect_all`
+/// exceeding its iterations), generation starts again from the continued stream, as a caller
+/// retrying `reset()` would; where minigrid would draw forever (no cell can take an object),
+/// the object is left out. Neither happens with the registered ids' parameters in practice.
+#[derive(Debug, Clone)]
+pub struct MiniGrid {
+    params: MiniGridParams,
+    width: usize,
+    height: usize,
+    max_steps: u64,
+    see_through_walls: bool,
+    rules: Rules,
+    actions: Discrete,
+    observations: MiniGridObservationSpace,
+}
+
+impl MiniGrid {
+    /// The domain of `params`, after checking them.
+    pub fn new(params: MiniGridParams) -> Result<MiniGrid, Error> {
+        params.validate()?;
+        let (width, height) = params.env.grid_size();
+        let max_steps = params
+            .max_steps
+            .unwrap_or_else(|| params.env.default_max_steps());
+        let missions: Arc<[Arc<str>]> = params.env.missions().into_iter().map(Arc::from).collect();
+        let actions = Discrete::new(params.env.action_count() as u64).map_err(|error| {
+            Error::InvalidParameter {
+                parameter: "env".to_owned(),
+                reason: error.to_string(),
+            }
+        })?;
+        Ok(MiniGrid {
+            width,
+            height,
+            max_steps,
+            see_through_walls: params.env.see_through_walls(),
+            rules: params.env.rules(),
+            actions,
+            observations: MiniGridObservationSpace {
+                view_size: params.agent_view_size,
+                missions,
+            },
+            params,
+        })
+    }
+
+    /// The domain of a registered minigrid id (see [`ids`](crate::ids)).
+    pub fn for_id(id: &str) -> Result<MiniGrid, Error> {
+        MiniGrid::new(MiniGridParams::for_id(id)?)
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &MiniGridParams {
+        &self.params
+    }
+
+    /// The grid's width and height.
+    pub fn grid_size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    /// The episode's time limit (minigrid's `max_steps`).
+    pub fn max_steps(&self) -> u64 {
+        self.max_steps
+    }
+
+    /// The side of the agent's view.
+    pub fn view_size(&self) -> usize {
+        self.params.agent_view_size
+    }
+
+    /// The number of bytes of an image (`view * view * 3`).
+    pub fn image_len(&self) -> usize {
+        self.view_size() * self.view_size() * 3
+    }
+
+    /// Whether the agent sees through walls.
+    pub fn see_through_walls(&self) -> bool {
+        self.see_through_walls
+    }
+
+    /// Every mission the environment can give, indexed by
+    /// [`MiniGridState::mission_index`].
+    pub fn missions(&self) -> &[Arc<str>] {
+        self.observations.missions()
+    }
+
+    /// The mission of `state`.
+    pub fn mission(&self, state: &MiniGridState) -> &Arc<str> {
+        let missions = self.missions();
+        &missions[state.mission_index().min(missions.len() - 1)]
+    }
+
+    /// Writes the image observation of `state` into `out` (`image_len()` bytes, numpy's C
+    /// order), allocating nothing: what a vector's kernel writes into its buffer.
+    ///
+    /// # Panics
+    ///
+    /// If `out` does not hold exactly [`image_len`](Self::image_len) bytes.
+    pub fn write_image(&self, state: &MiniGridState, out: &mut [u8]) {
+        assert_eq!(
+            out.len(),
+            self.image_len(),
+            "an image needs view * view * 3 bytes"
+        );
+        write_image(
+            &state.grid,
+            state.agent,
+            state.direction,
+            state.carrying,
+            self.view_size(),
+            self.see_through_walls,
+            out,
+        );
+    }
+
+    /// Writes the fully observed encoding of `state` into `out` (`width * height * 3` bytes,
+    /// column first), minigrid's `FullyObsWrapper`: the grid's encoding with the agent as
+    /// `(10, 0, direction)`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` does not hold exactly `width * height * 3` bytes.
+    pub fn write_full_encoding(&self, state: &MiniGridState, out: &mut [u8]) {
+        write_full(&state.grid, state.agent, state.direction, out);
+    }
+
+    /// The fully observed encoding of `state` as a new vector (see
+    /// [`write_full_encoding`](Self::write_full_encoding)).
+    pub fn full_encoding(&self, state: &MiniGridState) -> Vec<u8> {
+        let mut out = vec![0; state.grid.width() * state.grid.height() * 3];
+        self.write_full_encoding(state, &mut out);
+        out
+    }
+
+    /// minigrid's `_reward()` at the state's step count: `1 - 0.9 * (step_count / max_steps)`.
+    #[inline]
+    fn success_reward(&self, state: &MiniGridState) -> f64 {
+        1.0 - 0.9 * (state.step_count as f64 / self.max_steps as f64)
+    }
+
+    /// Generates an initial state from `rng` (minigrid's `reset` after seeding).
+    pub fn generate<R: Rng + ?Sized>(&self, rng: &mut R) -> MiniGridState {
+        let mut attempt = 0;
+        loop {
+            let mut builder = Builder::new(self.width, self.height, rng);
+            let generated = self.params.env.generate(&mut builder);
+            attempt += 1;
+            if generated.is_ok() || attempt >= GENERATION_RETRIES {
+                let Builder {
+                    grid,
+                    agent,
+                    direction,
+                    mission,
+                    task,
+                    obstacles,
+                    ..
+                } = builder;
+                return MiniGridState {
+                    grid,
+                    agent,
+                    direction,
+                    carrying: Cell::EMPTY,
+                    step_count: 0,
+                    mission,
+                    terminated: false,
+                    task,
+                    obstacles,
+                };
+            }
+        }
+    }
+
+    /// Steps `state` in place with `action` (an action of the action space; anything else
+    /// turns left, as Dynamic-Obstacles does with its actions beyond 3), drawing from `rng` where the environment
+    /// does (Dynamic-Obstacles), and returns the reward and whether the episode terminated.
+    /// Allocates nothing.
+    pub fn step_in_place<R: Rng + ?Sized>(
+        &self,
+        state: &mut MiniGridState,
+        action: i64,
+        rng: &mut R,
+    ) -> (f64, bool) {
+        let mut action = if (0..self.params.env.action_count() as i64).contains(&action) {
+            action
+        } else {
+            LEFT
+        };
+        let mut not_clear = false;
+        let carried_before = state.carrying;
+        let doors_before = (self.door_open(state, 0), self.door_open(state, 1));
+        match self.rules {
+            Rules::DynamicObstacles => {
+                let front = state.grid.get(state.front());
+                not_clear = !front.is_empty() && front.kind() != ObjectKind::Goal;
+                move_obstacles(&mut state.grid, state.agent, &mut state.obstacles, rng);
+            }
+            Rules::Memory if action == PICKUP => action = TOGGLE,
+            _ => {}
+        }
+        let (mut reward, mut terminated) = self.base_step(state, action);
+        match self.rules {
+            Rules::Plain => {}
+            Rules::Unlock => {
+                if action == TOGGLE && self.door_open(state, 0) {
+                    reward = self.success_reward(state);
+                    terminated = true;
+                }
+            }
+            Rules::PickUpMarked => {
+                if action == PICKUP && state.carrying.is_marked() {
+                    reward = self.success_reward(state);
+                    terminated = true;
+                }
+            }
+            Rules::DynamicObstacles => {
+                if action == FORWARD && not_clear {
+                    reward = -1.0;
+                    terminated = true;
+                }
+            }
+            Rules::Memory => {
+                if state.agent == state.task.first {
+                    reward = self.success_reward(state);
+                    terminated = true;
+                }
+                if state.agent == state.task.second {
+                    reward = 0.0;
+                    terminated = true;
+                }
+            }
+            Rules::Fetch => {
+                if !state.carrying.is_empty() {
+                    let target = state.task.object;
+                    let wanted = state.carrying.kind() == target.kind()
+                        && state.carrying.color() == target.color();
+                    reward = if wanted {
+                        self.success_reward(state)
+                    } else {
+                        0.0
+                    };
+                    terminated = true;
+                }
+            }
+            Rules::GoTo => {
+                if action == TOGGLE {
+                    terminated = true;
+                }
+                if action == DONE {
+                    let (agent, target) = (state.agent, state.task.first);
+                    let next_to = (agent.x == target.x && (agent.y - target.y).abs() == 1)
+                        || (agent.y == target.y && (agent.x - target.x).abs() == 1);
+                    if next_to {
+                        reward = self.success_reward(state);
+                    }
+                    terminated = true;
+                }
+            }
+            Rules::PutNear => {
+                let wanted = state.task.object;
+                if action == PICKUP
+                    && !state.carrying.is_empty()
+                    && (state.carrying.kind() != wanted.kind()
+                        || state.carrying.color() != wanted.color())
+                {
+                    terminated = true;
+                }
+                if action == DROP && !carried_before.is_empty() {
+                    let front = state.front();
+                    let target = state.task.first;
+                    let dropped = state.carrying.is_empty();
+                    if dropped && (front.x - target.x).abs() <= 1 && (front.y - target.y).abs() <= 1
+                    {
+                        reward = self.success_reward(state);
+                    }
+                    terminated = true;
+                }
+            }
+            Rules::RedBlueDoors => {
+                let (red_before, _) = doors_before;
+                let (red_after, blue_after) = (self.door_open(state, 0), self.door_open(state, 1));
+                let blue_before = doors_before.1;
+                if blue_after {
+                    reward = if red_before {
+                        self.success_reward(state)
+                    } else {
+                        0.0
+                    };
+                    terminated = true;
+                } else if red_after && blue_before {
+                    reward = 0.0;
+                    terminated = true;
+                }
+            }
+        }
+        state.terminated = terminated;
+        (reward, terminated)
+    }
+
+    /// Whether the door at the task's first (`which == 0`) or second position is open.
+    fn door_open(&self, state: &MiniGridState, which: usize) -> bool {
+        let position = if which == 0 {
+            state.task.first
+        } else {
+            state.task.second
+        };
+        state.grid.get(position).door_state() == Some(DoorState::Open)
+    }
+
+    /// minigrid's `MiniGridEnv.step`: the step count, then the action's effect.
+    fn base_step(&self, state: &mut MiniGridState, action: i64) -> (f64, bool) {
+        state.step_count += 1;
+        let mut reward = 0.0;
+        let mut terminated = false;
+        let front = state.front();
+        let cell = state.grid.get(front);
+        match action {
+            LEFT => state.direction = state.direction.turned_left(),
+            RIGHT => state.direction = state.direction.turned_right(),
+            FORWARD => {
+                if cell.can_overlap() {
+                    state.agent = front;
+                }
+                match cell.kind() {
+                    ObjectKind::Goal => {
+                        terminated = true;
+                        reward = self.success_reward(state);
+                    }
+                    ObjectKind::Lava => terminated = true,
+                    _ => {}
+                }
+            }
+            PICKUP if cell.can_pickup() && state.carrying.is_empty() => {
+                state.carrying = cell;
+                state.grid.set(front, Cell::EMPTY);
+            }
+            DROP if cell.is_empty() && !state.carrying.is_empty() => {
+                state.grid.set(front, state.carrying);
+                state.carrying = Cell::EMPTY;
+            }
+            TOGGLE => toggle(&mut state.grid, front, cell, state.carrying),
+            _ => {}
+        }
+        (reward, terminated)
+    }
+}
+
+/// minigrid's `WorldObj.toggle` of the object `cell` at `position`: a door opens or closes
+/// (a locked one opens with the key of its colour), a box turns into its contents.
+fn toggle(grid: &mut Grid, position: crate::grid::Position, cell: Cell, carrying: Cell) {
+    match cell.door_state() {
+        Some(DoorState::Locked) => {
+            if carrying.kind() == ObjectKind::Key && carrying.color() == cell.color() {
+                grid.set(position, cell.with_door_state(DoorState::Open));
+            }
+        }
+        Some(DoorState::Open) => grid.set(position, cell.with_door_state(DoorState::Closed)),
+        Some(DoorState::Closed) => grid.set(position, cell.with_door_state(DoorState::Open)),
+        None => {
+            if cell.kind() == ObjectKind::Box {
+                grid.set(position, cell.contents().unwrap_or(Cell::EMPTY));
+            }
+        }
+    }
+}
+
+impl Domain for MiniGrid {
+    type State = MiniGridState;
+    type Observation = MiniGridObservation;
+    type Action = i64;
+    type ObservationSpace = MiniGridObservationSpace;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &MiniGridObservationSpace {
+        &self.observations
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> MiniGridState {
+        self.generate(rng)
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &MiniGridState,
+        action: &i64,
+        _mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<MiniGridState> {
+        let mut next = state.clone();
+        let (reward, terminated) = self.step_in_place(&mut next, *action, rng);
+        TransitionOutcome::new(next, Value::from_reward(reward), terminated)
+    }
+
+    fn observe(&self, state: &MiniGridState) -> MiniGridObservation {
+        let mut image = vec![0; self.image_len()];
+        self.write_image(state, &mut image);
+        MiniGridObservation {
+            image,
+            direction: state.direction.index(),
+            mission: Arc::clone(self.mission(state)),
+        }
+    }
+
+    /// The action space, and for Dynamic-Obstacles any non-negative action: minigrid turns an
+    /// action beyond its three into 0 (turn left) there, rather than refusing it.
+    fn accepts_action(&self, action: &i64) -> bool {
+        self.actions.contains(action) || (self.rules == Rules::DynamicObstacles && *action >= 0)
+    }
+
+    fn is_terminal(&self, state: &MiniGridState) -> bool {
+        state.terminated
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(self.max_steps)
+    }
+
+    fn check_state(&self, state: &MiniGridState) -> Result<(), String> {
+        if state.grid.width() != self.width || state.grid.height() != self.height {
+            return Err(format!(
+                "the grid is {} by {}, the domain's is {} by {}",
+                state.grid.width(),
+                state.grid.height(),
+                self.width,
+                self.height
+            ));
+        }
+        if !state.grid.contains(state.agent) {
+            return Err(format!(
+                "the agent at {:?} is outside the grid",
+                state.agent
+            ));
+        }
+        if !state.grid.get(state.agent).can_overlap() {
+            return Err(format!(
+                "the agent at {:?} stands on an object it cannot overlap",
+                state.agent
+            ));
+        }
+        if state.mission_index() >= self.missions().len() {
+            return Err(format!(
+                "mission index {} out of range",
+                state.mission_index()
+            ));
+        }
+        let valid = |cell: Cell| Cell::from_bytes(cell.to_bytes()) == Some(cell);
+        if let Some(index) = state.grid.cells().iter().position(|&cell| !valid(cell)) {
+            return Err(format!(
+                "cell {index} ({:?}) is not an object of this crate",
+                state.grid.cells()[index].to_bytes()
+            ));
+        }
+        if !valid(state.carrying) || !(state.carrying.is_empty() || state.carrying.can_pickup()) {
+            return Err(format!(
+                "the carried {:?} cannot be carried",
+                state.carrying
+            ));
+        }
+        if let Some(obstacle) = state.obstacles.iter().find(|&&p| !state.grid.contains(p)) {
+            return Err(format!("the obstacle at {obstacle:?} is outside the grid"));
+        }
+        Ok(())
+    }
+}

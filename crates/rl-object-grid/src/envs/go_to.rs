@@ -1,0 +1,120 @@
+//! GoToDoor and GoToObject (`MiniGrid-GoToDoor-*`, `MiniGrid-GoToObject-*`): stand next to
+//! the door or object the mission names and say done.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::{Check, Generated};
+use crate::generation::Builder;
+use crate::grid::Position;
+use crate::object::{Cell, Color, DoorState, ObjectKind};
+
+/// The parameters of minigrid's `GoToDoorEnv`; [`Default`] is `MiniGrid-GoToDoor-5x5-v0`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GoToDoorParams {
+    /// The side of the square grid (5; at least 5); the walled room inside is drawn.
+    pub size: usize,
+}
+
+impl Default for GoToDoorParams {
+    fn default() -> Self {
+        GoToDoorParams { size: 5 }
+    }
+}
+
+impl GoToDoorParams {
+    pub(crate) fn check(&self, check: &mut Check) {
+        check.side("size", self.size, 5);
+    }
+
+    /// Generates the grid; the target door is `task.first`, the mission index its colour.
+    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let width = b.rand_coordinate(5, self.size as i32 + 1);
+        let height = b.rand_coordinate(5, self.size as i32 + 1);
+        b.grid.wall_rect(0, 0, width, height);
+        let mut doors = [Position::default(); 4];
+        doors[0] = Position::new(b.rand_coordinate(2, width - 2), 0);
+        doors[1] = Position::new(b.rand_coordinate(2, width - 2), height - 1);
+        doors[2] = Position::new(0, b.rand_coordinate(2, height - 2));
+        doors[3] = Position::new(width - 1, b.rand_coordinate(2, height - 2));
+        let mut colors: Vec<Color> = Vec::with_capacity(4);
+        while colors.len() < doors.len() {
+            let color = Color::NAMES_ORDER[b.rand_elem(6)];
+            if !colors.contains(&color) {
+                colors.push(color);
+            }
+        }
+        for (&door, &color) in doors.iter().zip(&colors) {
+            b.put(door, Cell::door(color, DoorState::Closed));
+        }
+        b.place_agent(None, Some((width, height)), true, None)?;
+        let target = b.rand_elem(doors.len());
+        b.task.first = doors[target];
+        b.mission = colors[target].index().into();
+        Ok(())
+    }
+}
+
+/// The parameters of minigrid's `GoToObjectEnv` (its `numObjs`); [`Default`] is
+/// `MiniGrid-GoToObject-6x6-N2-v0`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GoToObjectParams {
+    /// The side of the square grid (6; at least 4).
+    pub size: usize,
+    /// The number of distinct objects (2; at least 1, at most 18 and room for them).
+    pub num_objs: usize,
+}
+
+impl Default for GoToObjectParams {
+    fn default() -> Self {
+        GoToObjectParams {
+            size: 6,
+            num_objs: 2,
+        }
+    }
+}
+
+/// The kinds GoToObject and PutNear draw, in minigrid's order.
+pub(crate) const KINDS: [ObjectKind; 3] = [ObjectKind::Key, ObjectKind::Ball, ObjectKind::Box];
+
+/// The index of a kind among [`KINDS`].
+pub(crate) fn kind_index(kind: ObjectKind) -> usize {
+    KINDS.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
+impl GoToObjectParams {
+    pub(crate) fn check(&self, check: &mut Check) {
+        check.side("size", self.size, 4);
+        check.objects("num_objs", self.num_objs, self.size, self.size);
+        check.at_most("num_objs", self.num_objs, 18);
+    }
+
+    /// Generates the grid; the target's position is `task.first`, the mission index
+    /// `colour * 3 + kind` (key, ball, box).
+    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        let mut objects: Vec<Cell> = Vec::with_capacity(self.num_objs);
+        let mut positions: Vec<Position> = Vec::with_capacity(self.num_objs);
+        while objects.len() < self.num_objs {
+            let kind = KINDS[b.rand_elem(3)];
+            let color = Color::NAMES_ORDER[b.rand_elem(6)];
+            let object = Cell::object(kind, color);
+            if objects.contains(&object) {
+                continue;
+            }
+            let position = b.place_obj(Some(object), None, None, |_| false, None)?;
+            objects.push(object);
+            positions.push(position);
+        }
+        b.place_agent(None, None, true, None)?;
+        let target = b.rand_elem(objects.len());
+        b.task.first = positions[target];
+        b.task.object = objects[target];
+        b.mission = (usize::from(objects[target].color().index()) * 3
+            + kind_index(objects[target].kind())) as u16;
+        Ok(())
+    }
+}

@@ -1,0 +1,85 @@
+//! PutNear (`MiniGrid-PutNear-*`): pick up the object the mission names and drop it next to
+//! another.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::go_to::{KINDS, kind_index};
+use super::{Check, Generated};
+use crate::generation::Builder;
+use crate::grid::Position;
+use crate::object::{Cell, Color};
+
+/// The parameters of minigrid's `PutNearEnv` (its `numObjs`); [`Default`] is
+/// `MiniGrid-PutNear-6x6-N2-v0`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PutNearParams {
+    /// The side of the square grid (6; at least 5).
+    pub size: usize,
+    /// The number of distinct objects (2; at least 2, at most 18 and room for them).
+    pub num_objs: usize,
+}
+
+impl Default for PutNearParams {
+    fn default() -> Self {
+        PutNearParams {
+            size: 6,
+            num_objs: 2,
+        }
+    }
+}
+
+impl PutNearParams {
+    pub(crate) fn check(&self, check: &mut Check) {
+        check.side("size", self.size, 5);
+        check.at_least("num_objs", self.num_objs, 2);
+        check.at_most("num_objs", self.num_objs, 18);
+        // Objects keep a cell between each other: at most one per 2 by 2 block of the room.
+        let inside = self.size.saturating_sub(2);
+        check.at_most(
+            "num_objs",
+            self.num_objs,
+            inside.div_ceil(2) * inside.div_ceil(2),
+        );
+    }
+
+    /// Generates the grid; the object to move is `task.object`, the target's position
+    /// `task.first`, the mission index `((move colour * 3 + kind) * 6 + target colour) * 3 +
+    /// target kind`.
+    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        let mut objects: Vec<Cell> = Vec::with_capacity(self.num_objs);
+        let mut positions: Vec<Position> = Vec::with_capacity(self.num_objs);
+        while objects.len() < self.num_objs {
+            let kind = KINDS[b.rand_elem(3)];
+            let color = Color::NAMES_ORDER[b.rand_elem(6)];
+            let object = Cell::object(kind, color);
+            if objects.contains(&object) {
+                continue;
+            }
+            let near = |p: Position| {
+                positions
+                    .iter()
+                    .any(|q| (p.x - q.x).abs() <= 1 && (p.y - q.y).abs() <= 1)
+            };
+            let position = b.place_obj(Some(object), None, None, near, None)?;
+            objects.push(object);
+            positions.push(position);
+        }
+        b.place_agent(None, None, true, None)?;
+        let moved = b.rand_elem(objects.len());
+        let target = loop {
+            let index = b.rand_elem(objects.len());
+            if index != moved {
+                break index;
+            }
+        };
+        b.task.object = objects[moved];
+        b.task.first = positions[target];
+        let code = |cell: Cell| usize::from(cell.color().index()) * 3 + kind_index(cell.kind());
+        b.mission = (code(objects[moved]) * 18 + code(objects[target])) as u16;
+        Ok(())
+    }
+}

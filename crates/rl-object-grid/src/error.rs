@@ -1,0 +1,31 @@
+//! The crate's error type: [`Error`].
+
+/// An error from building a MiniGrid domain: a parameter it cannot work with, or an id it does
+/// not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A parameter has a value the environment cannot work with.
+    #[error("invalid parameter `{parameter}`: {reason}")]
+    InvalidParameter {
+        /// The parameter's name, with its environment's family for the environment's own
+        /// (`door_key.size`, `agent_view_size`).
+        parameter: String,
+        /// Why the value was refused.
+        reason: String,
+    },
+    /// The id is not one of minigrid's ids that this crate implements.
+    #[error("unknown MiniGrid id `{id}` (see rl_object_grid::ids::IDS for the ids there are)")]
+    UnknownId {
+        /// The id asked for.
+        id: String,
+    },
+    /// Parameters given as JSON could not be read.
+    #[error("invalid parameters for `{id}`: {reason}")]
+    InvalidJson {
+        /// The id whose parameters were read.
+        id: String,
+        /// What was wrong, with its JSON path.
+        reason: String,
+    },
+}

@@ -1,0 +1,69 @@
+//! Grid worlds with objects (gym-gridverse's inner world), first incarnated as Farama's
+//! MiniGrid: minigrid 3.2.0's environments, exact to it seed for seed.
+//!
+//! A [`MiniGrid`] is a pure [`Domain`](rl_core::Domain) built from [`MiniGridParams`] (one of
+//! minigrid's environment classes, [`EnvParams`], with its keyword arguments, the view size
+//! and the time limit; [`MiniGridParams::for_id`] gives every registered id's, listed in
+//! [`ids::IDS`]). Its state ([`MiniGridState`]) is compact: the grid is a flat vector of
+//! four-byte [`Cell`]s whose first three bytes are minigrid's object encoding. Generation
+//! draws from numpy's generator in minigrid's order of calls, so that a seed gives minigrid's
+//! grid, and every observation, reward and flag after it.
+//!
+//! The observation ([`MiniGridObservation`]) is minigrid's: the egocentric `image` (visibility
+//! propagated unless the environment sees through walls, the carried object at the agent's
+//! cell), the `direction` and the `mission` (shared with the domain's table of missions).
+//! [`MiniGrid::write_image`] writes the image straight into a caller's buffer, and
+//! [`MiniGrid::step_in_place`] steps a state without allocating: what a vector's kernel needs.
+//! [`MiniGrid::full_encoding`] is minigrid's `FullyObsWrapper` image.
+//!
+//! The crate depends on `rl-spaces` and `rl-core` only.
+//!
+//! # Quick start
+//!
+//! ```
+//! use rl_core::{Environment, Mode, Simulator};
+//! use rl_object_grid::{FORWARD, MiniGrid, RIGHT};
+//!
+//! // minigrid's `gym.make("MiniGrid-Empty-5x5-v0")`, seeded as `reset(seed=3)`.
+//! let domain = MiniGrid::for_id("MiniGrid-Empty-5x5-v0")?;
+//! let mut env = Simulator::new(domain, 3);
+//! let observation = env.reset(Mode::Training)?;
+//! assert_eq!(observation.image.len(), 7 * 7 * 3);
+//! assert_eq!(&*observation.mission, "get to the green goal square");
+//!
+//! // The agent starts at (1, 1) facing right; the goal is at (3, 3).
+//! let mut reward = 0.0;
+//! for action in [FORWARD, FORWARD, RIGHT, FORWARD, FORWARD] {
+//!     let outcome = env.step(&action)?;
+//!     reward += outcome.reward();
+//!     if outcome.is_done() {
+//!         assert!(outcome.terminated);
+//!         break;
+//!     }
+//! }
+//! // minigrid's reward: 1 - 0.9 * (5 / 100).
+//! assert_eq!(reward, 1.0 - 0.9 * (5.0 / 100.0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod domain;
+pub mod envs;
+mod error;
+mod generation;
+pub mod grid;
+pub mod ids;
+pub mod object;
+mod room_grid;
+pub mod state;
+mod view;
+
+pub use domain::{
+    DONE, DROP, FORWARD, LEFT, MiniGrid, MiniGridObservation, MiniGridObservationSpace,
+    MiniGridParams, PICKUP, RIGHT, TOGGLE,
+};
+pub use envs::EnvParams;
+pub use error::Error;
+pub use grid::{Grid, Position};
+pub use object::{Cell, Color, DoorState, ObjectKind};
+pub use state::{Direction, MiniGridState, Task};
+pub use view::MAX_VIEW_SIZE;
