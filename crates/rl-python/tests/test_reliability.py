@@ -233,3 +233,19 @@ def test_a_huge_torque_noise_is_refused_by_name():
     # The fuzz target's wrong state: Acrobot with torque_noise_max=3.06e131 stepped to NaN.
     with pytest.raises(ValueError, match="torque_noise_max"):
         gym.make("rlrs/Acrobot-v1", torque_noise_max=3.06e131)
+
+
+@pytest.mark.parametrize(
+    "env_id, name, value",
+    [
+        ("MountainCar-v0", "min_position", -0.0),
+        ("MountainCar-v0", "max_position", -1.0),
+        ("MountainCarContinuous-v0", "min_position", 3.22e-84),
+        ("MountainCarContinuous-v0", "max_position", -1.0),
+    ],
+)
+def test_a_track_that_excludes_the_reset_range_is_refused_naming_the_track(env_id, name, value):
+    # Found by the fuzz target: the refusal named only `reset_low`, which the caller had not
+    # set, not the track's end that excluded it.
+    with pytest.raises(ValueError, match=name):
+        rlrs.RustEnv(env_id, **{name: value})
