@@ -2,7 +2,8 @@
 //!
 //! A *space* is a set of values an environment observes or acts with: [`Discrete`],
 //! [`BoxSpace`] (and its allocation-free form [`ArrayBox`]), [`MultiDiscrete`],
-//! [`MultiBinary`], [`Text`], the composites [`TupleSpace`] and [`DictSpace`], [`FiniteSet`],
+//! [`MultiBinary`], [`Text`], the composites [`TupleSpace`], [`DictSpace`], [`SequenceSpace`],
+//! [`GraphSpace`] and [`OneOfSpace`], [`FiniteSet`],
 //! [`ImplicitSpace`] and [`EmptySpace`]. Their semantics follow Gymnasium's `spaces` module;
 //! what each space can do is a trait it implements:
 //!
@@ -83,6 +84,7 @@ pub mod distribution;
 mod empty;
 mod error;
 mod finite_set;
+mod graph;
 mod implicit;
 mod json;
 mod limits;
@@ -90,8 +92,10 @@ mod mask;
 mod multi_binary;
 mod multi_discrete;
 pub mod numpy_random;
+mod one_of;
 mod sampling;
 mod scalar;
+mod sequence;
 mod space;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -110,12 +114,15 @@ pub use distribution::{
 pub use empty::EmptySpace;
 pub use error::SpaceError;
 pub use finite_set::FiniteSet;
+pub use graph::{DEFAULT_NUM_NODES, GraphInstance, GraphSpace};
 pub use implicit::ImplicitSpace;
 pub use limits::MAX_FLAT_LEN;
 pub use multi_binary::MultiBinary;
 pub use multi_discrete::MultiDiscrete;
 pub use numpy_random::{NumpyGenerator, SeedSequence};
+pub use one_of::OneOfSpace;
 pub use scalar::{BoxScalar, DType};
+pub use sequence::SequenceSpace;
 pub use space::{
     Elements, FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, TrySampleSpace,
 };
