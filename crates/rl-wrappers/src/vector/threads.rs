@@ -382,6 +382,10 @@ struct Reply {
     /// When the worker finished the last call, in nanoseconds after its start; 0 when the
     /// calling thread stepped it.
     finished: AtomicU64,
+    /// Set by the worker once its thread runs: the thread's start-up (the runtime's naming of
+    /// it allocates) is over before the vector is handed out, so a thread the system starts
+    /// late cannot allocate in the middle of a step.
+    started: AtomicBool,
 }
 
 /// The infos a worker writes in place are dropped and replaced on its thread.
@@ -449,6 +453,7 @@ impl<B: Batch> Link<B> {
 /// The loop of a worker thread: waits for a call, claims and steps its share, until told to
 /// stop.
 fn work<B: Batch>(link: &Link<B>) {
+    link.reply.0.started.store(true, Ordering::Release);
     let request = &link.request.0;
     let mut seen = 0;
     loop {
@@ -782,6 +787,7 @@ where
                 claimed: AtomicU64::new(0),
                 done: AtomicU64::new(0),
                 finished: AtomicU64::new(0),
+                started: AtomicBool::new(false),
             }),
             share: UnsafeCell::new(Share {
                 chunks,
@@ -796,6 +802,16 @@ where
             .map_err(|e| VectorError::ThreadSpawn {
                 reason: e.to_string(),
             })?;
+        // Wait until the thread runs (found by the allocation test under load: a worker the
+        // system started only during a later step allocated its name then).
+        while !link.reply.0.started.load(Ordering::Acquire) {
+            if thread.is_finished() {
+                return Err(VectorError::ThreadSpawn {
+                    reason: format!("the thread rl-vector-{index} ended before it started"),
+                });
+            }
+            thread::yield_now();
+        }
         Ok(Worker {
             link,
             thread: Some(thread),
