@@ -226,7 +226,7 @@ pub(crate) fn space_definition(rng: &mut NumpyGenerator, depth: u32) -> Value {
         "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
         "uint64", "float16",
     ];
-    let kinds = if depth == 0 { 6 } else { 8 };
+    let kinds = if depth == 0 { 7 } else { 11 };
     let mut definition = match rng.random_range(0..kinds) {
         0 => {
             let n = if rng.random_bool(0.7) {
@@ -266,7 +266,38 @@ pub(crate) fn space_definition(rng: &mut NumpyGenerator, depth: u32) -> Value {
             "elements": (0..rng.random_range(0..5)).map(|_| json_value(rng, 1)).collect::<Vec<_>>(),
         }),
         5 => json!({"type": "Empty"}),
-        6 => json!({
+        6 => {
+            let length = |rng: &mut NumpyGenerator| {
+                if rng.random_bool(0.8) {
+                    json!(rng.random_range(0..8))
+                } else {
+                    json_number(rng)
+                }
+            };
+            let mut object = json!({"type": "Text", "max_length": length(rng)});
+            if rng.random_bool(0.5) {
+                object["min_length"] = length(rng);
+            }
+            if rng.random_bool(0.7) {
+                object["charset"] = Value::String(short_string(rng));
+            }
+            object
+        }
+        7 => json!({
+            "type": "Sequence",
+            "feature_space": space_definition(rng, depth - 1),
+            "stack": rng.random_bool(0.5),
+        }),
+        8 => json!({
+            "type": "Graph",
+            "node_space": space_definition(rng, depth - 1),
+            "edge_space": if rng.random_bool(0.5) { space_definition(rng, depth - 1) } else { Value::Null },
+        }),
+        9 => json!({
+            "type": "OneOf",
+            "spaces": (0..rng.random_range(0..4)).map(|_| space_definition(rng, depth - 1)).collect::<Vec<_>>(),
+        }),
+        10 => json!({
             "type": "Tuple",
             "spaces": (0..rng.random_range(0..4)).map(|_| space_definition(rng, depth - 1)).collect::<Vec<_>>(),
         }),
@@ -403,15 +434,45 @@ fn any_array(rng: &mut NumpyGenerator) -> AnyElement {
     }
 }
 
-/// Any dynamic element: integers, arrays of every dtype with NaN and infinities, tuples,
-/// dicts and JSON values.
+/// Any dynamic element: integers, arrays of every dtype with NaN and infinities, strings,
+/// tuples, dicts, sequences, graphs, one-ofs and JSON values.
 pub(crate) fn any_element(rng: &mut NumpyGenerator, depth: u32) -> AnyElement {
-    let kinds = if depth == 0 { 3 } else { 5 };
+    let kinds = if depth == 0 { 4 } else { 9 };
     match rng.random_range(0..kinds) {
         0 => AnyElement::Int(interesting_i64(rng)),
         1 => any_array(rng),
         2 => AnyElement::Value(json_value(rng, 1)),
-        3 => AnyElement::Tuple(
+        3 => AnyElement::Text(short_string(rng)),
+        5 => AnyElement::Sequence(
+            (0..rng.random_range(0..4))
+                .map(|_| any_element(rng, depth - 1))
+                .collect(),
+        ),
+        6 => AnyElement::OneOf(
+            rng.random_range(0..3),
+            Box::new(any_element(rng, depth - 1)),
+        ),
+        7 => {
+            let nodes = match any_array(rng) {
+                AnyElement::Array(array) => array,
+                _ => rl_spaces::AnyArray::I64(ndarray::ArrayD::zeros(ndarray::IxDyn(&[0]))),
+            };
+            let edges = match any_array(rng) {
+                AnyElement::Array(array) if rng.random_bool(0.5) => Some(array),
+                _ => None,
+            };
+            let edge_links = rng.random_bool(0.5).then(|| {
+                (0..rng.random_range(0..4))
+                    .map(|_| [interesting_i64(rng), rng.random_range(-1..4)])
+                    .collect()
+            });
+            AnyElement::Graph(Box::new(rl_spaces::GraphInstance {
+                nodes,
+                edges,
+                edge_links,
+            }))
+        }
+        4 => AnyElement::Tuple(
             (0..rng.random_range(0..3))
                 .map(|_| any_element(rng, depth - 1))
                 .collect(),

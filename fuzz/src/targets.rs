@@ -228,6 +228,20 @@ fn exercise_space(space: &AnySpace, rng: &mut NumpyGenerator) -> Verdict {
             samples.push(x);
         }
     }
+    // Gymnasium's algorithms, with one generator and with seeded per-space generators.
+    let mut seeded = rl_spaces::SeededSampler::new(space.clone(), rng.random());
+    for x in [space.sample_masked(None, rng), seeded.sample(None)] {
+        match x {
+            Ok(Some(x)) if !space.contains(&x) => {
+                return Err(format!("Gymnasium's sample {x} is not in its space"));
+            }
+            Ok(None) if !space.is_empty() => {
+                return Err("no Gymnasium sample from a non-empty space without a mask".to_owned());
+            }
+            Err(e) => return Err(format!("sampling without a mask failed: {e}")),
+            _ => {}
+        }
+    }
     if let Ok(json) = space.batch_to_jsonable(&samples) {
         match space.batch_from_jsonable(&json) {
             Ok(back) if back == samples => {}
@@ -252,6 +266,13 @@ fn counted_entries(space: &AnySpace) -> usize {
         AnySpace::MultiDiscrete(s) => s.flat_dim(),
         AnySpace::Tuple(t) => t.spaces().iter().map(counted_entries).sum(),
         AnySpace::Dict(d) => d.spaces().values().map(counted_entries).sum(),
+        AnySpace::OneOf(o) => o.spaces().iter().map(counted_entries).max().unwrap_or(0),
+        AnySpace::Text(t) => t.max_length(),
+        // A few items or a default graph's ten nodes and up to ninety edges.
+        AnySpace::Sequence(s) => counted_entries(s.feature_space()).saturating_mul(8),
+        AnySpace::Graph(g) => counted_entries(g.node_space())
+            .saturating_add(g.edge_space().map_or(0, counted_entries))
+            .saturating_mul(100),
         other => other.flat_dim(),
     }
 }

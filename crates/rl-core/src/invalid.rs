@@ -4,7 +4,7 @@
 use ndarray::{ArrayD, IxDyn};
 use rl_spaces::{
     AnyElement, AnySpace, ArrayBox, BoxScalar, BoxSpace, DictSpace, Discrete, FiniteSet,
-    MultiBinary, MultiDiscrete, Space, TupleSpace,
+    MultiBinary, MultiDiscrete, OneOfSpace, SequenceSpace, Space, Text, TupleSpace,
 };
 use serde_json::Value as JsonValue;
 
@@ -119,6 +119,57 @@ impl<T: Clone + std::fmt::Debug + PartialEq> InvalidExamples for FiniteSet<T> {
     }
 }
 
+impl InvalidExamples for Text {
+    /// A string one character too long, one too short (when `min_length > 0`) and one with a
+    /// character outside the charset.
+    fn invalid_examples(&self) -> Vec<String> {
+        let first = self.charset().first().copied().unwrap_or('a');
+        let foreign = ['\u{0}', '?', 'a', '\u{10FFFF}']
+            .into_iter()
+            .find(|c| self.character_index(*c).is_none());
+        outside(
+            self,
+            [
+                Some(std::iter::repeat_n(first, self.max_length() + 1).collect()),
+                self.min_length()
+                    .checked_sub(1)
+                    .map(|n| std::iter::repeat_n(first, n).collect()),
+                foreign.map(|c| std::iter::repeat_n(c, self.min_length().max(1)).collect()),
+            ],
+        )
+    }
+}
+
+impl InvalidExamples for SequenceSpace {
+    /// A sequence of one invalid item of the feature space.
+    fn invalid_examples(&self) -> Vec<Vec<AnyElement>> {
+        outside(
+            self,
+            self.feature_space()
+                .invalid_examples()
+                .into_iter()
+                .map(|item| Some(vec![item])),
+        )
+    }
+}
+
+impl InvalidExamples for OneOfSpace {
+    /// The index past the last space, and an invalid element of the first space.
+    fn invalid_examples(&self) -> Vec<(usize, AnyElement)> {
+        let first_invalid = self
+            .spaces()
+            .first()
+            .and_then(|space| space.invalid_examples().into_iter().next());
+        outside(
+            self,
+            [
+                Some((self.len(), AnyElement::Int(0))),
+                first_invalid.map(|x| (0, x)),
+            ],
+        )
+    }
+}
+
 impl InvalidExamples for TupleSpace {
     fn invalid_examples(&self) -> Vec<Vec<AnyElement>> {
         outside(self, [Some(Vec::new())])
@@ -149,6 +200,21 @@ impl InvalidExamples for AnySpace {
                 .into_iter()
                 .map(|x| Some(x.into()))
                 .collect(),
+            AnySpace::Text(t) => t
+                .invalid_examples()
+                .into_iter()
+                .map(|x| Some(AnyElement::Text(x)))
+                .collect(),
+            AnySpace::Sequence(s) => s
+                .invalid_examples()
+                .into_iter()
+                .map(|x| Some(AnyElement::Sequence(x)))
+                .collect(),
+            AnySpace::OneOf(o) => o
+                .invalid_examples()
+                .into_iter()
+                .map(|(i, x)| Some(AnyElement::OneOf(i, Box::new(x))))
+                .collect(),
             _ => Vec::new(),
         };
         candidates.push(Some(AnyElement::Value(JsonValue::Null)));
@@ -161,6 +227,27 @@ impl InvalidExamples for AnySpace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_sequence_and_one_of_have_invalid_examples() {
+        let text = Text::new(1, 3, "ab").unwrap();
+        let examples = text.invalid_examples();
+        assert_eq!(examples, ["aaaa", "", "\0"]);
+        let sequence = SequenceSpace::new(Discrete::new(2).unwrap().into(), false).unwrap();
+        // One sequence per invalid item: Discrete's two and the three of any dynamic space.
+        assert_eq!(sequence.invalid_examples().len(), 5);
+        let one_of = OneOfSpace::new(vec![Discrete::new(2).unwrap().into()]).unwrap();
+        assert_eq!(one_of.invalid_examples().len(), 2);
+        for space in [
+            AnySpace::from(text),
+            AnySpace::from(sequence),
+            AnySpace::from(one_of),
+        ] {
+            let examples = space.invalid_examples();
+            assert!(examples.len() >= 4, "{space}: {examples:?}");
+            assert!(examples.iter().all(|x| !space.contains(x)), "{space}");
+        }
+    }
 
     #[test]
     fn every_example_lies_outside_and_there_is_one() {
