@@ -8,16 +8,14 @@ use std::sync::Arc;
 use rl_spaces::{FlatScalar, FlattenSpace};
 
 use crate::batch::{placeholder_states, reset_state};
-use crate::{
-    BatchStates, CoreError, Domain, Info, Mode, NumpyGenerator, TransitionOutcome,
-    check_batch_lengths,
-};
+use crate::{BatchStates, CoreError, Domain, Info, Mode, NumpyGenerator, check_batch_lengths};
 
 /// The states of a batch of episodes of any [`Domain`], in one `Vec`, each stepped with
 /// [`Domain::step`] and observed with [`Domain::observe`], its observation flattened straight
 /// into its row of the caller's buffer and its info
-/// ([`TransitionOutcome::info`]) written into the caller's slot: the [`BatchStates`] that a
-/// registration without a kernel of its own gives a vector built by id
+/// ([`TransitionOutcome::info`](crate::TransitionOutcome::info)) written into the caller's
+/// slot: the [`BatchStates`] that a registration without a kernel of its own gives a vector
+/// built by id
 /// ([`RegisteredDomain::batch_states`](crate::registry::RegisteredDomain::batch_states)), so
 /// that registering a domain is all it takes to be batched. [`BatchStep`](crate::BatchStep) is
 /// written only for structure-of-arrays kernels ([`DomainStates`](crate::DomainStates)).
@@ -154,32 +152,13 @@ where
         terminated: &mut [bool],
         observations: &mut [T],
     ) -> Result<(), (usize, CoreError)> {
-        let domain = &*self.domain;
-        let dim = domain.observation_space().flat_dim();
-        let len = self.states.len();
-        check_batch_lengths(
-            len,
-            actions.len(),
-            Some(rngs.len()),
-            rewards.len(),
-            terminated.len(),
-            observations.len(),
-            dim,
-        );
-        for (i, (state, action)) in self.states.iter_mut().zip(actions).enumerate() {
-            let outcome = domain.step(state, action, mode, &mut rngs[i]);
-            let row = &mut observations[i * dim..(i + 1) * dim];
-            write_outcome(
-                domain,
-                outcome,
-                state,
-                &mut rewards[i],
-                &mut terminated[i],
-                row,
-            )
-            .map_err(|error| (i, error))?;
-        }
-        Ok(())
+        let outputs = Outputs {
+            rewards,
+            terminated,
+            observations,
+            infos: None,
+        };
+        self.step_each(actions, None, mode, rngs, outputs)
     }
 
     fn step_with_infos(
@@ -193,44 +172,13 @@ where
         observations: &mut [T],
         infos: &mut [Info],
     ) -> Result<(), (usize, CoreError)> {
-        let domain = &*self.domain;
-        let dim = domain.observation_space().flat_dim();
-        let len = self.states.len();
-        check_batch_lengths(
-            len,
-            actions.len(),
-            Some(rngs.len()),
-            rewards.len(),
-            terminated.len(),
-            observations.len(),
-            dim,
-        );
-        assert!(
-            discarded.len() == len && infos.len() == len,
-            "a batch step needs slices of one length: {len} states, {} discarded flags and {} \
-             infos",
-            discarded.len(),
-            infos.len()
-        );
-        let episodes = self.states.iter_mut().zip(actions).zip(discarded);
-        for (i, ((state, action), skip)) in episodes.enumerate() {
-            if *skip {
-                continue;
-            }
-            let mut outcome = domain.step(state, action, mode, &mut rngs[i]);
-            put(&mut infos[i], std::mem::take(&mut outcome.info));
-            let row = &mut observations[i * dim..(i + 1) * dim];
-            write_outcome(
-                domain,
-                outcome,
-                state,
-                &mut rewards[i],
-                &mut terminated[i],
-                row,
-            )
-            .map_err(|error| (i, error))?;
-        }
-        Ok(())
+        let outputs = Outputs {
+            rewards,
+            terminated,
+            observations,
+            infos: Some(infos),
+        };
+        self.step_each(actions, Some(discarded), mode, rngs, outputs)
     }
 
     fn reports_infos(&self) -> bool {
@@ -252,27 +200,78 @@ where
     }
 }
 
-/// Writes a step's observation (flattened into `row`), reward and termination, and makes its
-/// next state the episode's `state`: what a [`Simulator`](crate::Simulator) step gives, in
-/// its order (the observation of the next state, then the state stored).
-#[inline]
-fn write_outcome<D, T>(
-    domain: &D,
-    outcome: TransitionOutcome<D::State>,
-    state: &mut D::State,
-    reward: &mut f64,
-    done: &mut bool,
-    row: &mut [T],
-) -> Result<(), CoreError>
+/// The slices a step writes, one entry (or row) per episode; `infos` where they are kept.
+struct Outputs<'a, T> {
+    rewards: &'a mut [f64],
+    terminated: &'a mut [bool],
+    observations: &'a mut [T],
+    infos: Option<&'a mut [Info]>,
+}
+
+impl<D: Domain> SteppedStates<D>
 where
-    D: Domain,
     D::ObservationSpace: FlattenSpace,
-    T: FlatScalar,
 {
-    let observation = domain.observe(&outcome.next_state);
-    *state = outcome.next_state;
-    *reward = outcome.value.reward();
-    *done = outcome.terminated;
-    domain.observation_space().flatten_into(&observation, row)?;
-    Ok(())
+    /// Steps every episode not marked in `discarded` (all of them without it) with its action
+    /// and generator, writing its results at its index of `outputs`.
+    ///
+    /// # Panics
+    ///
+    /// When a slice's length is not the batch's (a bug of the caller), with the lengths.
+    fn step_each<T: FlatScalar>(
+        &mut self,
+        actions: &[D::Action],
+        discarded: Option<&[bool]>,
+        mode: Mode,
+        rngs: &mut [NumpyGenerator],
+        outputs: Outputs<'_, T>,
+    ) -> Result<(), (usize, CoreError)> {
+        let Outputs {
+            rewards,
+            terminated,
+            observations,
+            mut infos,
+        } = outputs;
+        let domain = &*self.domain;
+        let dim = domain.observation_space().flat_dim();
+        let len = self.states.len();
+        check_batch_lengths(
+            len,
+            actions.len(),
+            Some(rngs.len()),
+            rewards.len(),
+            terminated.len(),
+            observations.len(),
+            dim,
+        );
+        let (discarded_len, infos_len) = (
+            discarded.map_or(len, <[bool]>::len),
+            infos.as_ref().map_or(len, |infos| infos.len()),
+        );
+        assert!(
+            discarded_len == len && infos_len == len,
+            "a batch step needs slices of one length: {len} states, {discarded_len} discarded \
+             flags and {infos_len} infos"
+        );
+        for (i, (state, action)) in self.states.iter_mut().zip(actions).enumerate() {
+            if discarded.is_some_and(|discarded| discarded[i]) {
+                continue;
+            }
+            let mut outcome = domain.step(state, action, mode, &mut rngs[i]);
+            if let Some(infos) = infos.as_deref_mut() {
+                put(&mut infos[i], std::mem::take(&mut outcome.info));
+            }
+            // In a simulator's order: the next state observed, then stored.
+            let observation = domain.observe(&outcome.next_state);
+            *state = outcome.next_state;
+            rewards[i] = outcome.value.reward();
+            terminated[i] = outcome.terminated;
+            let row = &mut observations[i * dim..(i + 1) * dim];
+            domain
+                .observation_space()
+                .flatten_into(&observation, row)
+                .map_err(|error| (i, error.into()))?;
+        }
+        Ok(())
+    }
 }
