@@ -61,14 +61,28 @@ def space_from_definition(definition: dict | str) -> spaces.Space:
 
 def observation_converter(space: spaces.Space):
     """A function giving an element from the Rust core the exact type Gymnasium expects in
-    ``space``: NumPy ``int64`` scalars for Discrete, arrays as they come (already of the
-    space's dtype), tuples and dicts converted entry by entry."""
+    ``space``: NumPy ``int64`` scalars for Discrete, arrays and strings as they come (already
+    of the space's dtype), tuples and dicts converted entry by entry; ``None`` where nothing
+    needs converting."""
     if isinstance(space, spaces.Discrete):
         return np.int64
-    if isinstance(space, spaces.Tuple):
-        children = [observation_converter(child) for child in space.spaces]
-        return lambda value: tuple(c(v) for c, v in zip(children, value))
-    if isinstance(space, spaces.Dict):
-        children = {key: observation_converter(child) for key, child in space.spaces.items()}
-        return lambda value: {key: children[key](value[key]) for key in children}
+    if isinstance(space, (spaces.Tuple, spaces.Dict)):
+        children = (
+            space.spaces.items() if isinstance(space, spaces.Dict) else enumerate(space.spaces)
+        )
+        converters = {key: observation_converter(child) for key, child in children}
+        if all(convert is None for convert in converters.values()):
+            return None
+        converters = {
+            key: (convert if convert is not None else _unchanged)
+            for key, convert in converters.items()
+        }
+        if isinstance(space, spaces.Dict):
+            return lambda value: {key: convert(value[key]) for key, convert in converters.items()}
+        ordered = list(converters.values())
+        return lambda value: tuple(convert(v) for convert, v in zip(ordered, value))
     return None
+
+
+def _unchanged(value: Any) -> Any:
+    return value
