@@ -45,76 +45,15 @@ def linear(start: float):
     return lambda progress_remaining: progress_remaining * start
 
 
-def rust_vector_as_sb3(vector_env):
-    """A Stable-Baselines3 ``VecEnv`` stepping ``vector_env``, a gymnasium ``VectorEnv`` with
-    same-step autoreset (SB3's convention: the observation returned on an episode's last step
-    is the next episode's first, the final one is ``infos[i]["terminal_observation"]``)."""
-    from stable_baselines3.common.vec_env import VecEnv
-
-    assert vector_env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
-
-    class RustVecEnv(VecEnv):
-        def __init__(self, env):
-            self.env = env
-            super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
-            self._actions = None
-
-        def reset(self):
-            # One seed seeds the whole Rust vector (environment i with seed + i).
-            observations, _ = self.env.reset(seed=self._seeds[0])
-            self._reset_seeds()
-            self._reset_options()
-            return observations
-
-        def step_async(self, actions):
-            self._actions = actions
-
-        def step_wait(self):
-            observations, rewards, terminated, truncated, info = self.env.step(self._actions)
-            dones = terminated | truncated
-            infos = [{} for _ in range(self.num_envs)]
-            for i in np.flatnonzero(dones):
-                infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-                infos[i]["terminal_observation"] = info["final_obs"][i]
-                if info["_episode"][i]:
-                    infos[i]["episode"] = {
-                        "r": float(info["episode"]["r"][i]),
-                        "l": int(info["episode"]["l"][i]),
-                        "t": float(info["episode"]["t"][i]),
-                    }
-            return observations, rewards.astype(np.float32), dones, infos
-
-        def close(self):
-            self.env.close()
-
-        def get_attr(self, attr_name, indices=None):
-            return [getattr(self.env, attr_name)] * len(self._get_indices(indices))
-
-        def set_attr(self, attr_name, value, indices=None):
-            setattr(self.env, attr_name, value)
-
-        def env_method(self, method_name, *args, indices=None, **kwargs):
-            raise NotImplementedError("the Rust vector has no per-environment methods")
-
-        def env_is_wrapped(self, wrapper_class, indices=None):
-            return [False] * len(self._get_indices(indices))
-
-    return RustVecEnv(vector_env)
-
-
 def make_setup(name: str, seed: int):
     """The SB3 ``VecEnv`` of the set-up ``name`` and the Gymnasium id it trains on."""
     from stable_baselines3.common.env_util import make_vec_env
 
     if name == "rlrs-vector":
-        vector = gym.make_vec(
-            "rlrs/CartPole-v1",
-            num_envs=ENVS,
-            vectorization_mode="vector_entry_point",
-            autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
-            record_episode_statistics=True,
-        )
-        return rust_vector_as_sb3(vector), "rlrs/CartPole-v1"
+        # The package's SB3 adapter over one Rust vector (rlrs.sb3; PPO seeds it).
+        import rlrs.sb3
+
+        return rlrs.sb3.make_vec_env("CartPole-v1", n_envs=ENVS), "rlrs/CartPole-v1"
     if name == "rlrs-dummy":
         return (
             make_vec_env(lambda: gym.make("rlrs/CartPole-v1"), n_envs=ENVS, seed=seed),

@@ -1,7 +1,9 @@
 //! Vector environments of rl-domains' batch kernels (CartPole, MountainCar,
 //! MountainCarContinuous and the fast-precision CartPole, and every kernel id built by id
-//! with `make_vector`, and with integer actions with `make_discrete_vector`) allocate nothing
-//! per step after warm-up, on one and two threads, with next-step and same-step autoreset. The counter is
+//! with `make_vector`, and with integer actions with `make_discrete_vector`), and vectors by
+//! id of domains without a kernel, stepped state by state with their infos (GridWorld,
+//! FrozenLake and Taxi, whose `prob` info is inline), allocate nothing per step after warm-up,
+//! on one and two threads, with next-step and same-step autoreset. The counter is
 //! global (it must see the worker thread), so this test runs without the test harness, alone
 //! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
@@ -62,15 +64,15 @@ where
     measure(&mut vector, &rows)
 }
 
-/// As [`allocations_per_run`], for the vector that `make_vector` builds from `id` (the
-/// kernel path by id: actions are `AnyElement`s, converted into the kernel's actions in a
-/// buffer kept between steps), with actions drawn from the id's action space.
+/// As [`allocations_per_run`], for the vector that `make_vector` builds from `id` (its
+/// kernel, or its domain's step state by state: actions are `AnyElement`s, converted into the
+/// domain's actions in a buffer kept between steps), with actions drawn from the id's action
+/// space.
 fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, usize) {
     use rand::SeedableRng;
     use rl_spaces::TrySampleSpace;
     let count = NonZeroUsize::new(envs).expect("non-zero");
     let mut vector = make_vector(id, None, count, 3, options).expect("valid");
-    assert!(vector.uses_kernel(), "{id} steps its kernel by id");
     let mut rng = rl_core::NumpyGenerator::seed_from_u64(5);
     let rows: Vec<Vec<rl_spaces::AnyElement>> = (0..7)
         .map(|_| {
@@ -97,7 +99,6 @@ fn allocations_by_id_with_integers(
 ) -> (usize, usize) {
     let count = NonZeroUsize::new(envs).expect("non-zero");
     let mut vector = make_discrete_vector(id, None, count, 3, options).expect("valid");
-    assert!(vector.uses_kernel(), "{id} steps its kernel by id");
     let n = vector.action_space().n() as i64;
     let rows: Vec<Vec<i64>> = (0..7)
         .map(|row| (0..envs).map(|i| (i as i64 + row) % n).collect())
@@ -148,19 +149,31 @@ fn main() {
                     |i| [((i % 5) as f32 - 2.0) / 2.0],
                 ),
             );
+            // The kernel ids, then ids without a kernel (their domain's step serves, with
+            // FrozenLake's and Taxi's `prob` info).
             for id in [
                 "CartPole-v1",
                 "MountainCar-v0",
                 "MountainCarContinuous-v0",
                 "Acrobot-v1",
                 "Pendulum-v1",
+                "GridWorld-4x5",
+                "FrozenLake-v1",
+                "Taxi-v4",
             ] {
                 check(
                     &label(&format!("{id} by id")),
                     allocations_by_id(id, envs, options),
                 );
             }
-            for id in ["CartPole-v1", "MountainCar-v0", "Acrobot-v1"] {
+            for id in [
+                "CartPole-v1",
+                "MountainCar-v0",
+                "Acrobot-v1",
+                "GridWorld-4x5",
+                "FrozenLake-v1",
+                "Taxi-v4",
+            ] {
                 check(
                     &label(&format!("{id} by id, integer actions")),
                     allocations_by_id_with_integers(id, envs, options),
@@ -172,5 +185,8 @@ fn main() {
         eprintln!("stepping a vector environment allocated: {failures:?}");
         std::process::exit(1);
     }
-    println!("test result: ok. vector stepping of every batch kernel allocates nothing per step");
+    println!(
+        "test result: ok. vector stepping of every batch kernel, and by id of domains without \
+         one, allocates nothing per step"
+    );
 }

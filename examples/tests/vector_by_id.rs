@@ -1,9 +1,11 @@
-//! Vectors built by id (`make_vector`) of the built-in domains: the kernel path where the
-//! registration declares one, copies otherwise, and either way bit for bit the vector of the
-//! typed domain's kernel and the vector of copies of the id's environment, on one to three
-//! threads, in all three autoreset modes, across episode ends. The vectors with integer
-//! actions (`make_discrete_vector`) equal them for every id with a `Discrete` action space and
-//! refuse the others. Action masks by id equal the environments' own masks.
+//! Vectors built by id (`make_vector`) of the built-in domains: the structure-of-arrays kernel
+//! where the registration declares one, the domain's step state by state otherwise, and either
+//! way bit for bit the vector of the typed domain's kernel and the vector of copies of the id's
+//! environment, on one to three threads, in all three autoreset modes, across episode ends.
+//! For every registered id, the vectors by id equal copies of its environment stepped by hand,
+//! infos, final infos and action masks included. The vectors with integer actions
+//! (`make_discrete_vector`) equal them for every id with a `Discrete` action space and refuse
+//! the others. Action masks by id equal the environments' own masks.
 
 use std::num::NonZeroUsize;
 
@@ -101,7 +103,10 @@ where
             let context = format!("{id}, {threads} threads, {autoreset:?}");
             let mut by_id: RegisteredVector =
                 make_vector(id, params, count(), SEED, options).expect("by id");
-            assert!(by_id.uses_kernel(), "{context}: the id declares a kernel");
+            assert!(
+                !by_id.reports_infos(),
+                "{context}: the id steps its kernel, which reports no infos"
+            );
             // Integer actions where the action space is Discrete; an error naming the id
             // otherwise.
             let mut integers: Option<RegisteredVector<i64>> =
@@ -111,7 +116,7 @@ where
                             matches!(by_id.action_space(), rl_spaces::AnySpace::Discrete(_)),
                             "{context}"
                         );
-                        assert!(vector.uses_kernel(), "{context}");
+                        assert!(!vector.reports_infos(), "{context}");
                         Some(vector)
                     }
                     Err(error) => {
@@ -224,7 +229,7 @@ fn pendulum_by_id_is_the_typed_kernel() {
 }
 
 #[test]
-fn gridworld_by_id_steps_copies_and_its_masks_are_the_environments() {
+fn gridworld_by_id_steps_its_domain_and_its_masks_are_the_environments() {
     rl_domains::register_builtins();
     let id = "GridWorld-4x5";
     for threads in 1..=3 {
@@ -236,11 +241,14 @@ fn gridworld_by_id_steps_copies_and_its_masks_are_the_environments() {
             options(threads, Autoreset::NextStep),
         )
         .expect("by id");
-        assert!(!vector.uses_kernel(), "GridWorld has no kernel");
+        assert!(
+            vector.reports_infos(),
+            "GridWorld has no kernel: its step serves"
+        );
         vector.reset(Mode::Training).expect("reset");
         let mut masks = Array2::from_elem((COUNT, 4), false);
         vector.action_masks(&mut masks).expect("masks");
-        // Integer actions over the copies: the same results and masks.
+        // Integer actions: the same results and masks.
         let mut integers = make_discrete_vector(
             id,
             None,
@@ -249,7 +257,7 @@ fn gridworld_by_id_steps_copies_and_its_masks_are_the_environments() {
             options(threads, Autoreset::NextStep),
         )
         .expect("integers by id");
-        assert!(!integers.uses_kernel(), "GridWorld has no kernel");
+        assert!(integers.reports_infos(), "GridWorld has no kernel");
         integers.reset(Mode::Training).expect("reset");
         let mut integer_masks = Array2::from_elem((COUNT, 4), true);
         integers
@@ -365,4 +373,216 @@ fn a_wrong_integer_action_is_an_error_before_anything_steps() {
         assert!(text.contains(&COUNT.to_string()), "{id}: {text}");
         assert_eq!(vector.observations(), &before, "{id}: nothing stepped");
     }
+}
+
+/// One environment of the id stepped by hand as a vector steps it, with the autoreset rule
+/// written out here: its expected row of every output after each call.
+struct ByHand {
+    environment: rl_core::BoxedEnvironment,
+    /// Next-step autoreset: whether the episode ended on the last call (reset on the next).
+    pending: bool,
+    observation: Vec<f32>,
+    reward: f64,
+    terminated: bool,
+    truncated: bool,
+    info: rl_core::Info,
+    final_observation: Option<(Vec<f32>, rl_core::Info)>,
+}
+
+impl ByHand {
+    fn new(built: &dyn registry::RegisteredDomain, seed: u64) -> Self {
+        let mut environment = built.environment(0);
+        environment.seed(seed);
+        ByHand {
+            environment,
+            pending: false,
+            observation: Vec::new(),
+            reward: 0.0,
+            terminated: false,
+            truncated: false,
+            info: rl_core::Info::new(),
+            final_observation: None,
+        }
+    }
+
+    fn flat(&self, observation: &AnyElement) -> Vec<f32> {
+        self.environment
+            .observation_space()
+            .flatten::<f32>(observation)
+            .expect("flattens")
+    }
+
+    /// A reset: the first observation, reward 0, no flag, no info.
+    fn reset(&mut self) {
+        let first = self.environment.reset(Mode::Training).expect("reset");
+        self.observation = self.flat(&first);
+        (self.reward, self.terminated, self.truncated) = (0.0, false, false);
+        self.info = rl_core::Info::new();
+        self.pending = false;
+    }
+
+    fn step(&mut self, action: &AnyElement, autoreset: Autoreset) {
+        self.final_observation = None;
+        if self.pending {
+            assert_eq!(autoreset, Autoreset::NextStep);
+            self.reset();
+            return;
+        }
+        let outcome = self.environment.step(action).expect("a step");
+        let observation = self.flat(&outcome.observation);
+        let done = outcome.is_done();
+        (self.reward, self.terminated, self.truncated) =
+            (outcome.reward(), outcome.terminated, outcome.truncated);
+        if done && autoreset == Autoreset::SameStep {
+            self.final_observation = Some((observation, outcome.info));
+            let first = self.environment.reset(Mode::Training).expect("reset");
+            self.observation = self.flat(&first);
+            self.info = rl_core::Info::new();
+        } else {
+            self.observation = observation;
+            self.info = outcome.info;
+            self.pending = done;
+        }
+    }
+}
+
+/// Asserts that `vector` holds what the environments stepped by hand hold: observations,
+/// reward bits, flags, infos, final observations and final infos (same-step autoreset), and
+/// the action masks of a finite action space.
+fn assert_by_hand<A: rl_core::ErasedAction>(
+    vector: &RegisteredVector<A>,
+    by_hand: &[ByHand],
+    context: &str,
+) {
+    for (i, expected) in by_hand.iter().enumerate() {
+        let row = vector.observations().row(i).to_vec();
+        let bits = |values: &[f32]| values.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+        assert_eq!(
+            bits(&row),
+            bits(&expected.observation),
+            "{context}: observation {i}"
+        );
+        assert_eq!(
+            vector.rewards()[i].to_bits(),
+            expected.reward.to_bits(),
+            "{context}: reward {i}"
+        );
+        assert_eq!(
+            (vector.terminated()[i], vector.truncated()[i]),
+            (expected.terminated, expected.truncated),
+            "{context}: flags {i}"
+        );
+        assert_eq!(vector.infos()[i], expected.info, "{context}: info {i}");
+        assert_eq!(
+            vector.final_mask()[i],
+            expected.final_observation.is_some(),
+            "{context}: final mask {i}"
+        );
+        if let Some((observation, info)) = &expected.final_observation {
+            let row = vector.final_observations().row(i).to_vec();
+            assert_eq!(
+                bits(&row),
+                bits(observation),
+                "{context}: final observation {i}"
+            );
+            assert_eq!(&vector.final_infos()[i], info, "{context}: final info {i}");
+        }
+    }
+}
+
+/// Asserts that the action masks of `vector` are those of the environments stepped by hand
+/// (for a finite action space).
+fn assert_masks<A: rl_core::ErasedAction>(
+    vector: &RegisteredVector<A>,
+    by_hand: &[ByHand],
+    actions: usize,
+    context: &str,
+) where
+    A::Space: rl_spaces::FiniteSpace,
+{
+    let mut masks = Array2::from_elem((by_hand.len(), actions), false);
+    vector.action_masks(&mut masks).expect("masks");
+    for (i, expected) in by_hand.iter().enumerate() {
+        let mut own = vec![false; actions];
+        expected.environment.action_mask(&mut own).expect("a mask");
+        assert_eq!(masks.row(i).to_vec(), own, "{context}: mask {i}");
+    }
+}
+
+/// Every registered id (iterating the registry): the vector by id (`make_vector`, on two
+/// threads) and, for a `Discrete` action space, the vector with integer actions
+/// (`make_discrete_vector`), equal copies of the id's environment stepped by hand, bit for
+/// bit, infos and masks included, in next-step and same-step autoreset, over a few hundred
+/// steps of random actions (past the episode cap where it is at most 600 steps).
+#[test]
+fn every_id_by_id_equals_its_environments_stepped_by_hand() {
+    rl_domains::register_builtins();
+    let mut infos_seen = 0;
+    for id in registry::ids() {
+        let built = registry::build(&id, None).expect("builds");
+        let cap = built.episode_cap();
+        let steps = cap.map_or(300, |cap| (cap as usize + 5).clamp(300, 605));
+        for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+            let context = format!("{id}, {autoreset:?}");
+            let mut by_id =
+                make_vector(&id, None, count(), SEED, options(2, autoreset)).expect("by id");
+            let mut integers =
+                make_discrete_vector(&id, None, count(), SEED, options(1, autoreset)).ok();
+            let mut by_hand: Vec<ByHand> = (0..COUNT)
+                .map(|i| ByHand::new(built.as_ref(), SEED + i as u64))
+                .collect();
+            let actions =
+                rl_spaces::FiniteSpace::cardinality(by_id.action_space()).filter(|n| *n <= 64);
+            by_id.reset(Mode::Training).expect("reset");
+            if let Some(integers) = &mut integers {
+                integers.reset(Mode::Training).expect("reset");
+            }
+            by_hand.iter_mut().for_each(ByHand::reset);
+            let mut rng = NumpyGenerator::seed_from_u64(11);
+            let mut ends = 0;
+            for step in 0..=steps {
+                let context = format!("{context}, step {step}");
+                assert_by_hand(&by_id, &by_hand, &context);
+                if let Some(integers) = &integers {
+                    assert_by_hand(integers, &by_hand, &format!("{context}, integers"));
+                }
+                if let Some(n) = actions {
+                    assert_masks(&by_id, &by_hand, n, &context);
+                    if let Some(integers) = &integers {
+                        assert_masks(integers, &by_hand, n, &format!("{context}, integers"));
+                    }
+                }
+                infos_seen += by_hand.iter().filter(|e| !e.info.is_empty()).count();
+                if step == steps {
+                    break;
+                }
+                let any: Vec<AnyElement> = (0..COUNT)
+                    .map(|_| {
+                        by_id
+                            .action_space()
+                            .try_sample(&mut rng)
+                            .expect("not empty")
+                    })
+                    .collect();
+                by_id.step(&any).expect("a step by id");
+                if let Some(integers) = &mut integers {
+                    let ints: Vec<i64> = any.iter().map(|a| a.as_int().expect("an int")).collect();
+                    integers.step(&ints).expect("a step with integers");
+                }
+                for (environment, action) in by_hand.iter_mut().zip(&any) {
+                    environment.step(action, autoreset);
+                }
+                ends += by_id
+                    .terminated()
+                    .iter()
+                    .zip(by_id.truncated())
+                    .filter(|(t, u)| **t || **u)
+                    .count();
+            }
+            if cap.is_some_and(|cap| cap as usize <= steps) {
+                assert!(ends > 0, "{context}: the episodes crossed their cap");
+            }
+        }
+    }
+    assert!(infos_seen > 0, "some registered domain reports infos");
 }

@@ -13,6 +13,7 @@ use std::path::{Component, Path, PathBuf};
 pub(crate) const TOP_LEVEL: &[&str] = &[
     ".cargo",
     ".ci",
+    ".github",
     ".gitignore",
     "ARCHITECTURE.md",
     "Cargo.lock",

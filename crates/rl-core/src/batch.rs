@@ -12,7 +12,7 @@ use rl_spaces::{
     AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, Space, SpaceError,
 };
 
-use crate::{CoreError, Domain, Mode};
+use crate::{CoreError, Domain, Info, Mode};
 
 /// Checks the lengths of a [`BatchStep::step_batch`] call: `states`, `actions`, `rewards` and
 /// `terminated` of one length `n`, generators (`generators`, if the kernel takes them) too, and
@@ -162,10 +162,12 @@ pub trait BatchStep: Domain + Sync {
     );
 }
 
-/// The states of a batch of episodes of one [`BatchStep`] domain, with the domain that steps
-/// them: what a vector environment's kernel path keeps for each thread's share, so that the
-/// bookkeeping around the kernel (generators, step counts, autoreset) is written once for
-/// typed domains ([`DomainStates`]) and for domains built by id
+/// The states of a batch of episodes of one domain, with the domain that steps them: what a
+/// vector environment keeps for each thread's share, so that the bookkeeping around the
+/// stepping (generators, step counts, autoreset) is written once for every domain. Two
+/// batches step: [`DomainStates`], a [`BatchStep`] domain's structure-of-arrays kernel, and
+/// [`SteppedStates`](crate::SteppedStates), any domain's [`Domain::step`] state by state (with
+/// its infos); domains built by id get one or the other, behind a box
 /// ([`RegisteredDomain::batch_states`](crate::registry::RegisteredDomain::batch_states)).
 ///
 /// `T` is the observations' numeric type. Every method works at the index it is given; an
@@ -220,6 +222,45 @@ pub trait BatchStates<T: FlatScalar>: Send {
         observations: &mut [T],
     ) -> Result<(), (usize, CoreError)>;
 
+    /// [`step`](Self::step), also writing each episode's info
+    /// ([`TransitionOutcome::info`](crate::TransitionOutcome::info)) at its index of `infos`,
+    /// and free to leave alone the episodes marked in `discarded` (those whose results the
+    /// caller throws away: with next-step autoreset, the episodes that ended on the previous
+    /// step, which it resets instead); what a vector environment calls.
+    ///
+    /// `discarded` and `infos` have the length of the other slices. By default this is `step`,
+    /// which writes no info and steps every state (a structure-of-arrays kernel, whose
+    /// contract allows any state, [`BatchStep`]): a batch without infos pays nothing for them.
+    /// An info is written only where it or the one it replaces has entries, so that a domain
+    /// whose infos are empty writes nothing.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn step_with_infos(
+        &mut self,
+        actions: &[Self::Action],
+        discarded: &[bool],
+        mode: Mode,
+        rngs: &mut [NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+        infos: &mut [Info],
+    ) -> Result<(), (usize, CoreError)> {
+        let _ = (discarded, infos);
+        self.step(actions, mode, rngs, rewards, terminated, observations)
+    }
+
+    /// Whether [`step_with_infos`](Self::step_with_infos) may write infos: false by default
+    /// (a kernel's infos are always empty), so that a consumer skips looking at them.
+    fn reports_infos(&self) -> bool {
+        false
+    }
+
+    /// The bytes each episode takes in this batch: its state (and, in a batch built by id,
+    /// its action), not counting heap data a state owns. A vector environment adds its own
+    /// bookkeeping and checks the total can be allocated before building the batch.
+    fn episode_bytes(&self) -> usize;
+
     /// Whether `action` is applicable in episode `i`'s current state
     /// ([`Domain::is_applicable`]); false for an index out of range or an action the domain
     /// cannot read.
@@ -270,6 +311,38 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
         (**self).step(actions, mode, rngs, rewards, terminated, observations)
     }
 
+    #[inline]
+    fn step_with_infos(
+        &mut self,
+        actions: &[Self::Action],
+        discarded: &[bool],
+        mode: Mode,
+        rngs: &mut [NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+        infos: &mut [Info],
+    ) -> Result<(), (usize, CoreError)> {
+        (**self).step_with_infos(
+            actions,
+            discarded,
+            mode,
+            rngs,
+            rewards,
+            terminated,
+            observations,
+            infos,
+        )
+    }
+
+    fn reports_infos(&self) -> bool {
+        (**self).reports_infos()
+    }
+
+    fn episode_bytes(&self) -> usize {
+        (**self).episode_bytes()
+    }
+
     fn is_applicable(&self, i: usize, action: &Self::Action) -> bool {
         (**self).is_applicable(i, action)
     }
@@ -287,14 +360,50 @@ pub struct DomainStates<D: Domain> {
     states: Vec<D::State>,
 }
 
+/// `len` placeholder states of `domain` (an initial state drawn in training mode from a
+/// generator seeded with 0), which a batch holds until each episode's first reset.
+pub(crate) fn placeholder_states<D: Domain>(domain: &D, len: usize) -> Vec<D::State> {
+    let placeholder = domain.initial_state(Mode::Training, &mut NumpyGenerator::seed_from_u64(0));
+    vec![placeholder; len]
+}
+
+/// Replaces `states[i]` by an initial state of `domain` drawn from `rng` in `mode` and writes
+/// its flattened observation into `observation` (the [`BatchStates::reset_at`] of the
+/// batches of this crate).
+pub(crate) fn reset_state<D, T>(
+    domain: &D,
+    states: &mut [D::State],
+    i: usize,
+    mode: Mode,
+    rng: &mut NumpyGenerator,
+    observation: &mut [T],
+) -> Result<(), CoreError>
+where
+    D: Domain,
+    D::ObservationSpace: FlattenSpace,
+    T: FlatScalar,
+{
+    let len = states.len();
+    let Some(state) = states.get_mut(i) else {
+        return Err(CoreError::invalid_parameter(
+            "i",
+            format!("episode {i} of a batch of {len}"),
+        ));
+    };
+    *state = domain.initial_state(mode, rng);
+    let observed = domain.observe(state);
+    domain
+        .observation_space()
+        .flatten_into(&observed, observation)?;
+    Ok(())
+}
+
 impl<D: Domain> DomainStates<D> {
     /// `len` states of `domain`, each a placeholder initial state (drawn in training mode from
     /// a generator seeded with 0) until its first reset.
     pub fn new(domain: Arc<D>, len: usize) -> Self {
-        let placeholder =
-            domain.initial_state(Mode::Training, &mut NumpyGenerator::seed_from_u64(0));
         DomainStates {
-            states: vec![placeholder; len],
+            states: placeholder_states(&*domain, len),
             domain,
         }
     }
@@ -340,19 +449,7 @@ where
         rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
-        let len = self.states.len();
-        let Some(state) = self.states.get_mut(i) else {
-            return Err(CoreError::invalid_parameter(
-                "i",
-                format!("episode {i} of a batch of {len}"),
-            ));
-        };
-        *state = self.domain.initial_state(mode, rng);
-        let observed = self.domain.observe(state);
-        self.domain
-            .observation_space()
-            .flatten_into(&observed, observation)?;
-        Ok(())
+        reset_state(&*self.domain, &mut self.states, i, mode, rng, observation)
     }
 
     #[inline]
@@ -375,6 +472,10 @@ where
             observations,
         );
         Ok(())
+    }
+
+    fn episode_bytes(&self) -> usize {
+        std::mem::size_of::<D::State>()
     }
 
     fn is_applicable(&self, i: usize, action: &D::Action) -> bool {
@@ -495,40 +596,83 @@ impl ErasedAction for i64 {
 pub type BoxedBatchStates<A = AnyElement> =
     Box<dyn BatchStates<f32, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
 
-/// [`DomainStates`] that read [`ErasedAction`]s: each step converts the actions into a buffer
-/// of the domain's actions kept between steps (no allocation for plain actions), then runs
-/// the typed kernel.
-pub(crate) struct AnyDomainStates<D: Domain, A: ErasedAction> {
-    typed: DomainStates<D>,
+/// A typed batch ([`DomainStates`] or [`SteppedStates`](crate::SteppedStates)) that reads
+/// [`ErasedAction`]s: each step converts the actions into a buffer of the domain's actions
+/// kept between steps (no allocation for plain actions), then steps the typed batch.
+pub(crate) struct AnyDomainStates<S: BatchStates<f32>, A: ErasedAction> {
+    typed: S,
     action_space: A::Space,
-    actions: Vec<D::Action>,
+    actions: Vec<S::Action>,
 }
 
-impl<D, A> AnyDomainStates<D, A>
+impl<S, A> AnyDomainStates<S, A>
 where
-    D: Domain,
-    D::ActionSpace: DynamicSpace,
+    S: BatchStates<f32>,
+    S::ActionSpace: DynamicSpace,
     A: ErasedAction,
 {
-    /// `len` states of `domain` (see [`DomainStates::new`]), or `None` when the domain's
-    /// action space has no form in `A` ([`ErasedAction::space`]).
-    pub(crate) fn new(domain: Arc<D>, len: usize) -> Option<Self> {
-        let action_space = A::space(domain.action_space().to_any_space())?;
-        Some(AnyDomainStates {
-            typed: DomainStates::new(domain, len),
+    /// `typed` reading actions of type `A`, or `None` when its action space has no form in
+    /// `A` ([`ErasedAction::space`]).
+    pub(crate) fn new(typed: S) -> Option<Self> {
+        let action_space = A::space(typed.action_space().to_any_space())?;
+        Some(Self::with_space(typed, action_space))
+    }
+
+    /// `typed` reading actions of type `A` in `action_space`, its action space's form in `A`.
+    fn with_space(typed: S, action_space: A::Space) -> Self {
+        let len = typed.len();
+        AnyDomainStates {
+            typed,
             action_space,
             actions: Vec::with_capacity(len),
-        })
+        }
+    }
+
+    /// Converts `actions` into the typed buffer, or fails naming the first that does not
+    /// convert.
+    fn convert(&mut self, actions: &[A]) -> Result<(), (usize, CoreError)> {
+        self.actions.clear();
+        let space = self.typed.action_space();
+        for (index, action) in actions.iter().enumerate() {
+            // An action of the space (the usual case) is read as before; one beyond a Box's
+            // bounds only if the domain accepts it.
+            let typed = match action.to_typed(space) {
+                Ok(typed) => Some(typed),
+                Err(_) => action
+                    .to_typed_ignoring_bounds(space)
+                    .filter(|typed| self.typed.accepts_action(typed)),
+            };
+            match typed {
+                Some(typed) => self.actions.push(typed),
+                None => {
+                    let error = CoreError::InvalidAction {
+                        action: action.to_string(),
+                        space: self.action_space.to_string(),
+                    };
+                    return Err((index, error));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
-impl<D, A> BatchStates<f32> for AnyDomainStates<D, A>
+impl<S> AnyDomainStates<S, AnyElement>
 where
-    D: BatchStep + Send,
-    D::State: Send,
-    D::Action: Send + Sync,
-    D::ActionSpace: DynamicSpace,
-    D::ObservationSpace: FlattenSpace,
+    S: BatchStates<f32>,
+    S::ActionSpace: DynamicSpace,
+{
+    /// `typed` reading [`AnyElement`] actions (which every action space has a form in).
+    pub(crate) fn any(typed: S) -> Self {
+        let action_space = typed.action_space().to_any_space();
+        Self::with_space(typed, action_space)
+    }
+}
+
+impl<S, A> BatchStates<f32> for AnyDomainStates<S, A>
+where
+    S: BatchStates<f32>,
+    S::ActionSpace: DynamicSpace,
     A: ErasedAction,
 {
     type Action = A;
@@ -539,11 +683,11 @@ where
     }
 
     fn episode_cap(&self) -> Option<u64> {
-        BatchStates::<f32>::episode_cap(&self.typed)
+        self.typed.episode_cap()
     }
 
     fn len(&self) -> usize {
-        BatchStates::<f32>::len(&self.typed)
+        self.typed.len()
     }
 
     fn reset_at(
@@ -565,41 +709,52 @@ where
         terminated: &mut [bool],
         observations: &mut [f32],
     ) -> Result<(), (usize, CoreError)> {
-        self.actions.clear();
-        let space = self.typed.domain.action_space();
-        for (index, action) in actions.iter().enumerate() {
-            // An action of the space (the usual case) is read as before; one beyond a Box's
-            // bounds only if the domain accepts it.
-            let typed = match action.to_typed(space) {
-                Ok(typed) => Some(typed),
-                Err(_) => action
-                    .to_typed_ignoring_bounds(space)
-                    .filter(|typed| self.typed.domain.accepts_action(typed)),
-            };
-            match typed {
-                Some(typed) => self.actions.push(typed),
-                None => {
-                    let error = CoreError::InvalidAction {
-                        action: action.to_string(),
-                        space: self.action_space.to_string(),
-                    };
-                    return Err((index, error));
-                }
-            }
-        }
+        self.convert(actions)?;
         self.typed
             .step(&self.actions, mode, rngs, rewards, terminated, observations)
     }
 
+    fn step_with_infos(
+        &mut self,
+        actions: &[A],
+        discarded: &[bool],
+        mode: Mode,
+        rngs: &mut [NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [f32],
+        infos: &mut [Info],
+    ) -> Result<(), (usize, CoreError)> {
+        self.convert(actions)?;
+        self.typed.step_with_infos(
+            &self.actions,
+            discarded,
+            mode,
+            rngs,
+            rewards,
+            terminated,
+            observations,
+            infos,
+        )
+    }
+
+    fn reports_infos(&self) -> bool {
+        self.typed.reports_infos()
+    }
+
+    fn episode_bytes(&self) -> usize {
+        self.typed.episode_bytes() + std::mem::size_of::<S::Action>()
+    }
+
     fn accepts_action(&self, action: &A) -> bool {
         action
-            .to_typed_ignoring_bounds(self.typed.domain.action_space())
-            .is_some_and(|typed| self.typed.domain.accepts_action(&typed))
+            .to_typed_ignoring_bounds(self.typed.action_space())
+            .is_some_and(|typed| self.typed.accepts_action(&typed))
     }
 
     fn is_applicable(&self, i: usize, action: &A) -> bool {
         action
-            .to_typed(self.typed.domain.action_space())
-            .is_ok_and(|typed| BatchStates::<f32>::is_applicable(&self.typed, i, &typed))
+            .to_typed(self.typed.action_space())
+            .is_ok_and(|typed| self.typed.is_applicable(i, &typed))
     }
 }

@@ -74,6 +74,7 @@ mod outcome;
 pub mod registry;
 mod seeding;
 mod simulator;
+mod stepped_states;
 mod value;
 
 /// The rand crate this crate's traits are written against: a domain author names
@@ -110,4 +111,5 @@ pub use mode::Mode;
 pub use outcome::{StepOutcome, Transition, TransitionOutcome};
 pub use seeding::derive_seed;
 pub use simulator::Simulator;
+pub use stepped_states::SteppedStates;
 pub use value::Value;

@@ -78,8 +78,9 @@ pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
 use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
-    CoreError, Domain, DynamicEnvironment, EnumerableTransitions, Frame, InvalidExamples, Mode,
-    Render, RenderFrame, Simulator, check_domain, check_transitions,
+    CoreError, Domain, DomainStates, DynamicEnvironment, EnumerableTransitions, Frame,
+    InvalidExamples, Mode, Render, RenderFrame, Simulator, SteppedStates, check_domain,
+    check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -144,25 +145,19 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// of [`environment`](Self::environment).
     fn registered_environment(&self, seed: u64) -> BoxedRegisteredEnvironment;
 
-    /// The states of `len` episodes of the domain stepped by its batch kernel
-    /// ([`BatchStates`](crate::BatchStates) over [`BatchStep`]), each a
-    /// placeholder until its first reset, or `None` when the registration declared no kernel
-    /// ([`Registration::with_kernel`]). rl-wrappers' `make_vector` builds one per thread, and
-    /// copies of [`environment`](Self::environment) where there is none.
-    fn batch_states(&self, len: usize) -> Option<BoxedBatchStates> {
-        let _ = len;
-        None
-    }
+    /// The states of `len` episodes of the domain, each a placeholder until its first reset,
+    /// stepped in a batch ([`BatchStates`](crate::BatchStates)): by the structure-of-arrays
+    /// kernel the registration declared ([`Registration::with_kernel`], a [`BatchStep`] over
+    /// [`DomainStates`]), otherwise by [`Domain::step`] state by state, with the domain's
+    /// infos ([`SteppedStates`]). rl-wrappers' `make_vector` builds one per thread; either
+    /// gives what [`environment`](Self::environment)'s copies give, bit for bit.
+    fn batch_states(&self, len: usize) -> BoxedBatchStates;
 
-    /// The states of `len` episodes stepped by the domain's batch kernel with `i64` actions,
-    /// as [`batch_states`](Self::batch_states) builds them, or `None` when the registration
-    /// declared no kernel or the action space is not
-    /// [`Discrete`](rl_spaces::Discrete). rl-wrappers' `make_discrete_vector` builds one per
-    /// thread.
-    fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
-        let _ = len;
-        None
-    }
+    /// The states of `len` episodes with `i64` actions, as
+    /// [`batch_states`](Self::batch_states) builds them, or `None` when the action space is
+    /// not [`Discrete`](rl_spaces::Discrete). rl-wrappers' `make_discrete_vector` builds one
+    /// per thread.
+    fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>>;
 
     /// The domain's discount factor.
     fn discount(&self) -> f64;
@@ -178,11 +173,11 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
 type DrawFn<D> = PictureFn<D>;
 /// Checks a domain's enumerable transitions.
 type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
-/// Builds the states of a batch of episodes stepped by the domain's kernel, with
-/// [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None` for an action
-/// space other than [`Discrete`](rl_spaces::Discrete)).
+/// Builds the states of a batch of episodes (the domain's kernel, or its step state by
+/// state), with [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None`
+/// for an action space other than [`Discrete`](rl_spaces::Discrete)).
 struct KernelFns<D: Domain> {
-    any: fn(&D, usize) -> Option<BoxedBatchStates>,
+    any: fn(&D, usize) -> BoxedBatchStates,
     discrete: fn(&D, usize) -> Option<BoxedBatchStates<i64>>,
 }
 
@@ -216,7 +211,9 @@ struct Capabilities<D: Domain> {
     draw: Option<DrawFn<D>>,
     transitions: Option<TransitionCheckFn<D>>,
     frames: Option<FrameFns<D>>,
-    kernel: Option<KernelFns<D>>,
+    /// How the domain's episodes are batched: its kernel ([`Registration::with_kernel`]) or,
+    /// by default, its step state by state.
+    kernel: KernelFns<D>,
     state: Option<StateFns<D>>,
 }
 
@@ -263,8 +260,8 @@ impl<D> RegisteredDomain for Built<D>
 where
     D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
     D::State: Send,
-    D::Action: Send,
-    D::ObservationSpace: DynamicSpace,
+    D::Action: Send + Sync,
+    D::ObservationSpace: DynamicSpace + FlattenSpace,
     D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
 {
     fn id(&self) -> &str {
@@ -327,12 +324,12 @@ where
         )))
     }
 
-    fn batch_states(&self, len: usize) -> Option<BoxedBatchStates> {
-        (self.capabilities.kernel?.any)(&self.domain, len)
+    fn batch_states(&self, len: usize) -> BoxedBatchStates {
+        (self.capabilities.kernel.any)(&self.domain, len)
     }
 
     fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
-        (self.capabilities.kernel?.discrete)(&self.domain, len)
+        (self.capabilities.kernel.discrete)(&self.domain, len)
     }
 
     fn discount(&self) -> f64 {
@@ -403,13 +400,17 @@ impl<D> Registration<D>
 where
     D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
     D::State: Send,
-    D::Action: Send,
-    D::ObservationSpace: DynamicSpace,
+    D::Action: Send + Sync,
+    D::ObservationSpace: DynamicSpace + FlattenSpace,
     D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
 {
     /// A registration of the domains `constructor` builds from parameters `P`, under `id`
     /// with a one-line `description`. `P` is read from the JSON parameters given by id over
     /// `P::default()` (see the [module documentation](self)).
+    ///
+    /// Vectors built from the id step the domain's states in a batch, each with
+    /// [`Domain::step`] and with its infos ([`SteppedStates`]), unless the registration
+    /// declares a structure-of-arrays kernel ([`with_kernel`](Self::with_kernel)).
     pub fn new<P, E, F>(
         id: impl Into<String>,
         description: impl Into<String>,
@@ -438,7 +439,16 @@ where
                 draw: None,
                 transitions: None,
                 frames: None,
-                kernel: None,
+                kernel: KernelFns {
+                    any: |domain, len| {
+                        let states = SteppedStates::new(Arc::new(domain.clone()), len);
+                        Box::new(AnyDomainStates::any(states))
+                    },
+                    discrete: |domain, len| {
+                        let states = SteppedStates::new(Arc::new(domain.clone()), len);
+                        Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
+                    },
+                },
                 state: None,
             },
         }
@@ -501,26 +511,25 @@ where
         self
     }
 
-    /// Declares that the domain steps batches of states at once ([`BatchStep`]), so that
-    /// vectors built by id (rl-wrappers' `make_vector`) run its kernel rather than copies of
-    /// its environment ([`RegisteredDomain::batch_states`]). The kernel gives, bit for bit,
-    /// what the copies give.
+    /// Declares that the domain steps batches of states at once with a structure-of-arrays
+    /// kernel ([`BatchStep`]), so that vectors built by id (rl-wrappers' `make_vector`) run it
+    /// ([`RegisteredDomain::batch_states`]) rather than the domain's step state by state
+    /// ([`SteppedStates`], what every registration gets without this). The kernel gives, bit
+    /// for bit, what the step gives; a kernel reports no infos.
     pub fn with_kernel(mut self) -> Self
     where
         D: BatchStep,
-        D::Action: Send + Sync,
-        D::ObservationSpace: FlattenSpace,
     {
-        self.capabilities.kernel = Some(KernelFns {
+        self.capabilities.kernel = KernelFns {
             any: |domain, len| {
-                let states = AnyDomainStates::<D, _>::new(Arc::new(domain.clone()), len)?;
-                Some(Box::new(states))
+                let states = DomainStates::new(Arc::new(domain.clone()), len);
+                Box::new(AnyDomainStates::any(states))
             },
             discrete: |domain, len| {
-                let states = AnyDomainStates::<D, _>::new(Arc::new(domain.clone()), len)?;
-                Some(Box::new(states))
+                let states = DomainStates::new(Arc::new(domain.clone()), len);
+                Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
             },
-        });
+        };
         self
     }
 

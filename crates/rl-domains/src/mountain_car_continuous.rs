@@ -149,7 +149,7 @@ impl MountainCarContinuousParams {
                 value,
                 self.min_position,
                 self.max_position,
-                "the track",
+                "the track, from `min_position` to `max_position`",
             )?;
         }
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use rl_core::Environment;
+use rl_core::{BatchStates, Environment};
 use rl_experiment::builtins as registry;
 
 /// A yes/no cell.
@@ -33,7 +33,8 @@ fn catalogue() -> String {
          `state`, `text`, `frames`: the registration declares state access (Python's\n\
          `reset(options={\"state\": ...})`), text pictures (`render_mode=\"ansi\"`) and RGB\n\
          frames (`render_mode=\"rgb_array\"`, `rl render`); `kernel`: vectors by id step a\n\
-         batch kernel rather than copies; `transitions`: the exact transition model\n\
+         structure-of-arrays kernel (the others step the domain's step state by state);\n\
+         `transitions`: the exact transition model\n\
          (`EnumerableTransitions`, for planners and the checker). `rl run` learns each id with\n\
          the agent and budget shown and must reach the threshold (the learning table,\n\
          `cargo test --release -p rl-experiment --test suite learning`); `null`: no learning\n\
@@ -74,7 +75,9 @@ fn catalogue() -> String {
             yes(has_state),
             yes(has_text),
             yes(domain.frame_size().is_some()),
-            yes(domain.batch_states(1).is_some()),
+            // A structure-of-arrays kernel reports no infos; the domain's step state by state
+            // reports them.
+            yes(!domain.batch_states(1).reports_infos()),
             yes(has_transitions(id)),
             setting("learning_threshold").unwrap_or_else(|| "-".to_owned()),
         );

@@ -7,8 +7,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use rl_spaces::{
-    AnyArray, AnyElement, AnySpace, BoxSpace, DictSpace, Discrete, DynamicSpace, Space, SpaceError,
-    Text,
+    AnyArray, AnyElement, AnySpace, BoxSpace, DictSpace, Discrete, DynamicSpace, FlatScalar,
+    FlattenSpace, Space, SpaceError, Text,
 };
 
 /// The characters of every mission of every minigrid id, in the order that numbers them for
@@ -50,6 +50,7 @@ pub struct MiniGridObservation {
 pub struct MiniGridObservationSpace {
     view_size: usize,
     missions: Arc<[Arc<str>]>,
+    text: Text,
     dynamic: AnySpace,
 }
 
@@ -85,11 +86,12 @@ impl MiniGridObservationSpace {
                     u8::MAX,
                 )?),
             ),
-            ("mission", AnySpace::Text(text)),
+            ("mission", AnySpace::Text(text.clone())),
         ])?);
         Ok(MiniGridObservationSpace {
             view_size,
             missions,
+            text,
             dynamic,
         })
     }
@@ -187,6 +189,71 @@ impl DynamicSpace for MiniGridObservationSpace {
         } else {
             Err(refuse())
         }
+    }
+}
+
+/// Gymnasium's `flatten` of the dynamic `Dict` (keys in order: the direction one-hot, the
+/// image's bytes, the mission's character indices padded with the charset's length), written
+/// without building the dynamic element, so that flattening allocates nothing (what a vector
+/// of the domain's states writes into its rows).
+impl FlattenSpace for MiniGridObservationSpace {
+    fn flat_dim(&self) -> usize {
+        4 + self.view_size * self.view_size * 3 + self.text.max_length()
+    }
+
+    fn flatten_into<F: FlatScalar>(
+        &self,
+        x: &MiniGridObservation,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        let image_len = self.view_size * self.view_size * 3;
+        if out.len() != self.flat_dim() {
+            return Err(SpaceError::LengthMismatch {
+                what: "flat buffer",
+                expected: self.flat_dim(),
+                found: out.len(),
+            });
+        }
+        if x.direction >= 4 || x.image.len() != image_len {
+            return Err(SpaceError::NotInSpace {
+                element: format!("{x:?}"),
+                space: self.to_string(),
+            });
+        }
+        let (direction, rest) = out.split_at_mut(4);
+        let (image, mission) = rest.split_at_mut(image_len);
+        direction.fill(F::ZERO);
+        direction[usize::from(x.direction)] = F::ONE;
+        for (slot, &byte) in image.iter_mut().zip(&x.image) {
+            *slot = F::from_f64(f64::from(byte));
+        }
+        mission.fill(F::from_f64(self.text.charset().len() as f64));
+        let mut characters = x.mission.chars();
+        for slot in mission.iter_mut() {
+            let Some(character) = characters.next() else {
+                break;
+            };
+            let index =
+                self.text
+                    .character_index(character)
+                    .ok_or_else(|| SpaceError::NotInSpace {
+                        element: format!("{:?}", x.mission),
+                        space: self.text.to_string(),
+                    })?;
+            *slot = F::from_f64(index as f64);
+        }
+        if characters.next().is_some() {
+            return Err(SpaceError::NotInSpace {
+                element: format!("{:?}", x.mission),
+                space: self.text.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<MiniGridObservation, SpaceError> {
+        let any = self.dynamic.unflatten(flat)?;
+        self.element_from_any(&any)
     }
 }
 

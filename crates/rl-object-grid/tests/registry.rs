@@ -120,6 +120,11 @@ fn the_dynamic_observation_space_holds_every_mission() {
         assert_eq!(space.element_from_any(&any).as_ref(), Ok(&observation));
         let flat: Vec<f64> = space.to_any_space().flatten(&any).expect("flattens");
         assert_eq!(flat.len(), 4 + 7 * 7 * 3 + text.max_length());
+        // The typed space flattens as the dynamic one does, without building the element,
+        // and reads its flat form back.
+        assert_eq!(space.flat_dim(), flat.len());
+        assert_eq!(space.flatten::<f64>(&observation).as_ref(), Ok(&flat), "{id}");
+        assert_eq!(space.unflatten(&flat).as_ref(), Ok(&observation), "{id}");
         let AnyElement::Dict(mut entries) = any else {
             unreachable!()
         };

@@ -17,7 +17,9 @@ fn numpy_array<'py, T: Element + Clone>(py: Python<'py>, array: &ArrayD<T>) -> B
 
 /// The Python value of an element: `int` for Discrete, a NumPy array of the element's dtype
 /// for Box, MultiDiscrete and MultiBinary, a `tuple` for Tuple, a `dict` for Dict, and the
-/// JSON value (through Python's `json`) for a finite set, a `str` for Text.
+/// JSON value (through Python's `json`) for a finite set, a `str` for Text, a `tuple` of items
+/// for Sequence (`rlrs.spaces.observation_converter` stacks them for a stacked Sequence), a
+/// `gymnasium.spaces.GraphInstance` for Graph and `(index, element)` for OneOf.
 pub(crate) fn element_to_python<'py>(
     py: Python<'py>,
     element: &rl_spaces::AnyElement,
@@ -53,6 +55,42 @@ pub(crate) fn element_to_python<'py>(
         }
         AnyElement::Value(value) => json_to_python(py, value)?,
         AnyElement::Text(text) => text.into_pyobject(py)?.into_any(),
+        AnyElement::Sequence(items) => {
+            let items = items
+                .iter()
+                .map(|item| element_to_python(py, item))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, items)?.into_any()
+        }
+        AnyElement::Graph(graph) => {
+            let array = |array: &AnyArray| element_to_python(py, &AnyElement::Array(array.clone()));
+            let nodes = array(&graph.nodes)?;
+            let edges = match &graph.edges {
+                Some(edges) => array(edges)?,
+                None => py.None().into_bound(py),
+            };
+            let links = match &graph.edge_links {
+                Some(links) => {
+                    // Gymnasium's edge links are int32; node indices are below 2^24.
+                    let values: Vec<i32> = links.iter().flatten().map(|v| *v as i32).collect();
+                    let array = ArrayD::from_shape_vec(vec![links.len(), 2], values)
+                        .map_err(|error| PyValueError::new_err(error.to_string()))?;
+                    numpy_array(py, &array)
+                }
+                None => py.None().into_bound(py),
+            };
+            py.import("gymnasium.spaces")?
+                .getattr("GraphInstance")?
+                .call1((nodes, edges, links))?
+        }
+        AnyElement::OneOf(index, item) => PyTuple::new(
+            py,
+            [
+                index.into_pyobject(py)?.into_any(),
+                element_to_python(py, item)?,
+            ],
+        )?
+        .into_any(),
     })
 }
 
@@ -106,7 +144,10 @@ pub(crate) fn read_any_array(object: &Bound<'_, PyAny>, dtype: DType) -> PyResul
 
 /// The element of `space` that `object` stands for: an integer for Discrete, an array-like
 /// for Box, MultiDiscrete and MultiBinary (converted to the space's dtype), a sequence for
-/// Tuple, a mapping for Dict, a JSON-able value for a finite set, a `str` for Text. Whether the element lies in
+/// Tuple, a mapping for Dict, a JSON-able value for a finite set, a `str` for Text, an
+/// iterable of items for Sequence (a tuple, or Gymnasium's stacked form), a `GraphInstance` for
+/// Graph,
+/// `(index, element)` for OneOf. Whether the element lies in
 /// the space is the environment's check, not this one's.
 pub(crate) fn element_from_python(
     space: &AnySpace,
@@ -159,6 +200,77 @@ pub(crate) fn element_from_python(
                 ))
             })?;
             AnyElement::Text(text)
+        }
+        AnySpace::Sequence(sequence) => {
+            // A tuple of items, or a stacked array read along its first axis; a stacked
+            // Sequence of Tuples or Dicts is a Tuple or Dict of stacked arrays, which
+            // Gymnasium's own `iterate` splits into items.
+            let feature = sequence.feature_space();
+            let object =
+                if sequence.stack() && matches!(feature, AnySpace::Tuple(_) | AnySpace::Dict(_)) {
+                    let py = object.py();
+                    let gymnasium_feature = py.import("rlrs.spaces")?.call_method1(
+                        "space_from_definition",
+                        (feature.to_definition().to_string(),),
+                    )?;
+                    let utils = py.import("gymnasium.vector.utils")?;
+                    let batched = utils.call_method1("batch_space", (gymnasium_feature, 1))?;
+                    utils.call_method1("iterate", (batched, object))?
+                } else {
+                    object.clone()
+                };
+            let mut items = Vec::new();
+            for item in object.try_iter()? {
+                items.push(element_from_python(sequence.feature_space(), &item?)?);
+            }
+            AnyElement::Sequence(items)
+        }
+        AnySpace::Graph(graph) => {
+            let dtype_of = |space: &AnySpace| match space {
+                AnySpace::Box(b) => b.dtype(),
+                _ => DType::I64,
+            };
+            let nodes = read_any_array(&object.getattr("nodes")?, dtype_of(graph.node_space()))?;
+            let edges = object.getattr("edges")?;
+            let links = object.getattr("edge_links")?;
+            let (edges, edge_links) = match (graph.edge_space(), edges.is_none(), links.is_none()) {
+                (_, true, true) => (None, None),
+                (Some(edge_space), false, false) => {
+                    let edges = read_any_array(&edges, dtype_of(edge_space))?;
+                    let links: ArrayD<i64> = read_array(&links, "int64")?;
+                    if links.ndim() != 2 || links.shape()[1] != 2 {
+                        return Err(PyValueError::new_err(format!(
+                            "the edge links of an element of {space} have the shape (edges, 2), found {:?}",
+                            links.shape()
+                        )));
+                    }
+                    let links = links.outer_iter().map(|row| [row[0], row[1]]).collect();
+                    (Some(edges), Some(links))
+                }
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "an element of {space} has both edges and edge links or neither"
+                    )));
+                }
+            };
+            AnyElement::Graph(Box::new(rl_spaces::GraphInstance {
+                nodes,
+                edges,
+                edge_links,
+            }))
+        }
+        AnySpace::OneOf(one_of) => {
+            let index: usize = object.get_item(0)?.extract()?;
+            let child = one_of.spaces().get(index).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "an element of {space} starts with the index of one of its {} spaces, found {index}",
+                    one_of.len()
+                ))
+            })?;
+            AnyElement::OneOf(
+                index,
+                Box::new(element_from_python(child, &object.get_item(1)?)?),
+            )
         }
         AnySpace::FiniteSet(_) | AnySpace::Empty(_) => {
             let py = object.py();

@@ -14,8 +14,8 @@
 //!   ([`driver`]; not part of the Gymnasium API),
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
 //! - `domain_info`, `settings` and `space_definition`, which the Python classes use, and
-//!   `space_samples_jsonable` and `space_jsonable_round_trip`, which the side-by-side tests of
-//!   element JSON against Gymnasium use.
+//!   `space_samples_jsonable`, `space_jsonable_round_trip`, `space_samples` and
+//!   `space_contains`, which the side-by-side tests of elements against Gymnasium use.
 //!
 //! # Exposing a domain of your own
 //!
@@ -164,6 +164,35 @@ fn space_samples_jsonable(definition_json: &str, seed: u64, count: usize) -> PyR
     Ok(json.to_string())
 }
 
+/// `count` samples of the space defined by `definition_json` (numpy's generator seeded with
+/// `seed`) as the Python values the package hands to Gymnasium code (see `convert.rs`).
+#[pyfunction]
+fn space_samples<'py>(
+    py: Python<'py>,
+    definition_json: &str,
+    seed: u64,
+    count: usize,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    use rl_core::rand::SeedableRng;
+    use rl_spaces::TrySampleSpace;
+    let space = read_space(definition_json)?;
+    let mut rng = rl_spaces::NumpyGenerator::seed_from_u64(seed);
+    (0..count)
+        .map_while(|_| space.try_sample(&mut rng))
+        .map(|element| convert::element_to_python(py, &element))
+        .collect()
+}
+
+/// Whether `object`, read as an element of the space defined by `definition_json` the way
+/// actions are read, is an element of it.
+#[pyfunction]
+fn space_contains(definition_json: &str, object: &Bound<'_, PyAny>) -> PyResult<bool> {
+    use rl_spaces::Space;
+    let space = read_space(definition_json)?;
+    let element = convert::element_from_python(&space, object)?;
+    Ok(space.contains(&element))
+}
+
 /// Reads a batch written in Gymnasium's `to_jsonable` layout (JSON text) as elements of the
 /// space defined by `definition_json`, checking each, and writes it back: the batch as this
 /// crate writes it, or a `ValueError` naming what was wrong.
@@ -200,7 +229,7 @@ fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, Stri
 
 /// Adds the classes and functions of `rlrs._core` (`Environment`, `Vector`, `ids`, `entries`,
 /// `check`, `domain_info`, `settings`, `space_definition`, `space_samples_jsonable`,
-/// `space_jsonable_round_trip`) to `module`: what a domain
+/// `space_jsonable_round_trip`, `space_samples`, `space_contains`) to `module`: what a domain
 /// author's own extension module calls, after registering its domains, so that the Python
 /// classes `rlrs.RustEnv` and `rlrs.RustVectorEnv` drive them (see the [crate
 /// documentation](crate)). It registers nothing itself: the module serves the ids in the
@@ -221,6 +250,8 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(space_definition, module)?)?;
     module.add_function(wrap_pyfunction!(space_samples_jsonable, module)?)?;
     module.add_function(wrap_pyfunction!(space_jsonable_round_trip, module)?)?;
+    module.add_function(wrap_pyfunction!(space_samples, module)?)?;
+    module.add_function(wrap_pyfunction!(space_contains, module)?)?;
     Ok(())
 }
 

@@ -240,9 +240,10 @@ pub struct PyVector {
     count: usize,
     flat_dim: usize,
     autoreset: &'static str,
-    /// Whether the environments are copies (not a kernel, whose environments report no
-    /// infos): only then are the infos looked at after a call.
-    copies: bool,
+    /// Whether the environments may report infos (a domain stepped state by state, not a
+    /// structure-of-arrays kernel, whose infos are always empty): only then are the infos
+    /// looked at after a call.
+    reports_infos: bool,
 }
 
 /// The flag of a reset or step after which an episode has ended (`episode_mask` has an entry
@@ -396,7 +397,7 @@ impl PyVector {
         if final_mask.contains(&true) {
             flags |= FINAL_FLAG;
         }
-        if self.copies
+        if self.reports_infos
             && (vector.infos().iter().any(|info| !info.is_empty())
                 || vector.final_infos().iter().any(|info| !info.is_empty()))
         {
@@ -703,7 +704,7 @@ impl PyVector {
             }
         };
         let flat_dim = with_vector!(&stepper, vector => vector.flat_dim());
-        let copies = !with_vector!(&stepper, vector => vector.inner().uses_kernel());
+        let reports_infos = with_vector!(&stepper, vector => vector.inner().reports_infos());
         let buffers = Buffers::new(py, num_envs, flat_dim)?;
         Ok(PyVector {
             inner: Mutex::new(Inner {
@@ -716,7 +717,7 @@ impl PyVector {
             count: num_envs,
             flat_dim,
             autoreset,
-            copies,
+            reports_infos,
         })
     }
 

@@ -373,10 +373,42 @@ SIDE_BY_SIDE_SPACES = [
             "pair": {"type": "Tuple", "spaces": [{"type": "Discrete", "n": 3}, {"type": "MultiBinary", "shape": [2]}]},
         },
     },
+    {"type": "Sequence", "feature_space": {"type": "Discrete", "n": 4}, "stack": False},
+    {
+        "type": "Sequence",
+        "feature_space": {"type": "Box", "dtype": "float32", "shape": [2], "low": -1, "high": 1},
+        "stack": True,
+    },
+    {
+        "type": "Sequence",
+        "feature_space": {"type": "Tuple", "spaces": [{"type": "Discrete", "n": 3}, {"type": "MultiBinary", "shape": [2]}]},
+        "stack": True,
+    },
+    {
+        "type": "Sequence",
+        "feature_space": {"type": "Dict", "spaces": {"a": {"type": "Discrete", "n": 3}, "b": {"type": "Text", "max_length": 2}}},
+        "stack": False,
+    },
+    {
+        "type": "Graph",
+        "node_space": {"type": "Box", "dtype": "float32", "shape": [2], "low": -1, "high": 1},
+        "edge_space": {"type": "Discrete", "n": 3},
+    },
+    {"type": "Graph", "node_space": {"type": "Discrete", "n": 4}, "edge_space": None},
+    {
+        "type": "OneOf",
+        "spaces": [
+            {"type": "Discrete", "n": 3},
+            {"type": "Box", "dtype": "float32", "shape": [2], "low": -1, "high": 1},
+            {"type": "Text", "min_length": 0, "max_length": 3, "charset": "xy"},
+        ],
+    },
 ]
 
 
-@pytest.mark.parametrize("description", SIDE_BY_SIDE_SPACES, ids=lambda d: d["type"])
+@pytest.mark.parametrize(
+    "description", SIDE_BY_SIDE_SPACES, ids=lambda d: f'{d["type"]}-{len(json.dumps(d))}'
+)
 def test_element_json_agrees_with_gymnasium_both_ways(description):
     text = json.dumps(description)
     space = rlrs.space_from_definition(_core.space_definition(text))
@@ -392,3 +424,33 @@ def test_element_json_agrees_with_gymnasium_both_ways(description):
     assert json.loads(_core.space_jsonable_round_trip(text, json.dumps(theirs))) == theirs
     with pytest.raises(ValueError):
         _core.space_jsonable_round_trip(text, json.dumps([17]))
+
+
+def test_new_space_definitions_become_gymnasium_spaces():
+    box = {"type": "Box", "dtype": "float32", "shape": [2], "low": -1, "high": 1}
+    assert definition({"type": "Sequence", "feature_space": {"type": "Discrete", "n": 4}, "stack": True}) == (
+        spaces.Sequence(spaces.Discrete(4), stack=True)
+    )
+    assert definition({"type": "Graph", "node_space": box, "edge_space": None}) == spaces.Graph(
+        spaces.Box(-1.0, 1.0, (2,), np.float32), None
+    )
+    assert definition({"type": "OneOf", "spaces": [{"type": "Discrete", "n": 2}, box]}) == spaces.OneOf(
+        (spaces.Discrete(2), spaces.Box(-1.0, 1.0, (2,), np.float32))
+    )
+
+
+def test_converted_elements_are_gymnasium_elements():
+    from rlrs.spaces import observation_converter
+
+    for description in SIDE_BY_SIDE_SPACES:
+        text = json.dumps(description)
+        space = rlrs.space_from_definition(_core.space_definition(text))
+        convert = observation_converter(space) or (lambda v: v)
+        ours = _core.space_samples(text, 9, 4)
+        assert len(ours) == 4
+        for element in ours:
+            assert space.contains(convert(element)), (description, element)
+        # Gymnasium's own samples read back as elements here.
+        space.seed(2)
+        for _ in range(4):
+            assert _core.space_contains(text, space.sample()), description

@@ -56,3 +56,16 @@ def test_the_rust_checker_runs_by_id():
         rlrs._core.check("NoSuchId-v0")
     with pytest.raises(ValueError, match="not valid JSON"):
         rlrs._core.check("CartPole-v1", "{")
+
+
+def test_the_python_api_page_is_current():
+    # docs/python-api.md is generated from the package's source (crates/rl-python/api_page.py).
+    import subprocess
+    import sys
+
+    script = pathlib.Path(__file__).resolve().parents[1] / "api_page.py"
+    page = pathlib.Path(__file__).resolve().parents[3] / "docs" / "python-api.md"
+    if not page.is_file():
+        pytest.skip("run from a copy of the tests without the repository's docs (wheel.sh)")
+    result = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

@@ -200,14 +200,16 @@ def test_threads_sharing_a_vector_or_an_environment_do_not_deadlock():
 def test_a_vector_too_big_for_the_memory_available_is_a_value_error():
     # The fuzz target's seed-1 abort: under a 4 GiB address-space limit, 2^22 GridWorld
     # environments (within MAX_ENVS) passed the buffers' probe, then the interpreter aborted on
-    # a 992-byte allocation while making the copies of the environment.
+    # a 992-byte allocation while making the copies of the environment (about 1.4 KB each).
+    # Its states batched (a few hundred bytes each with the buffers), 2^22 of them now fit;
+    # 2^24 (MAX_ENVS) do not, and the probe says so before anything is made.
     import subprocess
 
     code = (
         "import resource; resource.setrlimit(resource.RLIMIT_AS, (4096 << 20, 4096 << 20))\n"
         "import rlrs\n"
         "try:\n"
-        "    rlrs.RustVectorEnv('GridWorld-3x3', 4194304)\n"
+        "    rlrs.RustVectorEnv('GridWorld-3x3', 16777216)\n"
         "except ValueError as error:\n"
         "    print('ValueError:', error)\n"
     )
@@ -233,3 +235,19 @@ def test_a_huge_torque_noise_is_refused_by_name():
     # The fuzz target's wrong state: Acrobot with torque_noise_max=3.06e131 stepped to NaN.
     with pytest.raises(ValueError, match="torque_noise_max"):
         gym.make("rlrs/Acrobot-v1", torque_noise_max=3.06e131)
+
+
+@pytest.mark.parametrize(
+    "env_id, name, value",
+    [
+        ("MountainCar-v0", "min_position", -0.0),
+        ("MountainCar-v0", "max_position", -1.0),
+        ("MountainCarContinuous-v0", "min_position", 3.22e-84),
+        ("MountainCarContinuous-v0", "max_position", -1.0),
+    ],
+)
+def test_a_track_that_excludes_the_reset_range_is_refused_naming_the_track(env_id, name, value):
+    # Found by the fuzz target: the refusal named only `reset_low`, which the caller had not
+    # set, not the track's end that excluded it.
+    with pytest.raises(ValueError, match=name):
+        rlrs.RustEnv(env_id, **{name: value})

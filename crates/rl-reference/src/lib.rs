@@ -63,6 +63,7 @@ mod error;
 pub mod replay;
 pub mod schema;
 pub mod seeded;
+pub mod space_samples;
 
 pub use error::ReferenceError;
 pub use replay::{

@@ -50,6 +50,8 @@ pub enum ReplayMode {
     /// The environment made by id (a `Simulator`), seeded and reset as the trace's segments
     /// say, then stepped with the recorded actions.
     SeededSimulator,
+    /// A seeded space ([`SeededSampler`](rl_spaces::SeededSampler)), draw by draw.
+    SeededSpace,
     /// The vector made by id (`rl_wrappers::vector::make_vector`) on this many threads.
     Vector {
         /// The number of threads.
@@ -66,6 +68,7 @@ impl fmt::Display for ReplayMode {
             ReplayMode::SimulatorRollout => "simulator rollout",
             ReplayMode::Generator => "numpy generator",
             ReplayMode::SeededSimulator => "seeded simulator by id",
+            ReplayMode::SeededSpace => "seeded space",
             ReplayMode::Vector { threads: 1 } => "vector by id, 1 thread",
             ReplayMode::Vector { threads } => {
                 return write!(formatter, "vector by id, {threads} threads");
@@ -152,6 +155,8 @@ pub enum CheckedItems {
     Steps,
     /// Transition table entries.
     Entries,
+    /// Samples of seeded spaces.
+    Draws,
 }
 
 impl CheckedItems {
@@ -160,6 +165,7 @@ impl CheckedItems {
         match self {
             CheckedItems::Steps => "steps",
             CheckedItems::Entries => "entries",
+            CheckedItems::Draws => "draws",
         }
     }
 }
@@ -604,9 +610,15 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                 seeded::replay_seeded_vector(&mut checker, trace);
             }
         }
+        ReferenceContent::SeededSpaceSamples { cases } => {
+            for case in cases {
+                crate::space_samples::replay_space_case(&mut checker, case);
+            }
+        }
     }
     let items = match &file.content {
         ReferenceContent::GridWorldTable { .. } => CheckedItems::Entries,
+        ReferenceContent::SeededSpaceSamples { .. } => CheckedItems::Draws,
         _ => CheckedItems::Steps,
     };
     ReplayReport {

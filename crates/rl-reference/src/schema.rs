@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 
 use crate::error::ReferenceError;
 use crate::seeded::{NumpyGeneratorCase, SeededSingleTrace, SeededVectorTrace};
+use crate::space_samples::SpaceSampleCase;
 
 /// The reference schema version this module reads.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -336,6 +337,11 @@ pub enum ReferenceContent {
         /// The traces.
         traces: Vec<SeededVectorTrace>,
     },
+    /// Seeded spaces and their samples (`seeded_space_samples`).
+    SeededSpaceSamples {
+        /// One case per seeded space.
+        cases: Vec<SpaceSampleCase>,
+    },
     /// A GridWorld transition table.
     GridWorldTable {
         /// The map's file name.
@@ -393,6 +399,9 @@ impl ReferenceFile {
                 .sum(),
             ReferenceContent::SeededVector { traces } => {
                 traces.iter().map(|trace| trace.steps.len()).sum()
+            }
+            ReferenceContent::SeededSpaceSamples { cases } => {
+                cases.iter().map(|case| case.draws.len()).sum()
             }
         }
     }
@@ -495,6 +504,9 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
         Some("seeded_vector") => ReferenceContent::SeededVector {
             traces: typed_section(raw.traces, name, "traces")?,
         },
+        Some("seeded_space_samples") => ReferenceContent::SeededSpaceSamples {
+            cases: typed_section(raw.cases, name, "cases")?,
+        },
         _ => domain_content(&envelope, raw, name)?,
     };
     Ok(ReferenceFile {
@@ -506,7 +518,12 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
 
 /// The kinds of seeded file this crate replays (`testdata/reference/README.md`, "Seeded
 /// data"); a file of another kind is not a trace ([`ReferenceError::NotATrace`]).
-pub const SEEDED_KINDS: [&str; 3] = ["numpy_generator", "seeded_single", "seeded_vector"];
+pub const SEEDED_KINDS: [&str; 4] = [
+    "numpy_generator",
+    "seeded_single",
+    "seeded_vector",
+    "seeded_space_samples",
+];
 
 /// The content of a trace or table file of one domain.
 fn domain_content(

@@ -16,8 +16,8 @@ use crate::space::{
     FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, TrySampleSpace,
 };
 use crate::{
-    ArrayBox, BoxSpace, DictSpace, Discrete, EmptySpace, FiniteSet, MultiBinary, MultiDiscrete,
-    SpaceError, Text, TupleSpace,
+    ArrayBox, BoxSpace, DictSpace, Discrete, EmptySpace, FiniteSet, GraphInstance, GraphSpace,
+    MultiBinary, MultiDiscrete, OneOfSpace, SequenceSpace, SpaceError, Text, TupleSpace,
 };
 
 /// Calls `$body` with `$inner` bound to the typed value inside any variant of a dtype enum.
@@ -193,6 +193,9 @@ impl<T: BoxScalar> From<BoxSpace<T>> for AnyBox {
 /// | `Dict` | `Dict`, one element per key |
 /// | `FiniteSet` | `Value`, the JSON value listed in the set |
 /// | `Text` | `Text`, the string |
+/// | `Sequence` | `Sequence`, one element per item |
+/// | `Graph` | `Graph`, a [`GraphInstance`] |
+/// | `OneOf` | `OneOf`, the index of the space and its element |
 ///
 /// Cloning into an existing element of the same shape ([`Clone::clone_from`]) reuses its
 /// buffers, so copying actions between preallocated buffers allocates nothing.
@@ -210,6 +213,12 @@ pub enum AnyElement {
     Value(Value),
     /// An element of a Text space.
     Text(String),
+    /// An element of a Sequence space: its items.
+    Sequence(Vec<AnyElement>),
+    /// An element of a Graph space.
+    Graph(Box<GraphInstance>),
+    /// An element of a OneOf space: the index of the space and an element of it.
+    OneOf(usize, Box<AnyElement>),
 }
 
 impl Clone for AnyElement {
@@ -221,6 +230,9 @@ impl Clone for AnyElement {
             AnyElement::Dict(d) => AnyElement::Dict(d.clone()),
             AnyElement::Value(v) => AnyElement::Value(v.clone()),
             AnyElement::Text(t) => AnyElement::Text(t.clone()),
+            AnyElement::Sequence(items) => AnyElement::Sequence(items.clone()),
+            AnyElement::Graph(g) => AnyElement::Graph(g.clone()),
+            AnyElement::OneOf(i, x) => AnyElement::OneOf(*i, x.clone()),
         }
     }
 
@@ -232,6 +244,7 @@ impl Clone for AnyElement {
             (AnyElement::Dict(a), AnyElement::Dict(b)) => a.clone_from(b),
             (AnyElement::Value(a), AnyElement::Value(b)) => a.clone_from(b),
             (AnyElement::Text(a), AnyElement::Text(b)) => a.clone_from(b),
+            (AnyElement::Sequence(a), AnyElement::Sequence(b)) => a.clone_from(b),
             (this, source) => *this = source.clone(),
         }
     }
@@ -349,6 +362,24 @@ impl fmt::Display for AnyElement {
             }
             AnyElement::Value(v) => write!(f, "{v}"),
             AnyElement::Text(t) => write!(f, "{t:?}"),
+            AnyElement::Sequence(items) => {
+                write!(f, "[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                write!(f, "]")
+            }
+            AnyElement::Graph(g) => {
+                write!(f, "Graph(nodes={}", g.nodes)?;
+                if let (Some(edges), Some(links)) = (&g.edges, &g.edge_links) {
+                    write!(f, ", edges={edges}, edge_links={links:?}")?;
+                }
+                write!(f, ")")
+            }
+            AnyElement::OneOf(i, x) => write!(f, "({i}, {x})"),
         }
     }
 }
@@ -403,6 +434,12 @@ pub enum AnySpace {
     Empty(EmptySpace),
     /// A [`Text`] space.
     Text(Text),
+    /// A [`SequenceSpace`].
+    Sequence(SequenceSpace),
+    /// A [`GraphSpace`].
+    Graph(GraphSpace),
+    /// A [`OneOfSpace`].
+    OneOf(OneOfSpace),
 }
 
 impl AnySpace {
@@ -418,6 +455,9 @@ impl AnySpace {
             AnySpace::FiniteSet(_) => "FiniteSet",
             AnySpace::Empty(_) => "Empty",
             AnySpace::Text(_) => "Text",
+            AnySpace::Sequence(_) => "Sequence",
+            AnySpace::Graph(_) => "Graph",
+            AnySpace::OneOf(_) => "OneOf",
         }
     }
 
@@ -448,6 +488,9 @@ impl fmt::Display for AnySpace {
             AnySpace::FiniteSet(s) => fmt::Display::fmt(s, f),
             AnySpace::Empty(s) => fmt::Display::fmt(s, f),
             AnySpace::Text(s) => fmt::Display::fmt(s, f),
+            AnySpace::Sequence(s) => fmt::Display::fmt(s, f),
+            AnySpace::Graph(s) => fmt::Display::fmt(s, f),
+            AnySpace::OneOf(s) => fmt::Display::fmt(s, f),
         }
     }
 }
@@ -506,6 +549,24 @@ impl From<FiniteSet<Value>> for AnySpace {
     }
 }
 
+impl From<SequenceSpace> for AnySpace {
+    fn from(space: SequenceSpace) -> Self {
+        AnySpace::Sequence(space)
+    }
+}
+
+impl From<GraphSpace> for AnySpace {
+    fn from(space: GraphSpace) -> Self {
+        AnySpace::Graph(space)
+    }
+}
+
+impl From<OneOfSpace> for AnySpace {
+    fn from(space: OneOfSpace) -> Self {
+        AnySpace::OneOf(space)
+    }
+}
+
 impl From<Text> for AnySpace {
     fn from(space: Text) -> Self {
         AnySpace::Text(space)
@@ -531,6 +592,9 @@ impl Space for AnySpace {
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.contains(d),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.contains(v),
             (AnySpace::Text(s), AnyElement::Text(t)) => s.contains(t),
+            (AnySpace::Sequence(s), AnyElement::Sequence(items)) => s.contains(items),
+            (AnySpace::Graph(s), AnyElement::Graph(g)) => s.contains(g),
+            (AnySpace::OneOf(s), AnyElement::OneOf(i, x)) => s.contains(&(*i, (**x).clone())),
             _ => false,
         }
     }
@@ -571,6 +635,12 @@ impl TrySampleSpace for AnySpace {
             AnySpace::Dict(s) => AnyElement::Dict(s.sample(rng)),
             AnySpace::FiniteSet(s) => AnyElement::Value(s.sample(rng)),
             AnySpace::Text(s) => AnyElement::Text(s.sample(rng)),
+            AnySpace::Sequence(s) => AnyElement::Sequence(s.sample(rng)),
+            AnySpace::Graph(s) => AnyElement::Graph(Box::new(s.sample(rng))),
+            AnySpace::OneOf(s) => {
+                let (i, x) = s.sample(rng);
+                AnyElement::OneOf(i, Box::new(x))
+            }
             AnySpace::Empty(_) => return None,
         })
     }
@@ -592,8 +662,11 @@ impl FiniteSpace for AnySpace {
             AnySpace::Dict(s) => s.cardinality(),
             AnySpace::FiniteSet(s) => s.cardinality(),
             AnySpace::Empty(s) => s.cardinality(),
-            // Text is finite but not enumerated (its elements are not numbered).
-            AnySpace::Text(_) => None,
+            // Text is finite but not enumerated (its elements are not numbered); the others
+            // are infinite.
+            AnySpace::Text(_) | AnySpace::Sequence(_) | AnySpace::Graph(_) | AnySpace::OneOf(_) => {
+                None
+            }
         }
     }
 
@@ -608,7 +681,11 @@ impl FiniteSpace for AnySpace {
             AnySpace::Tuple(s) => s.element_at(index).map(AnyElement::Tuple),
             AnySpace::Dict(s) => s.element_at(index).map(AnyElement::Dict),
             AnySpace::FiniteSet(s) => s.element_at(index).map(AnyElement::Value),
-            AnySpace::Empty(_) | AnySpace::Text(_) => None,
+            AnySpace::Empty(_)
+            | AnySpace::Text(_)
+            | AnySpace::Sequence(_)
+            | AnySpace::Graph(_)
+            | AnySpace::OneOf(_) => None,
         }
     }
 
@@ -629,6 +706,16 @@ impl FiniteSpace for AnySpace {
 }
 
 impl FlattenSpace for AnySpace {
+    fn is_flattenable(&self) -> bool {
+        match self {
+            AnySpace::Sequence(_) | AnySpace::Graph(_) => false,
+            AnySpace::Tuple(s) => s.is_flattenable(),
+            AnySpace::Dict(s) => s.is_flattenable(),
+            AnySpace::OneOf(s) => s.is_flattenable(),
+            _ => true,
+        }
+    }
+
     fn flat_dim(&self) -> usize {
         match self {
             AnySpace::Discrete(s) => s.flat_dim(),
@@ -640,6 +727,9 @@ impl FlattenSpace for AnySpace {
             AnySpace::FiniteSet(s) => s.flat_dim(),
             AnySpace::Empty(s) => s.flat_dim(),
             AnySpace::Text(s) => s.flat_dim(),
+            AnySpace::Sequence(s) => s.flat_dim(),
+            AnySpace::Graph(s) => s.flat_dim(),
+            AnySpace::OneOf(s) => s.flat_dim(),
         }
     }
 
@@ -659,6 +749,11 @@ impl FlattenSpace for AnySpace {
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.flatten_into(d, out),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.flatten_into(v, out),
             (AnySpace::Text(s), AnyElement::Text(t)) => s.flatten_into(t, out),
+            (AnySpace::Sequence(s), AnyElement::Sequence(items)) => s.flatten_into(items, out),
+            (AnySpace::Graph(s), AnyElement::Graph(g)) => s.flatten_into(g, out),
+            (AnySpace::OneOf(s), AnyElement::OneOf(i, x)) => {
+                s.flatten_into(&(*i, (**x).clone()), out)
+            }
             _ => Err(mismatch(x, self)),
         }
     }
@@ -674,6 +769,12 @@ impl FlattenSpace for AnySpace {
             AnySpace::FiniteSet(s) => AnyElement::Value(s.unflatten(flat)?),
             AnySpace::Empty(s) => s.unflatten(flat)?,
             AnySpace::Text(s) => AnyElement::Text(s.unflatten(flat)?),
+            AnySpace::Sequence(s) => AnyElement::Sequence(s.unflatten(flat)?),
+            AnySpace::Graph(s) => AnyElement::Graph(Box::new(s.unflatten(flat)?)),
+            AnySpace::OneOf(s) => {
+                let (i, x) = s.unflatten(flat)?;
+                AnyElement::OneOf(i, Box::new(x))
+            }
         })
     }
 }
@@ -693,6 +794,11 @@ impl JsonSpace for AnySpace {
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.element_to_json(d),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.element_to_json(v),
             (AnySpace::Text(s), AnyElement::Text(t)) => s.element_to_json(t),
+            (AnySpace::Sequence(s), AnyElement::Sequence(items)) => s.element_to_json(items),
+            (AnySpace::Graph(s), AnyElement::Graph(g)) => s.element_to_json(g),
+            (AnySpace::OneOf(s), AnyElement::OneOf(i, x)) => {
+                s.element_to_json(&(*i, (**x).clone()))
+            }
             _ => Err(mismatch(x, self)),
         }
     }
@@ -708,6 +814,12 @@ impl JsonSpace for AnySpace {
             AnySpace::FiniteSet(s) => AnyElement::Value(s.element_from_json(value)?),
             AnySpace::Empty(s) => s.element_from_json(value)?,
             AnySpace::Text(s) => AnyElement::Text(s.element_from_json(value)?),
+            AnySpace::Sequence(s) => AnyElement::Sequence(s.element_from_json(value)?),
+            AnySpace::Graph(s) => AnyElement::Graph(Box::new(s.element_from_json(value)?)),
+            AnySpace::OneOf(s) => {
+                let (i, x) = s.element_from_json(value)?;
+                AnyElement::OneOf(i, Box::new(x))
+            }
         })
     }
 
@@ -731,6 +843,16 @@ impl JsonSpace for AnySpace {
                     .collect::<Result<Vec<_>, _>>()?;
                 s.batch_to_jsonable(&rows)
             }
+            AnySpace::Sequence(s) => {
+                let rows = batch
+                    .iter()
+                    .map(|x| match x {
+                        AnyElement::Sequence(items) => Ok(items.clone()),
+                        other => Err(mismatch(other, self)),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                s.batch_to_jsonable(&rows)
+            }
             _ => batch
                 .iter()
                 .map(|x| self.element_to_json(x))
@@ -750,6 +872,11 @@ impl JsonSpace for AnySpace {
                 .batch_from_jsonable(value)?
                 .into_iter()
                 .map(AnyElement::Dict)
+                .collect()),
+            AnySpace::Sequence(s) => Ok(s
+                .batch_from_jsonable(value)?
+                .into_iter()
+                .map(AnyElement::Sequence)
                 .collect()),
             _ => {
                 let items = value
@@ -992,6 +1119,60 @@ impl DynamicSpace for Text {
 
     fn element_from_any(&self, x: &AnyElement) -> Result<String, SpaceError> {
         checked(self, x.as_text().map(str::to_owned), x)
+    }
+}
+
+impl DynamicSpace for SequenceSpace {
+    fn to_any_space(&self) -> AnySpace {
+        AnySpace::Sequence(self.clone())
+    }
+
+    fn element_to_any(&self, x: &Vec<AnyElement>) -> AnyElement {
+        AnyElement::Sequence(x.clone())
+    }
+
+    fn element_from_any(&self, x: &AnyElement) -> Result<Vec<AnyElement>, SpaceError> {
+        let items = match x {
+            AnyElement::Sequence(items) => Some(items.clone()),
+            _ => None,
+        };
+        checked(self, items, x)
+    }
+}
+
+impl DynamicSpace for GraphSpace {
+    fn to_any_space(&self) -> AnySpace {
+        AnySpace::Graph(self.clone())
+    }
+
+    fn element_to_any(&self, x: &GraphInstance) -> AnyElement {
+        AnyElement::Graph(Box::new(x.clone()))
+    }
+
+    fn element_from_any(&self, x: &AnyElement) -> Result<GraphInstance, SpaceError> {
+        let graph = match x {
+            AnyElement::Graph(g) => Some((**g).clone()),
+            _ => None,
+        };
+        checked(self, graph, x)
+    }
+}
+
+impl DynamicSpace for OneOfSpace {
+    fn to_any_space(&self) -> AnySpace {
+        AnySpace::OneOf(self.clone())
+    }
+
+    fn element_to_any(&self, (index, x): &(usize, AnyElement)) -> AnyElement {
+        AnyElement::OneOf(*index, Box::new(x.clone()))
+    }
+
+    fn element_from_any(&self, x: &AnyElement) -> Result<(usize, AnyElement), SpaceError> {
+        let pair = match x {
+            AnyElement::OneOf(index, item) => Some((*index, (**item).clone())),
+            _ => None,
+        };
+        checked(self, pair, x)
     }
 }
 

@@ -26,6 +26,9 @@
 //! | `Dict` | `spaces`: an object of definitions |
 //! | `FiniteSet` | `elements`: a list of distinct JSON values |
 //! | `Text` | `max_length`, `min_length` (optional, default 1), `charset` (optional, default [`ALPHANUMERIC`](crate::ALPHANUMERIC)): a string of distinct characters in the order that numbers them |
+//! | `Sequence` | `feature_space`: a definition; `stack` (optional, default false) |
+//! | `Graph` | `node_space`: a Box or Discrete definition; `edge_space`: one, or `null` for none |
+//! | `OneOf` | `spaces`: a list of definitions |
 //! | `Empty` | no field |
 //!
 //! Reading is strict: unknown fields, duplicate keys, wrong types, mismatched lengths and
@@ -44,8 +47,8 @@ use serde_json::{Map, Value};
 use crate::json::{StrictObject, describe};
 use crate::scalar::{BoxScalar, DType};
 use crate::{
-    AnyBox, AnySpace, BoxSpace, DictSpace, Discrete, EmptySpace, FiniteSet, MultiBinary,
-    MultiDiscrete, SpaceError, Text, TupleSpace,
+    AnyBox, AnySpace, BoxSpace, DictSpace, Discrete, EmptySpace, FiniteSet, GraphSpace,
+    MultiBinary, MultiDiscrete, OneOfSpace, SequenceSpace, SpaceError, Text, TupleSpace,
 };
 
 /// The `format` field of a definition document.
@@ -105,6 +108,24 @@ impl AnySpace {
                 object.insert("max_length".to_owned(), Value::from(s.max_length()));
                 object.insert("charset".to_owned(), Value::from(s.charset_string()));
             }
+            AnySpace::Sequence(s) => {
+                object.insert(
+                    "feature_space".to_owned(),
+                    s.feature_space().to_definition(),
+                );
+                object.insert("stack".to_owned(), Value::from(s.stack()));
+            }
+            AnySpace::Graph(s) => {
+                object.insert("node_space".to_owned(), s.node_space().to_definition());
+                object.insert(
+                    "edge_space".to_owned(),
+                    s.edge_space().map_or(Value::Null, AnySpace::to_definition),
+                );
+            }
+            AnySpace::OneOf(s) => {
+                let spaces = s.spaces().iter().map(AnySpace::to_definition).collect();
+                object.insert("spaces".to_owned(), Value::Array(spaces));
+            }
         }
         Value::Object(object)
     }
@@ -130,13 +151,16 @@ impl AnySpace {
             "Dict" => read_dict(value),
             "FiniteSet" => read_finite_set(value),
             "Text" => read_text(value),
+            "Sequence" => read_sequence(value),
+            "Graph" => read_graph(value),
+            "OneOf" => read_one_of(value),
             "Empty" => {
                 StrictObject::new(value, "Empty", &["type"])?;
                 Ok(AnySpace::Empty(EmptySpace::new()))
             }
             other => Err(SpaceError::json(format!(
                 "unknown space type {other:?} (expected one of: Discrete, Box, MultiDiscrete, \
-                 MultiBinary, Tuple, Dict, FiniteSet, Text, Empty)"
+                 MultiBinary, Tuple, Dict, FiniteSet, Text, Sequence, Graph, OneOf, Empty)"
             ))
             .within(".type")),
         }
@@ -515,6 +539,55 @@ fn read_dict(value: &Value) -> Result<AnySpace, SpaceError> {
         .collect::<Result<BTreeMap<_, _>, _>>()?;
     DictSpace::new(spaces)
         .map(AnySpace::Dict)
+        .map_err(constructor_error)
+}
+
+fn read_sequence(value: &Value) -> Result<AnySpace, SpaceError> {
+    let object = StrictObject::new(value, "Sequence", &["type", "feature_space", "stack"])?;
+    let feature = AnySpace::from_definition(object.required("feature_space")?)
+        .map_err(|e| e.within(".feature_space"))?;
+    let stack = match object.optional("stack") {
+        None => false,
+        Some(v) => v.as_bool().ok_or_else(|| {
+            SpaceError::json(format!("expected true or false, found {}", describe(v)))
+                .within(".stack")
+        })?,
+    };
+    SequenceSpace::new(feature, stack)
+        .map(AnySpace::Sequence)
+        .map_err(constructor_error)
+}
+
+fn read_graph(value: &Value) -> Result<AnySpace, SpaceError> {
+    let object = StrictObject::new(value, "Graph", &["type", "node_space", "edge_space"])?;
+    let node = AnySpace::from_definition(object.required("node_space")?)
+        .map_err(|e| e.within(".node_space"))?;
+    let edge = match object.optional("edge_space") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(AnySpace::from_definition(v).map_err(|e| e.within(".edge_space"))?),
+    };
+    GraphSpace::new(node, edge)
+        .map(AnySpace::Graph)
+        .map_err(constructor_error)
+}
+
+fn read_one_of(value: &Value) -> Result<AnySpace, SpaceError> {
+    let object = StrictObject::new(value, "OneOf", &["type", "spaces"])?;
+    let spaces_value = object.required("spaces")?;
+    let items = spaces_value.as_array().ok_or_else(|| {
+        SpaceError::json(format!(
+            "expected a list of definitions, found {}",
+            describe(spaces_value)
+        ))
+        .within(".spaces")
+    })?;
+    let spaces = items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| AnySpace::from_definition(v).map_err(|e| e.within(&format!(".spaces[{i}]"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    OneOfSpace::new(spaces)
+        .map(AnySpace::OneOf)
         .map_err(constructor_error)
 }
 

@@ -144,6 +144,10 @@ impl FiniteSpace for DictSpace {
 }
 
 impl FlattenSpace for DictSpace {
+    fn is_flattenable(&self) -> bool {
+        self.spaces.values().all(|s| s.is_flattenable())
+    }
+
     fn flat_dim(&self) -> usize {
         composite::flat_dim(&self.children())
     }

@@ -2,7 +2,8 @@
 //!
 //! A *space* is a set of values an environment observes or acts with: [`Discrete`],
 //! [`BoxSpace`] (and its allocation-free form [`ArrayBox`]), [`MultiDiscrete`],
-//! [`MultiBinary`], [`Text`], the composites [`TupleSpace`] and [`DictSpace`], [`FiniteSet`],
+//! [`MultiBinary`], [`Text`], the composites [`TupleSpace`], [`DictSpace`], [`SequenceSpace`],
+//! [`GraphSpace`] and [`OneOfSpace`], [`FiniteSet`],
 //! [`ImplicitSpace`] and [`EmptySpace`]. Their semantics follow Gymnasium's `spaces` module;
 //! what each space can do is a trait it implements:
 //!
@@ -67,6 +68,43 @@
 //! hidden global generator. The value-stability test pins the samples a seeded
 //! `rand_pcg::Pcg64` gives for every space, so a change of sampling order is caught.
 //!
+//! # Gymnasium's samples, masks and probabilities
+//!
+//! [`SeededSampler`] is a space seeded as Gymnasium's `space.seed(seed)` seeds it (composite
+//! spaces seeding their children from their own generator, as Gymnasium does), whose
+//! [`sample`](SeededSampler::sample) is Gymnasium's `space.sample(...)`, draw for draw, with
+//! numpy's generator ([`NumpyGenerator`]). Every space takes Gymnasium's masks and
+//! probabilities ([`SampleMask`]: Discrete, MultiDiscrete, MultiBinary with `2` for "either",
+//! Text's length and charset, Sequence's length and item mask, through Tuple, Dict, OneOf and
+//! Graph; Box refuses them, as in Gymnasium), each checked against its space with an error
+//! naming the space and the problem; [`AnySpace::sample_masked`] draws with them from one
+//! generator. Where Gymnasium returns `start` for a Discrete mask that allows nothing, this
+//! crate returns `None`. `testdata/reference/seeded_space_samples.json` (Gymnasium 1.4.0)
+//! is replayed by `rl-reference`; the differences still left are listed in [`SeededSampler`]'s
+//! documentation (numpy's ziggurat normal and exponential draws, and a Discrete over
+//! [`MAX_FLAT_LEN`] values).
+//!
+//! ```
+//! use rl_spaces::{AnySpace, DictSpace, Discrete, SampleMask, SeededSampler, Text};
+//! use std::collections::BTreeMap;
+//!
+//! let space = AnySpace::from(DictSpace::new([
+//!     ("action", Discrete::new(4)?.into()),
+//!     ("mission", Text::new(1, 6, "abc")?.into()),
+//! ])?);
+//! // gymnasium: space.seed(3); space.sample(mask={"action": np.array([0, 1, 1, 0], np.int8),
+//! //                                              "mission": None})
+//! let mut sampler = SeededSampler::new(space.clone(), 3);
+//! let mask = SampleMask::Dict(BTreeMap::from([
+//!     ("action".to_owned(), Some(SampleMask::Discrete(vec![0, 1, 1, 0]))),
+//!     ("mission".to_owned(), None),
+//! ]));
+//! let sample = sampler.sample(Some(&mask))?.expect("two actions are allowed");
+//! assert!(space.contains(&sample));
+//! # use rl_spaces::Space;
+//! # Ok::<(), rl_spaces::SpaceError>(())
+//! ```
+//!
 //! # Features
 //!
 //! - `testing`: the conformance harness [`testing`], with [`testing::check_space`] and
@@ -83,6 +121,8 @@ pub mod distribution;
 mod empty;
 mod error;
 mod finite_set;
+mod graph;
+mod gymnasium_sampling;
 mod implicit;
 mod json;
 mod limits;
@@ -90,8 +130,10 @@ mod mask;
 mod multi_binary;
 mod multi_discrete;
 pub mod numpy_random;
+mod one_of;
 mod sampling;
 mod scalar;
+mod sequence;
 mod space;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -110,12 +152,16 @@ pub use distribution::{
 pub use empty::EmptySpace;
 pub use error::SpaceError;
 pub use finite_set::FiniteSet;
+pub use graph::{DEFAULT_NUM_NODES, GraphInstance, GraphSpace};
+pub use gymnasium_sampling::{SampleMask, SeededSampler, SequenceLength};
 pub use implicit::ImplicitSpace;
 pub use limits::MAX_FLAT_LEN;
 pub use multi_binary::MultiBinary;
 pub use multi_discrete::MultiDiscrete;
 pub use numpy_random::{NumpyGenerator, SeedSequence};
+pub use one_of::OneOfSpace;
 pub use scalar::{BoxScalar, DType};
+pub use sequence::SequenceSpace;
 pub use space::{
     Elements, FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, TrySampleSpace,
 };

@@ -113,6 +113,10 @@ pub trait BoxScalar:
     /// Converts from `f64`: floats round to nearest; integers must be integral and in range.
     fn from_f64(x: f64) -> Option<Self>;
 
+    /// Converts from `f64` as numpy's `astype` does for values in range: floats round to
+    /// nearest, integers truncate toward zero (saturating at the type's limits, NaN to 0).
+    fn from_f64_rounded(x: f64) -> Self;
+
     /// Draws a value in `[low, high]` with Gymnasium's rule: for floats, uniform where both
     /// bounds are finite, shifted exponential where one is, standard normal where neither is;
     /// for integers, an exact uniform integer in `[low, high]` (never a float rounded down).
@@ -172,6 +176,10 @@ macro_rules! float_scalar {
                 f64::from(self)
             }
             #[inline]
+            fn from_f64_rounded(x: f64) -> Self {
+                x as $t
+            }
+
             fn from_f64(x: f64) -> Option<Self> {
                 Some(x as $t)
             }
@@ -227,6 +235,10 @@ macro_rules! int_scalar {
             fn to_f64(self) -> f64 {
                 self as f64
             }
+            fn from_f64_rounded(x: f64) -> Self {
+                x as $t
+            }
+
             fn from_f64(x: f64) -> Option<Self> {
                 // `as` saturates; the round trip rejects fractions and out-of-range values
                 // (2^63 as f64 saturates to i64::MAX, whose f64 is 2^63 again, so compare in i128).

@@ -176,6 +176,15 @@ impl FlatScalar for f64 {
 /// concatenated one-hot blocks in row-major order, Box and MultiBinary arrays are written in
 /// row-major order, and Tuple and Dict concatenate their children in order.
 pub trait FlattenSpace: Space {
+    /// Whether the elements have a flat vector of a fixed length (Gymnasium's
+    /// `is_np_flattenable`): true but for [`SequenceSpace`](crate::SequenceSpace) and
+    /// [`GraphSpace`](crate::GraphSpace), whose elements vary in size, and the composites
+    /// holding one. A space that is not flattenable has a [`flat_dim`](Self::flat_dim) of 0 and
+    /// refuses to flatten, as Gymnasium's `flatdim` and `flatten_space` refuse it.
+    fn is_flattenable(&self) -> bool {
+        true
+    }
+
     /// The length of the flat vector of every element.
     fn flat_dim(&self) -> usize;
 

@@ -22,8 +22,8 @@ use serde_json::Value;
 
 use crate::space::{FiniteSpace, FlattenSpace, JsonSpace, TrySampleSpace};
 use crate::{
-    AnySpace, BoxSpace, DictSpace, Discrete, FiniteSet, MultiBinary, MultiDiscrete, Text,
-    TupleSpace,
+    AnySpace, BoxSpace, DictSpace, Discrete, FiniteSet, GraphSpace, MultiBinary, MultiDiscrete,
+    OneOfSpace, SequenceSpace, Text, TupleSpace,
 };
 
 /// How many samples [`check_space`] draws.
@@ -96,7 +96,8 @@ impl fmt::Display for SpaceReport {
 /// - every sample round-trips through element JSON, and the batch through Gymnasium's
 ///   `to_jsonable` layout;
 /// - every sample flattens to [`flat_dim`](FlattenSpace::flat_dim) values (in `f64`) and
-///   unflattens back to itself.
+///   unflattens back to itself; or, for a space that is not
+///   [flattenable](FlattenSpace::is_flattenable), flattening every sample is refused.
 ///
 /// It never panics; a failing check is reported with the first element that failed.
 pub fn check_space<S>(space: &S, seed: u64) -> SpaceReport
@@ -164,6 +165,20 @@ where
                 }
             }),
     );
+    if !space.is_flattenable() {
+        report.record(
+            "flattening is refused",
+            samples
+                .iter()
+                .try_for_each(|x| match space.flatten::<f64>(x) {
+                    Err(_) => Ok(()),
+                    Ok(flat) => Err(format!(
+                        "{x:?} flattened to {flat:?} but the space says it is not flattenable"
+                    )),
+                }),
+        );
+        return report;
+    }
     report.record(
         "flatten and unflatten round-trip",
         samples.iter().try_for_each(|x| {
@@ -322,11 +337,37 @@ pub fn leaf_space() -> impl Strategy<Value = AnySpace> {
     ]
 }
 
-/// Strategy for any space this crate defines (except the empty one): leaves, and Tuples and
-/// Dicts of them nested up to two levels.
-pub fn any_space() -> impl Strategy<Value = AnySpace> {
-    leaf_space().prop_recursive(2, 12, 3, |inner| {
+/// Strategy for Graph spaces: a Box or Discrete node space, and an edge space or none.
+pub fn graph_space() -> impl Strategy<Value = AnySpace> {
+    let feature = || {
         prop_oneof![
+            (1u64..5).prop_filter_map("valid Discrete", |n| Discrete::new(n)
+                .ok()
+                .map(AnySpace::from)),
+            (prop::collection::vec(1usize..3, 0..2), float_bounds()).prop_filter_map(
+                "valid f32 Box",
+                |(shape, (low, high))| BoxSpace::uniform(&shape, low as f32, high as f32)
+                    .ok()
+                    .map(AnySpace::from)
+            ),
+        ]
+    };
+    (feature(), prop::option::of(feature())).prop_filter_map("valid Graph", |(node, edge)| {
+        GraphSpace::new(node, edge).ok().map(AnySpace::from)
+    })
+}
+
+/// Strategy for any space this crate defines (except the empty one): leaves and graphs, and
+/// Tuples, Dicts, Sequences and OneOfs of them nested up to two levels.
+pub fn any_space() -> impl Strategy<Value = AnySpace> {
+    prop_oneof![4 => leaf_space(), 1 => graph_space()].prop_recursive(2, 12, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), any::<bool>()).prop_filter_map("valid Sequence", |(feature, stack)| {
+                SequenceSpace::new(feature, stack).ok().map(AnySpace::from)
+            }),
+            prop::collection::vec(inner.clone(), 1..4).prop_filter_map("valid OneOf", |spaces| {
+                OneOfSpace::new(spaces).ok().map(AnySpace::from)
+            }),
             prop::collection::vec(inner.clone(), 1..4).prop_filter_map("valid Tuple", |spaces| {
                 TupleSpace::new(spaces).ok().map(AnySpace::from)
             }),
@@ -363,6 +404,9 @@ pub fn any_json() -> impl Strategy<Value = Value> {
             Just("MultiBinary"),
             Just("FiniteSet"),
             Just("Text"),
+            Just("Sequence"),
+            Just("Graph"),
+            Just("OneOf"),
         ]
         .prop_map(Value::from),
         "[a-z]{0,5}".prop_map(Value::from),
@@ -382,6 +426,10 @@ pub fn any_json() -> impl Strategy<Value = Value> {
             Just("min_length".to_owned()),
             Just("max_length".to_owned()),
             Just("charset".to_owned()),
+            Just("feature_space".to_owned()),
+            Just("stack".to_owned()),
+            Just("node_space".to_owned()),
+            Just("edge_space".to_owned()),
             "[a-z]{1,4}",
         ];
         prop_oneof![
@@ -547,8 +595,75 @@ pub fn example_spaces() -> Vec<(&'static str, AnySpace)> {
             "text_unicode_from_empty",
             Text::new(0, 4, "aé€ 𝄞").map(AnySpace::from),
         ),
+        (
+            "sequence_discrete",
+            Discrete::new(4)
+                .and_then(|d| SequenceSpace::new(d.into(), false))
+                .map(AnySpace::from),
+        ),
+        (
+            "sequence_box_stacked",
+            BoxSpace::uniform(&[2], -1.0f32, 1.0)
+                .and_then(|b| SequenceSpace::new(b.into(), true))
+                .map(AnySpace::from),
+        ),
+        (
+            "sequence_tuple_stacked",
+            (|| {
+                SequenceSpace::new(
+                    TupleSpace::new(vec![
+                        Discrete::new(3)?.into(),
+                        Text::new(0, 2, "ab")?.into(),
+                    ])?
+                    .into(),
+                    true,
+                )
+            })()
+            .map(AnySpace::from),
+        ),
+        (
+            "graph_box_nodes_discrete_edges",
+            (|| {
+                GraphSpace::new(
+                    BoxSpace::uniform(&[2], -1.0f32, 1.0)?.into(),
+                    Some(Discrete::new(3)?.into()),
+                )
+            })()
+            .map(AnySpace::from),
+        ),
+        (
+            "graph_discrete_nodes_no_edges",
+            Discrete::new(4)
+                .and_then(|d| GraphSpace::new(d.into(), None))
+                .map(AnySpace::from),
+        ),
+        (
+            "one_of",
+            (|| {
+                OneOfSpace::new(vec![
+                    Discrete::new(3)?.into(),
+                    BoxSpace::uniform(&[2], -1.0f32, 1.0)?.into(),
+                    MultiBinary::new(&[2])?.into(),
+                ])
+            })()
+            .map(AnySpace::from),
+        ),
+        (
+            "dict_with_sequence",
+            (|| {
+                DictSpace::new([
+                    ("mission", Text::with_max_length(4)?.into()),
+                    (
+                        "path",
+                        SequenceSpace::new(MultiDiscrete::from_vec(vec![3, 3])?.into(), false)?
+                            .into(),
+                    ),
+                ])
+            })()
+            .map(AnySpace::from),
+        ),
     ])
 }
 
 /// The number of entries [`example_spaces`] is meant to hold (a test checks none was dropped).
-pub const EXAMPLE_SPACE_COUNT: usize = 24;
+pub const EXAMPLE_SPACE_COUNT: usize = 31;

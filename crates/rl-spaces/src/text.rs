@@ -24,7 +24,7 @@ pub const ALPHANUMERIC: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl
 /// and keeps the order of a `str`; here the charset is always a string, in the order given.
 ///
 /// - **Elements** are `String`s; element JSON is the string itself (Gymnasium's `to_jsonable`).
-/// - **Sampling** follows Gymnasium draw for draw (see [`Text::sample_with`]): the length is
+/// - **Sampling** follows Gymnasium draw for draw (see [`Text::sample_masked`]): the length is
 ///   `integers(min_length, max_length + 1)`, then each character is numpy's `choice` over the
 ///   character list with uniform probabilities (one `random()` per character).
 /// - **Flattening** gives Gymnasium's `flatten` of a Text: `max_length` numbers, the index of
@@ -183,13 +183,12 @@ impl Text {
         )
     }
 
-    /// The one sampler behind the others: validates, then draws as Gymnasium does.
-    pub(crate) fn sample_with<R: Rng + ?Sized>(
+    /// Checks a length and charset weights as Gymnasium's `Text.sample` does, drawing nothing.
+    pub(crate) fn check_weights(
         &self,
         length: Option<usize>,
         weights: CharsetWeights<'_>,
-        rng: &mut R,
-    ) -> Result<String, SpaceError> {
+    ) -> Result<(), SpaceError> {
         if let Some(length) = length
             && !(self.min_length..=self.max_length).contains(&length)
         {
@@ -198,9 +197,8 @@ impl Text {
                 self.min_length, self.max_length
             )));
         }
-        // The probabilities Gymnasium hands to numpy's `choice`: a mask divided by its sum.
-        let probabilities: Option<Vec<f64>> = match weights {
-            CharsetWeights::Uniform => None,
+        match weights {
+            CharsetWeights::Uniform => {}
             CharsetWeights::Mask(mask) => {
                 self.check_mask_len("charset mask", mask.len())?;
                 if let Some((i, v)) = mask.iter().enumerate().find(|(_, v)| !matches!(**v, 0 | 1)) {
@@ -208,6 +206,37 @@ impl Text {
                         "charset mask entry {i} is {v}; entries must be 0 or 1"
                     )));
                 }
+                if length.is_none_or(|n| n > 0)
+                    && self.min_length > 0
+                    && mask.iter().all(|v| *v == 0)
+                {
+                    return Err(self.mask_error(format!(
+                        "the charset mask allows no character but min_length is {}",
+                        self.min_length
+                    )));
+                }
+            }
+            CharsetWeights::Probability(p) => {
+                self.check_mask_len("charset probability", p.len())?;
+                crate::mask::check_probabilities(p)
+                    .map_err(|reason| self.mask_error(format!("charset probability: {reason}")))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The one sampler behind the others: validates, then draws as Gymnasium does.
+    pub(crate) fn sample_with<R: Rng + ?Sized>(
+        &self,
+        length: Option<usize>,
+        weights: CharsetWeights<'_>,
+        rng: &mut R,
+    ) -> Result<String, SpaceError> {
+        self.check_weights(length, weights)?;
+        // The probabilities Gymnasium hands to numpy's `choice`: a mask divided by its sum.
+        let probabilities: Option<Vec<f64>> = match weights {
+            CharsetWeights::Uniform => None,
+            CharsetWeights::Mask(mask) => {
                 let allowed = mask.iter().filter(|v| **v == 1).count();
                 Some(if allowed == 0 {
                     vec![0.0; mask.len()]
@@ -217,12 +246,7 @@ impl Text {
                         .collect()
                 })
             }
-            CharsetWeights::Probability(p) => {
-                self.check_mask_len("charset probability", p.len())?;
-                crate::mask::check_probabilities(p)
-                    .map_err(|reason| self.mask_error(format!("charset probability: {reason}")))?;
-                Some(p.to_vec())
-            }
+            CharsetWeights::Probability(p) => Some(p.to_vec()),
         };
         let length = match length {
             Some(length) => length,

@@ -104,6 +104,10 @@ impl FiniteSpace for TupleSpace {
 }
 
 impl FlattenSpace for TupleSpace {
+    fn is_flattenable(&self) -> bool {
+        self.spaces.iter().all(|s| s.is_flattenable())
+    }
+
     fn flat_dim(&self) -> usize {
         composite::flat_dim(&self.children())
     }

@@ -88,7 +88,7 @@ fn malformed_definitions_say_what_is_wrong() {
         ),
         (
             r#"{"format": "rl-spaces/space", "version": 1, "space": {"type": "Hexagon"}}"#,
-            "invalid JSON at $.space.type: unknown space type \"Hexagon\" (expected one of: Discrete, Box, MultiDiscrete, MultiBinary, Tuple, Dict, FiniteSet, Text, Empty)",
+            "invalid JSON at $.space.type: unknown space type \"Hexagon\" (expected one of: Discrete, Box, MultiDiscrete, MultiBinary, Tuple, Dict, FiniteSet, Text, Sequence, Graph, OneOf, Empty)",
         ),
         (
             r#"{"format": "rl-spaces/space", "version": 1, "space": "#,

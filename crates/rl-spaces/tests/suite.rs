@@ -8,5 +8,6 @@ mod distributions;
 mod golden;
 mod gymnasium;
 mod limits;
+mod masks;
 mod numpy_generator;
 mod robustness;

@@ -16,6 +16,7 @@ mod outer;
 mod pictures;
 mod robustness;
 mod statistics;
+mod stepped_by_id;
 mod time_limit;
 mod transforms;
 mod vector;

@@ -21,7 +21,8 @@ def space_from_definition(definition: dict | str) -> spaces.Space:
     """The ``gymnasium.spaces`` space of an ``rl-spaces`` definition (a dict or JSON text).
 
     Discrete, Box (dtype, shape, bounds), MultiDiscrete, MultiBinary, Text (lengths and the
-    charset, in its order), Tuple and Dict map to the Gymnasium space of the same name;
+    charset, in its order), Sequence (with ``stack``), Graph, OneOf, Tuple and Dict map to the
+    Gymnasium space of the same name;
     FiniteSet and Empty have no Gymnasium counterpart and raise ``NotImplementedError``.
     """
     if isinstance(definition, str):
@@ -50,6 +51,19 @@ def space_from_definition(definition: dict | str) -> spaces.Space:
             min_length=int(definition.get("min_length", 1)),
             charset=definition.get("charset", "".join(sorted(spaces.text.alphanumeric))),
         )
+    if kind == "Sequence":
+        return spaces.Sequence(
+            space_from_definition(definition["feature_space"]),
+            stack=bool(definition.get("stack", False)),
+        )
+    if kind == "Graph":
+        edge = definition.get("edge_space")
+        return spaces.Graph(
+            space_from_definition(definition["node_space"]),
+            None if edge is None else space_from_definition(edge),
+        )
+    if kind == "OneOf":
+        return spaces.OneOf(tuple(space_from_definition(d) for d in definition["spaces"]))
     if kind == "Tuple":
         return spaces.Tuple(tuple(space_from_definition(d) for d in definition["spaces"]))
     if kind == "Dict":
@@ -59,30 +73,39 @@ def space_from_definition(definition: dict | str) -> spaces.Space:
     )
 
 
+def _identity(value: Any) -> Any:
+    return value
+
+
 def observation_converter(space: spaces.Space):
     """A function giving an element from the Rust core the exact type Gymnasium expects in
-    ``space``: NumPy ``int64`` scalars for Discrete, arrays and strings as they come (already
-    of the space's dtype), tuples and dicts converted entry by entry; ``None`` where nothing
-    needs converting."""
+    ``space``: NumPy ``int64`` scalars for Discrete, arrays as they come (already of the
+    space's dtype), tuples and dicts converted entry by entry, a OneOf's index as ``int64``,
+    a Sequence's items as a tuple or, for a stacked Sequence, stacked as Gymnasium stacks them
+    (``None`` when the element needs no conversion)."""
     if isinstance(space, spaces.Discrete):
         return np.int64
-    if isinstance(space, (spaces.Tuple, spaces.Dict)):
-        children = (
-            space.spaces.items() if isinstance(space, spaces.Dict) else enumerate(space.spaces)
-        )
-        converters = {key: observation_converter(child) for key, child in children}
-        if all(convert is None for convert in converters.values()):
-            return None
-        converters = {
-            key: (convert if convert is not None else _unchanged)
-            for key, convert in converters.items()
+    if isinstance(space, spaces.Tuple):
+        children = [observation_converter(child) or _identity for child in space.spaces]
+        return lambda value: tuple(c(v) for c, v in zip(children, value))
+    if isinstance(space, spaces.Dict):
+        children = {
+            key: observation_converter(child) or _identity for key, child in space.spaces.items()
         }
-        if isinstance(space, spaces.Dict):
-            return lambda value: {key: convert(value[key]) for key, convert in converters.items()}
-        ordered = list(converters.values())
-        return lambda value: tuple(convert(v) for convert, v in zip(ordered, value))
+        return lambda value: {key: children[key](value[key]) for key in children}
+    if isinstance(space, spaces.OneOf):
+        children = [observation_converter(child) or _identity for child in space.spaces]
+        return lambda value: (np.int64(value[0]), children[value[0]](value[1]))
+    if isinstance(space, spaces.Sequence):
+        feature = observation_converter(space.feature_space) or _identity
+        if space.stack:
+            from gymnasium.vector.utils import concatenate, create_empty_array
+
+            def stacked(value):
+                items = [feature(item) for item in value]
+                out = create_empty_array(space.feature_space, len(items))
+                return concatenate(space.feature_space, items, out)
+
+            return stacked
+        return lambda value: tuple(feature(item) for item in value)
     return None
-
-
-def _unchanged(value: Any) -> Any:
-    return value

@@ -28,7 +28,8 @@ def _unflattener(space: spaces.Space):
     ``gymnasium.spaces.flatten`` lays out one element) to the batch Gymnasium's
     ``batch_space(space, n)`` describes: integers for Discrete and MultiDiscrete (the one-hot
     parts read back), int8 for MultiBinary, the Box's dtype and shape, a tuple of ``n``
-    strings for Text (MiniGrid's mission), tuples and dicts of batches for Tuple and Dict. Vectorised over the rows; every call makes new arrays."""
+    strings for Text (MiniGrid's mission), tuples and dicts of batches for Tuple and Dict.
+    Vectorised over the rows; every call makes new arrays."""
     if isinstance(space, spaces.Discrete):
         start = int(space.start)
         return lambda rows: np.argmax(rows, axis=1).astype(space.dtype) + start

@@ -131,6 +131,72 @@ pub fn choice_weighted<R: Rng + ?Sized>(rng: &mut R, p: &[f64]) -> Option<usize>
     Some(p.len() - 1)
 }
 
+/// A draw from the standard exponential distribution (mean 1), where numpy's
+/// `standard_exponential` is drawn.
+///
+/// **Not yet numpy's draw**: numpy draws it with a 256-layer ziggurat whose tables this crate
+/// does not hold yet; this is inversion, `-ln(1 - random())`, one `random()` per draw. Every
+/// sampler that needs numpy's exponential or normal draws (a Box's half-bounded and unbounded
+/// sides, a Sequence's geometric length) calls it here, so that the ziggurat, once added,
+/// replaces it in one place.
+pub fn standard_exponential<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    -(-random(rng)).ln_1p()
+}
+
+/// A draw from the standard normal distribution, where numpy's `standard_normal` is drawn.
+///
+/// **Not yet numpy's draw** (see [`standard_exponential`]): the Box–Muller transform, two
+/// `random()` per draw.
+pub fn standard_normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    let u1 = 1.0 - random(rng);
+    let u2 = random(rng);
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// numpy's `geometric(p)` (the number of trials up to the first success, at least 1) for
+/// `0 < p <= 1`: for `p >= 1/3`, one `random()` and a search of the cumulative probabilities;
+/// below, `ceil(-standard_exponential() / log1p(-p))`, capped at `i64::MAX`, with the
+/// exponential of [`standard_exponential`] (not yet numpy's ziggurat).
+pub fn geometric<R: Rng + ?Sized>(rng: &mut R, p: f64) -> u64 {
+    if p >= 1.0 / 3.0 {
+        let u = random(rng);
+        let q = 1.0 - p;
+        let (mut sum, mut product, mut trials) = (p, p, 1u64);
+        while u > sum && trials < i64::MAX as u64 {
+            product *= q;
+            sum += product;
+            trials += 1;
+        }
+        trials
+    } else {
+        let z = (-standard_exponential(rng) / (-p).ln_1p()).ceil();
+        if z >= 9.223_372_036_854_776e18 {
+            i64::MAX as u64
+        } else {
+            z as u64
+        }
+    }
+}
+
+/// numpy's `integers(0, 2, size=n, dtype=int8)`: `n` bits from bytes of 32-bit draws (four
+/// per draw, lowest byte first; a call starts with no byte left), each bit the top bit of its
+/// byte (Lemire's method on 8 bits for a range of two, which never rejects).
+pub fn int8_bits<R: Rng + ?Sized>(rng: &mut R, n: usize) -> Vec<i8> {
+    let mut out = Vec::with_capacity(n);
+    let (mut buffer, mut left) = (0u32, 0u32);
+    for _ in 0..n {
+        if left == 0 {
+            buffer = rng.next_u32();
+            left = 3;
+        } else {
+            buffer >>= 8;
+            left -= 1;
+        }
+        out.push(((buffer as u8) >> 7) as i8);
+    }
+    out
+}
+
 /// numpy's `random_interval(max)`: a value in `0..=max` by masked rejection (the smallest
 /// all-ones mask covering `max`; 32-bit draws while `max < 2^32`, 64-bit beyond), which
 /// `shuffle` and `permutation` use instead of Lemire's method.

@@ -171,6 +171,40 @@ impl FlatBounds {
                 self.add(DType::I32, &vec![0.0; len], &vec![padding; len]);
                 Ok(())
             }
+            AnySpace::OneOf(one_of) => {
+                // Gymnasium's `flatten_space` of a OneOf: the index in `[0, len - 1]`, then the
+                // widest child's length of entries between the lowest and highest bound of all
+                // children.
+                let mut low = f64::INFINITY;
+                let mut high = f64::NEG_INFINITY;
+                let mut widest = 0;
+                for child in one_of.spaces() {
+                    let mut bounds = FlatBounds::default();
+                    bounds.collect(child)?;
+                    widest = widest.max(bounds.low.len());
+                    low = bounds.low.iter().copied().fold(low, f64::min);
+                    high = bounds.high.iter().copied().fold(high, f64::max);
+                    match (self.dtype, bounds.dtype) {
+                        (_, None) => {}
+                        (None, Some(d)) => self.dtype = Some(d),
+                        (Some(a), Some(b)) if a != b || bounds.mixed => self.mixed = true,
+                        _ => {}
+                    }
+                }
+                check_one_hot_length(widest)?;
+                self.low.push(0.0);
+                self.high.push((one_of.len() - 1) as f64);
+                self.low.extend(std::iter::repeat_n(low, widest));
+                self.high.extend(std::iter::repeat_n(high, widest));
+                Ok(())
+            }
+            AnySpace::Sequence(_) | AnySpace::Graph(_) => Err(CoreError::invalid_parameter(
+                "space",
+                format!(
+                    "{space} has no flat Box: its elements vary in size (Gymnasium's \
+                     flatten_space refuses it too)"
+                ),
+            )),
         }
     }
 

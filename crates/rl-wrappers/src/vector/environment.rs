@@ -12,6 +12,7 @@ use rl_spaces::{FiniteSpace, FlattenSpace, Space};
 use crate::VectorError;
 use crate::vector::balance::layout;
 use crate::vector::batch::{Batch, Command};
+use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::{Mirror, Outputs};
 use crate::vector::threads::Threads;
 use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorOptions};
@@ -37,6 +38,10 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 /// - [`from_kernel`](Self::from_kernel): a [`BatchStep`] domain whose kernel steps the whole
 ///   batch at once in structure-of-arrays columns. It gives, bit for bit, what copies of
 ///   `Simulator::new(domain, seed_i)` give.
+///
+/// A vector built by id ([`make_vector`](crate::vector::make_vector)) is of the second kind
+/// for every id: its registration's kernel, or any domain's states in one `Vec` stepped by
+/// its `step` ([`SteppedStates`](rl_core::SteppedStates), with its infos).
 ///
 /// # Seeds
 ///
@@ -127,7 +132,8 @@ pub const MAX_ENVS: usize = 1 << 24;
 /// Checks that `len` environments with observations of `dim` entries, each taking about
 /// `env_bytes` bytes of its own besides the output buffers, can be allocated, before anything
 /// is: `len` is at most [`MAX_ENVS`], and the bytes of the output buffers (a few 8-byte words
-/// per entry and per environment) and of the environments can be reserved, a fallible
+/// per entry and per environment, and an info and a final info per environment) and of the
+/// environments can be reserved, a fallible
 /// allocation that is released at once (so an impossible size is an error, not an abort on
 /// the first small allocation that fails after the large ones succeeded).
 fn check_size(len: usize, dim: usize, env_bytes: usize) -> Result<(), VectorError> {
@@ -140,6 +146,7 @@ fn check_size(len: usize, dim: usize, env_bytes: usize) -> Result<(), VectorErro
     let bytes = dim
         .checked_add(8)
         .and_then(|words| words.checked_mul(16))
+        .and_then(|per_env| per_env.checked_add(2 * std::mem::size_of::<Info>()))
         .and_then(|per_env| per_env.checked_add(env_bytes))
         .and_then(|per_env| per_env.checked_mul(len))
         .filter(|bytes| *bytes <= isize::MAX as usize);
@@ -155,11 +162,6 @@ fn check_size(len: usize, dim: usize, env_bytes: usize) -> Result<(), VectorErro
     }
     Ok(())
 }
-
-/// A generous bound on the bytes one environment built by id takes when the vector holds
-/// copies of it (its own domain, spaces, generator and buffers: about 1.4 KB for
-/// `GridWorld-3x3`, measured from Python), for [`check_size`].
-pub(crate) const COPY_BYTES: usize = 4096;
 
 /// Checks the thread count against the number of environments.
 fn check_threads(len: usize, options: &VectorOptions) -> Result<usize, VectorError> {
@@ -264,7 +266,7 @@ where
     ) -> Result<Self, VectorError> {
         let dim = domain.observation_space().flat_dim();
         let domain = Arc::new(domain);
-        let env_bytes = std::mem::size_of::<D::State>();
+        let env_bytes = std::mem::size_of::<D::State>() + BOOKKEEPING_BYTES;
         VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
             let states = DomainStates::new(Arc::clone(&domain), len);
             Ok(KernelBatch::new(states, first))
@@ -623,7 +625,8 @@ impl<B: Batch> VectorEnvironment<B> {
         &self.outputs.truncated
     }
 
-    /// The info of each environment's last step (always empty for a kernel).
+    /// The info of each environment's last step (empty for an environment reset by it or
+    /// since; always empty for a structure-of-arrays kernel, which reports none).
     pub fn infos(&self) -> &[Info] {
         &self.outputs.infos
     }

@@ -14,22 +14,24 @@ use crate::vector::batch::{Failure, sealed};
 use crate::vector::outputs::{Rows, set};
 use rl_core::BatchStates;
 
-/// The states of a batch of episodes stepped by a domain's [`BatchStep`](rl_core::BatchStep) kernel (any
-/// [`BatchStates`]: [`DomainStates`] for a typed domain, [`BoxedBatchStates`] for one built by
-/// id), with a `NumpyGenerator` and a step count per episode: the storage of
+/// The states of a batch of episodes stepped all at once (any [`BatchStates`]:
+/// [`DomainStates`], a domain's [`BatchStep`](rl_core::BatchStep) kernel, for a typed domain;
+/// [`BoxedBatchStates`] for one built by id, its kernel or [`SteppedStates`], its step state by
+/// state), with a `NumpyGenerator` and a step count per episode: the storage of
 /// [`VectorEnvironment::from_kernel`](crate::vector::VectorEnvironment::from_kernel) and of
-/// [`make_vector`](crate::vector::make_vector) for domains registered with a kernel, or of one
-/// thread's share of them.
+/// [`make_vector`](crate::vector::make_vector), or of one thread's share of them.
 ///
 /// It does what a [`Simulator`](rl_core::Simulator) does for each episode, for the whole batch
 /// at once: environment `i`'s generator is `NumpyGenerator::seed_from_u64(seed + i)`,
 /// resets draw [`Domain::initial_state`](rl_core::Domain::initial_state) from it, and an
 /// episode is truncated when its step count reaches
 /// [`Domain::episode_cap`](rl_core::Domain::episode_cap). So a kernel batch gives, bit for bit,
-/// what copies of `Simulator::new(domain, seed + i)` give.
+/// what copies of `Simulator::new(domain, seed + i)` give, the steps' infos included (in
+/// `infos`, and in `final_infos` with same-step autoreset), where the batch reports them.
 ///
 /// [`DomainStates`]: rl_core::DomainStates
 /// [`BoxedBatchStates`]: rl_core::BoxedBatchStates
+/// [`SteppedStates`]: rl_core::SteppedStates
 pub struct KernelBatch<S, T> {
     states: S,
     generators: Vec<NumpyGenerator>,
@@ -85,6 +87,14 @@ impl<S, T> KernelBatch<S, T> {
         &self.states
     }
 }
+
+/// The bytes a kernel batch keeps per episode beyond its states (see
+/// [`BatchStates::episode_bytes`]): two generators, the step count, the `ended` flag and two
+/// index lists.
+pub(crate) const BOOKKEEPING_BYTES: usize = 2 * std::mem::size_of::<NumpyGenerator>()
+    + std::mem::size_of::<u64>()
+    + std::mem::size_of::<bool>()
+    + 2 * std::mem::size_of::<usize>();
 
 /// Resets episode `i` of a kernel batch: a new initial state from its generator, its
 /// observation in row `i`, its step count 0 and its `ended` flag false. (A function of the
@@ -227,13 +237,17 @@ where
                 }
             }
         }
-        if let Err((index, error)) = self.states.step(
+        // The episodes still ended (the pending ones with next-step autoreset) are reset, not
+        // stepped: a batch may leave them alone (`SteppedStates` does; a kernel steps them).
+        if let Err((index, error)) = self.states.step_with_infos(
             actions,
+            all_ended,
             mode,
             generators,
             rows.rewards,
             rows.terminated,
             rows.observations,
+            rows.infos,
         ) {
             return Err((first + index, error));
         }
@@ -300,6 +314,8 @@ where
             for i in ending.iter().copied() {
                 rows.keep_final_observation(i);
                 set(rows.final_mask, i, true);
+                // The last step's info is the final info; the reset's info is empty.
+                rows.move_info_to_final(i);
                 if let Err(e) = reset_at(
                     &mut self.states,
                     generators,

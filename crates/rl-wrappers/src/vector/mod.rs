@@ -1,6 +1,7 @@
 //! Vectorised stepping: many environments in lockstep, in structure-of-arrays buffers
-//! ([`VectorEnvironment`]), built from copies of any environment or from a domain's batch
-//! kernel ([`BatchStep`]).
+//! ([`VectorEnvironment`]), built from copies of any environment or from a batch of a
+//! domain's states ([`BatchStates`](rl_core::BatchStates): a [`BatchStep`] kernel, or any
+//! domain's step state by state, what a vector built by id steps).
 
 mod autoreset;
 mod balance;
@@ -21,9 +22,7 @@ pub use environment::{EnvironmentVector, KernelVector, MAX_ENVS, VectorEnvironme
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use outputs::Mirror;
-pub use registered::{
-    Copies, RegisteredBatch, RegisteredVector, make_discrete_vector, make_vector,
-};
+pub use registered::{RegisteredBatch, RegisteredVector, make_discrete_vector, make_vector};
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).
 pub use rl_core::BatchStep;

@@ -156,6 +156,16 @@ impl<T> Rows<'_, T> {
         put(self.final_infos, i, info);
     }
 
+    /// Moves the info of environment `i` into its final info, leaving its info empty
+    /// (skipping the writes where both are empty), as same-step autoreset reports an episode's
+    /// last step.
+    pub(crate) fn move_info_to_final(&mut self, i: usize) {
+        if let Some(info) = self.infos.get_mut(i) {
+            let info = std::mem::take(info);
+            put(self.final_infos, i, info);
+        }
+    }
+
     /// Records a reset of environment `i` (its observation row already written): reward 0,
     /// both flags false, no info, no final observation.
     pub(crate) fn mark_reset(&mut self, i: usize) {

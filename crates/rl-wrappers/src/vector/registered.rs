@@ -1,19 +1,18 @@
-//! Vectors built from a registered id ([`make_vector`]), Gymnasium's `make_vec`: the id's batch
-//! kernel where its registration declared one, copies of its environment otherwise.
+//! Vectors built from a registered id ([`make_vector`]), Gymnasium's `make_vec`: every id
+//! steps in a batch, its registration's structure-of-arrays kernel where it declared one, its
+//! domain's step state by state otherwise.
 
 use std::num::NonZeroUsize;
 
 use rl_core::registry::RegisteredDomain;
-use rl_core::{BoxedBatchStates, BoxedEnvironment, CoreError, Environment, ErasedAction, Mode};
+use rl_core::{BatchStates, BoxedBatchStates, ErasedAction};
+use rl_spaces::AnyElement;
 use rl_spaces::FlattenSpace;
-use rl_spaces::{AnyElement, FiniteSpace};
 use serde_json::Value;
 
 use crate::error::VectorError;
-use crate::vector::batch::sealed::Sealed as _;
-use crate::vector::batch::{Failure, sealed};
-use crate::vector::outputs::Rows;
-use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorEnvironment, VectorOptions};
+use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
+use crate::vector::{KernelBatch, VectorEnvironment, VectorOptions};
 
 /// A vector of the environments of a registered id, with `f32` observations: what
 /// [`make_vector`] builds (actions are [`AnyElement`]s of the id's action space) and
@@ -21,135 +20,23 @@ use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorEnvironment,
 /// [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip).
 pub type RegisteredVector<A = AnyElement> = VectorEnvironment<RegisteredBatch<A>>;
 
-/// The storage of a [`RegisteredVector`] (each thread's share): the columns of the domain's
-/// batch kernel when its registration declared one
-/// ([`Registration::with_kernel`](rl_core::registry::Registration::with_kernel)), copies of
-/// its environment otherwise. Both give the same results bit for bit; the caller does not
-/// choose. `A` is the actions' type ([`ErasedAction`]: [`AnyElement`] or `i64`).
-pub enum RegisteredBatch<A: ErasedAction = AnyElement> {
-    /// Copies of the id's environment, stepped one by one.
-    Copies(Copies<A>),
-    /// The id's batch kernel over columns of states.
-    Kernel(KernelBatch<BoxedBatchStates<A>, f32>),
-}
-
-/// Copies of a registered id's environment with actions of type `A`: the environments read
-/// [`AnyElement`]s, into which other actions are converted in a buffer kept between steps.
-pub struct Copies<A: ErasedAction> {
-    batch: EnvironmentBatch<BoxedEnvironment, f32>,
-    action_space: A::Space,
-    scratch: Vec<AnyElement>,
-}
-
-impl<A: ErasedAction> std::fmt::Debug for RegisteredBatch<A> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RegisteredBatch::Copies(copies) => f
-                .debug_struct("Copies")
-                .field("first", &copies.batch.first())
-                .field("len", &copies.batch.len())
-                .finish(),
-            RegisteredBatch::Kernel(batch) => f.debug_tuple("Kernel").field(batch).finish(),
-        }
-    }
-}
-
-/// Runs the same expression on either storage (the copies' environment batch or the kernel).
-macro_rules! either {
-    ($batch:expr, $inner:ident => $body:expr) => {
-        match $batch {
-            RegisteredBatch::Copies(copies) => {
-                let $inner = &copies.batch;
-                $body
-            }
-            RegisteredBatch::Kernel($inner) => $body,
-        }
-    };
-}
-
-/// [`either!`] with mutable access.
-macro_rules! either_mut {
-    ($batch:expr, $inner:ident => $body:expr) => {
-        match $batch {
-            RegisteredBatch::Copies(copies) => {
-                let $inner = &mut copies.batch;
-                $body
-            }
-            RegisteredBatch::Kernel($inner) => $body,
-        }
-    };
-}
-
-impl<A: ErasedAction> sealed::Sealed for RegisteredBatch<A> {
-    type Action = A;
-    type ActionSpace = A::Space;
-    type Scalar = f32;
-
-    fn len(&self) -> usize {
-        either!(self, batch => batch.len())
-    }
-
-    fn first(&self) -> usize {
-        either!(self, batch => batch.first())
-    }
-
-    fn action_space(&self) -> &A::Space {
-        match self {
-            RegisteredBatch::Copies(copies) => &copies.action_space,
-            RegisteredBatch::Kernel(batch) => batch.action_space(),
-        }
-    }
-
-    fn accepts_action(&self, action: &A) -> bool {
-        match self {
-            RegisteredBatch::Copies(copies) => {
-                // Asked only for an action outside the space, so the conversion's buffer is
-                // not on the path of a valid step.
-                let mut scratch = Vec::new();
-                A::as_any_elements(std::slice::from_ref(action), &mut scratch)
-                    .first()
-                    .is_some_and(|any| copies.batch.accepts_action(any))
-            }
-            RegisteredBatch::Kernel(batch) => batch.accepts_action(action),
-        }
-    }
-
-    fn seed(&mut self, seeds: &[Option<u64>]) {
-        either_mut!(self, batch => batch.seed(seeds))
-    }
-
-    fn reset(&mut self, mode: Mode, only_ended: bool, rows: Rows<'_, f32>) -> Result<(), Failure> {
-        either_mut!(self, batch => batch.reset(mode, only_ended, rows))
-    }
-
-    fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
-    where
-        A::Space: FiniteSpace,
-    {
-        either!(self, batch => batch.action_mask(i, row))
-    }
-
-    fn step(
-        &mut self,
-        actions: &[A],
-        mode: Mode,
-        autoreset: Autoreset,
-        rows: Rows<'_, f32>,
-    ) -> Result<(), Failure> {
-        match self {
-            RegisteredBatch::Copies(copies) => {
-                let actions = A::as_any_elements(actions, &mut copies.scratch);
-                copies.batch.step(actions, mode, autoreset, rows)
-            }
-            RegisteredBatch::Kernel(batch) => batch.step(actions, mode, autoreset, rows),
-        }
-    }
-}
+/// The storage of a [`RegisteredVector`] (each thread's share): the id's
+/// [`RegisteredDomain::batch_states`], the columns of the domain's batch kernel when its
+/// registration declared one
+/// ([`Registration::with_kernel`](rl_core::registry::Registration::with_kernel)), its states
+/// stepped one by one by [`Domain::step`](rl_core::Domain::step) otherwise
+/// ([`SteppedStates`](rl_core::SteppedStates), with the domain's infos). Both give what copies
+/// of the id's environment give, bit for bit; the caller does not choose. `A` is the actions'
+/// type ([`ErasedAction`]: [`AnyElement`] or `i64`).
+pub type RegisteredBatch<A = AnyElement> = KernelBatch<BoxedBatchStates<A>, f32>;
 
 impl<A: ErasedAction> RegisteredVector<A> {
-    /// Whether the vector steps the id's batch kernel (true) or copies of its environment.
-    pub fn uses_kernel(&self) -> bool {
-        matches!(self.main_batch(), RegisteredBatch::Kernel(_))
+    /// Whether the environments may report infos ([`infos`](Self::infos) and
+    /// [`final_infos`](Self::final_infos) not all empty): true for a domain stepped state by
+    /// state, false for a structure-of-arrays kernel, whose infos are always empty (a consumer
+    /// skips looking at them).
+    pub fn reports_infos(&self) -> bool {
+        self.main_batch().states().reports_infos()
     }
 }
 
@@ -194,7 +81,7 @@ pub fn make_vector(
     options: VectorOptions,
 ) -> Result<RegisteredVector, VectorError> {
     build(id, params, count, seed, options, |domain, len| {
-        domain.batch_states(len)
+        Some(domain.batch_states(len))
     })
 }
 
@@ -240,44 +127,34 @@ pub fn make_discrete_vector(
     })
 }
 
-/// Builds the vector of [`make_vector`] with actions of type `A`, each share's kernel states
-/// built by `kernel` (`None`: copies of the environment).
+/// Builds the vector of [`make_vector`] with actions of type `A`, each share's states built
+/// by `batch` (`None`: the id's action space has no form in `A`).
 fn build<A: ErasedAction>(
     id: &str,
     params: Option<&Value>,
     count: NonZeroUsize,
     seed: u64,
     options: VectorOptions,
-    kernel: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A>>,
+    batch: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A>>,
 ) -> Result<RegisteredVector<A>, VectorError> {
     let domain = rl_core::registry::build(id, params).map_err(VectorError::Registry)?;
-    let probe = domain.environment(0);
-    let any_space = probe.action_space().clone();
-    let Some(action_space) = A::space(any_space.clone()) else {
+    let environment = domain.environment(0);
+    let Some(probe) = batch(domain.as_ref(), 1) else {
         return Err(VectorError::invalid_parameter(
             "id",
             format!(
-                "{id} has the action space {any_space}; integer actions need a Discrete one (use make_vector)"
+                "{id} has the action space {}; integer actions need a Discrete one (use make_vector)",
+                environment.action_space()
             ),
         ));
     };
-    let dim = probe.observation_space().flat_dim();
-    // Environments stepped by a kernel are a few words of state each; copies of the
-    // environment carry their own domain and spaces.
-    let env_bytes = if kernel(domain.as_ref(), 1).is_some() {
-        256
-    } else {
-        super::environment::COPY_BYTES
-    };
+    let dim = environment.observation_space().flat_dim();
+    let env_bytes = probe.episode_bytes() + BOOKKEEPING_BYTES;
     VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
-        if let Some(states) = kernel(domain.as_ref(), len) {
-            return Ok(RegisteredBatch::Kernel(KernelBatch::new(states, first)));
-        }
-        let copies = (0..len).map(|_| domain.environment(0)).collect();
-        Ok(RegisteredBatch::Copies(Copies {
-            batch: EnvironmentBatch::new(copies, first, any_space.clone()),
-            action_space: action_space.clone(),
-            scratch: Vec::with_capacity(len),
-        }))
+        // The action space was read above: every batch of the domain has its form in `A`.
+        let states = batch(domain.as_ref(), len).ok_or_else(|| {
+            VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))
+        })?;
+        Ok(KernelBatch::new(states, first))
     })
 }

@@ -1,0 +1,247 @@
+//! A domain registered without a kernel steps by id in a batch of its states
+//! (`rl_core::SteppedStates`) exactly as copies of its environment step: here a walk whose
+//! continuous action is clipped as Gymnasium clips Pendulum's (`Domain::accepts_action`
+//! takes any finite value beyond the Box), whose noise draws from each environment's
+//! generator, and whose moves are not all applicable everywhere (`Domain::is_applicable`).
+
+use std::num::NonZeroUsize;
+
+use ndarray::Array2;
+use rand::{Rng, RngExt};
+use rl_core::registry::{self, Registration};
+use rl_core::{Domain, Mode, TransitionOutcome, Value};
+use rl_spaces::{AnyElement, ArrayBox, Discrete, DynamicSpace};
+use rl_wrappers::vector::{Autoreset, EnvironmentVector, VectorOptions, make_vector};
+use serde::Deserialize;
+
+/// A position on `[-2, 2]` moved by the clipped action plus noise, ending beyond ±2.
+#[derive(Debug, Clone)]
+struct ClippedWalk {
+    actions: ArrayBox<f32, 1>,
+    observations: ArrayBox<f64, 1>,
+}
+
+impl Domain for ClippedWalk {
+    type State = f64;
+    type Observation = [f64; 1];
+    type Action = [f32; 1];
+    type ObservationSpace = ArrayBox<f64, 1>;
+    type ActionSpace = ArrayBox<f32, 1>;
+
+    fn observation_space(&self) -> &ArrayBox<f64, 1> {
+        &self.observations
+    }
+
+    fn action_space(&self) -> &ArrayBox<f32, 1> {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _: Mode, rng: &mut R) -> f64 {
+        rng.random::<f64>() - 0.5
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &f64,
+        action: &[f32; 1],
+        _: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<f64> {
+        let push = f64::from(action[0].clamp(-1.0, 1.0));
+        let next = state + 0.5 * push + 0.1 * (rng.random::<f64>() - 0.5);
+        TransitionOutcome::new(next, Value::from_reward(-next.abs()), next.abs() > 2.0)
+    }
+
+    fn observe(&self, state: &f64) -> [f64; 1] {
+        [*state]
+    }
+
+    fn is_terminal(&self, state: &f64) -> bool {
+        state.abs() > 2.0
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        Some(9)
+    }
+
+    fn accepts_action(&self, action: &[f32; 1]) -> bool {
+        action[0].is_finite()
+    }
+
+    fn is_applicable(&self, state: &f64, action: &[f32; 1]) -> bool {
+        // No push further out from beyond 1.
+        !(state.abs() > 1.0 && state.signum() == f64::from(action[0]).signum())
+    }
+}
+
+#[derive(Default, Deserialize)]
+struct NoParams {}
+
+const ID: &str = "ClippedWalk-stepped-v0";
+
+fn register() {
+    let _ = Registration::new(ID, "a walk whose push is clipped", |_: NoParams| {
+        Ok::<_, rl_spaces::SpaceError>(ClippedWalk {
+            actions: ArrayBox::new([-1.0], [1.0])?,
+            observations: ArrayBox::new([-3.0], [3.0])?,
+        })
+    })
+    .register();
+}
+
+/// A push as the `AnyElement` a vector by id takes (any value, within the Box or not).
+fn push_of(value: f32) -> AnyElement {
+    let space = ArrayBox::<f32, 1>::new([-1.0], [1.0]).expect("a Box");
+    space.element_to_any(&[value])
+}
+
+#[test]
+fn actions_beyond_the_box_are_clipped_by_id_as_the_copies_clip_them() {
+    register();
+    let built = registry::build(ID, None).expect("registered");
+    let count = NonZeroUsize::new(4).expect("non-zero");
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        let options = VectorOptions::new()
+            .with_autoreset(autoreset)
+            .with_threads(NonZeroUsize::new(2).expect("non-zero"));
+        let mut by_id = make_vector(ID, None, count, 17, options).expect("by id");
+        assert!(by_id.reports_infos(), "no kernel: the domain's step serves");
+        let mut copies = EnvironmentVector::<_, f32>::from_environments(count, 17, options, |_| {
+            built.environment(0)
+        })
+        .expect("copies");
+        by_id.reset(Mode::Training).expect("reset");
+        copies.reset(Mode::Training).expect("reset");
+        let mut ends = 0;
+        for step in 0..60 {
+            // Pushes of 1.5 to 3.5 one way or the other, beyond the Box's ±1 (clipped to ±1,
+            // so that episodes reach ±2 before the cap), but environment 3's of ±0.5.
+            let actions: Vec<AnyElement> = (0..4)
+                .map(|i| {
+                    let sign = if (i + step / 10) % 2 == 0 { 1.0 } else { -1.0 };
+                    let size = if i == 3 {
+                        0.5
+                    } else {
+                        1.5 + (step % 5) as f32 * 0.5
+                    };
+                    push_of(sign * size)
+                })
+                .collect();
+            by_id.step(&actions).expect("clipped, not refused");
+            copies.step(&actions).expect("clipped, not refused");
+            let bits = |a: &Array2<f32>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let context = format!("{autoreset:?}, step {step}");
+            assert_eq!(
+                bits(by_id.observations()),
+                bits(copies.observations()),
+                "{context}"
+            );
+            let rewards = |r: &[f64]| r.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                rewards(by_id.rewards()),
+                rewards(copies.rewards()),
+                "{context}"
+            );
+            assert_eq!(by_id.terminated(), copies.terminated(), "{context}");
+            assert_eq!(by_id.truncated(), copies.truncated(), "{context}");
+            assert_eq!(by_id.final_mask(), copies.final_mask(), "{context}");
+            ends += by_id.terminated().iter().filter(|t| **t).count();
+        }
+        assert!(
+            ends > 0,
+            "{autoreset:?}: episodes ended on the walk's bounds"
+        );
+        // A non-finite push is refused by both, naming the environment.
+        let mut actions = vec![push_of(0.0); 4];
+        actions[2] = push_of(f32::NAN);
+        let error = by_id
+            .step(&actions)
+            .expect_err("NaN is no push")
+            .to_string();
+        assert!(error.contains('2'), "{error}");
+        assert!(copies.step(&actions).is_err());
+    }
+}
+
+#[test]
+fn masks_by_id_are_the_copies_masks() {
+    register();
+    // A finite action space is needed for masks: the same walk with pushes -1, 0 and 1.
+    #[derive(Debug, Clone)]
+    struct Stepped(ClippedWalk, Discrete);
+    impl Domain for Stepped {
+        type State = f64;
+        type Observation = [f64; 1];
+        type Action = i64;
+        type ObservationSpace = ArrayBox<f64, 1>;
+        type ActionSpace = Discrete;
+        fn observation_space(&self) -> &ArrayBox<f64, 1> {
+            self.0.observation_space()
+        }
+        fn action_space(&self) -> &Discrete {
+            &self.1
+        }
+        fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> f64 {
+            self.0.initial_state(mode, rng)
+        }
+        fn step<R: Rng + ?Sized>(
+            &self,
+            state: &f64,
+            action: &i64,
+            mode: Mode,
+            rng: &mut R,
+        ) -> TransitionOutcome<f64> {
+            self.0.step(state, &[*action as f32 - 1.0], mode, rng)
+        }
+        fn observe(&self, state: &f64) -> [f64; 1] {
+            [*state]
+        }
+        fn is_terminal(&self, state: &f64) -> bool {
+            self.0.is_terminal(state)
+        }
+        fn episode_cap(&self) -> Option<u64> {
+            self.0.episode_cap()
+        }
+        fn is_applicable(&self, state: &f64, action: &i64) -> bool {
+            *action == 1 || self.0.is_applicable(state, &[*action as f32 - 1.0])
+        }
+    }
+    let id = "SteppedWalk-masks-v0";
+    let _ = Registration::new(id, "a walk of three pushes", |_: NoParams| {
+        Ok::<_, rl_spaces::SpaceError>(Stepped(
+            ClippedWalk {
+                actions: ArrayBox::new([-1.0], [1.0])?,
+                observations: ArrayBox::new([-3.0], [3.0])?,
+            },
+            Discrete::new(3)?,
+        ))
+    })
+    .register();
+    let built = registry::build(id, None).expect("registered");
+    let count = NonZeroUsize::new(5).expect("non-zero");
+    let options = VectorOptions::new();
+    let mut by_id = make_vector(id, None, count, 3, options).expect("by id");
+    let mut copies =
+        EnvironmentVector::<_, f32>::from_environments(count, 3, options, |_| built.environment(0))
+            .expect("copies");
+    by_id.reset(Mode::Training).expect("reset");
+    copies.reset(Mode::Training).expect("reset");
+    let mut refused = 0;
+    for step in 0..80 {
+        let (mut a, mut b) = (
+            Array2::from_elem((5, 3), false),
+            Array2::from_elem((5, 3), true),
+        );
+        by_id.action_masks(&mut a).expect("masks by id");
+        copies.action_masks(&mut b).expect("masks of the copies");
+        assert_eq!(a, b, "step {step}");
+        refused += a.iter().filter(|allowed| !**allowed).count();
+        let actions: Vec<AnyElement> = (0..5)
+            .map(|i| AnyElement::Int(((step + i) % 3) as i64))
+            .collect();
+        by_id.step(&actions).expect("a step");
+        copies.step(&actions).expect("a step");
+        assert_eq!(by_id.observations(), copies.observations(), "step {step}");
+    }
+    assert!(refused > 0, "some pushes were not applicable");
+}
