@@ -123,7 +123,11 @@ fn the_dynamic_observation_space_holds_every_mission() {
         // The typed space flattens as the dynamic one does, without building the element,
         // and reads its flat form back.
         assert_eq!(space.flat_dim(), flat.len());
-        assert_eq!(space.flatten::<f64>(&observation).as_ref(), Ok(&flat), "{id}");
+        assert_eq!(
+            space.flatten::<f64>(&observation).as_ref(),
+            Ok(&flat),
+            "{id}"
+        );
         assert_eq!(space.unflatten(&flat).as_ref(), Ok(&observation), "{id}");
         let AnyElement::Dict(mut entries) = any else {
             unreachable!()
