@@ -128,6 +128,9 @@ impl Context {
             }
         }
         parameter_names.push("map".to_owned());
+        // MiniGrid's ids (rl-object-grid) join the registry's ids, with their parameters.
+        rl_object_grid::register();
+        parameter_names.extend(["agent_view_size", "max_steps", "env"].map(str::to_owned));
         Context {
             scratch,
             traces: OnceLock::new(),

@@ -207,9 +207,20 @@ fn closest_id<'a>(id: &str, known: &'a [String]) -> Option<&'a str> {
     known
         .iter()
         .map(|known_id| {
-            let mut distance = edit_distance(&wanted, &known_id.to_lowercase());
+            // At least as many edits as the lengths differ: an id far longer or shorter than
+            // a known one (a hostile 100 000-character id) is not compared character by
+            // character.
+            let distance_within_limit = |other: &str| {
+                let other = other.to_lowercase();
+                if wanted.len().abs_diff(other.chars().count()) > limit {
+                    usize::MAX
+                } else {
+                    edit_distance(&wanted, &other)
+                }
+            };
+            let mut distance = distance_within_limit(known_id);
             if let Some((name, _)) = split_version(known_id).filter(|_| !has_version) {
-                distance = distance.min(edit_distance(&wanted, &name.to_lowercase()));
+                distance = distance.min(distance_within_limit(name));
             }
             (distance, known_id)
         })
@@ -317,6 +328,11 @@ mod tests {
                 "{text}"
             );
         }
+        // An id far longer than any known one gets no guess, and is not compared character
+        // by character (the Python fuzz target's 100 000-character id).
+        let long = "A".repeat(100_000);
+        assert_eq!(closest_id(&long, &known), None);
+        assert_eq!(closest_id("CartPole-v1-and-more", &known), None);
         for far in ["", "Humanoid-v5", "Breakout", "x", "GridWorld-9x9-Maze"] {
             let text = message(far, &known);
             assert!(!text.contains("did you mean"), "{far:?}: {text}");

@@ -4,7 +4,6 @@
 
 mod allocation;
 mod batch;
-mod catalogue;
 mod conformance;
 mod domains;
 mod frames;

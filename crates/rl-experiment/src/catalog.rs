@@ -1,5 +1,5 @@
 //! The domains the command line knows (every id of `rl-core`'s registration table, the
-//! built-ins of `rl-domains` registered first) and the experiment defaults chosen for each:
+//! built-ins of `rl-domains` and `rl-object-grid` registered first, [`builtins`](crate::builtins)) and the experiment defaults chosen for each:
 //! the usual agent, the step budget, agent parameters, and the extra analysis of GridWorld
 //! results against value iteration.
 //!
@@ -29,13 +29,13 @@
 //!
 //! [`Registration::with_settings`]: rl_core::registry::Registration::with_settings
 
+use crate::builtins as registry;
 use rl_core::registry::RegisteredDomain;
 use rl_core::{
     BoxedEnvironment, CheckConfig, CheckReport, Domain, EnumerableTransitions, Mode,
     registry::PictureFormat,
 };
 use rl_domains::gridworld::{CellKind, GridAction, GridCell, GridWorld};
-use rl_domains::registry;
 use rl_spaces::AnySpace;
 use serde_json::Value as JsonValue;
 

@@ -37,6 +37,7 @@
 //! ```
 
 pub mod agent;
+pub mod builtins;
 pub mod catalog;
 pub mod cli;
 mod continuous_actions;

@@ -368,7 +368,7 @@ fn frame_environment(
     params: Option<&JsonValue>,
     seed: u64,
 ) -> Result<BoxedFrameEnvironment, ExperimentError> {
-    rl_domains::register_builtins();
+    crate::builtins::register_builtins();
     let registered = rl_core::registry::build(domain, params)
         .map_err(|error| ExperimentError::Domain(error.to_string()))?;
     registered.frame_environment(seed).map_err(|_| {
@@ -473,7 +473,7 @@ pub fn record_saved_run(
     path: &Path,
 ) -> Result<RecordedEpisode, ExperimentError> {
     let config = &saved.config;
-    rl_domains::register_builtins();
+    crate::builtins::register_builtins();
     let make_env = || crate::catalog::make_for_experiment(config);
     let (retrained, mut agent) = crate::experiment::run_once_with_agent(
         config,

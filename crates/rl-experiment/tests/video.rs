@@ -126,7 +126,7 @@ fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
 #[test]
 fn every_registered_id_records_an_episode() {
     let dir = scratch("ids");
-    for id in rl_domains::registry::ids() {
+    for id in rl_experiment::builtins::ids() {
         let path = dir.join(format!("{id}.gif"));
         let mut video = EpisodeVideo::new(id.clone());
         video.max_steps = Some(5);
@@ -393,7 +393,7 @@ fn a_saved_run_with_discretised_torques_renders_its_pendulum_episode() {
 #[test]
 fn gif_files_write_one_gif_per_recorded_episode() {
     let dir = scratch("folder");
-    let domain = rl_domains::registry::build("MountainCarContinuous-v0", None).expect("an id");
+    let domain = rl_experiment::builtins::build("MountainCarContinuous-v0", None).expect("an id");
     let env = domain.frame_environment(4).expect("frames");
     let sink = GifFiles::in_folder(dir.join("videos"), "hill", 30);
     let mut env = RecordVideo::new(env, sink, |episode| episode == 0 || episode == 2)

@@ -1,7 +1,6 @@
 //! [`MiniGrid`]: minigrid's environments as one pure [`Domain`], with its parameters
 //! ([`MiniGridParams`]), observation ([`MiniGridObservation`]) and observation space.
 
-use std::fmt;
 use std::sync::Arc;
 
 use rand::Rng;
@@ -15,6 +14,7 @@ use crate::envs::{EnvParams, Rules};
 use crate::generation::Builder;
 use crate::grid::Grid;
 use crate::object::{Cell, DoorState, ObjectKind};
+use crate::observation::{MiniGridObservation, MiniGridObservationSpace};
 use crate::state::MiniGridState;
 use crate::view::{MAX_VIEW_SIZE, write_full, write_image};
 
@@ -80,17 +80,47 @@ impl MiniGridParams {
 
     /// The parameters of a registered id with the fields of `overrides` (a JSON object of
     /// [`MiniGridParams`]' fields, the environment's own nested as in the id's defaults)
-    /// read over them.
+    /// read over them; `null` gives the defaults. A value that does not read is an
+    /// [`Error::InvalidJson`] naming its JSON path (`env.door_key.size`).
+    ///
+    /// ```
+    /// use rl_object_grid::{EnvParams, MiniGridParams};
+    /// use serde_json::json;
+    ///
+    /// let params = MiniGridParams::for_id_with(
+    ///     "MiniGrid-DoorKey-8x8-v0",
+    ///     &json!({"env": {"door_key": {"size": 6}}, "max_steps": 50}),
+    /// )?;
+    /// assert_eq!(params.max_steps, Some(50));
+    /// assert!(matches!(params.env, EnvParams::DoorKey(ref door_key) if door_key.size == 6));
+    ///
+    /// let error = MiniGridParams::for_id_with("MiniGrid-DoorKey-8x8-v0", &json!({"env": {"door_key": {"size": "six"}}}));
+    /// assert!(error.unwrap_err().to_string().contains("env.door_key.size"));
+    /// # Ok::<(), rl_object_grid::Error>(())
+    /// ```
     pub fn for_id_with(id: &str, overrides: &serde_json::Value) -> Result<MiniGridParams, Error> {
         let defaults = MiniGridParams::for_id(id)?;
-        let mut merged = serde_json::to_value(&defaults).map_err(|error| Error::InvalidJson {
+        if overrides.is_null() {
+            return Ok(defaults);
+        }
+        let invalid = |path: String, reason: String| Error::InvalidJson {
             id: id.to_owned(),
-            reason: error.to_string(),
-        })?;
+            path,
+            reason,
+        };
+        if !overrides.is_object() {
+            return Err(invalid(
+                String::new(),
+                format!("expected an object of parameter fields, found {overrides}"),
+            ));
+        }
+        let mut merged = serde_json::to_value(&defaults)
+            .map_err(|error| invalid(String::new(), error.to_string()))?;
         merge(&mut merged, overrides);
-        serde_json::from_value(merged).map_err(|error| Error::InvalidJson {
-            id: id.to_owned(),
-            reason: error.to_string(),
+        serde_path_to_error::deserialize(merged).map_err(|error| {
+            let path = error.path().to_string();
+            let reason = error.into_inner().to_string();
+            invalid(if path == "." { String::new() } else { path }, reason)
         })
     }
 
@@ -129,63 +159,6 @@ fn merge(target: &mut serde_json::Value, overrides: &serde_json::Value) {
             }
         }
         (target, overrides) => *target = overrides.clone(),
-    }
-}
-
-/// What the agent observes (minigrid's observation dict): the egocentric `image`
-/// (`view x view x 3` bytes, numpy's C order), the `direction` it faces (0 to 3) and the
-/// `mission` text, shared with the domain's table of missions (observing allocates the image
-/// only; [`MiniGrid::write_image`] allocates nothing).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MiniGridObservation {
-    /// minigrid's `image`: `(object, colour, state)` per view cell, column first.
-    pub image: Vec<u8>,
-    /// minigrid's `direction`.
-    pub direction: u8,
-    /// minigrid's `mission`.
-    pub mission: Arc<str>,
-}
-
-/// The observations of a [`MiniGrid`] domain, minigrid's `Dict(direction: Discrete(4), image:
-/// Box(0, 255, (view, view, 3), uint8), mission: MissionSpace)`: an image of the view's size,
-/// a direction below 4 and one of the domain's missions.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MiniGridObservationSpace {
-    view_size: usize,
-    missions: Arc<[Arc<str>]>,
-}
-
-impl MiniGridObservationSpace {
-    /// The side of the view.
-    pub fn view_size(&self) -> usize {
-        self.view_size
-    }
-
-    /// The missions an observation may carry.
-    pub fn missions(&self) -> &[Arc<str>] {
-        &self.missions
-    }
-}
-
-impl fmt::Display for MiniGridObservationSpace {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Dict('direction': Discrete(4), 'image': Box(0, 255, ({0}, {0}, 3), uint8), \
-             'mission': MissionSpace({1} missions))",
-            self.view_size,
-            self.missions.len()
-        )
-    }
-}
-
-impl Space for MiniGridObservationSpace {
-    type Element = MiniGridObservation;
-
-    fn contains(&self, x: &MiniGridObservation) -> bool {
-        x.image.len() == self.view_size * self.view_size * 3
-            && x.direction < 4
-            && self.missions.iter().any(|mission| **mission == *x.mission)
     }
 }
 
@@ -272,10 +245,12 @@ impl MiniGrid {
             see_through_walls: params.env.see_through_walls(),
             rules: params.env.rules(),
             actions,
-            observations: MiniGridObservationSpace {
-                view_size: params.agent_view_size,
-                missions,
-            },
+            observations: MiniGridObservationSpace::new(params.agent_view_size, missions).map_err(
+                |error| Error::InvalidParameter {
+                    parameter: "env".to_owned(),
+                    reason: error.to_string(),
+                },
+            )?,
             params,
         })
     }

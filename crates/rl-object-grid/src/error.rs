@@ -21,11 +21,14 @@ pub enum Error {
         id: String,
     },
     /// Parameters given as JSON could not be read.
-    #[error("invalid parameters for `{id}`: {reason}")]
+    #[error("invalid parameters for `{id}` at `{path}`: {reason}")]
     InvalidJson {
         /// The id whose parameters were read.
         id: String,
-        /// What was wrong, with its JSON path.
+        /// The JSON path of the value that did not read (`env.door_key.size`; empty for the
+        /// whole object).
+        path: String,
+        /// What was wrong.
         reason: String,
     },
 }

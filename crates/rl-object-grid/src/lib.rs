@@ -16,6 +16,13 @@
 //! [`MiniGrid::step_in_place`] steps a state without allocating: what a vector's kernel needs.
 //! [`MiniGrid::full_encoding`] is minigrid's `FullyObsWrapper` image.
 //!
+//! [`register`] enters every id in rl-core's registration table ([`registry`]), so that
+//! everything keyed by id works with them: `registry::make("MiniGrid-DoorKey-8x8-v0", ...)`,
+//! the checker, the `rl` command line, vectors and Python's `gym.make("rlrs/...")`. By id the
+//! observations are `Dict(direction, image, mission: Text)` ([`MiniGridObservationSpace`]),
+//! the text picture is minigrid's `pprint_grid`, and the RGB frames are minigrid's tile
+//! renderer's, pixel for pixel ([`TILE_PIXELS`] a cell).
+//!
 //! The crate depends on `rl-spaces` and `rl-core` only.
 //!
 //! # Quick start
@@ -49,21 +56,25 @@
 mod domain;
 pub mod envs;
 mod error;
+mod frames;
 mod generation;
 pub mod grid;
 pub mod ids;
 pub mod object;
+mod observation;
+pub mod registry;
+mod render;
 mod room_grid;
 pub mod state;
 mod view;
 
-pub use domain::{
-    DONE, DROP, FORWARD, LEFT, MiniGrid, MiniGridObservation, MiniGridObservationSpace,
-    MiniGridParams, PICKUP, RIGHT, TOGGLE,
-};
+pub use domain::{DONE, DROP, FORWARD, LEFT, MiniGrid, MiniGridParams, PICKUP, RIGHT, TOGGLE};
 pub use envs::EnvParams;
 pub use error::Error;
+pub use frames::TILE_PIXELS;
 pub use grid::{Grid, Position};
 pub use object::{Cell, Color, DoorState, ObjectKind};
+pub use observation::{MISSION_CHARSET, MiniGridObservation, MiniGridObservationSpace};
+pub use registry::register;
 pub use state::{Direction, MiniGridState, Task};
 pub use view::MAX_VIEW_SIZE;

@@ -124,3 +124,31 @@ pub(crate) fn write_full(grid: &Grid, agent: Position, direction: Direction, out
         ]);
     }
 }
+
+/// Calls `visit` with every grid position the agent sees (minigrid's `get_full_render`
+/// highlight: the cells of the view its visibility mask keeps, inside the grid; every cell of
+/// the view when the agent sees through walls).
+pub(crate) fn for_each_visible(
+    grid: &Grid,
+    agent: Position,
+    direction: Direction,
+    size: usize,
+    see_through_walls: bool,
+    mut visit: impl FnMut(Position),
+) {
+    let mut mask = [u64::MAX; MAX_VIEW_SIZE];
+    if !see_through_walls {
+        visibility(grid, agent, direction, size, &mut mask);
+    }
+    let n = size as i32;
+    for row in 0..n {
+        for column in 0..n {
+            if mask[row as usize] & (1 << column) != 0 {
+                let position = world_position(agent, direction, n, column, row);
+                if grid.contains(position) {
+                    visit(position);
+                }
+            }
+        }
+    }
+}

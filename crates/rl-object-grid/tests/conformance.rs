@@ -113,7 +113,7 @@ fn ids_and_their_parameters() {
         &serde_json::json!({"env": {"door_key": {"sise": 6}}}),
     );
     assert!(
-        matches!(&unknown, Err(Error::InvalidJson { reason, .. }) if reason.contains("sise")),
+        matches!(&unknown, Err(Error::InvalidJson { path, reason, .. }) if reason.contains("sise") && path == "env.door_key.sise"),
         "{unknown:?}"
     );
 }

@@ -25,8 +25,8 @@
 //! function registers the domains (their registrations' `with_state()`, `with_render()` and
 //! `with_frames()` give `reset(options={"state": ...})` and `state()`, the `"ansi"` and the
 //! `"rgb_array"` render modes from Python; each optional), and calls
-//! `rl_python::add_to_module(module)` (and `rl_domains::register_builtins()` too if it wants
-//! the built-in ids). (A code block here could not run as a doctest: a
+//! `rl_python::add_to_module(module)` (and `rl_domains::register_builtins()` and
+//! `rl_object_grid::register()` too if it wants the built-in ids). (A code block here could not run as a doctest: a
 //! doctest binary that calls PyO3 needs libpython at link time, which an extension module
 //! build does without.)
 //!
@@ -255,13 +255,15 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The extension module `rlrs._core`: the built-in domains (registered on import; idempotent),
+/// The extension module `rlrs._core`: the built-in domains of `rl-domains` and
+/// `rl-object-grid` (registered on import; idempotent),
 /// the package's `__version__` and the classes of [`add_to_module`].
 #[cfg(feature = "rlrs-module")]
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     rl_domains::register_builtins();
+    rl_object_grid::register();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     add_to_module(module)
 }

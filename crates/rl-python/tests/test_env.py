@@ -75,6 +75,9 @@ def test_observations_have_the_declared_dtype_and_lie_in_the_space(rust_id):
         assert isinstance(observation, np.int64)
     elif isinstance(space, spaces.Tuple):  # Blackjack's, a tuple as Gymnasium's
         assert isinstance(observation, tuple) and len(observation) == len(space.spaces)
+    elif isinstance(space, spaces.Dict):  # MiniGrid's image, direction and mission
+        assert isinstance(observation, dict) and set(observation) == set(space.spaces)
+        assert observation["image"].dtype == space["image"].dtype
     else:
         assert isinstance(observation, np.ndarray)
         assert observation.dtype == space.dtype

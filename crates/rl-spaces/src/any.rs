@@ -969,6 +969,12 @@ impl DynamicSpace for Discrete {
         checked(self, x.as_int(), x)
     }
 
+    /// Any integer: the range is the Discrete's bounds (minigrid's Dynamic-Obstacles takes an
+    /// action beyond its three as "turn left", which its domain accepts).
+    fn element_from_any_ignoring_bounds(&self, x: &AnyElement) -> Option<i64> {
+        x.as_int()
+    }
+
     #[inline]
     fn element_from_int(&self, x: i64) -> Result<i64, SpaceError> {
         if self.contains(&x) {

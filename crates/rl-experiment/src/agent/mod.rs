@@ -4,8 +4,8 @@
 //! | name | agent | observations | actions |
 //! |---|---|---|---|
 //! | `random` | uniform over the applicable actions | any | any samplable space |
-//! | `q-learning` | tabular Q-learning, ε-greedy | finite | `Discrete` |
-//! | `sarsa` | tabular SARSA, ε-greedy | finite | `Discrete` |
+//! | `q-learning` | tabular Q-learning, ε-greedy | finite, or without floats (keyed by observation) | `Discrete` |
+//! | `sarsa` | tabular SARSA, ε-greedy | finite, or without floats (keyed by observation) | `Discrete` |
 //! | `linear-q` | Q-learning on tile-coded features | bounded vectors | `Discrete` |
 //! | `linear-sarsa` | SARSA on tile-coded features | bounded vectors | `Discrete` |
 //!
@@ -27,7 +27,7 @@ mod value_iteration;
 pub use linear::{LinearTd, LinearTdParams};
 pub use random::RandomAgent;
 pub use registry::{AgentContext, AgentFactory, agents, register_agent};
-pub use tabular::{TabularTd, TabularTdParams, TdTarget};
+pub use tabular::{MAX_SEEN_OBSERVATIONS, TabularTd, TabularTdParams, TdTarget};
 pub use tile_coding::TileCoder;
 pub use value_iteration::{ValueIterationResult, value_iteration};
 
@@ -171,11 +171,11 @@ pub const AGENTS: [(&str, &str); 5] = [
     ("random", "uniform random actions among the applicable ones"),
     (
         "q-learning",
-        "tabular Q-learning with epsilon-greedy exploration (finite observations)",
+        "tabular Q-learning with epsilon-greedy exploration (finite or integer observations)",
     ),
     (
         "sarsa",
-        "tabular SARSA with epsilon-greedy exploration (finite observations)",
+        "tabular SARSA with epsilon-greedy exploration (finite or integer observations)",
     ),
     (
         "linear-q",

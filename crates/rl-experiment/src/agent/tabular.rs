@@ -1,7 +1,9 @@
 //! [`TabularTd`]: tabular Q-learning and SARSA with ε-greedy exploration.
 
+use std::collections::HashMap;
+
 use rand::Rng;
-use rl_spaces::{AnyElement, AnySpace, Discrete, FiniteSpace};
+use rl_spaces::{AnyElement, AnySpace, Discrete, FiniteSpace, FlattenSpace, Space};
 use serde::{Deserialize, Serialize};
 
 use super::{Agent, Experience, action_index, discrete_actions, epsilon_greedy, max_allowed};
@@ -43,12 +45,62 @@ impl Default for TabularTdParams {
     }
 }
 
-/// The most states a Q table may have.
+/// The most states a Q table over a finite observation space may have.
 const MAX_STATES: usize = 10_000_000;
+
+/// The most distinct observations a Q table keyed by observation may hold (each keeps its
+/// key, about a byte per flat entry: some 200 MB for MiniGrid's observations at the limit).
+pub const MAX_SEEN_OBSERVATIONS: usize = 1 << 20;
+
+/// How a [`TabularTd`] numbers observations.
+#[derive(Debug, Clone)]
+enum Numbering {
+    /// By their index in the finite observation space.
+    Finite,
+    /// In the order first seen, keyed by their flat form (an observation space too large to
+    /// enumerate, such as MiniGrid's image, direction and mission).
+    Seen(HashMap<Box<[u8]>, usize>),
+}
+
+/// Whether every value of the space's elements is discrete (integers and text, no floats),
+/// so that equal observations are the same state: what a table keyed by observation needs.
+fn discrete_valued(space: &AnySpace) -> bool {
+    match space {
+        AnySpace::Box(space) => !space.dtype().is_float(),
+        AnySpace::Tuple(tuple) => tuple.spaces().iter().all(discrete_valued),
+        AnySpace::Dict(dict) => dict.spaces().values().all(discrete_valued),
+        AnySpace::Discrete(_)
+        | AnySpace::MultiDiscrete(_)
+        | AnySpace::MultiBinary(_)
+        | AnySpace::Text(_) => true,
+        _ => false,
+    }
+}
+
+/// The key of an observation in a table keyed by observation: its flat entries, each an
+/// integer from 0 to 254 as one byte, anything else as the byte 255 and its eight bytes
+/// (a code no two different flat vectors share).
+fn observation_key(flat: &[f64], key: &mut Vec<u8>) {
+    key.clear();
+    for &value in flat {
+        if value.fract() == 0.0 && (0.0..255.0).contains(&value) {
+            key.push(value as u8);
+        } else {
+            key.push(u8::MAX);
+            key.extend_from_slice(&value.to_bits().to_le_bytes());
+        }
+    }
+}
 
 /// Tabular Q-learning or SARSA (RLPy's `Q_Learning` and `SARSA` with a tabular
 /// representation): one value per (observation index, action), where the observation index is
 /// the observation's number in its finite space (for GridWorld, RLPy's state index).
+///
+/// An observation space that is not finite but flattens (MiniGrid's image, direction and
+/// mission, or any space too large to enumerate) is keyed by observation instead: each
+/// distinct observation gets the next index when first seen, up to
+/// [`MAX_SEEN_OBSERVATIONS`] (an error beyond). Such a table has no
+/// [`state_values`](Agent::state_values), since its indices are not the space's.
 ///
 /// The update is `Q(s, a) += α (r + γ F - Q(s, a))` with `F = 0` when the state reached is
 /// terminal, and otherwise the best applicable value there (Q-learning) or the value of the
@@ -58,6 +110,10 @@ pub struct TabularTd {
     target: TdTarget,
     params: TabularTdParams,
     observation_space: AnySpace,
+    numbering: Numbering,
+    /// The flat form and key of the last observation keyed (reused buffers).
+    flat: Vec<f64>,
+    key: Vec<u8>,
     actions: Discrete,
     action_count: usize,
     discount: f64,
@@ -107,18 +163,27 @@ impl TabularTd {
         }
         let discount = params.discount.unwrap_or(discount);
         let actions = discrete_actions(name, action_space)?;
-        let states = observation_space
-            .cardinality()
-            .filter(|n| *n <= MAX_STATES)
-            .ok_or_else(|| ExperimentError::IncompatibleAgent {
-                agent: name,
-                reason: format!("it needs a finite observation space of at most {MAX_STATES} elements, not {observation_space}"),
-            })?;
+        let (states, numbering) = match observation_space.cardinality() {
+            Some(states) if states <= MAX_STATES => (states, Numbering::Finite),
+            _ if discrete_valued(observation_space) => (0, Numbering::Seen(HashMap::new())),
+            _ => {
+                return Err(ExperimentError::IncompatibleAgent {
+                    agent: name,
+                    reason: format!(
+                        "it needs a finite observation space of at most {MAX_STATES} elements \
+                         or one without floats to key by observation, not {observation_space}"
+                    ),
+                });
+            }
+        };
         let action_count = actions.n() as usize;
         Ok(TabularTd {
             target,
             params: params.clone(),
             observation_space: observation_space.clone(),
+            numbering,
+            flat: Vec::new(),
+            key: Vec::new(),
             actions,
             action_count,
             discount,
@@ -127,13 +192,48 @@ impl TabularTd {
         })
     }
 
-    fn state_index(&self, observation: &AnyElement) -> Result<usize, ExperimentError> {
-        self.observation_space.index_of(observation).ok_or_else(|| {
+    fn state_index(&mut self, observation: &AnyElement) -> Result<usize, ExperimentError> {
+        let not_in_space = || {
             ExperimentError::Space(rl_spaces::SpaceError::NotInSpace {
                 element: format!("{observation:?}"),
                 space: self.observation_space.to_string(),
             })
-        })
+        };
+        let Numbering::Seen(seen) = &mut self.numbering else {
+            return self
+                .observation_space
+                .index_of(observation)
+                .ok_or_else(not_in_space);
+        };
+        if !self.observation_space.contains(observation) {
+            return Err(not_in_space());
+        }
+        self.flat.resize(self.observation_space.flat_dim(), 0.0);
+        self.observation_space
+            .flatten_into(observation, &mut self.flat)
+            .map_err(ExperimentError::Space)?;
+        observation_key(&self.flat, &mut self.key);
+        if let Some(&index) = seen.get(self.key.as_slice()) {
+            return Ok(index);
+        }
+        if seen.len() >= MAX_SEEN_OBSERVATIONS {
+            return Err(ExperimentError::invalid(
+                "observations",
+                format!(
+                    "more than {MAX_SEEN_OBSERVATIONS} distinct observations for a table keyed \
+                     by observation"
+                ),
+            ));
+        }
+        let index = seen.len();
+        seen.insert(self.key.clone().into_boxed_slice(), index);
+        self.q.extend(std::iter::repeat_n(
+            self.params.initial_value,
+            self.action_count,
+        ));
+        self.applicable
+            .extend(std::iter::repeat_n(false, self.action_count));
+        Ok(index)
     }
 
     /// Remembers which actions are applicable in `state`.
@@ -202,6 +302,9 @@ impl Agent for TabularTd {
     /// The greedy value and action of each state over the actions seen applicable there (all
     /// actions for a state never visited, whose value is then the initial value).
     fn state_values(&self) -> Option<Vec<(f64, Option<usize>)>> {
+        if matches!(self.numbering, Numbering::Seen(_)) {
+            return None;
+        }
         let states = self.q.len() / self.action_count.max(1);
         Some(
             (0..states)

@@ -27,8 +27,9 @@ def _unflattener(space: spaces.Space):
     """A function from the vector's flat float32 rows (``(n, flatdim)``, laid out as
     ``gymnasium.spaces.flatten`` lays out one element) to the batch Gymnasium's
     ``batch_space(space, n)`` describes: integers for Discrete and MultiDiscrete (the one-hot
-    parts read back), int8 for MultiBinary, the Box's dtype and shape, tuples and dicts of
-    batches for Tuple and Dict. Vectorised over the rows; every call makes new arrays."""
+    parts read back), int8 for MultiBinary, the Box's dtype and shape, a tuple of ``n``
+    strings for Text (MiniGrid's mission), tuples and dicts of batches for Tuple and Dict.
+    Vectorised over the rows; every call makes new arrays."""
     if isinstance(space, spaces.Discrete):
         start = int(space.start)
         return lambda rows: np.argmax(rows, axis=1).astype(space.dtype) + start
@@ -50,6 +51,22 @@ def _unflattener(space: spaces.Space):
         return lambda rows: rows.reshape((len(rows), *space.shape)).astype(space.dtype)
     if isinstance(space, spaces.Box):
         return lambda rows: rows.reshape((len(rows), *space.shape)).astype(space.dtype)
+    if isinstance(space, spaces.Text):
+        # Each row holds the characters' indices in the charset, padded with its length (the
+        # flat layout of a Text): one lookup into a table of one-character strings, whose
+        # rows numpy reads as strings of max_length characters (the padding, NULs, dropped),
+        # so no Python loop runs per character.
+        width = space.max_length
+        table = np.array(list(space.character_list) + ["\0"], dtype="<U1")
+
+        def text(rows):
+            if width == 0:
+                return ("",) * len(rows)
+            indices = np.clip(rows, 0, len(table) - 1).astype(np.intp)
+            strings = np.ascontiguousarray(table[indices]).view(f"<U{width}")[:, 0]
+            return tuple(strings.tolist())
+
+        return text
     if isinstance(space, (spaces.Tuple, spaces.Dict)):
         parts = list(space.spaces.items()) if isinstance(space, spaces.Dict) else list(
             enumerate(space.spaces)
@@ -394,8 +411,9 @@ def _first(batch: Any) -> Any:
     """The first element of a batch in Gymnasium's layout (arrays, tuples and dicts of them)."""
     if isinstance(batch, dict):
         return {key: _first(value) for key, value in batch.items()}
-    if isinstance(batch, tuple):
+    if isinstance(batch, tuple) and not (batch and isinstance(batch[0], str)):
         return tuple(_first(value) for value in batch)
+    # An array, or a Text's batch: a tuple of strings.
     return batch[0]
 
 

@@ -4,14 +4,14 @@
 //! checked-in file. To write the file again after registering or changing an id:
 //!
 //! ```text
-//! RL_WRITE_CATALOGUE=1 cargo test -p rl-domains --test suite catalogue
+//! RL_WRITE_CATALOGUE=1 cargo test -p rl-experiment --test suite catalogue
 //! ```
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use rl_core::{BatchStates, Environment};
-use rl_domains::registry;
+use rl_experiment::builtins as registry;
 
 /// A yes/no cell.
 fn yes(flag: bool) -> &'static str {
@@ -20,15 +20,16 @@ fn yes(flag: bool) -> &'static str {
 
 /// The catalogue's Markdown, from the registry.
 fn catalogue() -> String {
-    rl_domains::register_builtins();
+    registry::register_builtins();
     let mut text = String::new();
     text.push_str(
         "# Environment catalogue\n\n\
-         Every id registered by `rl-domains`, generated from the registry by\n\
-         `RL_WRITE_CATALOGUE=1 cargo test -p rl-domains --test suite catalogue` (CI fails when\n\
-         this page differs from what that command writes). Each id is built with its default\n\
-         parameters; its module's documentation in `rl-domains` has the whole description\n\
-         (spaces, rewards, starting state, episode end, parameters, reference, differences).\n\
+         Every built-in id (registered by `rl-domains` and `rl-object-grid`), generated from the\n\
+         registry by `RL_WRITE_CATALOGUE=1 cargo test -p rl-experiment --test suite catalogue`\n\
+         (CI fails when this page differs from what that command writes). Each id is built with\n\
+         its default parameters; its module's documentation in `rl-domains` or `rl-object-grid`\n\
+         has the whole description (spaces, rewards, starting state, episode end, parameters,\n\
+         reference, differences).\n\
          `state`, `text`, `frames`: the registration declares state access (Python's\n\
          `reset(options={\"state\": ...})`), text pictures (`render_mode=\"ansi\"`) and RGB\n\
          frames (`render_mode=\"rgb_array\"`, `rl render`); `kernel`: vectors by id step a\n\
@@ -36,7 +37,8 @@ fn catalogue() -> String {
          `transitions`: the exact transition model\n\
          (`EnumerableTransitions`, for planners and the checker). `rl run` learns each id with\n\
          the agent and budget shown and must reach the threshold (the learning table,\n\
-         `cargo test --release -p rl-experiment --test suite learning`).\n",
+         `cargo test --release -p rl-experiment --test suite learning`); `null`: no learning\n\
+         claim for the default agent.\n",
     );
     let mut current_family = String::new();
     for entry in registry::list() {
@@ -114,7 +116,7 @@ fn the_catalogue_is_generated_from_the_registry_and_current() {
     assert!(
         checked_in == generated,
         "docs/catalogue.md is not what the registry gives: run\n\
-         RL_WRITE_CATALOGUE=1 cargo test -p rl-domains --test suite catalogue"
+         RL_WRITE_CATALOGUE=1 cargo test -p rl-experiment --test suite catalogue"
     );
     for id in registry::ids() {
         assert!(

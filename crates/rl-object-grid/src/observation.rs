@@ -1,0 +1,272 @@
+//! What the agent observes ([`MiniGridObservation`], minigrid's observation dict) and the set
+//! of observations ([`MiniGridObservationSpace`]), with its bridge to rl-spaces' dynamic
+//! `Dict(direction, image, mission: Text)`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use rl_spaces::{
+    AnyArray, AnyElement, AnySpace, BoxSpace, DictSpace, Discrete, DynamicSpace, FlatScalar,
+    FlattenSpace, Space, SpaceError, Text,
+};
+
+/// The characters of every mission of every minigrid id, in the order that numbers them for
+/// flattening (sorted, as Gymnasium sorts a set): the space, the comma (LockedRoom's
+/// missions) and the lower-case letters. The `mission` of the dynamic observation space is a
+/// [`Text`] over this charset.
+pub const MISSION_CHARSET: &str = " ,abcdefghijklmnopqrstuvwxyz";
+
+/// What the agent observes (minigrid's observation dict): the egocentric `image`
+/// (`view x view x 3` bytes, numpy's C order), the `direction` it faces (0 to 3) and the
+/// `mission` text, shared with the domain's table of missions (observing allocates the image
+/// only; [`MiniGrid::write_image`](crate::MiniGrid::write_image) allocates nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MiniGridObservation {
+    /// minigrid's `image`: `(object, colour, state)` per view cell, column first.
+    pub image: Vec<u8>,
+    /// minigrid's `direction`.
+    pub direction: u8,
+    /// minigrid's `mission`.
+    pub mission: Arc<str>,
+}
+
+/// The observations of a [`MiniGrid`](crate::MiniGrid) domain, minigrid's
+/// `Dict(direction: Discrete(4), image: Box(0, 255, (view, view, 3), uint8), mission:
+/// MissionSpace)`: an image of the view's size, a direction below 4 and one of the domain's
+/// missions.
+///
+/// # As a dynamic space
+///
+/// Through [`DynamicSpace`] (what an id registered in rl-core's table shows, the `rl` command
+/// line and Python), the space is `Dict(direction: Discrete(4), image: Box(0, 255, (view,
+/// view, 3), uint8), mission: Text(min, max, charset))`, the keys in Gymnasium's sorted
+/// order. minigrid's own `MissionSpace` is a set of strings Gymnasium has no portable form
+/// for; the `Text` contains every mission of the domain: its lengths run from the shortest
+/// mission's to the longest's (in characters; Playground's only mission is the empty string)
+/// over [`MISSION_CHARSET`]. The Text holds more strings than the missions; converting an
+/// element back ([`DynamicSpace::element_from_any`]) accepts the domain's missions only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MiniGridObservationSpace {
+    view_size: usize,
+    missions: Arc<[Arc<str>]>,
+    text: Text,
+    dynamic: AnySpace,
+}
+
+impl MiniGridObservationSpace {
+    /// The space of a `view_size` by `view_size` image and these missions. Fails when the
+    /// view is empty or a mission has a character outside [`MISSION_CHARSET`].
+    pub fn new(
+        view_size: usize,
+        missions: Arc<[Arc<str>]>,
+    ) -> Result<MiniGridObservationSpace, SpaceError> {
+        let lengths = missions.iter().map(|mission| mission.chars().count());
+        let min_length = lengths.clone().min().unwrap_or(0);
+        let max_length = lengths.max().unwrap_or(0);
+        let text = Text::new(min_length, max_length, MISSION_CHARSET)?;
+        if let Some(mission) = missions
+            .iter()
+            .find(|mission| !text.contains(&mission.to_string()))
+        {
+            return Err(SpaceError::InvalidSpace {
+                space: "Text",
+                reason: format!(
+                    "the mission {mission:?} has a character outside {MISSION_CHARSET:?}"
+                ),
+            });
+        }
+        let dynamic = AnySpace::Dict(DictSpace::new([
+            ("direction", AnySpace::Discrete(Discrete::new(4)?)),
+            (
+                "image",
+                AnySpace::from(BoxSpace::<u8>::uniform(
+                    &[view_size, view_size, 3],
+                    0,
+                    u8::MAX,
+                )?),
+            ),
+            ("mission", AnySpace::Text(text.clone())),
+        ])?);
+        Ok(MiniGridObservationSpace {
+            view_size,
+            missions,
+            text,
+            dynamic,
+        })
+    }
+
+    /// The side of the view.
+    pub fn view_size(&self) -> usize {
+        self.view_size
+    }
+
+    /// The missions an observation may carry.
+    pub fn missions(&self) -> &[Arc<str>] {
+        &self.missions
+    }
+
+    /// The mission `text` as the domain's shared string, if it is one of its missions.
+    fn mission(&self, text: &str) -> Option<&Arc<str>> {
+        self.missions.iter().find(|mission| ***mission == *text)
+    }
+}
+
+impl fmt::Display for MiniGridObservationSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Dict('direction': Discrete(4), 'image': Box(0, 255, ({0}, {0}, 3), uint8), \
+             'mission': MissionSpace({1} missions))",
+            self.view_size,
+            self.missions.len()
+        )
+    }
+}
+
+impl Space for MiniGridObservationSpace {
+    type Element = MiniGridObservation;
+
+    fn contains(&self, x: &MiniGridObservation) -> bool {
+        x.image.len() == self.view_size * self.view_size * 3
+            && x.direction < 4
+            && self.mission(&x.mission).is_some()
+    }
+}
+
+impl DynamicSpace for MiniGridObservationSpace {
+    fn to_any_space(&self) -> AnySpace {
+        self.dynamic.clone()
+    }
+
+    fn element_to_any(&self, x: &MiniGridObservation) -> AnyElement {
+        let image = ndarray_image(self.view_size, &x.image);
+        AnyElement::Dict(BTreeMap::from([
+            (
+                "direction".to_owned(),
+                AnyElement::Int(i64::from(x.direction)),
+            ),
+            ("image".to_owned(), image),
+            (
+                "mission".to_owned(),
+                AnyElement::Text(x.mission.to_string()),
+            ),
+        ]))
+    }
+
+    fn element_from_any(&self, x: &AnyElement) -> Result<MiniGridObservation, SpaceError> {
+        let refuse = || SpaceError::NotInSpace {
+            element: x.to_string(),
+            space: self.to_string(),
+        };
+        let entries = x.as_dict().ok_or_else(refuse)?;
+        if entries.len() != 3 {
+            return Err(refuse());
+        }
+        let direction = entries
+            .get("direction")
+            .and_then(AnyElement::as_int)
+            .and_then(|direction| u8::try_from(direction).ok())
+            .ok_or_else(refuse)?;
+        let image = entries
+            .get("image")
+            .and_then(AnyElement::as_array)
+            .and_then(AnyArray::as_array::<u8>)
+            .filter(|image| image.shape() == [self.view_size, self.view_size, 3])
+            .ok_or_else(refuse)?;
+        let mission = entries
+            .get("mission")
+            .and_then(AnyElement::as_text)
+            .and_then(|text| self.mission(text))
+            .ok_or_else(refuse)?;
+        let observation = MiniGridObservation {
+            image: image.iter().copied().collect(),
+            direction,
+            mission: Arc::clone(mission),
+        };
+        if self.contains(&observation) {
+            Ok(observation)
+        } else {
+            Err(refuse())
+        }
+    }
+}
+
+/// Gymnasium's `flatten` of the dynamic `Dict` (keys in order: the direction one-hot, the
+/// image's bytes, the mission's character indices padded with the charset's length), written
+/// without building the dynamic element, so that flattening allocates nothing (what a vector
+/// of the domain's states writes into its rows).
+impl FlattenSpace for MiniGridObservationSpace {
+    fn flat_dim(&self) -> usize {
+        4 + self.view_size * self.view_size * 3 + self.text.max_length()
+    }
+
+    fn flatten_into<F: FlatScalar>(
+        &self,
+        x: &MiniGridObservation,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        let image_len = self.view_size * self.view_size * 3;
+        if out.len() != self.flat_dim() {
+            return Err(SpaceError::LengthMismatch {
+                what: "flat buffer",
+                expected: self.flat_dim(),
+                found: out.len(),
+            });
+        }
+        if x.direction >= 4 || x.image.len() != image_len {
+            return Err(SpaceError::NotInSpace {
+                element: format!("{x:?}"),
+                space: self.to_string(),
+            });
+        }
+        let (direction, rest) = out.split_at_mut(4);
+        let (image, mission) = rest.split_at_mut(image_len);
+        direction.fill(F::ZERO);
+        direction[usize::from(x.direction)] = F::ONE;
+        for (slot, &byte) in image.iter_mut().zip(&x.image) {
+            *slot = F::from_f64(f64::from(byte));
+        }
+        mission.fill(F::from_f64(self.text.charset().len() as f64));
+        let mut characters = x.mission.chars();
+        for slot in mission.iter_mut() {
+            let Some(character) = characters.next() else {
+                break;
+            };
+            let index =
+                self.text
+                    .character_index(character)
+                    .ok_or_else(|| SpaceError::NotInSpace {
+                        element: format!("{:?}", x.mission),
+                        space: self.text.to_string(),
+                    })?;
+            *slot = F::from_f64(index as f64);
+        }
+        if characters.next().is_some() {
+            return Err(SpaceError::NotInSpace {
+                element: format!("{:?}", x.mission),
+                space: self.text.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<MiniGridObservation, SpaceError> {
+        let any = self.dynamic.unflatten(flat)?;
+        self.element_from_any(&any)
+    }
+}
+
+/// The image bytes as a `(view, view, 3)` `u8` array element.
+fn ndarray_image(view_size: usize, image: &[u8]) -> AnyElement {
+    let array =
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[view_size, view_size, 3]), image.to_vec());
+    match array {
+        Ok(array) => AnyElement::from(array),
+        // An image of another length (built by hand) keeps its bytes, flat.
+        Err(_) => AnyElement::from(
+            ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[image.len()]), image.to_vec())
+                .expect("a flat array of the bytes"),
+        ),
+    }
+}

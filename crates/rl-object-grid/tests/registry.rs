@@ -1,0 +1,207 @@
+//! Every id by id: registered in rl-core's table from one table, built with JSON parameters
+//! over the id's defaults (errors naming the JSON path or the parameter), its dynamic spaces,
+//! pictures (minigrid's `pprint_grid`), frames and state access.
+
+use rl_core::registry::{self, PictureFormat};
+use rl_core::{CoreError, Environment, Frame, Mode, RenderFrame};
+use rl_object_grid::{MiniGrid, ids};
+use rl_spaces::{AnyElement, AnySpace, DynamicSpace, FlattenSpace, Space};
+use serde_json::json;
+
+#[test]
+fn every_id_is_registered_with_its_capabilities() {
+    rl_object_grid::register();
+    rl_object_grid::register(); // A second call registers nothing.
+    let registered: Vec<String> = registry::ids()
+        .into_iter()
+        .filter(|id| id.starts_with("MiniGrid-"))
+        .collect();
+    assert_eq!(registered, ids::IDS.map(str::to_owned));
+    for id in ids::IDS {
+        let entry = registry::describe(id).expect("registered");
+        assert!(
+            entry
+                .description
+                .starts_with(&format!("minigrid 3.2.0 {id}: ")),
+            "{entry:?}"
+        );
+        let settings = entry.settings.expect("settings");
+        assert_eq!(settings["agent"], "q-learning", "{id}");
+        assert!(settings.get("learning_threshold").is_some(), "{id}");
+        let built = registry::build(id, None).expect("builds");
+        let domain = MiniGrid::for_id(id).expect("an id");
+        let (width, height) = domain.grid_size();
+        assert_eq!(
+            built.frame_size(),
+            Some((32 * width as u32, 32 * height as u32))
+        );
+        assert_eq!(built.episode_cap(), Some(domain.max_steps()));
+        let text = built
+            .picture(3, PictureFormat::Text)
+            .expect("a text picture");
+        assert_eq!(text.lines().count(), height, "{id}: {text}");
+        assert!(
+            text.lines().all(|line| line.chars().count() == 2 * width),
+            "{id}"
+        );
+        assert!(
+            built
+                .picture(3, PictureFormat::Svg)
+                .is_some_and(|svg| svg.starts_with("<svg"))
+        );
+        let mut env = built.registered_environment(3);
+        let observation = env.reset(Mode::Training).expect("reset");
+        assert!(env.observation_space().contains(&observation), "{id}");
+        let state = env.state().expect("state as JSON");
+        env.step(&AnyElement::Int(2)).expect("a step");
+        env.reset_to_state(&state, Mode::Training)
+            .expect("restores the state");
+        assert_eq!(env.state(), Some(state), "{id}");
+    }
+    let learned: Vec<&str> = rl_object_grid::registry::LEARNED
+        .iter()
+        .map(|(id, ..)| *id)
+        .collect();
+    assert_eq!(
+        learned,
+        ["MiniGrid-Empty-5x5-v0", "MiniGrid-DoorKey-5x5-v0"]
+    );
+    for id in learned {
+        let settings = registry::describe(id)
+            .expect("registered")
+            .settings
+            .expect("settings");
+        assert!(
+            settings["learning_threshold"]
+                .as_f64()
+                .is_some_and(|t| t >= 0.8),
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn the_dynamic_observation_space_holds_every_mission() {
+    for id in ids::IDS {
+        let domain = MiniGrid::for_id(id).expect("an id");
+        let space = rl_core::Domain::observation_space(&domain);
+        let AnySpace::Dict(dict) = space.to_any_space() else {
+            panic!("{id}: not a Dict");
+        };
+        let keys: Vec<&str> = dict.spaces().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["direction", "image", "mission"]);
+        assert_eq!(
+            dict.get("image").map(ToString::to_string).as_deref(),
+            Some("Box(0, 255, (7, 7, 3), uint8)")
+        );
+        let Some(AnySpace::Text(text)) = dict.get("mission") else {
+            panic!("{id}: the mission is not a Text");
+        };
+        for mission in domain.missions() {
+            assert!(
+                text.contains(&mission.to_string()),
+                "{id}: {mission:?} not in {text}"
+            );
+        }
+        assert_eq!(
+            text.max_length(),
+            domain
+                .missions()
+                .iter()
+                .map(|m| m.chars().count())
+                .max()
+                .unwrap_or(0)
+        );
+        // Observations convert both ways, flatten, and a mission outside the domain's is refused.
+        let mut env = rl_core::Simulator::new(domain.clone(), 5);
+        let observation = env.reset(Mode::Training).expect("reset");
+        let any = space.element_to_any(&observation);
+        assert!(space.to_any_space().contains(&any), "{id}");
+        assert_eq!(space.element_from_any(&any).as_ref(), Ok(&observation));
+        let flat: Vec<f64> = space.to_any_space().flatten(&any).expect("flattens");
+        assert_eq!(flat.len(), 4 + 7 * 7 * 3 + text.max_length());
+        // The typed space flattens as the dynamic one does, without building the element,
+        // and reads its flat form back.
+        assert_eq!(space.flat_dim(), flat.len());
+        assert_eq!(
+            space.flatten::<f64>(&observation).as_ref(),
+            Ok(&flat),
+            "{id}"
+        );
+        assert_eq!(space.unflatten(&flat).as_ref(), Ok(&observation), "{id}");
+        let AnyElement::Dict(mut entries) = any else {
+            unreachable!()
+        };
+        entries.insert("mission".to_owned(), AnyElement::Text("fly".to_owned()));
+        assert!(
+            space.element_from_any(&AnyElement::Dict(entries)).is_err(),
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn parameters_read_over_the_ids_defaults_and_errors_name_them() {
+    rl_object_grid::register();
+    let env = registry::make(
+        "MiniGrid-Empty-16x16-v0",
+        Some(&json!({"agent_view_size": 3, "max_steps": 9})),
+    )
+    .expect("builds");
+    assert_eq!(
+        env.observation_space().to_string(),
+        "Dict(\"direction\": Discrete(4), \"image\": Box(0, 255, (3, 3, 3), uint8), \"mission\": Text(28, 28, charset= ,abcdefghijklmnopqrstuvwxyz))"
+    );
+    let domain = registry::build(
+        "MiniGrid-DoorKey-8x8-v0",
+        Some(&json!({"env": {"door_key": {"size": 6}}})),
+    )
+    .expect("builds");
+    assert_eq!(domain.frame_size(), Some((192, 192)));
+    let cases = [
+        (json!({"agent_view_size": 4}), "agent_view_size"),
+        (json!({"agent_view_size": "seven"}), "agent_view_size"),
+        (json!({"env": {"door_key": {"size": 2}}}), "door_key.size"),
+        (
+            json!({"env": {"door_key": {"size": -1}}}),
+            "env.door_key.size",
+        ),
+        (
+            json!({"env": {"door_key": {"colour": 1}}}),
+            "env.door_key.colour",
+        ),
+        (json!({"max_steps": 0}), "max_steps"),
+        (json!([1, 2]), "expected an object"),
+    ];
+    for (params, named) in cases {
+        match registry::make("MiniGrid-DoorKey-8x8-v0", Some(&params)) {
+            Err(error @ CoreError::InvalidDomain { .. }) => {
+                assert!(error.to_string().contains(named), "{params}: {error}");
+            }
+            Err(error @ CoreError::InvalidParameters { .. }) => {
+                assert!(error.to_string().contains(named), "{params}: {error}");
+            }
+            other => panic!("{params}: {:?}", other.map(|_| ())),
+        }
+    }
+}
+
+#[test]
+fn frames_fill_any_size_and_show_the_agent() {
+    let domain = MiniGrid::for_id("MiniGrid-Empty-5x5-v0").expect("an id");
+    let mut env = rl_core::Simulator::new(domain.clone(), 0);
+    env.reset(Mode::Training).expect("reset");
+    let state = env.state().expect("a state").clone();
+    let frame = domain.frame(&state);
+    assert_eq!((frame.width(), frame.height()), (160, 160));
+    // The agent at (1, 1) facing right: its triangle's middle is red, the walls grey, the
+    // goal at (3, 3) green, lightened where the agent sees them (30% of the way to white,
+    // truncated: 100 + 46.5 is 146); the corner (0, 0) is behind it.
+    assert_eq!(frame.pixel(48, 48), Some([255, 76, 76]));
+    assert_eq!(frame.pixel(16, 16), Some([100, 100, 100]));
+    assert_eq!(frame.pixel(144, 16), Some([146, 146, 146]));
+    assert_eq!(frame.pixel(112, 112), Some([76, 255, 76]));
+    let mut small = Frame::new(50, 30).expect("a size");
+    domain.draw_frame(&state, &mut small);
+    assert!(small.pixels().iter().any(|&byte| byte != 0));
+}
