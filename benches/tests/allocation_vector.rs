@@ -2,8 +2,10 @@
 //! MountainCarContinuous and the fast-precision CartPole, and every kernel id built by id
 //! with `make_vector`, and with integer actions with `make_discrete_vector`), and vectors by
 //! id of domains without a kernel, stepped state by state with their infos (GridWorld,
-//! FrozenLake and Taxi, whose `prob` info is inline), allocate nothing per step after warm-up,
-//! on one and two threads, with next-step and same-step autoreset. The counter is
+//! FrozenLake and Taxi, whose `prob` info is inline, and MiniGrid's DoorKey, FourRooms and
+//! Dynamic-Obstacles, whose states own their grids: stepped, observed and restarted in place),
+//! allocate nothing per step after warm-up, on one and two threads, with next-step and
+//! same-step autoreset. The counter is
 //! global (it must see the worker thread), so this test runs without the test harness, alone
 //! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
@@ -108,6 +110,7 @@ fn allocations_by_id_with_integers(
 
 fn main() {
     rl_domains::register_builtins();
+    rl_object_grid::register();
     let mut failures = Vec::new();
     let mut check = |name: &str, (allocated, ended): (usize, usize)| {
         println!("{name}: {allocated} allocations in 300 steps, {ended} episode ends");
@@ -160,6 +163,9 @@ fn main() {
                 "GridWorld-4x5",
                 "FrozenLake-v1",
                 "Taxi-v4",
+                "MiniGrid-DoorKey-8x8-v0",
+                "MiniGrid-FourRooms-v0",
+                "MiniGrid-Dynamic-Obstacles-8x8-v0",
             ] {
                 check(
                     &label(&format!("{id} by id")),
@@ -173,6 +179,9 @@ fn main() {
                 "GridWorld-4x5",
                 "FrozenLake-v1",
                 "Taxi-v4",
+                "MiniGrid-DoorKey-8x8-v0",
+                "MiniGrid-FourRooms-v0",
+                "MiniGrid-Dynamic-Obstacles-8x8-v0",
             ] {
                 check(
                     &label(&format!("{id} by id, integer actions")),

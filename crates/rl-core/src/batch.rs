@@ -390,11 +390,8 @@ where
             format!("episode {i} of a batch of {len}"),
         ));
     };
-    *state = domain.initial_state(mode, rng);
-    let observed = domain.observe(state);
-    domain
-        .observation_space()
-        .flatten_into(&observed, observation)?;
+    domain.initial_state_into(state, mode, rng);
+    domain.observe_flat_into(state, observation)?;
     Ok(())
 }
 

@@ -572,11 +572,31 @@ fn first_difference<O: fmt::Debug + PartialEq>(a: &Trajectory<O>, b: &Trajectory
 const TERMINAL_FLAG: &str = "step reports terminated exactly when the state reached is terminal";
 const EPISODE_CAP: &str = "the episode cap is positive";
 const INITIAL_OBSERVATION: &str = "initial states are observed inside the observation space";
+const IN_PLACE: &str = "step_in_place and initial_state_into agree with step and initial_state";
+
+/// How a state made in place (with the generator after it) differs from the one `step` or
+/// `initial_state` made, if it does: by its debug form, its observation or the generator's
+/// state (the draws).
+fn in_place_difference<D: Domain>(
+    domain: &D,
+    (expected, expected_rng): (&D::State, &NumpyGenerator),
+    (found, found_rng): (&D::State, &NumpyGenerator),
+) -> Option<String> {
+    if format!("{expected:?}") != format!("{found:?}") {
+        return Some(format!("expected the state {expected:?}, found {found:?}"));
+    }
+    if domain.observe(expected) != domain.observe(found) {
+        return Some(format!("the states {expected:?} are observed differently"));
+    }
+    (expected_rng != found_rng).then(|| "the generator drew differently".to_owned())
+}
 
 /// Runs a domain through [`check_environment`] (with a [`Simulator`]) and adds the checks of the
 /// model itself: initial states are observed inside the observation space, `step` reports
-/// `terminated` exactly when [`Domain::is_terminal`] holds for the state reached, and the
-/// episode cap (if any) is positive.
+/// `terminated` exactly when [`Domain::is_terminal`] holds for the state reached,
+/// [`Domain::step_in_place`] and [`Domain::initial_state_into`] give what `step` and
+/// `initial_state` give (state by its debug form, observation, reward bits, flag, info and
+/// draws), and the episode cap (if any) is positive.
 pub fn check_domain<D>(domain: &D, config: &CheckConfig) -> CheckReport
 where
     D: Domain + Clone,
@@ -586,15 +606,38 @@ where
     report.subject = std::any::type_name::<D>().to_owned();
     report.guard(TERMINAL_FLAG, |report| {
         let mut rng = NumpyGenerator::seed_from_u64(config.seed);
+        let mut previous: Option<D::State> = None;
         for _ in 0..config.episodes {
+            let drawn_from = rng.clone();
             let mut state = domain.initial_state(Mode::Training, &mut rng);
+            if let Some(mut reused) = previous.take() {
+                let mut reused_rng = drawn_from;
+                domain.initial_state_into(&mut reused, Mode::Training, &mut reused_rng);
+                if let Some(difference) = in_place_difference(domain, (&state, &rng), (&reused, &reused_rng)) {
+                    report.fail(IN_PLACE, format!("initial_state_into over the last episode's state: {difference}"));
+                    return;
+                }
+            }
             let observation = domain.observe(&state);
             if !domain.observation_space().contains(&observation) {
                 report.fail(INITIAL_OBSERVATION, format!("initial state {state:?} is observed as {observation:?}"));
             }
             for _ in 0..config.max_steps {
                 let Some(action) = domain.action_space().try_sample(&mut rng) else { return };
+                let (mut in_place, mut in_place_rng) = (state.clone(), rng.clone());
                 let outcome = domain.step(&state, &action, Mode::Training, &mut rng);
+                let stepped = domain.step_in_place(&mut in_place, &action, Mode::Training, &mut in_place_rng);
+                let flags = (outcome.value.reward().to_bits(), outcome.terminated, &outcome.info);
+                let in_place_flags = (stepped.value.reward().to_bits(), stepped.terminated, &stepped.info);
+                let difference = if flags == in_place_flags {
+                    in_place_difference(domain, (&outcome.next_state, &rng), (&in_place, &in_place_rng))
+                } else {
+                    Some(format!("step gives (reward bits, terminated, info) {flags:?}, step_in_place {in_place_flags:?}"))
+                };
+                if let Some(difference) = difference {
+                    report.fail(IN_PLACE, format!("from {state:?} with {action:?}: {difference}"));
+                    return;
+                }
                 if outcome.terminated != domain.is_terminal(&outcome.next_state) {
                     report.fail(
                         TERMINAL_FLAG,
@@ -612,10 +655,12 @@ where
                     break;
                 }
             }
+            previous = Some(state);
         }
     });
     report.conclude(INITIAL_OBSERVATION);
     report.conclude(TERMINAL_FLAG);
+    report.conclude(IN_PLACE);
     if domain.episode_cap() == Some(0) {
         report.fail(EPISODE_CAP, "episode_cap() is Some(0); use None for no cap");
     }

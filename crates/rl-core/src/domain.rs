@@ -3,7 +3,7 @@
 use std::fmt;
 
 use rand::Rng;
-use rl_spaces::Space;
+use rl_spaces::{FlatScalar, FlattenSpace, Space, SpaceError};
 
 use crate::{Mode, TransitionOutcome};
 
@@ -54,6 +54,77 @@ pub trait Domain {
 
     /// What the agent observes in `state`.
     fn observe(&self, state: &Self::State) -> Self::Observation;
+
+    /// Replaces `state` by the first state of an episode drawn from `rng`, reusing what
+    /// `state` owns (a grid's cells) where the domain can: the same state, and the same draws,
+    /// as [`initial_state`](Self::initial_state).
+    ///
+    /// The default assigns `initial_state(mode, rng)`. A domain whose state owns heap memory
+    /// overrides it so that a vector restarting an episode allocates nothing; the conformance
+    /// checker ([`check_domain`](crate::check_domain)) compares the two. Vectors
+    /// ([`SteppedStates`](crate::SteppedStates), [`DomainStates`](crate::DomainStates)) call
+    /// it on every reset.
+    fn initial_state_into<R: Rng + ?Sized>(
+        &self,
+        state: &mut Self::State,
+        mode: Mode,
+        rng: &mut R,
+    ) {
+        *state = self.initial_state(mode, rng);
+    }
+
+    /// Steps `state` in place under `action` (an action the domain
+    /// [accepts](Self::accepts_action)): the transition of [`step`](Self::step), with the
+    /// state reached written over `state` and the outcome's `next_state` left empty (`()`).
+    /// The same state, reward, flags, info and draws as `step`.
+    ///
+    /// The default calls `step` and moves the state reached into `state`. A domain whose
+    /// state owns heap memory (a grid) overrides it to change the state where it lies, so that
+    /// stepping allocates nothing; the conformance checker
+    /// ([`check_domain`](crate::check_domain)) compares the two. The
+    /// [`Simulator`](crate::Simulator) and the vectors of states
+    /// ([`SteppedStates`](crate::SteppedStates)) step through it.
+    fn step_in_place<R: Rng + ?Sized>(
+        &self,
+        state: &mut Self::State,
+        action: &Self::Action,
+        mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<()> {
+        let TransitionOutcome {
+            next_state,
+            value,
+            terminated,
+            info,
+        } = self.step(state, action, mode, rng);
+        *state = next_state;
+        TransitionOutcome {
+            next_state: (),
+            value,
+            terminated,
+            info,
+        }
+    }
+
+    /// Writes the observation of `state`, flattened as its space flattens it
+    /// ([`FlattenSpace::flatten_into`]), into `out` (the space's
+    /// [`flat_dim`](FlattenSpace::flat_dim) entries): a vector's row.
+    ///
+    /// The default observes `state` ([`observe`](Self::observe)) and flattens the
+    /// observation. A domain whose observation owns heap memory (an image) overrides it to
+    /// write the row straight from the state, so that a vector's step allocates nothing; it
+    /// must write exactly what the default writes.
+    fn observe_flat_into<F: FlatScalar>(
+        &self,
+        state: &Self::State,
+        out: &mut [F],
+    ) -> Result<(), SpaceError>
+    where
+        Self::ObservationSpace: FlattenSpace,
+    {
+        self.observation_space()
+            .flatten_into(&self.observe(state), out)
+    }
 
     /// Whether `state` is terminal. `step` reports `terminated` exactly when the state it
     /// reaches is terminal (the conformance checker verifies this).

@@ -276,28 +276,31 @@ impl<D: Domain> Environment for Simulator<D> {
     /// and the evaluation of declared constraints are out-of-line functions.
     #[inline]
     fn step(&mut self, action: &D::Action) -> Result<StepOutcome<D::Observation>, CoreError> {
-        let state = match (self.status, self.state.as_ref()) {
+        let state = match (self.status, self.state.as_mut()) {
             (Status::Running, Some(state)) => state,
             (status, _) => return Err(not_running(status)),
         };
         if !self.domain.accepts_action(action) {
             return Err(invalid_action(action, self.domain.action_space()));
         }
+        // The state is stepped where it lies, before the constraints see it, so that it goes
+        // straight from registers into place rather than through a copy whose address escapes
+        // (and a state owning memory, stepped by a domain's own `step_in_place`, keeps it).
         let TransitionOutcome {
-            next_state,
+            next_state: (),
             value,
             terminated,
             info,
-        } = self.domain.step(state, action, self.mode, &mut self.rng);
-        let observation = self.domain.observe(&next_state);
+        } = self
+            .domain
+            .step_in_place(state, action, self.mode, &mut self.rng);
+        let next_state = &*state;
+        let observation = self.domain.observe(next_state);
         self.steps += 1;
         let truncated = self.episode_cap.is_some_and(|cap| self.steps >= cap.get());
         if terminated || truncated {
             self.status = Status::Ended;
         }
-        // The state is stored before the constraints see it, so that it goes straight from
-        // registers into place rather than through a copy whose address escapes.
-        let next_state = self.state.insert(next_state);
         let violations = match self.memory.as_mut() {
             None => Violations::NONE,
             Some(memory) => check_constraints(&self.constraints, memory, action, next_state),

@@ -1,5 +1,5 @@
-//! [`SteppedStates`]: the batch of states of any domain, each stepped by [`Domain::step`] in
-//! turn, with its infos: the batched vector path of every domain without a structure-of-arrays
+//! [`SteppedStates`]: the batch of states of any domain, each stepped in place by
+//! [`Domain::step_in_place`] in turn, with its infos: the batched vector path of every domain without a structure-of-arrays
 //! kernel of its own.
 
 use std::fmt;
@@ -10,9 +10,11 @@ use rl_spaces::{FlatScalar, FlattenSpace};
 use crate::batch::{placeholder_states, reset_state};
 use crate::{BatchStates, CoreError, Domain, Info, Mode, NumpyGenerator, check_batch_lengths};
 
-/// The states of a batch of episodes of any [`Domain`], in one `Vec`, each stepped with
-/// [`Domain::step`] and observed with [`Domain::observe`], its observation flattened straight
-/// into its row of the caller's buffer and its info
+/// The states of a batch of episodes of any [`Domain`], in one `Vec`, each stepped in place
+/// with [`Domain::step_in_place`] (by default [`Domain::step`]) and its observation written
+/// flattened straight into its row of the caller's buffer with
+/// [`Domain::observe_flat_into`] (by default [`Domain::observe`], then flattened), restarted
+/// with [`Domain::initial_state_into`], and its info
 /// ([`TransitionOutcome::info`](crate::TransitionOutcome::info)) written into the caller's
 /// slot: the [`BatchStates`] that a registration without a kernel of its own gives a vector
 /// built by id
@@ -25,9 +27,10 @@ use crate::{BatchStates, CoreError, Domain, Info, Mode, NumpyGenerator, check_ba
 /// bit for bit, what copies of `Simulator::new(domain, seed + i)` give, infos included. The
 /// episodes marked discarded in [`step_with_infos`](BatchStates::step_with_infos) (those a
 /// vector resets instead) are not stepped at all, as a simulator whose episode ended is not.
-/// Stepping allocates nothing when the domain's `step` and `observe` allocate nothing (a state
-/// and an observation of plain values, an info with at most one inline entry,
-/// [`Info::insert_static`]).
+/// Stepping allocates nothing when the domain's `step_in_place` and `observe_flat_into`
+/// allocate nothing (by default: a state and an observation of plain values; a domain whose
+/// state or observation owns memory overrides them, as MiniGrid does) and its info holds at
+/// most one inline entry ([`Info::insert_static`]).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -257,19 +260,15 @@ where
             if discarded.is_some_and(|discarded| discarded[i]) {
                 continue;
             }
-            let mut outcome = domain.step(state, action, mode, &mut rngs[i]);
+            let outcome = domain.step_in_place(state, action, mode, &mut rngs[i]);
             if let Some(infos) = infos.as_deref_mut() {
-                put(&mut infos[i], std::mem::take(&mut outcome.info));
+                put(&mut infos[i], outcome.info);
             }
-            // In a simulator's order: the next state observed, then stored.
-            let observation = domain.observe(&outcome.next_state);
-            *state = outcome.next_state;
             rewards[i] = outcome.value.reward();
             terminated[i] = outcome.terminated;
             let row = &mut observations[i * dim..(i + 1) * dim];
             domain
-                .observation_space()
-                .flatten_into(&observation, row)
+                .observe_flat_into(state, row)
                 .map_err(|error| (i, error.into()))?;
         }
         Ok(())

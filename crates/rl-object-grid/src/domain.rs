@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::Rng;
 use rl_core::{Domain, Mode, TransitionOutcome, Value};
-use rl_spaces::{Discrete, Space};
+use rl_spaces::{Discrete, FlatScalar, Space, SpaceError};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -322,6 +322,7 @@ impl MiniGrid {
             self.view_size(),
             self.see_through_walls,
             out,
+            |byte| byte,
         );
     }
 
@@ -352,23 +353,47 @@ impl MiniGrid {
 
     /// Generates an initial state from `rng` (minigrid's `reset` after seeding).
     pub fn generate<R: Rng + ?Sized>(&self, rng: &mut R) -> MiniGridState {
+        let mut state = MiniGridState {
+            grid: Grid::new(0, 0),
+            agent: crate::generation::NOWHERE,
+            direction: crate::state::Direction::Right,
+            carrying: Cell::EMPTY,
+            step_count: 0,
+            mission: 0,
+            terminated: false,
+            task: crate::state::Task::default(),
+            obstacles: Vec::new(),
+        };
+        self.generate_into(&mut state, rng);
+        state
+    }
+
+    /// Generates an initial state from `rng` into `state` (the state [`generate`](Self::generate)
+    /// gives, with the same draws), reusing its grid's cells and its obstacles' list: a
+    /// reset that allocates nothing for the environments whose generation needs no other
+    /// room (Empty, DoorKey, FourRooms, Dynamic-Obstacles, LavaGap, DistShift, among
+    /// others; those laid out as rooms, as KeyCorridor, or drawing subsets, as Crossing,
+    /// allocate for those).
+    pub fn generate_into<R: Rng + ?Sized>(&self, state: &mut MiniGridState, rng: &mut R) {
+        let mut grid = std::mem::replace(&mut state.grid, Grid::new(0, 0));
+        let mut obstacles = std::mem::take(&mut state.obstacles);
         let mut attempt = 0;
         loop {
-            let mut builder = Builder::new(self.width, self.height, rng);
+            let mut builder = Builder::reusing(self.width, self.height, grid, obstacles, rng);
             let generated = self.params.env.generate(&mut builder);
             attempt += 1;
+            let Builder {
+                grid: built,
+                agent,
+                direction,
+                mission,
+                task,
+                obstacles: placed,
+                ..
+            } = builder;
             if generated.is_ok() || attempt >= GENERATION_RETRIES {
-                let Builder {
-                    grid,
-                    agent,
-                    direction,
-                    mission,
-                    task,
-                    obstacles,
-                    ..
-                } = builder;
-                return MiniGridState {
-                    grid,
+                *state = MiniGridState {
+                    grid: built,
                     agent,
                     direction,
                     carrying: Cell::EMPTY,
@@ -376,17 +401,20 @@ impl MiniGrid {
                     mission,
                     terminated: false,
                     task,
-                    obstacles,
+                    obstacles: placed,
                 };
+                return;
             }
+            (grid, obstacles) = (built, placed);
         }
     }
 
     /// Steps `state` in place with `action` (an action of the action space; anything else
-    /// turns left, as Dynamic-Obstacles does with its actions beyond 3), drawing from `rng` where the environment
-    /// does (Dynamic-Obstacles), and returns the reward and whether the episode terminated.
+    /// turns left, as Dynamic-Obstacles does with its actions beyond 3), drawing from `rng`
+    /// where the environment does (Dynamic-Obstacles), and returns the reward and whether
+    /// the episode terminated (what [`Domain::step_in_place`] returns as an outcome).
     /// Allocates nothing.
-    pub fn step_in_place<R: Rng + ?Sized>(
+    fn apply_action<R: Rng + ?Sized>(
         &self,
         state: &mut MiniGridState,
         action: i64,
@@ -602,8 +630,54 @@ impl Domain for MiniGrid {
         rng: &mut R,
     ) -> TransitionOutcome<MiniGridState> {
         let mut next = state.clone();
-        let (reward, terminated) = self.step_in_place(&mut next, *action, rng);
+        let (reward, terminated) = self.apply_action(&mut next, *action, rng);
         TransitionOutcome::new(next, Value::from_reward(reward), terminated)
+    }
+
+    /// Resets `state` with [`generate_into`](MiniGrid::generate_into), reusing its memory.
+    fn initial_state_into<R: Rng + ?Sized>(
+        &self,
+        state: &mut MiniGridState,
+        _mode: Mode,
+        rng: &mut R,
+    ) {
+        self.generate_into(state, rng);
+    }
+
+    /// Steps the state where it lies, allocating nothing (`step` clones the grid).
+    fn step_in_place<R: Rng + ?Sized>(
+        &self,
+        state: &mut MiniGridState,
+        action: &i64,
+        _mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<()> {
+        let (reward, terminated) = self.apply_action(state, *action, rng);
+        TransitionOutcome::new((), Value::from_reward(reward), terminated)
+    }
+
+    /// Writes the direction one-hot, the image (computed straight into the row) and the
+    /// mission's character indices, allocating nothing: what flattening the observation
+    /// gives.
+    fn observe_flat_into<F: FlatScalar>(
+        &self,
+        state: &MiniGridState,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        let mission = state.mission_index().min(self.missions().len() - 1);
+        self.observations
+            .write_flat(state.direction.index(), mission, out, |image| {
+                write_image(
+                    &state.grid,
+                    state.agent,
+                    state.direction,
+                    state.carrying,
+                    self.view_size(),
+                    self.see_through_walls,
+                    image,
+                    |byte| F::from_f64(f64::from(byte)),
+                );
+            })
     }
 
     fn observe(&self, state: &MiniGridState) -> MiniGridObservation {

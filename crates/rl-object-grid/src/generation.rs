@@ -34,15 +34,25 @@ pub(crate) struct Builder<'r, R: Rng + ?Sized> {
 }
 
 impl<'r, R: Rng + ?Sized> Builder<'r, R> {
-    /// An empty `width` by `height` grid, the agent nowhere, facing right.
-    pub(crate) fn new(width: usize, height: usize, rng: &'r mut R) -> Self {
+    /// An empty `width` by `height` grid, the agent nowhere, facing right, built in the
+    /// memory of `grid`'s cells and of `obstacles` (cleared): [`new`](Self::new) without
+    /// allocating when they are large enough.
+    pub(crate) fn reusing(
+        width: usize,
+        height: usize,
+        mut grid: Grid,
+        mut obstacles: Vec<Position>,
+        rng: &'r mut R,
+    ) -> Self {
+        grid.clear_to(width, height);
+        obstacles.clear();
         Builder {
-            grid: Grid::new(width, height),
+            grid,
             agent: NOWHERE,
             direction: Direction::Right,
             mission: 0,
             task: Task::default(),
-            obstacles: Vec::new(),
+            obstacles,
             rng,
         }
     }

@@ -76,6 +76,15 @@ impl Grid {
         }
     }
 
+    /// Makes the grid an empty `width` by `height` grid in the memory of its cells (no
+    /// allocation when it holds enough). The caller checks the sides.
+    pub(crate) fn clear_to(&mut self, width: usize, height: usize) {
+        self.cells.clear();
+        self.cells.resize(width * height, Cell::EMPTY);
+        self.width = width;
+        self.height = height;
+    }
+
     /// A grid of the given cells, row by row; `None` unless there are `width * height` of
     /// them and both sides are between 1 and [`MAX_SIDE`].
     pub fn from_cells(width: usize, height: usize, cells: Vec<Cell>) -> Option<Grid> {

@@ -12,8 +12,12 @@
 //! The observation ([`MiniGridObservation`]) is minigrid's: the egocentric `image` (visibility
 //! propagated unless the environment sees through walls, the carried object at the agent's
 //! cell), the `direction` and the `mission` (shared with the domain's table of missions).
-//! [`MiniGrid::write_image`] writes the image straight into a caller's buffer, and
-//! [`MiniGrid::step_in_place`] steps a state without allocating: what a vector's kernel needs.
+//! [`MiniGrid::write_image`] writes the image straight into a caller's buffer; the domain's
+//! [`Domain::step_in_place`](rl_core::Domain::step_in_place) steps a state without
+//! allocating, [`Domain::observe_flat_into`](rl_core::Domain::observe_flat_into) writes its
+//! flat observation straight into a vector's row and
+//! [`Domain::initial_state_into`](rl_core::Domain::initial_state_into) restarts an episode in
+//! the state's own memory: a vector built by id steps without allocating.
 //! [`MiniGrid::full_encoding`] is minigrid's `FullyObsWrapper` image.
 //!
 //! [`register`] enters every id in rl-core's registration table ([`registry`]), so that

@@ -50,6 +50,10 @@ pub struct MiniGridObservation {
 pub struct MiniGridObservationSpace {
     view_size: usize,
     missions: Arc<[Arc<str>]>,
+    /// Each mission's flattened characters (their charset indices, padded to the Text's
+    /// `max_length` with the charset's length), mission after mission: what a flat row's
+    /// mission part holds, looked up once here rather than character by character per step.
+    mission_codes: Arc<[u8]>,
     text: Text,
     dynamic: AnySpace,
 }
@@ -88,12 +92,62 @@ impl MiniGridObservationSpace {
             ),
             ("mission", AnySpace::Text(text.clone())),
         ])?);
+        let padding = u8::try_from(text.charset().len()).map_err(|_| SpaceError::InvalidSpace {
+            space: "Text",
+            reason: "a mission charset of more than 255 characters".to_owned(),
+        })?;
+        let mut mission_codes = Vec::with_capacity(missions.len() * max_length);
+        for mission in missions.iter() {
+            let start = mission_codes.len();
+            for character in mission.chars() {
+                // Every character was found in the charset above, whose length fits a byte.
+                let index = text
+                    .character_index(character)
+                    .unwrap_or(usize::from(padding));
+                mission_codes.push(index as u8);
+            }
+            mission_codes.resize(start + max_length, padding);
+        }
         Ok(MiniGridObservationSpace {
             view_size,
             missions,
+            mission_codes: mission_codes.into(),
             text,
             dynamic,
         })
+    }
+
+    /// Writes the flat form of an observation (as [`FlattenSpace::flatten_into`] writes it)
+    /// of direction `direction` (below 4) and the mission of index `mission` (below the
+    /// number of missions) into `out`, its image part written by `write_image` (given the
+    /// `view * view * 3` entries of the image): what a vector's row gets straight from a
+    /// state, allocating nothing.
+    pub(crate) fn write_flat<F: FlatScalar>(
+        &self,
+        direction: u8,
+        mission: usize,
+        out: &mut [F],
+        write_image: impl FnOnce(&mut [F]),
+    ) -> Result<(), SpaceError> {
+        if out.len() != self.flat_dim() {
+            return Err(SpaceError::LengthMismatch {
+                what: "flat buffer",
+                expected: self.flat_dim(),
+                found: out.len(),
+            });
+        }
+        let max_length = self.text.max_length();
+        let image_len = self.view_size * self.view_size * 3;
+        let (direction_part, rest) = out.split_at_mut(4);
+        let (image, mission_part) = rest.split_at_mut(image_len);
+        direction_part.fill(F::ZERO);
+        direction_part[usize::from(direction % 4)] = F::ONE;
+        write_image(image);
+        let codes = &self.mission_codes[mission * max_length..(mission + 1) * max_length];
+        for (slot, &code) in mission_part.iter_mut().zip(codes) {
+            *slot = F::from_f64(f64::from(code));
+        }
+        Ok(())
     }
 
     /// The side of the view.

@@ -82,7 +82,7 @@ pub struct Task {
 /// domain's missions), whether the episode ended, the task's positions and, for
 /// Dynamic-Obstacles, the moving obstacles in minigrid's order.
 ///
-/// Stepping in place ([`MiniGrid::step_in_place`](crate::MiniGrid::step_in_place)) allocates
+/// Stepping in place ([`Domain::step_in_place`](rl_core::Domain::step_in_place)) allocates
 /// nothing; `Domain::step` returns a new state and so clones the grid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MiniGridState {

@@ -78,16 +78,19 @@ fn visibility(
 /// carried object (or an empty cell) at the agent's own cell. Allocates nothing.
 ///
 /// The caller passes a valid view size (odd, 3 to [`MAX_VIEW_SIZE`]) and `size * size * 3`
-/// bytes.
+/// entries; each byte is written as `from_byte` converts it (the byte itself into an image,
+/// its number into a vector's flat row).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn write_image(
+#[inline]
+pub(crate) fn write_image<T: Copy>(
     grid: &Grid,
     agent: Position,
     direction: Direction,
     carrying: Cell,
     size: usize,
     see_through_walls: bool,
-    out: &mut [u8],
+    out: &mut [T],
+    from_byte: impl Fn(u8) -> T,
 ) {
     let mut mask = [u64::MAX; MAX_VIEW_SIZE];
     if !see_through_walls {
@@ -105,7 +108,9 @@ pub(crate) fn write_image(
             } else {
                 UNSEEN
             };
-            out[at..at + 3].copy_from_slice(&bytes);
+            for (slot, byte) in out[at..at + 3].iter_mut().zip(bytes) {
+                *slot = from_byte(byte);
+            }
         }
     }
 }

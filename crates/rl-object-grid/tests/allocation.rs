@@ -1,10 +1,14 @@
-//! Stepping a state in place and writing its image allocate nothing, for every id (a counting
-//! global allocator proves it); `Domain::step` clones the state and allocates.
+//! Stepping a state in place, writing its image and its flat observation allocate nothing,
+//! for every id, and restarting an episode in place allocates nothing for the environments
+//! whose generation needs no room of its own (a counting global allocator proves it);
+//! `Domain::step` clones the state and allocates. The flat observation written from the
+//! state is the flattened observation, entry for entry.
 
 use counting_allocator::thread_allocations as allocations;
 use rand::SeedableRng;
-use rl_core::NumpyGenerator;
+use rl_core::{Domain, Mode, NumpyGenerator};
 use rl_object_grid::{MiniGrid, ids};
+use rl_spaces::FlattenSpace;
 
 /// A small deterministic action source that allocates nothing.
 struct Actions(u64);
@@ -19,32 +23,98 @@ impl Actions {
     }
 }
 
+/// The families whose reset in place allocates nothing (their generation draws onto the grid
+/// only); the others lay out rooms or draw subsets into lists of their own.
+const RESET_WITHOUT_ALLOCATING: [&str; 6] = [
+    "MiniGrid-Empty-",
+    "MiniGrid-DoorKey-",
+    "MiniGrid-FourRooms-",
+    "MiniGrid-Dynamic-Obstacles-",
+    "MiniGrid-LavaGap",
+    "MiniGrid-DistShift",
+];
+
 #[test]
-fn stepping_in_place_and_writing_images_allocate_nothing() {
+fn stepping_in_place_and_writing_observations_allocate_nothing() {
     for id in ids::IDS {
         let domain = MiniGrid::for_id(id).expect("a registered id");
+        let resets_free = RESET_WITHOUT_ALLOCATING
+            .iter()
+            .any(|family| id.starts_with(family));
         let mut rng = NumpyGenerator::seed_from_u64(5);
         let mut state = domain.generate(&mut rng);
         let mut image = vec![0; domain.image_len()];
+        let mut row = vec![0.0f32; domain.observation_space().flat_dim()];
         let (width, height) = domain.grid_size();
         let mut full = vec![0; width * height * 3];
         let mut actions = Actions(11);
         let count = domain.params().env.action_count() as u64;
         let mut ended = 0;
-        let mut allocated = 0;
+        let (mut allocated, mut reset_allocated) = (0, 0);
         for _ in 0..domain.max_steps().max(2_000) + 1 {
             let before = allocations();
-            let (_, terminated) = domain.step_in_place(&mut state, actions.next(count), &mut rng);
+            let action = actions.next(count);
+            let outcome = domain.step_in_place(&mut state, &action, Mode::Training, &mut rng);
             domain.write_image(&state, &mut image);
             domain.write_full_encoding(&state, &mut full);
+            domain
+                .observe_flat_into(&state, &mut row)
+                .expect("a row of the flat length");
             allocated += allocations() - before;
-            if terminated || state.step_count() >= domain.max_steps() {
-                // Resetting makes a new grid, outside the count.
+            if outcome.terminated || state.step_count() >= domain.max_steps() {
                 ended += 1;
-                state = domain.generate(&mut rng);
+                let before = allocations();
+                domain.initial_state_into(&mut state, Mode::Training, &mut rng);
+                reset_allocated += allocations() - before;
             }
         }
         assert!(ended > 0, "{id}: the loop must cross episode ends too");
         assert_eq!(allocated, 0, "{id} allocated while stepping");
+        if resets_free {
+            assert_eq!(
+                reset_allocated, 0,
+                "{id} allocated while resetting in place"
+            );
+        }
+    }
+}
+
+#[test]
+fn flat_rows_and_resets_in_place_are_the_flattened_observations_and_fresh_states() {
+    for id in ids::IDS {
+        let domain = MiniGrid::for_id(id).expect("a registered id");
+        let space = domain.observation_space();
+        let mut rng = NumpyGenerator::seed_from_u64(9);
+        let mut state = domain.generate(&mut rng);
+        let mut actions = Actions(3);
+        let count = domain.params().env.action_count() as u64;
+        let (mut expected, mut found) = (
+            vec![0.0f64; space.flat_dim()],
+            vec![0.0f64; space.flat_dim()],
+        );
+        let mut resets = 0;
+        for _ in 0..400 {
+            space
+                .flatten_into(&domain.observe(&state), &mut expected)
+                .expect("flattens");
+            domain
+                .observe_flat_into(&state, &mut found)
+                .expect("flattens");
+            assert_eq!(expected, found, "{id}: the row of {state:?}");
+            let action = actions.next(count);
+            let outcome = domain.step_in_place(&mut state, &action, Mode::Training, &mut rng);
+            if outcome.terminated || state.step_count() >= domain.max_steps() {
+                resets += 1;
+                let mut fresh_rng = rng.clone();
+                let fresh = domain.initial_state(Mode::Training, &mut fresh_rng);
+                domain.initial_state_into(&mut state, Mode::Training, &mut rng);
+                assert_eq!(state, fresh, "{id}: the state reset in place");
+                assert!(rng == fresh_rng, "{id}: the draws of a reset in place");
+            }
+        }
+        assert!(
+            resets > 0 || domain.max_steps() > 400,
+            "{id}: no episode ended"
+        );
     }
 }
