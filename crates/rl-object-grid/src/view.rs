@@ -33,42 +33,61 @@ fn world_position(
     )
 }
 
-/// minigrid's `Grid.process_vis` over the view: which view cells the agent sees, as one
-/// bit mask per view row (bit `column`).
-fn visibility(
+/// The view row by row, from the agent's row (the bottom, `size - 1`) up: calls
+/// `visit(row, cells, visible)` with the row's cells from the left (`size` of them, walls
+/// outside the grid, the agent's own cell as the grid holds it) and which of them the agent
+/// sees (bit `column`). Visibility is minigrid's `Grid.process_vis` (every cell when the agent
+/// sees through walls): the agent's cell is seen; along a row, a seen cell that can be seen
+/// behind shows its neighbours on the left and right, and the cells above it and above those
+/// neighbours. A row's visibility depends only on the rows below it, so each row is read from
+/// the grid once and is final when visited. Allocates nothing.
+#[inline]
+fn for_each_view_row(
     grid: &Grid,
     agent: Position,
     direction: Direction,
     size: usize,
-    mask: &mut [u64; MAX_VIEW_SIZE],
+    see_through_walls: bool,
+    mut visit: impl FnMut(usize, &[Cell], u64),
 ) {
     let n = size as i32;
-    let see_behind = |column: i32, row: i32| {
-        grid.get(world_position(agent, direction, n, column, row))
-            .see_behind()
-    };
-    mask[..size].fill(0);
-    mask[size - 1] |= 1 << (size / 2);
-    for row in (0..n).rev() {
-        let r = row as usize;
-        for column in 0..n - 1 {
-            if mask[r] & (1 << column) == 0 || !see_behind(column, row) {
-                continue;
-            }
-            mask[r] |= 1 << (column + 1);
-            if row > 0 {
-                mask[r - 1] |= (1 << (column + 1)) | (1 << column);
+    let (fx, fy) = direction.vector();
+    let (rx, ry) = (-fy, fx);
+    let mut cells = [Cell::EMPTY; MAX_VIEW_SIZE];
+    let cells = &mut cells[..size];
+    // The cells seen in the current row, as the rows below have propagated them.
+    let mut seen: u64 = 1 << (size / 2);
+    for row in (0..size).rev() {
+        let forward = n - 1 - row as i32;
+        let mut position = Position::new(
+            agent.x + fx * forward - rx * (n / 2),
+            agent.y + fy * forward - ry * (n / 2),
+        );
+        let mut see_behind: u64 = 0;
+        for (column, cell) in cells.iter_mut().enumerate() {
+            *cell = grid.get(position);
+            see_behind |= u64::from(cell.see_behind()) << column;
+            position = position.offset(rx, ry);
+        }
+        if see_through_walls {
+            visit(row, cells, u64::MAX);
+            continue;
+        }
+        let mut above: u64 = 0;
+        for column in 0..size - 1 {
+            if seen & see_behind & (1 << column) != 0 {
+                seen |= 1 << (column + 1);
+                above |= 0b11 << column;
             }
         }
-        for column in (1..n).rev() {
-            if mask[r] & (1 << column) == 0 || !see_behind(column, row) {
-                continue;
-            }
-            mask[r] |= 1 << (column - 1);
-            if row > 0 {
-                mask[r - 1] |= (1 << (column - 1)) | (1 << column);
+        for column in (1..size).rev() {
+            if seen & see_behind & (1 << column) != 0 {
+                seen |= 1 << (column - 1);
+                above |= 0b11 << (column - 1);
             }
         }
+        visit(row, cells, seen);
+        seen = above;
     }
 }
 
@@ -92,27 +111,29 @@ pub(crate) fn write_image<T: Copy>(
     out: &mut [T],
     from_byte: impl Fn(u8) -> T,
 ) {
-    let mut mask = [u64::MAX; MAX_VIEW_SIZE];
-    if !see_through_walls {
-        visibility(grid, agent, direction, size, &mut mask);
-    }
-    let n = size as i32;
-    for column in 0..n {
-        for row in 0..n {
-            let at = (column as usize * size + row as usize) * 3;
-            let bytes = if column == n / 2 && row == n - 1 {
-                carrying.encode()
-            } else if mask[row as usize] & (1 << column) != 0 {
-                grid.get(world_position(agent, direction, n, column, row))
-                    .encode()
-            } else {
-                UNSEEN
-            };
-            for (slot, byte) in out[at..at + 3].iter_mut().zip(bytes) {
-                *slot = from_byte(byte);
+    let out = &mut out[..size * size * 3];
+    for_each_view_row(
+        grid,
+        agent,
+        direction,
+        size,
+        see_through_walls,
+        |row, cells, seen| {
+            for (column, &cell) in cells.iter().enumerate() {
+                let bytes = if row == size - 1 && column == size / 2 {
+                    carrying.encode()
+                } else if seen & (1 << column) != 0 {
+                    cell.encode()
+                } else {
+                    UNSEEN
+                };
+                let at = (column * size + row) * 3;
+                for (slot, byte) in out[at..at + 3].iter_mut().zip(bytes) {
+                    *slot = from_byte(byte);
+                }
             }
-        }
-    }
+        },
+    );
 }
 
 /// Writes the fully observed encoding (minigrid's `FullyObsWrapper`): the grid's encoding
@@ -132,7 +153,7 @@ pub(crate) fn write_full(grid: &Grid, agent: Position, direction: Direction, out
 
 /// Calls `visit` with every grid position the agent sees (minigrid's `get_full_render`
 /// highlight: the cells of the view its visibility mask keeps, inside the grid; every cell of
-/// the view when the agent sees through walls).
+/// the view when the agent sees through walls), from the agent's row of the view up.
 pub(crate) fn for_each_visible(
     grid: &Grid,
     agent: Position,
@@ -141,19 +162,22 @@ pub(crate) fn for_each_visible(
     see_through_walls: bool,
     mut visit: impl FnMut(Position),
 ) {
-    let mut mask = [u64::MAX; MAX_VIEW_SIZE];
-    if !see_through_walls {
-        visibility(grid, agent, direction, size, &mut mask);
-    }
     let n = size as i32;
-    for row in 0..n {
-        for column in 0..n {
-            if mask[row as usize] & (1 << column) != 0 {
-                let position = world_position(agent, direction, n, column, row);
-                if grid.contains(position) {
-                    visit(position);
+    for_each_view_row(
+        grid,
+        agent,
+        direction,
+        size,
+        see_through_walls,
+        |row, _, seen| {
+            for column in 0..size {
+                if seen & (1 << column) != 0 {
+                    let position = world_position(agent, direction, n, column as i32, row as i32);
+                    if grid.contains(position) {
+                        visit(position);
+                    }
                 }
             }
-        }
-    }
+        },
+    );
 }
