@@ -1,0 +1,146 @@
+"""MiniGrid's speed targets (issue 29, "Speed"): 1024 environments of
+MiniGrid-DoorKey-8x8-v0 and MiniGrid-FourRooms-v0 stepped with random actions by rlrs from
+Python (`RustVectorEnv`, copy=False, one thread), by the same vector from Rust in this process
+(`rlrs._core.RustDriver`, one thread), by EnvPool 1.2.5 in its best configuration
+(`envpool.make(id, env_type="gymnasium", num_envs=1024, batch_size=1024)` on one and two
+threads; its MiniGrid port does not reproduce minigrid's seeds) and one environment of
+minigrid 3.2.0 itself through `gym.make` (its Python code, Gymnasium's wrappers), each in
+environment steps per second over `--seconds` of stepping after a short warm-up. Then the
+ratios the issue asks for: Rust at least 10x EnvPool's best and 300x minigrid's Python, Python
+at least 5x EnvPool's best.
+
+Run it in run.sh's virtualenv (requirements.txt pins minigrid 3.2.0) after
+`benches/compare/run.sh` has installed rlrs there (or
+`benches/compare/.venv/bin/python -m pip install --force-reinstall --no-deps crates/rl-python`):
+
+    benches/compare/.venv/bin/python benches/compare/minigrid_bench.py [--seconds S] [--only TEXT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Callable
+
+import numpy as np
+
+ENVS = 1024
+IDS = ("MiniGrid-DoorKey-8x8-v0", "MiniGrid-FourRooms-v0")
+# Rows of random actions cycled through (drawn once, so no generator runs in the timed loops).
+ROWS = 64
+
+
+def rate(step: Callable[[], int], seconds: float) -> float:
+    """Environment steps per second of `step` (each call returns the environment steps it
+    took), over `seconds` after a warm-up of a tenth of that."""
+    warm_up = time.perf_counter()
+    while time.perf_counter() - warm_up < seconds / 10:
+        step()
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += step()
+    return steps / (time.perf_counter() - start)
+
+
+def rlrs_python(env_id: str, actions: np.ndarray) -> Callable[[], int]:
+    from rlrs import RustVectorEnv
+
+    vector = RustVectorEnv(env_id, ENVS, threads=1, copy=False)
+    vector.reset(seed=0)
+    index = [0]
+
+    def step() -> int:
+        vector.step(actions[index[0] % ROWS])
+        index[0] += 1
+        return ENVS
+
+    return step
+
+
+def rlrs_rust(env_id: str, actions: np.ndarray) -> Callable[[], int]:
+    from rlrs import _core
+
+    driver = _core.RustDriver(env_id, ENVS, 0, 1)
+    driver.set_rows(actions.astype(np.int64))
+    return lambda: driver.run(10)
+
+
+def envpool_vector(env_id: str, actions: np.ndarray, threads: int) -> Callable[[], int]:
+    import envpool
+
+    pool = envpool.make(
+        env_id, env_type="gymnasium", num_envs=ENVS, batch_size=ENVS, num_threads=threads
+    )
+    pool.reset()
+    index = [0]
+
+    def step() -> int:
+        pool.step(actions[index[0] % ROWS])
+        index[0] += 1
+        return ENVS
+
+    return step
+
+
+def minigrid_python(env_id: str, actions: np.ndarray) -> Callable[[], int]:
+    import gymnasium as gym
+    import minigrid  # noqa: F401  (registers the MiniGrid-* ids)
+
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    flat = actions.ravel()
+    index = [0]
+
+    def step() -> int:
+        # A hundred steps a call, so the loop's clock reads weigh little.
+        for _ in range(100):
+            _, _, terminated, truncated, _ = env.step(int(flat[index[0] % len(flat)]))
+            index[0] += 1
+            if terminated or truncated:
+                env.reset()
+        return 100
+
+    return step
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="seconds of stepping per measurement"
+    )
+    parser.add_argument("--only", default="", help="only the ids containing this text")
+    args = parser.parse_args()
+    for env_id in IDS:
+        if args.only not in env_id:
+            continue
+        # minigrid's seven actions for both ids (EnvPool's action space is the same).
+        actions = np.random.default_rng(0).integers(0, 7, (ROWS, ENVS))
+        rates = {
+            "rlrs from Python, 1 thread": rate(rlrs_python(env_id, actions), args.seconds),
+            "same vector from Rust, 1 thread": rate(rlrs_rust(env_id, actions), args.seconds),
+        }
+        for threads in (1, 2):
+            rates[f"EnvPool, {threads} thread(s)"] = rate(
+                envpool_vector(env_id, actions, threads), args.seconds
+            )
+        rates["minigrid 3.2.0 (Python, one env, gym.make)"] = rate(
+            minigrid_python(env_id, actions), args.seconds
+        )
+        for name, steps_per_second in rates.items():
+            envs = 1 if name.startswith("minigrid") else ENVS
+            print(f"{env_id}, {envs} env(s), {name}: {steps_per_second:,.0f} steps/s")
+        envpool_best = max(rates["EnvPool, 1 thread(s)"], rates["EnvPool, 2 thread(s)"])
+        rust = rates["same vector from Rust, 1 thread"]
+        python = rates["rlrs from Python, 1 thread"]
+        reference = rates["minigrid 3.2.0 (Python, one env, gym.make)"]
+        for what, ratio, target in [
+            ("Rust / EnvPool's best", rust / envpool_best, 10),
+            ("Rust / minigrid's Python", rust / reference, 300),
+            ("Python / EnvPool's best", python / envpool_best, 5),
+        ]:
+            verdict = "met" if ratio >= target else "NOT met"
+            print(f"{env_id}: {what}: {ratio:,.1f}x (target {target}x: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
