@@ -160,14 +160,14 @@ impl CartPoleParams {
             self.reset_low,
             -reach,
             reach,
-            "twice the smaller threshold",
+            "twice the smaller of the thresholds `x_threshold` and `theta_threshold_radians`",
         )?;
         parameter_checks::within(
             "reset_high",
             self.reset_high,
             -reach,
             reach,
-            "twice the smaller threshold",
+            "twice the smaller of the thresholds `x_threshold` and `theta_threshold_radians`",
         )?;
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
     }
@@ -538,6 +538,21 @@ impl Domain for CartPole {
 
     fn action_space(&self) -> &Discrete {
         &self.action_space
+    }
+
+    /// A state from outside has finite values and velocities of at most 10^6 in magnitude
+    /// (a physical speed: a larger one, still a float32 number, overflows the next step into
+    /// infinities, as the fuzz target found with `theta_dot = 1e38`).
+    fn check_state(&self, state: &CartPoleState) -> Result<(), String> {
+        let limit = crate::parameter_checks::PHYSICAL_RANGE.1;
+        for (name, value) in [("x_dot", state.x_dot), ("theta_dot", state.theta_dot)] {
+            if value.is_nan() || value.abs() > limit {
+                return Err(format!(
+                    "`{name}` must be finite and at most {limit} in magnitude, got {value}"
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> CartPoleState {

@@ -337,6 +337,16 @@ impl Domain for FastCartPole {
         self.exact.action_space()
     }
 
+    /// As [`CartPole`]'s: finite velocities of at most 10^6 in magnitude.
+    fn check_state(&self, state: &FastCartPoleState) -> Result<(), String> {
+        self.exact.check_state(&crate::cartpole::CartPoleState {
+            x: f64::from(state.x),
+            x_dot: f64::from(state.x_dot),
+            theta: f64::from(state.theta),
+            theta_dot: f64::from(state.theta_dot),
+        })
+    }
+
     fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> FastCartPoleState {
         let state = self.exact.initial_state(mode, rng).to_observation();
         let [x, x_dot, theta, theta_dot] = state;

@@ -74,7 +74,23 @@ helper("TAINTED", '''
 TAINTED = set()  # ids of environments whose episode started in a state the caller gave
 ''')
 helper("check_obs", '''
-def check_obs(space, observation, *what):
+def check_obs(space, observation, *what, ending=False):
+    """The observation must lie in the space; on a step that ends an episode it need only be
+    finite: a state given from outside (by any operation, in any thread) may carry the episode
+    beyond the space's bounds as it ends, as Gymnasium's own environments do (CartPole's cart
+    at 2e4 after a step at 10^6 m/s), but never to an infinity or a NaN."""
+    if ending:
+        leaves = [observation]
+        while leaves:
+            leaf = leaves.pop()
+            if isinstance(leaf, dict):
+                leaves.extend(leaf.values())
+            elif isinstance(leaf, (tuple, list)):
+                leaves.extend(leaf)
+            elif isinstance(leaf, (np.ndarray, np.floating, float)) and np.issubdtype(np.asarray(leaf).dtype, np.floating):
+                if not np.isfinite(leaf).all():
+                    raise WrongState(f"{' '.join(map(str, what))}: the last observation {observation!r} is not finite")
+        return
     if not space.contains(observation):
         raise WrongState(f"{' '.join(map(str, what))}: the observation {observation!r} lies outside {space}")
 ''', ("WrongState",))
@@ -96,8 +112,9 @@ def step(env, action):
     dynamics may carry such a state anywhere as the episode ends)."""
     observation, reward, terminated, truncated, info = env.step(action)
     if id(env.unwrapped) in TAINTED and (terminated or truncated):
+        check_obs(env.observation_space, observation, "step", repr(action)[:200], ending=True)
         return observation, reward, terminated, truncated, info
-    check_obs(env.observation_space, observation, "step", repr(action)[:200])
+    check_obs(env.observation_space, observation, "step", repr(action)[:200], ending=terminated or truncated)
     if reward != reward:
         raise WrongState(f"step({action!r}) returned a NaN reward")
     return observation, reward, terminated, truncated, info
@@ -137,9 +154,7 @@ helper("core_step", '''
 def core_step(env, action):
     """rlrs._core.Environment's step, checked as step() checks."""
     observation, reward, terminated, truncated, info = env.step(action)
-    if id(env) in TAINTED and (terminated or truncated):
-        return observation, reward, terminated, truncated, info
-    check_obs(core_space(env), observation, "step", repr(action)[:200])
+    check_obs(core_space(env), observation, "step", repr(action)[:200], ending=terminated or truncated)
     if reward != reward:
         raise WrongState(f"step({action!r}) returned a NaN reward")
     return observation, reward, terminated, truncated, info

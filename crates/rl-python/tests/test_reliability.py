@@ -91,6 +91,10 @@ def test_a_closed_environment_is_closed():
         ("CartPole-v1", [1e308, 0.0, 0.0, 0.0], "outside the observation space"),
         ("MountainCar-v0", {"position": 1e308, "velocity": 0.0}, "outside the observation space"),
         ("Taxi-v4", {"index": 500, "fickle_step": False}, "not a state"),
+        # Found by the fuzz target: float32 velocities that overflow the next step to inf.
+        ("CartPole-v1", {"x": 0.0, "x_dot": 2.0**64, "theta": 0.0, "theta_dot": 0.0}, "x_dot"),
+        ("CartPole-v1", {"x": 0.0, "x_dot": 0.0, "theta": 0.0, "theta_dot": 1e38}, "theta_dot"),
+        ("FastCartPole-v1", [0.0, 0.0, 0.0, 1e38], "theta_dot"),
     ],
 )
 def test_states_set_from_python_are_validated(env_id, state, reason):
@@ -208,14 +212,20 @@ def test_a_vector_too_big_for_the_memory_available_is_a_value_error():
     code = (
         "import resource; resource.setrlimit(resource.RLIMIT_AS, (4096 << 20, 4096 << 20))\n"
         "import rlrs\n"
-        "try:\n"
-        "    rlrs.RustVectorEnv('GridWorld-3x3', 16777216)\n"
-        "except ValueError as error:\n"
-        "    print('ValueError:', error)\n"
+        "for make in (lambda: rlrs.RustVectorEnv('GridWorld-3x3', 16777216),\n"
+        "             lambda: rlrs.RustVectorEnv('CliffWalkingSlippery-v1', 4096, threads=4096)):\n"
+        "    try:\n"
+        "        make()\n"
+        "    except ValueError as error:\n"
+        "        print('ValueError:', error)\n"
     )
+    # The second, also from the fuzz target: 4096 threads' stacks took the address space and
+    # a small allocation then aborted.
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert "ValueError:" in result.stdout and "cannot be allocated" in result.stdout, result.stdout
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and "cannot be allocated" in lines[0], result.stdout
+    assert "threads are too many" in lines[1], result.stdout
 
 
 def test_actions_of_more_than_32_dimensions_are_value_errors():
@@ -244,6 +254,8 @@ def test_a_huge_torque_noise_is_refused_by_name():
         ("MountainCar-v0", "max_position", -1.0),
         ("MountainCarContinuous-v0", "min_position", 3.22e-84),
         ("MountainCarContinuous-v0", "max_position", -1.0),
+        ("FastCartPole-v1", "theta_threshold_radians", 1e-6),
+        ("CartPole-v1", "x_threshold", 1e-6),
     ],
 )
 def test_a_track_that_excludes_the_reset_range_is_refused_naming_the_track(env_id, name, value):

@@ -27,9 +27,10 @@
 //! mask of a MultiDiscrete) gives `None` instead of Gymnasium's `start`, drawing what
 //! Gymnasium draws so that later draws agree; an integer Box whose range does not fit
 //! float64's 53-bit mantissa draws exact integers (`integers(low, high + 1)` per entry), where
-//! Gymnasium's float arithmetic is inexact or overflows; the normal and exponential draws are
-//! not yet numpy's ziggurat (see [`numpy_random::standard_normal`]); a Discrete with `n` above
-//! [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) cannot be built.
+//! Gymnasium's float arithmetic is inexact or overflows; a Discrete with `n` above
+//! [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) cannot be built. A Box's half-bounded and unbounded
+//! sides and a Sequence's length draw numpy's ziggurat exponential and normal variates
+//! ([`numpy_random::standard_normal`]), as Gymnasium does.
 
 use std::collections::BTreeMap;
 
@@ -261,10 +262,6 @@ impl GeneratorTree {
 ///   (`integers(low, high + 1)` per entry), where Gymnasium's float64 arithmetic is inexact
 ///   or overflows (its samples may then leave the Box); an integer rounded up to `high + 1`
 ///   stays at `high`;
-/// - numpy's normal and exponential draws (a Box's unbounded and half-bounded sides, a
-///   Sequence's `geometric(0.25)` length) are not numpy's yet: numpy uses a ziggurat whose
-///   tables [`numpy_random`](crate::numpy_random) does not hold, see
-///   [`standard_normal`](crate::numpy_random::standard_normal);
 /// - a Discrete of more than [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values cannot be built.
 ///
 /// ```

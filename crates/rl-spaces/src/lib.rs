@@ -81,8 +81,7 @@
 //! generator. Where Gymnasium returns `start` for a Discrete mask that allows nothing, this
 //! crate returns `None`. `testdata/reference/seeded_space_samples.json` (Gymnasium 1.4.0)
 //! is replayed by `rl-reference`; the differences still left are listed in [`SeededSampler`]'s
-//! documentation (numpy's ziggurat normal and exponential draws, and a Discrete over
-//! [`MAX_FLAT_LEN`] values).
+//! documentation (a Discrete over [`MAX_FLAT_LEN`] values cannot be built).
 //!
 //! ```
 //! use rl_spaces::{AnySpace, DictSpace, Discrete, SampleMask, SeededSampler, Text};

@@ -19,8 +19,8 @@ use crate::{AnyElement, AnySpace, SpaceError};
 /// - **Element JSON** is Gymnasium's: the feature space's `to_jsonable` of the items (a list of
 ///   their JSON for a Box, Discrete, MultiDiscrete, MultiBinary or Text feature; column-wise for
 ///   a Tuple or Dict feature).
-/// - **Sampling** draws the length from numpy's `geometric(0.25)` (as Gymnasium does; see
-///   [`crate::numpy_random`] for the one draw that is not yet numpy's) and then each item.
+/// - **Sampling** draws the length from numpy's `geometric(0.25)` (as Gymnasium does,
+///   [`crate::numpy_random::geometric`]) and then each item.
 /// - **Flattening** is refused, as Gymnasium's `flatdim` refuses a Sequence: the length
 ///   varies. [`is_flattenable`](FlattenSpace::is_flattenable) is false.
 /// - **Sizes**: an element has at most [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) items, checked

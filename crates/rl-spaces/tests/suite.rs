@@ -10,4 +10,5 @@ mod gymnasium;
 mod limits;
 mod masks;
 mod numpy_generator;
+mod numpy_ziggurat;
 mod robustness;

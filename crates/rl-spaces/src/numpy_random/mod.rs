@@ -6,18 +6,19 @@
 //!   what Gymnasium's `reset(seed=seed)` and `space.seed(seed)` make.
 //! - The functions of this module are numpy's algorithms over any [`rand::Rng`]
 //!   ([`random`], [`uniform`], [`integers`], [`choice`], [`choice_weighted`], [`shuffle`],
-//!   [`interval`], [`bounded_u64`]): with a [`NumpyGenerator`] they draw what numpy draws, in
-//!   the same calls; with another generator they are ordinary, correct samplers.
-//!   [`int8_bits`] is `integers(0, 2, size=n, dtype=int8)` (MultiBinary), [`geometric`] numpy's
-//!   geometric draw.
-//! - One gap remains: numpy draws [`standard_exponential`] and [`standard_normal`] with a
-//!   ziggurat whose tables this crate does not hold yet, so those two functions (and the
-//!   geometric draws below `p = 1/3`, which use the exponential) are ordinary samplers, not
-//!   numpy's draws.
+//!   [`interval`], [`bounded_u64`], [`standard_normal`], [`standard_exponential`]): with a
+//!   [`NumpyGenerator`] they draw what numpy draws, in the same calls; with another generator
+//!   they are ordinary, correct samplers. [`int8_bits`] is `integers(0, 2, size=n,
+//!   dtype=int8)` (MultiBinary), [`geometric`] numpy's geometric draw.
+//! - The normal and exponential draws are numpy's 256-layer ziggurats. Their tables are
+//!   computed by `ziggurat_tables.py` (next to this module; it documents how, and the two facts
+//!   of numpy's normal tables that are fitted rather than derived) into `ziggurat_tables.rs`.
 //!
-//! `testdata/reference/numpy_generator.json` records numpy 2.4.6's results for every function
-//! here from 14 seeds (up to `2^64 - 1`); the crate's test `numpy_generator` replays it, and
-//! the Python package's tests compare against numpy itself.
+//! `testdata/reference/numpy_generator.json` records numpy 2.4.6's results for the uniform,
+//! integer, choice and shuffle functions from 14 seeds (up to `2^64 - 1`), and
+//! `tests/fixtures/numpy_ziggurat.json` its normal, exponential and geometric draws (10^5 per
+//! seed and distribution); the crate's tests `numpy_generator` and `numpy_ziggurat` replay
+//! them, and the Python package's tests compare against numpy itself.
 //!
 //! ```
 //! use rl_spaces::NumpyGenerator;
@@ -38,6 +39,8 @@
 mod draws;
 mod generator;
 mod seed_sequence;
+#[rustfmt::skip]
+mod ziggurat_tables;
 
 pub use draws::{
     bounded_u64, choice, choice_weighted, geometric, int8_bits, integers, interval, random,

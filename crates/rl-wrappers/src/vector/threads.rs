@@ -450,6 +450,10 @@ impl<B: Batch> Link<B> {
     }
 }
 
+/// The stack of a worker thread: Rust's default for spawned threads, set explicitly so that
+/// the vector's size check reserves what the threads will take.
+pub(crate) const WORKER_STACK: usize = 2 << 20;
+
 /// The loop of a worker thread: waits for a call, claims and steps its share, until told to
 /// stop.
 fn work<B: Batch>(link: &Link<B>) {
@@ -798,6 +802,7 @@ where
         let theirs = Arc::clone(&link);
         let thread = thread::Builder::new()
             .name(format!("rl-vector-{index}"))
+            .stack_size(WORKER_STACK)
             .spawn(move || work(&theirs))
             .map_err(|e| VectorError::ThreadSpawn {
                 reason: e.to_string(),
