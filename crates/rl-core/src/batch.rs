@@ -256,8 +256,8 @@ pub trait BatchStates<T: FlatScalar>: Send {
         false
     }
 
-    /// The bytes each episode takes in this batch: its state (and, in a batch built by id,
-    /// its action), not counting heap data a state owns. A vector environment adds its own
+    /// The bytes each episode takes in this batch: its state with the heap bytes it owns
+    /// ([`Domain::state_heap_bytes`]) and, in a batch built by id, its action. A vector environment adds its own
     /// bookkeeping and checks the total can be allocated before building the batch.
     fn episode_bytes(&self) -> usize;
 
@@ -472,7 +472,7 @@ where
     }
 
     fn episode_bytes(&self) -> usize {
-        std::mem::size_of::<D::State>()
+        std::mem::size_of::<D::State>() + self.domain.state_heap_bytes()
     }
 
     fn is_applicable(&self, i: usize, action: &D::Action) -> bool {

@@ -183,6 +183,15 @@ pub trait Domain {
         Vec::new()
     }
 
+    /// The heap bytes one state owns (a grid's cells, a list of objects), beyond
+    /// `size_of::<State>()`: what a vector of many states checks it can allocate before it
+    /// allocates anything, so that a size the memory cannot hold is an error, not an abort
+    /// (by default 0: a state of plain values). An estimate from above is right; it need not
+    /// be exact.
+    fn state_heap_bytes(&self) -> usize {
+        0
+    }
+
     /// The number of states of a finite domain (RLPy's `states_num`).
     fn state_count(&self) -> Option<usize> {
         None

@@ -189,7 +189,7 @@ where
     }
 
     fn episode_bytes(&self) -> usize {
-        std::mem::size_of::<D::State>()
+        std::mem::size_of::<D::State>() + self.domain.state_heap_bytes()
     }
 
     fn is_applicable(&self, i: usize, action: &D::Action) -> bool {

@@ -618,6 +618,15 @@ impl Domain for MiniGrid {
         &self.actions
     }
 
+    /// The grid's cells and, for Dynamic-Obstacles, room for an obstacle per cell (a bound
+    /// from above).
+    fn state_heap_bytes(&self) -> usize {
+        let cells = self.width * self.height;
+        cells
+            * (std::mem::size_of::<crate::object::Cell>()
+                + std::mem::size_of::<crate::grid::Position>())
+    }
+
     fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> MiniGridState {
         self.generate(rng)
     }

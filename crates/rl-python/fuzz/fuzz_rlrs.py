@@ -265,6 +265,7 @@ def run_threads(calls, timeout=10.0):
 ''', ("Hang",))
 
 PRELUDE = (
+    "import os; os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')  # pygame (HumanRendering) headless\n"
     "import copy, gc, json, pickle, threading, time, warnings\n"
     "import numpy as np\n"
     "import gymnasium as gym\n"
@@ -451,6 +452,10 @@ class Generator:
         self.rng = rng
         self.cat = catalogue
         self.env_ids: dict[int, str] = {}
+        # Slots made by gym.make(..., render_mode="human"): Gymnasium wraps them in its
+        # HumanRendering, whose pygame display is not thread-safe (SIGSEGV in SDL when several
+        # threads render); threads operations use their rlrs environment (.unwrapped) instead.
+        self.human: set[int] = set()
         self.core_ids: dict[int, str] = {}
         self.vec_ids: dict[int, str] = {}
         self.driver_envs = 4
@@ -579,6 +584,7 @@ class Generator:
         seed = self.seed_value()
         if kind == "E":
             self.env_ids[k] = env_id
+            self.human.discard(k)
             return "make_env", f"E[{k}] = rlrs.RustEnv({env_id!r}, render_mode={self.pick(['ansi', 'rgb_array', None])!r})\nreset(E[{k}], seed={seed})"
         if kind == "C":
             self.core_ids[k] = env_id
@@ -622,6 +628,7 @@ class Generator:
             call = f"gym.make({lit(gym_id)}{render}{checker}{self.kwargs_source(kwargs, render + checker)})"
         if isinstance(env_id, str):
             self.env_ids[k] = env_id
+        (self.human.add if call.startswith("gym.") and "'human'" in render else self.human.discard)(k)
         # A refusal must name the parameter when it is the only thing wrong in the call.
         wrapped = hostile in WRAPPER_ARGUMENTS and (hostile != "max_episode_steps" or call.startswith("gym."))
         if hostile is not None and render_ok and env_id in self.cat.ids and not wrapped:
@@ -1069,7 +1076,7 @@ class Generator:
         rng = self.rng
         if self.chance(0.5):
             k, env_id = self.env_slot()
-            e = f"E[{k}]"
+            e = f"E[{k}].unwrapped" if k in self.human else f"E[{k}]"
             bodies = [
                 f"lambda: repeat(lambda: {e}.step(sample({e}.action_space, {self.seed_value()})), 30)",
                 f"lambda: repeat(lambda: {e}.reset(seed={self.seed_value()}), 30)",

@@ -279,7 +279,8 @@ where
     ) -> Result<Self, VectorError> {
         let dim = domain.observation_space().flat_dim();
         let domain = Arc::new(domain);
-        let env_bytes = std::mem::size_of::<D::State>() + BOOKKEEPING_BYTES;
+        let env_bytes =
+            std::mem::size_of::<D::State>() + domain.state_heap_bytes() + BOOKKEEPING_BYTES;
         VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
             let states = DomainStates::new(Arc::clone(&domain), len);
             Ok(KernelBatch::new(states, first))
