@@ -78,9 +78,9 @@ pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
 use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
-    CoreError, Domain, DomainStates, DynamicEnvironment, EnumerableTransitions, Frame,
-    InvalidExamples, Mode, Render, RenderFrame, Simulator, SteppedStates, check_domain,
-    check_transitions,
+    ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
+    EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame, Simulator,
+    SteppedStates, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -159,6 +159,13 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// per thread.
     fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>>;
 
+    /// The names of the domain's declared constraints, in index order (the indices
+    /// [`StepOutcome::violations`](crate::StepOutcome::violations) reports), or nothing when
+    /// the registration declared none ([`Registration::with_constraints`]).
+    fn constraint_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The domain's discount factor.
     fn discount(&self) -> f64;
 
@@ -173,6 +180,9 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
 type DrawFn<D> = PictureFn<D>;
 /// Checks a domain's enumerable transitions.
 type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
+/// Gives a domain's declared constraints.
+type ConstraintsFn<D> =
+    fn(&D) -> Result<ConstraintSet<<D as Domain>::State, <D as Domain>::Action>, CoreError>;
 /// Builds the states of a batch of episodes (the domain's kernel, or its step state by
 /// state), with [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None`
 /// for an action space other than [`Discrete`](rl_spaces::Discrete)).
@@ -215,6 +225,7 @@ struct Capabilities<D: Domain> {
     /// by default, its step state by state.
     kernel: KernelFns<D>,
     state: Option<StateFns<D>>,
+    constraints: Option<ConstraintsFn<D>>,
 }
 
 impl<D: Domain> Capabilities<D> {
@@ -239,11 +250,23 @@ impl<D: Domain> Clone for Capabilities<D> {
 
 impl<D: Domain> Copy for Capabilities<D> {}
 
-/// A typed domain with its id and capabilities.
+/// A typed domain with its id, capabilities and declared constraints.
 struct Built<D: Domain> {
     id: Arc<str>,
     domain: D,
     capabilities: Capabilities<D>,
+    constraints: Option<ConstraintSet<D::State, D::Action>>,
+}
+
+impl<D> Built<D>
+where
+    D: Domain + Clone,
+{
+    /// An episode of the domain seeded with `seed`, with the capabilities `fns` and the
+    /// declared constraints.
+    fn episode(&self, seed: u64, fns: EpisodeFns<D>) -> Episode<D> {
+        Episode::new(self.domain.clone(), seed, fns, self.constraints.clone())
+    }
 }
 
 impl<D: Domain + fmt::Debug> fmt::Debug for Built<D> {
@@ -269,7 +292,15 @@ where
     }
 
     fn environment(&self, seed: u64) -> BoxedEnvironment {
-        DynamicEnvironment::new(Simulator::new(self.domain.clone(), seed)).boxed()
+        if self.constraints.is_none() {
+            return DynamicEnvironment::new(Simulator::new(self.domain.clone(), seed)).boxed();
+        }
+        let fns = EpisodeFns {
+            state: None,
+            picture: None,
+            frames: None,
+        };
+        DynamicEnvironment::new(self.episode(seed, fns)).boxed()
     }
 
     fn check(&self, config: &CheckConfig) -> CheckReport {
@@ -309,27 +340,38 @@ where
                 operation: "frames",
             });
         }
-        Ok(Box::new(DynamicEnvironment::new(Episode::new(
-            self.domain.clone(),
-            seed,
-            self.capabilities.episode(),
-        ))))
-    }
-
-    fn registered_environment(&self, seed: u64) -> BoxedRegisteredEnvironment {
-        Box::new(DynamicEnvironment::new(Episode::new(
-            self.domain.clone(),
-            seed,
-            self.capabilities.episode(),
+        Ok(Box::new(DynamicEnvironment::new(
+            self.episode(seed, self.capabilities.episode()),
         )))
     }
 
+    fn registered_environment(&self, seed: u64) -> BoxedRegisteredEnvironment {
+        Box::new(DynamicEnvironment::new(
+            self.episode(seed, self.capabilities.episode()),
+        ))
+    }
+
     fn batch_states(&self, len: usize) -> BoxedBatchStates {
-        (self.capabilities.kernel.any)(&self.domain, len)
+        match &self.constraints {
+            Some(constraints) => Box::new(AnyDomainStates::any(self.constrained(len, constraints))),
+            None => (self.capabilities.kernel.any)(&self.domain, len),
+        }
     }
 
     fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
-        (self.capabilities.kernel.discrete)(&self.domain, len)
+        match &self.constraints {
+            Some(constraints) => Some(Box::new(AnyDomainStates::<_, i64>::new(
+                self.constrained(len, constraints),
+            )?)),
+            None => (self.capabilities.kernel.discrete)(&self.domain, len),
+        }
+    }
+
+    fn constraint_names(&self) -> Vec<String> {
+        self.constraints
+            .iter()
+            .flat_map(|constraints| constraints.names().map(str::to_owned))
+            .collect()
     }
 
     fn discount(&self) -> f64 {
@@ -342,6 +384,19 @@ where
 
     fn as_any(&self) -> &dyn Any {
         &self.domain
+    }
+}
+
+impl<D: Domain + Clone> Built<D> {
+    /// `len` states of the domain stepped one by one with their constraints evaluated
+    /// ([`SteppedStates::with_constraints`]): a domain with declared constraints is batched so
+    /// even when it has a kernel, which sees no states between steps.
+    fn constrained(
+        &self,
+        len: usize,
+        constraints: &ConstraintSet<D::State, D::Action>,
+    ) -> SteppedStates<D> {
+        SteppedStates::new(Arc::new(self.domain.clone()), len).with_constraints(constraints.clone())
     }
 }
 
@@ -450,6 +505,7 @@ where
                     },
                 },
                 state: None,
+                constraints: None,
             },
         }
     }
@@ -497,6 +553,27 @@ where
             to_json: |state| serde_json::to_value(state).ok(),
             from_json: |value| D::State::deserialize(value).map_err(|error| error.to_string()),
         });
+        self
+    }
+
+    /// Declares that the domain's constraints ([`ConstrainedDomain`]) are evaluated on every
+    /// step of what is built by id, as [`Simulator::with_constraints`] evaluates them: the
+    /// environments of [`make`] and [`RegisteredDomain::environment`] report them in
+    /// [`StepOutcome::violations`](crate::StepOutcome::violations) (named by
+    /// [`Environment::constraint_name`](crate::Environment::constraint_name) and
+    /// [`RegisteredDomain::constraint_names`]), and they, the registered environments and the
+    /// vectors built by id list the violated ones' names in the step's info under
+    /// [`VIOLATIONS_INFO_KEY`](crate::VIOLATIONS_INFO_KEY) (`"violations"`, written by
+    /// [`ConstraintSet::write_info`]). Vectors built by id then step the domain state
+    /// by state ([`SteppedStates::with_constraints`]), even when it declared a kernel.
+    ///
+    /// Building by id fails with [`CoreError::InvalidParameter`] when the domain declares
+    /// more than [`Violations::MAX_CONSTRAINTS`](crate::Violations::MAX_CONSTRAINTS).
+    pub fn with_constraints(mut self) -> Self
+    where
+        D: ConstrainedDomain,
+    {
+        self.capabilities.constraints = Some(|domain| ConstraintSet::of(domain));
         self
     }
 
@@ -564,10 +641,15 @@ where
         } = self;
         let build = move |id: &str, params: Option<&Value>| {
             let domain = construct(params)?;
+            let constraints = capabilities
+                .constraints
+                .map(|constraints| constraints(&domain))
+                .transpose()?;
             Ok(Box::new(Built {
                 id: Arc::from(id),
                 domain,
                 capabilities,
+                constraints,
             }) as Box<dyn RegisteredDomain>)
         };
         let entry = Entry {

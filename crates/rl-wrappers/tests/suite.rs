@@ -7,6 +7,7 @@ mod common;
 mod allocation;
 mod allocation_pictures;
 mod conformance;
+mod constraints_by_id;
 mod history;
 mod infos;
 mod kernel;
