@@ -23,3 +23,4 @@ mod transforms;
 mod vector;
 mod vector_threads;
 mod vector_wrappers;
+mod wrappers_by_id;
