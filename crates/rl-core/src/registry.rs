@@ -80,7 +80,7 @@ use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
     EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame, Simulator,
-    SteppedStates, check_domain, check_transitions,
+    SteppedStates, check_constraints, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -104,8 +104,9 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// seeded with `seed`.
     fn environment(&self, seed: u64) -> BoxedEnvironment;
 
-    /// The conformance checker's report ([`check_domain`], and [`check_transitions`] when the
-    /// registration declared enumerable transitions).
+    /// The conformance checker's report ([`check_domain`], [`check_transitions`] when the
+    /// registration declared enumerable transitions, and [`check_constraints`] when it declared
+    /// constraints).
     fn check(&self, config: &CheckConfig) -> CheckReport;
 
     /// A picture of the initial state drawn with `seed` in training mode, or `None` when the
@@ -183,6 +184,20 @@ type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
 /// Gives a domain's declared constraints.
 type ConstraintsFn<D> =
     fn(&D) -> Result<ConstraintSet<<D as Domain>::State, <D as Domain>::Action>, CoreError>;
+
+/// What a registration with constraints keeps: the domain's constraints and their check.
+struct ConstraintFns<D: Domain> {
+    set: ConstraintsFn<D>,
+    check: TransitionCheckFn<D>,
+}
+
+impl<D: Domain> Clone for ConstraintFns<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for ConstraintFns<D> {}
 /// Builds the states of a batch of episodes (the domain's kernel, or its step state by
 /// state), with [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None`
 /// for an action space other than [`Discrete`](rl_spaces::Discrete)).
@@ -225,7 +240,7 @@ struct Capabilities<D: Domain> {
     /// by default, its step state by state.
     kernel: KernelFns<D>,
     state: Option<StateFns<D>>,
-    constraints: Option<ConstraintsFn<D>>,
+    constraints: Option<ConstraintFns<D>>,
 }
 
 impl<D: Domain> Capabilities<D> {
@@ -307,6 +322,9 @@ where
         let mut report = check_domain(&self.domain, config);
         if let Some(check) = self.capabilities.transitions {
             report.merge(check(&self.domain, config));
+        }
+        if let Some(constraints) = self.capabilities.constraints {
+            report.merge((constraints.check)(&self.domain, config));
         }
         report
     }
@@ -567,13 +585,18 @@ where
     /// [`ConstraintSet::write_info`]). Vectors built by id then step the domain state
     /// by state ([`SteppedStates::with_constraints`]), even when it declared a kernel.
     ///
-    /// Building by id fails with [`CoreError::InvalidParameter`] when the domain declares
-    /// more than [`Violations::MAX_CONSTRAINTS`](crate::Violations::MAX_CONSTRAINTS).
+    /// The checker by id ([`RegisteredDomain::check`], `rl check`) also runs
+    /// [`check_constraints`]. Building by id fails with [`CoreError::InvalidParameter`] when
+    /// the domain declares more than
+    /// [`Violations::MAX_CONSTRAINTS`](crate::Violations::MAX_CONSTRAINTS).
     pub fn with_constraints(mut self) -> Self
     where
         D: ConstrainedDomain,
     {
-        self.capabilities.constraints = Some(|domain| ConstraintSet::of(domain));
+        self.capabilities.constraints = Some(ConstraintFns {
+            set: |domain| ConstraintSet::of(domain),
+            check: |domain, config| check_constraints(domain, config),
+        });
         self
     }
 
@@ -643,7 +666,7 @@ where
             let domain = construct(params)?;
             let constraints = capabilities
                 .constraints
-                .map(|constraints| constraints(&domain))
+                .map(|constraints| (constraints.set)(&domain))
                 .transpose()?;
             Ok(Box::new(Built {
                 id: Arc::from(id),

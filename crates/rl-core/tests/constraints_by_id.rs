@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use rl_core::corridor::{Corridor, LEFT, RIGHT};
 use rl_core::registry::{self, Registration};
 use rl_core::{
-    BatchStates, CoreError, Environment, Info, Mode, NumpyGenerator, Simulator,
+    BatchStates, CheckConfig, CoreError, Environment, Info, Mode, NumpyGenerator, Simulator,
     VIOLATIONS_INFO_KEY, Violations,
 };
 use rl_spaces::AnyElement;
@@ -74,6 +74,23 @@ fn environments_by_id_report_the_typed_simulators_violations() {
         seen += expected.violations.len();
     }
     assert!(seen > 50, "only {seen} violations in 400 steps");
+}
+
+#[test]
+fn the_checker_by_id_checks_the_declared_constraints() {
+    register();
+    let constrained = registry::build("Corridor-constrained-v0", None).expect("builds");
+    let report = constrained.check(&CheckConfig::default());
+    assert!(report.is_ok(), "{report}");
+    assert!(
+        report
+            .to_string()
+            .contains("declared constraints evaluate on every step"),
+        "{report}"
+    );
+    let plain = registry::build("Corridor-unconstrained-v0", None).expect("builds");
+    let report = plain.check(&CheckConfig::default()).to_string();
+    assert!(!report.contains("declared constraints"), "{report}");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Constraints through the runner and the command line: a domain registered with its
 //! constraints (`Registration::with_constraints`) run by `rl run` gets each learning episode's
 //! violations by constraint (name, count, first step) in its run files, and a summary of them
-//! on standard output; the runner's `run_episode` records the same for any environment.
+//! on standard output, and `rl check` checks them; the runner's `run_episode` records the same
+//! for any environment.
 
 use rand::SeedableRng;
 use rl_core::corridor::Corridor;
@@ -144,4 +145,18 @@ fn run_episode_records_what_the_typed_simulator_reports() {
     assert_eq!(record.violations[0].name, NAME);
     assert_eq!(record.violations[0].count, count);
     assert_eq!(Some(record.violations[0].first_step), first);
+}
+
+#[test]
+fn rl_check_checks_the_declared_constraints() {
+    register();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code =
+        rl_experiment::cli::run_with_args(["rl", "check", "--domain", ID], &mut out, &mut err);
+    let (out, err) = (String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{out}\n{err}");
+    assert!(
+        out.contains("declared constraints evaluate on every step"),
+        "{out}"
+    );
 }
