@@ -95,7 +95,9 @@ impl<D: Domain> SteppedStates<D> {
     /// a step that violates some lists their names in its info under
     /// [`VIOLATIONS_INFO_KEY`](crate::VIOLATIONS_INFO_KEY) (what a vector built by id from a
     /// registration with constraints steps). The states' memories are kept from
-    /// [`step`](BatchStates::step) too, whose infos are dropped.
+    /// [`step`](BatchStates::step) too, whose infos are dropped. Checking allocates nothing
+    /// once each memory is full (for plain-value states); a violating step's info entry, a
+    /// list of names, is one allocation, on violating steps only.
     pub fn with_constraints(mut self, constraints: ConstraintSet<D::State, D::Action>) -> Self {
         let memories = self.states.iter().map(|_| constraints.memory()).collect();
         self.constraints = Some(Constrained {
