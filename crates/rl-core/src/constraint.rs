@@ -1,11 +1,32 @@
 //! Constraints on transitions (scikit-decide's `Constraint`, `ImplicitConstraint`,
-//! `BoundConstraint`), the [`Memory`] they read, and the [`Violations`] a step reports.
+//! `BoundConstraint`), the [`Memory`] they read, a domain's [`ConstraintSet`], and the
+//! [`Violations`] a step reports.
 
 use std::collections::VecDeque;
 use std::fmt;
 use std::num::NonZeroUsize;
+use std::sync::Arc;
 
-use crate::CoreError;
+use serde_json::Value as JsonValue;
+
+use crate::{ConstrainedDomain, CoreError, Info};
+
+/// The key of the info entry that lists the constraints a step violated, in what is built by
+/// id.
+///
+/// # Violations of environments built by id
+///
+/// A [`Simulator`](crate::Simulator) reports a step's violations in
+/// [`StepOutcome::violations`](crate::StepOutcome::violations), by index in the domain's list
+/// ([`Environment::constraint_name`](crate::Environment::constraint_name) names them). What is
+/// built by id from a registration that declared constraints
+/// ([`Registration::with_constraints`](crate::registry::Registration::with_constraints))
+/// reports them the same way and, for consumers that read infos (vectors, Python), also in the
+/// step's info under [`VIOLATIONS_INFO_KEY`] (`"violations"`): the names of the violated
+/// constraints, in index order, as a JSON array of strings, present only on steps that
+/// violated at least one. A vector lays it out as every info entry (Gymnasium's
+/// `info["violations"]` over the batch with its mask `info["_violations"]`).
+pub const VIOLATIONS_INFO_KEY: &str = "violations";
 
 /// The recent states a constraint may look at: the current state, and optionally a bounded
 /// history before it (newest last).
@@ -302,6 +323,133 @@ impl Violations {
     /// The indices of the violated constraints, in increasing order.
     pub fn iter(self) -> impl Iterator<Item = usize> {
         (0..Self::MAX_CONSTRAINTS).filter(move |i| self.contains(*i))
+    }
+}
+
+/// A domain's declared constraints with the length of their memory, checked to be at most
+/// [`Violations::MAX_CONSTRAINTS`] and shared (cloning it clones a pointer): what a
+/// [`Simulator`](crate::Simulator), the batches of a vector built by id
+/// ([`SteppedStates::with_constraints`](crate::SteppedStates::with_constraints)) and a
+/// registration evaluate, one definition for all of them.
+///
+/// ```
+/// use rl_core::corridor::{Corridor, LEFT};
+/// use rl_core::{ConstraintSet, Info, Memory};
+///
+/// let set = ConstraintSet::of(&Corridor::new(4, 0.0)?)?;
+/// assert_eq!(set.names().collect::<Vec<_>>(), ["moves toward the goal"]);
+/// let mut memory = set.memory();
+/// memory.push(0);
+/// let violations = set.check(&mut memory, &LEFT, &0); // into the left wall
+/// assert_eq!(violations.iter().collect::<Vec<_>>(), [0]);
+/// let mut info = Info::new();
+/// set.write_info(violations, &mut info);
+/// assert_eq!(info.get("violations"), Some(&serde_json::json!(["moves toward the goal"])));
+/// # Ok::<(), rl_core::CoreError>(())
+/// ```
+pub struct ConstraintSet<S, A> {
+    constraints: Arc<[BoxedConstraint<S, A>]>,
+    memory_length: NonZeroUsize,
+}
+
+impl<S, A> Clone for ConstraintSet<S, A> {
+    fn clone(&self) -> Self {
+        ConstraintSet {
+            constraints: Arc::clone(&self.constraints),
+            memory_length: self.memory_length,
+        }
+    }
+}
+
+impl<S, A> fmt::Debug for ConstraintSet<S, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConstraintSet")
+            .field("names", &self.names().collect::<Vec<_>>())
+            .field("memory_length", &self.memory_length)
+            .finish()
+    }
+}
+
+impl<S, A> ConstraintSet<S, A> {
+    /// The constraints `domain` declares ([`ConstrainedDomain::constraints`], with its
+    /// [`memory_length`](ConstrainedDomain::memory_length)). Errors if it declares more than
+    /// [`Violations::MAX_CONSTRAINTS`].
+    pub fn of<D>(domain: &D) -> Result<Self, CoreError>
+    where
+        D: ConstrainedDomain<State = S, Action = A>,
+    {
+        let constraints = domain.constraints();
+        if constraints.len() > Violations::MAX_CONSTRAINTS {
+            return Err(CoreError::invalid_parameter(
+                "constraints",
+                format!(
+                    "the domain declares {} constraints; at most {} are supported",
+                    constraints.len(),
+                    Violations::MAX_CONSTRAINTS
+                ),
+            ));
+        }
+        Ok(ConstraintSet {
+            constraints: constraints.into(),
+            memory_length: domain.memory_length(),
+        })
+    }
+
+    /// The number of constraints.
+    pub fn len(&self) -> usize {
+        self.constraints.len()
+    }
+
+    /// Whether there is no constraint.
+    pub fn is_empty(&self) -> bool {
+        self.constraints.is_empty()
+    }
+
+    /// The name of constraint `index`.
+    pub fn name(&self, index: usize) -> Option<&str> {
+        self.constraints.get(index).map(|c| c.name())
+    }
+
+    /// The names, in index order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.constraints.iter().map(|c| c.name())
+    }
+
+    /// An empty memory of the constraints' length.
+    pub fn memory(&self) -> Memory<S> {
+        Memory::new(self.memory_length)
+    }
+
+    /// Evaluates every constraint on the step from the newest state of `memory` with `action`
+    /// to `next`, then remembers `next`; returns the violated ones. Allocates nothing once the
+    /// memory is full, when the constraints allocate nothing.
+    pub fn check(&self, memory: &mut Memory<S>, action: &A, next: &S) -> Violations
+    where
+        S: Clone,
+    {
+        let mut violations = Violations::NONE;
+        for (i, constraint) in self.constraints.iter().enumerate() {
+            let next = constraint.depends_on_next_state().then_some(next);
+            if !constraint.check(memory, action, next) {
+                violations.insert(i);
+            }
+        }
+        memory.push(next.clone());
+        violations
+    }
+
+    /// Writes `violations` into `info` under [`VIOLATIONS_INFO_KEY`] as the list of the
+    /// violated constraints' names (in index order); writes nothing when there is none.
+    pub fn write_info(&self, violations: Violations, info: &mut Info) {
+        if violations.is_empty() {
+            return;
+        }
+        let names = violations
+            .iter()
+            .filter_map(|i| self.name(i))
+            .map(|name| JsonValue::String(name.to_owned()))
+            .collect::<Vec<_>>();
+        info.insert(VIOLATIONS_INFO_KEY, JsonValue::Array(names));
     }
 }
 

@@ -162,4 +162,8 @@ where
     fn close(&mut self) {
         self.inner.close();
     }
+
+    fn constraint_name(&self, index: usize) -> Option<&str> {
+        self.inner.constraint_name(index)
+    }
 }

@@ -144,6 +144,15 @@ pub trait Environment {
     /// Releases resources (default: nothing to release).
     fn close(&mut self) {}
 
+    /// The name of declared constraint `index`, the index [`StepOutcome::violations`] reports
+    /// (default `None`: an environment that evaluates no constraints). A
+    /// [`Simulator`](crate::Simulator) built with constraints, and what is built by id from a
+    /// registration that declared them, name theirs; wrappers pass the question on.
+    fn constraint_name(&self, index: usize) -> Option<&str> {
+        let _ = index;
+        None
+    }
+
     /// The number of actions of a finite action space (`None` if it is too large to count).
     fn action_count(&self) -> Option<usize>
     where
@@ -211,5 +220,8 @@ impl<E: Environment + ?Sized> Environment for Box<E> {
     }
     fn close(&mut self) {
         (**self).close();
+    }
+    fn constraint_name(&self, index: usize) -> Option<&str> {
+        (**self).constraint_name(index)
     }
 }

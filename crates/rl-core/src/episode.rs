@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use crate::registry::PictureFormat;
 use crate::{
-    CoreError, Domain, DynamicEnvironment, Environment, Frame, FrameEnvironment, Mode, RandomState,
-    ResetReason, Simulator, StepOutcome,
+    ConstraintSet, CoreError, Domain, DynamicEnvironment, Environment, Frame, FrameEnvironment,
+    Mode, RandomState, ResetReason, Simulator, StepOutcome,
 };
 
 /// An environment built by id, driven through [`AnyElement`]s, with what its registration
@@ -108,8 +108,10 @@ impl<D: Domain> Clone for EpisodeFns<D> {
 impl<D: Domain> Copy for EpisodeFns<D> {}
 
 /// A [`Simulator`] that also keeps the last action of its episode when it draws frames (for
-/// [`RenderFrame::draw_frame_after`](crate::RenderFrame::draw_frame_after)); its steps,
-/// observations and random state are exactly the simulator's.
+/// [`RenderFrame::draw_frame_after`](crate::RenderFrame::draw_frame_after)) and, with declared
+/// constraints, lists the violated ones in the step's info under
+/// [`VIOLATIONS_INFO_KEY`](crate::VIOLATIONS_INFO_KEY); its steps, observations and random
+/// state are exactly the simulator's.
 pub(crate) struct Episode<D: Domain> {
     simulator: Simulator<D>,
     last_action: Option<D::Action>,
@@ -117,10 +119,20 @@ pub(crate) struct Episode<D: Domain> {
 }
 
 impl<D: Domain> Episode<D> {
-    /// The episode of `domain` seeded with `seed`, not yet reset.
-    pub(crate) fn new(domain: D, seed: u64, fns: EpisodeFns<D>) -> Self {
+    /// The episode of `domain` seeded with `seed`, not yet reset, evaluating `constraints`
+    /// when given.
+    pub(crate) fn new(
+        domain: D,
+        seed: u64,
+        fns: EpisodeFns<D>,
+        constraints: Option<ConstraintSet<D::State, D::Action>>,
+    ) -> Self {
+        let simulator = match constraints {
+            Some(constraints) => Simulator::with_constraint_set(domain, seed, constraints),
+            None => Simulator::new(domain, seed),
+        };
         Episode {
-            simulator: Simulator::new(domain, seed),
+            simulator,
             last_action: None,
             fns,
         }
@@ -148,7 +160,10 @@ impl<D: Domain> Environment for Episode<D> {
     }
 
     fn step(&mut self, action: &D::Action) -> Result<StepOutcome<D::Observation>, CoreError> {
-        let outcome = self.simulator.step(action)?;
+        let mut outcome = self.simulator.step(action)?;
+        if let Some(constraints) = self.simulator.constraint_set() {
+            constraints.write_info(outcome.violations, &mut outcome.info);
+        }
         if self.fns.frames.is_some() {
             // Kept only for frames; a rejected action leaves the last one as it was.
             self.last_action = Some(action.clone());
@@ -186,6 +201,10 @@ impl<D: Domain> Environment for Episode<D> {
 
     fn close(&mut self) {
         self.simulator.close();
+    }
+
+    fn constraint_name(&self, index: usize) -> Option<&str> {
+        self.simulator.constraint_name(index)
     }
 }
 

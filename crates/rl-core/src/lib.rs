@@ -97,8 +97,8 @@ pub use checker::{
     check_environment, check_transitions,
 };
 pub use constraint::{
-    BoundConstraint, BoxedConstraint, Constraint, ImplicitConstraint, Inequality, Memory,
-    Violations,
+    BoundConstraint, BoxedConstraint, Constraint, ConstraintSet, ImplicitConstraint, Inequality,
+    Memory, VIOLATIONS_INFO_KEY, Violations,
 };
 pub use domain::Domain;
 pub use dynamic::{BoxedEnvironment, DynamicEnvironment};

@@ -78,9 +78,9 @@ pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
 use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
-    CoreError, Domain, DomainStates, DynamicEnvironment, EnumerableTransitions, Frame,
-    InvalidExamples, Mode, Render, RenderFrame, Simulator, SteppedStates, check_domain,
-    check_transitions,
+    ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
+    EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame, Simulator,
+    SteppedStates, check_constraints, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -104,8 +104,9 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// seeded with `seed`.
     fn environment(&self, seed: u64) -> BoxedEnvironment;
 
-    /// The conformance checker's report ([`check_domain`], and [`check_transitions`] when the
-    /// registration declared enumerable transitions).
+    /// The conformance checker's report ([`check_domain`], [`check_transitions`] when the
+    /// registration declared enumerable transitions, and [`check_constraints`] when it declared
+    /// constraints).
     fn check(&self, config: &CheckConfig) -> CheckReport;
 
     /// A picture of the initial state drawn with `seed` in training mode, or `None` when the
@@ -159,6 +160,13 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// per thread.
     fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>>;
 
+    /// The names of the domain's declared constraints, in index order (the indices
+    /// [`StepOutcome::violations`](crate::StepOutcome::violations) reports), or nothing when
+    /// the registration declared none ([`Registration::with_constraints`]).
+    fn constraint_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The domain's discount factor.
     fn discount(&self) -> f64;
 
@@ -173,6 +181,23 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
 type DrawFn<D> = PictureFn<D>;
 /// Checks a domain's enumerable transitions.
 type TransitionCheckFn<D> = fn(&D, &CheckConfig) -> CheckReport;
+/// Gives a domain's declared constraints.
+type ConstraintsFn<D> =
+    fn(&D) -> Result<ConstraintSet<<D as Domain>::State, <D as Domain>::Action>, CoreError>;
+
+/// What a registration with constraints keeps: the domain's constraints and their check.
+struct ConstraintFns<D: Domain> {
+    set: ConstraintsFn<D>,
+    check: TransitionCheckFn<D>,
+}
+
+impl<D: Domain> Clone for ConstraintFns<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for ConstraintFns<D> {}
 /// Builds the states of a batch of episodes (the domain's kernel, or its step state by
 /// state), with [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None`
 /// for an action space other than [`Discrete`](rl_spaces::Discrete)).
@@ -215,6 +240,7 @@ struct Capabilities<D: Domain> {
     /// by default, its step state by state.
     kernel: KernelFns<D>,
     state: Option<StateFns<D>>,
+    constraints: Option<ConstraintFns<D>>,
 }
 
 impl<D: Domain> Capabilities<D> {
@@ -239,11 +265,23 @@ impl<D: Domain> Clone for Capabilities<D> {
 
 impl<D: Domain> Copy for Capabilities<D> {}
 
-/// A typed domain with its id and capabilities.
+/// A typed domain with its id, capabilities and declared constraints.
 struct Built<D: Domain> {
     id: Arc<str>,
     domain: D,
     capabilities: Capabilities<D>,
+    constraints: Option<ConstraintSet<D::State, D::Action>>,
+}
+
+impl<D> Built<D>
+where
+    D: Domain + Clone,
+{
+    /// An episode of the domain seeded with `seed`, with the capabilities `fns` and the
+    /// declared constraints.
+    fn episode(&self, seed: u64, fns: EpisodeFns<D>) -> Episode<D> {
+        Episode::new(self.domain.clone(), seed, fns, self.constraints.clone())
+    }
 }
 
 impl<D: Domain + fmt::Debug> fmt::Debug for Built<D> {
@@ -269,13 +307,24 @@ where
     }
 
     fn environment(&self, seed: u64) -> BoxedEnvironment {
-        DynamicEnvironment::new(Simulator::new(self.domain.clone(), seed)).boxed()
+        if self.constraints.is_none() {
+            return DynamicEnvironment::new(Simulator::new(self.domain.clone(), seed)).boxed();
+        }
+        let fns = EpisodeFns {
+            state: None,
+            picture: None,
+            frames: None,
+        };
+        DynamicEnvironment::new(self.episode(seed, fns)).boxed()
     }
 
     fn check(&self, config: &CheckConfig) -> CheckReport {
         let mut report = check_domain(&self.domain, config);
         if let Some(check) = self.capabilities.transitions {
             report.merge(check(&self.domain, config));
+        }
+        if let Some(constraints) = self.capabilities.constraints {
+            report.merge((constraints.check)(&self.domain, config));
         }
         report
     }
@@ -309,27 +358,38 @@ where
                 operation: "frames",
             });
         }
-        Ok(Box::new(DynamicEnvironment::new(Episode::new(
-            self.domain.clone(),
-            seed,
-            self.capabilities.episode(),
-        ))))
-    }
-
-    fn registered_environment(&self, seed: u64) -> BoxedRegisteredEnvironment {
-        Box::new(DynamicEnvironment::new(Episode::new(
-            self.domain.clone(),
-            seed,
-            self.capabilities.episode(),
+        Ok(Box::new(DynamicEnvironment::new(
+            self.episode(seed, self.capabilities.episode()),
         )))
     }
 
+    fn registered_environment(&self, seed: u64) -> BoxedRegisteredEnvironment {
+        Box::new(DynamicEnvironment::new(
+            self.episode(seed, self.capabilities.episode()),
+        ))
+    }
+
     fn batch_states(&self, len: usize) -> BoxedBatchStates {
-        (self.capabilities.kernel.any)(&self.domain, len)
+        match &self.constraints {
+            Some(constraints) => Box::new(AnyDomainStates::any(self.constrained(len, constraints))),
+            None => (self.capabilities.kernel.any)(&self.domain, len),
+        }
     }
 
     fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
-        (self.capabilities.kernel.discrete)(&self.domain, len)
+        match &self.constraints {
+            Some(constraints) => Some(Box::new(AnyDomainStates::<_, i64>::new(
+                self.constrained(len, constraints),
+            )?)),
+            None => (self.capabilities.kernel.discrete)(&self.domain, len),
+        }
+    }
+
+    fn constraint_names(&self) -> Vec<String> {
+        self.constraints
+            .iter()
+            .flat_map(|constraints| constraints.names().map(str::to_owned))
+            .collect()
     }
 
     fn discount(&self) -> f64 {
@@ -342,6 +402,19 @@ where
 
     fn as_any(&self) -> &dyn Any {
         &self.domain
+    }
+}
+
+impl<D: Domain + Clone> Built<D> {
+    /// `len` states of the domain stepped one by one with their constraints evaluated
+    /// ([`SteppedStates::with_constraints`]): a domain with declared constraints is batched so
+    /// even when it has a kernel, which sees no states between steps.
+    fn constrained(
+        &self,
+        len: usize,
+        constraints: &ConstraintSet<D::State, D::Action>,
+    ) -> SteppedStates<D> {
+        SteppedStates::new(Arc::new(self.domain.clone()), len).with_constraints(constraints.clone())
     }
 }
 
@@ -450,6 +523,7 @@ where
                     },
                 },
                 state: None,
+                constraints: None,
             },
         }
     }
@@ -496,6 +570,32 @@ where
         self.capabilities.state = Some(StateFns {
             to_json: |state| serde_json::to_value(state).ok(),
             from_json: |value| D::State::deserialize(value).map_err(|error| error.to_string()),
+        });
+        self
+    }
+
+    /// Declares that the domain's constraints ([`ConstrainedDomain`]) are evaluated on every
+    /// step of what is built by id, as [`Simulator::with_constraints`] evaluates them: the
+    /// environments of [`make`] and [`RegisteredDomain::environment`] report them in
+    /// [`StepOutcome::violations`](crate::StepOutcome::violations) (named by
+    /// [`Environment::constraint_name`](crate::Environment::constraint_name) and
+    /// [`RegisteredDomain::constraint_names`]), and they, the registered environments and the
+    /// vectors built by id list the violated ones' names in the step's info under
+    /// [`VIOLATIONS_INFO_KEY`](crate::VIOLATIONS_INFO_KEY) (`"violations"`, written by
+    /// [`ConstraintSet::write_info`]). Vectors built by id then step the domain state
+    /// by state ([`SteppedStates::with_constraints`]), even when it declared a kernel.
+    ///
+    /// The checker by id ([`RegisteredDomain::check`], `rl check`) also runs
+    /// [`check_constraints`]. Building by id fails with [`CoreError::InvalidParameter`] when
+    /// the domain declares more than
+    /// [`Violations::MAX_CONSTRAINTS`](crate::Violations::MAX_CONSTRAINTS).
+    pub fn with_constraints(mut self) -> Self
+    where
+        D: ConstrainedDomain,
+    {
+        self.capabilities.constraints = Some(ConstraintFns {
+            set: |domain| ConstraintSet::of(domain),
+            check: |domain, config| check_constraints(domain, config),
         });
         self
     }
@@ -564,10 +664,15 @@ where
         } = self;
         let build = move |id: &str, params: Option<&Value>| {
             let domain = construct(params)?;
+            let constraints = capabilities
+                .constraints
+                .map(|constraints| (constraints.set)(&domain))
+                .transpose()?;
             Ok(Box::new(Built {
                 id: Arc::from(id),
                 domain,
                 capabilities,
+                constraints,
             }) as Box<dyn RegisteredDomain>)
         };
         let entry = Entry {

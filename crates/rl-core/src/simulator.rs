@@ -6,7 +6,7 @@ use std::num::NonZeroU64;
 use crate::NumpyGenerator;
 use rand::SeedableRng;
 
-use crate::constraint::{BoxedConstraint, Memory, Violations};
+use crate::constraint::{ConstraintSet, Memory, Violations};
 use crate::error::ResetReason;
 use crate::{
     ConstrainedDomain, CoreError, Domain, Environment, Mode, RandomState, StepOutcome,
@@ -66,7 +66,7 @@ pub struct Simulator<D: Domain> {
     mode: Mode,
     steps: u64,
     episode_cap: Option<NonZeroU64>,
-    constraints: Vec<BoxedConstraint<D::State, D::Action>>,
+    constraints: Option<ConstraintSet<D::State, D::Action>>,
     memory: Option<Memory<D::State>>,
 }
 
@@ -84,7 +84,7 @@ impl<D: Domain> Simulator<D> {
             mode: Mode::Training,
             steps: 0,
             episode_cap,
-            constraints: Vec::new(),
+            constraints: None,
             memory: None,
         }
     }
@@ -95,22 +95,29 @@ impl<D: Domain> Simulator<D> {
     where
         D: ConstrainedDomain,
     {
-        let constraints = domain.constraints();
-        if constraints.len() > Violations::MAX_CONSTRAINTS {
-            return Err(CoreError::invalid_parameter(
-                "constraints",
-                format!(
-                    "the domain declares {} constraints; at most {} are supported",
-                    constraints.len(),
-                    Violations::MAX_CONSTRAINTS
-                ),
-            ));
-        }
-        let memory = Memory::new(domain.memory_length());
+        let constraints = ConstraintSet::of(&domain)?;
+        Ok(Simulator::with_constraint_set(domain, seed, constraints))
+    }
+
+    /// A simulator that evaluates `constraints` on every step: the domain's
+    /// [`ConstraintSet`], built once and shared by many simulators (what environments built
+    /// by id do). [`with_constraints`](Self::with_constraints) builds the set itself.
+    pub fn with_constraint_set(
+        domain: D,
+        seed: u64,
+        constraints: ConstraintSet<D::State, D::Action>,
+    ) -> Self {
+        let memory = constraints.memory();
         let mut simulator = Simulator::new(domain, seed);
-        simulator.constraints = constraints;
+        simulator.constraints = Some(constraints);
         simulator.memory = Some(memory);
-        Ok(simulator)
+        simulator
+    }
+
+    /// The constraints the simulator evaluates (`None` without
+    /// [`with_constraints`](Self::with_constraints)).
+    pub fn constraint_set(&self) -> Option<&ConstraintSet<D::State, D::Action>> {
+        self.constraints.as_ref()
     }
 
     /// Replaces the episode cap (`None`: never truncate).
@@ -147,7 +154,10 @@ impl<D: Domain> Simulator<D> {
     /// The names of the declared constraints, in index order (empty without
     /// [`with_constraints`](Self::with_constraints)).
     pub fn constraint_names(&self) -> Vec<&str> {
-        self.constraints.iter().map(|c| c.name()).collect()
+        self.constraints
+            .iter()
+            .flat_map(|constraints| constraints.names())
+            .collect()
     }
 
     /// Starts an episode from a given state instead of an initial state (for planners, tests
@@ -188,7 +198,7 @@ where
             .field("mode", &self.mode)
             .field("steps", &self.steps)
             .field("episode_cap", &self.episode_cap)
-            .field("constraints", &self.constraints.len())
+            .field("constraints", &self.constraints)
             .finish_non_exhaustive()
     }
 }
@@ -197,8 +207,8 @@ impl<D: Domain + Clone> Clone for Simulator<D>
 where
     D::State: Clone,
 {
-    /// Clones the domain, state and generator; declared constraints are not clonable and are
-    /// dropped (build the clone with [`Simulator::with_constraints`] to keep them).
+    /// Clones the domain, state, generator and the constraints' memory; the declared
+    /// constraints themselves are shared.
     fn clone(&self) -> Self {
         Simulator {
             domain: self.domain.clone(),
@@ -208,8 +218,8 @@ where
             mode: self.mode,
             steps: self.steps,
             episode_cap: self.episode_cap,
-            constraints: Vec::new(),
-            memory: None,
+            constraints: self.constraints.clone(),
+            memory: self.memory.clone(),
         }
     }
 }
@@ -231,24 +241,16 @@ fn invalid_action<A: fmt::Debug, S: fmt::Display>(action: &A, space: &S) -> Core
     CoreError::invalid_action(action, space)
 }
 
-/// Evaluates the declared constraints on a step from the last state in `memory` with
-/// `action` to `next`, then remembers `next`; returns the violated ones.
+/// Evaluates the declared constraints on a step (out of line, so that the step of a
+/// simulator without constraints stays small).
 #[inline(never)]
-fn check_constraints<S: Clone, A>(
-    constraints: &[BoxedConstraint<S, A>],
+fn check<S: Clone, A>(
+    constraints: &ConstraintSet<S, A>,
     memory: &mut Memory<S>,
     action: &A,
     next: &S,
 ) -> Violations {
-    let mut violations = Violations::NONE;
-    for (i, constraint) in constraints.iter().enumerate() {
-        let next = constraint.depends_on_next_state().then_some(next);
-        if !constraint.check(memory, action, next) {
-            violations.insert(i);
-        }
-    }
-    memory.push(next.clone());
-    violations
+    constraints.check(memory, action, next)
 }
 
 impl<D: Domain> Environment for Simulator<D> {
@@ -301,9 +303,9 @@ impl<D: Domain> Environment for Simulator<D> {
         if terminated || truncated {
             self.status = Status::Ended;
         }
-        let violations = match self.memory.as_mut() {
-            None => Violations::NONE,
-            Some(memory) => check_constraints(&self.constraints, memory, action, next_state),
+        let violations = match (self.constraints.as_ref(), self.memory.as_mut()) {
+            (Some(constraints), Some(memory)) => check(constraints, memory, action, next_state),
+            _ => Violations::NONE,
         };
         Ok(StepOutcome {
             observation,
@@ -317,6 +319,10 @@ impl<D: Domain> Environment for Simulator<D> {
 
     fn seed(&mut self, seed: u64) {
         self.rng = NumpyGenerator::seed_from_u64(seed);
+    }
+
+    fn constraint_name(&self, index: usize) -> Option<&str> {
+        self.constraints.as_ref()?.name(index)
     }
 
     fn mode(&self) -> Mode {

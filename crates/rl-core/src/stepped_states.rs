@@ -8,7 +8,10 @@ use std::sync::Arc;
 use rl_spaces::{FlatScalar, FlattenSpace};
 
 use crate::batch::{placeholder_states, reset_state};
-use crate::{BatchStates, CoreError, Domain, Info, Mode, NumpyGenerator, check_batch_lengths};
+use crate::{
+    BatchStates, ConstraintSet, CoreError, Domain, Info, Memory, Mode, NumpyGenerator,
+    check_batch_lengths,
+};
 
 /// The states of a batch of episodes of any [`Domain`], in one `Vec`, each stepped in place
 /// with [`Domain::step_in_place`] (by default [`Domain::step`]) and its observation written
@@ -61,6 +64,22 @@ use crate::{BatchStates, CoreError, Domain, Info, Mode, NumpyGenerator, check_ba
 pub struct SteppedStates<D: Domain> {
     domain: Arc<D>,
     states: Vec<D::State>,
+    constraints: Option<Constrained<D>>,
+}
+
+/// Declared constraints with each episode's memory of its states.
+struct Constrained<D: Domain> {
+    set: ConstraintSet<D::State, D::Action>,
+    memories: Vec<Memory<D::State>>,
+}
+
+impl<D: Domain> Clone for Constrained<D> {
+    fn clone(&self) -> Self {
+        Constrained {
+            set: self.set.clone(),
+            memories: self.memories.clone(),
+        }
+    }
 }
 
 impl<D: Domain> SteppedStates<D> {
@@ -70,7 +89,25 @@ impl<D: Domain> SteppedStates<D> {
         SteppedStates {
             states: placeholder_states(&*domain, len),
             domain,
+            constraints: None,
         }
+    }
+
+    /// The same states, each episode's steps also checked against `constraints` as a
+    /// [`Simulator::with_constraint_set`](crate::Simulator::with_constraint_set) checks them;
+    /// a step that violates some lists their names in its info under
+    /// [`VIOLATIONS_INFO_KEY`](crate::VIOLATIONS_INFO_KEY) (what a vector built by id from a
+    /// registration with constraints steps). The states' memories are kept from
+    /// [`step`](BatchStates::step) too, whose infos are dropped. Checking allocates nothing
+    /// once each memory is full (for plain-value states); a violating step's info entry, a
+    /// list of names, is one allocation, on violating steps only.
+    pub fn with_constraints(mut self, constraints: ConstraintSet<D::State, D::Action>) -> Self {
+        let memories = self.states.iter().map(|_| constraints.memory()).collect();
+        self.constraints = Some(Constrained {
+            set: constraints,
+            memories,
+        });
+        self
     }
 
     /// The domain.
@@ -98,6 +135,7 @@ impl<D: Domain> Clone for SteppedStates<D> {
         SteppedStates {
             domain: Arc::clone(&self.domain),
             states: self.states.clone(),
+            constraints: self.constraints.clone(),
         }
     }
 }
@@ -141,7 +179,13 @@ where
         rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
-        reset_state(&*self.domain, &mut self.states, i, mode, rng, observation)
+        reset_state(&*self.domain, &mut self.states, i, mode, rng, observation)?;
+        if let Some(constraints) = self.constraints.as_mut() {
+            let memory = &mut constraints.memories[i];
+            memory.clear();
+            memory.push(self.states[i].clone());
+        }
+        Ok(())
     }
 
     /// Steps every state, writing no info ([`step_with_infos`](Self::step_with_infos) with no
@@ -263,6 +307,12 @@ where
             let outcome = domain.step_in_place(state, action, mode, &mut rngs[i]);
             if let Some(infos) = infos.as_deref_mut() {
                 put(&mut infos[i], outcome.info);
+            }
+            if let Some(Constrained { set, memories }) = self.constraints.as_mut() {
+                let violations = set.check(&mut memories[i], action, state);
+                if let Some(infos) = infos.as_deref_mut() {
+                    set.write_info(violations, &mut infos[i]);
+                }
             }
             rewards[i] = outcome.value.reward();
             terminated[i] = outcome.terminated;

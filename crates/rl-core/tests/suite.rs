@@ -4,6 +4,7 @@
 
 mod allocation;
 mod checker;
+mod constraints_by_id;
 mod invalid_action;
 mod registered;
 mod robustness;

@@ -623,6 +623,25 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if let Some(note) = catalog::success_note(&config, &outcome.results) {
         writeln!(out, "{note}")?;
     }
+    let violations = crate::results::violation_summary(&outcome.results);
+    if !violations.is_empty() {
+        writeln!(
+            out,
+            "constraint violations in learning episodes (all runs; each episode's in its run file):"
+        )?;
+        for row in &violations {
+            writeln!(
+                out,
+                "  {}: {} steps in {} of {} episodes, first at step {} (earliest) and {} (mean)",
+                row.name,
+                row.count,
+                row.episodes,
+                row.of_episodes,
+                row.earliest_first_step,
+                crate::progress::fixed(row.mean_first_step, 1)
+            )?;
+        }
+    }
     let mut written = vec![
         args.out.join("summary.csv"),
         args.out.join("learning_curve.svg"),

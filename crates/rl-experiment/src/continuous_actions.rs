@@ -119,6 +119,10 @@ where
         self.inner.discount()
     }
 
+    fn constraint_name(&self, index: usize) -> Option<&str> {
+        self.inner.constraint_name(index)
+    }
+
     fn is_applicable(&self, action: &Self::Action) -> bool {
         self.inner.is_applicable(&self.space.element_to_any(action))
     }

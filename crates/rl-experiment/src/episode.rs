@@ -1,10 +1,11 @@
 //! Running episodes: [`run_episode`] and [`run_episodes`] with any [`Policy`], giving an
-//! [`EpisodeRecord`] per episode.
+//! [`EpisodeRecord`] per episode, with its violations of declared constraints by constraint
+//! ([`ConstraintViolations`]).
 
 use std::time::Instant;
 
 use rand::Rng;
-use rl_core::{Environment, Mode};
+use rl_core::{Environment, Mode, Violations};
 use serde::{Deserialize, Serialize};
 
 use crate::ExperimentError;
@@ -27,8 +28,78 @@ pub struct EpisodeRecord {
     /// Seconds of wall time the episode took (the only field that differs between identical
     /// runs).
     pub wall_time: f64,
-    /// The number of constraint violations reported by the environment.
+    /// The number of constraint violations reported by the environment (the sum over steps
+    /// of the number of constraints each step violated).
     pub constraint_violations: u64,
+    /// The violations by constraint, in the order of the domain's constraints: one entry per
+    /// constraint violated at least once in the episode (none for an environment without
+    /// declared constraints; absent from JSON when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<ConstraintViolations>,
+}
+
+/// How often one declared constraint was violated in an episode, and when first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConstraintViolations {
+    /// The constraint's name ([`Environment::constraint_name`]; `constraint N` for an
+    /// environment that names none).
+    pub name: String,
+    /// The number of the episode's steps that violated it.
+    pub count: u64,
+    /// The first step of the episode that violated it, counted from 1.
+    pub first_step: u64,
+}
+
+/// The violations of an episode being run, by constraint: allocates only when a constraint is
+/// violated for the first time in the episode.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ViolationTally {
+    /// The constraints violated so far, with their index, in index order.
+    entries: Vec<(usize, ConstraintViolations)>,
+    /// The sum of the violations of every step.
+    total: u64,
+}
+
+impl ViolationTally {
+    /// Records the violations of step `step` (counted from 1) of `env`'s episode.
+    pub(crate) fn record<E: Environment + ?Sized>(
+        &mut self,
+        env: &E,
+        violations: Violations,
+        step: u64,
+    ) {
+        if violations.is_empty() {
+            return;
+        }
+        self.total += violations.len() as u64;
+        for index in violations.iter() {
+            match self.entries.binary_search_by_key(&index, |(i, _)| *i) {
+                Ok(at) => self.entries[at].1.count += 1,
+                Err(at) => {
+                    let name = env
+                        .constraint_name(index)
+                        .map_or_else(|| format!("constraint {index}"), str::to_owned);
+                    let entry = ConstraintViolations {
+                        name,
+                        count: 1,
+                        first_step: step,
+                    };
+                    self.entries.insert(at, (index, entry));
+                }
+            }
+        }
+    }
+
+    /// The sum over steps of the number of constraints each violated.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The violations by constraint, in index order.
+    pub(crate) fn into_violations(self) -> Vec<ConstraintViolations> {
+        self.entries.into_iter().map(|(_, entry)| entry).collect()
+    }
 }
 
 /// Chooses actions from observations.
@@ -50,6 +121,8 @@ where
 
 /// Runs one episode of `env` in `mode` with `policy`, until the environment ends it or, if
 /// `step_limit` is given, until that many steps (the episode is then recorded as truncated).
+/// The violations of the environment's declared constraints
+/// ([`StepOutcome::violations`](rl_core::StepOutcome::violations)) are recorded by constraint.
 ///
 /// ```
 /// use rl_core::corridor::{Corridor, RIGHT};
@@ -61,6 +134,15 @@ where
 /// let mut rng = rand_pcg::Pcg64::new(0, 0);
 /// let record = run_episode(&mut env, &mut always_right, Mode::Training, None, &mut rng)?;
 /// assert_eq!((record.length, record.episode_return, record.terminated), (4, -4.0, true));
+///
+/// // With the corridor's constraint ("moves toward the goal") evaluated: walking left from
+/// // cell 0 violates it on every step.
+/// let mut env = Simulator::with_constraints(Corridor::new(5, 0.0)?, 0)?;
+/// let mut always_left = |_: &i64, _: &mut dyn rand::Rng| rl_core::corridor::LEFT;
+/// let record = run_episode(&mut env, &mut always_left, Mode::Training, Some(3), &mut rng)?;
+/// assert_eq!(record.constraint_violations, 3);
+/// assert_eq!(record.violations[0].name, "moves toward the goal");
+/// assert_eq!((record.violations[0].count, record.violations[0].first_step), (3, 1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn run_episode<E, P, R>(
@@ -86,7 +168,9 @@ where
         truncated: false,
         wall_time: 0.0,
         constraint_violations: 0,
+        violations: Vec::new(),
     };
+    let mut tally = ViolationTally::default();
     let mut weight = 1.0;
     loop {
         if step_limit.is_some_and(|limit| record.length >= limit) {
@@ -99,7 +183,7 @@ where
         record.discounted_return += weight * outcome.reward();
         weight *= discount;
         record.length += 1;
-        record.constraint_violations += outcome.violations.len() as u64;
+        tally.record(env, outcome.violations, record.length);
         if outcome.is_done() {
             record.terminated = outcome.terminated;
             record.truncated = outcome.truncated;
@@ -107,6 +191,8 @@ where
         }
         observation = outcome.observation;
     }
+    record.constraint_violations = tally.total();
+    record.violations = tally.into_violations();
     record.wall_time = start.elapsed().as_secs_f64();
     Ok(record)
 }

@@ -12,6 +12,7 @@ use serde_json::Value as JsonValue;
 
 use crate::ExperimentError;
 use crate::agent::{Agent, AgentContext, Experience, build_agent};
+use crate::episode::{ConstraintViolations, ViolationTally};
 use crate::seeds::RunSeeds;
 
 /// What an experiment is: the domain, the agent, the budget, the checks, the runs and the seed.
@@ -188,8 +189,14 @@ pub struct TrainingEpisode {
     pub terminated: bool,
     /// Whether it was truncated.
     pub truncated: bool,
-    /// Constraint violations reported.
+    /// Constraint violations reported (the sum over steps of the number of constraints each
+    /// violated).
     pub constraint_violations: u64,
+    /// The violations by constraint (name, count, first step), in the order of the domain's
+    /// constraints, one entry per constraint violated at least once (absent from the run file
+    /// when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<ConstraintViolations>,
 }
 
 /// The per-state greedy values and actions a tabular agent learned (for pictures).
@@ -404,7 +411,7 @@ struct Ongoing {
     action: AnyElement,
     episode_return: f64,
     length: u64,
-    violations: u64,
+    violations: ViolationTally,
 }
 
 /// Runs run `run` of the experiment: builds a learning and an evaluation environment with
@@ -506,7 +513,7 @@ pub fn run_once_with_agent(
                     action,
                     episode_return: 0.0,
                     length: 0,
-                    violations: 0,
+                    violations: ViolationTally::default(),
                 }
             }
         };
@@ -545,7 +552,8 @@ pub fn run_once_with_agent(
         })?;
         let episode_return = current.episode_return + outcome.reward();
         let length = current.length + 1;
-        let violations = current.violations + outcome.violations.len() as u64;
+        let mut violations = current.violations;
+        violations.record(&env, outcome.violations, length);
         match (done, next_action) {
             (false, Some(action)) => {
                 ongoing = Some(Ongoing {
@@ -563,7 +571,8 @@ pub fn run_once_with_agent(
                     length,
                     terminated: outcome.terminated,
                     truncated: outcome.truncated,
-                    constraint_violations: violations,
+                    constraint_violations: violations.total(),
+                    violations: violations.into_violations(),
                 };
                 for c in controllers.iter_mut() {
                     c.on_episode_end(episodes.len() as u64, &record);

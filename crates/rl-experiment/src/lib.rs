@@ -53,7 +53,7 @@ pub mod seeds;
 pub mod sweep;
 pub mod video;
 
-pub use episode::{EpisodeRecord, Policy, run_episode, run_episodes};
+pub use episode::{ConstraintViolations, EpisodeRecord, Policy, run_episode, run_episodes};
 pub use error::ExperimentError;
 pub use experiment::{
     CHECKS_PER_POLICY_LIMIT, CheckRecord, Controller, ExperimentConfig, LogController,

@@ -573,6 +573,69 @@ pub fn summarize(results: &[RunResult]) -> Vec<SummaryRow> {
         .collect()
 }
 
+/// The violations of one declared constraint over every learning episode of an experiment's
+/// runs ([`TrainingEpisode::violations`](crate::TrainingEpisode::violations)), as `rl run`
+/// prints them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViolationSummary {
+    /// The constraint's name.
+    pub name: String,
+    /// The learning episodes that violated it at least once.
+    pub episodes: u64,
+    /// The learning episodes of all runs.
+    pub of_episodes: u64,
+    /// The steps that violated it, over all those episodes.
+    pub count: u64,
+    /// The earliest step (counted from 1 in its episode) of a first violation.
+    pub earliest_first_step: u64,
+    /// The mean over the violating episodes of the step of the first violation.
+    pub mean_first_step: f64,
+}
+
+/// The violations of each declared constraint over the learning episodes of `results`, in the
+/// order the constraints were first met (the domain's order within an episode); empty when no
+/// episode violated any.
+///
+/// ```
+/// use rl_experiment::results::violation_summary;
+/// assert!(violation_summary(&[]).is_empty());
+/// ```
+pub fn violation_summary(results: &[RunResult]) -> Vec<ViolationSummary> {
+    let of_episodes = results.iter().map(|r| r.episodes.len() as u64).sum();
+    let mut rows: Vec<ViolationSummary> = Vec::new();
+    let mut first_steps: Vec<u64> = Vec::new();
+    for violation in results
+        .iter()
+        .flat_map(|r| &r.episodes)
+        .flat_map(|e| &e.violations)
+    {
+        let at = match rows.iter().position(|row| row.name == violation.name) {
+            Some(at) => at,
+            None => {
+                rows.push(ViolationSummary {
+                    name: violation.name.clone(),
+                    episodes: 0,
+                    of_episodes,
+                    count: 0,
+                    earliest_first_step: u64::MAX,
+                    mean_first_step: 0.0,
+                });
+                first_steps.push(0);
+                rows.len() - 1
+            }
+        };
+        let row = &mut rows[at];
+        row.episodes += 1;
+        row.count += violation.count;
+        row.earliest_first_step = row.earliest_first_step.min(violation.first_step);
+        first_steps[at] += violation.first_step;
+    }
+    for (row, sum) in rows.iter_mut().zip(first_steps) {
+        row.mean_first_step = sum as f64 / row.episodes as f64;
+    }
+    rows
+}
+
 /// The header line of `summary.csv` (without its line end): the fields of [`SummaryRow`] in order.
 pub const SUMMARY_HEADER: &str = "check,learning_steps,runs,return_mean,return_std,discounted_return_mean,steps_mean,terminated_mean,truncated_mean";
 

@@ -5,6 +5,7 @@
 mod catalogue;
 mod cli;
 mod command_line;
+mod constraints;
 mod learning;
 mod mountain_car;
 mod plot;

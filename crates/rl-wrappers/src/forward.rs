@@ -1,10 +1,15 @@
 //! Macros writing the [`Environment`](rl_core::Environment) methods a wrapper passes on to
 //! its inner environment unchanged (each wrapper lists which ones it passes on).
 
-/// The methods about the episode's mode, discount and lifecycle: `mode`, `discount` and
-/// `close`, each calling the same method of `self.inner`.
+/// The methods about the episode's mode, discount, declared constraints and lifecycle:
+/// `mode`, `discount`, `constraint_name` and `close`, each calling the same method of
+/// `self.inner`.
 macro_rules! forward_lifecycle {
     () => {
+        fn constraint_name(&self, index: usize) -> Option<&str> {
+            self.inner.constraint_name(index)
+        }
+
         fn mode(&self) -> rl_core::Mode {
             self.inner.mode()
         }

@@ -20,7 +20,8 @@ pub const NCHAIN_ID: &str = "NChain-v0";
 /// Registers the chain in this library's registry, once (a second call finds the id taken and
 /// leaves the table as it is), with its state as JSON (`with_state`) and text pictures
 /// (`with_render`), so that `reset(options={"state": s})`, `state()` and `render_mode="ansi"`
-/// work for it from Python.
+/// work for it from Python, and its constraint (`with_constraints`), whose violations reach
+/// Python as `info["violations"]`.
 ///
 /// # Errors
 ///
@@ -33,7 +34,8 @@ pub fn register() -> Result<(), CoreError> {
     )
     .with_render()
     .with_state()
-    .with_transitions();
+    .with_transitions()
+    .with_constraints();
     match registration.register() {
         Ok(()) | Err(CoreError::DuplicateId { .. }) => Ok(()),
         Err(error) => Err(error),

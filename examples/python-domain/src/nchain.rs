@@ -31,6 +31,13 @@
 //! - Termination: never.
 //! - Truncation: `episode_cap` steps (1000 by default, as Gym's `NChain-v0`).
 //!
+//! # Constraints
+//!
+//! One declared constraint, "keeps its progress": the next state is not below the current one
+//! (violated by every move back from a state above 0, slipped or chosen). Registered with
+//! `with_constraints()`, its violations reach Python in the step's info: `info["violations"]`,
+//! the list of the violated constraints' names, on the steps that violate one.
+//!
 //! # Parameters
 //!
 //! `length` (5), `slip` (0.2), `small` (2.0), `large` (10.0), `episode_cap` (1000), all
@@ -42,7 +49,8 @@
 
 use rl_core::rand::{Rng, RngExt};
 use rl_core::{
-    CoreError, Domain, EnumerableTransitions, Mode, Render, Transition, TransitionOutcome, Value,
+    BoundConstraint, BoxedConstraint, ConstrainedDomain, CoreError, Domain, EnumerableTransitions,
+    Inequality, Memory, Mode, Render, Transition, TransitionOutcome, Value,
 };
 use rl_spaces::Discrete;
 use serde::Deserialize;
@@ -148,6 +156,25 @@ impl NChain {
     /// The other action.
     fn swapped(action: i64) -> i64 {
         if action == FORWARD { BACK } else { FORWARD }
+    }
+}
+
+/// The chain's one constraint, "keeps its progress" (see the module documentation).
+impl ConstrainedDomain for NChain {
+    fn constraints(&self) -> Vec<BoxedConstraint<i64, i64>> {
+        let keeps_progress = BoundConstraint::new(
+            "keeps its progress",
+            true,
+            |memory: &Memory<i64>, _: &i64, next: Option<&i64>| match (memory.current(), next) {
+                (Some(current), Some(next)) => (next - current) as f64,
+                _ => f64::NAN,
+            },
+            Inequality::GreaterOrEqual,
+            0.0,
+        );
+        keeps_progress
+            .map(|c| vec![Box::new(c) as BoxedConstraint<i64, i64>])
+            .unwrap_or_default()
     }
 }
 

@@ -127,3 +127,41 @@ def test_a_vector_steps_like_single_environments_seeded_the_same_way():
     assert (total > 0).all()
     assert 0 < slips < 50 * num_envs
     envs.close()
+
+
+def test_constraint_violations_are_in_the_infos_single_and_batched():
+    # The registration declared the chain's constraint ("keeps its progress", violated by a
+    # move back from a state above 0): single environments list the violated constraints'
+    # names in info["violations"] on the steps that violate one, and vectors lay that entry out
+    # as Gymnasium's SyncVectorEnv does (an object array over the batch and its mask).
+    env = gym.make(ID, slip=0.0)
+    env.reset(seed=0)
+    assert "violations" not in env.step(0)[4]  # forward: progress kept
+    _, reward, _, _, info = env.step(1)  # back from state 1 to 0
+    assert reward == 2.0 and info["violations"] == ["keeps its progress"]
+    assert "violations" not in env.step(1)[4]  # back from 0 stays at 0
+
+    num_envs, seed = 4, 3
+    envs = gym.make_vec(ID, num_envs=num_envs, vectorization_mode="vector_entry_point", slip=0.3)
+    sync = gym.make_vec(ID, num_envs=num_envs, vectorization_mode="sync", slip=0.3)
+    envs.reset(seed=seed)
+    sync.reset(seed=seed)
+    rng = np.random.default_rng(1)
+    violating = 0
+    for _ in range(60):
+        actions = rng.integers(0, 2, size=num_envs)
+        info = envs.step(actions)[4]
+        sync_info = sync.step(actions)[4]
+        assert sorted(info) == sorted(sync_info)
+        if "violations" in sync_info:
+            assert np.array_equal(info["_violations"], sync_info["_violations"])
+            assert info["violations"].dtype == object
+            for i in range(num_envs):
+                if info["_violations"][i]:
+                    assert info["violations"][i] == ["keeps its progress"]
+                    assert sync_info["violations"][i] == info["violations"][i]
+                    violating += 1
+                else:
+                    assert info["violations"][i] is None
+    assert violating > 10
+    envs.close()

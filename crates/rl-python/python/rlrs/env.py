@@ -130,6 +130,12 @@ class RustEnv(gym.Env):
     ``metadata["render_modes"]`` lists the modes of its id).
     ``metadata["render_fps"]`` is Gymnasium's for the ids that mirror one of its environments
     (50 for CartPole, 30 for MountainCar and Pendulum, 15 for Acrobot), 50 otherwise.
+
+    Infos are the domain's (its Rust ``Info`` entries as Python values). A domain registered
+    with its constraints (``Registration::with_constraints``, scikit-decide's constrained
+    domains) adds one documented entry on the steps that violate some:
+    ``info["violations"]``, the list of the violated constraints' names in the domain's order
+    (absent on steps that violate none).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 50}

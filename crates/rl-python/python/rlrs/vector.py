@@ -95,7 +95,10 @@ class RustVectorEnv(VectorEnv):
     - Infos: a domain's step infos (the Rust ``Info`` entries) are laid out as
       ``SyncVectorEnv`` lays them out, ``info[key]`` an array over the batch and
       ``info["_key"]`` its mask (Gymnasium's own ``_add_info``); a domain that reports none
-      costs nothing.
+      costs nothing. The violations of a domain registered with its constraints are one such
+      entry: ``info["violations"]``, an object array holding, for each environment whose step
+      violated some, the list of their names (``None`` elsewhere), with its mask
+      ``info["_violations"]``: what ``SyncVectorEnv`` makes of ``RustEnv``'s entry.
     - Observations: as Gymnasium batches them, ``observation_space`` being
       ``batch_space(single_observation_space, num_envs)`` and ``single_observation_space`` the
       environment's: a float32 Box's rows as the vector writes them (views of its buffer with

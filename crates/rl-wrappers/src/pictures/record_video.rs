@@ -217,6 +217,10 @@ where
         self.inner.discount()
     }
 
+    fn constraint_name(&self, index: usize) -> Option<&str> {
+        self.inner.constraint_name(index)
+    }
+
     fn close(&mut self) {
         // A sink's error here has nowhere to go; `stop_recording` reports it to callers that
         // want it before closing.

@@ -1,14 +1,30 @@
-//! [`FloatBox`]: the float Box action spaces ([`BoxSpace`] and [`ArrayBox`] of `f32` or `f64`)
-//! that [`ClipAction`](crate::stateless::ClipAction) and
-//! [`RescaleAction`](crate::stateless::RescaleAction) transform.
+//! [`FloatBox`]: the float Box action spaces ([`BoxSpace`] and [`ArrayBox`] of `f32` or `f64`,
+//! and an [`AnySpace`] holding one, the action space of what is built by id) that
+//! [`ClipAction`](crate::stateless::ClipAction),
+//! [`RescaleAction`](crate::stateless::RescaleAction), and the vector wrappers
+//! [`VectorClipAction`](crate::vector::VectorClipAction),
+//! [`VectorRescaleAction`](crate::vector::VectorRescaleAction) and
+//! [`VectorDiscretizeAction`](crate::vector::VectorDiscretizeAction) transform.
 
 use ndarray::ArrayD;
 use rl_core::CoreError;
-use rl_spaces::{ArrayBox, BoxSpace, Space, SpaceError};
+use rl_spaces::{AnyArray, AnyBox, AnyElement, AnySpace, ArrayBox, BoxSpace, Space, SpaceError};
 
 /// A Box of floats (`BoxSpace<f32>`, `BoxSpace<f64>`, `ArrayBox<f32, N>`, `ArrayBox<f64, N>`)
 /// whose elements an action transform can write entry by entry without allocating.
+///
+/// [`AnySpace`] is one when it holds a `Box` of `f32` or `f64` (the action space of an
+/// environment or a vector built by id, `rl_wrappers::vector::make_vector`), its elements
+/// [`AnyElement::Array`]s of that type: the wrappers then map each entry exactly as they map
+/// the typed Box's, so their results are the same bit for bit. Any other `AnySpace` is refused
+/// when a wrapper is built ([`ensure_float_box`](Self::ensure_float_box)).
 pub trait FloatBox: Space + Clone {
+    /// Errors, naming the space, when it is not a Box of floats (only an [`AnySpace`] can
+    /// fail: the typed Boxes always are one).
+    fn ensure_float_box(&self) -> Result<(), CoreError> {
+        Ok(())
+    }
+
     /// A Box of the same shape and type with the bounds `[low, high]` for every entry.
     fn with_bounds(&self, low: f64, high: f64) -> Result<Self, CoreError>;
 
@@ -101,3 +117,84 @@ macro_rules! float_box {
 
 float_box!(f32);
 float_box!(f64);
+
+/// The refusal of an [`AnySpace`] that is not a Box of floats.
+fn not_a_float_box(space: &AnySpace) -> CoreError {
+    CoreError::invalid_parameter(
+        "action_space",
+        format!(
+            "{space} is not a Box of f32 or f64; only those actions are clipped, rescaled or discretised"
+        ),
+    )
+}
+
+/// The refusal of an element of the wrong kind for an [`AnySpace`] Box of floats.
+fn not_an_element(space: &AnySpace, element: &AnyElement) -> CoreError {
+    CoreError::Space(SpaceError::InvalidFlat {
+        reason: format!("{element} is not an action of {space}"),
+    })
+}
+
+impl FloatBox for AnySpace {
+    fn ensure_float_box(&self) -> Result<(), CoreError> {
+        match self {
+            AnySpace::Box(AnyBox::F32(_) | AnyBox::F64(_)) => Ok(()),
+            _ => Err(not_a_float_box(self)),
+        }
+    }
+
+    fn with_bounds(&self, low: f64, high: f64) -> Result<Self, CoreError> {
+        match self {
+            AnySpace::Box(AnyBox::F32(b)) => {
+                Ok(AnySpace::Box(AnyBox::F32(b.with_bounds(low, high)?)))
+            }
+            AnySpace::Box(AnyBox::F64(b)) => {
+                Ok(AnySpace::Box(AnyBox::F64(b.with_bounds(low, high)?)))
+            }
+            _ => Err(not_a_float_box(self)),
+        }
+    }
+
+    /// Whether every bound is finite (false for a space that is not a Box of floats).
+    fn is_bounded(&self) -> bool {
+        match self {
+            AnySpace::Box(AnyBox::F32(b)) => FloatBox::is_bounded(b),
+            AnySpace::Box(AnyBox::F64(b)) => FloatBox::is_bounded(b),
+            _ => false,
+        }
+    }
+
+    /// The lower bounds; for a space that is not a Box of floats (which no wrapper accepts),
+    /// an empty `f64` array.
+    fn scratch(&self) -> AnyElement {
+        match self {
+            AnySpace::Box(AnyBox::F32(b)) => AnyElement::Array(AnyArray::F32(b.scratch())),
+            AnySpace::Box(AnyBox::F64(b)) => AnyElement::Array(AnyArray::F64(b.scratch())),
+            _ => AnyElement::Array(AnyArray::F64(ArrayD::zeros(vec![0]))),
+        }
+    }
+
+    fn map_into(
+        &self,
+        action: &AnyElement,
+        out: &mut AnyElement,
+        map: impl Fn(f64, f64, f64) -> f64,
+    ) -> Result<(), CoreError> {
+        match (self, action, out) {
+            (
+                AnySpace::Box(AnyBox::F32(b)),
+                AnyElement::Array(AnyArray::F32(action)),
+                AnyElement::Array(AnyArray::F32(out)),
+            ) => b.map_into(action, out, map),
+            (
+                AnySpace::Box(AnyBox::F64(b)),
+                AnyElement::Array(AnyArray::F64(action)),
+                AnyElement::Array(AnyArray::F64(out)),
+            ) => b.map_into(action, out, map),
+            (AnySpace::Box(AnyBox::F32(_) | AnyBox::F64(_)), action, _) => {
+                Err(not_an_element(self, action))
+            }
+            _ => Err(not_a_float_box(self)),
+        }
+    }
+}

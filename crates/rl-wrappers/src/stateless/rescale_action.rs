@@ -60,6 +60,7 @@ where
     /// Rescales actions in `[-1, 1]` to the action space of `inner`. Errors if a bound of
     /// that space is infinite.
     pub fn new(inner: E) -> Result<Self, CoreError> {
+        inner.action_space().ensure_float_box()?;
         if !inner.action_space().is_bounded() {
             return Err(CoreError::invalid_parameter(
                 "action_space",

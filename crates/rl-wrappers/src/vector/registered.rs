@@ -26,7 +26,12 @@ pub type RegisteredVector<A = AnyElement> = VectorEnvironment<RegisteredBatch<A>
 /// ([`Registration::with_kernel`](rl_core::registry::Registration::with_kernel)), its states
 /// stepped one by one by [`Domain::step`](rl_core::Domain::step) otherwise
 /// ([`SteppedStates`](rl_core::SteppedStates), with the domain's infos). Both give what copies
-/// of the id's environment give, bit for bit; the caller does not choose. `A` is the actions'
+/// of the id's environment give, bit for bit; the caller does not choose. A registration that
+/// declared constraints
+/// ([`Registration::with_constraints`](rl_core::registry::Registration::with_constraints)) is
+/// stepped state by state with them evaluated, each violating step listing the violated
+/// constraints' names in its info under [`VIOLATIONS_INFO_KEY`](rl_core::VIOLATIONS_INFO_KEY)
+/// (`"violations"`), as the id's environments do. `A` is the actions'
 /// type ([`ErasedAction`]: [`AnyElement`] or `i64`).
 pub type RegisteredBatch<A = AnyElement> = KernelBatch<BoxedBatchStates<A>, f32>;
 

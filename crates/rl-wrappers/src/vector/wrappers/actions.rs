@@ -191,6 +191,9 @@ where
             });
         }
         let inner_space = inner.action_space();
+        inner_space
+            .ensure_float_box()
+            .map_err(invalid("action_space"))?;
         if !inner_space.is_bounded() {
             return Err(VectorError::InvalidParameter {
                 name: "action_space",
@@ -307,6 +310,7 @@ pub(crate) fn discrete_table<S: FloatBox>(
     space: &S,
     bins: u32,
 ) -> Result<Vec<S::Element>, CoreError> {
+    space.ensure_float_box()?;
     if bins < 2 {
         return Err(CoreError::invalid_parameter(
             "bins",

@@ -3,6 +3,13 @@
 //! wrapper), and one file per wrapper: episode statistics, observation and reward
 //! normalisation, action clipping, rescaling and discretising, and history stacking.
 //!
+//! They wrap a vector built by id ([`make_vector`](crate::vector::make_vector), whose action
+//! space is an [`AnySpace`](rl_spaces::AnySpace) and whose actions are
+//! [`AnyElement`](rl_spaces::AnyElement)s) as they wrap a typed vector: the action transforms
+//! take an `AnySpace` that holds a Box of `f32` or `f64` ([`FloatBox`](crate::stateless::FloatBox))
+//! and map its numbers as they map the typed Box's, so the results are the same bit for bit
+//! (`tests/wrappers_by_id.rs` compares them), and refuse any other space when built.
+//!
 //! Wrappers nest like single-environment wrappers: each owns the vector it wraps (`inner()`,
 //! `inner_mut()`, `into_inner()`), reads its buffers after each call and writes its own, so
 //! nothing allocates per step after the first reset, and each result depends only on the
