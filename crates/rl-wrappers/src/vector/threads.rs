@@ -375,6 +375,9 @@ struct Request<B: Batch> {
 
 /// The stepping side of a [`Link`].
 struct Reply {
+    /// Set by the worker as its loop begins: the thread has started, and the allocations the
+    /// standard library makes as a thread starts are done.
+    started: AtomicBool,
     /// The number of the last call claimed.
     claimed: AtomicU64,
     /// The number of the last call done.
@@ -449,6 +452,7 @@ impl<B: Batch> Link<B> {
 /// The loop of a worker thread: waits for a call, claims and steps its share, until told to
 /// stop.
 fn work<B: Batch>(link: &Link<B>) {
+    link.reply.0.started.store(true, Ordering::Release);
     let request = &link.request.0;
     let mut seen = 0;
     loop {
@@ -770,7 +774,10 @@ where
     B::Action: Send + Sync + 'static,
     B::Scalar: Send,
 {
-    /// Starts the worker thread number `index` over `chunks`.
+    /// Starts the worker thread number `index` over `chunks`, and returns once the thread
+    /// runs its loop: a thread the scheduler starts late (on a busy machine the calling
+    /// thread may step its share for many calls first) would otherwise make its start-up
+    /// allocations in the middle of the steps, which allocate nothing.
     fn spawn(chunks: VecDeque<B>, index: usize) -> Result<Self, VectorError> {
         let link = Arc::new(Link {
             request: Padded(Request {
@@ -779,6 +786,7 @@ where
                 call: UnsafeCell::new(None),
             }),
             reply: Padded(Reply {
+                started: AtomicBool::new(false),
                 claimed: AtomicU64::new(0),
                 done: AtomicU64::new(0),
                 finished: AtomicU64::new(0),
@@ -796,6 +804,14 @@ where
             .map_err(|e| VectorError::ThreadSpawn {
                 reason: e.to_string(),
             })?;
+        while !link.reply.0.started.load(Ordering::Acquire) {
+            if thread.is_finished() {
+                return Err(VectorError::ThreadSpawn {
+                    reason: format!("the thread rl-vector-{index} ended as it started"),
+                });
+            }
+            thread::yield_now();
+        }
         Ok(Worker {
             link,
             thread: Some(thread),
