@@ -17,7 +17,7 @@ use serde::Deserialize;
 #[serde(default, deny_unknown_fields)]
 struct NoParams {}
 
-const ID: &str = "Corridor-constrained-rl-run-v0";
+pub(crate) const ID: &str = "Corridor-constrained-rl-run-v0";
 const NAME: &str = "moves toward the goal";
 
 fn corridor(_: NoParams) -> Result<Corridor, CoreError> {
