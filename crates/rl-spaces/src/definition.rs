@@ -499,9 +499,9 @@ fn read_multi_binary(value: &Value) -> Result<AnySpace, SpaceError> {
         .map_err(constructor_error)
 }
 
-fn read_tuple(value: &Value) -> Result<AnySpace, SpaceError> {
-    let object = StrictObject::new(value, "Tuple", &["type", "spaces"])?;
-    let spaces_value = object.required("spaces")?;
+/// The child spaces of a Tuple or OneOf: the list under `spaces`, each read as a definition
+/// (errors at `.spaces` or `.spaces[i]`).
+fn read_child_list(spaces_value: &Value) -> Result<Vec<AnySpace>, SpaceError> {
     let items = spaces_value.as_array().ok_or_else(|| {
         SpaceError::json(format!(
             "expected a list of definitions, found {}",
@@ -509,11 +509,16 @@ fn read_tuple(value: &Value) -> Result<AnySpace, SpaceError> {
         ))
         .within(".spaces")
     })?;
-    let spaces = items
+    items
         .iter()
         .enumerate()
         .map(|(i, v)| AnySpace::from_definition(v).map_err(|e| e.within(&format!(".spaces[{i}]"))))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect()
+}
+
+fn read_tuple(value: &Value) -> Result<AnySpace, SpaceError> {
+    let object = StrictObject::new(value, "Tuple", &["type", "spaces"])?;
+    let spaces = read_child_list(object.required("spaces")?)?;
     TupleSpace::new(spaces)
         .map(AnySpace::Tuple)
         .map_err(constructor_error)
@@ -573,19 +578,7 @@ fn read_graph(value: &Value) -> Result<AnySpace, SpaceError> {
 
 fn read_one_of(value: &Value) -> Result<AnySpace, SpaceError> {
     let object = StrictObject::new(value, "OneOf", &["type", "spaces"])?;
-    let spaces_value = object.required("spaces")?;
-    let items = spaces_value.as_array().ok_or_else(|| {
-        SpaceError::json(format!(
-            "expected a list of definitions, found {}",
-            describe(spaces_value)
-        ))
-        .within(".spaces")
-    })?;
-    let spaces = items
-        .iter()
-        .enumerate()
-        .map(|(i, v)| AnySpace::from_definition(v).map_err(|e| e.within(&format!(".spaces[{i}]"))))
-        .collect::<Result<Vec<_>, _>>()?;
+    let spaces = read_child_list(object.required("spaces")?)?;
     OneOfSpace::new(spaces)
         .map(AnySpace::OneOf)
         .map_err(constructor_error)
