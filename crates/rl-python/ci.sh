@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Builds the Python package rlrs into its own virtualenv and runs its pytest suite and a
-# 10^4-operation slice of its fuzz target (fuzz/fuzz_rlrs.py; any finding fails).
+# The Python package rlrs, tested as users install it (`cargo xtask python`, CI's `python` step):
 #
-# Idempotent: the virtualenv lives under the cargo target directory
+# 1. wheel.sh: builds the abi3 manylinux2014 wheel and the sdist (maturin with its zig linker,
+#    dev profile), installs the wheel into a fresh virtualenv and runs the package's pytest
+#    suite against it with no cargo or rustc on PATH. That is the suite's one run: the tests
+#    run against the wheel as shipped, not against a second, `maturin develop` build.
+# 2. Installs that same wheel into the developers' virtualenv (below) and runs there what
+#    needs the repository around it: the test that docs/python-api.md is current, and a
+#    10^4-operation slice of the fuzz target (fuzz/fuzz_rlrs.py; any finding fails).
+# 3. examples/python-domain/test.sh: the example of a domain written in Rust outside the
+#    workspace, built as a package of its own (maturin develop, debug, same target directory)
+#    and tested with pytest.
+#
+# Idempotent: the developers' virtualenv lives under the cargo target directory
 # ($CARGO_TARGET_DIR, else target/ at the workspace root) in rl-python-venv/, is created on the
-# first run, and gets the pinned packages below whenever its stamp does not match them; the
-# package is rebuilt by `maturin develop` (debug profile, same target directory, so cargo's
-# incremental build is reused). Exits non-zero when anything fails, including a pytest run that
-# collected no test (pytest's exit code 5).
-#
-# Then it runs examples/python-domain/test.sh: the example of a domain written in Rust outside
-# the workspace, built as a package of its own (maturin develop, debug, same target directory,
-# about 45 s the first time: the rl-* crates are compiled again for it) and tested with pytest.
+# first run, and gets the pinned packages below whenever its stamp does not match them. Exits
+# non-zero when anything fails, including a pytest run that collected no test (pytest's exit
+# code 5).
 #
 # Needs: python3 (3.10 or later) with the venv module, cargo, and access to PyPI on first run.
 set -euo pipefail
@@ -44,29 +49,18 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "${pins[*]}" ]; then
     echo "${pins[*]}" > "$stamp"
 fi
 
-echo "ci.sh: building rlrs (maturin develop, debug profile)"
-# A cdylib's file name carries no hash: the domain-author example built below (its own
-# workspace, sharing this target directory) links rl-python without the `rlrs-module` feature
-# and overwrites librl_python.so, which cargo would then take for this build's fresh output.
-# Removing it makes cargo link rlrs's own again (a link, not a rebuild).
-rm -f "$target_dir/debug/librl_python.so" "$target_dir/debug/deps/librl_python.so"
-(
-    cd "$crate_dir"
-    VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" "$venv/bin/maturin" develop --quiet
-)
+echo "ci.sh: the wheel, and the package's tests against it (wheel.sh)"
+bash "$crate_dir/wheel.sh"
 
-echo "ci.sh: running pytest"
-set +e
-(cd "$crate_dir" && "$venv/bin/python" -m pytest tests -q -p no:cacheprovider)
-status=$?
-set -e
-if [ "$status" -eq 5 ]; then
-    echo "ci.sh: pytest collected no test, which counts as a failure here" >&2
-    exit 1
-fi
-if [ "$status" -ne 0 ]; then
-    exit "$status"
-fi
+version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$workspace_dir/Cargo.toml" | head -n 1)"
+wheels=("$target_dir"/wheels/rlrs-"$version"-cp310-abi3-manylinux2014_x86_64*.whl)
+echo "ci.sh: installing $(basename "${wheels[0]}") into $venv"
+"$venv/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check \
+    --force-reinstall --no-deps "${wheels[0]}"
+
+echo "ci.sh: docs/python-api.md is current"
+(cd "$crate_dir" && "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+    tests/test_package.py::test_the_python_api_page_is_current)
 
 echo "ci.sh: the Python fuzz target, 10^4 operations (docs/fuzzing.md, 'The Python package')"
 "$venv/bin/python" "$crate_dir/fuzz/fuzz_rlrs.py" --operations 10000 --seed 1 --jobs 2

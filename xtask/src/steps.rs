@@ -63,7 +63,7 @@ pub(crate) struct Step {
 /// Everything builds in the dev profile (benchmarks included: the step checks that they
 /// compile, and the test step has already built their dependencies that way), so one build of
 /// each dependency serves every step but clippy's and the docs'.
-pub(crate) static STEPS: [Step; 12] = [
+pub(crate) static STEPS: [Step; 11] = [
     Step {
         name: "tidy",
         summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
@@ -175,24 +175,17 @@ pub(crate) static STEPS: [Step; 12] = [
     },
     Step {
         name: "python",
-        summary: "bash crates/rl-python/ci.sh (the Python package in its own virtualenv under the target directory, then pytest, then the example domain package of examples/python-domain)",
+        summary: "bash crates/rl-python/ci.sh (the abi3 manylinux2014 wheel of rlrs and its sdist, \
+                  built by wheel.sh with maturin's zig linker; the package's tests run against \
+                  the wheel installed into a fresh virtualenv with no cargo or rustc on PATH; \
+                  then the API page check, a fuzz slice and the example domain package of \
+                  examples/python-domain)",
         action: Action::Script {
             path: "crates/rl-python/ci.sh",
         },
-        remedy: "run 'bash crates/rl-python/ci.sh' and fix the failing test (the virtualenv is \
-                 target/rl-python-venv; the first run needs PyPI)",
-    },
-    Step {
-        name: "wheel",
-        summary: "bash crates/rl-python/wheel.sh (an abi3 manylinux2014 wheel of rlrs and its sdist, \
-                  built with maturin's zig linker; the wheel installed into a fresh virtualenv and \
-                  the package's tests run against it with no cargo or rustc on PATH)",
-        action: Action::Script {
-            path: "crates/rl-python/wheel.sh",
-        },
-        remedy: "run 'bash crates/rl-python/wheel.sh' and fix what it reports (the wheels are in \
-                 target/wheels, the test virtualenv is target/rl-wheel-test-venv; the first run \
-                 needs PyPI)",
+        remedy: "run 'bash crates/rl-python/ci.sh' and fix the failing test (the wheels are in \
+                 target/wheels, the virtualenvs are target/rl-wheel-test-venv for the tests and \
+                 target/rl-python-venv for the rest; the first run needs PyPI)",
     },
 ];
 
@@ -589,7 +582,7 @@ mod tests {
             names,
             [
                 "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples", "package",
-                "fuzz", "python", "wheel"
+                "fuzz", "python"
             ]
         );
     }
