@@ -911,6 +911,17 @@ impl PyVector {
         self.write_outputs(py, &mut inner, false)
     }
 
+    /// Resets the environments whose entry of `selected` is true, the others left as they are
+    /// (Gymnasium's `reset(options={"reset_mask": selected})`); returns the flags as
+    /// [`step_discrete`](Self::step_discrete) does. A `ValueError` unless there is one entry
+    /// per environment and at least one is true.
+    fn reset_selected(&self, py: Python<'_>, selected: Vec<bool>) -> PyResult<u8> {
+        let mut inner = self.lock()?;
+        with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset_selected(&selected)))
+            .map_err(vector_error)?;
+        self.write_outputs(py, &mut inner, false)
+    }
+
     /// Resets the environments whose episode ended (disabled autoreset); returns the flags as
     /// [`step_discrete`](Self::step_discrete) does.
     fn reset_ended(&self, py: Python<'_>) -> PyResult<u8> {

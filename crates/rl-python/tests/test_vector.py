@@ -369,3 +369,89 @@ def test_same_step_infos_are_laid_out_as_sync_vector_envs(statistics):
             for i in np.flatnonzero(b["_final_obs"]):
                 assert a["final_obs"][i].tobytes() == b["final_obs"][i].tobytes()
     assert ended > 3
+
+
+@pytest.mark.parametrize(
+    "rust_id, mode",
+    [
+        ("CartPole-v1", AutoresetMode.NEXT_STEP),
+        ("CartPole-v1", AutoresetMode.SAME_STEP),
+        ("FrozenLake-v1", AutoresetMode.NEXT_STEP),
+        ("FrozenLake-v1", AutoresetMode.SAME_STEP),
+        ("Taxi-v4", AutoresetMode.NEXT_STEP),
+    ],
+)
+def test_reset_masks_reset_as_sync_vector_env(rust_id, mode):
+    # reset(seed=..., options={"reset_mask": m}) between steps, with seeds None, an integer and
+    # lists: observations, rewards, flags and infos (the toy text's prob, Taxi's action mask)
+    # equal SyncVectorEnv's, step after step.
+    def same_batch_info(ours, theirs, where):
+        assert sorted(ours) == sorted(theirs), f"{where}: {sorted(ours)} != {sorted(theirs)}"
+        for key, value in theirs.items():
+            mine = ours[key]
+            if isinstance(value, dict):
+                same_batch_info(mine, value, f"{where} {key}")
+            elif value.dtype == object:
+                assert mine.dtype == object and len(mine) == len(value), f"{where} {key}"
+                for p, q in zip(mine, value):
+                    assert (p is None) == (q is None), f"{where} {key}"
+                    assert q is None or np.array_equal(p, q), f"{where} {key}: {p} != {q}"
+            else:
+                assert mine.dtype == value.dtype, f"{where} {key}: {mine.dtype} != {value.dtype}"
+                assert np.array_equal(mine, value), f"{where} {key}: {mine} != {value}"
+
+    n = 5
+    ours = make(rust_id, num_envs=n, autoreset_mode=mode)
+    theirs = gym.make_vec(
+        rust_id, num_envs=n, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}
+    )
+
+    def same_observations(a, b, where):
+        assert a.dtype == b.dtype and np.array_equal(a, b), f"{where}: {a} != {b}"
+
+    (a, info_a), (b, info_b) = ours.reset(seed=3), theirs.reset(seed=3)
+    same_observations(a, b, "reset")
+    same_batch_info(info_a, info_b, "reset")
+    rng = np.random.default_rng(17)
+    seeds = [None, 40, [None, 7, 8, None, 9], None]
+    masked_resets = 0
+    for t in range(400):
+        if t % 9 == 4:
+            mask = rng.random(n) < 0.5
+            mask[t % n] = True
+            seed = seeds[(t // 9) % len(seeds)]
+            (a, info_a), (b, info_b) = (
+                ours.reset(seed=seed, options={"reset_mask": mask}),
+                theirs.reset(seed=seed, options={"reset_mask": mask.copy()}),
+            )
+            where = f"{rust_id} {mode} masked reset at {t} ({mask}, seed {seed})"
+            same_observations(a, b, where)
+            same_batch_info(info_a, info_b, where)
+            masked_resets += 1
+        actions = rng.integers(0, theirs.single_action_space.n, n)
+        x, y = ours.step(actions), theirs.step(actions)
+        where = f"{rust_id} {mode} step {t}"
+        same_observations(x[0], y[0], where)
+        for k in (1, 2, 3):
+            assert np.array_equal(x[k], y[k]), f"{where} output {k}"
+        same_batch_info(x[4], y[4], where)
+    assert masked_resets > 40
+
+
+def test_reset_masks_are_checked_as_sync_vector_env_checks_them():
+    envs = make("CartPole-v1", num_envs=3)
+    envs.reset(seed=0)
+    with pytest.raises(TypeError, match="must be a numpy array"):
+        envs.reset(options={"reset_mask": [True, False, True]})
+    with pytest.raises(ValueError, match="must have shape"):
+        envs.reset(options={"reset_mask": np.ones(2, dtype=bool)})
+    with pytest.raises(TypeError, match="dtype=np.bool_"):
+        envs.reset(options={"reset_mask": np.ones(3, dtype=np.int8)})
+    with pytest.raises(ValueError, match="at least one True"):
+        envs.reset(options={"reset_mask": np.zeros(3, dtype=bool)})
+    with pytest.raises(ValueError, match="no options but 'reset_mask'"):
+        envs.reset(options={"reset_mask": np.ones(3, dtype=bool), "other": 1})
+    # Before the first reset there is nothing to keep: an error naming it.
+    fresh = make("CartPole-v1", num_envs=3)
+    with pytest.raises(RuntimeError):
+        fresh.reset(options={"reset_mask": np.ones(3, dtype=bool)})

@@ -565,3 +565,106 @@ fn a_vector_a_panic_interrupted_refuses_to_step_until_reset() {
         vector.step(&[RIGHT; 4]).expect("steps again");
     }
 }
+
+/// Steps a vector of `Drift` environments beside single environments seeded as the vector
+/// seeds them, and every few steps resets a selection of them (some reseeded first, as
+/// Gymnasium's `reset(seed=[...], options={"reset_mask": ...})`): the selected start over as a
+/// single environment's reset does, the others keep their observations and go on, and a
+/// pending next-step reset of a selected environment is dropped.
+fn assert_selected_resets_match_single_environments<B: Batch<Action = i64, Scalar = f32>>(
+    mut vector: VectorEnvironment<B>,
+    seed: u64,
+) {
+    let n = vector.len();
+    let drift = Drift::new(25, 0.05);
+    let mut singles: Vec<Simulator<Drift>> = (0..n)
+        .map(|i| Simulator::new(drift.clone(), seed + i as u64))
+        .collect();
+    assert_eq!(
+        vector.reset_selected(&vec![true; n]),
+        Err(VectorError::NotStarted)
+    );
+    vector.reset(Mode::Training).expect("reset");
+    for single in &mut singles {
+        single.reset(Mode::Training).expect("reset");
+    }
+    let mut pending = vec![false; n];
+    let (mut selected_resets, mut dropped_pending) = (0, 0);
+    for round in 0..300usize {
+        // Every seventh round, and on some rounds after episodes ended, so that some selected
+        // environments have a pending next-step reset.
+        let after_an_end = pending.contains(&true) && round % 2 == 0;
+        if round % 7 == 3 || after_an_end {
+            let selected: Vec<bool> = (0..n)
+                .map(|i| (i + round) % 3 == 0 || (after_an_end && pending[i] && i % 2 == 0))
+                .collect();
+            let seeds: Vec<Option<u64>> = (0..n)
+                .map(|i| (selected[i] && i % 2 == 0).then_some(1000 + (round + i) as u64))
+                .collect();
+            let before = vector.observations().clone();
+            vector.seed_each(&seeds).expect("seed");
+            vector
+                .reset_selected(&selected)
+                .expect("reset the selected");
+            for (i, single) in singles.iter_mut().enumerate() {
+                if !selected[i] {
+                    assert_eq!(vector.observations().row(i), before.row(i), "env {i} kept");
+                    continue;
+                }
+                if let Some(seed) = seeds[i] {
+                    single.seed(seed);
+                }
+                let first = single.reset(Mode::Training).expect("reset");
+                assert_eq!(vector.observations().row(i).to_vec(), first.to_vec());
+                assert_eq!(vector.rewards()[i], 0.0);
+                assert!(!vector.terminated()[i] && !vector.truncated()[i]);
+                dropped_pending += usize::from(pending[i]);
+                pending[i] = false;
+                selected_resets += 1;
+            }
+        }
+        let actions: Vec<i64> = (0..n).map(|i| ((round + i) % 3) as i64).collect();
+        vector.step(&actions).expect("step");
+        for (i, single) in singles.iter_mut().enumerate() {
+            if pending[i] {
+                let first = single.reset(Mode::Training).expect("reset");
+                assert_eq!(vector.observations().row(i).to_vec(), first.to_vec());
+                pending[i] = false;
+                continue;
+            }
+            let outcome = single.step(&actions[i]).expect("step");
+            assert_eq!(
+                vector.observations().row(i).to_vec(),
+                outcome.observation.to_vec(),
+                "env {i}, round {round}"
+            );
+            assert_eq!(vector.rewards()[i].to_bits(), outcome.reward().to_bits());
+            assert_eq!(vector.terminated()[i], outcome.terminated);
+            assert_eq!(vector.truncated()[i], outcome.truncated);
+            pending[i] = outcome.is_done();
+        }
+    }
+    // Enough selected resets, some of them of environments whose episode had just ended.
+    assert!(selected_resets >= 90, "{selected_resets} selected resets");
+    assert!(
+        dropped_pending > 0,
+        "no selected environment had a pending reset"
+    );
+    assert!(matches!(
+        vector.reset_selected(&vec![false; n]),
+        Err(VectorError::InvalidParameter { .. })
+    ));
+    assert!(matches!(
+        vector.reset_selected(&[true]),
+        Err(VectorError::InvalidParameter { .. })
+    ));
+}
+
+#[test]
+fn selected_resets_start_the_selected_environments_over_and_leave_the_others() {
+    for threads in [1, 3] {
+        let options = options(Autoreset::NextStep, threads);
+        assert_selected_resets_match_single_environments(drift_copies(7, 1234, options), 1234);
+        assert_selected_resets_match_single_environments(drift_kernel(7, 1234, options), 1234);
+    }
+}

@@ -474,3 +474,86 @@ fn batched_action_masks_equal_each_environments_mask_on_both_paths() {
         }
     }
 }
+
+/// A history stack over episode statistics over a vector of corridors of 3 cells (two steps
+/// right end an episode), with `autoreset`.
+fn stacked_corridors(
+    autoreset: Autoreset,
+) -> VectorHistoryStack<VectorEpisodeStatistics<EnvironmentVector<Simulator<Corridor>, f32>>> {
+    let vector =
+        EnvironmentVector::<_, f32>::from_environments(count(), 5, options(autoreset, 2), |_| {
+            Simulator::new(Corridor::new(3, 0.0).expect("valid"), 0)
+        })
+        .expect("valid");
+    let two = NonZeroUsize::new(2).expect("non-zero");
+    VectorHistoryStack::new(
+        VectorEpisodeStatistics::new(vector),
+        two,
+        Padding::RepeatFirst,
+    )
+}
+
+#[test]
+fn selected_resets_restart_the_selected_histories_and_episodes_only() {
+    let mut env = stacked_corridors(Autoreset::NextStep);
+    env.reset(Mode::Training).expect("reset");
+    let first = env.observations().clone();
+    env.step(&[1; COUNT]).expect("a step");
+    let stepped = env.observations().clone();
+    assert_ne!(stepped, first);
+    let selected: Vec<bool> = (0..COUNT).map(|i| i % 2 == 0).collect();
+    env.reset_selected(&selected).expect("reset the selected");
+    for (index, selected) in selected.iter().enumerate() {
+        let expected = if *selected { &first } else { &stepped };
+        assert_eq!(
+            env.observations().row(index),
+            expected.row(index),
+            "env {index}"
+        );
+    }
+    // The others end their episode on the next step (two steps in all), the selected a step
+    // later: their episodes count from the selected reset.
+    env.step(&[1; COUNT]).expect("a step");
+    let statistics = env.inner();
+    let odd: Vec<bool> = (0..COUNT).map(|i| i % 2 == 1).collect();
+    assert_eq!(statistics.episode_ended(), &odd[..]);
+    env.step(&[1; COUNT])
+        .expect("a step (the odd ones are reset)");
+    let statistics = env.inner();
+    assert_eq!(statistics.episode_ended(), &selected[..]);
+    for (index, selected) in selected.iter().enumerate() {
+        if *selected {
+            assert_eq!(statistics.episode_lengths()[index], 2, "env {index}");
+            assert_eq!(statistics.episode_returns()[index], -2.0);
+        }
+    }
+    assert_eq!(statistics.episode_count(), COUNT as u64);
+}
+
+#[test]
+fn resetting_the_ended_leaves_the_other_histories_as_they_are() {
+    let mut env = stacked_corridors(Autoreset::Disabled);
+    env.reset(Mode::Training).expect("reset");
+    // Even environments step right twice (their episode ends), odd ones right and back left
+    // (their last two frames differ).
+    let actions: Vec<i64> = (0..COUNT).map(|i| i64::from(i % 2 == 0)).collect();
+    env.step(&[1; COUNT]).expect("a step");
+    env.step(&actions).expect("a step");
+    let before = env.observations().clone();
+    env.reset_ended().expect("reset the ended");
+    env.reset(Mode::Training).expect("reset");
+    let first = env.observations().clone();
+    // Again, to compare the rows after reset_ended with a fresh start and with `before`.
+    env.step(&[1; COUNT]).expect("a step");
+    env.step(&actions).expect("a step");
+    assert_eq!(env.observations(), &before);
+    env.reset_ended().expect("reset the ended");
+    for index in 0..COUNT {
+        let expected = if index % 2 == 0 { &first } else { &before };
+        assert_eq!(
+            env.observations().row(index),
+            expected.row(index),
+            "env {index}"
+        );
+    }
+}

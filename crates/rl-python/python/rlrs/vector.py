@@ -124,6 +124,11 @@ class RustVectorEnv(VectorEnv):
       stream (the first unseeded reset draws a seed from ``np_random``). Seeds are integers in
       ``[0, 2**64)`` (``s + num_envs - 1`` too): anything else raises ``TypeError`` or
       ``ValueError``, with nothing reseeded.
+    - ``reset(seed=..., options={"reset_mask": m})``, as ``SyncVectorEnv``: only the
+      environments where the bool array ``m`` (shape ``(num_envs,)``, at least one ``True``)
+      is set are reset, reseeded first where ``seed`` gives them a seed; the others keep
+      their observations and pending autoresets, and ``info`` holds the reset infos of the
+      selected ones, masked by ``m``. Any other option is a ``ValueError``.
     """
 
     def __init__(
@@ -244,8 +249,18 @@ class RustVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        reset_mask = None
         if options:
-            raise ValueError(f"RustVectorEnv.reset takes no options, got {options!r}")
+            options = dict(options)
+            if "reset_mask" in options:
+                reset_mask = self._checked_reset_mask(options.pop("reset_mask"))
+            if options:
+                raise ValueError(
+                    "RustVectorEnv.reset takes no options but 'reset_mask', got "
+                    f"{sorted(options)!r}"
+                )
+        if reset_mask is not None:
+            return self._reset_selected(seed, reset_mask)
         if seed is None:
             super().reset()
             if not self._seeded:
@@ -285,6 +300,76 @@ class RustVectorEnv(VectorEnv):
             if masks is not None:
                 info["action_mask"] = masks
                 info["_action_mask"] = np.ones(self.num_envs, dtype=bool)
+        return self._observations_out(), info
+
+    def _checked_reset_mask(self, reset_mask: Any) -> np.ndarray:
+        """``options["reset_mask"]`` checked as ``SyncVectorEnv`` checks it (the same
+        exception types): a bool array of shape ``(num_envs,)`` with at least one ``True``."""
+        if not isinstance(reset_mask, np.ndarray):
+            raise TypeError(
+                f"`options['reset_mask']` must be a numpy array, got {type(reset_mask)}"
+            )
+        if reset_mask.shape != (self.num_envs,):
+            raise ValueError(
+                f"`options['reset_mask']` must have shape `({self.num_envs},)`, "
+                f"got {reset_mask.shape}"
+            )
+        if reset_mask.dtype != np.bool_:
+            raise TypeError(
+                f"`options['reset_mask']` must have `dtype=np.bool_`, got {reset_mask.dtype}"
+            )
+        if not reset_mask.any():
+            raise ValueError(
+                "`options['reset_mask']` must contain a boolean array with at least one True "
+                f"value, got reset_mask={reset_mask}"
+            )
+        return reset_mask.copy()
+
+    def _reset_selected(
+        self, seed: int | list[int | None] | None, reset_mask: np.ndarray
+    ) -> tuple[Any, dict[str, Any]]:
+        """``reset(seed=seed, options={"reset_mask": reset_mask})`` as ``SyncVectorEnv`` does
+        it: only the selected environments are reset (reseeded first where ``seed`` gives
+        them a seed: ``seed + i`` for an integer, entry ``i`` of a list), the others keep
+        their observations and pending autoresets; ``info`` holds the selected
+        environments' reset infos, masked by ``reset_mask``."""
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seed = checked_seed(seed, "seed")
+            seeds = [checked_seed(seed + i, f"seed + {i}") for i in range(self.num_envs)]
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"seed has {len(seed)} entries; the vector has {self.num_envs} "
+                    "environments (one seed or None each)"
+                )
+            seeds = [
+                None if entry is None else checked_seed(entry, f"seed[{i}]")
+                for i, entry in enumerate(seed)
+            ]
+        else:
+            raise TypeError(
+                f"seed must be None, an integer or a list of integers or None, not {seed!r}"
+            )
+        selected_seeds = [s if m else None for s, m in zip(seeds, reset_mask)]
+        if any(s is not None for s in selected_seeds):
+            self._core.seed_each(selected_seeds)
+        self._core.reset_selected(reset_mask.tolist())
+        self._reset_next[reset_mask] = False
+        info: dict[str, Any] = {}
+        for key, value in self._reset_info.items():
+            values = np.zeros(self.num_envs, dtype=type(value))
+            values[reset_mask] = value
+            info[key] = values
+            info[f"_{key}"] = reset_mask.copy()
+        if self._mask_info:
+            masks = self._core.action_masks()
+            if masks is not None:
+                masks = masks.copy()
+                masks[~reset_mask] = 0
+                info["action_mask"] = masks
+                info["_action_mask"] = reset_mask.copy()
         return self._observations_out(), info
 
     def _with_reset_infos(self, info: dict[str, Any], flags: int) -> dict[str, Any]:

@@ -26,7 +26,9 @@ impl<B: sealed::Sealed> Batch for B {}
 pub(crate) type Failure = (usize, CoreError);
 
 pub(crate) mod sealed {
-    use super::{Autoreset, CoreError, Failure, FiniteSpace, FlatScalar, Mode, Rows, Space, fmt};
+    use super::{
+        Autoreset, CoreError, Failure, FiniteSpace, FlatScalar, Mode, Resets, Rows, Space, fmt,
+    };
 
     /// The types and operations of a batch (of each thread's share).
     pub trait Sealed {
@@ -57,12 +59,15 @@ pub(crate) mod sealed {
         /// `Environment::seed` does; an environment whose entry is `None` keeps its generator.
         fn seed(&mut self, seeds: &[Option<u64>]);
 
-        /// Resets every environment (or only those whose episode ended) in `mode`, writing
-        /// the first observations.
+        /// Resets the environments `which` names in `mode`, writing their first
+        /// observations; `selected` holds this batch's entries of the selection of
+        /// [`Resets::Selected`] (empty otherwise). An environment left as it is keeps its
+        /// results, its final-observation mask cleared.
         fn reset(
             &mut self,
             mode: Mode,
-            only_ended: bool,
+            which: Resets,
+            selected: &[bool],
             rows: Rows<'_, Self::Scalar>,
         ) -> Result<(), Failure>;
 
@@ -83,14 +88,39 @@ pub(crate) mod sealed {
     }
 }
 
+/// Which environments a [`Command::Reset`] resets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resets {
+    /// Every environment.
+    All,
+    /// Those whose episode ended and were not reset since.
+    Ended,
+    /// Those whose entry of the call's selection is `true` (Gymnasium's `reset_mask`).
+    Selected,
+}
+
+impl Resets {
+    /// Whether environment `i` of a batch stays as it is: `ended` says whether its episode
+    /// ended, `selected` is the batch's entries of the selection.
+    pub(crate) fn skips(self, i: usize, ended: bool, selected: &[bool]) -> bool {
+        match self {
+            Resets::All => false,
+            Resets::Ended => !ended,
+            Resets::Selected => !selected.get(i).copied().unwrap_or(false),
+        }
+    }
+}
+
 /// A request to a batch (run on every thread's share).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Command {
     /// Seed every environment with its entry of the call's seeds.
     Seed,
+    /// Reset the environments `which` names (with the call's selection for
+    /// [`Resets::Selected`]).
     Reset {
         mode: Mode,
-        only_ended: bool,
+        which: Resets,
     },
     Step {
         mode: Mode,
@@ -98,13 +128,14 @@ pub(crate) enum Command {
     },
 }
 
-/// Runs `command` on `batch`, with `actions` for a step and `seeds` (the batch's rows) for a
-/// seeding.
+/// Runs `command` on `batch`, with `actions` for a step, `seeds` for a seeding and `selected`
+/// for a reset of selected environments (each the batch's entries).
 pub(crate) fn execute<B: Batch>(
     batch: &mut B,
     command: Command,
     actions: &[B::Action],
     seeds: &[Option<u64>],
+    selected: &[bool],
     rows: Rows<'_, B::Scalar>,
 ) -> Result<(), Failure> {
     match command {
@@ -112,7 +143,7 @@ pub(crate) fn execute<B: Batch>(
             batch.seed(seeds);
             Ok(())
         }
-        Command::Reset { mode, only_ended } => batch.reset(mode, only_ended, rows),
+        Command::Reset { mode, which } => batch.reset(mode, which, selected, rows),
         Command::Step { mode, autoreset } => batch.step(actions, mode, autoreset, rows),
     }
 }

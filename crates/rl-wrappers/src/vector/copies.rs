@@ -7,7 +7,7 @@ use rl_core::{Environment, Info, Mode};
 use rl_spaces::{FlatScalar, FlattenSpace};
 
 use crate::vector::Autoreset;
-use crate::vector::batch::{Failure, sealed};
+use crate::vector::batch::{Failure, Resets, sealed};
 use crate::vector::outputs::{Rows, set};
 
 /// Copies of an environment, each stepped through its own [`Environment::step`] (the storage
@@ -120,7 +120,8 @@ where
     fn reset(
         &mut self,
         mode: Mode,
-        only_ended: bool,
+        which: Resets,
+        selected: &[bool],
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
         let mut failure = None;
@@ -130,7 +131,7 @@ where
             .zip(&mut self.ended)
             .enumerate()
         {
-            if only_ended && !*ended {
+            if which.skips(i, *ended, selected) {
                 set(rows.final_mask, i, false);
                 continue;
             }

@@ -11,7 +11,7 @@ use rl_spaces::{FiniteSpace, FlattenSpace, Space};
 
 use crate::VectorError;
 use crate::vector::balance::layout;
-use crate::vector::batch::{Batch, Command};
+use crate::vector::batch::{Batch, Command, Resets};
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::{Mirror, Outputs};
 use crate::vector::threads::Threads;
@@ -355,7 +355,7 @@ impl<B: Batch> VectorEnvironment<B> {
     fn run_seed(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
         match self
             .threads
-            .run(Command::Seed, &[], seeds, &mut self.outputs, None)
+            .run(Command::Seed, &[], seeds, &[], &mut self.outputs, None)
         {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
             None => Ok(()),
@@ -374,7 +374,7 @@ impl<B: Batch> VectorEnvironment<B> {
         self.interrupted = true;
         let failure = self
             .threads
-            .run(command, actions, &[], &mut self.outputs, mirror);
+            .run(command, actions, &[], &[], &mut self.outputs, mirror);
         self.interrupted = false;
         match failure {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
@@ -391,7 +391,7 @@ impl<B: Batch> VectorEnvironment<B> {
         self.run(
             Command::Reset {
                 mode,
-                only_ended: false,
+                which: Resets::All,
             },
             &[],
         )
@@ -411,10 +411,58 @@ impl<B: Batch> VectorEnvironment<B> {
         self.run(
             Command::Reset {
                 mode: self.mode,
-                only_ended: true,
+                which: Resets::Ended,
             },
             &[],
         )
+    }
+
+    /// Resets the environments whose entry of `selected` is `true`, in the mode of the last
+    /// [`reset`](Self::reset) (Gymnasium's `reset(options={"reset_mask": selected})`); the
+    /// others keep their state, results and pending autoreset. A selected environment's
+    /// first observation is in [`observations`](Self::observations), its reward 0 and flags
+    /// false, and a pending [`Autoreset::NextStep`] reset of it is dropped (it has just been
+    /// reset). Its generator goes on: reseed first ([`seed_each`](Self::seed_each)) for
+    /// Gymnasium's `reset(seed=..., options={"reset_mask": ...})`.
+    ///
+    /// Errors, with nothing reset, unless `selected` has one entry per environment and at
+    /// least one `true` (Gymnasium refuses an empty mask too), or before the first `reset`.
+    pub fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError> {
+        if !self.started {
+            return Err(VectorError::NotStarted);
+        }
+        if self.interrupted {
+            return Err(VectorError::Interrupted);
+        }
+        if selected.len() != self.len {
+            return Err(VectorError::invalid_parameter(
+                "reset_mask",
+                format!(
+                    "has {} entries; the vector has {} environments",
+                    selected.len(),
+                    self.len
+                ),
+            ));
+        }
+        if !selected.contains(&true) {
+            return Err(VectorError::invalid_parameter(
+                "reset_mask",
+                "selects no environment (at least one entry must be true)",
+            ));
+        }
+        self.interrupted = true;
+        let command = Command::Reset {
+            mode: self.mode,
+            which: Resets::Selected,
+        };
+        let failure = self
+            .threads
+            .run(command, &[], &[], selected, &mut self.outputs, None);
+        self.interrupted = false;
+        match failure {
+            Some((index, source)) => Err(VectorError::Environment { index, source }),
+            None => Ok(()),
+        }
     }
 
     /// Steps every environment with the action of the same index.

@@ -10,7 +10,7 @@ use rl_core::{CoreError, Mode};
 use rl_spaces::{FiniteSpace, FlatScalar};
 
 use crate::vector::Autoreset;
-use crate::vector::batch::{Failure, sealed};
+use crate::vector::batch::{Failure, Resets, sealed};
 use crate::vector::outputs::{Rows, set};
 use rl_core::BatchStates;
 
@@ -181,7 +181,8 @@ where
     fn reset(
         &mut self,
         mode: Mode,
-        only_ended: bool,
+        which: Resets,
+        selected: &[bool],
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
         let first = self.first;
@@ -190,7 +191,7 @@ where
         let ended = &mut self.ended;
         let mut failure = None;
         for i in 0..ended.len() {
-            if only_ended && !ended.get(i).copied().unwrap_or(false) {
+            if which.skips(i, ended.get(i).copied().unwrap_or(false), selected) {
                 set(rows.final_mask, i, false);
                 continue;
             }

@@ -264,6 +264,9 @@ struct Call<B: Batch> {
     actions: SharedSlice<B::Action>,
     /// The seeds of a [`Command::Seed`], one per environment.
     seeds: SharedSlice<Option<u64>>,
+    /// The selection of a [`Command::Reset`] of `Resets::Selected`, one entry per
+    /// environment.
+    selected: SharedSlice<bool>,
     outputs: RawOutputs<B::Scalar>,
     /// Where each chunk's results are also copied, if the caller gave a [`Mirror`].
     mirror: Option<RawMirror<B::Scalar>>,
@@ -320,14 +323,15 @@ unsafe fn run_chunks<'c, B: Batch + 'c>(
     for chunk in chunks {
         let range = chunk.first()..chunk.first() + chunk.len();
         // SAFETY: the chunk's rows and actions are its own, as the caller promises.
-        let (actions, seeds, rows) = unsafe {
+        let (actions, seeds, selected, rows) = unsafe {
             (
                 call.actions.get(range.clone()),
                 call.seeds.get(range.clone()),
+                call.selected.get(range.clone()),
                 call.outputs.rows(range.clone()),
             )
         };
-        let result = execute(chunk, call.command, actions, seeds, rows);
+        let result = execute(chunk, call.command, actions, seeds, selected, rows);
         failure = failure.or(result.err());
         if let Some(mirror) = &call.mirror {
             // SAFETY: as above, and the rows written by `execute` are no longer borrowed.
@@ -625,12 +629,13 @@ impl<B: Batch> Threads<B> {
         command: Command,
         actions: &[B::Action],
         seeds: &[Option<u64>],
+        selected: &[bool],
         outputs: &mut Outputs<B::Scalar>,
         mirror: Option<Mirror<'_, B::Scalar>>,
     ) -> Option<Failure> {
         if self.workers.is_empty() && self.main.len() == 1 {
             let chunk = &mut self.main[0];
-            let result = execute(chunk, command, actions, seeds, outputs.all_rows());
+            let result = execute(chunk, command, actions, seeds, selected, outputs.all_rows());
             if let Some(mirror) = mirror {
                 outputs.all_rows().mirror_into(mirror);
             }
@@ -642,6 +647,7 @@ impl<B: Batch> Threads<B> {
             command,
             actions: SharedSlice::new(actions),
             seeds: SharedSlice::new(seeds),
+            selected: SharedSlice::new(selected),
             outputs: RawOutputs::new(outputs),
             mirror: mirror.map(|mirror| {
                 RawMirror::new(mirror, outputs.rewards.len(), outputs.observations.ncols())
@@ -841,6 +847,7 @@ impl<B: Batch> Drop for Worker<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vector::batch::Resets;
     use crate::vector::{Autoreset, EnvironmentBatch};
     use rl_core::corridor::{Corridor, LEFT, RIGHT};
     use rl_core::{Environment, Mode, Simulator};
@@ -887,7 +894,7 @@ mod tests {
         };
         let reset = Command::Reset {
             mode: Mode::Training,
-            only_ended: false,
+            which: Resets::All,
         };
         let mut single = Threads::new(vec![vec![corridors(0, len)]]).expect("threads");
         let mut split = Threads::new(vec![
@@ -900,10 +907,10 @@ mod tests {
         for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
             assert!(
                 threads
-                    .run(Command::Seed, &[], &[Some(5); 6][..len], outputs, None)
+                    .run(Command::Seed, &[], &[Some(5); 6][..len], &[], outputs, None)
                     .is_none()
             );
-            assert!(threads.run(reset, &[], &[], outputs, None).is_none());
+            assert!(threads.run(reset, &[], &[], &[], outputs, None).is_none());
         }
         let mut taken_over = 0;
         for call in 0..40 {
@@ -916,10 +923,14 @@ mod tests {
                 .collect();
             assert!(
                 single
-                    .run(step, &actions, &[], &mut expected, None)
+                    .run(step, &actions, &[], &[], &mut expected, None)
                     .is_none()
             );
-            assert!(split.run(step, &actions, &[], &mut outputs, None).is_none());
+            assert!(
+                split
+                    .run(step, &actions, &[], &[], &mut outputs, None)
+                    .is_none()
+            );
             let worker = &split.workers[0];
             if worker.link.reply.0.finished.load(Ordering::Relaxed) == 0 {
                 taken_over += 1;
@@ -937,12 +948,12 @@ mod tests {
         for _ in 0..100 {
             assert!(
                 split
-                    .run(step, &[RIGHT; 6], &[], &mut outputs, None)
+                    .run(step, &[RIGHT; 6], &[], &[], &mut outputs, None)
                     .is_none()
             );
             assert!(
                 single
-                    .run(step, &[RIGHT; 6], &[], &mut expected, None)
+                    .run(step, &[RIGHT; 6], &[], &[], &mut expected, None)
                     .is_none()
             );
         }

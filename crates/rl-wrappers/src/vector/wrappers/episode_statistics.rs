@@ -202,6 +202,32 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
         Ok(())
     }
 
+    fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError> {
+        self.inner.reset_selected(selected)?;
+        // A selected environment starts an episode now. If its last episode ended on the last
+        // step, that episode's entries are cleared now and the next step does not restart it
+        // again (the inner vector dropped its pending reset).
+        let now = self.origin.elapsed().as_secs_f64();
+        for (index, _) in selected
+            .iter()
+            .enumerate()
+            .filter(|(_, selected)| **selected)
+        {
+            self.running_returns[index] = 0.0;
+            self.starts[index] = Start {
+                step: self.steps,
+                time: now,
+            };
+            self.ended[index] = false;
+            self.returns[index] = 0.0;
+            self.lengths[index] = 0;
+            self.times[index] = 0.0;
+        }
+        self.marked
+            .retain(|&index| !selected.get(index).copied().unwrap_or(false));
+        Ok(())
+    }
+
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
         self.record();

@@ -71,6 +71,26 @@ impl<V: VectorEnv> VectorHistoryStack<V> {
 
     vector_accessors!();
 
+    /// Restarts the histories in `self.starts` from the inner observations and writes their
+    /// stacked rows; the others are left as they are (a reset of some environments changed
+    /// only theirs).
+    fn record_starts(&mut self) -> Result<(), VectorError> {
+        let failure = |index: usize| move |source| VectorError::Environment { index, source };
+        for (index, history) in self.histories.iter_mut().enumerate() {
+            if !self.starts[index] {
+                continue;
+            }
+            let row = self.inner.observations().row(index);
+            history
+                .reset(row.as_slice().unwrap_or_default())
+                .map_err(failure(index))?;
+            let mut target = self.observations.row_mut(index);
+            let target = target.as_slice_mut().unwrap_or_default();
+            history.write_stacked(target).map_err(failure(index))?;
+        }
+        Ok(())
+    }
+
     /// Feeds the inner observations of the last call to the histories (restarting those in
     /// `self.starts`) and writes the stacked rows.
     fn record(&mut self) -> Result<(), VectorError> {
@@ -128,7 +148,23 @@ impl<V: VectorEnv> VectorEnv for VectorHistoryStack<V> {
         for (start, ended) in self.starts.iter_mut().zip(&mut self.previously_ended) {
             *start = std::mem::take(ended);
         }
-        self.record()
+        self.record_starts()
+    }
+
+    fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError> {
+        self.inner.reset_selected(selected)?;
+        for ((start, ended), selected) in self
+            .starts
+            .iter_mut()
+            .zip(&mut self.previously_ended)
+            .zip(selected)
+        {
+            *start = *selected;
+            if *selected {
+                *ended = false;
+            }
+        }
+        self.record_starts()
     }
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {

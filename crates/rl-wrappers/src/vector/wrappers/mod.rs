@@ -102,6 +102,11 @@ pub trait VectorEnv {
     /// Resets the environments whose episode ended (with [`Autoreset::Disabled`]).
     fn reset_ended(&mut self) -> Result<(), VectorError>;
 
+    /// Resets the environments whose entry of `selected` is `true` (Gymnasium's
+    /// `reset(options={"reset_mask": selected})`), the others left as they are; see
+    /// [`VectorEnvironment::reset_selected`].
+    fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError>;
+
     /// Reseeds environment `i` with `seed + i`; resets never reseed.
     fn seed(&mut self, seed: u64) -> Result<(), VectorError>;
 
@@ -172,6 +177,10 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
         VectorEnvironment::reset_ended(self)
     }
 
+    fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError> {
+        VectorEnvironment::reset_selected(self, selected)
+    }
+
     fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
         VectorEnvironment::seed(self, seed)
     }
@@ -220,7 +229,7 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
 /// Writes the [`VectorEnv`] methods a wrapper passes through unchanged, for a wrapper whose
 /// inner vector is the field `inner`. Each argument names a group to forward: `actions`
 /// (`Action`, `ActionSpace`, `action_space`, `step` unchanged), `lifecycle` (`len`, `flat_dim`,
-/// `autoreset`, `mode`, `seed`), `resets` (`reset`, `reset_ended`), `observations` (`Scalar`,
+/// `autoreset`, `mode`, `seed`), `resets` (`reset`, `reset_ended`, `reset_selected`), `observations` (`Scalar`,
 /// `observations`, `final_observations`, `final_mask`), `rewards` (`rewards`, `terminated`,
 /// `truncated`, `infos`, `final_infos`).
 macro_rules! forward_vector {
@@ -260,6 +269,10 @@ macro_rules! forward_vector {
 
         fn reset_ended(&mut self) -> Result<(), $crate::VectorError> {
             self.inner.reset_ended()
+        }
+
+        fn reset_selected(&mut self, selected: &[bool]) -> Result<(), $crate::VectorError> {
+            self.inner.reset_selected(selected)
         }
     };
     (observations) => {

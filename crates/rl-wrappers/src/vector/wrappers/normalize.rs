@@ -196,6 +196,11 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeObservation<V> {
         self.normalise()
     }
 
+    fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError> {
+        self.inner.reset_selected(selected)?;
+        self.normalise()
+    }
+
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
         self.normalise()
@@ -307,6 +312,20 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeReward<V> {
 
     fn reset_ended(&mut self) -> Result<(), VectorError> {
         self.inner.reset_ended()
+    }
+
+    fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError> {
+        self.inner.reset_selected(selected)?;
+        // A selected environment starts an episode: no reward yet, no return so far.
+        for ((reward, discounted), selected) in
+            self.rewards.iter_mut().zip(&mut self.returns).zip(selected)
+        {
+            if *selected {
+                *reward = 0.0;
+                *discounted = 0.0;
+            }
+        }
+        Ok(())
     }
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
