@@ -3,6 +3,7 @@
 //! states with the domain that steps them, typed ([`DomainStates`]) or built by id
 //! ([`BoxedBatchStates`]).
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
@@ -266,6 +267,14 @@ pub trait BatchStates<T: FlatScalar>: Send {
     /// cannot read.
     fn is_applicable(&self, i: usize, action: &Self::Action) -> bool;
 
+    /// Episode `i`'s current state, for a consumer that knows the domain's state type (a
+    /// registered domain draws it: [`RegisteredDomain::draw_state`](crate::registry::RegisteredDomain::draw_state));
+    /// `None` for an index out of range, or a batch that does not hand its states out.
+    fn state_any(&self, i: usize) -> Option<&dyn Any> {
+        let _ = i;
+        None
+    }
+
     /// Whether [`step`](Self::step) takes `action` ([`Domain::accepts_action`]): by default
     /// the actions of the action space.
     fn accepts_action(&self, action: &Self::Action) -> bool {
@@ -347,6 +356,10 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
         (**self).is_applicable(i, action)
     }
 
+    fn state_any(&self, i: usize) -> Option<&dyn Any> {
+        (**self).state_any(i)
+    }
+
     fn accepts_action(&self, action: &Self::Action) -> bool {
         (**self).accepts_action(action)
     }
@@ -419,7 +432,7 @@ impl<D: Domain> DomainStates<D> {
 impl<D, T> BatchStates<T> for DomainStates<D>
 where
     D: BatchStep + Send,
-    D::State: Send,
+    D::State: Send + 'static,
     D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
     T: FlatScalar,
@@ -479,6 +492,10 @@ where
         self.states
             .get(i)
             .is_some_and(|state| self.domain.is_applicable(state, action))
+    }
+
+    fn state_any(&self, i: usize) -> Option<&dyn Any> {
+        self.states.get(i).map(|state| state as &dyn Any)
     }
 
     fn accepts_action(&self, action: &D::Action) -> bool {
@@ -753,5 +770,9 @@ where
         action
             .to_typed(self.typed.action_space())
             .is_ok_and(|typed| self.typed.is_applicable(i, &typed))
+    }
+
+    fn state_any(&self, i: usize) -> Option<&dyn Any> {
+        self.typed.state_any(i)
     }
 }

@@ -129,6 +129,17 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
         })
     }
 
+    /// Draws `state`, a state of this domain (as a batch hands it out:
+    /// [`BatchStates::state_any`](crate::BatchStates::state_any)), over the whole of `frame`.
+    /// Fails with [`CoreError::Unsupported`] when the registration declared no frames, and
+    /// with [`CoreError::InvalidParameter`] when `state` is not a state of this domain.
+    fn draw_state(&self, state: &dyn Any, frame: &mut Frame) -> Result<(), CoreError> {
+        let _ = (state, frame);
+        Err(CoreError::Unsupported {
+            operation: "frames",
+        })
+    }
+
     /// A fresh environment of the domain that also draws its current state
     /// ([`FrameEnvironment`](crate::FrameEnvironment)), seeded with `seed`. Fails with
     /// [`CoreError::Unsupported`] when the registration declared no frames.
@@ -349,6 +360,21 @@ where
         let mut rng = NumpyGenerator::seed_from_u64(seed);
         let state = self.domain.initial_state(Mode::Training, &mut rng);
         (frames.draw)(&self.domain, &state, frame);
+        Ok(())
+    }
+
+    fn draw_state(&self, state: &dyn Any, frame: &mut Frame) -> Result<(), CoreError> {
+        let frames = self.capabilities.frames.ok_or(CoreError::Unsupported {
+            operation: "frames",
+        })?;
+        let state =
+            state
+                .downcast_ref::<D::State>()
+                .ok_or_else(|| CoreError::InvalidParameter {
+                    name: "state",
+                    reason: format!("is not a state of {}", self.id),
+                })?;
+        (frames.draw)(&self.domain, state, frame);
         Ok(())
     }
 

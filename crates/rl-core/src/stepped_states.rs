@@ -152,7 +152,7 @@ fn put(slot: &mut Info, info: Info) {
 impl<D, T> BatchStates<T> for SteppedStates<D>
 where
     D: Domain + Send + Sync,
-    D::State: Send,
+    D::State: Send + 'static,
     D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
     T: FlatScalar,
@@ -240,6 +240,10 @@ where
         self.states
             .get(i)
             .is_some_and(|state| self.domain.is_applicable(state, action))
+    }
+
+    fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
+        self.states.get(i).map(|state| state as &dyn std::any::Any)
     }
 
     fn accepts_action(&self, action: &D::Action) -> bool {

@@ -11,11 +11,12 @@ use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use ndarray::{ArrayD, Axis, IxDyn};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rl_core::Mode;
+use rl_core::registry::RegisteredDomain;
+use rl_core::{Frame, Mode};
 use rl_spaces::{AnyArray, AnyElement, AnySpace, FiniteSpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
@@ -65,13 +66,17 @@ fn closed_error() -> PyErr {
     PyRuntimeError::new_err("the vector is closed; make a new one")
 }
 
-/// The Rust side of the vector: the stepper, the spaces of one environment, and the indices
-/// of the episode statistics written into the NumPy buffers by the last call.
+/// The Rust side of the vector: the stepper, the spaces of one environment, the indices
+/// of the episode statistics written into the NumPy buffers by the last call, the domain
+/// (which draws the environments' states) and the frame it draws into, made on the first
+/// `render_rgb`.
 struct Inner {
     stepper: Stepper,
     written: Vec<usize>,
     action_space: AnySpace,
     observation_space: AnySpace,
+    domain: Box<dyn RegisteredDomain>,
+    frame: Option<Frame>,
 }
 
 /// Where each output lives in the byte buffer [`Buffers::storage`]: byte offsets, each a
@@ -683,8 +688,9 @@ impl PyVector {
             VectorError::Registry(error) => crate::core_error(error),
             other => vector_error(other),
         };
-        // One environment of the id, for its spaces.
-        let mut probe = crate::build_domain(id, params_json)?.environment(0);
+        // The domain (it draws the frames), and one environment of it, for its spaces.
+        let domain = crate::build_domain(id, params_json)?;
+        let mut probe = domain.environment(0);
         let observation_space = rl_core::Environment::observation_space(&probe).clone();
         let action_space = rl_core::Environment::action_space(&probe).clone();
         rl_core::Environment::close(&mut probe);
@@ -712,6 +718,8 @@ impl PyVector {
                 written: Vec::with_capacity(num_envs),
                 action_space,
                 observation_space,
+                domain,
+                frame: None,
             }),
             buffers,
             count: num_envs,
@@ -909,6 +917,40 @@ impl PyVector {
         with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset(Mode::Training)))
             .map_err(vector_error)?;
         self.write_outputs(py, &mut inner, false)
+    }
+
+    /// The natural size `(width, height)` of the id's RGB frames, `None` when it draws none.
+    fn frame_size(&self) -> PyResult<Option<(u32, u32)>> {
+        Ok(self.lock()?.domain.frame_size())
+    }
+
+    /// Every environment's current state drawn as an RGB frame: a list of new `uint8` arrays
+    /// of shape `(height, width, 3)`, in environment order (Gymnasium's vector `render()`
+    /// with `render_mode="rgb_array"`). A `ValueError` when the id draws no frames.
+    fn render_rgb<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyArray3<u8>>>> {
+        let mut guard = self.lock()?;
+        let inner = &mut *guard;
+        let Some((width, height)) = inner.domain.frame_size() else {
+            return Err(PyValueError::new_err(format!(
+                "{} draws no RGB frames",
+                inner.domain.id()
+            )));
+        };
+        let frame = match &mut inner.frame {
+            Some(frame) => frame,
+            empty => empty.insert(Frame::new(width, height).map_err(crate::core_error)?),
+        };
+        let mut frames = Vec::with_capacity(self.count);
+        for i in 0..self.count {
+            let state = with_vector!(&inner.stepper, vector => vector.inner().state_any(i))
+                .ok_or_else(|| PyRuntimeError::new_err(format!("no state for environment {i}")))?;
+            inner
+                .domain
+                .draw_state(state, frame)
+                .map_err(crate::core_error)?;
+            frames.push(PyArray3::from_array(py, &frame.as_array()));
+        }
+        Ok(frames)
     }
 
     /// Resets the environments whose entry of `selected` is true, the others left as they are

@@ -455,3 +455,35 @@ def test_reset_masks_are_checked_as_sync_vector_env_checks_them():
     fresh = make("CartPole-v1", num_envs=3)
     with pytest.raises(RuntimeError):
         fresh.reset(options={"reset_mask": np.ones(3, dtype=bool)})
+
+
+@pytest.mark.parametrize("rust_id", ["CartPole-v1", "Taxi-v4", "Acrobot-v1", "MiniGrid-Empty-5x5-v0"])
+def test_the_vector_renders_each_environment_as_its_single_environment(rust_id):
+    n = 3
+    envs = make(rust_id, num_envs=n, render_mode="rgb_array")
+    assert envs.metadata["render_modes"] == ["rgb_array"]
+    assert envs.metadata["render_fps"] == gym.make(f"rlrs/{rust_id}").metadata["render_fps"]
+    singles = [gym.make(f"rlrs/{rust_id}", render_mode="rgb_array") for _ in range(n)]
+    envs.reset(seed=11)
+    for i, single in enumerate(singles):
+        single.reset(seed=11 + i)
+    rng = np.random.default_rng(2)
+    for t in range(4):
+        frames = envs.render()
+        assert isinstance(frames, tuple) and len(frames) == n
+        for i, single in enumerate(singles):
+            expected = single.render()
+            assert frames[i].dtype == np.uint8 and frames[i].shape == expected.shape
+            assert np.array_equal(frames[i], expected), f"{rust_id} env {i} step {t}"
+        actions = envs.action_space.sample() if t else np.asarray(envs.action_space.sample())
+        envs.step(actions)
+        for i, single in enumerate(singles):
+            single.step(actions[i])
+    # The frames differ between environments (different seeds, different states).
+    assert any(not np.array_equal(frames[0], frame) for frame in frames[1:])
+    assert make(rust_id, num_envs=2).render() is None
+
+
+def test_a_render_mode_the_id_lacks_is_refused():
+    with pytest.raises(ValueError, match="renders 'rgb_array'"):
+        make("CartPole-v1", num_envs=2, render_mode="human")

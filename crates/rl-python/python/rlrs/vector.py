@@ -11,7 +11,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
-from .env import UnknownIdError, checked_seed, core, params_json
+from .env import UnknownIdError, checked_seed, core, gymnasium_render_fps, params_json
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -124,6 +124,11 @@ class RustVectorEnv(VectorEnv):
       stream (the first unseeded reset draws a seed from ``np_random``). Seeds are integers in
       ``[0, 2**64)`` (``s + num_envs - 1`` too): anything else raises ``TypeError`` or
       ``ValueError``, with nothing reseeded.
+    - ``render_mode="rgb_array"`` (for the ids that draw frames: ``metadata["render_modes"]``):
+      ``render()`` returns every environment's current state drawn as an ``(height, width, 3)``
+      ``uint8`` frame, in a tuple, as ``SyncVectorEnv``'s ``render`` does. A frame shows the
+      state alone: Pendulum's torque arrow, which a single environment draws from its last
+      action, is left out.
     - ``reset(seed=..., options={"reset_mask": m})``, as ``SyncVectorEnv``: only the
       environments where the bool array ``m`` (shape ``(num_envs,)``, at least one ``True``)
       is set are reset, reseeded first where ``seed`` gives them a seed; the others keep
@@ -147,22 +152,30 @@ class RustVectorEnv(VectorEnv):
         if not isinstance(env_id, str):
             raise TypeError(f"env_id must be a str, not {env_id!r}")
         autoreset_mode = AutoresetMode(autoreset_mode)
-        if render_mode is not None:
-            raise ValueError("RustVectorEnv renders nothing; render_mode must be None")
         self.env_id = env_id
         self.params = dict(params)
         self.num_envs = int(num_envs)
         self.threads = int(threads)
         self.copy = copy
         self.record_episode_statistics = record_episode_statistics
-        self.render_mode = None
-        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": []}
         try:
             self._core = core(core_module).Vector(
                 env_id, params_json(params), self.num_envs, 0, _MODES[autoreset_mode], self.threads
             )
         except KeyError as error:
             raise UnknownIdError(*error.args) from None
+        modes = ["rgb_array"] if self._core.frame_size() is not None else []
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(
+                f"render_mode is {render_mode!r}; the vector of {env_id} renders "
+                f"{' or '.join(map(repr, modes)) or 'nothing'} (or None)"
+            )
+        self.render_mode = render_mode
+        self.metadata = {
+            "autoreset_mode": autoreset_mode,
+            "render_modes": modes,
+            "render_fps": gymnasium_render_fps(env_id) if core_module == "rlrs._core" else 50,
+        }
         self._autoreset_mode = autoreset_mode
         # What the registration adds to Gymnasium's infos (the toy text's reset {"prob": 1},
         # Taxi's action mask), as for RustEnv.
@@ -488,6 +501,14 @@ class RustVectorEnv(VectorEnv):
                 info,
             )
         return self._observations_out(), self._rewards, self._terminated, self._truncated, info
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """With ``render_mode="rgb_array"``, every environment's current state as an
+        ``(height, width, 3)`` ``uint8`` frame, in a tuple (``SyncVectorEnv``'s ``render``);
+        ``None`` with no render mode."""
+        if self.render_mode is None:
+            return None
+        return tuple(self._core.render_rgb())
 
     def close_extras(self, **kwargs: Any) -> None:
         # Drops the Rust environments and stops their threads at once, whatever still refers

@@ -627,6 +627,12 @@ impl<B: Batch> VectorEnvironment<B> {
         self.threads.main()
     }
 
+    /// Every batch, in the order of the environments (each thread's share read from the
+    /// calling thread, between calls).
+    pub(crate) fn batches(&self) -> impl Iterator<Item = &B> + '_ {
+        self.threads.batches()
+    }
+
     /// The number of environments.
     pub fn len(&self) -> usize {
         self.len
@@ -773,7 +779,7 @@ fn check_mask_shape(
 impl<D, T> VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 where
     D: BatchStep + Send,
-    D::State: Send,
+    D::State: Send + 'static,
     D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
     T: rl_spaces::FlatScalar,

@@ -6,6 +6,8 @@ use std::num::NonZeroUsize;
 
 use rl_core::registry::RegisteredDomain;
 use rl_core::{BatchStates, BoxedBatchStates, ErasedAction};
+
+use crate::vector::batch::sealed::Sealed as _;
 use rl_spaces::AnyElement;
 use rl_spaces::FlattenSpace;
 use serde_json::Value;
@@ -42,6 +44,16 @@ impl<A: ErasedAction> RegisteredVector<A> {
     /// skips looking at them).
     pub fn reports_infos(&self) -> bool {
         self.main_batch().states().reports_infos()
+    }
+
+    /// Environment `i`'s current state, for the registered domain to draw
+    /// ([`RegisteredDomain::draw_state`](rl_core::registry::RegisteredDomain::draw_state));
+    /// `None` for an index out of range. Before the first reset it is a placeholder state.
+    pub fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
+        let batch = self
+            .batches()
+            .find(|batch| (batch.first()..batch.first() + batch.len()).contains(&i))?;
+        batch.states().state_any(i - batch.first())
     }
 }
 
