@@ -487,3 +487,27 @@ def test_the_vector_renders_each_environment_as_its_single_environment(rust_id):
 def test_a_render_mode_the_id_lacks_is_refused():
     with pytest.raises(ValueError, match="renders 'rgb_array'"):
         make("CartPole-v1", num_envs=2, render_mode="human")
+
+
+def test_the_vectors_action_masks_are_each_environments():
+    n = 4
+    envs = make("Taxi-v4", num_envs=n)
+    singles = [gym.make("rlrs/Taxi-v4") for _ in range(n)]
+    envs.reset(seed=21)
+    for i, single in enumerate(singles):
+        single.reset(seed=21 + i)
+    rng = np.random.default_rng(4)
+    differing = 0
+    for t in range(30):
+        masks = envs.action_masks()
+        assert masks.dtype == np.int8 and masks.shape == (n, 6)
+        for i, single in enumerate(singles):
+            assert masks[i].tolist() == single.unwrapped.action_mask().tolist(), f"step {t} env {i}"
+        differing += int(any(not np.array_equal(masks[0], row) for row in masks[1:]))
+        actions = rng.integers(0, 6, n)
+        _, _, terminated, truncated, _ = envs.step(actions)
+        for i, single in enumerate(singles):
+            single.step(int(actions[i]))
+        assert not (terminated | truncated).any(), "30 random steps end no Taxi episode here"
+    assert differing > 0
+    assert make("Pendulum-v1", num_envs=2).action_masks() is None

@@ -502,6 +502,13 @@ class RustVectorEnv(VectorEnv):
             )
         return self._observations_out(), self._rewards, self._terminated, self._truncated, info
 
+    def action_masks(self) -> np.ndarray | None:
+        """The actions applicable in each environment's current state, for a ``Discrete``
+        action space: an ``int8`` array of shape ``(num_envs, n)``, row ``i`` what
+        ``RustEnv.action_mask()`` gives for environment ``i`` (1 where the domain declares the
+        action applicable); ``None`` for another action space. A new array on every call."""
+        return self._core.action_masks()
+
     def render(self) -> tuple[np.ndarray, ...] | None:
         """With ``render_mode="rgb_array"``, every environment's current state as an
         ``(height, width, 3)`` ``uint8`` frame, in a tuple (``SyncVectorEnv``'s ``render``);
