@@ -454,3 +454,40 @@ def test_converted_elements_are_gymnasium_elements():
         space.seed(2)
         for _ in range(4):
             assert _core.space_contains(text, space.sample()), description
+
+
+def test_record_video_writes_a_video_of_an_rlrs_episode(tmp_path):
+    # Gymnasium's RecordVideo (moviepy is pinned in the test environment) over an rlrs id.
+    import moviepy  # noqa: F401  (RecordVideo needs it; a missing pin fails here, not later)
+
+    env = gym.wrappers.RecordVideo(
+        gym.make("rlrs/CartPole-v1", render_mode="rgb_array"),
+        str(tmp_path),
+        episode_trigger=lambda episode: True,
+        disable_logger=True,
+    )
+    env.reset(seed=0)
+    steps, done = 0, False
+    while not done:
+        _, _, terminated, truncated, _ = env.step(steps % 2)
+        steps, done = steps + 1, terminated or truncated
+    env.close()
+    videos = sorted(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1, list(tmp_path.iterdir())
+    assert videos[0].stat().st_size > 1000
+    assert steps > 5
+
+
+def test_human_rendering_shows_the_frames_through_gymnasiums_wrapper(monkeypatch):
+    # "human" through Gymnasium's own HumanRendering (pygame, here pygame-ce, with SDL's
+    # dummy video driver: no display needed).
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    env = gym.wrappers.HumanRendering(gym.make("rlrs/Acrobot-v1", render_mode="rgb_array"))
+    assert env.render_mode == "human"
+    env.reset(seed=1)
+    for _ in range(3):
+        env.step(env.action_space.sample())
+    frame = env.env.render()
+    assert env.window is not None
+    assert env.window.get_size() == (frame.shape[1], frame.shape[0])
+    env.close()

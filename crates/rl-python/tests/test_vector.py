@@ -511,3 +511,71 @@ def test_the_vectors_action_masks_are_each_environments():
         assert not (terminated | truncated).any(), "30 random steps end no Taxi episode here"
     assert differing > 0
     assert make("Pendulum-v1", num_envs=2).action_masks() is None
+
+
+VECTOR_WRAPPERS = {
+    "NormalizeObservation": ("CartPole-v1", lambda v: gym.wrappers.vector.NormalizeObservation(v)),
+    "NormalizeReward": ("CartPole-v1", lambda v: gym.wrappers.vector.NormalizeReward(v)),
+    "ClipReward": ("Pendulum-v1", lambda v: gym.wrappers.vector.ClipReward(v, -5.0, -1.0)),
+    "TransformReward": (
+        "MountainCar-v0",
+        lambda v: gym.wrappers.vector.TransformReward(v, lambda r: 2 * r + 1),
+    ),
+    "DtypeObservation": (
+        "Acrobot-v1",
+        lambda v: gym.wrappers.vector.DtypeObservation(v, np.float64),
+    ),
+    "ClipAction": ("Pendulum-v1", lambda v: gym.wrappers.vector.ClipAction(v)),
+    "RescaleAction": (
+        "MountainCarContinuous-v0",
+        lambda v: gym.wrappers.vector.RescaleAction(v, 0.0, 1.0),
+    ),
+    "RecordEpisodeStatistics": (
+        "CartPole-v1",
+        lambda v: gym.wrappers.vector.RecordEpisodeStatistics(v),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VECTOR_WRAPPERS))
+def test_gymnasiums_vector_wrappers_work_on_the_vector_as_on_sync_vector_env(name):
+    rust_id, wrap = VECTOR_WRAPPERS[name]
+    n = 3
+    ours = wrap(make(rust_id, num_envs=n))
+    theirs = wrap(gym.make_vec(rust_id, num_envs=n, vectorization_mode="sync"))
+    a, _ = ours.reset(seed=5)
+    b, _ = theirs.reset(seed=5)
+    assert a.dtype == b.dtype and np.array_equal(a, b), name
+    rng = np.random.default_rng(8)
+    for t in range(300):
+        if isinstance(theirs.single_action_space, spaces.Discrete):
+            actions = rng.integers(0, theirs.single_action_space.n, n)
+        else:
+            # Beyond the bounds too: ClipAction clips them, the domains clip the rest.
+            actions = rng.uniform(-3, 3, (n, *theirs.single_action_space.shape)).astype(np.float32)
+        x, y = ours.step(actions), theirs.step(actions)
+        for k in range(4):
+            assert np.array_equal(x[k], y[k]), f"{name} step {t} output {k}: {x[k]} != {y[k]}"
+        if "episode" in y[4]:
+            for key in ("r", "l"):
+                assert np.array_equal(x[4]["episode"][key], y[4]["episode"][key]), f"{name} {t}"
+            assert np.array_equal(x[4]["_episode"], y[4]["_episode"])
+
+
+def test_gymnasiums_vector_record_video_works_on_the_vector(tmp_path):
+    # (Gymnasium's vector HumanRendering tiles the frames with opencv, which the test
+    # environment does not install; it calls the same render().)
+    import moviepy  # noqa: F401  (pinned in the test environment)
+
+    envs = gym.wrappers.vector.RecordVideo(
+        make("CartPole-v1", num_envs=2, render_mode="rgb_array"),
+        str(tmp_path),
+        step_trigger=lambda step: step == 0,
+        video_length=20,
+    )
+    envs.reset(seed=0)
+    for t in range(25):
+        envs.step(np.array([t % 2, (t + 1) % 2]))
+    envs.close()
+    videos = sorted(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1 and videos[0].stat().st_size > 1000, list(tmp_path.iterdir())
