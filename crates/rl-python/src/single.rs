@@ -179,12 +179,17 @@ impl PyEnvironment {
     /// The action mask of the current state for a `Discrete` action space: an `int8` array
     /// with 1 for each action applicable in the state (`Domain::is_applicable`: an action that
     /// changes something, for Taxi, as Gymnasium's `action_mask`), 0 elsewhere (all 0 before
-    /// the first reset); `None` for another action space.
+    /// the first reset); `None` for another action space, or a Discrete too large to list
+    /// (more than `rl_spaces::MAX_FLAT_LEN` actions).
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray1<i8>>>> {
         let inner = self.lock()?;
         let AnySpace::Discrete(space) = &inner.action_space else {
             return Ok(None);
         };
+        if rl_spaces::FiniteSpace::cardinality(space).is_none() {
+            // Too many actions to list (more than rl_spaces::MAX_FLAT_LEN).
+            return Ok(None);
+        }
         let mask: Vec<i8> = (0..space.n())
             .map(|offset| {
                 let action = AnyElement::Int(space.start().saturating_add_unsigned(offset));

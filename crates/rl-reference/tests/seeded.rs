@@ -126,13 +126,8 @@ fn seeded_toy_text_vectors_give_gymnasiums_trajectories() {
     assert_vector_traces_replay(&TOY_TEXT, 500);
 }
 
-/// The cases of `seeded_space_samples.json` whose draws this crate cannot give yet, each for
-/// a reason documented in `rl_spaces::SeededSampler`'s module: a Discrete of 2^40 values is
-/// over `rl_spaces::MAX_FLAT_LEN`, so it cannot be built.
-const SPACE_SAMPLE_GAPS: [&str; 1] = ["discrete_large"];
-
 #[test]
-fn seeded_space_samples_are_gymnasiums_but_for_the_documented_gaps() {
+fn seeded_space_samples_are_gymnasiums() {
     let file = reference_file("seeded_space_samples.json");
     let ReferenceContent::SeededSpaceSamples { cases } = &file.content else {
         panic!("seeded_space_samples.json is not read as seeded space samples");
@@ -140,25 +135,13 @@ fn seeded_space_samples_are_gymnasiums_but_for_the_documented_gaps() {
     assert_eq!(cases.len(), 20);
     assert_eq!(file.step_count(), 312);
     let report = replay(&file);
-    // Every draw of every space that can be built is checked (the 12 of the Discrete of 2^40
-    // values are not).
-    assert_eq!(report.steps_checked, 300, "{}", report.summary());
-    assert!(report.values_compared >= 300, "{}", report.summary());
-    let mismatching: std::collections::BTreeSet<String> = report
-        .mismatches
-        .iter()
-        .filter_map(|mismatch| match &mismatch.location {
-            rl_reference::MismatchLocation::Trace { trace }
-            | rl_reference::MismatchLocation::Step { trace, .. } => Some(trace.clone()),
-            _ => None,
-        })
-        .collect();
-    // Every other case (19 of 20: masks and probabilities of every kind, Text, Graph, OneOf,
+    // Every draw of every case (masks and probabilities of every kind, Text, Graph, OneOf,
     // Tuple, Dict, Sequence, nested composites, bounded, half-bounded, unbounded and integer
-    // Boxes) gives Gymnasium's samples exactly; the gap, and only it, differs.
-    assert_eq!(
-        mismatching.iter().map(String::as_str).collect::<Vec<_>>(),
-        SPACE_SAMPLE_GAPS,
+    // Boxes, a Discrete of 2^40 values) gives Gymnasium's sample exactly.
+    assert_eq!(report.steps_checked, 312, "{}", report.summary());
+    assert!(report.values_compared >= 312, "{}", report.summary());
+    assert!(
+        report.mismatches.is_empty(),
         "{}\n{}",
         report.summary(),
         report

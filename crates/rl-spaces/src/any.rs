@@ -709,6 +709,7 @@ impl FlattenSpace for AnySpace {
     fn is_flattenable(&self) -> bool {
         match self {
             AnySpace::Sequence(_) | AnySpace::Graph(_) => false,
+            AnySpace::Discrete(s) => s.is_flattenable(),
             AnySpace::Tuple(s) => s.is_flattenable(),
             AnySpace::Dict(s) => s.is_flattenable(),
             AnySpace::OneOf(s) => s.is_flattenable(),

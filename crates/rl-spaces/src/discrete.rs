@@ -36,19 +36,25 @@ pub struct Discrete {
 }
 
 impl Discrete {
-    /// The integers `0..n`. Errors if `n` is zero or above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN).
+    /// The integers `0..n`. Errors if `n` is zero or above `i64::MAX + 1`.
+    ///
+    /// Any `n` is sampled, checked and written to JSON as Gymnasium does, so Gymnasium's
+    /// `Discrete(2**40)` has its counterpart; above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN)
+    /// values, though, a Discrete is too large to flatten (its one-hot vector would have `n`
+    /// entries: [`is_flattenable`](FlattenSpace::is_flattenable) is false and flattening is an
+    /// error) or to enumerate ([`cardinality`](FiniteSpace::cardinality) is `None`), so
+    /// nothing ever allocates in proportion to `n`.
     pub fn new(n: u64) -> Result<Self, SpaceError> {
         Discrete::with_start(n, 0)
     }
 
-    /// The integers `start..start + n`. Errors if `n` is zero, above
-    /// [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) (the length of its one-hot vector), or if
-    /// `start + n - 1` overflows `i64`.
+    /// The integers `start..start + n`. Errors if `n` is zero or if `start + n - 1` overflows
+    /// `i64`. Above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values it neither flattens nor
+    /// enumerates ([`new`](Self::new)).
     pub fn with_start(n: u64, start: i64) -> Result<Self, SpaceError> {
         if n == 0 {
             return Err(SpaceError::invalid("Discrete", "n must be at least 1"));
         }
-        crate::limits::check_size("Discrete", "values", u128::from(n))?;
         let last = i128::from(start) + i128::from(n) - 1;
         if last > i128::from(i64::MAX) {
             return Err(SpaceError::invalid(
@@ -159,6 +165,22 @@ impl Discrete {
         Ok(chosen.and_then(|i| self.element_at_offset(i as u64)))
     }
 
+    /// Whether it has at most [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values: few enough to
+    /// flatten into a one-hot vector and to enumerate.
+    fn is_small(&self) -> bool {
+        self.n <= crate::MAX_FLAT_LEN as u64
+    }
+
+    /// The error of flattening a Discrete of more than `MAX_FLAT_LEN` values.
+    fn too_large_to_flatten(&self) -> SpaceError {
+        SpaceError::flat(format!(
+            "{self} cannot be flattened: its one-hot vector would have {} entries, more than \
+             rl_spaces::MAX_FLAT_LEN = {}",
+            self.n,
+            crate::MAX_FLAT_LEN
+        ))
+    }
+
     fn check_len(&self, what: &'static str, found: usize) -> Result<(), SpaceError> {
         if u64::try_from(found).ok() != Some(self.n) {
             return Err(SpaceError::LengthMismatch {
@@ -221,8 +243,12 @@ impl SampleSpace for Discrete {
 }
 
 impl FiniteSpace for Discrete {
+    /// `n`, or `None` above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values (too many to
+    /// enumerate: a consumer would allocate per element).
     fn cardinality(&self) -> Option<usize> {
-        usize::try_from(self.n).ok()
+        self.is_small()
+            .then(|| usize::try_from(self.n).ok())
+            .flatten()
     }
 
     fn element_at(&self, index: usize) -> Option<i64> {
@@ -235,11 +261,24 @@ impl FiniteSpace for Discrete {
 }
 
 impl FlattenSpace for Discrete {
+    /// False above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values.
+    fn is_flattenable(&self) -> bool {
+        self.is_small()
+    }
+
+    /// `n` (the one-hot vector's length), or 0 when it is not flattenable.
     fn flat_dim(&self) -> usize {
-        usize::try_from(self.n).unwrap_or(usize::MAX)
+        if self.is_small() {
+            usize::try_from(self.n).unwrap_or(0)
+        } else {
+            0
+        }
     }
 
     fn flatten_into<F: FlatScalar>(&self, x: &i64, out: &mut [F]) -> Result<(), SpaceError> {
+        if !self.is_small() {
+            return Err(self.too_large_to_flatten());
+        }
         self.check_len("flat buffer", out.len())?;
         let offset = self
             .index_of(x)
@@ -250,6 +289,9 @@ impl FlattenSpace for Discrete {
     }
 
     fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<i64, SpaceError> {
+        if !self.is_small() {
+            return Err(self.too_large_to_flatten());
+        }
         self.check_len("flat buffer", flat.len())?;
         one_hot_position(flat).and_then(|i| {
             self.element_at(i)

@@ -27,8 +27,7 @@
 //! mask of a MultiDiscrete) gives `None` instead of Gymnasium's `start`, drawing what
 //! Gymnasium draws so that later draws agree; an integer Box whose range does not fit
 //! float64's 53-bit mantissa draws exact integers (`integers(low, high + 1)` per entry), where
-//! Gymnasium's float arithmetic is inexact or overflows; a Discrete with `n` above
-//! [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) cannot be built. A Box's half-bounded and unbounded
+//! Gymnasium's float arithmetic is inexact or overflows. A Box's half-bounded and unbounded
 //! sides and a Sequence's length draw numpy's ziggurat exponential and normal variates
 //! ([`numpy_random::standard_normal`]), as Gymnasium does.
 
@@ -262,7 +261,8 @@ impl GeneratorTree {
 ///   (`integers(low, high + 1)` per entry), where Gymnasium's float64 arithmetic is inexact
 ///   or overflows (its samples may then leave the Box); an integer rounded up to `high + 1`
 ///   stays at `high`;
-/// - a Discrete of more than [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values cannot be built.
+/// - a Discrete of more than 2^63 values (one with a negative `start`) samples, where numpy's
+///   `integers(n)` refuses `n` beyond int64.
 ///
 /// ```
 /// use rl_spaces::{AnySpace, Discrete, SeededSampler};
@@ -699,7 +699,9 @@ fn discrete<R: Rng + ?Sized>(d: &Discrete, mask: Option<&SampleMask>, rng: &mut 
             allowed.get(choice(rng, allowed.len())?).copied()?
         }
         Some(SampleMask::DiscreteProbability(p)) => choice_weighted(rng, p)?,
-        _ => integers(rng, 0, d.n() as i64)? as usize,
+        // numpy's integers(n): integers(0, n), one bounded draw of at most n - 1, for any n
+        // (numpy refuses n above 2^63, which only a Discrete with a negative start has).
+        _ => return d.element_at_offset(numpy_random::bounded_u64(rng, d.n() - 1)),
     };
     d.element_at_offset(offset as u64)
 }

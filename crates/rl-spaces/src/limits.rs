@@ -17,7 +17,7 @@ use crate::SpaceError;
 ///
 /// | space | size checked against the limit |
 /// |---|---|
-/// | `Discrete` | `n` (the length of its one-hot vector) |
+/// | `Discrete` | none: above the limit it neither flattens nor enumerates ([`Discrete::new`](crate::Discrete::new)) |
 /// | `Box` | the product of the shape's dimensions, each zero dimension counted as one |
 /// | `MultiBinary` | the product of the shape's dimensions |
 /// | `MultiDiscrete` | the number of entries, and the sum of `nvec` (its one-hot blocks) |

@@ -59,28 +59,65 @@ fn a_terabyte_multi_binary_is_refused_before_sampling() {
 }
 
 #[test]
-fn discrete_n_of_two_to_the_sixty_third_is_refused() {
-    // Issue 17: accepted through the API and JSON, then `flatten` panicked with "capacity
-    // overflow" (and 2^40 aborted on memory).
-    assert_eq!(too_large_size(Discrete::new(1 << 63)), 1 << 63);
-    assert_eq!(too_large_size(Discrete::new(1 << 40)), 1 << 40);
-    assert_eq!(
-        too_large_size(Discrete::with_start(u64::MAX, i64::MIN)),
-        u128::from(u64::MAX)
-    );
-    let error = read(json!({"type": "Discrete", "n": 1u64 << 63})).unwrap_err();
-    assert!(
-        error
-            .to_string()
-            .contains("9223372036854775808 values, more than the limit of 16777216"),
-        "{error}"
-    );
-    // The largest accepted Discrete flattens.
+fn a_discrete_too_large_to_flatten_samples_but_never_flattens_or_enumerates() {
+    // Issue 17: Discrete(2^63) was accepted, then `flatten` panicked with "capacity overflow"
+    // (and 2^40 aborted on memory). Since issue 34 any n is a space, as Gymnasium's
+    // Discrete(2**40) is (sampled, checked, written to JSON), but one above MAX_FLAT_LEN is
+    // neither flattened nor enumerated: an error or `None`, never an allocation of n.
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(0);
+    for space in [
+        Discrete::new(1 << 63).unwrap(),
+        Discrete::new(1 << 40).unwrap(),
+        Discrete::with_start(u64::MAX, i64::MIN).unwrap(),
+        Discrete::new(MAX_FLAT_LEN as u64 + 1).unwrap(),
+    ] {
+        assert!(!space.is_flattenable(), "{space}");
+        assert_eq!(space.flat_dim(), 0, "{space}");
+        assert_eq!(rl_spaces::FiniteSpace::cardinality(&space), None, "{space}");
+        let x = space.sample(&mut rng);
+        assert!(space.contains(&x));
+        let error = space.flatten::<f32>(&x).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("cannot be flattened: its one-hot vector would have"),
+            "{error}"
+        );
+        assert!(space.unflatten::<f32>(&[]).is_err());
+        assert_eq!(
+            space
+                .element_from_json(&space.element_to_json(&x).unwrap())
+                .unwrap(),
+            x
+        );
+        // In a composite too: not flattenable, flattening an error.
+        let tuple = TupleSpace::new(vec![space.into(), Discrete::new(3).unwrap().into()]).unwrap();
+        assert!(!tuple.is_flattenable());
+        assert!(
+            tuple
+                .flatten::<f32>(&vec![AnyElement::Int(x), AnyElement::Int(1)])
+                .is_err()
+        );
+    }
+    // Gymnasium's seeded sampling of them (rl-fuzz's space-json input 703 of seed 1: 2^63
+    // values from -2^62, which numpy's integers(n) refuses but a Discrete holds).
+    let space = read(json!({"type": "Discrete", "n": 1u64 << 63, "start": -(1i64 << 62)})).unwrap();
+    let mut sampler = rl_spaces::SeededSampler::new(space.clone(), 1);
+    let x = sampler.sample(None).unwrap().expect("a sample");
+    assert!(space.contains(&x), "{x:?}");
+    // What cannot be a Discrete at all: start + n - 1 beyond i64.
+    assert!(Discrete::with_start(u64::MAX, 0).is_err());
+    let error = read(json!({"type": "Discrete", "n": u64::MAX})).unwrap_err();
+    assert!(error.to_string().contains("does not fit in i64"), "{error}");
+    // From JSON as Gymnasium writes it.
+    let space = read(json!({"type": "Discrete", "n": 1u64 << 40})).unwrap();
+    assert!(!space.is_flattenable());
+    // The largest flattenable Discrete flattens.
     let space = Discrete::new(MAX_FLAT_LEN as u64).unwrap();
+    assert!(space.is_flattenable());
     let flat: Vec<f32> = space.flatten(&3).unwrap();
     assert_eq!(flat.len(), MAX_FLAT_LEN);
     assert_eq!(flat[3], 1.0);
-    assert!(Discrete::new(MAX_FLAT_LEN as u64 + 1).is_err());
 }
 
 #[test]
