@@ -148,6 +148,14 @@ impl FlatBounds {
 
     fn collect(&mut self, space: &AnySpace) -> Result<(), CoreError> {
         match space {
+            AnySpace::Discrete(d) if !d.is_flattenable() => Err(CoreError::invalid_parameter(
+                "space",
+                format!(
+                    "{space} has no flat Box: its one-hot vector would have {} entries, more \
+                     than rl_spaces::MAX_FLAT_LEN",
+                    d.n()
+                ),
+            )),
             AnySpace::Discrete(_) | AnySpace::MultiDiscrete(_) | AnySpace::FiniteSet(_) => {
                 self.one_hot(DType::I64, space.flat_dim())
             }
@@ -330,9 +338,11 @@ mod tests {
 
     #[test]
     fn huge_one_hot_blocks_are_refused() {
-        // rl-spaces refuses a space whose flat vector is longer than this limit (both are
-        // 2^24), so the block check is tested on its own.
-        assert!(Discrete::new(1 << 40).is_err());
+        // rl-spaces flattens no space whose flat vector is longer than this limit (both are
+        // 2^24): a Discrete of more values has no flat Box, and the block check is tested on
+        // its own.
+        let error = Discrete::new(1 << 40).expect("valid").flat_box().unwrap_err();
+        assert!(error.to_string().contains("has no flat Box"), "{error}");
         assert!(check_one_hot_length(MAX_ONE_HOT).is_ok());
         assert!(check_one_hot_length(MAX_ONE_HOT + 1).is_err());
     }
