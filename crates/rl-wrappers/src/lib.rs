@@ -117,6 +117,7 @@
 //! report [`VectorError`], which adds the index of the environment at fault. Nothing panics on
 //! bad input.
 
+mod arithmetic;
 mod error;
 mod forward;
 mod numeric;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use rl_core::{CoreError, Environment, Mode, StepOutcome};
 use rl_spaces::FlatScalar;
 
+use crate::arithmetic::{self, normalised};
 use crate::forward::{forward_actions, forward_lifecycle, inner_accessors};
 use crate::numeric::{BufferPool, NumericLayout, NumericObservation, NumericSpace, real_box};
 use crate::stateful::RunningMeanVariance;
@@ -132,7 +133,7 @@ where
         self.pool.fill(|out| {
             let moments = statistics.mean().iter().zip(statistics.variance());
             for ((o, x), (mean, variance)) in out.iter_mut().zip(data).zip(moments) {
-                *o = T::from_f64((x.to_f64() - mean) / (variance + epsilon).sqrt());
+                *o = T::from_f64(normalised(x.to_f64(), *mean, *variance, epsilon));
             }
             Ok(())
         })
@@ -141,14 +142,8 @@ where
 
 /// Checks that ε is finite and positive.
 pub(crate) fn check_epsilon(epsilon: f64) -> Result<f64, CoreError> {
-    if epsilon.is_finite() && epsilon > 0.0 {
-        Ok(epsilon)
-    } else {
-        Err(CoreError::invalid_parameter(
-            "epsilon",
-            format!("{epsilon} is not a finite positive number"),
-        ))
-    }
+    arithmetic::check_epsilon(epsilon)
+        .map_err(|reason| CoreError::invalid_parameter("epsilon", reason))
 }
 
 impl<E: fmt::Debug, T> fmt::Debug for NormalizeObservation<E, T> {

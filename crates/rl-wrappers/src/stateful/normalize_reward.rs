@@ -3,6 +3,7 @@
 
 use rl_core::{CoreError, Environment, Mode, StepOutcome, Value};
 
+use crate::arithmetic::{self, discounted_return, reward_scale};
 use crate::forward::{forward_actions, forward_lifecycle, forward_observations, inner_accessors};
 use crate::stateful::RunningMeanVariance;
 use crate::stateful::normalize_observation::check_epsilon;
@@ -54,12 +55,8 @@ impl<E: Environment> NormalizeReward<E> {
     /// Normalises the rewards of `inner` with discount `gamma` for the running return. Errors
     /// unless `gamma` is in `[0, 1]`.
     pub fn new(inner: E, gamma: f64) -> Result<Self, CoreError> {
-        if !(0.0..=1.0).contains(&gamma) {
-            return Err(CoreError::invalid_parameter(
-                "gamma",
-                format!("{gamma} is not a discount in [0, 1]"),
-            ));
-        }
+        let gamma = arithmetic::check_gamma(gamma)
+            .map_err(|reason| CoreError::invalid_parameter("gamma", reason))?;
         Ok(NormalizeReward {
             inner,
             gamma,
@@ -153,13 +150,17 @@ impl<E: Environment> Environment for NormalizeReward<E> {
     fn step(&mut self, action: &E::Action) -> Result<StepOutcome<E::Observation>, CoreError> {
         let mut outcome = self.inner.step(action)?;
         let reward = outcome.reward();
-        let continuing = if outcome.terminated { 0.0 } else { 1.0 };
-        self.discounted_return = self.discounted_return * self.gamma * continuing + reward;
+        self.discounted_return = discounted_return(
+            self.discounted_return,
+            self.gamma,
+            outcome.terminated,
+            reward,
+        );
         if self.mode.is_training() {
             self.statistics.update(&[self.discounted_return])?;
         }
         let variance = self.statistics.variance().first().copied().unwrap_or(1.0);
-        outcome.value = Value::from_reward(reward / (variance + self.epsilon).sqrt());
+        outcome.value = Value::from_reward(reward / reward_scale(variance, self.epsilon));
         Ok(outcome)
     }
 }

@@ -2,6 +2,7 @@
 
 use rl_core::{CoreError, Environment, Mode, StepOutcome};
 
+use crate::arithmetic::rescaled;
 use crate::forward::{
     forward_lifecycle, forward_observations, forward_randomness, inner_accessors,
 };
@@ -11,7 +12,8 @@ use crate::stateless::FloatBox;
 /// inner Box's bounds: `-1` to `low`, `1` to `high` (Gymnasium's `RescaleAction(env, -1, 1)`),
 /// so that a policy with a `tanh` output drives any bounded Box.
 ///
-/// The map `low + (high - low) · (a + 1) / 2` is computed in `f64`, rounded to the Box's type
+/// The map `low + (a + 1) / 2 · (high - low)` (the vector version's arithmetic,
+/// [`VectorRescaleAction`](crate::vector::VectorRescaleAction)) is computed in `f64`, rounded to the Box's type
 /// and clipped to `[low, high]`, so rounding never leaves the bounds. (Gymnasium computes the
 /// same line as `(a - intercept) / gradient` in the Box's type; results can differ in the last
 /// bit.) Actions outside `[-1, 1]` are errors, like any action outside the action space.
@@ -94,7 +96,7 @@ fn rescale_into<S: FloatBox>(
         return Err(CoreError::invalid_action(action, unit_space));
     }
     target_space.map_into(action, out, |a, low, high| {
-        low + (high - low) * ((a + 1.0) / 2.0)
+        rescaled(a, (-1.0, 1.0), (low, high))
     })
 }
 

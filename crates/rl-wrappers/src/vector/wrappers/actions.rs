@@ -8,6 +8,7 @@ use std::cell::Cell;
 use rl_core::CoreError;
 use rl_spaces::{Discrete, Space};
 
+use crate::arithmetic;
 use crate::error::VectorError;
 use crate::stateless::FloatBox;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
@@ -184,12 +185,12 @@ where
     /// Rescales actions in `[low, high]` onto `inner`'s bounds. Errors if `low < high` does
     /// not hold or the inner bounds are not finite.
     pub fn new(inner: V, low: f64, high: f64) -> Result<Self, VectorError> {
-        if !(low.is_finite() && high.is_finite() && low < high) {
-            return Err(VectorError::InvalidParameter {
+        let (low, high) = arithmetic::check_interval(low, high).map_err(|reason| {
+            VectorError::InvalidParameter {
                 name: "bounds",
-                reason: format!("[{low}, {high}] is not a finite interval with low < high"),
-            });
-        }
+                reason,
+            }
+        })?;
         let inner_space = inner.action_space();
         inner_space
             .ensure_float_box()
@@ -244,7 +245,7 @@ where
             actions,
             &mut self.actions,
             |value, inner_low, inner_high| {
-                inner_low + (value - low) / (high - low) * (inner_high - inner_low)
+                arithmetic::rescaled(value, (low, high), (inner_low, inner_high))
             },
         )?;
         self.inner.step(&self.actions)

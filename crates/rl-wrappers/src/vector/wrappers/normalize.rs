@@ -7,6 +7,7 @@ use ndarray::Array2;
 use rl_core::{CoreError, Mode};
 use rl_spaces::FlatScalar;
 
+use crate::arithmetic::{self, discounted_return, normalised, reward_scale};
 use crate::error::VectorError;
 use crate::stateful::RunningMeanVariance;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
@@ -22,14 +23,10 @@ fn statistics_error(source: CoreError) -> VectorError {
 }
 
 fn check_epsilon(epsilon: f64) -> Result<f64, VectorError> {
-    if epsilon.is_finite() && epsilon > 0.0 {
-        Ok(epsilon)
-    } else {
-        Err(VectorError::InvalidParameter {
-            name: "epsilon",
-            reason: format!("{epsilon} is not a positive number"),
-        })
-    }
+    arithmetic::check_epsilon(epsilon).map_err(|reason| VectorError::InvalidParameter {
+        name: "epsilon",
+        reason,
+    })
 }
 
 /// Normalises observations with one running mean and variance over the whole batch: on every
@@ -162,7 +159,7 @@ impl<V: VectorEnv> VectorNormalizeObservation<V> {
                     .zip(mean)
                     .zip(variance)
                 {
-                    *y = V::Scalar::from_f64((x.to_f64() - m) / (v + epsilon).sqrt());
+                    *y = V::Scalar::from_f64(normalised(x.to_f64(), *m, *v, epsilon));
                 }
             }
         };
@@ -258,12 +255,11 @@ pub struct VectorNormalizeReward<V> {
 impl<V: VectorEnv> VectorNormalizeReward<V> {
     /// Normalises the rewards of `inner` for discount `gamma` (in [0, 1]), epsilon 1e-8.
     pub fn new(inner: V, gamma: f64) -> Result<Self, VectorError> {
-        if !(0.0..=1.0).contains(&gamma) {
-            return Err(VectorError::InvalidParameter {
+        let gamma =
+            arithmetic::check_gamma(gamma).map_err(|reason| VectorError::InvalidParameter {
                 name: "gamma",
-                reason: format!("{gamma} is not in [0, 1]"),
-            });
-        }
+                reason,
+            })?;
         let len = inner.len();
         Ok(VectorNormalizeReward {
             inner,
@@ -337,8 +333,7 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeReward<V> {
             .zip(self.inner.rewards())
             .zip(self.inner.terminated())
         {
-            let continuing = if *terminated { 0.0 } else { 1.0 };
-            *discounted = *discounted * self.gamma * continuing + reward;
+            *discounted = discounted_return(*discounted, self.gamma, *terminated, *reward);
         }
         if self.inner.mode().is_training() {
             let mean = self.returns.iter().sum::<f64>() / count;
@@ -352,7 +347,7 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeReward<V> {
                 .update_from_moments(&[mean], &[variance], count)
                 .map_err(statistics_error)?;
         }
-        let scale = (self.statistics.variance()[0] + self.epsilon).sqrt();
+        let scale = reward_scale(self.statistics.variance()[0], self.epsilon);
         for (normalised, reward) in self.rewards.iter_mut().zip(self.inner.rewards()) {
             *normalised = reward / scale;
         }
