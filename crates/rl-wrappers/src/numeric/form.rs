@@ -341,7 +341,10 @@ mod tests {
         // rl-spaces flattens no space whose flat vector is longer than this limit (both are
         // 2^24): a Discrete of more values has no flat Box, and the block check is tested on
         // its own.
-        let error = Discrete::new(1 << 40).expect("valid").flat_box().unwrap_err();
+        let error = Discrete::new(1 << 40)
+            .expect("valid")
+            .flat_box()
+            .unwrap_err();
         assert!(error.to_string().contains("has no flat Box"), "{error}");
         assert!(check_one_hot_length(MAX_ONE_HOT).is_ok());
         assert!(check_one_hot_length(MAX_ONE_HOT + 1).is_err());
