@@ -13,3 +13,4 @@ mod observation_bounds;
 mod registry;
 mod render;
 mod robustness;
+mod toy_text_frames;

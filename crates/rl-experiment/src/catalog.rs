@@ -12,8 +12,10 @@
 //! |---|---|---|
 //! | `agent` | the agent's name | `q-learning` for finite observations and actions, `linear-sarsa` for bounded Box observations and finite actions, `random` otherwise |
 //! | `max_steps` | the step budget per run | 100 000 |
+//! | `checks_per_policy` | the evaluation episodes per policy check (more where returns are noisy: FrozenLake's 0 or 1, Blackjack's -1, 0 or 1) | 10 |
 //! | `agent_params` | an object from agent-name prefixes (`"linear-"`) to the agent parameters used when the agent's name starts with that prefix | none |
 //! | `discretize_bins` | for a bounded float Box action space that the agent cannot take, the evenly spaced values per action dimension it is discretised into ([`default_action_bins`]) | 5 |
+//! | `learning_threshold` | not read by `rl run`: what its default run must reach, checked by the learning table ([`criterion`](crate::criterion): a number, a fraction of the optimum, or `null`) | (required of every registration) |
 //! | `success` | how a greedy evaluation episode succeeds, for the summary's note on the last check: `"terminated"` (it reaches a goal, as in MountainCar) or `"truncated"` (it lasts until the time limit, as in CartPole) | no note |
 //!
 //! # Continuous actions
@@ -212,6 +214,16 @@ pub fn default_max_steps(id: &str) -> u64 {
     setting(id, "max_steps")
         .and_then(|steps| steps.as_u64())
         .unwrap_or(FALLBACK_MAX_STEPS)
+}
+
+/// The evaluation episodes per policy check of `rl run` on `id` without
+/// `--checks-per-policy`: the registration's `checks_per_policy` setting (when from 1 to
+/// [`CHECKS_PER_POLICY_LIMIT`](crate::CHECKS_PER_POLICY_LIMIT)), else 10.
+pub fn default_checks_per_policy(id: &str) -> u64 {
+    setting(id, "checks_per_policy")
+        .and_then(|episodes| episodes.as_u64())
+        .filter(|episodes| (1..=crate::CHECKS_PER_POLICY_LIMIT).contains(episodes))
+        .unwrap_or(10)
 }
 
 /// Agent parameters `rl run` adds when none are given: the registration's `agent_params`

@@ -135,9 +135,9 @@ struct RunArgs {
     /// Policy checks after step 0, evenly spaced over the budget (1 to 10000).
     #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = parse_checks)]
     checks: u64,
-    /// Evaluation episodes per policy check (1 to 1000000).
-    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = parse_checks_per_policy)]
-    checks_per_policy: u64,
+    /// Evaluation episodes per policy check (1 to 1000000); by default the domain's, else 10.
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_checks_per_policy)]
+    checks_per_policy: Option<u64>,
     /// Independent runs (seeds), 1 to 10000.
     #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = parse_runs)]
     runs: u64,
@@ -548,10 +548,12 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
             .max_steps
             .unwrap_or_else(|| catalog::default_max_steps(&args.domain)),
         num_policy_checks: args.checks,
-        checks_per_policy: args.checks_per_policy,
+        checks_per_policy: args
+            .checks_per_policy
+            .unwrap_or_else(|| catalog::default_checks_per_policy(&args.domain)),
         runs: args.runs,
         seed: args.seed,
-        evaluation_step_limit: 10_000,
+        evaluation_step_limit: crate::criterion::DEFAULT_EVALUATION_STEP_LIMIT,
         action_bins,
     };
     config.validate()?;

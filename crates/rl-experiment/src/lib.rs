@@ -41,6 +41,7 @@ pub mod builtins;
 pub mod catalog;
 pub mod cli;
 mod continuous_actions;
+pub mod criterion;
 mod episode;
 mod error;
 mod experiment;

@@ -38,7 +38,8 @@ fn catalogue() -> String {
          (`EnumerableTransitions`, for planners and the checker). `rl run` learns each id with\n\
          the agent and budget shown and must reach the threshold (the learning table,\n\
          `cargo test --release -p rl-experiment --test suite learning`); `null`: no learning\n\
-         claim for the default agent.\n",
+         claim for the default agent; a fraction of the optimum: of the best expected return\n\
+         within the episode cap, computed from the transition model (see the README).\n",
     );
     let mut current_family = String::new();
     for entry in registry::list() {
@@ -82,7 +83,7 @@ fn catalogue() -> String {
             // reports them.
             yes(!domain.batch_states(1).reports_infos()),
             yes(has_transitions(id)),
-            setting("learning_threshold").unwrap_or_else(|| "-".to_owned()),
+            threshold(id, setting("learning_threshold")),
         );
         let _ = writeln!(
             text,
@@ -91,6 +92,21 @@ fn catalogue() -> String {
         );
     }
     text
+}
+
+/// The learning threshold's cell: the setting as written, and for a fraction of the optimum
+/// the optimum and the threshold it gives (`rl_experiment::criterion`).
+fn threshold(id: &str, setting: Option<String>) -> String {
+    let Some(setting) = setting else {
+        return "-".to_owned();
+    };
+    match rl_experiment::criterion::criterion(id) {
+        Ok(Some(rl_experiment::criterion::Criterion {
+            threshold,
+            relative: Some((optimum, fraction)),
+        })) => format!("{threshold:.4} ({fraction} of the optimum {optimum:.4})"),
+        _ => setting,
+    }
 }
 
 /// Whether the id's checker report includes the transition checks (the registration declared

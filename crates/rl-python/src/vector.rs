@@ -844,6 +844,28 @@ impl PyVector {
         Ok(Some(PyArray2::from_owned_array(py, masks.mapv(i8::from))))
     }
 
+    /// The action masks of the states the episodes ended in on the last step (same-step
+    /// autoreset), as [`action_masks`](Self::action_masks) gave them before the autoreset
+    /// replaced those states: rows where `final_mask` is set, 0 elsewhere; `None` for an
+    /// action space that is not `Discrete`. Kept once `action_masks` was called (Taxi's
+    /// `final_info["action_mask"]`).
+    fn final_action_masks<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i8>>>> {
+        let inner = self.lock()?;
+        let Some(actions) = inner.action_space.cardinality() else {
+            return Ok(None);
+        };
+        if !matches!(inner.action_space, AnySpace::Discrete(_)) {
+            return Ok(None);
+        }
+        let mut masks = ndarray::Array2::from_elem((self.count, actions), false);
+        with_vector!(&inner.stepper, vector => vector.inner().final_action_masks(&mut masks))
+            .map_err(vector_error)?;
+        Ok(Some(PyArray2::from_owned_array(py, masks.mapv(i8::from))))
+    }
+
     /// The infos of the last call as columns, Gymnasium's batched layout built in Rust: a
     /// dict from each key (in the order first met, environment by environment) to `(values,
     /// mask)`, NumPy arrays over the batch (`bool`, `int64` or `float64`; 0 where the mask is

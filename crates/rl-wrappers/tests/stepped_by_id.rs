@@ -245,3 +245,108 @@ fn masks_by_id_are_the_copies_masks() {
     }
     assert!(refused > 0, "some pushes were not applicable");
 }
+
+/// With same-step autoreset, a vector by id keeps the action mask of the state each episode
+/// ended in (`final_action_masks`), which the autoreset replaced: what Gymnasium's Taxi
+/// reports in `final_info["action_mask"]`. On the corridor, left is not applicable in the
+/// start cell 0, where the autoreset puts the episode, but is in the goal cell 4 it ended in.
+#[test]
+fn same_step_vectors_keep_the_action_masks_of_final_states() {
+    use rl_core::corridor::{Corridor, LEFT, RIGHT};
+    let id = "Corridor-final-masks-v0";
+    let _ = Registration::new(id, "a corridor of 5 cells without slip", |_: NoParams| {
+        Corridor::new(5, 0.0)
+    })
+    .register();
+    let count = NonZeroUsize::new(3).expect("non-zero");
+    let options = VectorOptions::new().with_autoreset(Autoreset::SameStep);
+    let mut vector = make_vector(id, None, count, 1, options).expect("by id");
+    vector.reset(Mode::Training).expect("reset");
+    let mut finals = Array2::from_elem((3, 2), false);
+    vector
+        .step(&[
+            AnyElement::Int(RIGHT),
+            AnyElement::Int(RIGHT),
+            AnyElement::Int(LEFT),
+        ])
+        .expect("a step");
+    let mut current = Array2::from_elem((3, 2), false);
+    vector.action_masks(&mut current).expect("masks");
+    assert_eq!(current.row(0).to_vec(), [true, true], "cell 1");
+    assert_eq!(
+        current.row(2).to_vec(),
+        [false, true],
+        "cell 0, where left is refused"
+    );
+    // Environments 0 and 1 walk right to the goal (three more steps), 2 stays behind.
+    for _ in 0..3 {
+        vector
+            .step(&[
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+            ])
+            .expect("a step");
+    }
+    assert_eq!(vector.final_mask(), [true, true, false]);
+    vector.action_masks(&mut current).expect("masks");
+    assert_eq!(current.row(0).to_vec(), [false, true], "reset to cell 0");
+    finals.fill(false);
+    vector.final_action_masks(&mut finals).expect("final masks");
+    assert_eq!(
+        finals.row(0).to_vec(),
+        [true, true],
+        "ended in the goal cell 4"
+    );
+    assert_eq!(finals.row(1).to_vec(), [true, true]);
+    assert_eq!(
+        finals.row(2).to_vec(),
+        [false, false],
+        "not ended: left alone"
+    );
+    let mut wrong = Array2::from_elem((3, 3), false);
+    assert!(vector.final_action_masks(&mut wrong).is_err());
+
+    // A vector whose masks nobody asked for keeps none (it computes them only for a consumer
+    // of masks): an error that says so.
+    let mut unasked = make_vector(id, None, count, 1, options).expect("by id");
+    unasked.reset(Mode::Training).expect("reset");
+    for _ in 0..4 {
+        unasked
+            .step(&[
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+            ])
+            .expect("a step");
+    }
+    assert_eq!(unasked.final_mask(), [true, true, true]);
+    let error = unasked
+        .final_action_masks(&mut finals)
+        .expect_err("not kept");
+    assert!(
+        error.to_string().contains("ask for action masks first"),
+        "{error}"
+    );
+
+    // Copies of environments keep none: an error that says so.
+    let built = registry::build(id, None).expect("registered");
+    let mut copies =
+        EnvironmentVector::<_, f32>::from_environments(count, 1, options, |_| built.environment(0))
+            .expect("copies");
+    copies.reset(Mode::Training).expect("reset");
+    for _ in 0..4 {
+        copies
+            .step(&[
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+            ])
+            .expect("a step");
+    }
+    copies.action_masks(&mut current).expect("masks");
+    let error = copies
+        .final_action_masks(&mut finals)
+        .expect_err("unsupported");
+    assert!(error.to_string().contains("final action masks"), "{error}");
+}

@@ -83,12 +83,48 @@ impl Painter<'_> {
             left.max(right) as f32,
             top.max(bottom) as f32,
         );
-        if let Some(rectangle) = rectangle {
-            let mut paint = paint(colour);
-            paint.anti_alias = false;
-            self.pixmap
-                .fill_rect(rectangle, &paint, self.transform, None);
+        let Some(rectangle) = rectangle else {
+            return;
+        };
+        let mut paint = paint(colour);
+        paint.anti_alias = false;
+        // A scale and a translation (every transform here) map the rectangle onto another:
+        // mapped here, it is filled with the identity, tiny-skia's path without allocation
+        // (a transformed rectangle becomes a path, a few allocations each).
+        let Transform {
+            sx,
+            kx,
+            ky,
+            sy,
+            tx,
+            ty,
+        } = self.transform;
+        let mapped = (kx == 0.0 && ky == 0.0)
+            .then(|| {
+                let (x0, x1) = (sx * rectangle.left() + tx, sx * rectangle.right() + tx);
+                let (y0, y1) = (sy * rectangle.top() + ty, sy * rectangle.bottom() + ty);
+                tiny_skia::Rect::from_ltrb(x0.min(x1), y0.min(y1), x0.max(x1), y0.max(y1))
+            })
+            .flatten();
+        match mapped {
+            Some(mapped) => self
+                .pixmap
+                .fill_rect(mapped, &paint, Transform::identity(), None),
+            None => self
+                .pixmap
+                .fill_rect(rectangle, &paint, self.transform, None),
         }
+    }
+
+    /// Draws the horizontal or vertical line from `(x0, y0)` to `(x1, y1)` (design
+    /// coordinates) one frame pixel wide at any scale, as a rectangle without anti-aliasing:
+    /// unlike [`polyline`](Self::polyline), it builds no path, so it allocates nothing (the
+    /// lines of the grid pictures).
+    pub(crate) fn hairline(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64), colour: Rgb) {
+        let half = 0.5 / f64::from(self.scale);
+        let (left, right) = (x0.min(x1) - half, x0.max(x1) + half);
+        let (top, bottom) = (y0.min(y1) - half, y0.max(y1) + half);
+        self.rectangle(left, top, right, bottom, colour);
     }
 
     /// Fills the disc of `radius` around `(x, y)` (design coordinates), anti-aliased.

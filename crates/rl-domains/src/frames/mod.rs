@@ -30,6 +30,7 @@
 pub mod acrobot;
 mod canvas;
 pub mod cartpole;
+pub mod font;
 pub mod gridworld;
 pub mod mountain_car;
 pub mod pendulum;

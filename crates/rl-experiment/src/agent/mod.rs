@@ -15,7 +15,9 @@
 //! plots (`examples/custom_agent.rs` does it end to end).
 //!
 //! [`value_iteration`] plans exactly on domains with enumerable transitions and gives the
-//! optimal values and policy the learners are checked against.
+//! optimal values and policy the learners are checked against; [`optimal_return_within`]
+//! gives the best expected return within an episode cap (finite-horizon value iteration),
+//! the yardstick of the learning table's relative criteria.
 
 mod linear;
 mod random;
@@ -29,7 +31,9 @@ pub use random::RandomAgent;
 pub use registry::{AgentContext, AgentFactory, agents, register_agent};
 pub use tabular::{MAX_SEEN_OBSERVATIONS, TabularTd, TabularTdParams, TdTarget};
 pub use tile_coding::TileCoder;
-pub use value_iteration::{ValueIterationResult, value_iteration};
+pub use value_iteration::{
+    HORIZON_LIMIT, ValueIterationResult, optimal_return_within, value_iteration,
+};
 
 use rand::{Rng, RngExt};
 use rl_spaces::{AnyElement, AnySpace, Discrete};

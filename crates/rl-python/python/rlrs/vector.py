@@ -488,6 +488,13 @@ class RustVectorEnv(VectorEnv):
                 final_info: dict[str, Any] = {}
                 if flags & 4:
                     final_info = self._with_infos(final_info, final=True)
+                if self._mask_info:
+                    # The masks of the states the episodes ended in, kept by the Rust vector
+                    # before its autoreset replaced them (Taxi's final_info["action_mask"]).
+                    masks = self._core.final_action_masks()
+                    if masks is not None:
+                        final_info["action_mask"] = masks
+                        final_info["_action_mask"] = mask.copy()
                 info["final_info"] = final_info
                 info["_final_info"] = mask.copy()
         if self._reset_info or self._mask_info:

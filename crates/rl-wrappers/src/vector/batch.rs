@@ -77,6 +77,19 @@ pub(crate) mod sealed {
         where
             Self::ActionSpace: FiniteSpace;
 
+        /// Writes the action mask of the state environment `i`'s episode ended in, kept by
+        /// the last same-step autoreset, into `row`; `Unsupported` where the batch keeps no
+        /// such masks (by default).
+        fn final_action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
+        where
+            Self::ActionSpace: FiniteSpace,
+        {
+            let _ = (i, row);
+            Err(CoreError::Unsupported {
+                operation: "final action masks",
+            })
+        }
+
         /// Steps every environment with the action of the same index.
         fn step(
             &mut self,

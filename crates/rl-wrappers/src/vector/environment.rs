@@ -830,6 +830,52 @@ where
     }
 }
 
+impl<B: Batch> VectorEnvironment<B>
+where
+    B::ActionSpace: FiniteSpace,
+{
+    /// With [`Autoreset::SameStep`], writes into row `i` of `masks` the action mask of the
+    /// state environment `i`'s episode ended in on the last step, for the rows marked in
+    /// [`final_mask`](Self::final_mask) (the others are left alone): what
+    /// [`action_masks`](Self::action_masks) gave for that state, which the autoreset has
+    /// since replaced. Gymnasium's Taxi reports it in `final_info["action_mask"]`.
+    ///
+    /// A vector of a kernel or built by id keeps these masks once
+    /// [`action_masks`](Self::action_masks) has been called (the masks of ended episodes are
+    /// then computed at each autoreset, before the reset), for action spaces of at most 64
+    /// actions; otherwise, and for copies of environments, it fails with
+    /// [`VectorError::Environment`] wrapping `CoreError::Unsupported`. Errors as
+    /// `action_masks` does on a shape mismatch.
+    pub fn final_action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError> {
+        check_mask_shape(masks, self.len, self.action_space().cardinality())?;
+        let final_mask = &self.outputs.final_mask;
+        let mut rows = masks.rows_mut().into_iter();
+        for batch in self.threads.batches() {
+            for i in 0..batch.len() {
+                let Some(mut row) = rows.next() else {
+                    return Ok(());
+                };
+                if !final_mask.get(batch.first() + i).copied().unwrap_or(false) {
+                    continue;
+                }
+                let Some(row) = row.as_slice_mut() else {
+                    return Err(VectorError::invalid_parameter(
+                        "masks",
+                        "rows are not contiguous",
+                    ));
+                };
+                batch
+                    .final_action_mask(i, row)
+                    .map_err(|source| VectorError::Environment {
+                        index: batch.first() + i,
+                        source,
+                    })?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl<B: Batch> fmt::Debug for VectorEnvironment<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VectorEnvironment")

@@ -56,6 +56,15 @@ pub struct KernelBatch<S, T> {
     episode_cap: Option<NonZeroU64>,
     /// The global index (in the vector environment) of the first episode.
     first: usize,
+    /// For a finite action space of at most 64 actions, how to compute an episode's mask as
+    /// bits ([`mask_bits`]), set by the first [`action_mask`](sealed::Sealed::action_mask)
+    /// call: from then on, each same-step autoreset keeps the mask of the state the episode
+    /// ended in (`final_masks`), before the reset replaces that state. A batch whose masks
+    /// nobody reads pays nothing.
+    mask_bits: std::sync::OnceLock<fn(&S, usize) -> u64>,
+    /// Per episode, bit `k` set where action `k` of `mask_actions` was applicable in the
+    /// state its episode last ended in (same-step autoreset).
+    final_masks: Vec<u64>,
     marker: std::marker::PhantomData<fn() -> T>,
 }
 
@@ -76,6 +85,8 @@ impl<S: BatchStates<T>, T: FlatScalar> KernelBatch<S, T> {
             pending_count: 0,
             ending: vec![0; len],
             first,
+            mask_bits: std::sync::OnceLock::new(),
+            final_masks: vec![0; len],
             marker: std::marker::PhantomData,
         }
     }
@@ -121,6 +132,21 @@ where
     Ok(())
 }
 
+/// The action mask of episode `i` of `states` as bits, bit `k` set where the `k`-th action of
+/// the finite action space (at most 64) is applicable.
+fn mask_bits<S, T>(states: &S, i: usize) -> u64
+where
+    S: BatchStates<T>,
+    S::ActionSpace: FiniteSpace,
+    T: FlatScalar,
+{
+    let space = states.action_space();
+    (0..64)
+        .map_while(|k| space.element_at(k).map(|action| (k, action)))
+        .filter(|(_, action)| states.is_applicable(i, action))
+        .fold(0, |bits, (k, _)| bits | 1 << k)
+}
+
 impl<S, T> fmt::Debug for KernelBatch<S, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KernelBatch")
@@ -162,10 +188,31 @@ where
         S::ActionSpace: FiniteSpace,
     {
         let space = self.states.action_space();
+        if space.cardinality().is_some_and(|actions| actions <= 64) {
+            self.mask_bits.get_or_init(|| mask_bits::<S, T>);
+        }
         for (index, allowed) in row.iter_mut().enumerate() {
             *allowed = space
                 .element_at(index)
                 .is_some_and(|action| self.states.is_applicable(i, &action));
+        }
+        Ok(())
+    }
+
+    /// The mask kept at the last same-step autoreset of episode `i`: kept once masks were
+    /// asked for ([`action_mask`](sealed::Sealed::action_mask)) with at most 64 actions.
+    fn final_action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
+    where
+        S::ActionSpace: FiniteSpace,
+    {
+        if self.mask_bits.get().is_none() {
+            return Err(CoreError::Unsupported {
+                operation: "final action masks (ask for action masks first, with at most 64 actions)",
+            });
+        }
+        let bits = self.final_masks.get(i).copied().unwrap_or(0);
+        for (k, allowed) in row.iter_mut().enumerate() {
+            *allowed = k < 64 && bits >> k & 1 == 1;
         }
         Ok(())
     }
@@ -317,6 +364,9 @@ where
                 set(rows.final_mask, i, true);
                 // The last step's info is the final info; the reset's info is empty.
                 rows.move_info_to_final(i);
+                if let Some(bits) = self.mask_bits.get() {
+                    set(&mut self.final_masks, i, bits(&self.states, i));
+                }
                 if let Err(e) = reset_at(
                     &mut self.states,
                     generators,
