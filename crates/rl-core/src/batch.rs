@@ -9,7 +9,8 @@ use std::sync::Arc;
 use crate::NumpyGenerator;
 use rand::SeedableRng;
 use rl_spaces::{
-    AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, Space, SpaceError,
+    AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, RowLayout, Space,
+    SpaceError,
 };
 
 use crate::{CoreError, Domain, Info, Mode};
@@ -368,7 +369,7 @@ pub(crate) fn placeholder_states<D: Domain>(domain: &D, len: usize) -> Vec<D::St
 }
 
 /// Replaces `states[i]` by an initial state of `domain` drawn from `rng` in `mode` and writes
-/// its flattened observation into `observation` (the [`BatchStates::reset_at`] of the
+/// its observation into `observation` in `layout` (the [`BatchStates::reset_at`] of the
 /// batches of this crate).
 pub(crate) fn reset_state<D, T>(
     domain: &D,
@@ -376,6 +377,7 @@ pub(crate) fn reset_state<D, T>(
     i: usize,
     mode: Mode,
     rng: &mut NumpyGenerator,
+    layout: RowLayout,
     observation: &mut [T],
 ) -> Result<(), CoreError>
 where
@@ -391,7 +393,7 @@ where
         ));
     };
     domain.initial_state_into(state, mode, rng);
-    domain.observe_flat_into(state, observation)?;
+    domain.observe_row_into(state, layout, observation)?;
     Ok(())
 }
 
@@ -446,7 +448,15 @@ where
         rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
-        reset_state(&*self.domain, &mut self.states, i, mode, rng, observation)
+        reset_state(
+            &*self.domain,
+            &mut self.states,
+            i,
+            mode,
+            rng,
+            RowLayout::Flat,
+            observation,
+        )
     }
 
     #[inline]

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use rand::Rng;
-use rl_spaces::{FlatScalar, FlattenSpace, Space, SpaceError};
+use rl_spaces::{FlatScalar, FlattenSpace, RowLayout, Space, SpaceError};
 
 use crate::{Mode, TransitionOutcome};
 
@@ -124,6 +124,30 @@ pub trait Domain {
     {
         self.observation_space()
             .flatten_into(&self.observe(state), out)
+    }
+
+    /// Writes the observation of `state` into `out` in `layout` (the space's
+    /// [`row_dim`](FlattenSpace::row_dim) entries): [`observe_flat_into`](Self::observe_flat_into)
+    /// for [`RowLayout::Flat`]; for [`RowLayout::Batched`] (one entry per `Discrete`, what
+    /// vectors hand to the Python package), by default the observation written by
+    /// [`FlattenSpace::batched_into`]. A domain that overrides `observe_flat_into` overrides
+    /// this too, so that a batched row allocates nothing either; it must write exactly what the
+    /// default writes.
+    fn observe_row_into<F: FlatScalar>(
+        &self,
+        state: &Self::State,
+        layout: RowLayout,
+        out: &mut [F],
+    ) -> Result<(), SpaceError>
+    where
+        Self::ObservationSpace: FlattenSpace,
+    {
+        match layout {
+            RowLayout::Flat => self.observe_flat_into(state, out),
+            RowLayout::Batched => self
+                .observation_space()
+                .batched_into(&self.observe(state), out),
+        }
     }
 
     /// Whether `state` is terminal. `step` reports `terminated` exactly when the state it
