@@ -267,6 +267,15 @@ pub trait BatchStates<T: FlatScalar>: Send {
     /// cannot read.
     fn is_applicable(&self, i: usize, action: &Self::Action) -> bool;
 
+    /// Writes episode `i`'s action mask into `mask` in one pass
+    /// ([`Domain::action_mask_into`], for a `Discrete` action space) and returns true, or
+    /// returns false, writing nothing, when the domain does not (the default; the caller then
+    /// asks [`is_applicable`](Self::is_applicable) action by action) or `i` is out of range.
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        let _ = (i, mask);
+        false
+    }
+
     /// Whether [`step`](Self::step) takes `action` ([`Domain::accepts_action`]): by default
     /// the actions of the action space.
     fn accepts_action(&self, action: &Self::Action) -> bool {
@@ -346,6 +355,10 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
 
     fn is_applicable(&self, i: usize, action: &Self::Action) -> bool {
         (**self).is_applicable(i, action)
+    }
+
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        (**self).action_mask_into(i, mask)
     }
 
     fn accepts_action(&self, action: &Self::Action) -> bool {
@@ -491,6 +504,12 @@ where
             .is_some_and(|state| self.domain.is_applicable(state, action))
     }
 
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        self.states
+            .get(i)
+            .is_some_and(|state| self.domain.action_mask_into(state, mask))
+    }
+
     fn accepts_action(&self, action: &D::Action) -> bool {
         self.domain.accepts_action(action)
     }
@@ -610,6 +629,8 @@ pub(crate) struct AnyDomainStates<S: BatchStates<f32>, A: ErasedAction> {
     typed: S,
     action_space: A::Space,
     actions: Vec<S::Action>,
+    /// Whether the typed action space is `Discrete` (its masks then index the same actions).
+    discrete_actions: bool,
 }
 
 impl<S, A> AnyDomainStates<S, A>
@@ -628,10 +649,12 @@ where
     /// `typed` reading actions of type `A` in `action_space`, its action space's form in `A`.
     fn with_space(typed: S, action_space: A::Space) -> Self {
         let len = typed.len();
+        let discrete_actions = matches!(typed.action_space().to_any_space(), AnySpace::Discrete(_));
         AnyDomainStates {
             typed,
             action_space,
             actions: Vec::with_capacity(len),
+            discrete_actions,
         }
     }
 
@@ -763,5 +786,11 @@ where
         action
             .to_typed(self.typed.action_space())
             .is_ok_and(|typed| self.typed.is_applicable(i, &typed))
+    }
+
+    /// The typed batch's mask where its action space is `Discrete` (the same actions in the
+    /// same order in either form).
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        self.discrete_actions && self.typed.action_mask_into(i, mask)
     }
 }

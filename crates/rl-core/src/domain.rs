@@ -196,6 +196,18 @@ pub trait Domain {
         true
     }
 
+    /// Writes the action mask of `state` into `mask` in one pass, entry `j` whether the action
+    /// of index `j` of a finite, `Discrete` action space is applicable
+    /// ([`is_applicable`](Self::is_applicable)), and returns true; or returns false, writing
+    /// nothing, when the domain does not (the default), so that callers ask `is_applicable`
+    /// action by action. A domain whose mask is cheaper whole than action by action (Taxi's)
+    /// overrides it; it must agree with `is_applicable`, and a `mask` of another length than
+    /// the number of actions is left alone (false).
+    fn action_mask_into(&self, state: &Self::State, mask: &mut [bool]) -> bool {
+        let _ = (state, mask);
+        false
+    }
+
     /// The lower and upper limit of each state variable, for domains whose state is a vector
     /// (RLPy's `statespace_limits`).
     fn state_space_limits(&self) -> Option<Vec<[f64; 2]>> {

@@ -261,6 +261,12 @@ where
             .is_some_and(|state| self.domain.is_applicable(state, action))
     }
 
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        self.states
+            .get(i)
+            .is_some_and(|state| self.domain.action_mask_into(state, mask))
+    }
+
     fn accepts_action(&self, action: &D::Action) -> bool {
         self.domain.accepts_action(action)
     }

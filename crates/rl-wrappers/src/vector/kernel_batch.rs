@@ -161,6 +161,10 @@ where
     where
         S::ActionSpace: FiniteSpace,
     {
+        // The whole mask in one pass where the batch writes it (Taxi's), else action by action.
+        if self.states.action_mask_into(i, row) {
+            return Ok(());
+        }
         let space = self.states.action_space();
         for (index, allowed) in row.iter_mut().enumerate() {
             *allowed = space
