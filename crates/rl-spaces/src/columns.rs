@@ -1,5 +1,5 @@
 //! [`Columns`]: the typed columns of a batch of elements laid out in rows of the batched
-//! layout ([`RowLayout::Batched`]), one per leaf of the space, as Gymnasium's `batch_space`
+//! layout ([`RowLayout::Batched`](crate::RowLayout::Batched)), one per leaf of the space, as Gymnasium's `batch_space`
 //! batches them.
 
 use crate::{AnySpace, DType, FlattenSpace, SpaceError};
@@ -50,7 +50,7 @@ pub struct Column {
     pub kind: ColumnKind,
 }
 
-/// The columns of a space's batched rows ([`RowLayout::Batched`]): the one description of a
+/// The columns of a space's batched rows ([`RowLayout::Batched`](crate::RowLayout::Batched)): the one description of a
 /// vector's observations from which its consumers (the Python package's typed NumPy arrays)
 /// lay out their buffers and read the rows, so that a Taxi observation is one `int64` and a
 /// MiniGrid image stays `uint8`.
