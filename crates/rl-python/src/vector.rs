@@ -618,27 +618,29 @@ fn info_columns<'py>(
     }
     let columns = PyDict::new(py);
     for (key, kind) in keys {
-        let mask: Vec<bool> = infos.iter().map(|info| info.get(key).is_some()).collect();
+        // One look-up per environment and key.
+        let found: Vec<Option<&Value>> = infos.iter().map(|info| info.get(key)).collect();
+        let mask: Vec<bool> = found.iter().map(Option::is_some).collect();
         let values = match kind {
             InfoKind::Bool => PyArray1::from_iter(
                 py,
-                infos
+                found
                     .iter()
-                    .map(|info| info.get(key).and_then(Value::as_bool).unwrap_or(false)),
+                    .map(|value| value.and_then(Value::as_bool).unwrap_or(false)),
             )
             .into_any(),
             InfoKind::Int => PyArray1::from_iter(
                 py,
-                infos
+                found
                     .iter()
-                    .map(|info| info.get(key).and_then(Value::as_i64).unwrap_or(0)),
+                    .map(|value| value.and_then(Value::as_i64).unwrap_or(0)),
             )
             .into_any(),
             InfoKind::Float => PyArray1::from_iter(
                 py,
-                infos
+                found
                     .iter()
-                    .map(|info| info.get(key).and_then(Value::as_f64).unwrap_or(0.0)),
+                    .map(|value| value.and_then(Value::as_f64).unwrap_or(0.0)),
             )
             .into_any(),
         };
