@@ -15,7 +15,7 @@ use rl_core::NumpyGenerator;
 use rl_core::registry;
 use rl_core::{BatchStep, Environment, Mode};
 use rl_domains::{Acrobot, CartPole, MountainCar, MountainCarContinuous, Pendulum};
-use rl_spaces::{AnyElement, DynamicSpace, FlattenSpace, TrySampleSpace};
+use rl_spaces::{AnyElement, Columns, DynamicSpace, FlattenSpace, RowLayout, TrySampleSpace};
 use rl_wrappers::vector::{
     Autoreset, EnvironmentVector, KernelVector, RegisteredVector, VectorOptions,
     make_discrete_vector, make_vector,
@@ -617,4 +617,65 @@ fn every_id_by_id_equals_its_environments_stepped_by_hand() {
         }
     }
     assert!(infos_seen > 0, "some registered domain reports infos");
+}
+
+/// Every registered id (those of [`MINIGRID_IDS`] for minigrid's): the vector by id with its
+/// rows in the batched layout (`RowLayout::Batched`, what the Python package steps: one entry
+/// per `Discrete`, written by the domain's `observe_row_into`) gives, row by row, the flat
+/// vector's observation written in that layout, with the same rewards, flags and infos, and its
+/// rows are as wide as the observation space's columns say (`Columns`), on two threads, in
+/// next-step and same-step autoreset.
+#[test]
+fn every_id_batched_rows_are_its_flat_rows_in_the_batched_layout() {
+    rl_experiment::builtins::register_builtins();
+    for id in registry::ids() {
+        if id.starts_with("MiniGrid-") && !MINIGRID_IDS.contains(&id.as_str()) {
+            continue;
+        }
+        let built = registry::build(&id, None).expect("builds");
+        let space = built.environment(0).observation_space().clone();
+        for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+            let context = format!("{id}, {autoreset:?}");
+            let mut flat =
+                make_vector(&id, None, count(), SEED, options(2, autoreset)).expect("flat");
+            let batched_options = options(2, autoreset).with_layout(RowLayout::Batched);
+            let mut batched =
+                make_vector(&id, None, count(), SEED, batched_options).expect("batched");
+            let width = space.batched_dim();
+            assert_eq!(batched.flat_dim(), width, "{context}");
+            if let Ok(columns) = Columns::of(&space) {
+                assert_eq!(columns.width(), width, "{context}: the columns' width");
+            }
+            flat.reset(Mode::Training).expect("reset");
+            batched.reset(Mode::Training).expect("reset");
+            let mut rng = NumpyGenerator::seed_from_u64(5);
+            let mut row = vec![0.0f32; width];
+            for step in 0..=200 {
+                let context = format!("{context}, step {step}");
+                for i in 0..COUNT {
+                    let flat_row = flat.observations().row(i).to_vec();
+                    let element = space.unflatten(&flat_row).expect("a flat row unflattens");
+                    space.batched_into(&element, &mut row).expect("writes");
+                    assert_eq!(
+                        batched.observations().row(i).to_vec(),
+                        row,
+                        "{context}: row {i}"
+                    );
+                }
+                assert_eq!(flat.rewards(), batched.rewards(), "{context}");
+                assert_eq!(flat.terminated(), batched.terminated(), "{context}");
+                assert_eq!(flat.truncated(), batched.truncated(), "{context}");
+                assert_eq!(flat.infos(), batched.infos(), "{context}");
+                assert_eq!(flat.final_mask(), batched.final_mask(), "{context}");
+                if step == 200 {
+                    break;
+                }
+                let any: Vec<AnyElement> = (0..COUNT)
+                    .map(|_| flat.action_space().try_sample(&mut rng).expect("not empty"))
+                    .collect();
+                flat.step(&any).expect("a flat step");
+                batched.step(&any).expect("a batched step");
+            }
+        }
+    }
 }

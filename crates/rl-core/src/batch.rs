@@ -10,7 +10,8 @@ use std::sync::Arc;
 use crate::NumpyGenerator;
 use rand::SeedableRng;
 use rl_spaces::{
-    AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, Space, SpaceError,
+    AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, RowLayout, Space,
+    SpaceError,
 };
 
 use crate::{CoreError, Domain, Info, Mode};
@@ -275,6 +276,15 @@ pub trait BatchStates<T: FlatScalar>: Send {
         None
     }
 
+    /// Writes episode `i`'s action mask into `mask` in one pass
+    /// ([`Domain::action_mask_into`], for a `Discrete` action space) and returns true, or
+    /// returns false, writing nothing, when the domain does not (the default; the caller then
+    /// asks [`is_applicable`](Self::is_applicable) action by action) or `i` is out of range.
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        let _ = (i, mask);
+        false
+    }
+
     /// Whether [`step`](Self::step) takes `action` ([`Domain::accepts_action`]): by default
     /// the actions of the action space.
     fn accepts_action(&self, action: &Self::Action) -> bool {
@@ -360,6 +370,10 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
         (**self).state_any(i)
     }
 
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        (**self).action_mask_into(i, mask)
+    }
+
     fn accepts_action(&self, action: &Self::Action) -> bool {
         (**self).accepts_action(action)
     }
@@ -381,7 +395,7 @@ pub(crate) fn placeholder_states<D: Domain>(domain: &D, len: usize) -> Vec<D::St
 }
 
 /// Replaces `states[i]` by an initial state of `domain` drawn from `rng` in `mode` and writes
-/// its flattened observation into `observation` (the [`BatchStates::reset_at`] of the
+/// its observation into `observation` in `layout` (the [`BatchStates::reset_at`] of the
 /// batches of this crate).
 pub(crate) fn reset_state<D, T>(
     domain: &D,
@@ -389,6 +403,7 @@ pub(crate) fn reset_state<D, T>(
     i: usize,
     mode: Mode,
     rng: &mut NumpyGenerator,
+    layout: RowLayout,
     observation: &mut [T],
 ) -> Result<(), CoreError>
 where
@@ -404,7 +419,7 @@ where
         ));
     };
     domain.initial_state_into(state, mode, rng);
-    domain.observe_flat_into(state, observation)?;
+    domain.observe_row_into(state, layout, observation)?;
     Ok(())
 }
 
@@ -459,7 +474,15 @@ where
         rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
-        reset_state(&*self.domain, &mut self.states, i, mode, rng, observation)
+        reset_state(
+            &*self.domain,
+            &mut self.states,
+            i,
+            mode,
+            rng,
+            RowLayout::Flat,
+            observation,
+        )
     }
 
     #[inline]
@@ -496,6 +519,12 @@ where
 
     fn state_any(&self, i: usize) -> Option<&dyn Any> {
         self.states.get(i).map(|state| state as &dyn Any)
+    }
+
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        self.states
+            .get(i)
+            .is_some_and(|state| self.domain.action_mask_into(state, mask))
     }
 
     fn accepts_action(&self, action: &D::Action) -> bool {
@@ -617,6 +646,8 @@ pub(crate) struct AnyDomainStates<S: BatchStates<f32>, A: ErasedAction> {
     typed: S,
     action_space: A::Space,
     actions: Vec<S::Action>,
+    /// Whether the typed action space is `Discrete` (its masks then index the same actions).
+    discrete_actions: bool,
 }
 
 impl<S, A> AnyDomainStates<S, A>
@@ -635,10 +666,12 @@ where
     /// `typed` reading actions of type `A` in `action_space`, its action space's form in `A`.
     fn with_space(typed: S, action_space: A::Space) -> Self {
         let len = typed.len();
+        let discrete_actions = matches!(typed.action_space().to_any_space(), AnySpace::Discrete(_));
         AnyDomainStates {
             typed,
             action_space,
             actions: Vec::with_capacity(len),
+            discrete_actions,
         }
     }
 
@@ -774,5 +807,11 @@ where
 
     fn state_any(&self, i: usize) -> Option<&dyn Any> {
         self.typed.state_any(i)
+    }
+
+    /// The typed batch's mask where its action space is `Discrete` (the same actions in the
+    /// same order in either form).
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        self.discrete_actions && self.typed.action_mask_into(i, mask)
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use rand::Rng;
-use rl_spaces::{FlatScalar, FlattenSpace, Space, SpaceError};
+use rl_spaces::{FlatScalar, FlattenSpace, RowLayout, Space, SpaceError};
 
 use crate::{Mode, TransitionOutcome};
 
@@ -126,6 +126,30 @@ pub trait Domain {
             .flatten_into(&self.observe(state), out)
     }
 
+    /// Writes the observation of `state` into `out` in `layout` (the space's
+    /// [`row_dim`](FlattenSpace::row_dim) entries): [`observe_flat_into`](Self::observe_flat_into)
+    /// for [`RowLayout::Flat`]; for [`RowLayout::Batched`] (one entry per `Discrete`, what
+    /// vectors hand to the Python package), by default the observation written by
+    /// [`FlattenSpace::batched_into`]. A domain that overrides `observe_flat_into` overrides
+    /// this too, so that a batched row allocates nothing either; it must write exactly what the
+    /// default writes.
+    fn observe_row_into<F: FlatScalar>(
+        &self,
+        state: &Self::State,
+        layout: RowLayout,
+        out: &mut [F],
+    ) -> Result<(), SpaceError>
+    where
+        Self::ObservationSpace: FlattenSpace,
+    {
+        match layout {
+            RowLayout::Flat => self.observe_flat_into(state, out),
+            RowLayout::Batched => self
+                .observation_space()
+                .batched_into(&self.observe(state), out),
+        }
+    }
+
     /// Whether `state` is terminal. `step` reports `terminated` exactly when the state it
     /// reaches is terminal (the conformance checker verifies this).
     fn is_terminal(&self, state: &Self::State) -> bool;
@@ -170,6 +194,18 @@ pub trait Domain {
     fn is_applicable(&self, state: &Self::State, action: &Self::Action) -> bool {
         let _ = (state, action);
         true
+    }
+
+    /// Writes the action mask of `state` into `mask` in one pass, entry `j` whether the action
+    /// of index `j` of a finite, `Discrete` action space is applicable
+    /// ([`is_applicable`](Self::is_applicable)), and returns true; or returns false, writing
+    /// nothing, when the domain does not (the default), so that callers ask `is_applicable`
+    /// action by action. A domain whose mask is cheaper whole than action by action (Taxi's)
+    /// overrides it; it must agree with `is_applicable`, and a `mask` of another length than
+    /// the number of actions is left alone (false).
+    fn action_mask_into(&self, state: &Self::State, mask: &mut [bool]) -> bool {
+        let _ = (state, mask);
+        false
     }
 
     /// The lower and upper limit of each state variable, for domains whose state is a vector

@@ -68,7 +68,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::NumpyGenerator;
 use rand::SeedableRng;
-use rl_spaces::{DynamicSpace, FlattenSpace, TrySampleSpace};
+use rl_spaces::{DynamicSpace, FlattenSpace, RowLayout, TrySampleSpace};
 use serde::Serialize;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde_json::Value;
@@ -163,13 +163,33 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// [`DomainStates`]), otherwise by [`Domain::step`] state by state, with the domain's
     /// infos ([`SteppedStates`]). rl-wrappers' `make_vector` builds one per thread; either
     /// gives what [`environment`](Self::environment)'s copies give, bit for bit.
-    fn batch_states(&self, len: usize) -> BoxedBatchStates;
+    fn batch_states(&self, len: usize) -> BoxedBatchStates {
+        self.batch_states_in(len, RowLayout::Flat)
+    }
+
+    /// The states of `len` episodes as [`batch_states`](Self::batch_states) builds them,
+    /// their observations written in `layout` ([`Domain::observe_row_into`]): the kernel where
+    /// it writes rows of that layout (a space whose batched rows are its flat rows,
+    /// [`AnySpace::batched_is_flat`](rl_spaces::AnySpace::batched_is_flat)), the domain's step
+    /// state by state otherwise.
+    fn batch_states_in(&self, len: usize, layout: RowLayout) -> BoxedBatchStates;
 
     /// The states of `len` episodes with `i64` actions, as
     /// [`batch_states`](Self::batch_states) builds them, or `None` when the action space is
     /// not [`Discrete`](rl_spaces::Discrete). rl-wrappers' `make_discrete_vector` builds one
     /// per thread.
-    fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>>;
+    fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
+        self.discrete_batch_states_in(len, RowLayout::Flat)
+    }
+
+    /// The states of `len` episodes with `i64` actions, their observations written in
+    /// `layout`, as [`batch_states_in`](Self::batch_states_in) builds them; `None` when the
+    /// action space is not [`Discrete`](rl_spaces::Discrete).
+    fn discrete_batch_states_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64>>;
 
     /// The names of the domain's declared constraints, in index order (the indices
     /// [`StepOutcome::violations`](crate::StepOutcome::violations) reports), or nothing when
@@ -213,8 +233,8 @@ impl<D: Domain> Copy for ConstraintFns<D> {}
 /// state), with [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None`
 /// for an action space other than [`Discrete`](rl_spaces::Discrete)).
 struct KernelFns<D: Domain> {
-    any: fn(&D, usize) -> BoxedBatchStates,
-    discrete: fn(&D, usize) -> Option<BoxedBatchStates<i64>>,
+    any: fn(&D, usize, RowLayout) -> BoxedBatchStates,
+    discrete: fn(&D, usize, RowLayout) -> Option<BoxedBatchStates<i64>>,
 }
 
 impl<D: Domain> Clone for KernelFns<D> {
@@ -395,19 +415,25 @@ where
         ))
     }
 
-    fn batch_states(&self, len: usize) -> BoxedBatchStates {
+    fn batch_states_in(&self, len: usize, layout: RowLayout) -> BoxedBatchStates {
         match &self.constraints {
-            Some(constraints) => Box::new(AnyDomainStates::any(self.constrained(len, constraints))),
-            None => (self.capabilities.kernel.any)(&self.domain, len),
+            Some(constraints) => Box::new(AnyDomainStates::any(
+                self.constrained(len, constraints).with_layout(layout),
+            )),
+            None => (self.capabilities.kernel.any)(&self.domain, len, layout),
         }
     }
 
-    fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
+    fn discrete_batch_states_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64>> {
         match &self.constraints {
             Some(constraints) => Some(Box::new(AnyDomainStates::<_, i64>::new(
-                self.constrained(len, constraints),
+                self.constrained(len, constraints).with_layout(layout),
             )?)),
-            None => (self.capabilities.kernel.discrete)(&self.domain, len),
+            None => (self.capabilities.kernel.discrete)(&self.domain, len, layout),
         }
     }
 
@@ -429,6 +455,16 @@ where
     fn as_any(&self) -> &dyn Any {
         &self.domain
     }
+}
+
+/// Whether a structure-of-arrays kernel, which writes flat rows, writes rows of `layout` for
+/// `domain`: always for the flat layout, and for the batched one when the observation space's
+/// batched rows are its flat rows.
+fn kernel_writes<D: Domain>(domain: &D, layout: RowLayout) -> bool
+where
+    D::ObservationSpace: DynamicSpace,
+{
+    layout == RowLayout::Flat || domain.observation_space().to_any_space().batched_is_flat()
 }
 
 impl<D: Domain + Clone> Built<D> {
@@ -539,12 +575,14 @@ where
                 transitions: None,
                 frames: None,
                 kernel: KernelFns {
-                    any: |domain, len| {
-                        let states = SteppedStates::new(Arc::new(domain.clone()), len);
+                    any: |domain, len, layout| {
+                        let states =
+                            SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
                         Box::new(AnyDomainStates::any(states))
                     },
-                    discrete: |domain, len| {
-                        let states = SteppedStates::new(Arc::new(domain.clone()), len);
+                    discrete: |domain, len, layout| {
+                        let states =
+                            SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
                         Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
                     },
                 },
@@ -646,14 +684,28 @@ where
     where
         D: BatchStep,
     {
+        // The kernel writes flat rows: a layout whose rows differ (a Discrete leaf in the
+        // batched layout) steps the domain state by state instead.
         self.capabilities.kernel = KernelFns {
-            any: |domain, len| {
-                let states = DomainStates::new(Arc::new(domain.clone()), len);
-                Box::new(AnyDomainStates::any(states))
+            any: |domain, len, layout| {
+                if kernel_writes(domain, layout) {
+                    let states = DomainStates::new(Arc::new(domain.clone()), len);
+                    Box::new(AnyDomainStates::any(states))
+                } else {
+                    let states =
+                        SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
+                    Box::new(AnyDomainStates::any(states))
+                }
             },
-            discrete: |domain, len| {
-                let states = DomainStates::new(Arc::new(domain.clone()), len);
-                Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
+            discrete: |domain, len, layout| {
+                if kernel_writes(domain, layout) {
+                    let states = DomainStates::new(Arc::new(domain.clone()), len);
+                    Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
+                } else {
+                    let states =
+                        SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
+                    Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
+                }
             },
         };
         self

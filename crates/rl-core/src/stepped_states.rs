@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use rl_spaces::{FlatScalar, FlattenSpace};
+use rl_spaces::{FlatScalar, FlattenSpace, RowLayout};
 
 use crate::batch::{placeholder_states, reset_state};
 use crate::{
@@ -64,6 +64,7 @@ use crate::{
 pub struct SteppedStates<D: Domain> {
     domain: Arc<D>,
     states: Vec<D::State>,
+    layout: RowLayout,
     constraints: Option<Constrained<D>>,
 }
 
@@ -89,8 +90,17 @@ impl<D: Domain> SteppedStates<D> {
         SteppedStates {
             states: placeholder_states(&*domain, len),
             domain,
+            layout: RowLayout::Flat,
             constraints: None,
         }
+    }
+
+    /// The same states, their observations written in `layout`
+    /// ([`Domain::observe_row_into`]) rather than flattened: rows of the observation space's
+    /// [`row_dim`](FlattenSpace::row_dim) for `layout`.
+    pub fn with_layout(mut self, layout: RowLayout) -> Self {
+        self.layout = layout;
+        self
     }
 
     /// The same states, each episode's steps also checked against `constraints` as a
@@ -135,6 +145,7 @@ impl<D: Domain> Clone for SteppedStates<D> {
         SteppedStates {
             domain: Arc::clone(&self.domain),
             states: self.states.clone(),
+            layout: self.layout,
             constraints: self.constraints.clone(),
         }
     }
@@ -179,7 +190,15 @@ where
         rng: &mut NumpyGenerator,
         observation: &mut [T],
     ) -> Result<(), CoreError> {
-        reset_state(&*self.domain, &mut self.states, i, mode, rng, observation)?;
+        reset_state(
+            &*self.domain,
+            &mut self.states,
+            i,
+            mode,
+            rng,
+            self.layout,
+            observation,
+        )?;
         if let Some(constraints) = self.constraints.as_mut() {
             let memory = &mut constraints.memories[i];
             memory.clear();
@@ -246,6 +265,12 @@ where
         self.states.get(i).map(|state| state as &dyn std::any::Any)
     }
 
+    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
+        self.states
+            .get(i)
+            .is_some_and(|state| self.domain.action_mask_into(state, mask))
+    }
+
     fn accepts_action(&self, action: &D::Action) -> bool {
         self.domain.accepts_action(action)
     }
@@ -284,7 +309,8 @@ where
             mut infos,
         } = outputs;
         let domain = &*self.domain;
-        let dim = domain.observation_space().flat_dim();
+        let layout = self.layout;
+        let dim = domain.observation_space().row_dim(layout);
         let len = self.states.len();
         check_batch_lengths(
             len,
@@ -322,7 +348,7 @@ where
             terminated[i] = outcome.terminated;
             let row = &mut observations[i * dim..(i + 1) * dim];
             domain
-                .observe_flat_into(state, row)
+                .observe_row_into(state, layout, row)
                 .map_err(|error| (i, error.into()))?;
         }
         Ok(())

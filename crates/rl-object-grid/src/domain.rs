@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::Rng;
 use rl_core::{Domain, Mode, TransitionOutcome, Value};
-use rl_spaces::{Discrete, FlatScalar, Space, SpaceError};
+use rl_spaces::{Discrete, FlatScalar, RowLayout, Space, SpaceError};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -673,9 +673,21 @@ impl Domain for MiniGrid {
         state: &MiniGridState,
         out: &mut [F],
     ) -> Result<(), SpaceError> {
+        self.observe_row_into(state, RowLayout::Flat, out)
+    }
+
+    /// Writes the direction (one-hot, or one entry in the batched layout), the image
+    /// (computed straight into the row) and the mission's character indices, allocating
+    /// nothing: what writing the observation in `layout` gives.
+    fn observe_row_into<F: FlatScalar>(
+        &self,
+        state: &MiniGridState,
+        layout: RowLayout,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
         let mission = state.mission_index().min(self.missions().len() - 1);
         self.observations
-            .write_flat(state.direction.index(), mission, out, |image| {
+            .write_row(layout, state.direction.index(), mission, out, |image| {
                 write_image(
                     &state.grid,
                     state.agent,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rl_spaces::{
     AnyArray, AnyElement, AnySpace, BoxSpace, DictSpace, Discrete, DynamicSpace, FlatScalar,
-    FlattenSpace, Space, SpaceError, Text,
+    FlattenSpace, RowLayout, Space, SpaceError, Text,
 };
 
 /// The characters of every mission of every minigrid id, in the order that numbers them for
@@ -117,32 +117,23 @@ impl MiniGridObservationSpace {
         })
     }
 
-    /// Writes the flat form of an observation (as [`FlattenSpace::flatten_into`] writes it)
-    /// of direction `direction` (below 4) and the mission of index `mission` (below the
-    /// number of missions) into `out`, its image part written by `write_image` (given the
-    /// `view * view * 3` entries of the image): what a vector's row gets straight from a
-    /// state, allocating nothing.
-    pub(crate) fn write_flat<F: FlatScalar>(
+    /// Writes an observation of direction `direction` (below 4) and the mission of index
+    /// `mission` (below the number of missions) into `out` in `layout` (as
+    /// [`FlattenSpace::write_row`] writes it: the direction one-hot, or one entry, in the
+    /// batched layout), its image part written by `write_image` (given the `view * view * 3`
+    /// entries of the image): what a vector's row gets straight from a state, allocating
+    /// nothing.
+    pub(crate) fn write_row<F: FlatScalar>(
         &self,
+        layout: RowLayout,
         direction: u8,
         mission: usize,
         out: &mut [F],
         write_image: impl FnOnce(&mut [F]),
     ) -> Result<(), SpaceError> {
-        if out.len() != self.flat_dim() {
-            return Err(SpaceError::LengthMismatch {
-                what: "flat buffer",
-                expected: self.flat_dim(),
-                found: out.len(),
-            });
-        }
-        let max_length = self.text.max_length();
-        let image_len = self.view_size * self.view_size * 3;
-        let (direction_part, rest) = out.split_at_mut(4);
-        let (image, mission_part) = rest.split_at_mut(image_len);
-        direction_part.fill(F::ZERO);
-        direction_part[usize::from(direction % 4)] = F::ONE;
+        let (image, mission_part) = self.row_parts(layout, direction, out)?;
         write_image(image);
+        let max_length = self.text.max_length();
         let codes = &self.mission_codes[mission * max_length..(mission + 1) * max_length];
         for (slot, &code) in mission_part.iter_mut().zip(codes) {
             *slot = F::from_f64(f64::from(code));
@@ -260,54 +251,92 @@ impl FlattenSpace for MiniGridObservationSpace {
         x: &MiniGridObservation,
         out: &mut [F],
     ) -> Result<(), SpaceError> {
-        let image_len = self.view_size * self.view_size * 3;
-        if out.len() != self.flat_dim() {
+        self.write_element(RowLayout::Flat, x, out)
+    }
+
+    fn batched_dim(&self) -> usize {
+        1 + self.view_size * self.view_size * 3 + self.text.max_length()
+    }
+
+    fn batched_into<F: FlatScalar>(
+        &self,
+        x: &MiniGridObservation,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        self.write_element(RowLayout::Batched, x, out)
+    }
+
+    fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<MiniGridObservation, SpaceError> {
+        let any = self.dynamic.unflatten(flat)?;
+        self.element_from_any(&any)
+    }
+}
+
+impl MiniGridObservationSpace {
+    /// Checks that `out` is a row of `layout`, writes the direction `direction` into it (a
+    /// one-hot block, or one entry in the batched layout) and returns its image and mission
+    /// parts.
+    fn row_parts<'a, F: FlatScalar>(
+        &self,
+        layout: RowLayout,
+        direction: u8,
+        out: &'a mut [F],
+    ) -> Result<(&'a mut [F], &'a mut [F]), SpaceError> {
+        let row_dim = self.row_dim(layout);
+        if out.len() != row_dim {
             return Err(SpaceError::LengthMismatch {
-                what: "flat buffer",
-                expected: self.flat_dim(),
+                what: "observation row",
+                expected: row_dim,
                 found: out.len(),
             });
         }
+        let image_len = self.view_size * self.view_size * 3;
+        let direction_width = row_dim - image_len - self.text.max_length();
+        let (direction_part, rest) = out.split_at_mut(direction_width);
+        match direction_part {
+            [index] => *index = F::from_f64(f64::from(direction % 4)),
+            one_hot => {
+                one_hot.fill(F::ZERO);
+                one_hot[usize::from(direction % 4)] = F::ONE;
+            }
+        }
+        Ok(rest.split_at_mut(image_len))
+    }
+
+    /// Writes `x` into `out` in `layout`, checking it as flattening does.
+    fn write_element<F: FlatScalar>(
+        &self,
+        layout: RowLayout,
+        x: &MiniGridObservation,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        let image_len = self.view_size * self.view_size * 3;
         if x.direction >= 4 || x.image.len() != image_len {
             return Err(SpaceError::NotInSpace {
                 element: format!("{x:?}"),
                 space: self.to_string(),
             });
         }
-        let (direction, rest) = out.split_at_mut(4);
-        let (image, mission) = rest.split_at_mut(image_len);
-        direction.fill(F::ZERO);
-        direction[usize::from(x.direction)] = F::ONE;
+        let not_in_text = || SpaceError::NotInSpace {
+            element: format!("{:?}", x.mission),
+            space: self.text.to_string(),
+        };
+        if x.mission.chars().count() > self.text.max_length() {
+            return Err(not_in_text());
+        }
+        let (image, mission) = self.row_parts(layout, x.direction, out)?;
         for (slot, &byte) in image.iter_mut().zip(&x.image) {
             *slot = F::from_f64(f64::from(byte));
         }
         mission.fill(F::from_f64(self.text.charset().len() as f64));
-        let mut characters = x.mission.chars();
-        for slot in mission.iter_mut() {
-            let Some(character) = characters.next() else {
-                break;
-            };
-            let index =
-                self.text
-                    .character_index(character)
-                    .ok_or_else(|| SpaceError::NotInSpace {
-                        element: format!("{:?}", x.mission),
-                        space: self.text.to_string(),
-                    })?;
-            *slot = F::from_f64(index as f64);
+        let mut failure = None;
+        for (slot, character) in mission.iter_mut().zip(x.mission.chars()) {
+            match self.text.character_index(character) {
+                Some(index) => *slot = F::from_f64(index as f64),
+                None => failure = Some(not_in_text()),
+            }
         }
-        if characters.next().is_some() {
-            return Err(SpaceError::NotInSpace {
-                element: format!("{:?}", x.mission),
-                space: self.text.to_string(),
-            });
-        }
-        Ok(())
-    }
-
-    fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<MiniGridObservation, SpaceError> {
-        let any = self.dynamic.unflatten(flat)?;
-        self.element_from_any(&any)
+        failure.map_or(Ok(()), Err)
     }
 }
 

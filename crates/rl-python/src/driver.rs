@@ -68,7 +68,20 @@ impl PyRustDriver {
             .ok_or_else(|| PyValueError::new_err("num_envs is 0; a vector needs at least 1"))?;
         let threads = NonZeroUsize::new(threads)
             .ok_or_else(|| PyValueError::new_err("threads is 0; at least 1 is needed"))?;
-        let options = VectorOptions::new().with_threads(threads);
+        // The layout of `rlrs.RustVectorEnv`: batched rows where the observation space has
+        // columns.
+        let mut probe = crate::build_domain(id, None)?.environment(0);
+        let batched =
+            rl_spaces::Columns::of(rl_core::Environment::observation_space(&probe)).is_ok();
+        rl_core::Environment::close(&mut probe);
+        let layout = if batched {
+            rl_spaces::RowLayout::Batched
+        } else {
+            rl_spaces::RowLayout::Flat
+        };
+        let options = VectorOptions::new()
+            .with_threads(threads)
+            .with_layout(layout);
         let vector =
             make_discrete_vector(id, None, count, seed, options).map_err(|error| match error {
                 VectorError::Registry(error) => crate::core_error(error),
@@ -142,8 +155,9 @@ impl PyRustDriver {
         Ok(steps * count)
     }
 
-    /// The observations of the last step, one flat `float32` row per environment, as one
-    /// array of `num_envs * flat_dim` entries (a copy).
+    /// The observations of the last step, one `float32` row per environment (in the batched
+    /// layout where the observation space has columns, as `rlrs.RustVectorEnv` has them), as
+    /// one array of `num_envs * row_dim` entries (a copy).
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let inner = self.lock()?;
         let observations = inner.vector.observations();

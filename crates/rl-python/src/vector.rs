@@ -17,7 +17,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::registry::RegisteredDomain;
 use rl_core::{Frame, Mode};
-use rl_spaces::{AnyArray, AnyElement, AnySpace, FiniteSpace};
+use rl_spaces::{
+    AnyArray, AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, FiniteSpace,
+    RowLayout,
+};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Autoreset, Mirror, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
@@ -92,14 +95,17 @@ struct Layout {
     truncated: usize,
     final_mask: usize,
     episode_mask: usize,
+    /// The typed column of each leaf of the observations ([`Columns`]), where the rows are
+    /// not the column themselves (a float32 Box).
+    columns: Vec<usize>,
     /// The length of the buffer in bytes.
     len: usize,
 }
 
 impl Layout {
-    /// The layout for `count` environments with observation rows of `flat_dim` `f32`s, or an
-    /// error if the buffer's size overflows.
-    fn new(count: usize, flat_dim: usize) -> PyResult<Self> {
+    /// The layout for `count` environments with observation rows of `flat_dim` `f32`s and the
+    /// typed columns `columns`, or an error if the buffer's size overflows.
+    fn new(count: usize, flat_dim: usize, columns: &[Column]) -> PyResult<Self> {
         let overflow = || {
             PyValueError::new_err(format!(
                 "{count} environments with observations of {flat_dim} floats need more memory \
@@ -129,6 +135,15 @@ impl Layout {
             truncated: section(Some(count))?,
             final_mask: section(Some(count))?,
             episode_mask: section(Some(count))?,
+            columns: columns
+                .iter()
+                .map(|column| {
+                    let bytes = count
+                        .checked_mul(column.width)
+                        .and_then(|n| n.checked_mul(dtype_size(column.dtype)));
+                    section(bytes)
+                })
+                .collect::<PyResult<_>>()?,
             len,
         })
     }
@@ -150,12 +165,25 @@ struct Buffers {
     episode_returns: Py<PyArray1<f64>>,
     episode_lengths: Py<PyArray1<i64>>,
     episode_times: Py<PyArray1<f64>>,
+    /// The typed column of each leaf ([`Layout::columns`]), shaped `(count, *leaf_shape)`.
+    columns: Vec<Py<PyAny>>,
+}
+
+/// The bytes of one number of `dtype`.
+fn dtype_size(dtype: DType) -> usize {
+    match dtype {
+        DType::I8 | DType::U8 => 1,
+        DType::I16 | DType::U16 => 2,
+        DType::F32 | DType::I32 | DType::U32 => 4,
+        _ => 8,
+    }
 }
 
 impl Buffers {
-    /// Zeroed buffers for `count` environments with observation rows of `flat_dim`.
-    fn new(py: Python<'_>, count: usize, flat_dim: usize) -> PyResult<Self> {
-        let layout = Layout::new(count, flat_dim)?;
+    /// Zeroed buffers for `count` environments with observation rows of `flat_dim` and the
+    /// typed columns `columns`.
+    fn new(py: Python<'_>, count: usize, flat_dim: usize, columns: &[Column]) -> PyResult<Self> {
+        let layout = Layout::new(count, flat_dim, columns)?;
         // `numpy.zeros` (not rust-numpy's `PyArray1::zeros`, which panics when NumPy cannot
         // allocate): a size that cannot be allocated is NumPy's own `MemoryError`.
         let numpy = py.import("numpy")?;
@@ -198,6 +226,16 @@ impl Buffers {
             truncated: flags(layout.truncated)?,
             final_mask: flags(layout.final_mask)?,
             episode_mask: flags(layout.episode_mask)?,
+            columns: columns
+                .iter()
+                .zip(&layout.columns)
+                .map(|(column, &offset)| {
+                    let shape: Vec<usize> = std::iter::once(count)
+                        .chain(column.shape.iter().copied())
+                        .collect();
+                    Ok(view(shape, column.dtype.name(), offset)?.unbind())
+                })
+                .collect::<PyResult<_>>()?,
             storage: storage.unbind(),
             layout,
         })
@@ -244,6 +282,14 @@ pub struct PyVector {
     buffers: Buffers,
     count: usize,
     flat_dim: usize,
+    /// The observation rows' layout: batched where the observation space has columns
+    /// ([`Columns::of`]), flat otherwise.
+    layout: RowLayout,
+    /// The columns of the batched rows (empty for flat rows).
+    columns: Vec<Column>,
+    /// Which of `columns` have a typed section of their own (all but the rows themselves: a
+    /// float32 Box observation's column is its rows).
+    typed: Vec<Column>,
     autoreset: &'static str,
     /// Whether the environments may report infos (a domain stepped state by state, not a
     /// structure-of-arrays kernel, whose infos are always empty): only then are the infos
@@ -320,16 +366,23 @@ impl PyVector {
         mirrored: bool,
     ) -> PyResult<u8> {
         let layout = &self.buffers.layout;
+        let observations = vector.observations();
+        let observations = observations
+            .as_slice()
+            .ok_or_else(|| PyRuntimeError::new_err("the observation rows are not contiguous"))?;
         if !mirrored {
-            let observations = vector.observations();
-            let observations = observations.as_slice().ok_or_else(|| {
-                PyRuntimeError::new_err("the observation rows are not contiguous")
-            })?;
             put(bytes, layout.observations, observations)?;
             put(bytes, layout.rewards, vector.rewards())?;
             put(bytes, layout.terminated, vector.terminated())?;
             put(bytes, layout.truncated, vector.truncated())?;
         }
+        write_columns(
+            bytes,
+            observations,
+            self.flat_dim,
+            &self.typed,
+            &layout.columns,
+        )?;
         let final_mask = vector.final_mask();
         let finals = vector.final_observations();
         if let Some(finals) = finals.as_slice() {
@@ -524,7 +577,7 @@ impl PyVector {
 
 /// The kind of a column of infos.
 #[derive(Clone, Copy, PartialEq)]
-enum ColumnKind {
+enum InfoKind {
     Bool,
     Int,
     Float,
@@ -547,25 +600,22 @@ fn info_columns<'py>(
             _ => info,
         })
         .collect();
-    let mut keys: Vec<(&str, ColumnKind)> = Vec::new();
+    let mut keys: Vec<(&str, InfoKind)> = Vec::new();
     for info in &infos {
         for (key, value) in info.iter() {
             let kind = match value {
-                Value::Bool(_) => ColumnKind::Bool,
-                Value::Number(number) if number.is_i64() => ColumnKind::Int,
-                Value::Number(number) if number.as_f64().is_some() => ColumnKind::Float,
+                Value::Bool(_) => InfoKind::Bool,
+                Value::Number(number) if number.is_i64() => InfoKind::Int,
+                Value::Number(number) if number.as_f64().is_some() => InfoKind::Float,
                 _ => return Ok(None),
             };
             match keys.iter_mut().find(|(known, _)| *known == key) {
                 Some((_, known)) if *known == kind => {}
                 Some((_, known)) => {
-                    if matches!(
-                        (*known, kind),
-                        (ColumnKind::Bool, _) | (_, ColumnKind::Bool)
-                    ) {
+                    if matches!((*known, kind), (InfoKind::Bool, _) | (_, InfoKind::Bool)) {
                         return Ok(None);
                     }
-                    *known = ColumnKind::Float;
+                    *known = InfoKind::Float;
                 }
                 None => keys.push((key, kind)),
             }
@@ -573,27 +623,29 @@ fn info_columns<'py>(
     }
     let columns = PyDict::new(py);
     for (key, kind) in keys {
-        let mask: Vec<bool> = infos.iter().map(|info| info.get(key).is_some()).collect();
+        // One look-up per environment and key.
+        let found: Vec<Option<&Value>> = infos.iter().map(|info| info.get(key)).collect();
+        let mask: Vec<bool> = found.iter().map(Option::is_some).collect();
         let values = match kind {
-            ColumnKind::Bool => PyArray1::from_iter(
+            InfoKind::Bool => PyArray1::from_iter(
                 py,
-                infos
+                found
                     .iter()
-                    .map(|info| info.get(key).and_then(Value::as_bool).unwrap_or(false)),
+                    .map(|value| value.and_then(Value::as_bool).unwrap_or(false)),
             )
             .into_any(),
-            ColumnKind::Int => PyArray1::from_iter(
+            InfoKind::Int => PyArray1::from_iter(
                 py,
-                infos
+                found
                     .iter()
-                    .map(|info| info.get(key).and_then(Value::as_i64).unwrap_or(0)),
+                    .map(|value| value.and_then(Value::as_i64).unwrap_or(0)),
             )
             .into_any(),
-            ColumnKind::Float => PyArray1::from_iter(
+            InfoKind::Float => PyArray1::from_iter(
                 py,
-                infos
+                found
                     .iter()
-                    .map(|info| info.get(key).and_then(Value::as_f64).unwrap_or(0.0)),
+                    .map(|value| value.and_then(Value::as_f64).unwrap_or(0.0)),
             )
             .into_any(),
         };
@@ -681,19 +733,36 @@ impl PyVector {
         let threads = NonZeroUsize::new(threads)
             .ok_or_else(|| PyValueError::new_err("threads is 0; at least 1 is needed"))?;
         let params = parse_params(params_json)?;
-        let options = VectorOptions::new()
-            .with_autoreset(mode)
-            .with_threads(threads);
-        let built_error = |error| match error {
-            VectorError::Registry(error) => crate::core_error(error),
-            other => vector_error(other),
-        };
         // The domain (it draws the frames), and one environment of it, for its spaces.
         let domain = crate::build_domain(id, params_json)?;
         let mut probe = domain.environment(0);
         let observation_space = rl_core::Environment::observation_space(&probe).clone();
         let action_space = rl_core::Environment::action_space(&probe).clone();
         rl_core::Environment::close(&mut probe);
+        // Observations in Gymnasium's batched layout, a typed column per leaf, where the space
+        // has one; flat rows, read back in Python, for the others (FiniteSet, OneOf).
+        let (layout, columns) = match Columns::of(&observation_space) {
+            Ok(columns) => (RowLayout::Batched, columns.columns().to_vec()),
+            Err(_) => (RowLayout::Flat, Vec::new()),
+        };
+        let rows_are_the_column = matches!(
+            columns.as_slice(),
+            [Column { path, dtype: DType::F32, kind: ColumnKind::Numbers { .. }, .. }]
+                if path.is_empty()
+        );
+        let typed = if rows_are_the_column {
+            Vec::new()
+        } else {
+            columns.clone()
+        };
+        let options = VectorOptions::new()
+            .with_autoreset(mode)
+            .with_threads(threads)
+            .with_layout(layout);
+        let built_error = |error| match error {
+            VectorError::Registry(error) => crate::core_error(error),
+            other => vector_error(other),
+        };
         let stepper = if let AnySpace::Discrete(space) = &action_space {
             let vector = make_discrete_vector(id, params.as_ref(), count, seed, options)
                 .map_err(built_error)?;
@@ -711,7 +780,7 @@ impl PyVector {
         };
         let flat_dim = with_vector!(&stepper, vector => vector.flat_dim());
         let reports_infos = with_vector!(&stepper, vector => vector.inner().reports_infos());
-        let buffers = Buffers::new(py, num_envs, flat_dim)?;
+        let buffers = Buffers::new(py, num_envs, flat_dim, &typed)?;
         Ok(PyVector {
             inner: Mutex::new(Inner {
                 stepper,
@@ -724,6 +793,9 @@ impl PyVector {
             buffers,
             count: num_envs,
             flat_dim,
+            layout,
+            columns,
+            typed,
             autoreset,
             reports_infos,
         })
@@ -735,10 +807,63 @@ impl PyVector {
         self.count
     }
 
-    /// The length of a flat observation row.
+    /// The length of an observation row.
     #[getter]
     fn flat_dim(&self) -> usize {
         self.flat_dim
+    }
+
+    /// Whether the observation rows are in the batched layout (one entry per `Discrete`,
+    /// described by `columns`) rather than flat (`gymnasium.spaces.flatten`).
+    #[getter]
+    fn batched(&self) -> bool {
+        self.layout == RowLayout::Batched
+    }
+
+    /// The columns of the batched observation rows, one per leaf of the observation space in
+    /// row order: dicts with `path` (the Dict keys and Tuple indices from the root), `offset`
+    /// and `width` (its entries in a row), `dtype` (NumPy's name), `shape` (one element's),
+    /// `offsets` (added to each entry: a Discrete's start; empty for 0), `charset` (a Text's
+    /// characters, else `None`) and `array` (its typed `(num_envs, *shape)` array, written by
+    /// every reset and step; `None` for a float32 Box, whose column is `observations`).
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let mut typed = self.buffers.columns.iter();
+        let typed_columns = !self.typed.is_empty();
+        self.columns
+            .iter()
+            .map(|column| {
+                let entry = PyDict::new(py);
+                let path = PyList::empty(py);
+                for key in &column.path {
+                    match key {
+                        ColumnKey::Key(key) => path.append(key)?,
+                        ColumnKey::Index(index) => path.append(index)?,
+                    }
+                }
+                entry.set_item("path", path)?;
+                entry.set_item("offset", column.offset)?;
+                entry.set_item("width", column.width)?;
+                entry.set_item("dtype", column.dtype.name())?;
+                entry.set_item("shape", pyo3::types::PyTuple::new(py, &column.shape)?)?;
+                match &column.kind {
+                    ColumnKind::Numbers { offsets } => {
+                        entry.set_item("offsets", offsets.clone())?;
+                        entry.set_item("charset", py.None())?;
+                    }
+                    ColumnKind::Text { charset } => {
+                        entry.set_item("offsets", Vec::<i64>::new())?;
+                        entry.set_item("charset", charset.iter().collect::<String>())?;
+                    }
+                }
+                let array = if typed_columns {
+                    typed.next().map(|array| array.clone_ref(py))
+                } else {
+                    None
+                };
+                entry.set_item("array", array)?;
+                Ok(entry)
+            })
+            .collect()
     }
 
     /// The autoreset mode: `"next_step"`, `"same_step"` or `"disabled"`.
@@ -1080,4 +1205,71 @@ impl PyVector {
         }
         self.step_prepared(py, &mut inner)
     }
+}
+
+/// Writes the typed columns of the observation rows `rows` (of `dim` entries each) into their
+/// sections of the output buffer `bytes`: each leaf's entries plus its offsets (a Discrete's
+/// start), converted to its dtype (exact: the rows hold indices below 2^24 and the Box's own
+/// values).
+fn write_columns(
+    bytes: &mut [u8],
+    rows: &[f32],
+    dim: usize,
+    columns: &[Column],
+    sections: &[usize],
+) -> PyResult<()> {
+    let out_of_bounds = || PyRuntimeError::new_err("output buffer: a column is out of bounds");
+    let count = rows.len().checked_div(dim).unwrap_or(0);
+    for (column, &start) in columns.iter().zip(sections) {
+        let width = column.width;
+        let size = dtype_size(column.dtype);
+        let section = bytes
+            .get_mut(start..start + count * width * size)
+            .ok_or_else(out_of_bounds)?;
+        let offsets: &[i64] = match &column.kind {
+            ColumnKind::Numbers { offsets } => offsets,
+            _ => &[],
+        };
+        macro_rules! fill {
+            ($type:ty, $convert:expr) => {{
+                let typed: &mut [$type] = bytemuck::try_cast_slice_mut(section)
+                    .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))?;
+                let convert = $convert;
+                for (out, row) in typed
+                    .chunks_exact_mut(width.max(1))
+                    .zip(rows.chunks_exact(dim))
+                {
+                    let entries = row
+                        .get(column.offset..column.offset + width)
+                        .ok_or_else(out_of_bounds)?;
+                    for (j, (slot, &entry)) in out.iter_mut().zip(entries).enumerate() {
+                        let offset = offsets.get(j).copied().unwrap_or(0);
+                        *slot = convert(entry, offset);
+                    }
+                }
+            }};
+        }
+        if width == 0 || dim == 0 {
+            continue;
+        }
+        match column.dtype {
+            DType::F32 => fill!(f32, |x: f32, _: i64| x),
+            DType::F64 => fill!(f64, |x: f32, _: i64| f64::from(x)),
+            DType::I8 => fill!(i8, |x: f32, o: i64| (x as i64 + o) as i8),
+            DType::I16 => fill!(i16, |x: f32, o: i64| (x as i64 + o) as i16),
+            DType::I32 => fill!(i32, |x: f32, o: i64| (x as i64 + o) as i32),
+            DType::I64 => fill!(i64, |x: f32, o: i64| x as i64 + o),
+            DType::U8 => fill!(u8, |x: f32, _: i64| x as u8),
+            DType::U16 => fill!(u16, |x: f32, _: i64| x as u16),
+            DType::U32 => fill!(u32, |x: f32, _: i64| x as u32),
+            DType::U64 => fill!(u64, |x: f32, _: i64| x as u64),
+            other => {
+                return Err(PyRuntimeError::new_err(format!(
+                    "no column of dtype {}",
+                    other.name()
+                )));
+            }
+        }
+    }
+    Ok(())
 }

@@ -705,6 +705,20 @@ impl FiniteSpace for AnySpace {
     }
 }
 
+impl AnySpace {
+    /// Whether the space's batched rows ([`RowLayout::Batched`](crate::RowLayout)) are its flat
+    /// rows: true unless a `Discrete` or `MultiDiscrete` leaf lies in it (directly or in Tuples
+    /// and Dicts), so that a kernel writing flat rows writes batched ones too.
+    pub fn batched_is_flat(&self) -> bool {
+        match self {
+            AnySpace::Discrete(_) | AnySpace::MultiDiscrete(_) => false,
+            AnySpace::Tuple(tuple) => tuple.spaces().iter().all(AnySpace::batched_is_flat),
+            AnySpace::Dict(dict) => dict.spaces().values().all(AnySpace::batched_is_flat),
+            _ => true,
+        }
+    }
+}
+
 impl FlattenSpace for AnySpace {
     fn is_flattenable(&self) -> bool {
         match self {
@@ -756,6 +770,28 @@ impl FlattenSpace for AnySpace {
                 s.flatten_into(&(*i, (**x).clone()), out)
             }
             _ => Err(mismatch(x, self)),
+        }
+    }
+
+    fn batched_dim(&self) -> usize {
+        match self {
+            AnySpace::Discrete(s) => s.batched_dim(),
+            AnySpace::MultiDiscrete(s) => s.batched_dim(),
+            AnySpace::Tuple(s) => s.batched_dim(),
+            AnySpace::Dict(s) => s.batched_dim(),
+            other => other.flat_dim(),
+        }
+    }
+
+    fn batched_into<F: FlatScalar>(&self, x: &AnyElement, out: &mut [F]) -> Result<(), SpaceError> {
+        match (self, x) {
+            (AnySpace::Discrete(s), AnyElement::Int(v)) => s.batched_into(v, out),
+            (AnySpace::MultiDiscrete(s), AnyElement::Array(AnyArray::I64(a))) => {
+                s.batched_into(a, out)
+            }
+            (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.batched_into(t, out),
+            (AnySpace::Dict(s), AnyElement::Dict(d)) => s.batched_into(d, out),
+            _ => self.flatten_into(x, out),
         }
     }
 

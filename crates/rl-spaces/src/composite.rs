@@ -115,6 +115,44 @@ pub(crate) fn flatten_into<F: FlatScalar>(
     Ok(())
 }
 
+/// The sum of the children's batched dimensions.
+pub(crate) fn batched_dim(children: &[&AnySpace]) -> usize {
+    children
+        .iter()
+        .map(|s| s.batched_dim())
+        .fold(0, usize::saturating_add)
+}
+
+/// Writes each child's batched row after the previous one.
+pub(crate) fn batched_into<F: FlatScalar>(
+    children: &[&AnySpace],
+    elements: &[&AnyElement],
+    out: &mut [F],
+) -> Result<(), SpaceError> {
+    if children.len() != elements.len() {
+        return Err(SpaceError::LengthMismatch {
+            what: "composite element",
+            expected: children.len(),
+            found: elements.len(),
+        });
+    }
+    let expected = batched_dim(children);
+    if out.len() != expected {
+        return Err(SpaceError::LengthMismatch {
+            what: "batched row",
+            expected,
+            found: out.len(),
+        });
+    }
+    let mut offset = 0;
+    for (child, x) in children.iter().zip(elements) {
+        let dim = child.batched_dim();
+        child.batched_into(x, &mut out[offset..offset + dim])?;
+        offset += dim;
+    }
+    Ok(())
+}
+
 /// Reads each child's element from its part of the flat vector.
 pub(crate) fn unflatten<F: FlatScalar>(
     children: &[&AnySpace],

@@ -163,6 +163,21 @@ impl FlattenSpace for DictSpace {
         composite::flatten_into(&self.children(), &values, out)
     }
 
+    fn batched_dim(&self) -> usize {
+        composite::batched_dim(&self.children())
+    }
+
+    fn batched_into<F: FlatScalar>(
+        &self,
+        x: &BTreeMap<String, AnyElement>,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        let values = self
+            .values_of(x)
+            .ok_or_else(|| SpaceError::not_in_space(x, self))?;
+        composite::batched_into(&self.children(), &values, out)
+    }
+
     fn unflatten<F: FlatScalar>(
         &self,
         flat: &[F],

@@ -288,6 +288,28 @@ impl FlattenSpace for Discrete {
         Ok(())
     }
 
+    fn batched_dim(&self) -> usize {
+        1
+    }
+
+    fn batched_into<F: FlatScalar>(&self, x: &i64, out: &mut [F]) -> Result<(), SpaceError> {
+        let offset = self
+            .index_of(x)
+            .ok_or_else(|| SpaceError::not_in_space(x, self))?;
+        match out {
+            // The index is below n, at most MAX_FLAT_LEN (2^24): exact in f32.
+            [entry] => *entry = F::from_f64(offset as f64),
+            _ => {
+                return Err(SpaceError::LengthMismatch {
+                    what: "batched row",
+                    expected: 1,
+                    found: out.len(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<i64, SpaceError> {
         if !self.is_small() {
             return Err(self.too_large_to_flatten());

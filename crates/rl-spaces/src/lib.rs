@@ -112,6 +112,7 @@
 mod any;
 mod array_box;
 mod box_space;
+mod columns;
 mod composite;
 pub mod definition;
 mod dict;
@@ -142,6 +143,7 @@ mod tuple;
 pub use any::{AnyArray, AnyBox, AnyElement, AnySpace, DynamicSpace};
 pub use array_box::ArrayBox;
 pub use box_space::BoxSpace;
+pub use columns::{Column, ColumnKey, ColumnKind, Columns};
 pub use definition::parse_strict;
 pub use dict::DictSpace;
 pub use discrete::Discrete;
@@ -162,7 +164,8 @@ pub use one_of::OneOfSpace;
 pub use scalar::{BoxScalar, DType};
 pub use sequence::SequenceSpace;
 pub use space::{
-    Elements, FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, TrySampleSpace,
+    Elements, FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, RowLayout, SampleSpace, Space,
+    TrySampleSpace,
 };
 pub use text::{ALPHANUMERIC, Text};
 pub use tuple::TupleSpace;

@@ -274,6 +274,33 @@ impl FlattenSpace for MultiDiscrete {
         Ok(())
     }
 
+    fn batched_dim(&self) -> usize {
+        self.nvec.len()
+    }
+
+    fn batched_into<F: FlatScalar>(
+        &self,
+        x: &ArrayD<i64>,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        self.check_shape(x)?;
+        if out.len() != self.nvec.len() {
+            return Err(SpaceError::LengthMismatch {
+                what: "batched row",
+                expected: self.nvec.len(),
+                found: out.len(),
+            });
+        }
+        if !self.contains(x) {
+            return Err(SpaceError::not_in_space(x, self));
+        }
+        for (entry, (v, s)) in out.iter_mut().zip(x.iter().zip(self.start.iter())) {
+            // In range: `contains` checked s <= v < s + n, n at most MAX_FLAT_LEN.
+            *entry = F::from_f64((v - s) as f64);
+        }
+        Ok(())
+    }
+
     fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<ArrayD<i64>, SpaceError> {
         if flat.len() != self.flat_dim() {
             return Err(SpaceError::LengthMismatch {

@@ -169,6 +169,24 @@ impl FlatScalar for f64 {
     }
 }
 
+/// How an element is laid out in a vector's row of numbers.
+///
+/// - `Flat`: Gymnasium's `flatten` (`gymnasium.spaces.flatten`), a `Discrete` value as a
+///   one-hot block of `n` entries.
+/// - `Batched`: the leaves of Gymnasium's batched layout (`batch_space`) one after the other,
+///   a `Discrete` value as one entry (its index from the start) and a `MultiDiscrete` one entry
+///   per component; Box, MultiBinary and Text entries as in `Flat`. A Taxi observation is one
+///   number instead of 500, and [`Columns`](crate::Columns) describes the typed column of each
+///   leaf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RowLayout {
+    /// Gymnasium's `flatten` layout (one-hot blocks).
+    #[default]
+    Flat,
+    /// One entry per integer leaf (see the type's documentation).
+    Batched,
+}
+
 /// A space whose elements can be written as a flat vector of numbers and read back, in
 /// Gymnasium's `flatten` layout.
 ///
@@ -207,6 +225,52 @@ pub trait FlattenSpace: Space {
     /// (a one-hot block without exactly one 1, a value outside a Box's bounds, a fractional
     /// value for an integer type) is an error.
     fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<Self::Element, SpaceError>;
+
+    /// The length of an element's row in the batched layout ([`RowLayout::Batched`]): by
+    /// default [`flat_dim`](Self::flat_dim), the layouts being the same; one entry per
+    /// `Discrete` and one per `MultiDiscrete` component instead of their one-hot blocks.
+    fn batched_dim(&self) -> usize {
+        self.flat_dim()
+    }
+
+    /// Writes `x` into `out` (of length [`batched_dim`](Self::batched_dim)) in the batched
+    /// layout ([`RowLayout::Batched`]): the flat layout, but each `Discrete` value as one entry
+    /// holding its index from the space's start (`value - start`, below `n`, so exact in
+    /// `f32`) and each `MultiDiscrete` component likewise. By default
+    /// [`flatten_into`](Self::flatten_into). A space whose dynamic form
+    /// ([`DynamicSpace::to_any_space`](crate::DynamicSpace::to_any_space)) holds a `Discrete`
+    /// or `MultiDiscrete` must override both methods to agree with it, as the row's columns
+    /// ([`Columns`](crate::Columns)) are read from that form.
+    fn batched_into<F: FlatScalar>(
+        &self,
+        x: &Self::Element,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        self.flatten_into(x, out)
+    }
+
+    /// Writes `x` into `out` in `layout`: [`flatten_into`](Self::flatten_into) or
+    /// [`batched_into`](Self::batched_into).
+    #[inline]
+    fn write_row<F: FlatScalar>(
+        &self,
+        layout: RowLayout,
+        x: &Self::Element,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        match layout {
+            RowLayout::Flat => self.flatten_into(x, out),
+            RowLayout::Batched => self.batched_into(x, out),
+        }
+    }
+
+    /// The length of an element's row in `layout`.
+    fn row_dim(&self, layout: RowLayout) -> usize {
+        match layout {
+            RowLayout::Flat => self.flat_dim(),
+            RowLayout::Batched => self.batched_dim(),
+        }
+    }
 
     /// Flattens `x` into a new vector.
     fn flatten<F: FlatScalar>(&self, x: &Self::Element) -> Result<Vec<F>, SpaceError> {

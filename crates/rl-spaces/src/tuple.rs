@@ -120,6 +120,18 @@ impl FlattenSpace for TupleSpace {
         composite::flatten_into(&self.children(), &x.iter().collect::<Vec<_>>(), out)
     }
 
+    fn batched_dim(&self) -> usize {
+        composite::batched_dim(&self.children())
+    }
+
+    fn batched_into<F: FlatScalar>(
+        &self,
+        x: &Vec<AnyElement>,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        composite::batched_into(&self.children(), &x.iter().collect::<Vec<_>>(), out)
+    }
+
     fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<Vec<AnyElement>, SpaceError> {
         composite::unflatten(&self.children(), flat)
     }

@@ -2,6 +2,7 @@
 //! directory (one binary links much faster than one per file). `cargo xtask tidy` checks that
 //! every file of `tests/` is named here or declared in Cargo.toml.
 
+mod columns;
 mod conformance;
 mod definitions;
 mod distributions;

@@ -199,6 +199,33 @@ impl FlattenSpace for GridCellSpace {
         Ok(())
     }
 
+    /// The row and the column, as its dynamic `MultiDiscrete([rows, cols])` batches them.
+    fn batched_dim(&self) -> usize {
+        2
+    }
+
+    fn batched_into<F: FlatScalar>(
+        &self,
+        cell: &GridCell,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        if !self.contains(cell) {
+            return Err(self.not_in_space(cell));
+        }
+        match out {
+            [row, col] => {
+                *row = F::from_f64(cell.row as f64);
+                *col = F::from_f64(cell.col as f64);
+                Ok(())
+            }
+            _ => Err(SpaceError::LengthMismatch {
+                what: "batched row",
+                expected: 2,
+                found: out.len(),
+            }),
+        }
+    }
+
     fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<GridCell, SpaceError> {
         if flat.len() != self.flat_dim() {
             return Err(SpaceError::LengthMismatch {

@@ -537,6 +537,32 @@ impl FlattenSpace for BlackjackObservationSpace {
         Ok(())
     }
 
+    /// The three values, as its dynamic `Tuple` of `Discrete`s batches them.
+    fn batched_dim(&self) -> usize {
+        BLACKJACK_OBSERVATION_SIZES.len()
+    }
+
+    fn batched_into<F: FlatScalar>(
+        &self,
+        x: &BlackjackObservation,
+        out: &mut [F],
+    ) -> Result<(), SpaceError> {
+        if out.len() != self.batched_dim() {
+            return Err(SpaceError::LengthMismatch {
+                what: "batched row",
+                expected: self.batched_dim(),
+                found: out.len(),
+            });
+        }
+        if !self.contains(x) {
+            return Err(self.not_in_space(x));
+        }
+        for (slot, value) in out.iter_mut().zip(x.to_array()) {
+            *slot = F::from_f64(value as f64);
+        }
+        Ok(())
+    }
+
     fn unflatten<F: FlatScalar>(&self, flat: &[F]) -> Result<BlackjackObservation, SpaceError> {
         self.checked(&self.tuple.unflatten(flat)?)
     }

@@ -776,6 +776,18 @@ impl Domain for Taxi {
         Taxi::action_index(*action).is_some_and(|action| state.components().action_mask()[action])
     }
 
+    /// Gymnasium's `action_mask(state)` in one pass (what `is_applicable` gives action by
+    /// action).
+    fn action_mask_into(&self, state: &TaxiState, mask: &mut [bool]) -> bool {
+        match <&mut [bool; TAXI_ACTION_COUNT]>::try_from(mask) {
+            Ok(mask) => {
+                *mask = state.components().action_mask();
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// 500 encoded states; 1000 with `fickle_passenger` (each with and without
     /// `fickle_step`).
     fn state_count(&self) -> Option<usize> {
@@ -1334,6 +1346,25 @@ mod tests {
             at_blue.action_mask(),
             [false, true, true, false, false, true]
         );
+    }
+
+    #[test]
+    fn the_one_pass_mask_is_is_applicable_action_by_action() {
+        let taxi = Taxi::new(TaxiParams::default()).expect("valid");
+        for index in 0..TAXI_STATE_COUNT as i64 {
+            let state = TaxiState::new(index, false).expect("a state");
+            let mut mask = [false; TAXI_ACTION_COUNT];
+            assert!(taxi.action_mask_into(&state, &mut mask));
+            let by_action: Vec<bool> = (0..TAXI_ACTION_COUNT as i64)
+                .map(|action| taxi.is_applicable(&state, &action))
+                .collect();
+            assert_eq!(mask.to_vec(), by_action, "state {index}");
+        }
+        // A mask of another length is left alone.
+        let state = TaxiState::new(0, false).expect("a state");
+        let mut short = [true; 3];
+        assert!(!taxi.action_mask_into(&state, &mut short));
+        assert_eq!(short, [true; 3]);
     }
 
     #[test]

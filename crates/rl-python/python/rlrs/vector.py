@@ -82,6 +82,85 @@ def _unflattener(space: spaces.Space):
     raise NotImplementedError(f"the Rust vector cannot batch observations of {space}")
 
 
+def _text_reader(charset: str, width: int):
+    """A function from a Text column's character indices (``(n, max_length)`` integers, the
+    charset's length past the end of a string) to Gymnasium's batch of a Text: a tuple of
+    ``n`` strings. One lookup into a table of one-character strings, whose rows numpy reads
+    as strings of ``max_length`` characters (the padding, NULs, dropped), so no Python loop
+    runs per character."""
+    table = np.array(list(charset) + ["\0"], dtype="<U1")
+
+    def text(indices):
+        if width == 0:
+            return ("",) * len(indices)
+        indices = np.clip(indices, 0, len(table) - 1).astype(np.intp)
+        strings = np.ascontiguousarray(table[indices]).view(f"<U{width}")[:, 0]
+        return tuple(strings.tolist())
+
+    return text
+
+
+def _assemble(space: spaces.Space, leaves: dict, path: tuple = ()) -> Any:
+    """The batch of ``space`` whose leaf at each path (Dict keys and Tuple indices from the
+    root) is ``leaves[path]``: dicts and tuples of the leaves' batches, as Gymnasium batches
+    them."""
+    if isinstance(space, spaces.Dict):
+        return {key: _assemble(part, leaves, path + (key,)) for key, part in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(_assemble(part, leaves, path + (i,)) for i, part in enumerate(space.spaces))
+    return leaves[path]
+
+
+class _Columns:
+    """The observations of a vector whose rows are in the batched layout (``Vector.columns``):
+    each leaf a typed array the Rust vector writes on every call (integers for Discrete and
+    MultiDiscrete, int8 for MultiBinary, the Box's dtype, so that nothing is converted per
+    step but a Text's strings), assembled into Gymnasium's batch of ``space``."""
+
+    def __init__(self, space: spaces.Space, columns: list, rows: np.ndarray) -> None:
+        self._space = space
+        self._columns = columns
+        self._texts = {}
+        for column in columns:
+            if column["charset"] is not None:
+                self._texts[tuple(column["path"])] = _text_reader(
+                    column["charset"], column["width"]
+                )
+        self._rows = rows
+
+    def batch(self, copy: bool) -> Any:
+        """The observations of the last call: the typed arrays themselves (copies if
+        ``copy``)."""
+        leaves = {}
+        for column in self._columns:
+            path = tuple(column["path"])
+            array = column["array"]
+            if array is None:
+                array = self._rows.reshape((len(self._rows), *column["shape"]))
+            if path in self._texts:
+                leaves[path] = self._texts[path](array)
+            else:
+                leaves[path] = array.copy() if copy else array
+        return _assemble(self._space, leaves)
+
+    def from_rows(self, rows: np.ndarray) -> Any:
+        """The batch of the batched float32 ``rows`` (``(n, width)``), in new arrays."""
+        leaves = {}
+        for column in self._columns:
+            path = tuple(column["path"])
+            entries = rows[:, column["offset"] : column["offset"] + column["width"]]
+            if path in self._texts:
+                leaves[path] = self._texts[path](entries)
+                continue
+            offsets = column["offsets"]
+            if offsets:
+                values = entries.astype(np.int64) + np.asarray(offsets, dtype=np.int64)
+            else:
+                values = entries
+            leaves[path] = values.astype(column["dtype"]).reshape((len(rows), *column["shape"]))
+        return _assemble(self._space, leaves)
+
+
 class RustVectorEnv(VectorEnv):
     """``num_envs`` copies of the environment registered under ``env_id`` (with the
     JSON-able ``params``), stepped in lockstep by the Rust vector on ``threads`` threads.
@@ -103,9 +182,12 @@ class RustVectorEnv(VectorEnv):
       ``batch_space(single_observation_space, num_envs)`` and ``single_observation_space`` the
       environment's: a float32 Box's rows as the vector writes them (views of its buffer with
       ``copy=False``); integers for Discrete (``(num_envs,)`` int64) and MultiDiscrete, int8
-      for MultiBinary, tuples and dicts of batches for Tuple and Dict, read back from the
-      vector's float32 rows (new arrays on every call; integers of a Box above 2^24 lose
-      precision there).
+      for MultiBinary, the Box's dtype (a MiniGrid image stays uint8), tuples and dicts of
+      batches for Tuple and Dict, a tuple of strings for Text: typed arrays the Rust vector
+      writes from its rows in Gymnasium's batched layout (one entry per Discrete, not a
+      one-hot block) on every call, views of its buffer with ``copy=False``, so that nothing
+      is converted per step but a Text's strings (integers of a Box above 2^24 lose precision
+      in the rows).
     - Episode statistics: none by default, as Gymnasium's vectors (wrap it in
       ``gymnasium.wrappers.vector.RecordEpisodeStatistics``, which works on it as on
       ``SyncVectorEnv``); with ``record_episode_statistics=True`` the Rust vector computes
@@ -188,7 +270,17 @@ class RustVectorEnv(VectorEnv):
         self.single_observation_space = observation_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        if (
+        self._columns = None
+        if self._core.batched and not (
+            isinstance(observation_space, spaces.Box) and observation_space.dtype == np.float32
+        ):
+            # Typed columns written by the Rust vector: Gymnasium's batch with no conversion.
+            shape = (self.num_envs, self._core.flat_dim)
+            self._batched = None
+            self._columns = _Columns(
+                observation_space, self._core.columns(), self._core.observations
+            )
+        elif (
             isinstance(observation_space, spaces.Box)
             and observation_space.dtype == np.float32
             and int(np.prod(observation_space.shape)) == self._core.flat_dim
@@ -248,12 +340,16 @@ class RustVectorEnv(VectorEnv):
 
     def _observations_out(self) -> Any:
         """The observations of the last call, in Gymnasium's batch layout."""
+        if self._columns is not None:
+            return self._columns.batch(self.copy)
         if self._batched is not None:
             return self._batched(self._observations)
         return self._out(self._observations)
 
     def _final_observation(self, i: int) -> Any:
         """Environment ``i``'s final observation, as one environment returns it."""
+        if self._columns is not None:
+            return _first(self._columns.from_rows(self._final_observations[i : i + 1]))
         if self._batched is None:
             return self._final_observations[i].copy()
         batch = self._batched(self._final_observations[i : i + 1])

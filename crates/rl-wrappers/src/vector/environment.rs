@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use ndarray::Array2;
 use rl_core::{BatchStep, DomainStates, Environment, Info, Mode};
-use rl_spaces::{FiniteSpace, FlattenSpace, Space};
+use rl_spaces::{FiniteSpace, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
 use crate::vector::balance::layout;
@@ -129,6 +129,23 @@ pub struct VectorEnvironment<B: Batch> {
 /// error before anything is allocated (so is a count whose buffers cannot be allocated).
 pub const MAX_ENVS: usize = 1 << 24;
 
+/// Refuses options whose observation layout is not flat (the storages of copies and of typed
+/// kernels write flat rows).
+fn check_flat_layout(options: &VectorOptions) -> Result<(), VectorError> {
+    if options.layout() == RowLayout::Flat {
+        Ok(())
+    } else {
+        Err(VectorError::invalid_parameter(
+            "options",
+            format!(
+                "the {:?} layout is for vectors built by id (make_vector); copies of an \
+                 environment and typed kernels write flat rows",
+                options.layout()
+            ),
+        ))
+    }
+}
+
 /// Checks that `len` environments with observations of `dim` entries, each taking about
 /// `env_bytes` bytes of its own besides the output buffers, can be allocated, before anything
 /// is: `len` is at most [`MAX_ENVS`], and the bytes of the output buffers (a few 8-byte words
@@ -211,6 +228,7 @@ where
     ) -> Result<Self, VectorError> {
         let len = count.get();
         let threads = check_threads(len, &options)?;
+        check_flat_layout(&options)?;
         check_size(len, 0, std::mem::size_of::<E>())?;
         let mut environments: Vec<E> = (0..len).map(&mut factory).collect();
         let Some(first) = environments.first() else {
@@ -277,6 +295,7 @@ where
         seed: u64,
         options: VectorOptions,
     ) -> Result<Self, VectorError> {
+        check_flat_layout(&options)?;
         let dim = domain.observation_space().flat_dim();
         let domain = Arc::new(domain);
         let env_bytes =

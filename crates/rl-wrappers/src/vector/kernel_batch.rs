@@ -187,6 +187,10 @@ where
     where
         S::ActionSpace: FiniteSpace,
     {
+        // The whole mask in one pass where the batch writes it (Taxi's), else action by action.
+        if self.states.action_mask_into(i, row) {
+            return Ok(());
+        }
         let space = self.states.action_space();
         if space.cardinality().is_some_and(|actions| actions <= 64) {
             self.mask_bits.get_or_init(|| mask_bits::<S, T>);

@@ -1,11 +1,15 @@
-//! [`VectorOptions`]: how a vector environment resets and how many threads step it.
+//! [`VectorOptions`]: how a vector environment resets, how many threads step it and how its
+//! observation rows are laid out.
 
 use std::num::NonZeroUsize;
 
+use rl_spaces::RowLayout;
+
 use crate::vector::Autoreset;
 
-/// How a [`VectorEnvironment`](crate::vector::VectorEnvironment) resets ended environments
-/// and how many threads step it (default: [`Autoreset::NextStep`], one thread).
+/// How a [`VectorEnvironment`](crate::vector::VectorEnvironment) resets ended environments,
+/// how many threads step it and how its observation rows are laid out (default:
+/// [`Autoreset::NextStep`], one thread, [`RowLayout::Flat`]).
 ///
 /// ```
 /// use std::num::NonZeroUsize;
@@ -20,6 +24,7 @@ use crate::vector::Autoreset;
 pub struct VectorOptions {
     autoreset: Autoreset,
     threads: NonZeroUsize,
+    layout: RowLayout,
 }
 
 impl VectorOptions {
@@ -28,6 +33,7 @@ impl VectorOptions {
         VectorOptions {
             autoreset: Autoreset::NextStep,
             threads: NonZeroUsize::MIN,
+            layout: RowLayout::Flat,
         }
     }
 
@@ -42,6 +48,21 @@ impl VectorOptions {
     pub fn with_threads(mut self, threads: NonZeroUsize) -> Self {
         self.threads = threads;
         self
+    }
+
+    /// The same options with observation rows in `layout`: [`RowLayout::Flat`] (Gymnasium's
+    /// `flatten`, the default) or [`RowLayout::Batched`] (one entry per `Discrete`, the rows
+    /// whose typed columns [`Columns`](rl_spaces::Columns) describes: what the Python package
+    /// reads). Vectors built by id ([`make_vector`](crate::vector::make_vector)) take either;
+    /// `from_environments` and `from_kernel` write flat rows only, and refuse another layout.
+    pub fn with_layout(mut self, layout: RowLayout) -> Self {
+        self.layout = layout;
+        self
+    }
+
+    /// The layout of the observation rows.
+    pub fn layout(&self) -> RowLayout {
+        self.layout
     }
 
     /// The autoreset mode.

@@ -98,7 +98,7 @@ pub fn make_vector(
     options: VectorOptions,
 ) -> Result<RegisteredVector, VectorError> {
     build(id, params, count, seed, options, |domain, len| {
-        Some(domain.batch_states(len))
+        Some(domain.batch_states_in(len, options.layout()))
     })
 }
 
@@ -140,7 +140,7 @@ pub fn make_discrete_vector(
     options: VectorOptions,
 ) -> Result<RegisteredVector<i64>, VectorError> {
     build(id, params, count, seed, options, |domain, len| {
-        domain.discrete_batch_states(len)
+        domain.discrete_batch_states_in(len, options.layout())
     })
 }
 
@@ -165,7 +165,7 @@ fn build<A: ErasedAction>(
             ),
         ));
     };
-    let dim = environment.observation_space().flat_dim();
+    let dim = environment.observation_space().row_dim(options.layout());
     let env_bytes = probe.episode_bytes() + BOOKKEEPING_BYTES;
     VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
         // The action space was read above: every batch of the domain has its form in `A`.
