@@ -4,7 +4,10 @@
 # builds the Rust `throughput` binary and the Python package rlrs in release mode, runs both sides in alternating rounds
 # (each with warm-up and repeated runs), and prints one table of medians and the ratios of
 # issue 7's targets. Each round also times CartPole's 600x400 RGB frame on both sides
-# (frames_bench.py for Gymnasium's rgb_array, issue 18). See docs/PERFORMANCE.md.
+# (frames_bench.py for Gymnasium's rgb_array, issue 18). Then the toy-text and MiniGrid
+# vectors against EnvPool (and minigrid's own Python), each printing its ratios
+# (toy_text_bench.py, issue 28; minigrid_bench.py, issue 29; SKIP_GRIDS=1 leaves them out).
+# See docs/PERFORMANCE.md.
 #
 # Never run in CI: `cargo xtask ci` only compiles the benchmarks. Nothing installed here is
 # needed to build or test the project.
@@ -58,3 +61,10 @@ done
 echo "raw results: $results" >&2
 head -n 2 "$results"
 "$venv/bin/python" "$here/report.py" "$results"
+
+if [[ "${SKIP_GRIDS:-0}" != 1 ]]; then
+    echo "toy text (issue 28): rlrs and EnvPool" >&2
+    "$venv/bin/python" "$here/toy_text_bench.py"
+    echo "MiniGrid (issue 29): rlrs, EnvPool and minigrid" >&2
+    SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/minigrid_bench.py"
+fi

@@ -187,13 +187,15 @@ where
     where
         S::ActionSpace: FiniteSpace,
     {
+        let space = self.states.action_space();
+        // From now on the same-step autoresets keep the masks of the states episodes end in
+        // (both ways of writing a mask below count as asking for masks).
+        if space.cardinality().is_some_and(|actions| actions <= 64) {
+            self.mask_bits.get_or_init(|| mask_bits::<S, T>);
+        }
         // The whole mask in one pass where the batch writes it (Taxi's), else action by action.
         if self.states.action_mask_into(i, row) {
             return Ok(());
-        }
-        let space = self.states.action_space();
-        if space.cardinality().is_some_and(|actions| actions <= 64) {
-            self.mask_bits.get_or_init(|| mask_bits::<S, T>);
         }
         for (index, allowed) in row.iter_mut().enumerate() {
             *allowed = space
