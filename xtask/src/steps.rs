@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::{layering, tidy};
+use crate::{layering, package_names, tidy};
 
 /// What a step does.
 #[derive(Debug)]
@@ -16,7 +16,8 @@ pub(crate) enum Action {
     Tidy,
     /// Check the `rl-*` crates' dependencies against the layer table.
     Layering,
-    /// Run `cargo package` with `arguments` on every workspace crate that may be published.
+    /// Check the package names of the library crates, then run `cargo package` with `arguments`
+    /// on every workspace crate that may be published.
     Package {
         /// The arguments after `cargo package` and before the `-p NAME` pairs.
         arguments: &'static [&'static str],
@@ -153,13 +154,15 @@ pub(crate) static STEPS: [Step; 12] = [
     },
     Step {
         name: "package",
-        summary: "cargo package --no-verify --allow-dirty -p CRATE for every publishable crate (each packages \
-                  on its own)",
+        summary: "the package names follow the scheme crates/rl-NAME = package rlrs-NAME with \
+                  library rl_NAME (ARCHITECTURE.md, \"Package names\"), then cargo package \
+                  --no-verify --allow-dirty -p PACKAGE for every publishable crate, together",
         action: Action::Package {
             arguments: &["--no-verify", "--allow-dirty"],
         },
-        remedy: "run 'cargo package --workspace --no-verify --allow-dirty' and fix what it reports: a published \
-                 crate may need nothing from outside its directory",
+        remedy: "fix each listed name (ARCHITECTURE.md, \"Package names\"), or run 'cargo \
+                 package --workspace --no-verify --allow-dirty' and fix what it reports: a \
+                 published crate may need nothing from outside its directory",
     },
     Step {
         name: "fuzz",
@@ -470,6 +473,23 @@ fn publishable_packages(metadata: &str) -> Result<Vec<String>, String> {
 /// crates that depend on each other package together before any is on crates.io.
 fn run_package(root: &Path, arguments: &[&str]) -> Result<(), Failure> {
     let metadata = workspace_metadata(root)?;
+    let problems = package_names::check_metadata(&metadata).map_err(|error| {
+        Failure::CouldNotRun(format!(
+            "{error}; xtask/src/package_names.rs no longer understands cargo metadata and needs \
+             fixing"
+        ))
+    })?;
+    for problem in &problems {
+        eprintln!("xtask ci: {problem}");
+    }
+    if !problems.is_empty() {
+        return Err(Failure::ProblemsFound);
+    }
+    println!(
+        "    every crate in {}/ is the package {}NAME with the library rl_NAME",
+        package_names::LIBRARY_DIRECTORY,
+        package_names::PACKAGE_PREFIX
+    );
     let names = publishable_packages(&metadata).map_err(|error| {
         Failure::CouldNotRun(format!(
             "{error}; xtask/src/steps.rs no longer understands cargo metadata and needs fixing"

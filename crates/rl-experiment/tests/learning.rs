@@ -11,7 +11,7 @@
 //! build checks every registered id; run the full table with
 //!
 //! ```text
-//! cargo test --release -p rl-experiment --test suite learning
+//! cargo test --release -p rlrs-experiment --test suite learning
 //! ```
 
 use std::path::PathBuf;
