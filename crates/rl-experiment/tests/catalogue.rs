@@ -4,7 +4,9 @@
 //! `docs/catalogue/FAMILY.md` (a GIF of an episode, then each id's spaces, episode end,
 //! parameters, pictures, vectors, `rl run` defaults and the family's versions). This test
 //! builds them from every registered id and compares them with the checked-in files, and
-//! checks that every GIF a page shows exists (and that no other GIF lies there). To write the
+//! checks that every GIF a page shows exists (and that no other GIF lies there), and that the
+//! `rl render --episode` command a page names writes its GIF byte for byte (for the smallest
+//! GIF; drawing them all is for the write mode). To write the
 //! pages and the GIFs again after registering or changing an id:
 //!
 //! ```text
@@ -458,6 +460,33 @@ fn the_catalogue_is_generated_from_the_registry_and_current() {
             path.display()
         );
     }
+    // The command a page names makes its GIF: checked on the smallest GIF (drawing them all
+    // again is for RL_WRITE_CATALOGUE), through the `rl` command line itself.
+    let smallest = pages
+        .iter()
+        .filter_map(|page| page.gif.as_ref())
+        .min_by_key(|gif| {
+            std::fs::metadata(directory.join(gif.file_name())).map_or(u64::MAX, |m| m.len())
+        })
+        .expect("a family draws frames");
+    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("catalogue-gif");
+    std::fs::create_dir_all(&scratch).expect("a scratch directory");
+    let remade = scratch.join(smallest.file_name());
+    let command = smallest.command();
+    let mut words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    *words.last_mut().expect("an --out path") = remade.display().to_string();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = rl_experiment::cli::run_with_args(&words, &mut out, &mut err);
+    assert_eq!(
+        code,
+        std::process::ExitCode::SUCCESS,
+        "{command}: {}",
+        String::from_utf8_lossy(&err)
+    );
+    assert!(
+        std::fs::read(&remade).ok() == std::fs::read(directory.join(smallest.file_name())).ok(),
+        "`{command}` does not write the checked-in GIF: run\n{WRITE_COMMAND}"
+    );
     let mut listed: Vec<PathBuf> = std::fs::read_dir(&directory)
         .expect("docs/catalogue exists")
         .map(|entry| entry.expect("a directory entry").path())
