@@ -14,8 +14,7 @@
 //! ```
 //!
 //! The GIFs are episodes of seeded random actions (`rl render --episode`, the command each
-//! page names), so they are the same bytes on every run; CI does not draw them again (it
-//! checks the pages, and that the GIFs exist).
+//! page names), so they are the same bytes on every run; CI draws only the smallest again.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
