@@ -92,6 +92,7 @@ struct IdFacts {
     agent: String,
     threshold: String,
     play: String,
+    parameters: Option<Vec<String>>,
 }
 
 /// The facts of every registered id but the tests' own, grouped by family in the order of each
@@ -135,6 +136,7 @@ fn families() -> Vec<(String, Vec<IdFacts>)> {
             },
             threshold: setting("learning_threshold").unwrap_or_else(|| "-".to_owned()),
             play: random_play(domain.as_ref()),
+            parameters: entry.parameters.clone(),
         };
         let family = rl_core::registry::family(id).to_owned();
         match families.iter_mut().find(|(name, _)| *name == family) {
@@ -266,6 +268,27 @@ fn index(families: &[(String, Vec<IdFacts>)]) -> String {
     text
 }
 
+/// The arguments row: the JSON parameters the id reads (their meaning and defaults are in the
+/// module documentation), and how to give them.
+fn arguments(facts: &IdFacts) -> String {
+    let Some(parameters) = &facts.parameters else {
+        return "a JSON object read by the constructor itself (`rl ... --params '{...}'`, Python \
+                keyword arguments); the module documentation lists what it takes"
+            .to_owned();
+    };
+    if parameters.is_empty() {
+        return "none".to_owned();
+    }
+    let names: Vec<String> = parameters.iter().map(|name| format!("`{name}`")).collect();
+    format!(
+        "{}: JSON parameters over the defaults (`rl ... --params '{{...}}'`, \
+         `registry::make(\"{}\", Some(&json))`, Python keyword arguments); another name is an \
+         error",
+        names.join(", "),
+        facts.id
+    )
+}
+
 /// A domain's frame size scaled down to at most [`GIF_WIDTH`] pixels wide.
 fn gif_size((width, height): (u32, u32)) -> (u32, u32) {
     if width <= GIF_WIDTH {
@@ -345,7 +368,7 @@ fn page(family: &str, ids: &[IdFacts]) -> Page {
              | Observation space | `{observation}` |\n\
              | Episode end | termination as the domain's terminal test says; truncation at the episode cap, {cap} steps |\n\
              | Discount | {discount} |\n\
-             | Arguments | JSON parameters over the defaults (`rl ... --params '{{...}}'`, `registry::make(\"{id}\", Some(&json))`, Python keyword arguments); an unknown one is an error |\n\
+             | Arguments | {arguments} |\n\
              | Pictures | text: {text_picture}; {frames} |\n\
              | State access | {state} |\n\
              | Transitions | {transitions} |\n\
@@ -373,6 +396,7 @@ fn page(family: &str, ids: &[IdFacts]) -> Page {
             agent = facts.agent,
             threshold = facts.threshold,
             play = facts.play,
+            arguments = arguments(facts),
         );
     }
     Page {
