@@ -28,13 +28,13 @@ fn yes(flag: bool) -> &'static str {
 }
 
 /// The most steps of a family page's GIF episode.
-const GIF_STEPS: u64 = 30;
+const GIF_STEPS: u64 = 60;
 
 /// The widest a family page's GIF is, in pixels (a domain's frames are scaled down to it).
-const GIF_WIDTH: u32 = 128;
+const GIF_WIDTH: u32 = 160;
 
 /// The GIFs' frame rate.
-const GIF_FPS: u32 = 10;
+const GIF_FPS: u32 = 15;
 
 /// The command that writes the catalogue again.
 const WRITE_COMMAND: &str =
