@@ -7,7 +7,7 @@ seeded and unseeded resets, replays the same seeds and actions through the
 and the agent, and after every step the observation (image, direction, mission), the reward
 (exactly), both flags, the agent's position, direction and carried object.
 
-    cargo build --release -p rl-object-grid --example replay_json
+    cargo build --release -p rlrs-object-grid --example replay_json
     /work/refvenv/bin/python scripts/minigrid_side_by_side.py [--episodes 30] [--seed 1]
 
 Needs minigrid 3.2.0, gymnasium 1.4.0 and numpy in the Python running it.

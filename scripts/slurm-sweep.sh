@@ -27,7 +27,7 @@ if [ -z "${RL:-}" ]; then
     step "building rl"
     profile=${RL_PROFILE:-debug}
     flag=(); [ "$profile" = release ] && flag=(--release)
-    (cd "$REPO" && cargo build -q "${flag[@]}" -p rl-experiment --bin rl)
+    (cd "$REPO" && cargo build -q "${flag[@]}" -p rlrs-experiment --bin rl)
     RL=${CARGO_TARGET_DIR:-$REPO/target}/$profile/rl
 fi
 export RL

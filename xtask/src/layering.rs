@@ -1,10 +1,13 @@
 //! The layering check: each library crate depends only on the `rl-*` crates its row of
-//! [`LAYERS`] allows.
+//! [`LAYERS`] allows. The table names crates as the design does (`rl-core`); a package
+//! published as `rlrs-core` is the crate `rl-core` ([`crate_name`]).
 
 use std::fmt;
 use std::path::Path;
 
 use serde_json::Value;
+
+use crate::package_names::crate_name;
 
 /// What a workspace crate may depend on among our own crates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,7 +203,12 @@ pub(crate) fn check_metadata(metadata: &str) -> Result<Vec<Violation>, String> {
     let library_directory = Path::new(workspace_root).join(LIBRARY_DIRECTORY);
     let mut violations = Vec::new();
     for package in packages {
-        let name = string_field(package, "name", "a package in cargo metadata output")?;
+        let name = crate_name(string_field(
+            package,
+            "name",
+            "a package in cargo metadata output",
+        )?);
+        let name = &*name;
         let holder = format!("package {name}");
         let Some(allowed) = allowed_for(name) else {
             let manifest_path = string_field(package, "manifest_path", &holder)?;
@@ -218,8 +226,12 @@ pub(crate) fn check_metadata(metadata: &str) -> Result<Vec<Violation>, String> {
             .and_then(Value::as_array)
             .ok_or_else(|| format!("{holder} has no \"dependencies\" array"))?;
         for dependency in dependencies {
-            let dependency_name =
-                string_field(dependency, "name", &format!("a dependency of {name}"))?;
+            let dependency_name = crate_name(string_field(
+                dependency,
+                "name",
+                &format!("a dependency of {name}"),
+            )?);
+            let dependency_name = &*dependency_name;
             let kind = match dependency.get("kind") {
                 None | Some(Value::Null) => DependencyKind::Normal,
                 Some(Value::String(kind)) if kind == "build" => DependencyKind::Build,
@@ -381,6 +393,31 @@ mod tests {
     #[test]
     fn accepts_a_workspace_that_keeps_the_table() {
         assert_eq!(messages(&layered_workspace()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn published_package_names_are_checked_as_their_crates() {
+        // The workspace's packages are named rlrs-*, and so are their dependencies in metadata.
+        let published: Vec<String> = layered_workspace()
+            .iter()
+            .map(|package| {
+                package
+                    .replace("\"rl-", "\"rlrs-")
+                    .replace("\"rlrs-examples", "\"rl-examples")
+                    .replace("\"rlrs-benches", "\"rl-benches")
+            })
+            .collect();
+        assert!(published[1].contains("\"name\": \"rlrs-core\""));
+        assert_eq!(messages(&published), Vec::<String>::new());
+        let mut upward = published;
+        upward[1] = package("rlrs-core", &[dependency("rlrs-domains", "null")]);
+        assert_eq!(
+            messages(&upward),
+            [
+                "rl-core depends on rl-domains, which the layer table does not allow: rl-core \
+                 may depend on rl-spaces only"
+            ]
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 #![warn(clippy::missing_docs_in_private_items)]
 
 mod layering;
+mod package_names;
 mod steps;
 mod tidy;
 

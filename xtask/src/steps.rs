@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::{layering, tidy};
+use crate::{layering, package_names, tidy};
 
 /// What a step does.
 #[derive(Debug)]
@@ -16,7 +16,8 @@ pub(crate) enum Action {
     Tidy,
     /// Check the `rl-*` crates' dependencies against the layer table.
     Layering,
-    /// Run `cargo package` with `arguments` on every workspace crate that may be published.
+    /// Check the package names of the library crates, then run `cargo package` with `arguments`
+    /// on every workspace crate that may be published.
     Package {
         /// The arguments after `cargo package` and before the `-p NAME` pairs.
         arguments: &'static [&'static str],
@@ -30,6 +31,16 @@ pub(crate) enum Action {
         binary: &'static str,
         /// The arguments it is run with.
         arguments: &'static [&'static str],
+    },
+    /// Run cargo with each of `commands` on the crate of `manifest` (a crate outside the
+    /// workspace, with a `[workspace]` of its own: `--manifest-path MANIFEST` follows each
+    /// command's arguments), building in the workspace's target directory so that the
+    /// workspace's compiled third-party dependencies are reused.
+    OutsideCrate {
+        /// The crate's Cargo.toml, relative to the workspace root.
+        manifest: &'static str,
+        /// The cargo commands, each the arguments after `cargo`.
+        commands: &'static [&'static [&'static str]],
     },
     /// Run `bash SCRIPT` (a script of the repository, path relative to the workspace root).
     Script {
@@ -63,7 +74,7 @@ pub(crate) struct Step {
 /// Everything builds in the dev profile (benchmarks included: the step checks that they
 /// compile, and the test step has already built their dependencies that way), so one build of
 /// each dependency serves every step but clippy's and the docs'.
-pub(crate) static STEPS: [Step; 11] = [
+pub(crate) static STEPS: [Step; 12] = [
     Step {
         name: "tidy",
         summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
@@ -152,14 +163,30 @@ pub(crate) static STEPS: [Step; 11] = [
                  errors in the examples",
     },
     Step {
+        name: "guides",
+        summary: "docs/custom-domain.md's crate, examples/custom-domain (outside the workspace): \
+                  cargo fmt --check, then cargo test --test thermostat, in the workspace's \
+                  target directory (examples/tests/guides.rs checks that the page shows its files)",
+        action: Action::OutsideCrate {
+            manifest: "examples/custom-domain/Cargo.toml",
+            commands: &[&["fmt", "--check"], &["test", "--test", "thermostat"]],
+        },
+        remedy: "run 'cargo test --manifest-path examples/custom-domain/Cargo.toml' and fix the \
+                 failing test (change docs/custom-domain.md with it: the page shows the crate's \
+                 files, and 'cargo test -p rl-examples --test guides' checks they agree); \
+                 'cargo fmt --manifest-path examples/custom-domain/Cargo.toml' formats it",
+    },
+    Step {
         name: "package",
-        summary: "cargo package --no-verify --allow-dirty -p CRATE for every publishable crate (each packages \
-                  on its own)",
+        summary: "the package names follow the scheme crates/rl-NAME = package rlrs-NAME with \
+                  library rl_NAME (ARCHITECTURE.md, \"Package names\"), then cargo package \
+                  --no-verify --allow-dirty -p PACKAGE for every publishable crate, together",
         action: Action::Package {
             arguments: &["--no-verify", "--allow-dirty"],
         },
-        remedy: "run 'cargo package --workspace --no-verify --allow-dirty' and fix what it reports: a published \
-                 crate may need nothing from outside its directory",
+        remedy: "fix each listed name (ARCHITECTURE.md, \"Package names\"), or run 'cargo \
+                 package --workspace --no-verify --allow-dirty' and fix what it reports: a \
+                 published crate may need nothing from outside its directory",
     },
     Step {
         name: "fuzz",
@@ -230,6 +257,7 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
         Action::Layering => run_layering(root),
         Action::Package { arguments } => run_package(root, arguments),
         Action::Binary { binary, arguments } => run_binary(root, binary, arguments),
+        Action::OutsideCrate { manifest, commands } => run_outside_crate(root, manifest, commands),
         Action::Script { path } => {
             let mut command = Command::new("bash");
             command.arg(path).current_dir(root);
@@ -463,6 +491,23 @@ fn publishable_packages(metadata: &str) -> Result<Vec<String>, String> {
 /// crates that depend on each other package together before any is on crates.io.
 fn run_package(root: &Path, arguments: &[&str]) -> Result<(), Failure> {
     let metadata = workspace_metadata(root)?;
+    let problems = package_names::check_metadata(&metadata).map_err(|error| {
+        Failure::CouldNotRun(format!(
+            "{error}; xtask/src/package_names.rs no longer understands cargo metadata and needs \
+             fixing"
+        ))
+    })?;
+    for problem in &problems {
+        eprintln!("xtask ci: {problem}");
+    }
+    if !problems.is_empty() {
+        return Err(Failure::ProblemsFound);
+    }
+    println!(
+        "    every crate in {}/ is the package {}NAME with the library rl_NAME",
+        package_names::LIBRARY_DIRECTORY,
+        package_names::PACKAGE_PREFIX
+    );
     let names = publishable_packages(&metadata).map_err(|error| {
         Failure::CouldNotRun(format!(
             "{error}; xtask/src/steps.rs no longer understands cargo metadata and needs fixing"
@@ -517,6 +562,26 @@ fn run_binary(root: &Path, binary: &str, arguments: &[&str]) -> Result<(), Failu
     run_command(&mut command)
 }
 
+/// A step on a crate outside the workspace (see [`Action::OutsideCrate`]).
+fn run_outside_crate(root: &Path, manifest: &str, commands: &[&[&str]]) -> Result<(), Failure> {
+    let metadata = workspace_metadata(root)?;
+    let target = target_directory(&metadata).map_err(|error| {
+        Failure::CouldNotRun(format!(
+            "{error}; xtask/src/steps.rs no longer understands cargo metadata and needs fixing"
+        ))
+    })?;
+    for arguments in commands {
+        let mut command = Command::new(cargo());
+        command
+            .args(*arguments)
+            .args(["--manifest-path", manifest])
+            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(root);
+        run_command(&mut command)?;
+    }
+    Ok(())
+}
+
 /// The layering step: reads `cargo metadata` and reports every dependency the table forbids.
 fn run_layering(root: &Path) -> Result<(), Failure> {
     let metadata = workspace_metadata(root)?;
@@ -561,6 +626,7 @@ mod tests {
             | Action::Layering
             | Action::Package { .. }
             | Action::Binary { .. }
+            | Action::OutsideCrate { .. }
             | Action::Script { .. } => None,
         }
     }
@@ -581,8 +647,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples", "package",
-                "fuzz", "python"
+                "tidy", "layering", "fmt", "clippy", "test", "doc", "bench", "examples", "guides",
+                "package", "fuzz", "python"
             ]
         );
     }

@@ -71,6 +71,7 @@ mod info;
 mod invalid;
 mod mode;
 mod outcome;
+mod parameter_names;
 pub mod registry;
 mod seeding;
 mod simulator;

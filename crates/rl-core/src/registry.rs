@@ -45,6 +45,10 @@
 //! env.reset(Mode::Training)?;
 //! assert_eq!(env.observation_space().to_string(), "Discrete(6)");
 //!
+//! // Its parameters' names, read from `CorridorParams`.
+//! let names = registry::describe("Corridor-doc-v0")?.parameters;
+//! assert_eq!(names, Some(vec!["length".to_owned(), "slip".to_owned()]));
+//!
 //! // Checked and drawn by id.
 //! let domain = registry::build("Corridor-doc-v0", None)?;
 //! assert!(domain.check(&CheckConfig::default()).is_ok());
@@ -487,13 +491,14 @@ type ConstructFn<D> = dyn Fn(Option<&Value>) -> Result<D, CoreError> + Send + Sy
 type BuildFn =
     dyn Fn(&str, Option<&Value>) -> Result<Box<dyn RegisteredDomain>, CoreError> + Send + Sync;
 
-/// One entry of the table: an id, its description, optional suggested settings, and its
-/// constructor.
+/// One entry of the table: an id, its description, optional suggested settings, its
+/// parameters' names, and its constructor.
 #[derive(Clone)]
 struct Entry {
     id: Arc<str>,
     description: String,
     settings: Option<Value>,
+    parameters: Option<Vec<&'static str>>,
     build: Arc<BuildFn>,
 }
 
@@ -507,6 +512,11 @@ pub struct RegistryEntry {
     /// Settings the registration suggests to higher layers (for example `rl-experiment`'s
     /// default agent and budget, see [`Registration::with_settings`]), or `None`.
     pub settings: Option<Value>,
+    /// The names of the JSON parameters the id reads: the fields of its registration's
+    /// parameter type in declaration order, as JSON spells them (read from the type's
+    /// `Deserialize` implementation); `None` when that type is not a struct (a JSON value the
+    /// constructor reads itself), so the names are not known here.
+    pub parameters: Option<Vec<String>>,
 }
 
 /// A domain type being registered under an id: made by [`Registration::new`], given its
@@ -515,6 +525,7 @@ pub struct RegistryEntry {
 pub struct Registration<D: Domain> {
     id: String,
     description: String,
+    parameters: Option<Vec<&'static str>>,
     settings: Option<Value>,
     construct: Arc<ConstructFn<D>>,
     capabilities: Capabilities<D>,
@@ -568,6 +579,7 @@ where
         Registration {
             id,
             description: description.into(),
+            parameters: crate::parameter_names::parameter_names::<P>(),
             settings: None,
             construct: Arc::new(construct),
             capabilities: Capabilities {
@@ -736,6 +748,7 @@ where
         let Registration {
             id,
             description,
+            parameters,
             settings,
             construct,
             capabilities,
@@ -757,6 +770,7 @@ where
             id: Arc::from(id.as_str()),
             description,
             settings,
+            parameters,
             build: Arc::new(build),
         };
         let mut table = TABLE.write().unwrap_or_else(PoisonError::into_inner);
@@ -766,6 +780,11 @@ where
         table.push(entry);
         Ok(())
     }
+}
+
+/// Parameter names as [`RegistryEntry::parameters`] holds them.
+fn owned_names(names: Option<&[&'static str]>) -> Option<Vec<String>> {
+    names.map(|names| names.iter().map(|name| (*name).to_owned()).collect())
 }
 
 /// The table, in registration order.
@@ -793,6 +812,7 @@ pub fn list() -> Vec<RegistryEntry> {
             id: entry.id.to_string(),
             description: entry.description.clone(),
             settings: entry.settings.clone(),
+            parameters: owned_names(entry.parameters.as_deref()),
         })
         .collect()
 }
@@ -829,6 +849,7 @@ pub fn describe(id: &str) -> Result<RegistryEntry, CoreError> {
         id: entry.id.to_string(),
         description: entry.description,
         settings: entry.settings,
+        parameters: owned_names(entry.parameters.as_deref()),
     })
 }
 

@@ -19,6 +19,12 @@
 //! version per agent; it costs the run's training time again (seconds for the built-in
 //! domains' default budgets).
 //!
+//! After the first frame, each frame stores only the rectangle that changed since the one before
+//! (the smallest rectangle around every pixel whose palette index changed), drawn over the
+//! previous picture (disposal "keep"): a grid world where one agent moves stores a few cells
+//! per step instead of the whole grid, so the same episode takes a fraction of the bytes, and a
+//! decoder that composes frames (every viewer does) shows the same pictures.
+//!
 //! GIF keeps at most 256 colours per frame. The palette is fixed, so encoding is one table
 //! look-up per pixel and needs no colour quantiser: the 216 colours of the 6 x 6 x 6 cube
 //! (levels 0, 51, ..., 255) and 40 greys; a pixel whose channels differ by at most 8 takes
@@ -74,6 +80,35 @@ fn palette_index(rgb: &[u8]) -> u8 {
     (level(red) * 36 + level(green) * 6 + level(blue)) as u8
 }
 
+/// The smallest rectangle `(left, top, right, bottom)`, inclusive, around every position where
+/// `before` and `after` (rows of `width` palette indices) differ, or `None` when they are equal.
+fn changed_rectangle(
+    before: &[u8],
+    after: &[u8],
+    width: usize,
+) -> Option<(usize, usize, usize, usize)> {
+    let mut rectangle: Option<(usize, usize, usize, usize)> = None;
+    for (row, (old, new)) in before
+        .chunks_exact(width)
+        .zip(after.chunks_exact(width))
+        .enumerate()
+    {
+        let Some(first) = old.iter().zip(new).position(|(a, b)| a != b) else {
+            continue;
+        };
+        let last = old
+            .iter()
+            .zip(new)
+            .rposition(|(a, b)| a != b)
+            .unwrap_or(first);
+        rectangle = Some(match rectangle {
+            None => (first, row, last, row),
+            Some((left, top, right, _)) => (left.min(first), top, right.max(last), row),
+        });
+    }
+    rectangle
+}
+
 /// The error of a GIF that cannot be written.
 fn output_error(target: &str, error: impl std::fmt::Display) -> CoreError {
     CoreError::Output {
@@ -103,6 +138,8 @@ pub struct GifWriter<W: Write> {
     height: u16,
     delay: u16,
     indices: Vec<u8>,
+    previous: Vec<u8>,
+    changed: Vec<u8>,
     frames: u64,
 }
 
@@ -152,6 +189,8 @@ impl<W: Write> GifWriter<W> {
             height: gif_height,
             delay,
             indices: Vec::new(),
+            previous: Vec::new(),
+            changed: Vec::new(),
             frames: 0,
         })
     }
@@ -173,16 +212,35 @@ impl<W: Write> GifWriter<W> {
         self.indices.clear();
         self.indices
             .extend(frame.pixels().chunks_exact(3).map(palette_index));
+        let width = usize::from(self.width);
+        // The rectangle that changed since the previous frame (all of the first frame); a frame
+        // equal to the one before stores its top-left pixel again, so that it still lasts its
+        // delay.
+        let (left, top, right, bottom) = if self.frames == 0 {
+            (0, 0, width - 1, usize::from(self.height) - 1)
+        } else {
+            changed_rectangle(&self.previous, &self.indices, width).unwrap_or((0, 0, 0, 0))
+        };
+        self.changed.clear();
+        for row in top..=bottom {
+            self.changed
+                .extend_from_slice(&self.indices[row * width + left..=row * width + right]);
+        }
+        let side = |value: usize| u16::try_from(value).expect("within the GIF's u16 sides");
         let gif_frame = gif::Frame {
-            width: self.width,
-            height: self.height,
+            left: side(left),
+            top: side(top),
+            width: side(right - left + 1),
+            height: side(bottom - top + 1),
             delay: self.delay,
-            buffer: std::borrow::Cow::Borrowed(&self.indices),
+            dispose: gif::DisposalMethod::Keep,
+            buffer: std::borrow::Cow::Borrowed(&self.changed),
             ..gif::Frame::default()
         };
         self.encoder
             .write_frame(&gif_frame)
             .map_err(|error| output_error(&format!("GIF frame {}", self.frames), error))?;
+        std::mem::swap(&mut self.previous, &mut self.indices);
         self.frames += 1;
         Ok(())
     }

@@ -17,7 +17,7 @@
 //! too) and an optimised build checks every registered id; run the full table with
 //!
 //! ```text
-//! cargo test --release -p rl-experiment --test suite learning
+//! cargo test --release -p rlrs-experiment --test suite learning
 //! ```
 //!
 //! and one row (or every id containing a word) with `RL_LEARNING_IDS=Taxi-v4,FrozenLake`.

@@ -17,23 +17,44 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The size, frame count and first frame's palette indices of a GIF file.
+/// The size, frame count and first frame's palette indices of a GIF file. The first frame
+/// covers the picture; each later one is a rectangle inside it, drawn over the picture before.
 fn decode(path: &Path) -> (u16, u16, usize, Vec<u8>) {
+    let (width, height, pictures) = decode_pictures(path);
+    let first = pictures.first().cloned().unwrap_or_default();
+    (width, height, pictures.len(), first)
+}
+
+/// The size of a GIF file and every picture it shows (palette indices), each frame's rectangle
+/// drawn over the picture before (disposal "keep", as the writer sets).
+fn decode_pictures(path: &Path) -> (u16, u16, Vec<Vec<u8>>) {
     let file = std::fs::File::open(path).expect("the GIF exists");
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::Indexed);
     let mut decoder = options.read_info(file).expect("a GIF header");
     let (width, height) = (decoder.width(), decoder.height());
-    let mut frames = 0;
-    let mut first = Vec::new();
+    let mut pictures: Vec<Vec<u8>> = Vec::new();
     while let Some(frame) = decoder.read_next_frame().expect("a GIF frame") {
-        assert_eq!((frame.width, frame.height), (width, height));
-        if frames == 0 {
-            first = frame.buffer.to_vec();
+        assert_eq!(frame.dispose, gif::DisposalMethod::Keep);
+        let mut picture = match pictures.last() {
+            Some(before) => before.clone(),
+            None => {
+                assert_eq!((frame.left, frame.top), (0, 0));
+                assert_eq!((frame.width, frame.height), (width, height));
+                vec![0; usize::from(width) * usize::from(height)]
+            }
+        };
+        assert!(frame.left + frame.width <= width && frame.top + frame.height <= height);
+        for row in 0..usize::from(frame.height) {
+            let start =
+                (usize::from(frame.top) + row) * usize::from(width) + usize::from(frame.left);
+            let source = row * usize::from(frame.width);
+            picture[start..start + usize::from(frame.width)]
+                .copy_from_slice(&frame.buffer[source..source + usize::from(frame.width)]);
         }
-        frames += 1;
+        pictures.push(picture);
     }
-    (width, height, frames, first)
+    (width, height, pictures)
 }
 
 fn run(args: &[&str]) -> (bool, String, String) {
@@ -438,4 +459,61 @@ fn gif_writer_rejects_frames_of_another_size() {
     assert!(error.to_string().contains("3 x 4"), "{error}");
     assert!(GifWriter::new(Vec::new(), 70_000, 3, 10).is_err());
     assert!(GifWriter::new(Vec::new(), 4, 3, 0).is_err());
+}
+
+#[test]
+fn gif_frames_store_what_changed_and_decode_to_every_picture() {
+    let (width, height) = (6_u32, 4_u32);
+    let mut gif = GifWriter::new(Vec::new(), width, height, 10).expect("a valid GIF");
+    // A red pixel on white that moves, stays, moves again; then an all-black frame.
+    let positions = [(0_u32, 0_u32), (3, 1), (3, 1), (5, 3)];
+    for &(x, y) in &positions {
+        let mut frame = Frame::new(width, height).expect("a frame");
+        frame.pixels_mut().fill(255);
+        let start = 3 * (y * width + x) as usize;
+        frame.pixels_mut()[start..start + 3].copy_from_slice(&[255, 0, 0]);
+        gif.add_frame(&frame).expect("a frame of the GIF's size");
+    }
+    let black = Frame::new(width, height).expect("a frame");
+    gif.add_frame(&black).expect("a frame of the GIF's size");
+    let bytes = gif.finish().expect("a GIF");
+    let path = scratch("delta").join("delta.gif");
+    std::fs::write(&path, &bytes).expect("write the GIF");
+
+    // Each stored rectangle is what changed: all of the first frame, the old and new cells of
+    // a move, one pixel for an unchanged frame, everything for the black one.
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes.as_slice()).expect("a GIF header");
+    let mut rectangles = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("a GIF frame") {
+        rectangles.push((frame.left, frame.top, frame.width, frame.height));
+    }
+    assert_eq!(
+        rectangles,
+        [
+            (0, 0, 6, 4),
+            (0, 0, 4, 2),
+            (0, 0, 1, 1),
+            (3, 1, 3, 3),
+            (0, 0, 6, 4)
+        ]
+    );
+
+    // Composed, the frames give every picture.
+    let (_, _, pictures) = decode_pictures(&path);
+    assert_eq!(pictures.len(), 5);
+    for (picture, &(x, y)) in pictures.iter().zip(&positions) {
+        let marked = (y * width + x) as usize;
+        let white = picture[usize::from(marked == 0)];
+        for (index, value) in picture.iter().enumerate() {
+            assert_eq!(
+                *value != white,
+                index == marked,
+                "pixel {index} of {picture:?}"
+            );
+        }
+    }
+    assert!(pictures[4].iter().all(|value| *value == pictures[4][0]));
+    assert_ne!(pictures[4][0], pictures[0][1], "black is not white");
 }

@@ -2,7 +2,7 @@
 //! `tests/fixtures/definitions/<name>.json` exactly, and read back equal.
 //!
 //! Refresh the fixtures (only for an intended format change, with a version bump) with
-//! `RL_SPACES_BLESS=1 cargo test -p rl-spaces --all-features --test definitions`.
+//! `RL_SPACES_BLESS=1 cargo test -p rlrs-spaces --all-features --test definitions`.
 
 use std::path::PathBuf;
 

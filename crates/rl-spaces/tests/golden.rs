@@ -2,7 +2,7 @@
 //!
 //! The samples live in `tests/golden/samples.json`. A change to sampling order or to a
 //! sampling algorithm changes them and fails this test; if the change is intended, refresh the
-//! file with `RL_SPACES_BLESS=1 cargo test -p rl-spaces --test suite golden` and say
+//! file with `RL_SPACES_BLESS=1 cargo test -p rlrs-spaces --test suite golden` and say
 //! why in the commit (like rand's value-stability tests, users' seeded experiments change).
 
 use std::path::PathBuf;

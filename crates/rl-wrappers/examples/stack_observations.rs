@@ -1,5 +1,5 @@
 //! Stacks the last 4 observations of an environment, through an outer environment, into one
-//! flat `f32` vector, and shows them along an episode: `cargo run -p rl-wrappers --example
+//! flat `f32` vector, and shows them along an episode: `cargo run -p rlrs-wrappers --example
 //! stack_observations`.
 
 use std::num::{NonZeroU64, NonZeroUsize};
