@@ -76,10 +76,7 @@ impl LinearTd {
         action_space: &AnySpace,
         discount: f64,
     ) -> Result<Self, ExperimentError> {
-        let name = match target {
-            TdTarget::QLearning => "linear-q",
-            TdTarget::Sarsa => "linear-sarsa",
-        };
+        let name = target.linear_name();
         if !(params.learning_rate > 0.0 && params.learning_rate.is_finite()) {
             return Err(ExperimentError::invalid(
                 "agent parameters",
@@ -179,10 +176,7 @@ impl LinearTd {
 
 impl Agent for LinearTd {
     fn name(&self) -> &'static str {
-        match self.target {
-            TdTarget::QLearning => "linear-q",
-            TdTarget::Sarsa => "linear-sarsa",
-        }
+        self.target.linear_name()
     }
 
     fn act(

@@ -170,27 +170,6 @@ pub trait Agent: Send {
     }
 }
 
-/// The built-in agents' names, with one line each ([`agents`] adds the registered ones).
-pub const AGENTS: [(&str, &str); 5] = [
-    ("random", "uniform random actions among the applicable ones"),
-    (
-        "q-learning",
-        "tabular Q-learning with epsilon-greedy exploration (finite or integer observations)",
-    ),
-    (
-        "sarsa",
-        "tabular SARSA with epsilon-greedy exploration (finite or integer observations)",
-    ),
-    (
-        "linear-q",
-        "Q-learning on tile-coded features (bounded continuous observations)",
-    ),
-    (
-        "linear-sarsa",
-        "SARSA on tile-coded features (bounded continuous observations)",
-    ),
-];
-
 /// Builds the agent named `name` (a built-in or a [registered](register_agent) one) for an
 /// environment with these spaces and discount, with JSON parameters overriding the agent's
 /// defaults (unknown fields are errors).
@@ -213,55 +192,79 @@ pub fn build_agent(
     name: &str,
     context: &AgentContext<'_>,
 ) -> Result<Box<dyn Agent>, ExperimentError> {
-    let (params, observation_space, action_space, discount) = (
-        context.params,
-        context.observation_space,
-        context.action_space,
-        context.discount,
-    );
-    match name {
-        "random" => {
-            no_params("random", params)?;
-            Ok(Box::new(RandomAgent::new(action_space.clone())))
-        }
-        "q-learning" | "sarsa" => {
-            let target = if name == "sarsa" {
-                TdTarget::Sarsa
-            } else {
-                TdTarget::QLearning
-            };
-            let params: TabularTdParams = parse_params(name, params)?;
-            Ok(Box::new(TabularTd::new(
-                target,
-                params,
-                observation_space,
-                action_space,
-                discount,
-            )?))
-        }
-        "linear-q" | "linear-sarsa" => {
-            let target = if name == "linear-sarsa" {
-                TdTarget::Sarsa
-            } else {
-                TdTarget::QLearning
-            };
-            let params: LinearTdParams = parse_params(name, params)?;
-            Ok(Box::new(LinearTd::new(
-                target,
-                params,
-                observation_space,
-                action_space,
-                discount,
-            )?))
-        }
-        other => match registry::registered(other) {
-            Some(factory) => factory(context),
-            None => Err(ExperimentError::UnknownAgent {
-                name: other.to_owned(),
-                known: agents().into_iter().map(|(name, _)| name).collect(),
-            }),
-        },
+    match registry::registered(name) {
+        Some(factory) => factory(context),
+        None => Err(ExperimentError::UnknownAgent {
+            name: name.to_owned(),
+            known: agents().into_iter().map(|(name, _)| name).collect(),
+        }),
     }
+}
+
+/// The built-in agents, registered in the table every agent is in ([`register_agent`]) before
+/// anything reads it: each name written once (its agent's constant), with its description
+/// and how it is built.
+pub(crate) fn builtin_agents() -> Vec<(&'static str, &'static str, Box<AgentFactory>)> {
+    fn td(target: TdTarget, linear: bool) -> Box<AgentFactory> {
+        Box::new(move |context: &AgentContext<'_>| {
+            let name = if linear {
+                target.linear_name()
+            } else {
+                target.tabular_name()
+            };
+            let (observation_space, action_space) =
+                (context.observation_space, context.action_space);
+            Ok(if linear {
+                let params: LinearTdParams = parse_params(name, context.params)?;
+                Box::new(LinearTd::new(
+                    target,
+                    params,
+                    observation_space,
+                    action_space,
+                    context.discount,
+                )?) as Box<dyn Agent>
+            } else {
+                let params: TabularTdParams = parse_params(name, context.params)?;
+                Box::new(TabularTd::new(
+                    target,
+                    params,
+                    observation_space,
+                    action_space,
+                    context.discount,
+                )?)
+            })
+        })
+    }
+    vec![
+        (
+            RandomAgent::NAME,
+            "uniform random actions among the applicable ones",
+            Box::new(|context: &AgentContext<'_>| {
+                no_params(RandomAgent::NAME, context.params)?;
+                Ok(Box::new(RandomAgent::new(context.action_space.clone())) as Box<dyn Agent>)
+            }),
+        ),
+        (
+            TdTarget::QLearning.tabular_name(),
+            "tabular Q-learning with epsilon-greedy exploration (finite or integer observations)",
+            td(TdTarget::QLearning, false),
+        ),
+        (
+            TdTarget::Sarsa.tabular_name(),
+            "tabular SARSA with epsilon-greedy exploration (finite or integer observations)",
+            td(TdTarget::Sarsa, false),
+        ),
+        (
+            TdTarget::QLearning.linear_name(),
+            "Q-learning on tile-coded features (bounded continuous observations)",
+            td(TdTarget::QLearning, true),
+        ),
+        (
+            TdTarget::Sarsa.linear_name(),
+            "SARSA on tile-coded features (bounded continuous observations)",
+            td(TdTarget::Sarsa, true),
+        ),
+    ]
 }
 
 /// Reads an agent's parameters: defaults overridden by the given JSON object.

@@ -14,6 +14,9 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
+    /// Its name, `random`, as registered and as [`Agent::name`] gives it.
+    pub const NAME: &'static str = "random";
+
     /// A random agent for `action_space`.
     pub fn new(action_space: AnySpace) -> Self {
         RandomAgent { action_space }
@@ -22,7 +25,7 @@ impl RandomAgent {
 
 impl Agent for RandomAgent {
     fn name(&self) -> &'static str {
-        "random"
+        Self::NAME
     }
 
     fn act(
@@ -51,7 +54,7 @@ impl Agent for RandomAgent {
         self.action_space
             .try_sample(&mut rng)
             .ok_or_else(|| ExperimentError::IncompatibleAgent {
-                agent: "random",
+                agent: Self::NAME,
                 reason: "the action space is empty".to_owned(),
             })
     }

@@ -9,12 +9,12 @@
 //! and plotted exactly as a built-in is.
 
 use std::fmt;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, LazyLock, PoisonError, RwLock};
 
 use rl_spaces::AnySpace;
 use serde_json::Value as JsonValue;
 
-use super::{AGENTS, Agent};
+use super::{Agent, builtin_agents};
 use crate::ExperimentError;
 
 /// What an agent factory is given to build an agent for one run.
@@ -86,8 +86,19 @@ impl fmt::Debug for Entry {
     }
 }
 
-/// The registered agents, in registration order.
-static TABLE: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
+/// Every agent, in registration order: the built-ins first ([`builtin_agents`], registered
+/// when the table is first read), then the agents users register.
+static TABLE: LazyLock<RwLock<Vec<Entry>>> = LazyLock::new(|| {
+    let builtins = builtin_agents()
+        .into_iter()
+        .map(|(name, description, factory)| Entry {
+            name: Arc::from(name),
+            description: description.to_owned(),
+            factory: Arc::from(factory),
+        })
+        .collect();
+    RwLock::new(builtins)
+});
 
 /// Registers an agent under `name` with a one-line `description`, so that an experiment whose
 /// [`agent`](crate::ExperimentConfig::agent) is `name` builds it with `factory` (once per run,
@@ -125,9 +136,7 @@ where
         ));
     }
     let mut table = TABLE.write().unwrap_or_else(PoisonError::into_inner);
-    if AGENTS.iter().any(|(builtin, _)| *builtin == name)
-        || table.iter().any(|entry| *entry.name == *name)
-    {
+    if table.iter().any(|entry| *entry.name == *name) {
         return Err(ExperimentError::DuplicateAgent { name });
     }
     table.push(Entry {
@@ -142,14 +151,9 @@ where
 /// in registration order.
 pub fn agents() -> Vec<(String, String)> {
     let table = TABLE.read().unwrap_or_else(PoisonError::into_inner);
-    AGENTS
+    table
         .iter()
-        .map(|(name, description)| ((*name).to_owned(), (*description).to_owned()))
-        .chain(
-            table
-                .iter()
-                .map(|entry| (entry.name.to_string(), entry.description.clone())),
-        )
+        .map(|entry| (entry.name.to_string(), entry.description.clone()))
         .collect()
 }
 

@@ -18,6 +18,26 @@ pub enum TdTarget {
     Sarsa,
 }
 
+impl TdTarget {
+    /// The name of the tabular agent with this target ([`TabularTd`]): `q-learning` or
+    /// `sarsa`, as registered and as [`Agent::name`] gives it.
+    pub const fn tabular_name(self) -> &'static str {
+        match self {
+            TdTarget::QLearning => "q-learning",
+            TdTarget::Sarsa => "sarsa",
+        }
+    }
+
+    /// The name of the tile-coded agent with this target
+    /// ([`LinearTd`](super::LinearTd)): `linear-q` or `linear-sarsa`.
+    pub const fn linear_name(self) -> &'static str {
+        match self {
+            TdTarget::QLearning => "linear-q",
+            TdTarget::Sarsa => "linear-sarsa",
+        }
+    }
+}
+
 /// Parameters of [`TabularTd`] (every field optional in JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -131,10 +151,7 @@ impl TabularTd {
         action_space: &AnySpace,
         discount: f64,
     ) -> Result<Self, ExperimentError> {
-        let name = match target {
-            TdTarget::QLearning => "q-learning",
-            TdTarget::Sarsa => "sarsa",
-        };
+        let name = target.tabular_name();
         if !(params.learning_rate > 0.0 && params.learning_rate <= 1.0) {
             return Err(ExperimentError::invalid(
                 "agent parameters",
@@ -256,10 +273,7 @@ impl TabularTd {
 
 impl Agent for TabularTd {
     fn name(&self) -> &'static str {
-        match self.target {
-            TdTarget::QLearning => "q-learning",
-            TdTarget::Sarsa => "sarsa",
-        }
+        self.target.tabular_name()
     }
 
     fn act(
