@@ -73,6 +73,7 @@ mod mode;
 mod outcome;
 mod parameter_names;
 pub mod registry;
+mod run_settings;
 mod seeding;
 mod simulator;
 mod stepped_states;

@@ -80,6 +80,7 @@ use serde_json::Value;
 use crate::batch::AnyDomainStates;
 pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
 use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
+pub use crate::run_settings::{RunSettings, Success};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
@@ -510,13 +511,25 @@ pub struct RegistryEntry {
     /// What the id builds, in one line.
     pub description: String,
     /// Settings the registration suggests to higher layers (for example `rl-experiment`'s
-    /// default agent and budget, see [`Registration::with_settings`]), or `None`.
+    /// default agent and budget, see [`Registration::with_settings`]), as JSON, or `None`;
+    /// [`run_settings`](Self::run_settings) reads them typed.
     pub settings: Option<Value>,
     /// The names of the JSON parameters the id reads: the fields of its registration's
     /// parameter type in declaration order, as JSON spells them (read from the type's
     /// `Deserialize` implementation); `None` when that type is not a struct (a JSON value the
     /// constructor reads itself), so the names are not known here.
     pub parameters: Option<Vec<String>>,
+}
+
+impl RegistryEntry {
+    /// The settings, typed (the default when the registration has none). They were checked
+    /// when the id registered, so reading them cannot fail.
+    pub fn run_settings(&self) -> RunSettings {
+        self.settings
+            .as_ref()
+            .and_then(|settings| RunSettings::from_json(settings).ok())
+            .unwrap_or_default()
+    }
 }
 
 /// A domain type being registered under an id: made by [`Registration::new`], given its
@@ -723,9 +736,10 @@ where
         self
     }
 
-    /// Attaches settings that higher layers read and `rl-core` never interprets: a JSON
-    /// object, for example `{"agent": "q-learning", "max_steps": 20000}` for `rl-experiment`
-    /// (its documentation lists the keys it reads).
+    /// Attaches settings that higher layers read and `rl-core` never acts on: a JSON object
+    /// of [`RunSettings`]' keys, for example `{"agent": "q-learning", "max_steps": 20000}`.
+    /// [`register`](Self::register) checks them: an unknown key or a value of the wrong type
+    /// is an error naming it.
     pub fn with_settings(mut self, settings: Value) -> Self {
         self.settings = Some(settings);
         self
@@ -734,7 +748,8 @@ where
     /// Enters the registration into the process-wide table.
     ///
     /// Fails with [`CoreError::DuplicateId`] if the id is already registered, and with
-    /// [`CoreError::InvalidParameter`] for an empty id or one with whitespace.
+    /// [`CoreError::InvalidParameter`] for an empty id or one with whitespace, or settings
+    /// that are not [`RunSettings`] (naming the unknown key or the mistyped one).
     pub fn register(self) -> Result<(), CoreError> {
         if self.id.is_empty() || self.id.chars().any(char::is_whitespace) {
             return Err(CoreError::invalid_parameter(
@@ -744,6 +759,11 @@ where
                     self.id
                 ),
             ));
+        }
+        if let Some(settings) = &self.settings {
+            RunSettings::deserialize(settings).map_err(|error| {
+                CoreError::invalid_parameter("settings", format!("of {}: {error}", self.id))
+            })?;
         }
         let Registration {
             id,

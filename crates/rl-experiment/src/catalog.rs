@@ -5,8 +5,9 @@
 //!
 //! # Settings read from a registration
 //!
-//! A registration may carry settings ([`Registration::with_settings`]); `rl run` reads these
-//! keys when the user gives no flag:
+//! A registration may carry settings ([`Registration::with_settings`], typed as
+//! [`RunSettings`](rl_core::registry::RunSettings): registering fails on an unknown key or a
+//! mistyped value, naming it); `rl run` reads these keys when the user gives no flag:
 //!
 //! | key | meaning | without it |
 //! |---|---|---|
@@ -32,7 +33,7 @@
 //! [`Registration::with_settings`]: rl_core::registry::Registration::with_settings
 
 use crate::builtins as registry;
-use rl_core::registry::RegisteredDomain;
+use rl_core::registry::{RegisteredDomain, RunSettings, Success};
 use rl_core::{
     BoxedEnvironment, CheckConfig, CheckReport, Domain, EnumerableTransitions, Mode,
     registry::PictureFormat,
@@ -122,12 +123,7 @@ pub fn default_action_bins(
         ),
         Err(ExperimentError::IncompatibleAgent { .. })
     );
-    rejected.then(|| {
-        setting(id, "discretize_bins")
-            .and_then(|bins| bins.as_u64())
-            .and_then(|bins| u32::try_from(bins).ok())
-            .unwrap_or(FALLBACK_ACTION_BINS)
-    })
+    rejected.then(|| settings(id).discretize_bins.unwrap_or(FALLBACK_ACTION_BINS))
 }
 
 /// The note the summary of `rl run` ends with on a domain whose registration gives a
@@ -135,12 +131,11 @@ pub fn default_action_bins(
 /// succeeded at the last check, averaged over `results`, and, when in some runs it never
 /// succeeded, how many and that the budget may be too small.
 pub fn success_note(config: &ExperimentConfig, results: &[RunResult]) -> Option<String> {
-    let success = setting(&config.domain, "success")?;
-    let (succeeded, what): (fn(&crate::CheckRecord) -> f64, &str) = match success.as_str()? {
-        "terminated" => (|check| check.terminated, "reaches the goal"),
-        "truncated" => (|check| 1.0 - check.terminated, "lasts until the time limit"),
-        _ => return None,
-    };
+    let (succeeded, what): (fn(&crate::CheckRecord) -> f64, &str) =
+        match settings(&config.domain).success? {
+            Success::Terminated => (|check| check.terminated, "reaches the goal"),
+            Success::Truncated => (|check| 1.0 - check.terminated, "lasts until the time limit"),
+        };
     let last: Vec<f64> = results
         .iter()
         .filter_map(|result| result.checks.last().map(succeeded))
@@ -172,19 +167,20 @@ fn typed(
     registry::build(id, params).map_err(domain_error)
 }
 
-/// The settings the registration of `id` suggests (see the [module documentation](self)).
-fn setting(id: &str, key: &str) -> Option<JsonValue> {
+/// The settings the registration of `id` suggests (see the [module documentation](self)),
+/// typed; the defaults for an unknown id.
+fn settings(id: &str) -> RunSettings {
     registry::list()
         .into_iter()
         .find(|entry| entry.id == id)
-        .and_then(|entry| entry.settings)
-        .and_then(|settings| settings.get(key).cloned())
+        .map(|entry| entry.run_settings())
+        .unwrap_or_default()
 }
 
 /// The agent `rl run` uses on `id` without `--agent`: the registration's `agent` setting,
 /// else one chosen from the spaces (see the [module documentation](self)).
 pub fn default_agent(id: &str) -> String {
-    if let Some(JsonValue::String(agent)) = setting(id, "agent") {
+    if let Some(agent) = settings(id).agent {
         return agent;
     }
     let Ok(env) = registry::make(id, None) else {
@@ -211,17 +207,15 @@ pub fn default_agent(id: &str) -> String {
 /// The step budget per run of `rl run` on `id` without `--max-steps`: the registration's
 /// `max_steps` setting, else [`FALLBACK_MAX_STEPS`].
 pub fn default_max_steps(id: &str) -> u64 {
-    setting(id, "max_steps")
-        .and_then(|steps| steps.as_u64())
-        .unwrap_or(FALLBACK_MAX_STEPS)
+    settings(id).max_steps.unwrap_or(FALLBACK_MAX_STEPS)
 }
 
 /// The evaluation episodes per policy check of `rl run` on `id` without
 /// `--checks-per-policy`: the registration's `checks_per_policy` setting (when from 1 to
 /// [`CHECKS_PER_POLICY_LIMIT`](crate::CHECKS_PER_POLICY_LIMIT)), else 10.
 pub fn default_checks_per_policy(id: &str) -> u64 {
-    setting(id, "checks_per_policy")
-        .and_then(|episodes| episodes.as_u64())
+    settings(id)
+        .checks_per_policy
         .filter(|episodes| (1..=crate::CHECKS_PER_POLICY_LIMIT).contains(episodes))
         .unwrap_or(10)
 }
@@ -230,10 +224,8 @@ pub fn default_checks_per_policy(id: &str) -> u64 {
 /// entry whose key `agent` starts with (CartPole's velocities are unbounded in its
 /// observation space, so its tile coder gets Sutton and Barto's usual ranges).
 pub fn default_agent_params(id: &str, agent: &str) -> Option<JsonValue> {
-    let JsonValue::Object(by_prefix) = setting(id, "agent_params")? else {
-        return None;
-    };
-    by_prefix
+    settings(id)
+        .agent_params?
         .into_iter()
         .find(|(prefix, _)| agent.starts_with(prefix.as_str()))
         .map(|(_, params)| params)

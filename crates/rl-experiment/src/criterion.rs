@@ -86,16 +86,13 @@ pub fn criterion(id: &str) -> Result<Option<Criterion>, ExperimentError> {
     registry::register_builtins();
     let entry = rl_core::registry::describe(id)
         .map_err(|error| ExperimentError::Domain(error.to_string()))?;
-    let setting = entry
-        .settings
-        .as_ref()
-        .and_then(|settings| settings.get("learning_threshold"))
-        .ok_or_else(|| {
-            ExperimentError::invalid(
-                "learning_threshold",
-                format!("{id}'s registration has no learning_threshold setting"),
-            )
-        })?;
+    let settings = entry.run_settings();
+    let setting = settings.learning_threshold.as_ref().ok_or_else(|| {
+        ExperimentError::invalid(
+            "learning_threshold",
+            format!("{id}'s registration has no learning_threshold setting"),
+        )
+    })?;
     let bad = || {
         ExperimentError::invalid(
             "learning_threshold",
