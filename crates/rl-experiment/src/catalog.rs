@@ -6,7 +6,7 @@
 //! # Settings read from a registration
 //!
 //! A registration may carry settings ([`Registration::with_settings`], typed as
-//! [`RunSettings`](rl_core::registry::RunSettings): registering fails on an unknown key or a
+//! [`RunSettings`]: registering fails on an unknown key or a
 //! mistyped value, naming it); `rl run` reads these keys when the user gives no flag:
 //!
 //! | key | meaning | without it |
