@@ -4,4 +4,3 @@
 mod allocation;
 mod conformance;
 mod registry;
-mod seeded;

@@ -60,6 +60,7 @@
 
 mod domain_paths;
 mod error;
+pub mod minigrid;
 pub mod replay;
 pub mod schema;
 pub mod seeded;

@@ -610,6 +610,11 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                 seeded::replay_seeded_vector(&mut checker, trace);
             }
         }
+        ReferenceContent::SeededMiniGrid { traces } => {
+            for trace in traces {
+                crate::minigrid::replay_minigrid_trace(&mut checker, trace);
+            }
+        }
         ReferenceContent::SeededSpaceSamples { cases } => {
             for case in cases {
                 crate::space_samples::replay_space_case(&mut checker, case);

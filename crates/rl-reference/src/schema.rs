@@ -337,6 +337,11 @@ pub enum ReferenceContent {
         /// The traces.
         traces: Vec<SeededVectorTrace>,
     },
+    /// minigrid's single environments from `reset(seed=s)` onwards (`seeded_minigrid`).
+    SeededMiniGrid {
+        /// The traces.
+        traces: Vec<crate::minigrid::MiniGridTrace>,
+    },
     /// Seeded spaces and their samples (`seeded_space_samples`).
     SeededSpaceSamples {
         /// One case per seeded space.
@@ -400,6 +405,11 @@ impl ReferenceFile {
             ReferenceContent::SeededVector { traces } => {
                 traces.iter().map(|trace| trace.steps.len()).sum()
             }
+            ReferenceContent::SeededMiniGrid { traces } => traces
+                .iter()
+                .flat_map(|trace| &trace.segments)
+                .map(|segment| segment.steps.len())
+                .sum(),
             ReferenceContent::SeededSpaceSamples { cases } => {
                 cases.iter().map(|case| case.draws.len()).sum()
             }
@@ -504,6 +514,9 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
         Some("seeded_vector") => ReferenceContent::SeededVector {
             traces: typed_section(raw.traces, name, "traces")?,
         },
+        Some("seeded_minigrid") => ReferenceContent::SeededMiniGrid {
+            traces: typed_section(raw.traces, name, "traces")?,
+        },
         Some("seeded_space_samples") => ReferenceContent::SeededSpaceSamples {
             cases: typed_section(raw.cases, name, "cases")?,
         },
@@ -518,10 +531,11 @@ pub fn parse_reference(text: &str, name: &str) -> Result<ReferenceFile, Referenc
 
 /// The kinds of seeded file this crate replays (`testdata/reference/README.md`, "Seeded
 /// data"); a file of another kind is not a trace ([`ReferenceError::NotATrace`]).
-pub const SEEDED_KINDS: [&str; 4] = [
+pub const SEEDED_KINDS: [&str; 5] = [
     "numpy_generator",
     "seeded_single",
     "seeded_vector",
+    "seeded_minigrid",
     "seeded_space_samples",
 ];
 

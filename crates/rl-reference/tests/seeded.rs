@@ -1,6 +1,7 @@
 //! The seeded reference files (`numpy_generator.json`, `seeded_classic.json`,
-//! `seeded_toy_text.json`, `seeded_vector.json`): numpy's generator call by call, and
-//! Gymnasium's trajectories from `reset(seed=s)` onwards, replayed by id through the simulator
+//! `seeded_toy_text.json`, `seeded_vector.json`, `seeded_minigrid.json`,
+//! `seeded_space_samples.json`): numpy's generator call by call, and Gymnasium's (and
+//! minigrid's) trajectories from `reset(seed=s)` onwards, replayed by id through the simulator
 //! and through vectors on one to three threads, with no state written by hand (toy text: each
 //! step's `prob` and Taxi's `action_mask` too).
 
@@ -152,4 +153,53 @@ fn seeded_space_samples_are_gymnasiums() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+#[test]
+fn seeded_minigrid_gives_minigrids_trajectories() {
+    // minigrid 3.2.0's 40 seeded traces (the grid after each reset, every observation, reward
+    // bit, flag, position, direction and carried object), replayed as `rl replay` replays them.
+    let file = reference_file("seeded_minigrid.json");
+    let ReferenceContent::SeededMiniGrid { traces } = &file.content else {
+        panic!("seeded_minigrid.json is not read as minigrid traces");
+    };
+    assert_eq!(traces.len(), 40, "the file's 40 ids");
+    let ids: std::collections::BTreeSet<&str> =
+        traces.iter().map(|trace| trace.env_id.as_str()).collect();
+    assert_eq!(ids.len(), 40);
+    for id in &ids {
+        assert!(
+            rl_object_grid::ids::IDS.contains(id),
+            "{id} is not implemented"
+        );
+    }
+    let report = replay(&file);
+    assert_no_mismatch(&report);
+    assert_eq!(report.steps_checked, file.step_count());
+    assert!(report.steps_checked > 5000, "{}", report.summary());
+    // Each step compares at least its image, direction, mission, reward, both flags, position,
+    // direction and carried object.
+    assert!(
+        report.values_compared >= 9 * report.steps_checked,
+        "{}",
+        report.summary()
+    );
+}
+
+#[test]
+fn a_changed_minigrid_trace_is_a_mismatch() {
+    // The replay can fail: one reward's last bit and one image byte changed are two mismatches.
+    let mut file = reference_file("seeded_minigrid.json");
+    let ReferenceContent::SeededMiniGrid { traces } = &mut file.content else {
+        panic!("seeded_minigrid.json is not read as minigrid traces");
+    };
+    let step = &mut traces[3].segments[0].steps[0];
+    step.reward = f64::from_bits(step.reward.to_bits() ^ 1);
+    let image = &mut step.obs.image;
+    let first = if image.starts_with('0') { "1" } else { "0" };
+    image.replace_range(0..1, first);
+    let report = replay(&file);
+    assert_eq!(report.mismatches.len(), 2, "{}", report.summary());
+    let fields: Vec<&str> = report.mismatches.iter().map(|m| m.field.as_str()).collect();
+    assert_eq!(fields, ["obs.image", "reward"]);
 }
