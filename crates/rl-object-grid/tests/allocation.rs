@@ -25,13 +25,16 @@ impl Actions {
 
 /// The families whose reset in place allocates nothing (their generation draws onto the grid
 /// only); the others lay out rooms or draw subsets into lists of their own.
-const RESET_WITHOUT_ALLOCATING: [&str; 6] = [
+const RESET_WITHOUT_ALLOCATING: [&str; 9] = [
     "MiniGrid-Empty-",
     "MiniGrid-DoorKey-",
     "MiniGrid-FourRooms-",
     "MiniGrid-Dynamic-Obstacles-",
     "MiniGrid-LavaGap",
     "MiniGrid-DistShift",
+    "MiniGrid-Memory",
+    "MiniGrid-RedBlueDoors-",
+    "MiniGrid-Playground-",
 ];
 
 #[test]
