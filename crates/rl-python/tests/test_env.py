@@ -491,3 +491,33 @@ def test_human_rendering_shows_the_frames_through_gymnasiums_wrapper(monkeypatch
     assert env.window is not None
     assert env.window.get_size() == (frame.shape[1], frame.shape[0])
     env.close()
+
+
+def test_any_discrete_id_can_put_its_action_mask_in_the_infos():
+    # Gymnasium's CartPole has no action_mask in its infos, so neither has ours by default;
+    # info_action_mask=True adds it (Taxi's layout), single and batched, and False removes
+    # Taxi's.
+    plain = gym.make("rlrs/CartPole-v1")
+    assert "action_mask" not in plain.reset(seed=0)[1]
+    env = gym.make("rlrs/GridWorld-4x5", info_action_mask=True)
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].dtype == np.int8
+    assert info["action_mask"].tolist() == env.unwrapped.action_mask().tolist()
+    for _ in range(20):
+        _, _, terminated, truncated, info = env.step(env.action_space.sample())
+        assert info["action_mask"].tolist() == env.unwrapped.action_mask().tolist()
+        if terminated or truncated:
+            env.reset()
+    taxi = gym.make("rlrs/Taxi-v4", info_action_mask=False)
+    assert "action_mask" not in taxi.reset(seed=0)[1]
+    envs = gym.make_vec(
+        "rlrs/CartPole-v1", num_envs=3, vectorization_mode="vector_entry_point", info_action_mask=True
+    )
+    _, info = envs.reset(seed=0)
+    assert info["action_mask"].shape == (3, 2) and info["_action_mask"].all()
+    _, _, _, _, info = envs.step(np.array([0, 1, 0]))
+    assert info["action_mask"].tolist() == [[1, 1]] * 3
+    with pytest.raises(ValueError, match="needs a Discrete action space"):
+        gym.make("rlrs/Pendulum-v1", info_action_mask=True)
+    with pytest.raises(TypeError, match="info_action_mask"):
+        gym.make("rlrs/CartPole-v1", info_action_mask="yes")

@@ -38,6 +38,21 @@ class UnknownIdError(KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+def mask_info(asked: bool | None, settings: dict[str, Any], masks: Any, env_id: str) -> bool:
+    """Whether the infos hold the action mask: as asked (``info_action_mask``), else as the
+    id's registration says (Gymnasium's Taxi's). A ``ValueError`` when asked for an id whose
+    action space is not ``Discrete`` (``masks()`` gives ``None`` for those)."""
+    if asked is None:
+        return bool(settings.get("info_action_mask", False))
+    if not isinstance(asked, bool):
+        raise TypeError(f"info_action_mask must be True, False or None, not {asked!r}")
+    if asked and masks() is None:
+        raise ValueError(
+            f"info_action_mask=True needs a Discrete action space; {env_id}'s is not one"
+        )
+    return asked
+
+
 def checked_seed(seed: Any, name: str) -> int:
     """``seed`` as the Rust core takes it: an integer in ``[0, 2**64)``, else ``TypeError``
     (not an integer) or ``ValueError`` (out of range), naming ``name``."""
@@ -136,6 +151,12 @@ class RustEnv(gym.Env):
     domains) adds one documented entry on the steps that violate some:
     ``info["violations"]``, the list of the violated constraints' names in the domain's order
     (absent on steps that violate none).
+
+    Action masks: ``action_mask()`` for every id with a ``Discrete`` action space; in every
+    info as ``info["action_mask"]`` (``int8``, Gymnasium's Taxi's layout) where the id's
+    Gymnasium counterpart puts it there (Taxi), or for any such id with
+    ``info_action_mask=True`` (``False`` leaves it out even for Taxi; ``None``, the default,
+    follows Gymnasium).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 50}
@@ -145,6 +166,7 @@ class RustEnv(gym.Env):
         env_id: str,
         render_mode: str | None = None,
         *,
+        info_action_mask: bool | None = None,
         core_module: str = "rlrs._core",
         **params: Any,
     ) -> None:
@@ -162,7 +184,7 @@ class RustEnv(gym.Env):
         # text: a reset's {"prob": 1}, Taxi's action mask in every info).
         settings = json.loads(module.settings(env_id) or "{}")
         self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
-        self._mask_info = bool(settings.get("info_action_mask", False))
+        self._mask_info = mask_info(info_action_mask, settings, self._core.action_mask, env_id)
         # This id's modes: "rgb_array" only where the core draws frames for it.
         modes = ["ansi"] + (["rgb_array"] if self._core.frame_size() is not None else [])
         self.metadata = {

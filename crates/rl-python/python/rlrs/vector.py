@@ -11,7 +11,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
-from .env import UnknownIdError, checked_seed, core, gymnasium_render_fps, params_json
+from .env import UnknownIdError, checked_seed, core, gymnasium_render_fps, mask_info, params_json
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -177,7 +177,10 @@ class RustVectorEnv(VectorEnv):
       costs nothing. The violations of a domain registered with its constraints are one such
       entry: ``info["violations"]``, an object array holding, for each environment whose step
       violated some, the list of their names (``None`` elsewhere), with its mask
-      ``info["_violations"]``: what ``SyncVectorEnv`` makes of ``RustEnv``'s entry.
+      ``info["_violations"]``: what ``SyncVectorEnv`` makes of ``RustEnv``'s entry. Action
+      masks, as ``RustEnv``'s ``info_action_mask`` says (Taxi's by default, any ``Discrete``
+      action space's with ``info_action_mask=True``): ``info["action_mask"]``, one ``int8``
+      row per environment, and in same-step mode the ended states' in ``final_info``.
     - Observations: as Gymnasium batches them, ``observation_space`` being
       ``batch_space(single_observation_space, num_envs)`` and ``single_observation_space`` the
       environment's: a float32 Box's rows as the vector writes them (views of its buffer with
@@ -228,6 +231,7 @@ class RustVectorEnv(VectorEnv):
         copy: bool = True,
         record_episode_statistics: bool = False,
         render_mode: str | None = None,
+        info_action_mask: bool | None = None,
         core_module: str = "rlrs._core",
         **params: Any,
     ) -> None:
@@ -263,7 +267,9 @@ class RustVectorEnv(VectorEnv):
         # Taxi's action mask), as for RustEnv.
         settings = json.loads(core(core_module).settings(env_id) or "{}")
         self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
-        self._mask_info = bool(settings.get("info_action_mask", False))
+        self._mask_info = mask_info(
+            info_action_mask, settings, self._core.action_masks, env_id
+        )
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
         observation_space = space_from_definition(self._core.observation_space_json())
         self.single_action_space = space_from_definition(self._core.action_space_json())
