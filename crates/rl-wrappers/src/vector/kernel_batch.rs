@@ -187,13 +187,15 @@ where
     where
         S::ActionSpace: FiniteSpace,
     {
-        // The whole mask in one pass where the batch writes it (Taxi's), else action by action.
-        if self.states.action_mask_into(i, row) {
-            return Ok(());
-        }
+        // From the first mask asked for on, same-step autoresets keep the masks of ended
+        // episodes, however this one is computed.
         let space = self.states.action_space();
         if space.cardinality().is_some_and(|actions| actions <= 64) {
             self.mask_bits.get_or_init(|| mask_bits::<S, T>);
+        }
+        // The whole mask in one pass where the batch writes it (Taxi's), else action by action.
+        if self.states.action_mask_into(i, row) {
+            return Ok(());
         }
         for (index, allowed) in row.iter_mut().enumerate() {
             *allowed = space
