@@ -125,9 +125,15 @@ impl TransitionTable {
         let draw = numpy_random::random(rng);
         // `categorical_sample`'s pick: the first entry whose running sum exceeds the draw is
         // the number of sums at or below it (the sums never decrease); none exceeds it: 0.
-        let cumulative = &self.cumulative[range.clone()];
-        let below = cumulative.iter().filter(|&&sum| sum <= draw).count();
-        let index = if below == cumulative.len() { 0 } else { below };
+        // A list of one entry (every deterministic move) gives 0 either way.
+        let cumulative = self.cumulative.get(range.clone())?;
+        let index = match cumulative {
+            [_] => 0,
+            _ => {
+                let below = cumulative.iter().filter(|&&sum| sum <= draw).count();
+                if below == cumulative.len() { 0 } else { below }
+            }
+        };
         self.entries.get(range.start + index).copied()
     }
 
