@@ -133,18 +133,26 @@ impl Info {
     }
 
     /// The entries, in key order.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = (&str, &JsonValue)> {
         let mut inline = self.inline.as_ref().map(|(key, value)| (*key, value));
-        let mut others = self
-            .entries
-            .iter()
-            .flat_map(|entries| entries.iter())
-            .map(|(k, v)| (k.as_str(), v))
-            .peekable();
-        std::iter::from_fn(move || match (inline, others.peek()) {
-            (Some(entry), Some((key, _))) if entry.0 < *key => inline.take(),
-            (Some(_), None) => inline.take(),
-            _ => others.next(),
+        // Without other entries (the usual case: none, or one inline) there is nothing to
+        // merge the inline entry with.
+        let mut others = self.entries.as_ref().map(|entries| {
+            entries
+                .iter()
+                .map(|(key, value)| (key.as_str(), value))
+                .peekable()
+        });
+        std::iter::from_fn(move || {
+            let Some(others) = others.as_mut() else {
+                return inline.take();
+            };
+            match (inline, others.peek()) {
+                (Some(entry), Some((key, _))) if entry.0 < *key => inline.take(),
+                (Some(_), None) => inline.take(),
+                _ => others.next(),
+            }
         })
     }
 

@@ -575,83 +575,111 @@ impl PyVector {
     }
 }
 
-/// The kind of a column of infos.
-#[derive(Clone, Copy, PartialEq)]
-enum InfoKind {
-    Bool,
-    Int,
-    Float,
+/// Whether two info keys are the same; most often they are the same `'static` string, which
+/// the pointer comparison settles without comparing bytes.
+fn same_key(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
+}
+
+/// The values of one column of infos: booleans, integers, or floats (integers and floats
+/// together make floats, as Gymnasium's `_add_info` arrays do).
+enum ColumnValues {
+    Bool(Vec<bool>),
+    Int(Vec<i64>),
+    Float(Vec<f64>),
+}
+
+impl ColumnValues {
+    /// A column of `len` zeros of the kind of `value`, or `None` for a value that no column
+    /// holds (neither a boolean nor a number).
+    fn zeros_for(value: &serde_json::Value, len: usize) -> Option<ColumnValues> {
+        match value {
+            serde_json::Value::Bool(_) => Some(ColumnValues::Bool(vec![false; len])),
+            serde_json::Value::Number(number) if number.is_i64() => {
+                Some(ColumnValues::Int(vec![0; len]))
+            }
+            serde_json::Value::Number(number) if number.as_f64().is_some() => {
+                Some(ColumnValues::Float(vec![0.0; len]))
+            }
+            _ => None,
+        }
+    }
+
+    /// Writes `value` at `index`, turning an integer column into floats for a float; false
+    /// when the value does not fit the column (a boolean with numbers, or anything else).
+    fn put(&mut self, index: usize, value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (&mut *self, value) {
+            (ColumnValues::Bool(values), Value::Bool(flag)) => values[index] = *flag,
+            (ColumnValues::Int(values), Value::Number(number)) => match number.as_i64() {
+                Some(integer) => values[index] = integer,
+                None => {
+                    let Some(float) = number.as_f64() else {
+                        return false;
+                    };
+                    let mut floats: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+                    floats[index] = float;
+                    *self = ColumnValues::Float(floats);
+                }
+            },
+            (ColumnValues::Float(values), Value::Number(number)) => match number.as_f64() {
+                Some(float) => values[index] = float,
+                None => return false,
+            },
+            _ => return false,
+        }
+        true
+    }
+
+    /// The column as a NumPy array (the vector becomes the array without a copy).
+    fn into_array(self, py: Python<'_>) -> Bound<'_, PyAny> {
+        match self {
+            ColumnValues::Bool(values) => PyArray1::from_vec(py, values).into_any(),
+            ColumnValues::Int(values) => PyArray1::from_vec(py, values).into_any(),
+            ColumnValues::Float(values) => PyArray1::from_vec(py, values).into_any(),
+        }
+    }
 }
 
 /// The infos as columns (see `PyVector::info_columns`), those outside `only` (where given)
-/// counted as empty, or `None` when a value is neither a boolean nor a number.
+/// counted as empty, or `None` when a value is neither a boolean nor a number, or a key
+/// mixes booleans with numbers.
 fn info_columns<'py>(
     py: Python<'py>,
     infos: &[rl_core::Info],
     only: Option<&[bool]>,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    use serde_json::Value;
-    let empty = rl_core::Info::new();
-    let infos: Vec<&rl_core::Info> = infos
-        .iter()
-        .enumerate()
-        .map(|(index, info)| match only {
-            Some(only) if !only.get(index).copied().unwrap_or(false) => &empty,
-            _ => info,
-        })
-        .collect();
-    let mut keys: Vec<(&str, InfoKind)> = Vec::new();
-    for info in &infos {
+    let len = infos.len();
+    // One pass over every entry: the keys in the order first met, environment by
+    // environment, each with its values and mask.
+    let mut columns: Vec<(&str, ColumnValues, Vec<bool>)> = Vec::new();
+    for (index, info) in infos.iter().enumerate() {
+        if info.is_empty() || only.is_some_and(|only| !only.get(index).copied().unwrap_or(false)) {
+            continue;
+        }
         for (key, value) in info.iter() {
-            let kind = match value {
-                Value::Bool(_) => InfoKind::Bool,
-                Value::Number(number) if number.is_i64() => InfoKind::Int,
-                Value::Number(number) if number.as_f64().is_some() => InfoKind::Float,
-                _ => return Ok(None),
-            };
-            match keys.iter_mut().find(|(known, _)| *known == key) {
-                Some((_, known)) if *known == kind => {}
-                Some((_, known)) => {
-                    if matches!((*known, kind), (InfoKind::Bool, _) | (_, InfoKind::Bool)) {
+            let column = match columns.iter().position(|(known, ..)| same_key(known, key)) {
+                Some(column) => column,
+                None => {
+                    let Some(values) = ColumnValues::zeros_for(value, len) else {
                         return Ok(None);
-                    }
-                    *known = InfoKind::Float;
+                    };
+                    columns.push((key, values, vec![false; len]));
+                    columns.len() - 1
                 }
-                None => keys.push((key, kind)),
+            };
+            let (_, values, mask) = &mut columns[column];
+            if !values.put(index, value) {
+                return Ok(None);
             }
+            mask[index] = true;
         }
     }
-    let columns = PyDict::new(py);
-    for (key, kind) in keys {
-        // One look-up per environment and key.
-        let found: Vec<Option<&Value>> = infos.iter().map(|info| info.get(key)).collect();
-        let mask: Vec<bool> = found.iter().map(Option::is_some).collect();
-        let values = match kind {
-            InfoKind::Bool => PyArray1::from_iter(
-                py,
-                found
-                    .iter()
-                    .map(|value| value.and_then(Value::as_bool).unwrap_or(false)),
-            )
-            .into_any(),
-            InfoKind::Int => PyArray1::from_iter(
-                py,
-                found
-                    .iter()
-                    .map(|value| value.and_then(Value::as_i64).unwrap_or(0)),
-            )
-            .into_any(),
-            InfoKind::Float => PyArray1::from_iter(
-                py,
-                found
-                    .iter()
-                    .map(|value| value.and_then(Value::as_f64).unwrap_or(0.0)),
-            )
-            .into_any(),
-        };
-        columns.set_item(key, (values, PyArray1::from_vec(py, mask)))?;
+    let dict = PyDict::new(py);
+    for (key, values, mask) in columns {
+        dict.set_item(key, (values.into_array(py), PyArray1::from_vec(py, mask)))?;
     }
-    Ok(Some(columns))
+    Ok(Some(dict))
 }
 
 /// The infos as `(index, dict)` pairs: those not empty, or, with `mask`, those marked in it.

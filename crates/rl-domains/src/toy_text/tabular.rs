@@ -3,10 +3,9 @@
 //! picture of their SVG renders.
 
 use rand::Rng;
-use rl_core::{Transition, TransitionOutcome, Value};
+use rl_core::{Transition, TransitionOutcome, Value, numpy_random};
 use serde::{Deserialize, Serialize};
 
-use super::categorical_sample;
 use crate::svg::{Svg, number};
 
 /// One entry of a toy-text transition table: Gymnasium's `(probability, next state, reward,
@@ -28,11 +27,15 @@ pub struct TableEntry {
 /// (two entries may reach the same state).
 ///
 /// The lists are stored one after the other in one vector, so that a step reads one short
-/// contiguous slice.
+/// contiguous slice, with each entry's running sum of probabilities beside it: a step then
+/// draws and counts the sums at or below the draw, with no data-dependent branch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TransitionTable {
     /// Every list, one after the other, state-major then action.
     entries: Vec<TableEntry>,
+    /// For each entry, the sum (float64, in list order, from 0) of the probabilities of its
+    /// list up to and including it: `np.cumsum(prob_n)` as `categorical_sample` computes it.
+    cumulative: Vec<f64>,
     /// `offsets[pair]..offsets[pair + 1]` is the list of `pair = state * actions + action`.
     offsets: Vec<usize>,
     /// The number of states.
@@ -53,14 +56,29 @@ impl TransitionTable {
         let mut entries = Vec::with_capacity(pairs * 3);
         let mut offsets = Vec::with_capacity(pairs + 1);
         offsets.push(0);
+        let mut cumulative = Vec::with_capacity(pairs * 3);
         for state in 0..states {
             for action in 0..actions {
+                let start = entries.len();
                 fill(state, action, &mut entries);
+                let mut sum = 0.0;
+                for entry in &entries[start..] {
+                    // Probabilities are numbers in [0, 1], computed from validated parameters:
+                    // the running sums never decrease, which the step's count relies on.
+                    assert!(
+                        (0.0..=1.0).contains(&entry.probability),
+                        "a transition table's probability is {} (state {state}, action {action})",
+                        entry.probability
+                    );
+                    sum += entry.probability;
+                    cumulative.push(sum);
+                }
                 offsets.push(entries.len());
             }
         }
         TransitionTable {
             entries,
+            cumulative,
             offsets,
             states,
             actions,
@@ -80,10 +98,17 @@ impl TransitionTable {
     /// Gymnasium's `P[state][action]`, or `None` for a state or action outside the table.
     #[inline]
     pub fn outcomes(&self, state: i64, action: i64) -> Option<&[TableEntry]> {
+        self.entries.get(self.range(state, action)?)
+    }
+
+    /// The range of `P[state][action]` in `entries` (and `cumulative`), or `None` for a state
+    /// or action outside the table.
+    #[inline]
+    fn range(&self, state: i64, action: i64) -> Option<std::ops::Range<usize>> {
         let state = usize::try_from(state).ok().filter(|&s| s < self.states)?;
         let action = usize::try_from(action).ok().filter(|&a| a < self.actions)?;
         let pair = state * self.actions + action;
-        self.entries.get(self.offsets[pair]..self.offsets[pair + 1])
+        Some(self.offsets[pair]..self.offsets[pair + 1])
     }
 
     /// Gymnasium's step draw: one `random()` and the entry of `P[state][action]` that
@@ -96,9 +121,20 @@ impl TransitionTable {
         action: i64,
         rng: &mut R,
     ) -> Option<TableEntry> {
-        let outcomes = self.outcomes(state, action)?;
-        let index = categorical_sample(outcomes.iter().map(|entry| entry.probability), rng);
-        outcomes.get(index).copied()
+        let range = self.range(state, action)?;
+        let draw = numpy_random::random(rng);
+        // `categorical_sample`'s pick: the first entry whose running sum exceeds the draw is
+        // the number of sums at or below it (the sums never decrease); none exceeds it: 0.
+        // A list of one entry (every deterministic move) gives 0 either way.
+        let cumulative = self.cumulative.get(range.clone())?;
+        let index = match cumulative {
+            [_] => 0,
+            _ => {
+                let below = cumulative.iter().filter(|&&sum| sum <= draw).count();
+                if below == cumulative.len() { 0 } else { below }
+            }
+        };
+        self.entries.get(range.start + index).copied()
     }
 
     /// The domain step of a tabular toy-text domain: [`TransitionTable::sample`], with the

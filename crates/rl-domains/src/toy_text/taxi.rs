@@ -610,6 +610,9 @@ pub struct Taxi {
     table: Arc<TransitionTable>,
     /// Gymnasium's `initial_state_distrib`.
     initial_distribution: Arc<[f64]>,
+    /// Gymnasium's `action_mask(s)` of every encoded state, computed once: the vectors ask
+    /// for every environment's mask at every step.
+    masks: Arc<[[bool; TAXI_ACTION_COUNT]]>,
     observation_space: Discrete,
     action_space: Discrete,
 }
@@ -623,6 +626,15 @@ impl Taxi {
             params,
             table,
             initial_distribution: initial_distribution().into(),
+            masks: (0..TAXI_STATE_COUNT)
+                .map(|index| {
+                    let state = TaxiState {
+                        index: index as u16,
+                        fickle_step: false,
+                    };
+                    state.components().action_mask()
+                })
+                .collect(),
             observation_space: Discrete::new(TAXI_STATE_COUNT as u64)?,
             action_space: Discrete::new(TAXI_ACTION_COUNT as u64)?,
         })
@@ -686,6 +698,15 @@ impl Taxi {
             index: outcome.next_state as u16,
             fickle_step: state.fickle_step,
         }
+    }
+
+    /// Gymnasium's `action_mask(s)` of `state`, from the masks computed once.
+    #[inline]
+    fn mask(&self, state: &TaxiState) -> [bool; TAXI_ACTION_COUNT] {
+        self.masks
+            .get(usize::from(state.index))
+            .copied()
+            .unwrap_or_else(|| state.components().action_mask())
     }
 
     /// The action as an index of `P[s]`, or `None` outside `0..6`.
@@ -773,7 +794,7 @@ impl Domain for Taxi {
 
     /// Gymnasium's `action_mask(state)`.
     fn is_applicable(&self, state: &TaxiState, action: &i64) -> bool {
-        Taxi::action_index(*action).is_some_and(|action| state.components().action_mask()[action])
+        Taxi::action_index(*action).is_some_and(|action| self.mask(state)[action])
     }
 
     /// Gymnasium's `action_mask(state)` in one pass (what `is_applicable` gives action by
@@ -781,7 +802,7 @@ impl Domain for Taxi {
     fn action_mask_into(&self, state: &TaxiState, mask: &mut [bool]) -> bool {
         match <&mut [bool; TAXI_ACTION_COUNT]>::try_from(mask) {
             Ok(mask) => {
-                *mask = state.components().action_mask();
+                *mask = self.mask(state);
                 true
             }
             Err(_) => false,

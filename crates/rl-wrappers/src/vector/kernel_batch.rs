@@ -187,9 +187,9 @@ where
     where
         S::ActionSpace: FiniteSpace,
     {
+        // From the first mask asked for on, same-step autoresets keep the masks of ended
+        // episodes, however this one is computed.
         let space = self.states.action_space();
-        // From now on the same-step autoresets keep the masks of the states episodes end in
-        // (both ways of writing a mask below count as asking for masks).
         if space.cardinality().is_some_and(|actions| actions <= 64) {
             self.mask_bits.get_or_init(|| mask_bits::<S, T>);
         }
