@@ -84,6 +84,7 @@ pub trait Domain {
     /// ([`check_domain`](crate::check_domain)) compares the two. The
     /// [`Simulator`](crate::Simulator) and the vectors of states
     /// ([`SteppedStates`](crate::SteppedStates)) step through it.
+    #[inline]
     fn step_in_place<R: Rng + ?Sized>(
         &self,
         state: &mut Self::State,
