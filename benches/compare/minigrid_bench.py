@@ -19,67 +19,13 @@ Run it in run.sh's virtualenv (requirements.txt pins minigrid 3.2.0) after
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Callable
 
 import numpy as np
 
-ENVS = 1024
+from vector_timing import ENVS, ROWS, envpool_vector, rate, rlrs_python, rlrs_rust
+
 IDS = ("MiniGrid-DoorKey-8x8-v0", "MiniGrid-FourRooms-v0")
-# Rows of random actions cycled through (drawn once, so no generator runs in the timed loops).
-ROWS = 64
-
-
-def rate(step: Callable[[], int], seconds: float) -> float:
-    """Environment steps per second of `step` (each call returns the environment steps it
-    took), over `seconds` after a warm-up of a tenth of that."""
-    warm_up = time.perf_counter()
-    while time.perf_counter() - warm_up < seconds / 10:
-        step()
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += step()
-    return steps / (time.perf_counter() - start)
-
-
-def rlrs_python(env_id: str, actions: np.ndarray, threads: int) -> Callable[[], int]:
-    from rlrs import RustVectorEnv
-
-    vector = RustVectorEnv(env_id, ENVS, threads=threads, copy=False)
-    vector.reset(seed=0)
-    index = [0]
-
-    def step() -> int:
-        vector.step(actions[index[0] % ROWS])
-        index[0] += 1
-        return ENVS
-
-    return step
-
-
-def rlrs_rust(env_id: str, actions: np.ndarray, threads: int) -> Callable[[], int]:
-    from rlrs import _core
-
-    driver = _core.RustDriver(env_id, ENVS, 0, threads)
-    driver.set_rows(actions.astype(np.int64))
-    return lambda: driver.run(10)
-
-
-def envpool_vector(env_id: str, actions: np.ndarray, threads: int) -> Callable[[], int]:
-    import envpool
-
-    pool = envpool.make(
-        env_id, env_type="gymnasium", num_envs=ENVS, batch_size=ENVS, num_threads=threads
-    )
-    pool.reset()
-    index = [0]
-
-    def step() -> int:
-        pool.step(actions[index[0] % ROWS])
-        index[0] += 1
-        return ENVS
-
-    return step
 
 
 def minigrid_python(env_id: str, actions: np.ndarray) -> Callable[[], int]:
