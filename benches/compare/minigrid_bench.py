@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from vector_timing import ENVS, ROWS, envpool_vector, rate, rlrs_python, rlrs_rust
+from vector_timing import ENVS, ROWS, append_json, envpool_vector, rate, rlrs_python, rlrs_rust
 
 IDS = ("MiniGrid-DoorKey-8x8-v0", "MiniGrid-FourRooms-v0")
 
@@ -55,6 +55,7 @@ def main() -> None:
         "--seconds", type=float, default=3.0, help="seconds of stepping per measurement"
     )
     parser.add_argument("--only", default="", help="only the ids containing this text")
+    parser.add_argument("--json", default=None, help="also append each measurement to this run.sh results file")
     args = parser.parse_args()
     for env_id in IDS:
         if args.only not in env_id:
@@ -78,6 +79,17 @@ def main() -> None:
         for name, steps_per_second in rates.items():
             envs = 1 if name.startswith("minigrid") else ENVS
             print(f"{env_id}, {envs} env(s), {name}: {steps_per_second:,.0f} steps/s")
+        for threads in (1, 2):
+            for side, prefix in [
+                ("rlrs-python", "rlrs from Python"),
+                ("rl-in-python", "same vector from Rust"),
+                ("envpool", "EnvPool"),
+            ]:
+                median = rates[f"{prefix}, {threads} thread(s)"]
+                append_json(args.json, side, env_id, ENVS, threads, median)
+        append_json(
+            args.json, "minigrid", env_id, 1, 1, rates["minigrid 3.2.0 (Python, one env, gym.make)"]
+        )
         def best(prefix: str) -> float:
             return max(value for name, value in rates.items() if name.startswith(prefix))
 

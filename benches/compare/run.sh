@@ -64,7 +64,13 @@ head -n 2 "$results"
 
 if [[ "${SKIP_GRIDS:-0}" != 1 ]]; then
     echo "toy text (issue 28): rlrs and EnvPool" >&2
-    "$venv/bin/python" "$here/toy_text_bench.py"
+    "$venv/bin/python" "$here/toy_text_bench.py" --json "$results"
     echo "MiniGrid (issue 29): rlrs, EnvPool and minigrid" >&2
-    SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/minigrid_bench.py"
+    SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/minigrid_bench.py" --json "$results"
 fi
+
+# The speeds the environment catalogue shows (docs/measured-speeds.json; the catalogue test
+# reads it, so regenerate the catalogue after: RL_WRITE_CATALOGUE=1 cargo test -p
+# rlrs-experiment --test suite catalogue).
+"$venv/bin/python" "$here/speeds.py" "$results" > "$root/docs/measured-speeds.json"
+echo "wrote $root/docs/measured-speeds.json" >&2

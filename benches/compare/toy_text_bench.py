@@ -20,7 +20,7 @@ import argparse
 
 import numpy as np
 
-from vector_timing import ENVS, ROWS, envpool_vector, rate, rlrs_python, rlrs_rust
+from vector_timing import ENVS, ROWS, append_json, envpool_vector, rate, rlrs_python, rlrs_rust
 
 # (rlrs id, EnvPool id, number of actions)
 IDS = (("FrozenLake-v1", "FrozenLake-v1", 4), ("Taxi-v4", "Taxi-v3", 6))
@@ -32,6 +32,7 @@ def main() -> None:
         "--seconds", type=float, default=3.0, help="seconds of stepping per measurement"
     )
     parser.add_argument("--only", default="", help="only the ids containing this text")
+    parser.add_argument("--json", default=None, help="also append each measurement to this run.sh results file")
     args = parser.parse_args()
     for ours, theirs, count in IDS:
         if args.only not in ours:
@@ -50,6 +51,14 @@ def main() -> None:
             )
         for name, steps_per_second in rates.items():
             print(f"{ours}, {ENVS} envs, {name}: {steps_per_second:,.0f} steps/s")
+        for threads in (1, 2):
+            for side, prefix, env_id in [
+                ("rlrs-python", "rlrs from Python", ours),
+                ("rl-in-python", "same vector from Rust", ours),
+                ("envpool", f"EnvPool {theirs}", theirs),
+            ]:
+                median = rates[f"{prefix}, {threads} thread(s)"]
+                append_json(args.json, side, env_id, ENVS, threads, median)
 
         def best(prefix: str) -> float:
             return max(value for name, value in rates.items() if name.startswith(prefix))

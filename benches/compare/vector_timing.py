@@ -4,6 +4,7 @@ by `rlrs._core.RustDriver`, EnvPool), each cycling through rows of actions drawn
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Callable
 
@@ -64,3 +65,15 @@ def envpool_vector(env_id: str, actions: np.ndarray, threads: int) -> Callable[[
         return ENVS
 
     return step
+
+
+def append_json(path: str | None, side: str, env_id: str, envs: int, threads: int, median: float) -> None:
+    """Appends one measurement to `path` (when given) as a JSON line in run.sh's results
+    format, so that report tools and speeds.py read it with the rest of the run."""
+    if path is None:
+        return
+    name = f"{env_id}/vector/{envs}/{threads}" if envs > 1 else f"{env_id}/single"
+    line = {"side": side, "name": name, "env": env_id, "envs": envs, "threads": threads,
+            "median": median, "runs": [median]}
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\n")

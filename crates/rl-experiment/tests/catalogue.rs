@@ -216,7 +216,36 @@ fn random_play(domain: &dyn rl_core::registry::RegisteredDomain) -> String {
 }
 
 /// The index, `docs/catalogue.md`.
+/// The speeds of the last comparison run (`docs/measured-speeds.json`, written by
+/// `benches/compare/run.sh` through `benches/compare/speeds.py`): the run's date, and per id
+/// the best 1024-environment steps per second from Python and from Rust.
+fn measured_speeds() -> (String, serde_json::Map<String, serde_json::Value>) {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/measured-speeds.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let run = json["run"].as_str().expect("the run's date").to_owned();
+    let speeds = json["speeds"].as_object().expect("speeds by id").clone();
+    (run, speeds)
+}
+
+/// An id's measured-speed cell: `Python / Rust` in millions of steps per second (`-` for a
+/// side not measured), or `-` for an id the comparison does not run.
+fn speed_cell(speeds: &serde_json::Map<String, serde_json::Value>, id: &str) -> String {
+    let Some(entry) = speeds.get(id) else {
+        return "-".to_owned();
+    };
+    let side = |key: &str| {
+        entry[key]
+            .as_f64()
+            .map_or_else(|| "-".to_owned(), |rate| format!("{:.1} M", rate / 1e6))
+    };
+    format!("{} / {}", side("python"), side("rust"))
+}
+
 fn index(families: &[(String, Vec<IdFacts>)]) -> String {
+    let (run, speeds) = measured_speeds();
     let mut text = String::new();
     let _ = write!(
         text,
@@ -238,19 +267,24 @@ fn index(families: &[(String, Vec<IdFacts>)]) -> String {
          the agent and budget shown and must reach the threshold (the learning table,\n\
          `cargo test --release -p rlrs-experiment --test suite learning`); `null`: no learning\n\
          claim for the default agent; a fraction of the optimum: of the best expected return\n\
-         within the episode cap, computed from the transition model (see the README).\n"
+         within the episode cap, computed from the transition model (see the README).\n\
+         `speed`: environment steps per second of a 1024-environment vector, from Python\n\
+         (`rlrs.RustVectorEnv`) / from Rust, the better of one and two threads, measured by the\n\
+         comparison run of {run} (`benches/compare/run.sh`, which writes\n\
+         `docs/measured-speeds.json`; docs/PERFORMANCE.md has the run); `-` where it does not\n\
+         measure the id.\n"
     );
     for (family, ids) in families {
         let _ = write!(
             text,
             "\n## [{family}](catalogue/{family}.md)\n\n\
-             | id | observation space | action space | episode cap | state | text | frames | kernel | transitions | `rl run` agent, budget | learning threshold |\n\
-             |---|---|---|---|---|---|---|---|---|---|---|\n"
+             | id | observation space | action space | episode cap | state | text | frames | kernel | transitions | `rl run` agent, budget | learning threshold | speed |\n\
+             |---|---|---|---|---|---|---|---|---|---|---|---|\n"
         );
         for facts in ids {
             let _ = writeln!(
                 text,
-                "| `{}` | `{}` | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| `{}` | `{}` | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 facts.id,
                 facts.observation_space,
                 facts.action_space,
@@ -262,8 +296,9 @@ fn index(families: &[(String, Vec<IdFacts>)]) -> String {
                 yes(facts.transitions),
                 facts.agent,
                 facts.threshold,
+                speed_cell(&speeds, &facts.id),
             );
-            let _ = writeln!(text, "| | {} |||||||||", facts.description);
+            let _ = writeln!(text, "| | {} ||||||||||", facts.description);
         }
     }
     text
