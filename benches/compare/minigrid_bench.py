@@ -18,12 +18,11 @@ Run it in run.sh's virtualenv (requirements.txt pins minigrid 3.2.0) after
 
 from __future__ import annotations
 
-import argparse
 from typing import Callable
 
 import numpy as np
 
-from vector_timing import ENVS, ROWS, append_json, envpool_vector, rate, rlrs_python, rlrs_rust
+from vector_timing import ENVS, ROWS, append_json, arguments, measure_vectors, print_ratios, rate
 
 IDS = ("MiniGrid-DoorKey-8x8-v0", "MiniGrid-FourRooms-v0")
 
@@ -50,60 +49,24 @@ def minigrid_python(env_id: str, actions: np.ndarray) -> Callable[[], int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--seconds", type=float, default=3.0, help="seconds of stepping per measurement"
-    )
-    parser.add_argument("--only", default="", help="only the ids containing this text")
-    parser.add_argument("--json", default=None, help="also append each measurement to this run.sh results file")
-    args = parser.parse_args()
+    args = arguments(__doc__.split("\n\n")[0])
     for env_id in IDS:
         if args.only not in env_id:
             continue
         # minigrid's seven actions for both ids (EnvPool's action space is the same).
         actions = np.random.default_rng(0).integers(0, 7, (ROWS, ENVS))
-        rates = {}
-        for threads in (1, 2):
-            rates[f"rlrs from Python, {threads} thread(s)"] = rate(
-                rlrs_python(env_id, actions, threads), args.seconds
-            )
-            rates[f"same vector from Rust, {threads} thread(s)"] = rate(
-                rlrs_rust(env_id, actions, threads), args.seconds
-            )
-            rates[f"EnvPool, {threads} thread(s)"] = rate(
-                envpool_vector(env_id, actions, threads), args.seconds
-            )
-        rates["minigrid 3.2.0 (Python, one env, gym.make)"] = rate(
-            minigrid_python(env_id, actions), args.seconds
+        best = measure_vectors(env_id, env_id, actions, args.seconds, args.json)
+        reference = rate(minigrid_python(env_id, actions), args.seconds)
+        print(f"{env_id}, 1 env, minigrid 3.2.0 (Python, one env, gym.make): {reference:,.0f} steps/s")
+        append_json(args.json, "minigrid", env_id, 1, 1, reference)
+        print_ratios(
+            env_id,
+            [
+                ("Rust / EnvPool's best", best["rust"] / best["envpool"], 10),
+                ("Rust / minigrid's Python", best["rust"] / reference, 300),
+                ("Python / EnvPool's best", best["python"] / best["envpool"], 5),
+            ],
         )
-        for name, steps_per_second in rates.items():
-            envs = 1 if name.startswith("minigrid") else ENVS
-            print(f"{env_id}, {envs} env(s), {name}: {steps_per_second:,.0f} steps/s")
-        for threads in (1, 2):
-            for side, prefix in [
-                ("rlrs-python", "rlrs from Python"),
-                ("rl-in-python", "same vector from Rust"),
-                ("envpool", "EnvPool"),
-            ]:
-                median = rates[f"{prefix}, {threads} thread(s)"]
-                append_json(args.json, side, env_id, ENVS, threads, median)
-        append_json(
-            args.json, "minigrid", env_id, 1, 1, rates["minigrid 3.2.0 (Python, one env, gym.make)"]
-        )
-        def best(prefix: str) -> float:
-            return max(value for name, value in rates.items() if name.startswith(prefix))
-
-        envpool_best = best("EnvPool")
-        rust = best("same vector from Rust")
-        python = best("rlrs from Python")
-        reference = rates["minigrid 3.2.0 (Python, one env, gym.make)"]
-        for what, ratio, target in [
-            ("Rust / EnvPool's best", rust / envpool_best, 10),
-            ("Rust / minigrid's Python", rust / reference, 300),
-            ("Python / EnvPool's best", python / envpool_best, 5),
-        ]:
-            verdict = "met" if ratio >= target else "NOT met"
-            print(f"{env_id}: {what}: {ratio:,.1f}x (target {target}x: {verdict})")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ by `rlrs._core.RustDriver`, EnvPool), each cycling through rows of actions drawn
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from typing import Callable
@@ -77,3 +78,43 @@ def append_json(path: str | None, side: str, env_id: str, envs: int, threads: in
             "median": median, "runs": [median]}
     with open(path, "a", encoding="utf-8") as out:
         out.write(json.dumps(line) + "\n")
+
+
+def arguments(description: str) -> argparse.Namespace:
+    """The command line both benchmarks take: `--seconds`, `--only`, `--json`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="seconds of stepping per measurement"
+    )
+    parser.add_argument("--only", default="", help="only the ids containing this text")
+    parser.add_argument(
+        "--json", default=None, help="also append each measurement to this run.sh results file"
+    )
+    return parser.parse_args()
+
+
+def measure_vectors(
+    ours: str, theirs: str, actions: np.ndarray, seconds: float, json_path: str | None
+) -> dict[str, float]:
+    """The best steps per second over one and two threads of rlrs's vector of `ours` from
+    Python and from Rust, and of EnvPool's vector of `theirs`, each configuration printed and
+    appended to `json_path` (when given), as {"python", "rust", "envpool"}."""
+    best = {"python": 0.0, "rust": 0.0, "envpool": 0.0}
+    for threads in (1, 2):
+        for key, side, env_id, label, make in [
+            ("python", "rlrs-python", ours, "rlrs from Python", rlrs_python),
+            ("rust", "rl-in-python", ours, "same vector from Rust", rlrs_rust),
+            ("envpool", "envpool", theirs, f"EnvPool {theirs}", envpool_vector),
+        ]:
+            median = rate(make(env_id, actions, threads), seconds)
+            print(f"{ours}, {ENVS} envs, {label}, {threads} thread(s): {median:,.0f} steps/s")
+            append_json(json_path, side, env_id, ENVS, threads, median)
+            best[key] = max(best[key], median)
+    return best
+
+
+def print_ratios(env_id: str, ratios: list[tuple[str, float, float]]) -> None:
+    """Each (what, ratio, target) with its verdict."""
+    for what, ratio, target in ratios:
+        verdict = "met" if ratio >= target else "NOT met"
+        print(f"{env_id}: {what}: {ratio:,.1f}x (target {target:g}x: {verdict})")

@@ -376,34 +376,21 @@ class RustVectorEnv(VectorEnv):
                 )
         if reset_mask is not None:
             return self._reset_selected(seed, reset_mask)
+        seed = self._checked_seeds(seed)
         if seed is None:
             super().reset()
             if not self._seeded:
                 self._seed_from_np_random()
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seed = checked_seed(seed, "seed")
+        elif isinstance(seed, int):
             super().reset(seed=seed)
             self._core.seed(seed)
             self._seeded = True
-        elif isinstance(seed, (list, tuple, np.ndarray)):
-            if len(seed) != self.num_envs:
-                raise ValueError(
-                    f"seed has {len(seed)} entries; the vector has {self.num_envs} "
-                    "environments (one seed or None each)"
-                )
-            seeds = [
-                None if entry is None else checked_seed(entry, f"seed[{i}]")
-                for i, entry in enumerate(seed)
-            ]
-            super().reset()
-            if not self._seeded and None in seeds:
-                self._seed_from_np_random()
-            self._core.seed_each(seeds)
-            self._seeded = True
         else:
-            raise TypeError(
-                f"seed must be None, an integer or a list of integers or None, not {seed!r}"
-            )
+            super().reset()
+            if not self._seeded and None in seed:
+                self._seed_from_np_random()
+            self._core.seed_each(seed)
+            self._seeded = True
         self._core.reset()
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
         info: dict[str, Any] = {}
@@ -416,6 +403,28 @@ class RustVectorEnv(VectorEnv):
                 info["action_mask"] = masks
                 info["_action_mask"] = np.ones(self.num_envs, dtype=bool)
         return self._observations_out(), info
+
+    def _checked_seeds(self, seed: Any) -> int | list[int | None] | None:
+        """``reset``'s ``seed`` checked before anything is reseeded: ``None``, an integer in
+        ``[0, 2**64)``, or one entry per environment (``None`` or such an integer); a
+        ``TypeError`` or ``ValueError`` naming the entry otherwise."""
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return checked_seed(seed, "seed")
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"seed has {len(seed)} entries; the vector has {self.num_envs} "
+                    "environments (one seed or None each)"
+                )
+            return [
+                None if entry is None else checked_seed(entry, f"seed[{i}]")
+                for i, entry in enumerate(seed)
+            ]
+        raise TypeError(
+            f"seed must be None, an integer or a list of integers or None, not {seed!r}"
+        )
 
     def _checked_reset_mask(self, reset_mask: Any) -> np.ndarray:
         """``options["reset_mask"]`` checked as ``SyncVectorEnv`` checks it (the same
@@ -448,25 +457,13 @@ class RustVectorEnv(VectorEnv):
         them a seed: ``seed + i`` for an integer, entry ``i`` of a list), the others keep
         their observations and pending autoresets; ``info`` holds the selected
         environments' reset infos, masked by ``reset_mask``."""
+        seed = self._checked_seeds(seed)
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seed = checked_seed(seed, "seed")
+        elif isinstance(seed, int):
             seeds = [checked_seed(seed + i, f"seed + {i}") for i in range(self.num_envs)]
-        elif isinstance(seed, (list, tuple, np.ndarray)):
-            if len(seed) != self.num_envs:
-                raise ValueError(
-                    f"seed has {len(seed)} entries; the vector has {self.num_envs} "
-                    "environments (one seed or None each)"
-                )
-            seeds = [
-                None if entry is None else checked_seed(entry, f"seed[{i}]")
-                for i, entry in enumerate(seed)
-            ]
         else:
-            raise TypeError(
-                f"seed must be None, an integer or a list of integers or None, not {seed!r}"
-            )
+            seeds = seed
         selected_seeds = [s if m else None for s, m in zip(seeds, reset_mask)]
         if any(s is not None for s in selected_seeds):
             self._core.seed_each(selected_seeds)
