@@ -8,7 +8,9 @@
 # Never run in CI. Needs python3 (only to read the JSON lines).
 #
 # Usage: benches/compare/ab.sh BINARY_A BINARY_B [BINARY_C ...]
-# Environment: ROUNDS (10), RUNS (5), RUN_SECONDS (0.2).
+# Environment: ROUNDS (10), RUNS (5), RUN_SECONDS (0.2), BUSY (0; 1: one core busy with
+# other work, a shell loop spinning at normal priority for the whole of every measurement,
+# as a user's training loop or a second job would be).
 #
 # To build the binary of an earlier commit beside the current one:
 #   git archive COMMIT | (mkdir -p /tmp/rl-before && tar -x -C /tmp/rl-before)
@@ -31,7 +33,13 @@ if [[ $# -gt ${#labels[@]} ]]; then
 fi
 
 results="$(mktemp "${TMPDIR:-/tmp}/rl-ab.XXXXXX")"
-trap 'rm -f "$results"' EXIT
+busy_pid=""
+trap 'rm -f "$results"; [[ -z "$busy_pid" ]] || kill "$busy_pid" 2>/dev/null' EXIT
+if [[ "${BUSY:-0}" == 1 ]]; then
+    bash -c 'while :; do :; done' &
+    busy_pid=$!
+    echo "one core busy: a spinning shell loop (pid $busy_pid)" >&2
+fi
 for round in $(seq 1 "$rounds"); do
     echo "round $round of $rounds" >&2
     index=0
@@ -43,7 +51,7 @@ for round in $(seq 1 "$rounds"); do
 done
 
 python3 - "$results" "$@" <<'PYTHON'
-import collections, json, statistics, sys
+import collections, json, os, statistics, sys
 rows = collections.defaultdict(dict)
 for line in open(sys.argv[1]):
     side, round_, payload = line.split(" ", 2)
@@ -62,4 +70,6 @@ for side in labels:
 for side, binary in zip(labels, binaries):
     print(f"{side} = {binary}")
 print("(medians over rounds; ratio = 2 threads / 1 thread within a round)")
+if os.environ.get("BUSY") == "1":
+    print("(one core busy with a spinning loop throughout)")
 PYTHON

@@ -58,6 +58,10 @@ ROWS = [
     ("rlrs-python:mountain_car/vector/1024/2", "MountainCar-v0, 1024 envs, rlrs from Python, 2 threads"),
     ("rl-in-python:mountain_car/by_id/1024/1", "MountainCar-v0, 1024 envs, same vector from Rust (rlrs_bench's process), 1 thread"),
     ("rl-in-python:mountain_car/by_id/1024/2", "MountainCar-v0, 1024 envs, same vector from Rust (rlrs_bench's process), 2 threads"),
+    ("envpool:cartpole/vector/1024/1+busy", "CartPole-v1, 1024 envs, EnvPool, 1 thread, one core busy"),
+    ("envpool:cartpole/vector/1024/2+busy", "CartPole-v1, 1024 envs, EnvPool, 2 threads, one core busy"),
+    ("rl:cartpole/vector/1024/1+busy", "CartPole-v1, 1024 envs, rl VectorEnvironment, 1 thread, one core busy"),
+    ("rl:cartpole/vector/1024/2+busy", "CartPole-v1, 1024 envs, rl VectorEnvironment, 2 threads, one core busy"),
     ("gymnasium:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, Gymnasium rgb_array (frames/s)"),
     ("rl:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, rl RenderFrame (frames/s)"),
 ]
@@ -113,6 +117,11 @@ def main(paths):
             checks.append((f"{label} 1024 envs, 1 thread: rl / Gymnasium numpy vector env", ratio(f"rl:{env}/vector/1024/1", f"gymnasium:{env}/vector/1024/numpy"), ">=", 4))
         checks.append((f"{label} 1024 envs: hand-written SoA loop / rl, 1 thread", ratio(f"rl:{env}/raw_soa/1024/1", f"rl:{env}/vector/1024/1"), "<=", 1.3))
         checks.append((f"{label} 1024 envs: rl 2 threads / rl 1 thread", ratio(f"rl:{env}/vector/1024/2", f"rl:{env}/vector/1024/1"), ">=", 1.6))
+    # One core busy with other work (a spinning loop): what two threads still buy.
+    busy_envpool = best("envpool:cartpole/vector/1024/1+busy", "envpool:cartpole/vector/1024/2+busy")
+    busy_rl = value("rl:cartpole/vector/1024/2+busy")
+    checks.append(("CartPole 1024 envs, one core busy: rl 2 threads / rl 1 thread", ratio("rl:cartpole/vector/1024/2+busy", "rl:cartpole/vector/1024/1+busy"), None, None))
+    checks.append(("CartPole 1024 envs, one core busy: rl 2 threads / EnvPool best", None if busy_rl is None or not busy_envpool else busy_rl / busy_envpool, None, None))
     checks.append(("CartPole 1024 envs, 1 thread: rl fast / rl exact (stretch)", ratio("rl:cartpole/fast/1024/1", "rl:cartpole/vector/1024/1"), ">=", 3))
     checks.append(("CartPole 600x400 frame: rl / Gymnasium rgb_array (frames/s)", ratio("rl:cartpole/frame/600x400", "gymnasium:cartpole/frame/600x400"), ">=", 2))
     # The Python package (issue 19): the 1024-env vectors stepped from Python against EnvPool

@@ -4,7 +4,8 @@
 # builds the Rust `throughput` binary and the Python package rlrs in release mode, runs both sides in alternating rounds
 # (each with warm-up and repeated runs), and prints one table of medians and the ratios of
 # issue 7's targets. Each round also times CartPole's 600x400 RGB frame on both sides
-# (frames_bench.py for Gymnasium's rgb_array, issue 18). Then the toy-text and MiniGrid
+# (frames_bench.py for Gymnasium's rgb_array, issue 18), and the CartPole vectors are timed
+# again with one core busy with other work (SKIP_BUSY=1 leaves that out). Then the toy-text and MiniGrid
 # vectors against EnvPool (and minigrid's own Python), each printing its ratios
 # (toy_text_bench.py, issue 28; minigrid_bench.py, issue 29; SKIP_GRIDS=1 leaves them out).
 # See docs/PERFORMANCE.md.
@@ -57,6 +58,25 @@ for round in $(seq 1 "$rounds"); do
     "$throughput" --runs "$runs" --run-seconds "$run_seconds" \
         --warm-up-seconds "$warm_up_seconds" >> "$results"
 done
+
+# One core busy with other work (issue 32: what the vector runtime buys a user whose machine
+# also runs something else): the 1024-environment CartPole vectors of Gymnasium (numpy), EnvPool
+# and rl while a shell loop spins at normal priority, their names marked "+busy".
+if [[ "${SKIP_BUSY:-0}" != 1 ]]; then
+    bash -c 'while :; do :; done' &
+    busy_pid=$!
+    trap 'kill "$busy_pid" 2>/dev/null || true' EXIT
+    for round in $(seq 1 "$rounds"); do
+        echo "round $round of $rounds: one core busy, EnvPool and rl" >&2
+        "$venv/bin/python" "$here/python_bench.py" --runs "$runs" --run-seconds "$run_seconds" \
+            --warm-up-seconds "$warm_up_seconds" --only cartpole/vector/1024/ \
+            | sed 's/"name": "\([^"]*\)"/"name": "\1+busy"/' >> "$results"
+        "$throughput" --runs "$runs" --run-seconds "$run_seconds" \
+            --warm-up-seconds "$warm_up_seconds" --only cartpole/vector/1024/ \
+            | sed 's/"name": "\([^"]*\)"/"name": "\1+busy"/' >> "$results"
+    done
+    kill "$busy_pid" 2>/dev/null || true
+fi
 
 echo "raw results: $results" >&2
 head -n 2 "$results"

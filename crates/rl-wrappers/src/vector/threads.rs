@@ -374,6 +374,11 @@ struct Request<B: Batch> {
     number: AtomicU64,
     /// Set once, when the threads are dropped.
     stop: AtomicBool,
+    /// Tests only: while set, the worker sees calls but does not claim them, as a worker the
+    /// system has descheduled, so that the calling thread's takeover is tested every time
+    /// rather than when the scheduler happens to delay the worker.
+    #[cfg(test)]
+    held: AtomicBool,
     call: UnsafeCell<Option<Call<B>>>,
 }
 
@@ -484,6 +489,10 @@ fn work<B: Batch>(link: &Link<B>) {
             }
         };
         seen = number;
+        #[cfg(test)]
+        while request.held.load(Ordering::Acquire) && !request.stop.load(Ordering::Acquire) {
+            thread::yield_now();
+        }
         // The calling thread may have claimed it first (then it steps the share itself).
         if link.claim(number) {
             // SAFETY: claimed just now, and only this thread reports it done.
@@ -791,6 +800,8 @@ where
             request: Padded(Request {
                 number: AtomicU64::new(0),
                 stop: AtomicBool::new(false),
+                #[cfg(test)]
+                held: AtomicBool::new(false),
                 call: UnsafeCell::new(None),
             }),
             reply: Padded(Reply {
@@ -912,12 +923,12 @@ mod tests {
             );
             assert!(threads.run(reset, &[], &[], &[], outputs, None).is_none());
         }
-        let mut taken_over = 0;
+        // The worker is held as a descheduled worker would be: it sees every call but claims
+        // none, so the calling thread steps the worker's share each time, and the results
+        // are the single thread's.
+        let link = Arc::clone(&split.workers[0].link);
+        link.request.0.held.store(true, Ordering::Release);
         for call in 0..40 {
-            // Idle long enough for the worker to park: waking it takes far longer than the
-            // calling thread's own three corridors, so the calling thread usually claims the
-            // worker's share first.
-            std::thread::sleep(Duration::from_millis(2));
             let actions: Vec<i64> = (0..len)
                 .map(|i| if (i + call) % 3 == 0 { LEFT } else { RIGHT })
                 .collect();
@@ -931,19 +942,17 @@ mod tests {
                     .run(step, &actions, &[], &[], &mut outputs, None)
                     .is_none()
             );
-            let worker = &split.workers[0];
-            if worker.link.reply.0.finished.load(Ordering::Relaxed) == 0 {
-                taken_over += 1;
-            }
+            assert_eq!(
+                link.reply.0.finished.load(Ordering::Relaxed),
+                0,
+                "call {call}: the held worker's share was not stepped by the calling thread"
+            );
             assert_eq!(outputs.observations, expected.observations, "call {call}");
             assert_eq!(outputs.rewards, expected.rewards, "call {call}");
             assert_eq!(outputs.terminated, expected.terminated, "call {call}");
             assert_eq!(outputs.truncated, expected.truncated, "call {call}");
         }
-        assert!(
-            taken_over > 0,
-            "the calling thread never stepped the parked worker's share"
-        );
+        link.request.0.held.store(false, Ordering::Release);
         // Both threads step again afterwards, and the worker still answers.
         for _ in 0..100 {
             assert!(
