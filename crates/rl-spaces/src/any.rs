@@ -912,7 +912,7 @@ impl JsonSpace for AnySpace {
                 .into_iter()
                 .map(AnyElement::Sequence)
                 .collect()),
-            _ => rows_from_json(self, value),
+            _ => rows_from_json(self, value, "elements"),
         }
     }
 }

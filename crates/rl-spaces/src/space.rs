@@ -11,6 +11,7 @@ use rand::Rng;
 use serde_json::Value;
 
 use crate::SpaceError;
+use crate::json::describe;
 
 /// A set of elements, with a membership test.
 ///
@@ -303,7 +304,7 @@ pub trait JsonSpace: Space {
 
     /// Reads a batch of elements written in Gymnasium's `to_jsonable` layout.
     fn batch_from_jsonable(&self, value: &Value) -> Result<Vec<Self::Element>, SpaceError> {
-        rows_from_json(self, value)
+        rows_from_json(self, value, "elements")
     }
 }
 
@@ -321,14 +322,19 @@ pub(crate) fn rows_to_json<S: JsonSpace + ?Sized>(
 }
 
 /// A batch read from a JSON list of its elements ([`rows_to_json`]'s layout), each error
-/// naming the index of the element at fault.
+/// naming the index of the element at fault; `noun` names the elements in the error for a
+/// value that is not a list (`elements`, `sequences`).
 pub(crate) fn rows_from_json<S: JsonSpace + ?Sized>(
     space: &S,
     value: &Value,
+    noun: &str,
 ) -> Result<Vec<S::Element>, SpaceError> {
-    let items = value
-        .as_array()
-        .ok_or_else(|| SpaceError::json("expected a list of elements"))?;
+    let items = value.as_array().ok_or_else(|| {
+        SpaceError::json(format!(
+            "expected a list of {noun}, found {}",
+            describe(value)
+        ))
+    })?;
     items
         .iter()
         .enumerate()
