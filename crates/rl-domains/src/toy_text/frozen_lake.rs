@@ -12,7 +12,8 @@
 //! kept), the probabilities computed by the same float64 operations (`success_rate` and
 //! `(1.0 - success_rate) / 2.0`), so that they are Gymnasium's bit for bit. A reset and a step
 //! each draw one `random()` and pick an entry with Gymnasium's `categorical_sample`
-//! ([`categorical_sample`]); a seeded reset therefore gives Gymnasium's trajectory.
+//! ([`categorical_sample`](super::categorical_sample)); a seeded reset therefore gives
+//! Gymnasium's trajectory.
 //! `testdata/reference/toy_text_tables.json` and `seeded_toy_text.json` pin both.
 //!
 //! # Reference

@@ -213,7 +213,7 @@ macro_rules! tabular_domain_methods {
         }
 
         /// Gymnasium's step
-        /// ([`TransitionTable::sample`]($crate::toy_text::tabular::TransitionTable::sample)),
+        /// ([`TransitionTable::sample`](crate::toy_text::tabular::TransitionTable::sample)),
         /// with `info["prob"]`. A state or an action outside the table (which the simulator
         /// never passes) leaves the state in place with reward 0 and draws nothing.
         #[inline]
