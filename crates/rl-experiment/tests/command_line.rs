@@ -11,15 +11,7 @@ use rl_experiment::{
     Silent, run_experiment,
 };
 
-/// Runs `rl` in-process: (exit status, standard output, standard error).
-fn rl(args: &[&str]) -> (ExitCode, String, String) {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut words = vec!["rl"];
-    words.extend_from_slice(args);
-    let code = rl_experiment::cli::run_with_args(words, &mut out, &mut err);
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("utf-8");
-    (code, text(out), text(err))
-}
+use crate::rl;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rl-command-line-{name}-{}", std::process::id()));

@@ -23,8 +23,11 @@
 //! and one row (or every id containing a word) with `RL_LEARNING_IDS=Taxi-v4,FrozenLake`.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use rl_experiment::criterion::{Criterion, criterion};
+
+use crate::rl;
 
 /// One id of the table: its criterion, and whether a debug build checks it.
 struct Row {
@@ -84,19 +87,8 @@ fn scratch(id: &str) -> PathBuf {
 fn default_run(id: &str) -> (f64, String) {
     let dir = scratch(id);
     let out_flag = dir.display().to_string();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = rl_experiment::cli::run_with_args(
-        ["rl", "run", "--domain", id, "--out", &out_flag],
-        &mut out,
-        &mut err,
-    );
-    let printed = String::from_utf8_lossy(&out).into_owned();
-    assert_eq!(
-        status,
-        std::process::ExitCode::SUCCESS,
-        "{id}: {printed}{}",
-        String::from_utf8_lossy(&err)
-    );
+    let (status, printed, err) = rl(&["run", "--domain", id, "--out", &out_flag]);
+    assert_eq!(status, ExitCode::SUCCESS, "{id}: {printed}{err}");
     let summary = std::fs::read_to_string(dir.join("summary.csv")).expect("summary.csv");
     let last = summary.lines().last().expect("a last check");
     let mean: f64 = last
@@ -193,39 +185,18 @@ fn every_domain_learns_by_default() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The options of a run made for its record, not its learning: one run, one policy check of
+/// one episode.
+const ONE_CHECK: [&str; 6] = ["--runs", "1", "--checks", "1", "--checks-per-policy", "1"];
+
 #[test]
 fn continuous_actions_are_discretised_and_the_record_says_so() {
     let id = "MountainCarContinuous-v0";
     let dir = scratch("record");
-    let out_flag = dir.display().to_string();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = rl_experiment::cli::run_with_args(
-        [
-            "rl",
-            "run",
-            "--domain",
-            id,
-            "--max-steps",
-            "2000",
-            "--runs",
-            "1",
-            "--checks",
-            "1",
-            "--checks-per-policy",
-            "1",
-            "--out",
-            &out_flag,
-        ],
-        &mut out,
-        &mut err,
-    );
-    let printed = String::from_utf8_lossy(&out).into_owned();
-    assert_eq!(
-        status,
-        std::process::ExitCode::SUCCESS,
-        "{printed}{}",
-        String::from_utf8_lossy(&err)
-    );
+    let out = dir.display().to_string();
+    let args = ["run", "--domain", id, "--max-steps", "2000", "--out", &out];
+    let (status, printed, err) = rl(&[&args[..], &ONE_CHECK].concat());
+    assert_eq!(status, ExitCode::SUCCESS, "{printed}{err}");
     assert!(
         printed.starts_with(
             "linear-sarsa on MountainCarContinuous-v0 (actions discretised into 5 per dimension): 1 runs of 2000 steps"
@@ -249,32 +220,20 @@ fn continuous_actions_are_discretised_and_the_record_says_so() {
 
     // An agent that takes continuous actions gets them as they are.
     let dir = scratch("record-random");
-    let out_flag = dir.display().to_string();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = rl_experiment::cli::run_with_args(
-        [
-            "rl",
-            "run",
-            "--domain",
-            id,
-            "--agent",
-            "random",
-            "--max-steps",
-            "10",
-            "--runs",
-            "1",
-            "--checks",
-            "1",
-            "--checks-per-policy",
-            "1",
-            "--out",
-            &out_flag,
-        ],
-        &mut out,
-        &mut err,
-    );
-    let printed = String::from_utf8_lossy(&out).into_owned();
-    assert_eq!(status, std::process::ExitCode::SUCCESS, "{printed}");
+    let out = dir.display().to_string();
+    let args = [
+        "run",
+        "--domain",
+        id,
+        "--agent",
+        "random",
+        "--max-steps",
+        "10",
+        "--out",
+        &out,
+    ];
+    let (status, printed, err) = rl(&[&args[..], &ONE_CHECK].concat());
+    assert_eq!(status, ExitCode::SUCCESS, "{printed}{err}");
     assert!(
         printed.starts_with("random on MountainCarContinuous-v0: 1 runs"),
         "{printed}"

@@ -2,8 +2,11 @@
 //! entry each, and every bad input one line on standard error, a failure status and no file.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use rl_experiment::plot::{CURVE_COLOURS, PLOT_DIRECTORIES_LIMIT};
+
+use crate::rl;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rl-plot-{name}-{}", std::process::id()));
@@ -12,26 +15,10 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs the command line in-process: (success, standard output, standard error).
-fn rl(args: &[&str]) -> (bool, String, String) {
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let code = rl_experiment::cli::run_with_args(
-        std::iter::once("rl").chain(args.iter().copied()),
-        &mut out,
-        &mut err,
-    );
-    (
-        code == std::process::ExitCode::SUCCESS,
-        String::from_utf8_lossy(&out).into_owned(),
-        String::from_utf8_lossy(&err).into_owned(),
-    )
-}
-
 /// Runs a small GridWorld experiment with `agent` and `checks` policy checks into `directory`.
 fn small_experiment(agent: &str, checks: &str, directory: &Path) {
     let out = directory.display().to_string();
-    let (ok, stdout, stderr) = rl(&[
+    let (code, stdout, stderr) = rl(&[
         "run",
         "--domain",
         "GridWorld-4x5",
@@ -52,7 +39,7 @@ fn small_experiment(agent: &str, checks: &str, directory: &Path) {
         "--out",
         &out,
     ]);
-    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(code, ExitCode::SUCCESS, "{stdout}\n{stderr}");
     assert!(directory.join("summary.csv").is_file());
 }
 
@@ -67,8 +54,8 @@ fn series(svg: &str) -> Vec<&str> {
 /// Asserts that `args` fail with one `rl: error:` line containing `expected` and write nothing
 /// at `out`.
 fn assert_fails(args: &[&str], expected: &str, out: &Path) {
-    let (ok, _, stderr) = rl(args);
-    assert!(!ok, "{args:?} succeeded");
+    let (code, _, stderr) = rl(args);
+    assert_ne!(code, ExitCode::SUCCESS, "{args:?} succeeded");
     assert!(
         stderr.starts_with("rl: error: ") && stderr.lines().count() == 1,
         "{args:?}: {stderr}"
@@ -90,8 +77,8 @@ fn two_experiments_overlay_with_a_series_and_a_legend_entry_each() {
         random.display().to_string(),
         out.display().to_string(),
     );
-    let (ok, stdout, stderr) = rl(&["plot", &learner_text, &random_text, "--out", &out_text]);
-    assert!(ok, "{stdout}\n{stderr}");
+    let (code, stdout, stderr) = rl(&["plot", &learner_text, &random_text, "--out", &out_text]);
+    assert_eq!(code, ExitCode::SUCCESS, "{stdout}\n{stderr}");
     assert_eq!(stdout, format!("wrote {out_text}\n"));
     assert!(stderr.is_empty(), "{stderr}");
 
@@ -129,7 +116,7 @@ fn two_experiments_overlay_with_a_series_and_a_legend_entry_each() {
     // A directory without experiment.json is named by its path alone; --title replaces the
     // title.
     std::fs::remove_file(random.join("experiment.json")).expect("remove experiment.json");
-    let (ok, _, stderr) = rl(&[
+    let (code, _, stderr) = rl(&[
         "plot",
         &random_text,
         "--out",
@@ -137,7 +124,7 @@ fn two_experiments_overlay_with_a_series_and_a_legend_entry_each() {
         "--title",
         "random alone",
     ]);
-    assert!(ok, "{stderr}");
+    assert_eq!(code, ExitCode::SUCCESS, "{stderr}");
     let svg = std::fs::read_to_string(&out).expect("the plot");
     assert!(svg.contains(&format!(">{random_text}</text>")), "{svg}");
     assert!(svg.contains("<title>random alone</title>"));
@@ -226,8 +213,8 @@ fn bad_directories_are_one_line_errors_that_write_nothing() {
             .map(String::as_str),
     );
     args.extend(["--out", &out_text]);
-    let (ok, _, stderr) = rl(&args);
-    assert!(ok, "{stderr}");
+    let (code, _, stderr) = rl(&args);
+    assert_eq!(code, ExitCode::SUCCESS, "{stderr}");
     let svg = std::fs::read_to_string(&out).expect("the plot");
     assert_eq!(series(&svg).len(), PLOT_DIRECTORIES_LIMIT);
     for colour in CURVE_COLOURS {
@@ -238,8 +225,8 @@ fn bad_directories_are_one_line_errors_that_write_nothing() {
 
 #[test]
 fn the_help_describes_the_command() {
-    let (ok, stdout, _) = rl(&["plot", "--help"]);
-    assert!(ok);
+    let (code, stdout, _) = rl(&["plot", "--help"]);
+    assert_eq!(code, ExitCode::SUCCESS);
     for expected in ["summary.csv", "At most 16 directories", "--out", "--title"] {
         assert!(
             stdout.contains(expected),

@@ -17,3 +17,16 @@ mod video;
 /// table per process, and tests run in parallel): the catalogue, which lists the built-in ids,
 /// leaves them out.
 pub const TEST_IDS: &[&str] = &[constraints::ID];
+
+/// Runs the `rl` command line in-process with `args` (the words after `rl`): its exit status,
+/// standard output and standard error.
+pub fn rl(args: &[&str]) -> (std::process::ExitCode, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = rl_experiment::cli::run_with_args(
+        std::iter::once("rl").chain(args.iter().copied()),
+        &mut out,
+        &mut err,
+    );
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("utf-8");
+    (code, text(out), text(err))
+}

@@ -5,10 +5,13 @@
 //! one-line errors that write nothing.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use rl_core::{Environment, Frame, Mode};
 use rl_experiment::video::{EpisodeVideo, GifFiles, GifWriter, record_episode};
 use rl_wrappers::pictures::RecordVideo;
+
+use crate::rl;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rl-video-{name}-{}", std::process::id()));
@@ -57,27 +60,12 @@ fn decode_pictures(path: &Path) -> (u16, u16, Vec<Vec<u8>>) {
     (width, height, pictures)
 }
 
-fn run(args: &[&str]) -> (bool, String, String) {
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let code = rl_experiment::cli::run_with_args(
-        std::iter::once("rl").chain(args.iter().copied()),
-        &mut out,
-        &mut err,
-    );
-    (
-        code == std::process::ExitCode::SUCCESS,
-        String::from_utf8_lossy(&out).into_owned(),
-        String::from_utf8_lossy(&err).into_owned(),
-    )
-}
-
 #[test]
 fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
     let dir = scratch("cli");
     let path = dir.join("cartpole.gif");
     let path_text = path.display().to_string();
-    let (ok, out, err) = run(&[
+    let (code, out, err) = rl(&[
         "render",
         "--domain",
         "CartPole-v1",
@@ -87,7 +75,7 @@ fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
         "--out",
         &path_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     let (width, height, frames, first) = decode(&path);
     assert_eq!((width, height), (600, 400));
     // A random CartPole episode falls within a few dozen steps; the GIF has the reset's
@@ -110,7 +98,7 @@ fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
     // The same seed writes the same bytes; a smaller size and a step cap are obeyed.
     let again = dir.join("again.gif");
     let again_text = again.display().to_string();
-    let (ok, _, err) = run(&[
+    let (code, _, err) = rl(&[
         "render",
         "--domain",
         "CartPole-v1",
@@ -120,14 +108,14 @@ fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
         "--out",
         &again_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     assert_eq!(
         std::fs::read(&path).expect("read"),
         std::fs::read(&again).expect("read")
     );
     let small = dir.join("small.gif");
     let small_text = small.display().to_string();
-    let (ok, _, err) = run(&[
+    let (code, _, err) = rl(&[
         "render",
         "--domain",
         "MountainCar-v0",
@@ -139,7 +127,7 @@ fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
         "--out",
         &small_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     let (width, height, frames, _) = decode(&small);
     assert_eq!((width, height, frames), (150, 100, 8));
 }
@@ -165,7 +153,7 @@ fn the_agent_flag_names_a_built_in_agent() {
     let dir = scratch("agent");
     let path = dir.join("grid.gif");
     let path_text = path.display().to_string();
-    let (ok, out, err) = run(&[
+    let (code, out, err) = rl(&[
         "render",
         "--domain",
         "GridWorld-4x5",
@@ -177,7 +165,7 @@ fn the_agent_flag_names_a_built_in_agent() {
         "--out",
         &path_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     assert!(out.contains("q-learning"), "{out}");
     let (_, _, frames, _) = decode(&path);
     assert!((2..=5).contains(&frames), "{frames} frames");
@@ -199,14 +187,14 @@ fn the_agent_flag_names_a_built_in_agent() {
             &missing_text,
         ];
         full.extend(args.iter().copied());
-        let (ok, _, err) = run(&full);
-        assert!(!ok, "{args:?}");
+        let (code, _, err) = rl(&full);
+        assert_ne!(code, ExitCode::SUCCESS, "{args:?}");
         assert!(err.contains(expected), "{args:?}: {err}");
         assert!(!missing.exists(), "{args:?} wrote a file");
     }
     // The episode flags need --episode.
-    let (ok, _, err) = run(&["render", "--agent", "random", "--out", &missing_text]);
-    assert!(!ok);
+    let (code, _, err) = rl(&["render", "--agent", "random", "--out", &missing_text]);
+    assert_ne!(code, ExitCode::SUCCESS);
     assert!(err.contains("required"), "{err}");
 }
 
@@ -224,7 +212,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
     let dir = scratch("saved-run");
     let results = dir.join("grid");
     let results_text = results.display().to_string();
-    let (ok, _, err) = run(&[
+    let (code, _, err) = rl(&[
         "run",
         "--domain",
         "GridWorld-4x5",
@@ -243,7 +231,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
         "--out",
         &results_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     let run_file = results.join("run-001.json");
     let saved = rl_experiment::results::read_run_file(&run_file).expect("a run file");
     let last_check = saved.checks.last().expect("checks").episode_return;
@@ -252,7 +240,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
     let path = dir.join("trained.gif");
     let path_text = path.display().to_string();
     let run_text = run_file.display().to_string();
-    let (ok, out, err) = run(&[
+    let (code, out, err) = rl(&[
         "render",
         "--episode",
         "--run",
@@ -262,7 +250,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
         "--out",
         &path_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     assert!(
         out.contains("q-learning") && out.contains("GridWorld-4x5"),
         "{out}"
@@ -288,7 +276,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
     // is trained on other seeds) and from the file.
     let again = dir.join("again.gif");
     let again_text = again.display().to_string();
-    let (ok, _, err) = run(&[
+    let (code, _, err) = rl(&[
         "render",
         "--episode",
         "--run",
@@ -298,11 +286,11 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
         "--out",
         &again_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     assert_eq!(std::fs::read(&path).ok(), std::fs::read(&again).ok());
     let from_directory = dir.join("run0.gif");
     let from_directory_text = from_directory.display().to_string();
-    let (ok, out, err) = run(&[
+    let (code, out, err) = rl(&[
         "render",
         "--episode",
         "--run",
@@ -310,7 +298,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
         "--out",
         &from_directory_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     assert!(
         out.contains("run-000.json") && out.contains("(run 0)"),
         "{out}"
@@ -327,7 +315,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
     let refused = dir.join("refused.gif");
     let refused_text = refused.display().to_string();
     let edited_text = edited_file.display().to_string();
-    let (ok, _, err) = run(&[
+    let (code, _, err) = rl(&[
         "render",
         "--episode",
         "--run",
@@ -335,7 +323,7 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
         "--out",
         &refused_text,
     ]);
-    assert!(!ok);
+    assert_ne!(code, ExitCode::SUCCESS);
     assert!(
         err.contains("did not reproduce") && err.contains("policy check 1"),
         "{err}"
@@ -353,14 +341,14 @@ fn a_saved_run_renders_its_trained_agent_greedily() {
     ] {
         let mut full = vec!["render", "--episode", "--out", &refused_text];
         full.extend(args.iter().copied());
-        let (ok, _, err) = run(&full);
-        assert!(!ok, "{args:?}");
+        let (code, _, err) = rl(&full);
+        assert_ne!(code, ExitCode::SUCCESS, "{args:?}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
         assert!(!refused.exists(), "{args:?}");
     }
     // --run needs --episode.
-    let (ok, _, err) = run(&["render", "--run", &run_text, "--out", &refused_text]);
-    assert!(!ok);
+    let (code, _, err) = rl(&["render", "--run", &run_text, "--out", &refused_text]);
+    assert_ne!(code, ExitCode::SUCCESS);
     assert!(err.contains("required"), "{err}");
 }
 
@@ -369,7 +357,7 @@ fn a_saved_run_with_discretised_torques_renders_its_pendulum_episode() {
     let dir = scratch("saved-pendulum");
     let results = dir.join("pendulum");
     let results_text = results.display().to_string();
-    let (ok, _, err) = run(&[
+    let (code, _, err) = rl(&[
         "run",
         "--domain",
         "Pendulum-v1",
@@ -384,7 +372,7 @@ fn a_saved_run_with_discretised_torques_renders_its_pendulum_episode() {
         "--out",
         &results_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     let saved =
         rl_experiment::results::read_run_file(&results.join("run-000.json")).expect("a run file");
     assert_eq!(
@@ -394,7 +382,7 @@ fn a_saved_run_with_discretised_torques_renders_its_pendulum_episode() {
     );
     let path = dir.join("pendulum.gif");
     let path_text = path.display().to_string();
-    let (ok, out, err) = run(&[
+    let (code, out, err) = rl(&[
         "render",
         "--episode",
         "--run",
@@ -404,7 +392,7 @@ fn a_saved_run_with_discretised_torques_renders_its_pendulum_episode() {
         "--out",
         &path_text,
     ]);
-    assert!(ok, "{err}");
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
     // Pendulum's episodes last their 200 steps.
     let (width, height, frames, _) = decode(&path);
     assert_eq!((width, height, frames), (100, 100, 201), "{out}");

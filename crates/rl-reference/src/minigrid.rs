@@ -234,18 +234,10 @@ pub(crate) fn replay_minigrid_trace(checker: &mut Checker, trace: &MiniGridTrace
                 &recorded.obs,
                 &outcome.observation,
             );
-            checker.bits(&location, "reward", recorded.reward, outcome.reward());
-            checker.equal(
+            checker.reward_and_flags(
                 &location,
-                "terminated",
-                recorded.terminated,
-                outcome.terminated,
-            );
-            checker.equal(
-                &location,
-                "truncated",
-                recorded.truncated,
-                outcome.truncated,
+                (recorded.reward, recorded.terminated, recorded.truncated),
+                &outcome,
             );
             let Some(state) = env.state() else {
                 checker.fail(&location, "state", "a state".into(), "none".into());

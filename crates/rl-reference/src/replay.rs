@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use rl_core::Domain;
+use rl_core::{Domain, StepOutcome};
 use rl_domains::acrobot::{Acrobot, AcrobotState, acrobot_step, action_torque};
 use rl_domains::cartpole::{CartPole, CartPoleState, cartpole_step};
 use rl_domains::gridworld::{
@@ -328,6 +328,19 @@ impl Checker {
             float_text(expected),
             float_text(actual),
         );
+    }
+
+    /// Compares a step's reward (bit for bit) and its `terminated` and `truncated` flags with
+    /// the recorded ones.
+    pub(crate) fn reward_and_flags<O>(
+        &mut self,
+        location: &MismatchLocation,
+        (reward, terminated, truncated): (f64, bool, bool),
+        outcome: &StepOutcome<O>,
+    ) {
+        self.bits(location, "reward", reward, outcome.reward());
+        self.equal(location, "terminated", terminated, outcome.terminated);
+        self.equal(location, "truncated", truncated, outcome.truncated);
     }
 
     pub(crate) fn equal<T: PartialEq + fmt::Debug>(

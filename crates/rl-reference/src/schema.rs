@@ -708,32 +708,23 @@ fn cartpole_params(envelope: &Envelope) -> Result<CartPoleParams, ReferenceError
 
 fn mountain_car_params(envelope: &Envelope) -> Result<MountainCarParams, ReferenceError> {
     let mut params = MountainCarParams::default();
-    if envelope.variant != "default" {
-        return Err(unknown_variant(envelope));
-    }
-    for (key, value) in &envelope.make_kwargs {
-        const SECTION: &str = "make_kwargs";
-        match key.as_str() {
-            "goal_velocity" => params.goal_velocity = number(SECTION, key, value)?,
-            "max_episode_steps" => params.max_episode_steps = step_limit(SECTION, key, value)?,
-            "render_mode" => {}
-            _ => return Err(unsupported(SECTION, key, value)),
-        }
-    }
-    for (key, value) in &envelope.unwrapped_overrides {
-        const SECTION: &str = "unwrapped_overrides";
-        let field = match key.as_str() {
-            "min_position" => &mut params.min_position,
-            "max_position" => &mut params.max_position,
-            "max_speed" => &mut params.max_speed,
-            "goal_position" => &mut params.goal_position,
-            "goal_velocity" => &mut params.goal_velocity,
-            "force" => &mut params.force,
-            "gravity" => &mut params.gravity,
-            _ => return Err(unsupported(SECTION, key, value)),
-        };
-        *field = number(SECTION, key, value)?;
-    }
+    mountain_car_kwargs(
+        envelope,
+        &mut params.goal_velocity,
+        &mut params.max_episode_steps,
+    )?;
+    number_overrides(
+        envelope,
+        &mut [
+            ("min_position", &mut params.min_position),
+            ("max_position", &mut params.max_position),
+            ("max_speed", &mut params.max_speed),
+            ("goal_position", &mut params.goal_position),
+            ("goal_velocity", &mut params.goal_velocity),
+            ("force", &mut params.force),
+            ("gravity", &mut params.gravity),
+        ],
+    )?;
     params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
     finish_params(params, MountainCarParams::validate)
 }
@@ -742,35 +733,64 @@ fn mountain_car_continuous_params(
     envelope: &Envelope,
 ) -> Result<MountainCarContinuousParams, ReferenceError> {
     let mut params = MountainCarContinuousParams::default();
+    mountain_car_kwargs(
+        envelope,
+        &mut params.goal_velocity,
+        &mut params.max_episode_steps,
+    )?;
+    number_overrides(
+        envelope,
+        &mut [
+            ("min_action", &mut params.min_action),
+            ("max_action", &mut params.max_action),
+            ("min_position", &mut params.min_position),
+            ("max_position", &mut params.max_position),
+            ("max_speed", &mut params.max_speed),
+            ("goal_position", &mut params.goal_position),
+            ("goal_velocity", &mut params.goal_velocity),
+            ("power", &mut params.power),
+        ],
+    )?;
+    params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
+    finish_params(params, MountainCarContinuousParams::validate)
+}
+
+/// The variant and `make_kwargs` of both MountainCar ids, which take the same arguments:
+/// `goal_velocity` and `max_episode_steps` (`render_mode` is ignored); the variant is `default`.
+fn mountain_car_kwargs(
+    envelope: &Envelope,
+    goal_velocity: &mut f64,
+    max_episode_steps: &mut u64,
+) -> Result<(), ReferenceError> {
     if envelope.variant != "default" {
         return Err(unknown_variant(envelope));
     }
     for (key, value) in &envelope.make_kwargs {
         const SECTION: &str = "make_kwargs";
         match key.as_str() {
-            "goal_velocity" => params.goal_velocity = number(SECTION, key, value)?,
-            "max_episode_steps" => params.max_episode_steps = step_limit(SECTION, key, value)?,
+            "goal_velocity" => *goal_velocity = number(SECTION, key, value)?,
+            "max_episode_steps" => *max_episode_steps = step_limit(SECTION, key, value)?,
             "render_mode" => {}
             _ => return Err(unsupported(SECTION, key, value)),
         }
     }
+    Ok(())
+}
+
+/// The `unwrapped_overrides` of a domain whose overridable attributes are all numbers: each
+/// key names one of `fields` (by Gymnasium's attribute name) and sets it to its number.
+fn number_overrides(
+    envelope: &Envelope,
+    fields: &mut [(&str, &mut f64)],
+) -> Result<(), ReferenceError> {
+    const SECTION: &str = "unwrapped_overrides";
     for (key, value) in &envelope.unwrapped_overrides {
-        const SECTION: &str = "unwrapped_overrides";
-        let field = match key.as_str() {
-            "min_action" => &mut params.min_action,
-            "max_action" => &mut params.max_action,
-            "min_position" => &mut params.min_position,
-            "max_position" => &mut params.max_position,
-            "max_speed" => &mut params.max_speed,
-            "goal_position" => &mut params.goal_position,
-            "goal_velocity" => &mut params.goal_velocity,
-            "power" => &mut params.power,
-            _ => return Err(unsupported(SECTION, key, value)),
+        let Some((_, field)) = fields.iter_mut().find(|(name, _)| name == key) else {
+            return Err(unsupported(SECTION, key, value));
         };
-        *field = number(SECTION, key, value)?;
+        **field = number(SECTION, key, value)?;
     }
-    params.max_episode_steps = resolve_time_limit(envelope, params.max_episode_steps)?;
-    finish_params(params, MountainCarContinuousParams::validate)
+    Ok(())
 }
 
 fn acrobot_params(envelope: &Envelope) -> Result<AcrobotParams, ReferenceError> {
@@ -817,13 +837,7 @@ fn pendulum_params(envelope: &Envelope) -> Result<PendulumParams, ReferenceError
             _ => return Err(unsupported(SECTION, key, value)),
         }
     }
-    for (key, value) in &envelope.unwrapped_overrides {
-        const SECTION: &str = "unwrapped_overrides";
-        match key.as_str() {
-            "g" => params.g = number(SECTION, key, value)?,
-            _ => return Err(unsupported(SECTION, key, value)),
-        }
-    }
+    number_overrides(envelope, &mut [("g", &mut params.g)])?;
     // The variant names the gravity it was recorded with (`g=9.81`), or is `default`
     // (g = 10); it must agree with the gravity the file's arguments give.
     let variant_gravity = match envelope.variant.as_str() {

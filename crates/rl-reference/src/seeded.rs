@@ -373,18 +373,10 @@ pub(crate) fn replay_seeded_single(checker: &mut Checker, trace: &SeededSingleTr
                     let mut actual = Vec::new();
                     flat_values(&outcome.observation, &mut actual);
                     check_observation(checker, &location, "obs", &recorded.obs.0, &actual);
-                    checker.bits(&location, "reward", recorded.reward, outcome.reward());
-                    checker.equal(
+                    checker.reward_and_flags(
                         &location,
-                        "terminated",
-                        recorded.terminated,
-                        outcome.terminated,
-                    );
-                    checker.equal(
-                        &location,
-                        "truncated",
-                        recorded.truncated,
-                        outcome.truncated,
+                        (recorded.reward, recorded.terminated, recorded.truncated),
+                        &outcome,
                     );
                     if let Some(prob) = recorded.prob {
                         match outcome.info.get("prob").and_then(Value::as_f64) {

@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::scalar::{BoxScalar, DType};
 use crate::space::{
     FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, TrySampleSpace,
+    rows_from_json, rows_to_json,
 };
 use crate::{
     ArrayBox, BoxSpace, DictSpace, Discrete, EmptySpace, FiniteSet, GraphInstance, GraphSpace,
@@ -890,11 +891,7 @@ impl JsonSpace for AnySpace {
                     .collect::<Result<Vec<_>, _>>()?;
                 s.batch_to_jsonable(&rows)
             }
-            _ => batch
-                .iter()
-                .map(|x| self.element_to_json(x))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array),
+            _ => rows_to_json(self, batch),
         }
     }
 
@@ -915,19 +912,7 @@ impl JsonSpace for AnySpace {
                 .into_iter()
                 .map(AnyElement::Sequence)
                 .collect()),
-            _ => {
-                let items = value
-                    .as_array()
-                    .ok_or_else(|| SpaceError::json("expected a list of elements"))?;
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, item)| {
-                        self.element_from_json(item)
-                            .map_err(|e| e.within(&format!("[{i}]")))
-                    })
-                    .collect()
-            }
+            _ => rows_from_json(self, value, "elements"),
         }
     }
 }

@@ -7,7 +7,9 @@ use rand::Rng;
 use serde_json::Value;
 
 use crate::json::describe;
-use crate::space::{FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space};
+use crate::space::{
+    FlatScalar, FlattenSpace, JsonSpace, SampleSpace, Space, rows_from_json, rows_to_json,
+};
 use crate::{AnyElement, AnySpace, SpaceError};
 
 /// Finite sequences of elements of a feature space (Gymnasium's `Sequence(space, stack=...)`).
@@ -158,31 +160,14 @@ impl JsonSpace for SequenceSpace {
         if self.stack && matches!(*self.feature, AnySpace::Tuple(_) | AnySpace::Dict(_)) {
             return stacked_composite_to_jsonable(&self.feature, batch);
         }
-        batch
-            .iter()
-            .map(|x| self.element_to_json(x))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array)
+        rows_to_json(self, batch)
     }
 
     fn batch_from_jsonable(&self, value: &Value) -> Result<Vec<Vec<AnyElement>>, SpaceError> {
         if self.stack && matches!(*self.feature, AnySpace::Tuple(_) | AnySpace::Dict(_)) {
             return stacked_composite_from_jsonable(&self.feature, value);
         }
-        let items = value.as_array().ok_or_else(|| {
-            SpaceError::json(format!(
-                "expected a list of sequences, found {}",
-                describe(value)
-            ))
-        })?;
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                self.element_from_json(item)
-                    .map_err(|e| e.within(&format!("[{i}]")))
-            })
-            .collect()
+        rows_from_json(self, value, "sequences")
     }
 }
 

@@ -11,6 +11,7 @@ use rand::Rng;
 use serde_json::Value;
 
 use crate::SpaceError;
+use crate::json::describe;
 
 /// A set of elements, with a membership test.
 ///
@@ -298,25 +299,49 @@ pub trait JsonSpace: Space {
 
     /// Writes a batch of elements in Gymnasium's `to_jsonable` layout.
     fn batch_to_jsonable(&self, batch: &[Self::Element]) -> Result<Value, SpaceError> {
-        batch
-            .iter()
-            .map(|x| self.element_to_json(x))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array)
+        rows_to_json(self, batch)
     }
 
     /// Reads a batch of elements written in Gymnasium's `to_jsonable` layout.
     fn batch_from_jsonable(&self, value: &Value) -> Result<Vec<Self::Element>, SpaceError> {
-        let items = value
-            .as_array()
-            .ok_or_else(|| SpaceError::json("expected a list of elements"))?;
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                self.element_from_json(item)
-                    .map_err(|e| e.within(&format!("[{i}]")))
-            })
-            .collect()
+        rows_from_json(self, value, "elements")
     }
+}
+
+/// A batch written row-wise, a JSON list of its elements: the default `to_jsonable` layout,
+/// which [`AnySpace`](crate::AnySpace) keeps for every space but Tuple, Dict and Sequence.
+pub(crate) fn rows_to_json<S: JsonSpace + ?Sized>(
+    space: &S,
+    batch: &[S::Element],
+) -> Result<Value, SpaceError> {
+    batch
+        .iter()
+        .map(|x| space.element_to_json(x))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Value::Array)
+}
+
+/// A batch read from a JSON list of its elements ([`rows_to_json`]'s layout), each error
+/// naming the index of the element at fault; `noun` names the elements in the error for a
+/// value that is not a list (`elements`, `sequences`).
+pub(crate) fn rows_from_json<S: JsonSpace + ?Sized>(
+    space: &S,
+    value: &Value,
+    noun: &str,
+) -> Result<Vec<S::Element>, SpaceError> {
+    let items = value.as_array().ok_or_else(|| {
+        SpaceError::json(format!(
+            "expected a list of {noun}, found {}",
+            describe(value)
+        ))
+    })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            space
+                .element_from_json(item)
+                .map_err(|e| e.within(&format!("[{i}]")))
+        })
+        .collect()
 }

@@ -45,10 +45,46 @@ macro_rules! forward_randomness {
     };
 }
 
-/// The methods of a wrapper that keeps the inner environment's actions: `action_space`,
-/// `accepts_action` and `is_applicable`.
-macro_rules! forward_actions {
+/// The methods about randomness of a wrapper with running statistics (`NormalizeObservation`,
+/// `NormalizeReward`): `seed` calls `self.inner.seed`; `random_state` and `set_random_state`
+/// are unsupported, since the statistics change what an episode gives and are not part of a
+/// [`RandomState`](rl_core::RandomState).
+macro_rules! randomness_beside_statistics {
     () => {
+        fn seed(&mut self, seed: u64) {
+            self.inner.seed(seed);
+        }
+
+        /// Unsupported: the running statistics change what an episode gives and are not part of
+        /// a [`RandomState`](rl_core::RandomState); checkpoint them with `statistics` and
+        /// `set_statistics`, and the inner environment's random state through `inner`.
+        fn random_state(&self) -> Result<rl_core::RandomState, rl_core::CoreError> {
+            Err(rl_core::CoreError::Unsupported {
+                operation: "random_state",
+            })
+        }
+
+        /// Unsupported; see `random_state`.
+        fn set_random_state(
+            &mut self,
+            state: rl_core::RandomState,
+        ) -> Result<(), rl_core::CoreError> {
+            let _ = state;
+            Err(rl_core::CoreError::Unsupported {
+                operation: "set_random_state",
+            })
+        }
+    };
+}
+
+/// What a wrapper that keeps the actions of its inner environment (of type `$inner`) writes:
+/// the types `Action` and `ActionSpace`, and `action_space`, `accepts_action` and
+/// `is_applicable`, each calling the same method of `self.inner`.
+macro_rules! forward_actions {
+    ($inner:ident) => {
+        type Action = $inner::Action;
+        type ActionSpace = $inner::ActionSpace;
+
         fn action_space(&self) -> &Self::ActionSpace {
             self.inner.action_space()
         }
@@ -63,10 +99,14 @@ macro_rules! forward_actions {
     };
 }
 
-/// The methods of a wrapper that keeps the inner environment's observations:
-/// `observation_space`.
+/// What a wrapper that keeps the observations of its inner environment (of type `$inner`)
+/// writes: the types `Observation` and `ObservationSpace`, and `observation_space`, calling the
+/// same method of `self.inner`.
 macro_rules! forward_observations {
-    () => {
+    ($inner:ident) => {
+        type Observation = $inner::Observation;
+        type ObservationSpace = $inner::ObservationSpace;
+
         fn observation_space(&self) -> &Self::ObservationSpace {
             self.inner.observation_space()
         }
@@ -96,4 +136,5 @@ macro_rules! inner_accessors {
 
 pub(crate) use {
     forward_actions, forward_lifecycle, forward_observations, forward_randomness, inner_accessors,
+    randomness_beside_statistics,
 };

@@ -225,15 +225,13 @@ where
     T: FlatScalar,
 {
     type Observation = NumericObservation<T>;
-    type Action = E::Action;
     type ObservationSpace = NumericSpace<T>;
-    type ActionSpace = E::ActionSpace;
 
     fn observation_space(&self) -> &NumericSpace<T> {
         &self.observation_space
     }
 
-    forward_actions!();
+    forward_actions!(E);
 
     fn reset(&mut self, mode: Mode) -> Result<NumericObservation<T>, CoreError> {
         let observation = self.inner.reset(mode)?;
@@ -248,14 +246,7 @@ where
         let outcome = self.inner.step(action)?;
         self.represent_state()?;
         let observation = self.represent(&outcome.observation)?;
-        Ok(StepOutcome {
-            observation,
-            value: outcome.value,
-            terminated: outcome.terminated,
-            truncated: outcome.truncated,
-            info: outcome.info,
-            violations: outcome.violations,
-        })
+        Ok(outcome.map_observation(|_| observation))
     }
 
     forward_lifecycle!();

@@ -12,12 +12,9 @@ use rl_spaces::AnyElement;
 use rl_wrappers::vector::{
     Autoreset, EnvironmentVector, VectorOptions, make_discrete_vector, make_vector,
 };
-use serde::Deserialize;
 use serde_json::json;
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct NoParams {}
+use crate::common::NoParams;
 
 const ID: &str = "Corridor-constrained-vector-v0";
 

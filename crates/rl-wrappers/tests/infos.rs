@@ -5,74 +5,29 @@
 
 use std::num::NonZeroUsize;
 
-use rand::Rng;
+use rl_core::Mode;
 use rl_core::corridor::Corridor;
 use rl_core::registry::Registration;
-use rl_core::{Domain, Mode, TransitionOutcome};
-use rl_spaces::{AnyElement, Discrete};
+use rl_spaces::AnyElement;
 use rl_wrappers::vector::{
     Autoreset, VectorEnv, VectorEpisodeStatistics, VectorOptions, make_vector,
 };
-use serde::Deserialize;
 use serde_json::json;
 
-/// A corridor whose steps report the cell reached as `info["cell"]`.
-#[derive(Debug, Clone)]
-struct Reporting(Corridor);
-
-impl Domain for Reporting {
-    type State = i64;
-    type Observation = i64;
-    type Action = i64;
-    type ObservationSpace = Discrete;
-    type ActionSpace = Discrete;
-
-    fn observation_space(&self) -> &Discrete {
-        self.0.observation_space()
-    }
-
-    fn action_space(&self) -> &Discrete {
-        self.0.action_space()
-    }
-
-    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> i64 {
-        self.0.initial_state(mode, rng)
-    }
-
-    fn step<R: Rng + ?Sized>(
-        &self,
-        state: &i64,
-        action: &i64,
-        mode: Mode,
-        rng: &mut R,
-    ) -> TransitionOutcome<i64> {
-        let mut outcome = self.0.step(state, action, mode, rng);
-        outcome.info.insert("cell", outcome.next_state);
-        outcome
-    }
-
-    fn observe(&self, state: &i64) -> i64 {
-        self.0.observe(state)
-    }
-
-    fn is_terminal(&self, state: &i64) -> bool {
-        self.0.is_terminal(state)
-    }
-
-    fn episode_cap(&self) -> Option<u64> {
-        Some(6)
-    }
-}
-
-#[derive(Default, Deserialize)]
-struct NoParams {}
+use crate::common::{CorridorWith, NoParams};
 
 #[test]
 fn a_domains_infos_reach_a_vector_built_by_id() {
     let _ = Registration::new(
         "Corridor-infos-v0",
         "a corridor reporting its cell",
-        |_: NoParams| Corridor::new(4, 0.3).map(Reporting),
+        |_: NoParams| {
+            Corridor::new(4, 0.3).map(|corridor| CorridorWith {
+                reports_cell: true,
+                cap: Some(6),
+                ..CorridorWith::plain(corridor)
+            })
+        },
     )
     .register();
     let count = NonZeroUsize::new(3).expect("non-zero");

@@ -12,7 +12,8 @@ use rl_core::registry::{self, Registration};
 use rl_core::{Domain, Mode, TransitionOutcome, Value};
 use rl_spaces::{AnyElement, ArrayBox, Discrete, DynamicSpace};
 use rl_wrappers::vector::{Autoreset, EnvironmentVector, VectorOptions, make_vector};
-use serde::Deserialize;
+
+use crate::common::{CorridorWith, NoParams};
 
 /// A position on `[-2, 2]` moved by the clipped action plus noise, ending beyond ±2.
 #[derive(Debug, Clone)]
@@ -73,9 +74,6 @@ impl Domain for ClippedWalk {
         !(state.abs() > 1.0 && state.signum() == f64::from(action[0]).signum())
     }
 }
-
-#[derive(Default, Deserialize)]
-struct NoParams {}
 
 const ID: &str = "ClippedWalk-stepped-v0";
 
@@ -351,60 +349,6 @@ fn same_step_vectors_keep_the_action_masks_of_final_states() {
     assert!(error.to_string().contains("final action masks"), "{error}");
 }
 
-/// The corridor with its action masks written in one pass ([`Domain::action_mask_into`]), as
-/// Taxi writes its own.
-#[derive(Debug, Clone)]
-struct OnePassCorridor(rl_core::corridor::Corridor);
-
-impl Domain for OnePassCorridor {
-    type State = i64;
-    type Observation = i64;
-    type Action = i64;
-    type ObservationSpace = Discrete;
-    type ActionSpace = Discrete;
-
-    fn observation_space(&self) -> &Discrete {
-        self.0.observation_space()
-    }
-
-    fn action_space(&self) -> &Discrete {
-        self.0.action_space()
-    }
-
-    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> i64 {
-        self.0.initial_state(mode, rng)
-    }
-
-    fn step<R: Rng + ?Sized>(
-        &self,
-        state: &i64,
-        action: &i64,
-        mode: Mode,
-        rng: &mut R,
-    ) -> TransitionOutcome<i64> {
-        self.0.step(state, action, mode, rng)
-    }
-
-    fn observe(&self, state: &i64) -> i64 {
-        self.0.observe(state)
-    }
-
-    fn is_terminal(&self, state: &i64) -> bool {
-        self.0.is_terminal(state)
-    }
-
-    fn is_applicable(&self, state: &i64, action: &i64) -> bool {
-        self.0.is_applicable(state, action)
-    }
-
-    fn action_mask_into(&self, state: &i64, mask: &mut [bool]) -> bool {
-        for (action, allowed) in (0..).zip(mask.iter_mut()) {
-            *allowed = self.0.is_applicable(state, &action);
-        }
-        true
-    }
-}
-
 /// A domain that writes its masks in one pass (Taxi) has its final masks kept too, once masks
 /// were asked for: Gymnasium's Taxi reports them in same-step `final_info["action_mask"]`.
 #[test]
@@ -412,7 +356,10 @@ fn same_step_vectors_keep_the_final_masks_of_one_pass_masks() {
     use rl_core::corridor::{Corridor, RIGHT};
     let id = "OnePassCorridor-final-masks-v0";
     let _ = Registration::new(id, "a corridor with one-pass masks", |_: NoParams| {
-        Corridor::new(5, 0.0).map(OnePassCorridor)
+        Corridor::new(5, 0.0).map(|corridor| CorridorWith {
+            one_pass_masks: true,
+            ..CorridorWith::plain(corridor)
+        })
     })
     .register();
     let count = NonZeroUsize::new(2).expect("non-zero");

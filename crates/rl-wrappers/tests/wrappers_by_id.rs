@@ -16,7 +16,8 @@ use rl_wrappers::vector::{
     VectorEpisodeStatistics, VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward,
     VectorOptions, VectorRescaleAction, make_vector,
 };
-use serde::Deserialize;
+
+use crate::common::NoParams;
 
 /// A point in the plane pushed by a two-number action in `[-1, 2] x [0, 0.5]` plus noise,
 /// ending beyond radius 3 (termination) or at 25 steps (truncation).
@@ -81,9 +82,6 @@ impl Domain for Push {
         Some(25)
     }
 }
-
-#[derive(Default, Deserialize)]
-struct NoParams {}
 
 const ID: &str = "Push-wrapped-by-id-v0";
 const COUNT: usize = 5;

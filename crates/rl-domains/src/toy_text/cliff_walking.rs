@@ -13,13 +13,11 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/toy_text/cliffwalking.py` and `utils.py`; the ids in
 //! `gymnasium/envs/__init__.py`.
 
-use rand::Rng;
-use rl_core::{Domain, EnumerableTransitions, Mode, Render, Transition, TransitionOutcome};
+use rl_core::{Domain, EnumerableTransitions, Mode, Render, Transition};
 use rl_spaces::Discrete;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::categorical_sample;
-use super::tabular::{CellStyle, TableEntry, TransitionTable, grid_svg};
+use super::tabular::{CellStyle, TableEntry, TransitionTable, grid_svg, tabular_domain_methods};
 use crate::error::Error;
 use crate::parameter_checks;
 
@@ -301,44 +299,7 @@ fn cliff_table(is_slippery: bool) -> TransitionTable {
 }
 
 impl Domain for CliffWalking {
-    type State = i64;
-    type Observation = i64;
-    type Action = i64;
-    type ObservationSpace = Discrete;
-    type ActionSpace = Discrete;
-
-    fn observation_space(&self) -> &Discrete {
-        &self.observation_space
-    }
-
-    fn action_space(&self) -> &Discrete {
-        &self.action_space
-    }
-
-    /// Gymnasium's reset: `categorical_sample(initial_state_distrib)`, one `random()`, always
-    /// the start.
-    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> i64 {
-        categorical_sample(self.initial_distribution.iter().copied(), rng) as i64
-    }
-
-    /// Gymnasium's step ([`TransitionTable::sample`]), with `info["prob"]`. A state outside
-    /// the grid or an action outside `Discrete(4)` (which the simulator never passes) leaves
-    /// the state in place with reward 0 and draws nothing.
-    #[inline]
-    fn step<R: Rng + ?Sized>(
-        &self,
-        state: &i64,
-        action: &i64,
-        _mode: Mode,
-        rng: &mut R,
-    ) -> TransitionOutcome<i64> {
-        self.table.step(*state, *action, rng)
-    }
-
-    #[inline]
-    fn observe(&self, state: &i64) -> i64 {
-        *state
-    }
+    tabular_domain_methods!();
 
     /// The goal (47).
     fn is_terminal(&self, state: &i64) -> bool {
@@ -347,10 +308,6 @@ impl Domain for CliffWalking {
 
     fn episode_cap(&self) -> Option<u64> {
         self.params.max_episode_steps
-    }
-
-    fn state_count(&self) -> Option<usize> {
-        Some(STATES)
     }
 }
 

@@ -12,7 +12,8 @@
 //! kept), the probabilities computed by the same float64 operations (`success_rate` and
 //! `(1.0 - success_rate) / 2.0`), so that they are Gymnasium's bit for bit. A reset and a step
 //! each draw one `random()` and pick an entry with Gymnasium's `categorical_sample`
-//! ([`categorical_sample`]); a seeded reset therefore gives Gymnasium's trajectory.
+//! ([`categorical_sample`](super::categorical_sample)); a seeded reset therefore gives
+//! Gymnasium's trajectory.
 //! `testdata/reference/toy_text_tables.json` and `seeded_toy_text.json` pin both.
 //!
 //! # Reference
@@ -20,16 +21,13 @@
 //! Gymnasium 1.4.0, `gymnasium/envs/toy_text/frozen_lake.py` and `utils.py`; the ids in
 //! `gymnasium/envs/__init__.py`.
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rl_core::numpy_random::choice_weighted;
-use rl_core::{
-    Domain, EnumerableTransitions, Mode, NumpyGenerator, Render, Transition, TransitionOutcome,
-};
+use rl_core::{Domain, EnumerableTransitions, Mode, NumpyGenerator, Render, Transition};
 use rl_spaces::Discrete;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::categorical_sample;
-use super::tabular::{CellStyle, TableEntry, TransitionTable, grid_svg};
+use super::tabular::{CellStyle, TableEntry, TransitionTable, grid_svg, tabular_domain_methods};
 use crate::error::{Error, escape_invisible};
 use crate::parameter_checks;
 
@@ -539,43 +537,7 @@ fn lake_table(map: &LakeMap, params: &FrozenLakeParams) -> TransitionTable {
 }
 
 impl Domain for FrozenLake {
-    type State = i64;
-    type Observation = i64;
-    type Action = i64;
-    type ObservationSpace = Discrete;
-    type ActionSpace = Discrete;
-
-    fn observation_space(&self) -> &Discrete {
-        &self.observation_space
-    }
-
-    fn action_space(&self) -> &Discrete {
-        &self.action_space
-    }
-
-    /// Gymnasium's reset: `categorical_sample(initial_state_distrib)`, one `random()`.
-    fn initial_state<R: Rng + ?Sized>(&self, _mode: Mode, rng: &mut R) -> i64 {
-        categorical_sample(self.initial_distribution.iter().copied(), rng) as i64
-    }
-
-    /// Gymnasium's step ([`TransitionTable::sample`]), with `info["prob"]`. A state outside
-    /// the map or an action outside `Discrete(4)` (which the simulator never passes) leaves
-    /// the state in place with reward 0 and draws nothing.
-    #[inline]
-    fn step<R: Rng + ?Sized>(
-        &self,
-        state: &i64,
-        action: &i64,
-        _mode: Mode,
-        rng: &mut R,
-    ) -> TransitionOutcome<i64> {
-        self.table.step(*state, *action, rng)
-    }
-
-    #[inline]
-    fn observe(&self, state: &i64) -> i64 {
-        *state
-    }
+    tabular_domain_methods!();
 
     /// A hole or the goal.
     fn is_terminal(&self, state: &i64) -> bool {
@@ -584,10 +546,6 @@ impl Domain for FrozenLake {
 
     fn episode_cap(&self) -> Option<u64> {
         Some(self.params.max_episode_steps)
-    }
-
-    fn state_count(&self) -> Option<usize> {
-        Some(self.map.tiles.len())
     }
 }
 

@@ -184,6 +184,62 @@ impl TransitionTable {
     }
 }
 
+/// The [`Domain`](rl_core::Domain) methods a tabular toy-text domain whose states, observations
+/// and actions are the indices of Gymnasium's table (FrozenLake, CliffWalking) has in common,
+/// written inside its `impl Domain` from its fields `table` ([`TransitionTable`]),
+/// `initial_distribution` (Gymnasium's `initial_state_distrib`), `observation_space` and
+/// `action_space`: the types, the spaces, the reset, the step, the observation (the state) and
+/// the number of states (the table's). The domain writes `is_terminal` and `episode_cap`.
+macro_rules! tabular_domain_methods {
+    () => {
+        type State = i64;
+        type Observation = i64;
+        type Action = i64;
+        type ObservationSpace = rl_spaces::Discrete;
+        type ActionSpace = rl_spaces::Discrete;
+
+        fn observation_space(&self) -> &rl_spaces::Discrete {
+            &self.observation_space
+        }
+
+        fn action_space(&self) -> &rl_spaces::Discrete {
+            &self.action_space
+        }
+
+        /// Gymnasium's reset: `categorical_sample(initial_state_distrib)`, one `random()`.
+        fn initial_state<R: rand::Rng + ?Sized>(&self, _mode: rl_core::Mode, rng: &mut R) -> i64 {
+            $crate::toy_text::categorical_sample(self.initial_distribution.iter().copied(), rng)
+                as i64
+        }
+
+        /// Gymnasium's step
+        /// ([`TransitionTable::sample`](crate::toy_text::tabular::TransitionTable::sample)),
+        /// with `info["prob"]`. A state or an action outside the table (which the simulator
+        /// never passes) leaves the state in place with reward 0 and draws nothing.
+        #[inline]
+        fn step<R: rand::Rng + ?Sized>(
+            &self,
+            state: &i64,
+            action: &i64,
+            _mode: rl_core::Mode,
+            rng: &mut R,
+        ) -> rl_core::TransitionOutcome<i64> {
+            self.table.step(*state, *action, rng)
+        }
+
+        #[inline]
+        fn observe(&self, state: &i64) -> i64 {
+            *state
+        }
+
+        fn state_count(&self) -> Option<usize> {
+            Some(self.table.state_count())
+        }
+    };
+}
+
+pub(crate) use tabular_domain_methods;
+
 /// How a cell of a grid picture looks: its kind (a class after `cell`), fill colour and label.
 pub(crate) struct CellStyle {
     kind: &'static str,

@@ -5,7 +5,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
-use crate::generation::Builder;
+use crate::generation::{Builder, PlacementFailed};
 use crate::grid::Position;
 use crate::object::{Cell, Color, DoorState, ObjectKind};
 
@@ -84,6 +84,46 @@ pub(crate) fn kind_index(kind: ObjectKind) -> usize {
     KINDS.iter().position(|&k| k == kind).unwrap_or(0)
 }
 
+/// Where [`place_distinct_objects`] may put an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spacing {
+    /// Any empty cell (GoToObject).
+    Any,
+    /// No cell next to an object placed before, diagonals included (PutNear).
+    ApartFromTheOthers,
+}
+
+/// minigrid's object loop of GoToObject and PutNear: until there are `count` objects, draws a
+/// kind ([`KINDS`]) and a colour (`COLOR_NAMES`), draws again when that object is already
+/// placed, and otherwise places it anywhere in the grid (`place_obj`) as `spacing` allows.
+/// Returns the objects and their positions, in placement order.
+pub(crate) fn place_distinct_objects<R: Rng + ?Sized>(
+    b: &mut Builder<'_, R>,
+    count: usize,
+    spacing: Spacing,
+) -> Result<(Vec<Cell>, Vec<Position>), PlacementFailed> {
+    let mut objects: Vec<Cell> = Vec::with_capacity(count);
+    let mut positions: Vec<Position> = Vec::with_capacity(count);
+    while objects.len() < count {
+        let kind = KINDS[b.rand_elem(3)];
+        let color = Color::NAMES_ORDER[b.rand_elem(6)];
+        let object = Cell::object(kind, color);
+        if objects.contains(&object) {
+            continue;
+        }
+        let next_to_another = |p: Position| {
+            positions
+                .iter()
+                .any(|q| (p.x - q.x).abs() <= 1 && (p.y - q.y).abs() <= 1)
+        };
+        let reject = |p: Position| spacing == Spacing::ApartFromTheOthers && next_to_another(p);
+        let position = b.place_obj(Some(object), None, None, reject, None)?;
+        objects.push(object);
+        positions.push(position);
+    }
+    Ok((objects, positions))
+}
+
 impl GoToObjectParams {
     pub(crate) fn check(&self, check: &mut Check) {
         check.side("size", self.size, 4);
@@ -96,19 +136,7 @@ impl GoToObjectParams {
     pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (width, height) = (self.size as i32, self.size as i32);
         b.grid.wall_rect(0, 0, width, height);
-        let mut objects: Vec<Cell> = Vec::with_capacity(self.num_objs);
-        let mut positions: Vec<Position> = Vec::with_capacity(self.num_objs);
-        while objects.len() < self.num_objs {
-            let kind = KINDS[b.rand_elem(3)];
-            let color = Color::NAMES_ORDER[b.rand_elem(6)];
-            let object = Cell::object(kind, color);
-            if objects.contains(&object) {
-                continue;
-            }
-            let position = b.place_obj(Some(object), None, None, |_| false, None)?;
-            objects.push(object);
-            positions.push(position);
-        }
+        let (objects, positions) = place_distinct_objects(b, self.num_objs, Spacing::Any)?;
         b.place_agent(None, None, true, None)?;
         let target = b.rand_elem(objects.len());
         b.task.first = positions[target];

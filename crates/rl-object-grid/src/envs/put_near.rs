@@ -4,11 +4,10 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::go_to::{KINDS, kind_index};
+use super::go_to::{Spacing, kind_index, place_distinct_objects};
 use super::{Check, Generated};
 use crate::generation::Builder;
-use crate::grid::Position;
-use crate::object::{Cell, Color};
+use crate::object::Cell;
 
 /// The parameters of minigrid's `PutNearEnv` (its `numObjs`); [`Default`] is
 /// `MiniGrid-PutNear-6x6-N2-v0`.
@@ -50,24 +49,8 @@ impl PutNearParams {
     pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (width, height) = (self.size as i32, self.size as i32);
         b.grid.wall_rect(0, 0, width, height);
-        let mut objects: Vec<Cell> = Vec::with_capacity(self.num_objs);
-        let mut positions: Vec<Position> = Vec::with_capacity(self.num_objs);
-        while objects.len() < self.num_objs {
-            let kind = KINDS[b.rand_elem(3)];
-            let color = Color::NAMES_ORDER[b.rand_elem(6)];
-            let object = Cell::object(kind, color);
-            if objects.contains(&object) {
-                continue;
-            }
-            let near = |p: Position| {
-                positions
-                    .iter()
-                    .any(|q| (p.x - q.x).abs() <= 1 && (p.y - q.y).abs() <= 1)
-            };
-            let position = b.place_obj(Some(object), None, None, near, None)?;
-            objects.push(object);
-            positions.push(position);
-        }
+        let (objects, positions) =
+            place_distinct_objects(b, self.num_objs, Spacing::ApartFromTheOthers)?;
         b.place_agent(None, None, true, None)?;
         let moved = b.rand_elem(objects.len());
         let target = loop {

@@ -84,11 +84,9 @@ impl<E: FrameEnvironment> PixelObservation<E> {
 
 impl<E: FrameEnvironment> Environment for PixelObservation<E> {
     type Observation = ArrayD<u8>;
-    type Action = E::Action;
     type ObservationSpace = BoxSpace<u8>;
-    type ActionSpace = E::ActionSpace;
 
-    forward_actions!();
+    forward_actions!(E);
     forward_lifecycle!();
     forward_randomness!();
 

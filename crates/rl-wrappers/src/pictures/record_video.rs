@@ -175,13 +175,8 @@ where
     S: VideoSink,
     T: FnMut(u64) -> bool,
 {
-    type Observation = E::Observation;
-    type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
-    type ActionSpace = E::ActionSpace;
-
-    forward_observations!();
-    forward_actions!();
+    forward_observations!(E);
+    forward_actions!(E);
     forward_randomness!();
 
     fn reset(&mut self, mode: Mode) -> Result<E::Observation, CoreError> {

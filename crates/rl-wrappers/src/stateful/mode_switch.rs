@@ -148,13 +148,8 @@ where
     E: Environment,
     F: FnMut(&mut E, &P),
 {
-    type Observation = E::Observation;
-    type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
-    type ActionSpace = E::ActionSpace;
-
-    forward_observations!();
-    forward_actions!();
+    forward_observations!(E);
+    forward_actions!(E);
     forward_lifecycle!();
     forward_randomness!();
 

@@ -8,7 +8,9 @@ use rl_core::{CoreError, Environment, Mode, StepOutcome};
 use rl_spaces::FlatScalar;
 
 use crate::arithmetic::{self, normalised};
-use crate::forward::{forward_actions, forward_lifecycle, inner_accessors};
+use crate::forward::{
+    forward_actions, forward_lifecycle, inner_accessors, randomness_beside_statistics,
+};
 use crate::numeric::{BufferPool, NumericLayout, NumericObservation, NumericSpace, real_box};
 use crate::stateful::RunningMeanVariance;
 
@@ -163,32 +165,11 @@ where
     T: FlatScalar,
 {
     type Observation = NumericObservation<T>;
-    type Action = E::Action;
     type ObservationSpace = NumericSpace<T>;
-    type ActionSpace = E::ActionSpace;
 
-    forward_actions!();
+    forward_actions!(E);
     forward_lifecycle!();
-    fn seed(&mut self, seed: u64) {
-        self.inner.seed(seed);
-    }
-
-    /// Unsupported: the running statistics change what an episode gives and are not part of
-    /// a [`RandomState`](rl_core::RandomState); checkpoint them with `statistics` and
-    /// `set_statistics`, and the inner environment's random state through `inner`.
-    fn random_state(&self) -> Result<rl_core::RandomState, CoreError> {
-        Err(CoreError::Unsupported {
-            operation: "random_state",
-        })
-    }
-
-    /// Unsupported; see `random_state`.
-    fn set_random_state(&mut self, state: rl_core::RandomState) -> Result<(), CoreError> {
-        let _ = state;
-        Err(CoreError::Unsupported {
-            operation: "set_random_state",
-        })
-    }
+    randomness_beside_statistics!();
 
     fn observation_space(&self) -> &NumericSpace<T> {
         &self.observation_space
@@ -206,13 +187,6 @@ where
     ) -> Result<StepOutcome<NumericObservation<T>>, CoreError> {
         let outcome = self.inner.step(action)?;
         let observation = self.normalize(&outcome.observation)?;
-        Ok(StepOutcome {
-            observation,
-            value: outcome.value,
-            terminated: outcome.terminated,
-            truncated: outcome.truncated,
-            info: outcome.info,
-            violations: outcome.violations,
-        })
+        Ok(outcome.map_observation(|_| observation))
     }
 }

@@ -4,7 +4,10 @@
 use rl_core::{CoreError, Environment, Mode, StepOutcome, Value};
 
 use crate::arithmetic::{self, discounted_return, reward_scale};
-use crate::forward::{forward_actions, forward_lifecycle, forward_observations, inner_accessors};
+use crate::forward::{
+    forward_actions, forward_lifecycle, forward_observations, inner_accessors,
+    randomness_beside_statistics,
+};
 use crate::stateful::RunningMeanVariance;
 use crate::stateful::normalize_observation::check_epsilon;
 
@@ -112,34 +115,10 @@ impl<E: Environment> NormalizeReward<E> {
 }
 
 impl<E: Environment> Environment for NormalizeReward<E> {
-    type Observation = E::Observation;
-    type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
-    type ActionSpace = E::ActionSpace;
-
-    forward_observations!();
-    forward_actions!();
+    forward_observations!(E);
+    forward_actions!(E);
     forward_lifecycle!();
-    fn seed(&mut self, seed: u64) {
-        self.inner.seed(seed);
-    }
-
-    /// Unsupported: the running statistics change what an episode gives and are not part of
-    /// a [`RandomState`](rl_core::RandomState); checkpoint them with `statistics` and
-    /// `set_statistics`, and the inner environment's random state through `inner`.
-    fn random_state(&self) -> Result<rl_core::RandomState, CoreError> {
-        Err(CoreError::Unsupported {
-            operation: "random_state",
-        })
-    }
-
-    /// Unsupported; see `random_state`.
-    fn set_random_state(&mut self, state: rl_core::RandomState) -> Result<(), CoreError> {
-        let _ = state;
-        Err(CoreError::Unsupported {
-            operation: "set_random_state",
-        })
-    }
+    randomness_beside_statistics!();
 
     fn reset(&mut self, mode: Mode) -> Result<E::Observation, CoreError> {
         let observation = self.inner.reset(mode)?;

@@ -83,13 +83,8 @@ impl<E: Environment> StickyAction<E> {
 }
 
 impl<E: Environment> Environment for StickyAction<E> {
-    type Observation = E::Observation;
-    type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
-    type ActionSpace = E::ActionSpace;
-
-    forward_observations!();
-    forward_actions!();
+    forward_observations!(E);
+    forward_actions!(E);
     forward_lifecycle!();
 
     fn reset(&mut self, mode: Mode) -> Result<E::Observation, CoreError> {

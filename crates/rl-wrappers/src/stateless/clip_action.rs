@@ -1,12 +1,12 @@
 //! [`ClipAction`]: any real action accepted and clipped to the Box bounds.
 
 use rl_core::{CoreError, Environment, Mode, StepOutcome};
-use rl_spaces::Space;
 
 use crate::forward::{
     forward_lifecycle, forward_observations, forward_randomness, inner_accessors,
 };
 use crate::stateless::FloatBox;
+use crate::stateless::float_box::map_action;
 
 /// Accepts any action of the right shape without NaN and clips each entry to the inner Box's
 /// bounds (Gymnasium 1.x's `ClipAction`, whose action space is the unbounded Box of the same
@@ -70,15 +70,12 @@ where
     }
 
     inner_accessors!(E);
+}
 
-    fn clip(&mut self, action: &E::Action) -> Result<(), CoreError> {
-        if !self.action_space.contains(action) {
-            return Err(CoreError::invalid_action(action, &self.action_space));
-        }
-        self.inner
-            .action_space()
-            .map_into(action, &mut self.clipped, |a, _, _| a)
-    }
+/// The map of [`map_action`]'s that clips: each number as it is (`map_into` clips it to the
+/// inner bounds).
+fn unchanged(value: f64, _low: f64, _high: f64) -> f64 {
+    value
 }
 
 impl<E> Environment for ClipAction<E>
@@ -86,12 +83,10 @@ where
     E: Environment,
     E::ActionSpace: FloatBox,
 {
-    type Observation = E::Observation;
     type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
     type ActionSpace = E::ActionSpace;
 
-    forward_observations!();
+    forward_observations!(E);
     forward_lifecycle!();
     forward_randomness!();
 
@@ -104,18 +99,28 @@ where
     }
 
     fn step(&mut self, action: &E::Action) -> Result<StepOutcome<E::Observation>, CoreError> {
-        self.clip(action)?;
+        let inner_space = self.inner.action_space();
+        map_action(
+            &self.action_space,
+            inner_space,
+            action,
+            &mut self.clipped,
+            unchanged,
+        )?;
         self.inner.step(&self.clipped)
     }
 
     fn is_applicable(&self, action: &E::Action) -> bool {
         let mut clipped = self.clipped.clone();
-        self.action_space.contains(action)
-            && self
-                .inner
-                .action_space()
-                .map_into(action, &mut clipped, |a, _, _| a)
-                .is_ok()
+        let inner_space = self.inner.action_space();
+        map_action(
+            &self.action_space,
+            inner_space,
+            action,
+            &mut clipped,
+            unchanged,
+        )
+        .is_ok()
             && self.inner.is_applicable(&clipped)
     }
 }

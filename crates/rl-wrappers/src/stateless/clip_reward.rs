@@ -53,13 +53,8 @@ impl<E: Environment> ClipReward<E> {
 }
 
 impl<E: Environment> Environment for ClipReward<E> {
-    type Observation = E::Observation;
-    type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
-    type ActionSpace = E::ActionSpace;
-
-    forward_observations!();
-    forward_actions!();
+    forward_observations!(E);
+    forward_actions!(E);
     forward_lifecycle!();
     forward_randomness!();
 

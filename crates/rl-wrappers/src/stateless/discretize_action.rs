@@ -96,12 +96,10 @@ where
     E: Environment,
     E::ActionSpace: FloatBox,
 {
-    type Observation = E::Observation;
     type Action = i64;
-    type ObservationSpace = E::ObservationSpace;
     type ActionSpace = Discrete;
 
-    forward_observations!();
+    forward_observations!(E);
     forward_lifecycle!();
     forward_randomness!();
 

@@ -119,6 +119,24 @@ float_box!(f32);
 float_box!(f64);
 
 /// The refusal of an [`AnySpace`] that is not a Box of floats.
+/// The action a float-Box action wrapper ([`ClipAction`](crate::stateless::ClipAction),
+/// [`RescaleAction`](crate::stateless::RescaleAction)) passes on: checks `action` against the
+/// wrapper's own action space `space`, then writes into `out` each of its numbers mapped by
+/// `map(value, low, high)` onto the bounds of `inner_space` (rounded and clipped to them,
+/// [`FloatBox::map_into`]).
+pub(crate) fn map_action<S: FloatBox>(
+    space: &S,
+    inner_space: &S,
+    action: &S::Element,
+    out: &mut S::Element,
+    map: impl Fn(f64, f64, f64) -> f64,
+) -> Result<(), CoreError> {
+    if !space.contains(action) {
+        return Err(CoreError::invalid_action(action, space));
+    }
+    inner_space.map_into(action, out, map)
+}
+
 fn not_a_float_box(space: &AnySpace) -> CoreError {
     CoreError::invalid_parameter(
         "action_space",

@@ -286,12 +286,10 @@ where
     E::ActionSpace: FiniteSpace,
     T: FlatScalar,
 {
-    type Observation = E::Observation;
     type Action = Vec<T>;
-    type ObservationSpace = E::ObservationSpace;
     type ActionSpace = OneHotSpace<T>;
 
-    forward_observations!();
+    forward_observations!(E);
     forward_lifecycle!();
     forward_randomness!();
 

@@ -7,6 +7,7 @@ use crate::forward::{
     forward_lifecycle, forward_observations, forward_randomness, inner_accessors,
 };
 use crate::stateless::FloatBox;
+use crate::stateless::float_box::map_action;
 
 /// Takes actions in `[-1, 1]` (a Box of the inner shape) and maps each entry linearly to the
 /// inner Box's bounds: `-1` to `low`, `1` to `high` (Gymnasium's `RescaleAction(env, -1, 1)`),
@@ -84,20 +85,9 @@ where
     inner_accessors!(E);
 }
 
-/// Checks `action` against `unit_space` (the `[-1, 1]` Box) and writes its image in
-/// `target_space` into `out`.
-fn rescale_into<S: FloatBox>(
-    unit_space: &S,
-    target_space: &S,
-    action: &S::Element,
-    out: &mut S::Element,
-) -> Result<(), CoreError> {
-    if !unit_space.contains(action) {
-        return Err(CoreError::invalid_action(action, unit_space));
-    }
-    target_space.map_into(action, out, |a, low, high| {
-        rescaled(a, (-1.0, 1.0), (low, high))
-    })
+/// The map of [`map_action`]'s that rescales: `[-1, 1]` linearly onto the inner bounds.
+fn from_unit(value: f64, low: f64, high: f64) -> f64 {
+    rescaled(value, (-1.0, 1.0), (low, high))
 }
 
 impl<E> Environment for RescaleAction<E>
@@ -105,12 +95,10 @@ where
     E: Environment,
     E::ActionSpace: FloatBox,
 {
-    type Observation = E::Observation;
     type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
     type ActionSpace = E::ActionSpace;
 
-    forward_observations!();
+    forward_observations!(E);
     forward_lifecycle!();
     forward_randomness!();
 
@@ -123,22 +111,26 @@ where
     }
 
     fn step(&mut self, action: &E::Action) -> Result<StepOutcome<E::Observation>, CoreError> {
-        rescale_into(
+        let inner_space = self.inner.action_space();
+        map_action(
             &self.action_space,
-            self.inner.action_space(),
+            inner_space,
             action,
             &mut self.rescaled,
+            from_unit,
         )?;
         self.inner.step(&self.rescaled)
     }
 
     fn is_applicable(&self, action: &E::Action) -> bool {
         let mut rescaled = self.rescaled.clone();
-        rescale_into(
+        let inner_space = self.inner.action_space();
+        map_action(
             &self.action_space,
-            self.inner.action_space(),
+            inner_space,
             action,
             &mut rescaled,
+            from_unit,
         )
         .is_ok()
             && self.inner.is_applicable(&rescaled)

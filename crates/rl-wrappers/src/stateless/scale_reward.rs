@@ -47,13 +47,8 @@ impl<E: Environment> ScaleReward<E> {
 }
 
 impl<E: Environment> Environment for ScaleReward<E> {
-    type Observation = E::Observation;
-    type Action = E::Action;
-    type ObservationSpace = E::ObservationSpace;
-    type ActionSpace = E::ActionSpace;
-
-    forward_observations!();
-    forward_actions!();
+    forward_observations!(E);
+    forward_actions!(E);
     forward_lifecycle!();
     forward_randomness!();
 

@@ -7,10 +7,111 @@ use rl_core::NumpyGenerator;
 use rl_core::corridor::Corridor;
 use rl_core::{BatchStep, Domain, Mode, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use serde::Deserialize;
 
 /// A corridor of `length` cells with slip probability `slip`.
 pub(crate) fn corridor(length: u32, slip: f64) -> Corridor {
     Corridor::new(length, slip).expect("valid corridor")
+}
+
+/// The parameters of a test registration that takes none.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct NoParams {}
+
+/// A [`Corridor`] with the changes a test asks for; every other `Domain` method is the
+/// corridor's.
+#[derive(Debug, Clone)]
+pub(crate) struct CorridorWith {
+    /// The corridor.
+    pub(crate) corridor: Corridor,
+    /// Each step reports the cell reached as `info["cell"]`.
+    pub(crate) reports_cell: bool,
+    /// Action masks are written in one pass ([`Domain::action_mask_into`]), as Taxi writes
+    /// its own.
+    pub(crate) one_pass_masks: bool,
+    /// The episode cap, when not the corridor's.
+    pub(crate) cap: Option<u64>,
+}
+
+impl CorridorWith {
+    /// The corridor unchanged, to change with the fields.
+    pub(crate) fn plain(corridor: Corridor) -> CorridorWith {
+        CorridorWith {
+            corridor,
+            reports_cell: false,
+            one_pass_masks: false,
+            cap: None,
+        }
+    }
+}
+
+impl Domain for CorridorWith {
+    type State = i64;
+    type Observation = i64;
+    type Action = i64;
+    type ObservationSpace = Discrete;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &Discrete {
+        self.corridor.observation_space()
+    }
+
+    fn action_space(&self) -> &Discrete {
+        self.corridor.action_space()
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> i64 {
+        self.corridor.initial_state(mode, rng)
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &i64,
+        action: &i64,
+        mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<i64> {
+        let mut outcome = self.corridor.step(state, action, mode, rng);
+        if self.reports_cell {
+            outcome.info.insert("cell", outcome.next_state);
+        }
+        outcome
+    }
+
+    fn observe(&self, state: &i64) -> i64 {
+        self.corridor.observe(state)
+    }
+
+    fn is_terminal(&self, state: &i64) -> bool {
+        self.corridor.is_terminal(state)
+    }
+
+    fn discount(&self) -> f64 {
+        self.corridor.discount()
+    }
+
+    fn episode_cap(&self) -> Option<u64> {
+        self.cap.or(self.corridor.episode_cap())
+    }
+
+    fn is_applicable(&self, state: &i64, action: &i64) -> bool {
+        self.corridor.is_applicable(state, action)
+    }
+
+    fn action_mask_into(&self, state: &i64, mask: &mut [bool]) -> bool {
+        if !self.one_pass_masks {
+            return self.corridor.action_mask_into(state, mask);
+        }
+        for (action, allowed) in (0..).zip(mask.iter_mut()) {
+            *allowed = self.corridor.is_applicable(state, &action);
+        }
+        true
+    }
+
+    fn state_count(&self) -> Option<usize> {
+        self.corridor.state_count()
+    }
 }
 
 /// A point with a velocity on a line. Each step pushes it by `0.05 · (action − 1)` plus noise
