@@ -61,6 +61,7 @@ mod capabilities;
 mod checker;
 mod constraint;
 pub mod corridor;
+mod documentation;
 mod domain;
 mod dynamic;
 mod environment;

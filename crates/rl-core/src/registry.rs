@@ -78,6 +78,7 @@ use serde::de::{Deserialize, DeserializeOwned};
 use serde_json::Value;
 
 use crate::batch::AnyDomainStates;
+pub use crate::documentation::{Documentation, DocumentationSection};
 pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
 use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
 pub use crate::run_settings::{RunSettings, Success};
@@ -492,13 +493,14 @@ type ConstructFn<D> = dyn Fn(Option<&Value>) -> Result<D, CoreError> + Send + Sy
 type BuildFn =
     dyn Fn(&str, Option<&Value>) -> Result<Box<dyn RegisteredDomain>, CoreError> + Send + Sync;
 
-/// One entry of the table: an id, its description, optional suggested settings, its
-/// parameters' names, and its constructor.
+/// One entry of the table: an id, its description, optional suggested settings and
+/// documentation, its parameters' names, and its constructor.
 #[derive(Clone)]
 struct Entry {
     id: Arc<str>,
     description: String,
     settings: Option<Value>,
+    documentation: Option<Documentation>,
     parameters: Option<Vec<&'static str>>,
     build: Arc<BuildFn>,
 }
@@ -519,9 +521,21 @@ pub struct RegistryEntry {
     /// `Deserialize` implementation); `None` when that type is not a struct (a JSON value the
     /// constructor reads itself), so the names are not known here.
     pub parameters: Option<Vec<String>>,
+    /// The documentation of the id's family ([`Registration::with_documentation`]), or `None`
+    /// when the registration declared none.
+    pub documentation: Option<Documentation>,
 }
 
 impl RegistryEntry {
+    /// The id's family: its documentation's ([`Documentation::family`], which the environment
+    /// catalogue's pages follow), or the id's [`family`] when it has no documentation.
+    pub fn family(&self) -> &str {
+        match &self.documentation {
+            Some(documentation) => documentation.family(),
+            None => family(&self.id),
+        }
+    }
+
     /// The settings, typed (the default when the registration has none). They were checked
     /// when the id registered, so reading them cannot fail.
     pub fn run_settings(&self) -> RunSettings {
@@ -540,6 +554,7 @@ pub struct Registration<D: Domain> {
     description: String,
     parameters: Option<Vec<&'static str>>,
     settings: Option<Value>,
+    documentation: Option<Documentation>,
     construct: Arc<ConstructFn<D>>,
     capabilities: Capabilities<D>,
 }
@@ -551,6 +566,7 @@ impl<D: Domain> fmt::Debug for Registration<D> {
             .field("id", &self.id)
             .field("description", &self.description)
             .field("settings", &self.settings)
+            .field("documentation", &self.documentation.map(|d| d.family()))
             .finish_non_exhaustive()
     }
 }
@@ -594,6 +610,7 @@ where
             description: description.into(),
             parameters: crate::parameter_names::parameter_names::<P>(),
             settings: None,
+            documentation: None,
             construct: Arc::new(construct),
             capabilities: Capabilities {
                 draw: None,
@@ -745,6 +762,15 @@ where
         self
     }
 
+    /// Attaches the documentation of the id's family ([`Documentation`]: the family's name and
+    /// its text in the domain documentation template, the file the domain type's rustdoc
+    /// includes), which `rl-core` never reads: the environment catalogue (rl-experiment) makes
+    /// a page of it for each family, with the family's ids ([`RegistryEntry::documentation`]).
+    pub fn with_documentation(mut self, documentation: Documentation) -> Self {
+        self.documentation = Some(documentation);
+        self
+    }
+
     /// Enters the registration into the process-wide table.
     ///
     /// Fails with [`CoreError::DuplicateId`] if the id is already registered, and with
@@ -770,6 +796,7 @@ where
             description,
             parameters,
             settings,
+            documentation,
             construct,
             capabilities,
         } = self;
@@ -790,6 +817,7 @@ where
             id: Arc::from(id.as_str()),
             description,
             settings,
+            documentation,
             parameters,
             build: Arc::new(build),
         };
@@ -833,6 +861,7 @@ pub fn list() -> Vec<RegistryEntry> {
             description: entry.description.clone(),
             settings: entry.settings.clone(),
             parameters: owned_names(entry.parameters.as_deref()),
+            documentation: entry.documentation,
         })
         .collect()
 }
@@ -845,7 +874,10 @@ pub fn ids() -> Vec<String> {
 
 /// The family of an id: the part before its first `-` (`CartPole` for `CartPole-v1`,
 /// `GridWorld` for `GridWorld-4x5`, `MiniGrid` for `MiniGrid-Empty-5x5-v0`), or the whole id
-/// when it has none. The message of [`CoreError::UnknownId`] and `rl list` group ids by it.
+/// when it has none. The message of [`CoreError::UnknownId`] and `rl list` group ids by it; a
+/// registration's [`Documentation`] names the family of its catalogue page, which may be finer
+/// (`MiniGrid-DoorKey`) or join ids of other prefixes (`FrozenLake8x8-v1` on FrozenLake's page):
+/// [`RegistryEntry::family`].
 ///
 /// ```
 /// use rl_core::registry::family;
@@ -870,6 +902,7 @@ pub fn describe(id: &str) -> Result<RegistryEntry, CoreError> {
         description: entry.description,
         settings: entry.settings,
         parameters: owned_names(entry.parameters.as_deref()),
+        documentation: entry.documentation,
     })
 }
 

@@ -1,9 +1,10 @@
 //! Environments built by id with what their registration declared
 //! (`RegisteredDomain::registered_environment`): state access, text pictures and frames where
-//! declared, a clear refusal where not, and steps equal to the plain environment's.
+//! declared, a clear refusal where not, and steps equal to the plain environment's; the
+//! documentation a registration carries, and the family it names.
 
 use rl_core::corridor::Corridor;
-use rl_core::registry::{self, Registration};
+use rl_core::registry::{self, Documentation, Registration};
 use rl_core::{CoreError, Environment, Frame, Mode};
 use rl_spaces::AnyElement;
 use serde::Deserialize;
@@ -29,12 +30,19 @@ fn corridor(params: Params) -> Result<Corridor, CoreError> {
     Corridor::new(params.length, params.slip)
 }
 
+/// The documentation of the registered corridor.
+const DOCUMENTATION: Documentation = Documentation::new(
+    "Corridors",
+    &["# Description\n\nA corridor walked left or right.\n"],
+);
+
 /// Registers the two ids once: one with every capability, one with none.
 fn register() {
     let _ = Registration::new("Corridor-registered-all-v0", "all", corridor)
         .with_render()
         .with_frames()
         .with_state()
+        .with_documentation(DOCUMENTATION)
         .register();
     let _ = Registration::new("Corridor-registered-bare-v0", "none", corridor).register();
 }
@@ -121,4 +129,26 @@ fn a_registered_environment_steps_as_the_plain_one() {
             }
         }
     }
+}
+
+#[test]
+fn the_registry_gives_the_documentation_and_family_a_registration_declared() {
+    register();
+    let documented = registry::describe("Corridor-registered-all-v0").expect("registered");
+    assert_eq!(documented.documentation, Some(DOCUMENTATION));
+    assert_eq!(documented.family(), "Corridors");
+    let sections = DOCUMENTATION.sections();
+    assert_eq!(sections.len(), 1);
+    assert_eq!(sections[0].heading, "Description");
+    assert_eq!(sections[0].body, "A corridor walked left or right.");
+    // Without documentation, the family is the id's prefix.
+    let bare = registry::describe("Corridor-registered-bare-v0").expect("registered");
+    assert_eq!(bare.documentation, None);
+    assert_eq!(bare.family(), "Corridor");
+    assert!(
+        registry::list()
+            .iter()
+            .any(|entry| entry.id == "Corridor-registered-all-v0"
+                && entry.documentation == Some(DOCUMENTATION))
+    );
 }

@@ -226,36 +226,7 @@ impl Constants {
 /// episode ends, stepped in float32 with polynomial sine and cosine. **Not bit-exact with
 /// Gymnasium** (see the [module](self) documentation for what differs and why it exists).
 ///
-/// # Action space
-///
-/// `Discrete(2)`: 0 pushes the cart left, 1 pushes it right (as [`CartPole`]).
-///
-/// # Observation space
-///
-/// [`CartPole`]'s: `Box` of four float32 values (position, velocity, angle, angular velocity).
-/// The observation is the float32 state.
-///
-/// # Rewards
-///
-/// As [`CartPole`]: +1 per step, or the Sutton and Barto reward (0, and -1 on termination).
-///
-/// # Starting state
-///
-/// [`CartPole`]'s draw (the same random numbers), rounded to float32.
-///
-/// # Episode end
-///
-/// * **Termination**: the float32 position or angle leaves its threshold (strictly).
-/// * **Truncation**: `max_episode_steps` (500), applied by the simulator or vector
-///   environment.
-///
-/// # Parameters
-///
-/// [`CartPoleParams`], validated as for [`CartPole`].
-///
-/// # Reference
-///
-/// None: it approximates Gymnasium 1.4.0's `CartPole-v1` ([`CartPole`] is exact).
+#[doc = include_str!("cartpole_fast.md")]
 ///
 /// Stepped as a batch (rl-wrappers' `KernelVector::from_kernel` builds a vector environment
 /// of it the same way):

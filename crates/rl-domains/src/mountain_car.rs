@@ -257,70 +257,7 @@ pub const ACCELERATE_RIGHT: i64 = 2;
 
 /// MountainCar: Gymnasium 1.4.0's `MountainCar-v0` as a [`Domain`].
 ///
-/// # Description
-///
-/// A car sits at the bottom of a sinusoidal valley and must reach the flag on the hill to
-/// its right. Its engine is too weak to drive straight up, so it has to swing back and forth
-/// to build momentum (Moore, 1990).
-///
-/// # Action space
-///
-/// `Discrete(3)`, actions are `i64`:
-///
-/// | action | meaning |
-/// |---|---|
-/// | 0 ([`ACCELERATE_LEFT`]) | accelerate to the left by `force` |
-/// | 1 ([`NO_ACCELERATION`]) | do not accelerate |
-/// | 2 ([`ACCELERATE_RIGHT`]) | accelerate to the right by `force` |
-///
-/// # Observation space
-///
-/// `Box([min_position, -max_speed], [max_position, max_speed], (2,), float32)` as an
-/// [`ArrayBox<f32, 2>`]; the observation is the state rounded to float32
-/// ([`MountainCarState::to_observation`]), exactly what Gymnasium returns.
-///
-/// | index | observation | min | max |
-/// |---|---|---|---|
-/// | 0 | position | `min_position` (-1.2) | `max_position` (0.6) |
-/// | 1 | velocity | `-max_speed` (-0.07) | `max_speed` (0.07) |
-///
-/// The float64 state ([`MountainCarState`]) is the domain's state.
-///
-/// # Rewards
-///
-/// `step_reward` (-1) for every step; the step that reaches the goal gives `goal_reward`
-/// (also -1 in Gymnasium, 0 with [`MountainCarParams::rlpy_style`]).
-///
-/// # Starting state
-///
-/// The position is drawn from `[reset_low, reset_high)` (default `[-0.6, -0.4)`) as
-/// `low + (high - low) * u` with `u` uniform in `[0, 1)`; the velocity is 0.
-///
-/// # Episode end
-///
-/// * **Termination**: after the step, `position >= goal_position` (0.5) and
-///   `velocity >= goal_velocity` (0).
-/// * **Truncation**: the episode reaches `max_episode_steps` steps (200), the episode cap
-///   the [`Simulator`](rl_core::Simulator) applies.
-///
-/// # Parameters
-///
-/// [`MountainCarParams`], whose [`Default`] is `MountainCar-v0`: the track, the speed
-/// limit, the goal, the engine force, gravity, the rewards, the reset range and the time
-/// limit; [`MountainCarParams::rlpy_style`] gives RLPy's deterministic start and goal
-/// reward. [`MountainCar::new`] validates them.
-///
-/// # Reference
-///
-/// Gymnasium 1.4.0, `gymnasium/envs/classic_control/mountain_car.py`, registered as
-/// `MountainCar-v0` with `max_episode_steps=200`. The traces of
-/// `testdata/reference/mountaincar_v0.json` replay bit for bit through this domain.
-///
-/// # Differences from the reference
-///
-/// * Stepping after termination is an error, and an action outside `Discrete(3)` is an
-///   error instead of an assertion failure.
-/// * RLPy's MountainCar tests termination one step late; this domain follows Gymnasium.
+#[doc = include_str!("mountain_car.md")]
 ///
 /// ```
 /// use rl_core::{Environment, Mode, Simulator};

@@ -213,72 +213,7 @@ pub fn pendulum_step(params: &PendulumParams, state: &PendulumState, action: f32
 
 /// Pendulum: Gymnasium 1.4.0's `Pendulum-v1` as a [`Domain`].
 ///
-/// # Description
-///
-/// A pendulum hangs from a frictionless pivot; a motor applies torque to it. Starting from
-/// a random angle and velocity, the agent must swing it up and keep it upright, with as
-/// little torque as it can. The motor is too weak to lift it in one go.
-///
-/// # Action space
-///
-/// `Box(-2.0, 2.0, (1,), float32)` as an [`ArrayBox<f32, 1>`]; actions are `[f32; 1]`:
-///
-/// | index | action | min | max |
-/// |---|---|---|---|
-/// | 0 | the torque applied at the pivot | -2.0 | 2.0 |
-///
-/// # Observation space
-///
-/// `Box([-1, -1, -8], [1, 1, 8], (3,), float32)` as an [`ArrayBox<f32, 3>`]; the
-/// observation is [`PendulumState::to_observation`]:
-///
-/// | index | observation | min | max |
-/// |---|---|---|---|
-/// | 0 | `cos(theta)` | -1 | 1 |
-/// | 1 | `sin(theta)` | -1 | 1 |
-/// | 2 | angular velocity | -8 | 8 |
-///
-/// `theta` is the angle from upright, counter-clockwise. The float64 state
-/// ([`PendulumState`]) is the domain's state.
-///
-/// # Rewards
-///
-/// `-(an² + 0.1 theta_dot² + 0.001 u²)` with `an` the angle normalised into `[-pi, pi)`
-/// and `u` the clipped torque (`u²` computed in float32), before the step: between about
-/// -16.27 and 0, which it reaches upright, at rest, without torque.
-///
-/// # Starting state
-///
-/// `theta` is drawn from `[-pi, pi)` and `theta_dot` from `[-1, 1)`, each as
-/// `low + (high - low) u` with `u` uniform in `[0, 1)`.
-///
-/// # Episode end
-///
-/// * **Termination**: never.
-/// * **Truncation**: the episode reaches `max_episode_steps` steps (200), the episode cap
-///   the [`Simulator`](rl_core::Simulator) applies.
-///
-/// # Parameters
-///
-/// [`PendulumParams`], whose [`Default`] is `Pendulum-v1`: gravity `g` (10.0, a `make`
-/// argument in Gymnasium) and the time limit. [`Pendulum::new`] validates them.
-///
-/// # Reference
-///
-/// Gymnasium 1.4.0, `gymnasium/envs/classic_control/pendulum.py`, registered as
-/// `Pendulum-v1` with `max_episode_steps=200`, under NumPy 2. The traces of
-/// `testdata/reference/pendulum_v1.json` and `pendulum_v1_g9_81.json` (`g` = 9.81) replay
-/// bit for bit through this domain.
-///
-/// # Differences from the reference
-///
-/// * Gymnasium's `step` accepts any torque and clips it; so does this domain for any finite
-///   torque ([`Domain::accepts_action`]), but NaN and infinities, which Gymnasium would carry
-///   into the state, are [`rl_core::CoreError::InvalidAction`].
-/// * Gymnasium's reset `options` (`x_init`, `y_init`) are not offered: use
-///   [`Simulator::reset_to`] to start elsewhere.
-///
-/// [`Simulator::reset_to`]: rl_core::Simulator::reset_to
+#[doc = include_str!("pendulum.md")]
 ///
 /// ```
 /// use rl_core::{CoreError, Environment, Mode, Simulator};

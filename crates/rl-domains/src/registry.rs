@@ -94,6 +94,37 @@ use crate::toy_text::cliff_walking::{
 use crate::toy_text::frozen_lake::{FrozenLake, FrozenLake8x8Params, FrozenLakeParams};
 use crate::toy_text::taxi::{Taxi, TaxiParams};
 
+/// The documentation of each family: the file its domain type's rustdoc includes, which its
+/// registrations carry for the environment catalogue.
+mod docs {
+    use rl_core::registry::Documentation;
+
+    pub(super) const CARTPOLE: Documentation =
+        Documentation::new("CartPole", &[include_str!("cartpole.md")]);
+    pub(super) const MOUNTAIN_CAR: Documentation =
+        Documentation::new("MountainCar", &[include_str!("mountain_car.md")]);
+    pub(super) const MOUNTAIN_CAR_CONTINUOUS: Documentation = Documentation::new(
+        "MountainCarContinuous",
+        &[include_str!("mountain_car_continuous.md")],
+    );
+    pub(super) const ACROBOT: Documentation =
+        Documentation::new("Acrobot", &[include_str!("acrobot.md")]);
+    pub(super) const PENDULUM: Documentation =
+        Documentation::new("Pendulum", &[include_str!("pendulum.md")]);
+    pub(super) const FAST_CARTPOLE: Documentation =
+        Documentation::new("FastCartPole", &[include_str!("cartpole_fast.md")]);
+    pub(super) const FROZEN_LAKE: Documentation =
+        Documentation::new("FrozenLake", &[include_str!("toy_text/frozen_lake.md")]);
+    pub(super) const CLIFF_WALKING: Documentation =
+        Documentation::new("CliffWalking", &[include_str!("toy_text/cliff_walking.md")]);
+    pub(super) const TAXI: Documentation =
+        Documentation::new("Taxi", &[include_str!("toy_text/taxi.md")]);
+    pub(super) const BLACKJACK: Documentation =
+        Documentation::new("Blackjack", &[include_str!("toy_text/blackjack.md")]);
+    pub(super) const GRIDWORLD: Documentation =
+        Documentation::new("GridWorld", &[include_str!("gridworld/gridworld.md")]);
+}
+
 /// The id of CartPole.
 pub const CARTPOLE_ID: &str = "CartPole-v1";
 /// The id of MountainCar.
@@ -174,6 +205,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::CARTPOLE)
         .with_settings(cartpole_settings())
         .register(),
         Registration::new(
@@ -186,6 +218,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::MOUNTAIN_CAR)
         .with_settings(
             json!({"agent": "linear-sarsa", "max_steps": 60_000, "learning_threshold": -130.0, "success": "terminated"}),
         )
@@ -200,6 +233,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::MOUNTAIN_CAR_CONTINUOUS)
         // The tile-coding agents control the force discretised into 5 values (see
         // `rl_experiment::catalog`); finer tiles than the default 8 keep every run reaching
         // the hilltop rather than settling on pushing nothing (measured: 8 tiles leave one run
@@ -223,6 +257,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::ACROBOT)
         // Fewer, wider tiles and 16 tilings generalise over the six observations; the greedy
         // policy explores enough with all values starting at 0 (optimistic, as every reward
         // is -1 or 0).
@@ -246,6 +281,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // Its environments with frames draw Gymnasium's arrow of the last torque
         // (`RenderFrame::draw_frame_after`).
         .with_frames()
+        .with_documentation(docs::PENDULUM)
         // The torque is discretised into 5 values; the episodes never terminate (only the
         // time limit ends them), so learning discounts by 0.99 to keep the values bounded.
         .with_settings(json!({
@@ -266,6 +302,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::FAST_CARTPOLE)
         .with_settings(cartpole_settings())
         .register(),
         Registration::new(
@@ -277,6 +314,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::FROZEN_LAKE)
         .with_transitions()
         // Undiscounted, with its reward only at the goal: Q-learning's greedy policy heads
         // there with a discount below 1 (measured: 0.74 with 0.99 against 0.53 with 1), but
@@ -306,6 +344,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::FROZEN_LAKE)
         .with_transitions()
         // As FrozenLake-v1's, with a discount nearer 1 for the longer way (0.99 learns a
         // policy that the 200 steps cut less often but that falls more: 0.787 after 400 000
@@ -331,6 +370,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::CLIFF_WALKING)
         .with_transitions()
         .with_settings(json!({
             "agent": "q-learning",
@@ -349,6 +389,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::CLIFF_WALKING)
         .with_transitions()
         // A smaller step size than the default 0.1 steadies the values on slippery moves
         // (measured, mean over 1000 evaluation episodes against the optimum -64.7: -70.4
@@ -372,6 +413,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::TAXI)
         .with_transitions()
         .with_settings(json!({
             "agent": "q-learning",
@@ -392,6 +434,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::BLACKJACK)
         // Issue 28's criterion: at least -0.10 over 10^4 evaluation episodes (a random policy
         // gets about -0.4), so 1250 episodes per check of 8 runs (measured: -0.065).
         .with_settings(json!({
@@ -411,6 +454,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_render()
         .with_state()
         .with_frames()
+        .with_documentation(docs::GRIDWORLD)
         .with_transitions()
         .with_settings(json!({
             "agent": "q-learning",

@@ -1,13 +1,20 @@
 //! The environment catalogue is generated from the registry and must be current (issue 30):
 //! `docs/catalogue.md`, an index of every registered id (family, spaces, episode cap, what the
 //! registration declares, the learning defaults), and one page per family in
-//! `docs/catalogue/FAMILY.md` (a GIF of an episode, then each id's spaces, episode end,
-//! parameters, pictures, vectors, `rl run` defaults and the family's versions). This test
-//! builds them from every registered id and compares them with the checked-in files, and
-//! checks that every GIF a page shows exists (and that no other GIF lies there), and that the
-//! `rl render --episode` command a page names writes its GIF byte for byte (for the smallest
-//! GIF; drawing them all is for the write mode). To write the
-//! pages and the GIFs again after registering or changing an id:
+//! `docs/catalogue/FAMILY.md`: a GIF of an episode, the family's documentation in the domain
+//! documentation template (description, action space, observation space, rewards, starting
+//! state, episode end, parameters, reference: the text its registrations carry,
+//! `rl_core::registry::Documentation`, which the domain's rustdoc shows too), its versions, then
+//! each id's spaces, episode end, parameters, pictures, vectors and `rl run` defaults. The
+//! families are the registrations' (`RegistryEntry::family`): one page for CartPole, one for
+//! each of minigrid's environment classes.
+//!
+//! This test builds them from every registered id and compares them with the checked-in
+//! files, and checks that every GIF a page shows exists (and that no other GIF lies there), that
+//! the GIFs stay within [`GIF_BUDGET`], and that the `rl render --episode` command a page names
+//! writes its GIF byte for byte (for the smallest GIF; drawing them all is for the write mode).
+//! Another checks that every page has the template's sections and no rustdoc syntax left. To
+//! write the pages and the GIFs again after registering or changing an id:
 //!
 //! ```text
 //! RL_WRITE_CATALOGUE=1 cargo test -p rlrs-experiment --test suite catalogue
@@ -18,7 +25,9 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use rl_core::registry::Documentation;
 use rl_core::{BatchStates, Environment};
 use rl_experiment::builtins as registry;
 
@@ -35,6 +44,10 @@ const GIF_WIDTH: u32 = 160;
 
 /// The GIFs' frame rate.
 const GIF_FPS: u32 = 15;
+
+/// The most bytes the GIFs of `docs/catalogue/` may take together (about 540 KiB today, one
+/// for each of the 33 families).
+const GIF_BUDGET: u64 = 600 * 1024;
 
 /// The command that writes the catalogue again.
 const WRITE_COMMAND: &str =
@@ -68,7 +81,7 @@ impl Gif {
 
 /// One family's page.
 struct Page {
-    /// The family (the ids' common prefix, `rl_core::registry::family`).
+    /// The family (its registrations', `RegistryEntry::family`).
     family: String,
     /// The page's Markdown.
     markdown: String,
@@ -95,11 +108,19 @@ struct IdFacts {
     parameters: Option<Vec<String>>,
 }
 
-/// The facts of every registered id but the tests' own, grouped by family in the order of each
-/// family's first id.
-fn families() -> Vec<(String, Vec<IdFacts>)> {
+/// A family of ids: its name, the documentation its registrations carry and its ids' facts.
+struct Family {
+    name: String,
+    documentation: Option<Documentation>,
+    ids: Vec<IdFacts>,
+}
+
+/// The facts of every registered id but the tests' own, grouped by family (the
+/// registrations', `RegistryEntry::family`) in the order of each family's first id. The ids of
+/// a family carry one documentation.
+fn families() -> Vec<Family> {
     registry::register_builtins();
-    let mut families: Vec<(String, Vec<IdFacts>)> = Vec::new();
+    let mut families: Vec<Family> = Vec::new();
     for entry in registry::list() {
         let id = entry.id.as_str();
         if crate::TEST_IDS.contains(&id) {
@@ -138,13 +159,42 @@ fn families() -> Vec<(String, Vec<IdFacts>)> {
             play: random_play(domain.as_ref()),
             parameters: entry.parameters.clone(),
         };
-        let family = rl_core::registry::family(id).to_owned();
-        match families.iter_mut().find(|(name, _)| *name == family) {
-            Some((_, ids)) => ids.push(facts),
-            None => families.push((family, vec![facts])),
+        let name = entry.family();
+        match families.iter_mut().find(|family| family.name == name) {
+            Some(family) => {
+                assert_eq!(
+                    family.documentation, entry.documentation,
+                    "{id} carries another documentation than the rest of {name}"
+                );
+                family.ids.push(facts);
+            }
+            None => families.push(Family {
+                name: name.to_owned(),
+                documentation: entry.documentation,
+                ids: vec![facts],
+            }),
         }
     }
     families
+}
+
+/// The catalogue as the registry gives it: the index and the family pages, built once for the
+/// tests of this file (each id's random episodes take a while).
+struct Catalogue {
+    index: String,
+    pages: Vec<Page>,
+}
+
+/// The catalogue, built on first use.
+fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let families = families();
+        Catalogue {
+            index: index(&families),
+            pages: families.iter().map(page).collect(),
+        }
+    })
 }
 
 /// The episodes of random actions each id's section describes.
@@ -244,7 +294,7 @@ fn speed_cell(speeds: &serde_json::Map<String, serde_json::Value>, id: &str) -> 
     format!("{} / {}", side("python"), side("rust"))
 }
 
-fn index(families: &[(String, Vec<IdFacts>)]) -> String {
+fn index(families: &[Family]) -> String {
     let (run, speeds) = measured_speeds();
     let mut text = String::new();
     let _ = write!(
@@ -253,11 +303,12 @@ fn index(families: &[(String, Vec<IdFacts>)]) -> String {
          Every built-in id (registered by `rl-domains` and `rl-object-grid`), generated from the\n\
          registry by `{WRITE_COMMAND}`\n\
          (CI fails when this page or a family's page differs from what that command writes).\n\
-         Each family has a page, linked from its heading, with a GIF of an episode and each id's\n\
-         details. Each id is built with\n\
-         its default parameters; its module's documentation in `rl-domains` or `rl-object-grid`\n\
-         has the whole description (spaces, rewards, starting state, episode end, parameters,\n\
-         reference, differences).\n\
+         Each family (as its registrations name it: one for CartPole, one for each of minigrid's\n\
+         environment classes) has a page, linked from its heading, in the domain documentation\n\
+         template (description, action and observation spaces, rewards, starting state, episode\n\
+         end, parameters, reference: the text its registrations carry, which the domain's\n\
+         rustdoc shows too), with a GIF of an episode, its versions and each id's details.\n\
+         Each id is built with its default parameters.\n\
          `state`, `text`, `frames`: the registration declares state access (Python's\n\
          `reset(options={{\"state\": ...}})`), text pictures (`render_mode=\"ansi\"`) and RGB\n\
          frames (`render_mode=\"rgb_array\"`, `rl render`); `kernel`: vectors by id step a\n\
@@ -274,10 +325,10 @@ fn index(families: &[(String, Vec<IdFacts>)]) -> String {
          `docs/measured-speeds.json`; docs/PERFORMANCE.md has the run); `-` where it does not\n\
          measure the id.\n"
     );
-    for (family, ids) in families {
+    for Family { name, ids, .. } in families {
         let _ = write!(
             text,
-            "\n## [{family}](catalogue/{family}.md)\n\n\
+            "\n## [{name}](catalogue/{name}.md)\n\n\
              | id | observation space | action space | episode cap | state | text | frames | kernel | transitions | `rl run` agent, budget | learning threshold | speed |\n\
              |---|---|---|---|---|---|---|---|---|---|---|---|\n"
         );
@@ -305,11 +356,11 @@ fn index(families: &[(String, Vec<IdFacts>)]) -> String {
 }
 
 /// The arguments row: the JSON parameters the id reads (their meaning and defaults are in the
-/// module documentation), and how to give them.
+/// family's Parameters section), and how to give them.
 fn arguments(facts: &IdFacts) -> String {
     let Some(parameters) = &facts.parameters else {
         return "a JSON object read by the constructor itself (`rl ... --params '{...}'`, Python \
-                keyword arguments); the module documentation lists what it takes"
+                keyword arguments); the family's Parameters section lists what it takes"
             .to_owned();
     };
     if parameters.is_empty() {
@@ -338,21 +389,22 @@ fn gif_size((width, height): (u32, u32)) -> (u32, u32) {
     )
 }
 
-/// A family's page, `docs/catalogue/FAMILY.md`, in the domain documentation's template.
-fn page(family: &str, ids: &[IdFacts]) -> Page {
+/// A family's page, `docs/catalogue/FAMILY.md`: its GIF, its documentation in the domain
+/// documentation template, its versions and each id's facts.
+fn page(family: &Family) -> Page {
+    let Family {
+        name,
+        documentation,
+        ids,
+    } = family;
     let mut text = String::new();
     let _ = write!(
         text,
-        "# {family}\n\n\
+        "# {name}\n\n\
          Part of the [environment catalogue](../catalogue.md), generated from the registry by\n\
          `{WRITE_COMMAND}`.\n\
-         The module documentation of `rl-domains` or `rl-object-grid` has the family's whole\n\
-         description (rewards, starting state, each condition of the episode's end, parameters,\n\
-         reference). Each id's last row is measured: {PLAY_EPISODES} episodes of uniform random\n\
-         actions (environment `i` seeded with `i`, its actions drawn with seed `1000 + i`), each\n\
-         until it ends or for {PLAY_STEPS} steps, with the rewards they saw (every value, or the\n\
-         range when there are more than 5), their lengths and how they ended (a step that both\n\
-         terminates and reaches the episode cap counts as terminated).\n"
+         Below: the family's documentation (the text its registrations carry, which the domain's\n\
+         rustdoc shows too), its versions, then each id's facts.\n"
     );
     let gif = ids[0].frame_size.map(|size| Gif {
         id: ids[0].id.clone(),
@@ -378,12 +430,21 @@ fn page(family: &str, ids: &[IdFacts]) -> Page {
             );
         }
     }
+    match documentation {
+        Some(documentation) => text.push_str(&documentation_markdown(documentation)),
+        None => text.push_str("\nThe family's registrations carry no documentation.\n"),
+    }
     let versions: Vec<String> = ids.iter().map(|facts| format!("`{}`", facts.id)).collect();
     let _ = write!(
         text,
         "\n## Versions\n\n\
          The registered ids of the family: {}. Each id's description names the reference\n\
-         version it reproduces, where it has one.\n",
+         version it reproduces, where it has one. Each id's last row below is measured:\n\
+         {PLAY_EPISODES} episodes of uniform random actions (environment `i` seeded with `i`, its\n\
+         actions drawn with seed `1000 + i`), each until it ends or for {PLAY_STEPS} steps, with the\n\
+         rewards they saw (every value, or the range when there are more than 5), their lengths and\n\
+         how they ended (a step that both terminates and reaches the episode cap counts as\n\
+         terminated).\n",
         versions.join(", ")
     );
     for facts in ids {
@@ -402,7 +463,7 @@ fn page(family: &str, ids: &[IdFacts]) -> Page {
              | | |\n|---|---|\n\
              | Action space | `{action}` |\n\
              | Observation space | `{observation}` |\n\
-             | Episode end | termination as the domain's terminal test says; truncation at the episode cap, {cap} steps |\n\
+             | Episode end | termination as the family's Episode end says; truncation at the episode cap, {cap} steps |\n\
              | Discount | {discount} |\n\
              | Arguments | {arguments} |\n\
              | Pictures | text: {text_picture}; {frames} |\n\
@@ -436,10 +497,238 @@ fn page(family: &str, ids: &[IdFacts]) -> Page {
         );
     }
     Page {
-        family: family.to_owned(),
+        family: name.clone(),
         markdown: text,
         gif,
     }
+}
+
+/// A family's documentation as the sections of its page: each section of the template (and any
+/// other the text has) under a `##` heading, its sub-headings one level deeper, the text made
+/// plain Markdown ([`plain_markdown`]).
+fn documentation_markdown(documentation: &Documentation) -> String {
+    let mut text = String::new();
+    for section in documentation.sections() {
+        let body = deeper_headings(&plain_markdown(&section.body));
+        if section.heading.is_empty() {
+            let _ = write!(text, "\n{body}\n");
+        } else {
+            let _ = write!(text, "\n## {}\n\n{body}\n", section.heading);
+        }
+    }
+    text
+}
+
+/// Whether `line` opens or closes a fenced code block.
+fn is_fence(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("```") || line.starts_with("~~~")
+}
+
+/// `text` with every heading outside code blocks one level deeper (`## Detail` becomes
+/// `### Detail`).
+fn deeper_headings(text: &str) -> String {
+    let mut in_code = false;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if is_fence(line) {
+                in_code = !in_code;
+            } else if !in_code {
+                let marks = line.bytes().take_while(|byte| *byte == b'#').count();
+                if (1..6).contains(&marks) && line[marks..].starts_with(' ') {
+                    return format!("#{line}");
+                }
+            }
+            line.to_owned()
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// Whether a link's target is a web page (kept on the page) rather than a rustdoc path.
+fn is_web(target: &str) -> bool {
+    target.starts_with("https://") || target.starts_with("http://")
+}
+
+/// A reference definition line, `[label]: target`, as its label and target.
+fn definition(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix('[')?;
+    let (label, target) = rest.split_once("]:")?;
+    Some((label, target.trim()))
+}
+
+/// The end of the code span that starts at `start` (a run of backticks): the index after its
+/// closing run, or `None` when it is not closed on the line.
+fn code_span_end(line: &str, start: usize) -> Option<usize> {
+    let run = line[start..]
+        .bytes()
+        .take_while(|byte| *byte == b'`')
+        .count();
+    let fence = &line[start..start + run];
+    let mut from = start + run;
+    while let Some(found) = line[from..].find(fence) {
+        let at = from + found;
+        let length = line[at..].bytes().take_while(|byte| *byte == b'`').count();
+        if length == run {
+            return Some(at + run);
+        }
+        from = at + length;
+    }
+    None
+}
+
+/// The index of the `]` that closes the `[` at `start`, code spans and nested brackets
+/// skipped, or `None`.
+fn label_end(line: &str, start: usize) -> Option<usize> {
+    let mut depth = 0;
+    let mut index = start;
+    while index < line.len() {
+        match line.as_bytes()[index] {
+            b'`' => {
+                index = code_span_end(line, index)?;
+                continue;
+            }
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(index);
+                }
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    None
+}
+
+/// Whether a link's label names an item as rustdoc resolves it: one code span, or a path.
+fn is_item(label: &str) -> bool {
+    let code = label.len() > 2
+        && label.starts_with('`')
+        && label.ends_with('`')
+        && !label[1..label.len() - 1].contains('`');
+    let path = !label.is_empty()
+        && label
+            .chars()
+            .all(|character| character.is_alphanumeric() || "_:<>".contains(character));
+    code || path
+}
+
+/// A link's label as text: a path loses its `crate::`, `self::` or `super::` prefix, which
+/// means nothing outside the crate.
+fn label_text(label: &str) -> String {
+    let mut text = label.to_owned();
+    for prefix in ["crate::", "self::", "super::"] {
+        text = text.replace(prefix, "");
+    }
+    text
+}
+
+/// One line of text (outside code blocks) with its rustdoc links made plain (see
+/// [`plain_markdown`]); `web_labels` are the labels of reference definitions to web pages.
+fn plain_line(line: &str, web_labels: &[&str]) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut index = 0;
+    while index < line.len() {
+        let rest = &line[index..];
+        if rest.starts_with('`') {
+            let end = code_span_end(line, index).unwrap_or(line.len());
+            out.push_str(&line[index..end]);
+            index = end;
+            continue;
+        }
+        let close = if rest.starts_with('[') {
+            label_end(line, index)
+        } else {
+            None
+        };
+        if let Some(close) = close {
+            let label = &line[index + 1..close];
+            let after = &line[close + 1..];
+            // An inline link, `[label](target)`.
+            if let Some(target) = after
+                .strip_prefix('(')
+                .and_then(|target| target.split_once(')'))
+                .map(|(target, _)| target)
+            {
+                let end = close + 1 + target.len() + 2;
+                if is_web(target) {
+                    out.push_str(&line[index..end]);
+                } else {
+                    out.push_str(&label_text(label));
+                }
+                index = end;
+                continue;
+            }
+            // A reference link, `[label][reference]`.
+            if let Some(reference) = after
+                .strip_prefix('[')
+                .and_then(|reference| reference.split_once(']'))
+                .map(|(reference, _)| reference)
+            {
+                let end = close + 1 + reference.len() + 2;
+                let reference = if reference.is_empty() {
+                    label
+                } else {
+                    reference
+                };
+                if web_labels.contains(&reference) {
+                    out.push_str(&line[index..end]);
+                } else {
+                    out.push_str(&label_text(label));
+                }
+                index = end;
+                continue;
+            }
+            // A shortcut link, `[label]`: an item (or a label defined as a web page).
+            if !web_labels.contains(&label) && is_item(label) {
+                out.push_str(&label_text(label));
+                index = close + 1;
+                continue;
+            }
+        }
+        let character = rest.chars().next().expect("not at the end");
+        out.push(character);
+        index += character.len_utf8();
+    }
+    out
+}
+
+/// Rustdoc Markdown made plain Markdown for a page outside rustdoc: intra-doc links become
+/// their text (`` [`PUSH_LEFT`] `` becomes `` `PUSH_LEFT` ``, `` [`Simulator`](rl_core::Simulator) ``
+/// becomes `` `Simulator` ``, a `crate::` path loses the prefix), their reference definitions
+/// go; links to web pages stay, and code is left as written.
+fn plain_markdown(text: &str) -> String {
+    let web_labels: Vec<&str> = text
+        .lines()
+        .filter_map(definition)
+        .filter(|(_, target)| is_web(target))
+        .map(|(label, _)| label)
+        .collect();
+    let mut in_code = false;
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if is_fence(line) {
+            in_code = !in_code;
+        } else if !in_code {
+            if let Some((_, target)) = definition(line) {
+                if is_web(target) {
+                    lines.push(line.to_owned());
+                }
+                continue;
+            }
+            lines.push(plain_line(line, &web_labels));
+            continue;
+        }
+        lines.push(line.to_owned());
+    }
+    // A definition removed from the end leaves blank lines behind.
+    while lines.last().is_some_and(|line| line.trim().is_empty()) {
+        lines.pop();
+    }
+    lines.join("\n")
 }
 
 /// Writes the GIF of `gif` to `path` with the library call behind `rl render --episode`.
@@ -487,18 +776,14 @@ fn has_transitions(id: &str) -> bool {
 fn the_catalogue_is_generated_from_the_registry_and_current() {
     let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs");
     let write = std::env::var_os("RL_WRITE_CATALOGUE").is_some();
-    let families = families();
-    let mut expected: Vec<(PathBuf, String)> = vec![(docs.join("catalogue.md"), index(&families))];
-    let pages: Vec<Page> = families
-        .iter()
-        .map(|(family, ids)| page(family, ids))
-        .collect();
+    let Catalogue { index, pages } = catalogue();
+    let mut expected: Vec<(PathBuf, String)> = vec![(docs.join("catalogue.md"), index.clone())];
     let directory = docs.join("catalogue");
     if write {
         std::fs::create_dir_all(&directory).expect("create docs/catalogue");
     }
     let mut gifs = Vec::new();
-    for page in &pages {
+    for page in pages {
         expected.push((
             directory.join(format!("{}.md", page.family)),
             page.markdown.clone(),
@@ -561,21 +846,55 @@ fn the_catalogue_is_generated_from_the_registry_and_current() {
         std::fs::read(&remade).ok() == std::fs::read(directory.join(smallest.file_name())).ok(),
         "`{command}` does not write the checked-in GIF: run\n{WRITE_COMMAND}"
     );
-    let mut listed: Vec<PathBuf> = std::fs::read_dir(&directory)
-        .expect("docs/catalogue exists")
-        .map(|entry| entry.expect("a directory entry").path())
-        .collect();
-    listed.sort();
+    let listing = || {
+        let mut listed: Vec<PathBuf> = std::fs::read_dir(&directory)
+            .expect("docs/catalogue exists")
+            .map(|entry| entry.expect("a directory entry").path())
+            .collect();
+        listed.sort();
+        listed
+    };
     let mut known: Vec<PathBuf> = expected
         .iter()
         .skip(1)
         .map(|(path, _)| path.clone())
-        .chain(gifs)
+        .chain(gifs.iter().cloned())
         .collect();
     known.sort();
-    assert_eq!(
-        listed, known,
-        "docs/catalogue/ holds exactly the pages and their GIFs"
+    if write {
+        // The pages and GIFs of families that are gone (or renamed) go too.
+        for stale in listing().iter().filter(|path| !known.contains(path)) {
+            std::fs::remove_file(stale).expect("remove a stale catalogue file");
+        }
+    }
+    let listed = listing();
+    let name = |path: &&PathBuf| {
+        path.file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+    };
+    let unknown: Vec<String> = listed
+        .iter()
+        .filter(|path| !known.contains(path))
+        .filter_map(|path| name(&path))
+        .collect();
+    let missing: Vec<String> = known
+        .iter()
+        .filter(|path| !listed.contains(path))
+        .filter_map(|path| name(&path))
+        .collect();
+    assert!(
+        unknown.is_empty() && missing.is_empty(),
+        "docs/catalogue/ holds exactly the pages and their GIFs (not {unknown:?}; missing \
+         {missing:?}): run\n{WRITE_COMMAND}"
+    );
+    // The GIFs stay small enough to check in.
+    let total: u64 = gifs
+        .iter()
+        .map(|path| std::fs::metadata(path).map_or(0, |metadata| metadata.len()))
+        .sum();
+    assert!(
+        total <= GIF_BUDGET,
+        "the catalogue's GIFs take {total} bytes, more than the {GIF_BUDGET} they may"
     );
     let index_text = &expected[0].1;
     for id in registry::ids()
@@ -587,4 +906,108 @@ fn the_catalogue_is_generated_from_the_registry_and_current() {
             "{id} is in the catalogue"
         );
     }
+}
+
+/// The text of the section of a page under `## heading`, up to the next `##` heading.
+fn section_text<'a>(markdown: &'a str, heading: &str) -> &'a str {
+    let start = markdown
+        .find(&format!("\n## {heading}\n"))
+        .map_or(markdown.len(), |start| start + heading.len() + 5);
+    let end = markdown[start..]
+        .find("\n## ")
+        .map_or(markdown.len(), |end| start + end);
+    &markdown[start..end]
+}
+
+#[test]
+fn every_family_page_has_the_template_sections_and_no_rustdoc_syntax() {
+    let sections: Vec<&str> = Documentation::TEMPLATE
+        .iter()
+        .copied()
+        .chain(["Versions"])
+        .collect();
+    for Page {
+        family, markdown, ..
+    } in &catalogue().pages
+    {
+        // Every section of the template, in its order, then the versions (Gymnasium's version
+        // history).
+        let headings: Vec<&str> = markdown
+            .lines()
+            .filter_map(|line| line.strip_prefix("## "))
+            .collect();
+        let positions: Vec<usize> = sections
+            .iter()
+            .map(|section| {
+                headings
+                    .iter()
+                    .position(|heading| heading == section)
+                    .unwrap_or_else(|| panic!("{family}'s page has no {section} section"))
+            })
+            .collect();
+        assert!(
+            positions.is_sorted(),
+            "{family}'s sections are out of order: {headings:?}"
+        );
+        // Each condition of the episode's end is marked termination or truncation.
+        let episode_end = section_text(markdown, "Episode end");
+        assert!(
+            episode_end.contains("**Termination**") && episode_end.contains("**Truncation**"),
+            "{family}'s Episode end marks no termination or no truncation:\n{episode_end}"
+        );
+        // No rustdoc syntax is left: links to items, their definitions, the crate's paths.
+        for line in markdown.lines() {
+            assert!(!line.contains("[`"), "{family}: a link to an item: {line}");
+            for prefix in ["crate::", "self::", "super::"] {
+                assert!(
+                    !line.contains(prefix),
+                    "{family}: a path of the crate: {line}"
+                );
+            }
+            assert!(
+                definition(line).is_none_or(|(_, target)| is_web(target)),
+                "{family}: a link definition: {line}"
+            );
+            for (_, rest) in line
+                .match_indices("](")
+                .map(|(at, _)| line.split_at(at + 2))
+            {
+                let target = rest.split(')').next().unwrap_or_default();
+                assert!(
+                    is_web(target) || target.ends_with(".md") || target.ends_with(".gif"),
+                    "{family}: a link to `{target}`: {line}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn rustdoc_links_become_plain_markdown() {
+    let rustdoc = "0 ([`PUSH_LEFT`]) pushes; see [`Simulator`](rl_core::Simulator), the \
+                   [module documentation](self), [`Grid`](crate::grid::Grid), \
+                   [`crate::grid::Grid`], [`Simulator::reset_to`], [Default], the \
+                   [AI safety gridworlds](https://github.com/deepmind/ai-safety-gridworlds), \
+                   `[1, 1]`, ``a [`b`] c``, [0, 1] and [0, 1).\n\
+                   \n\
+                   ```text\n\
+                   [`kept`] in code\n\
+                   ```\n\
+                   \n\
+                   [`Simulator::reset_to`]: rl_core::Simulator::reset_to\n";
+    assert_eq!(
+        plain_markdown(rustdoc),
+        "0 (`PUSH_LEFT`) pushes; see `Simulator`, the module documentation, `Grid`, \
+         `grid::Grid`, `Simulator::reset_to`, Default, the \
+         [AI safety gridworlds](https://github.com/deepmind/ai-safety-gridworlds), `[1, 1]`, \
+         ``a [`b`] c``, [0, 1] and [0, 1).\n\
+         \n\
+         ```text\n\
+         [`kept`] in code\n\
+         ```"
+    );
+    assert_eq!(
+        deeper_headings("## Detail\n\n```\n# a comment\n```\n#hashtag"),
+        "### Detail\n\n```\n# a comment\n```\n#hashtag"
+    );
 }

@@ -1,6 +1,7 @@
 //! The `rl` command line in-process (`cli::run_with_args`): every rough edge a new user or a
 //! fuzzer found gets one clear line with the one prefix `rl: error:`, a non-zero status, no
-//! panic and no file; output cut short by a closed pipe ends quietly.
+//! panic and no file; output cut short by a closed pipe ends quietly; the README says how to get
+//! `rl` on the PATH.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -538,4 +539,20 @@ fn a_directory_of_another_domain_names_the_domain_first() {
     let after = std::fs::read(dir.join("results/experiment.json")).expect("experiment.json");
     assert_eq!(before, after, "the directory is unchanged");
     std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn the_readme_says_how_to_get_rl_on_the_path() {
+    // The README's install command names this package, whose binary is `rl`.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../../README.md")).expect("the README");
+    assert!(
+        readme.contains("`cargo install --path crates/rl-experiment`"),
+        "the README says how to install `rl`"
+    );
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("the manifest");
+    assert!(
+        manifest.contains("[[bin]]\nname = \"rl\"\n"),
+        "crates/rl-experiment builds the `rl` binary"
+    );
 }

@@ -1,5 +1,6 @@
 //! `rl plot`: two experiments run in-process overlaid in one SVG with a line, band and legend
-//! entry each, and every bad input one line on standard error, a failure status and no file.
+//! entry each, and every bad input one line on standard error, a failure status and no file;
+//! the README's example, run as written, compares two settings whose curves differ.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -233,4 +234,114 @@ fn the_help_describes_the_command() {
             "{expected} missing from {stdout}"
         );
     }
+}
+
+/// The words of a shell command line as the README writes them: split at blanks, a
+/// single-quoted word taken as written without its quotes.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for character in line.chars() {
+        match character {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            other => word.push(other),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// `words` of an `rl` command with each path (an `--out` value or a positional argument after
+/// the subcommand) moved into `directory`.
+fn in_directory(words: &[String], directory: &Path) -> Vec<String> {
+    let mut moved = Vec::with_capacity(words.len());
+    for (index, word) in words.iter().enumerate() {
+        let previous = if index > 0 {
+            words[index - 1].as_str()
+        } else {
+            ""
+        };
+        let is_value = previous.starts_with("--") && previous != "--out";
+        let is_path = index > 1 && !word.starts_with('-') && !is_value;
+        moved.push(if is_path {
+            directory.join(word).display().to_string()
+        } else {
+            word.clone()
+        });
+    }
+    moved
+}
+
+#[test]
+fn the_readme_plot_example_compares_two_settings_that_differ() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("the README");
+    let lines: Vec<&str> = readme.lines().collect();
+    // The README's first command, `cargo run --release --bin rl -- run`, writes `results`.
+    let first = lines
+        .iter()
+        .find_map(|line| line.split_once("--bin rl -- "))
+        .map(|(_, command)| command.split('#').next().unwrap_or_default())
+        .expect("the README's first command");
+    let mut commands = vec![shell_words(&format!("{} --out results", first.trim()))];
+    // Then the block of the `rl plot` example.
+    let plot = lines
+        .iter()
+        .position(|line| line.starts_with("rl plot "))
+        .expect("an `rl plot` example");
+    let start = lines[..plot]
+        .iter()
+        .rposition(|line| line.starts_with("```"))
+        .expect("the example's block");
+    commands.extend(
+        lines[start + 1..=plot]
+            .iter()
+            .filter_map(|line| line.strip_prefix("rl "))
+            .map(shell_words),
+    );
+    assert_eq!(
+        commands
+            .iter()
+            .map(|words| words[0].as_str())
+            .collect::<Vec<_>>(),
+        ["run", "run", "plot"],
+        "{commands:?}"
+    );
+    let dir = scratch("readme");
+    for words in &commands {
+        let words = in_directory(
+            &std::iter::once("rl".to_owned())
+                .chain(words.iter().cloned())
+                .collect::<Vec<_>>(),
+            &dir,
+        );
+        let words: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
+        let (ok, stdout, stderr) = rl(&words);
+        assert!(ok, "{words:?}: {stdout}\n{stderr}");
+    }
+    // Two settings that differ: the two curves end apart, as the README says (about 0.9 and
+    // about 0.5; the runs are seeded, so these are the same numbers on every machine).
+    let last = |name: &str| {
+        rl_experiment::results::read_summary(&dir.join(name))
+            .expect("a summary")
+            .last()
+            .expect("a check")
+            .return_mean
+    };
+    let (plain, noisy) = (last("results"), last("results-noisy"));
+    assert!(
+        (0.85..=0.95).contains(&plain) && (0.45..=0.6).contains(&noisy),
+        "the README's curves end at {plain} and {noisy}"
+    );
+    let svg = std::fs::read_to_string(dir.join("compare.svg")).expect("the plot");
+    assert_eq!(series(&svg).len(), 2, "{svg}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
 }

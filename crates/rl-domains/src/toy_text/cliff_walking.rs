@@ -138,73 +138,7 @@ struct SlipperyFields {
 /// CliffWalking: Gymnasium 1.4.0's `CliffWalking-v1` and `CliffWalkingSlippery-v1` as a
 /// [`Domain`] (Sutton and Barto's Example 6.6).
 ///
-/// # Description
-///
-/// The agent crosses a 4 by 12 grid from the start at the bottom left (row 3, column 0) to the
-/// goal at the bottom right (row 3, column 11). The cells between them on the bottom row
-/// (columns 1 to 10) are a cliff: stepping into it costs -100 and sends the agent back to the
-/// start, without ending the episode. A move into the border leaves the agent in place.
-///
-/// With `is_slippery`, the agent moves in the directions `(a - 1) mod 4`, `a` and
-/// `(a + 1) mod 4` with probability 1/3 each (three entries of Gymnasium's table, kept apart
-/// even when they reach the same cell); otherwise it moves as chosen (one entry of probability
-/// 1). A step draws one `random()` and picks an entry with Gymnasium's `categorical_sample`.
-///
-/// # Action space
-///
-/// `Discrete(4)`, actions are `i64`:
-///
-/// | action | move |
-/// |---|---|
-/// | 0 ([`UP`]) | one row up |
-/// | 1 ([`RIGHT`]) | one column right |
-/// | 2 ([`DOWN`]) | one row down |
-/// | 3 ([`LEFT`]) | one column left |
-///
-/// # Observation space
-///
-/// `Discrete(48)`: the agent's cell `row * 12 + col`, an `i64`; the state is the same number.
-/// The agent is never on a cliff cell (37 to 46); the start is 36 ([`START_STATE`]), the goal
-/// 47 ([`GOAL_STATE`]).
-///
-/// # Rewards
-///
-/// -1 ([`STEP_REWARD`]) per step, -100 ([`CLIFF_REWARD`]) for a step into the cliff.
-///
-/// # Starting state
-///
-/// Always the start, 36. A reset still draws one `random()`, as Gymnasium's
-/// `categorical_sample` over the initial-state distribution does.
-///
-/// # Episode end
-///
-/// * **Termination**: the agent enters the goal (47).
-/// * **Truncation**: none by default (Gymnasium registers no time limit); with
-///   `max_episode_steps`, the episode cap the [`Simulator`](rl_core::Simulator) applies.
-///
-/// # Parameters
-///
-/// [`CliffWalkingParams`], named as Gymnasium's keyword arguments, whose [`Default`] is
-/// `CliffWalking-v1`: `is_slippery` (`false`) and an optional time limit `max_episode_steps`
-/// (`None`). [`CliffWalkingParams::slippery`] (and [`CliffWalkingSlipperyParams`], which reads
-/// JSON over it) gives `CliffWalkingSlippery-v1`. [`CliffWalking::new`] validates them.
-///
-/// # Reference
-///
-/// Gymnasium 1.4.0, `gymnasium/envs/toy_text/cliffwalking.py`, registered as
-/// `CliffWalking-v1` and `CliffWalkingSlippery-v1` (`is_slippery=True`), both without
-/// `max_episode_steps`. The tables of `testdata/reference/toy_text_tables.json` equal
-/// [`CliffWalking::table`] bit for bit and the traces of `seeded_toy_text.json` replay
-/// exactly (observations, rewards, flags and `info["prob"]`).
-///
-/// # Differences from the reference
-///
-/// * A step's `info` has Gymnasium's `prob`; a reset gives no info, where Gymnasium's gives
-///   `{"prob": 1}`.
-/// * The optional `max_episode_steps` is this library's; Gymnasium sets a time limit through
-///   `gym.make(..., max_episode_steps=...)`.
-/// * Stepping after termination is an error, and an action outside `Discrete(4)` is an error
-///   instead of a `KeyError`.
+#[doc = include_str!("cliff_walking.md")]
 ///
 /// ```
 /// use rl_core::{Environment, Mode, Simulator};

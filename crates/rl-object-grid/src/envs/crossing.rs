@@ -1,5 +1,7 @@
 //! LavaCrossing and SimpleCrossing (`MiniGrid-LavaCrossingS*`, `MiniGrid-SimpleCrossingS*`):
 //! rivers of lava (or walls) across the room, each with one crossing on the path to the goal.
+//!
+#![doc = include_str!("crossing.md")]
 
 use rand::Rng;
 use rl_core::numpy_random::{choice, shuffle};

@@ -1,5 +1,7 @@
 //! DistShift (`MiniGrid-DistShift1-v0`, `MiniGrid-DistShift2-v0`): two strips of lava
 //! between the agent and the goal, the second at a row that differs between the ids.
+//!
+#![doc = include_str!("dist_shift.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

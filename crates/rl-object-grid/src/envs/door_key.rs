@@ -1,5 +1,7 @@
 //! DoorKey (`MiniGrid-DoorKey-*`): a key on the agent's side of a wall opens the locked door
 //! to the goal.
+//!
+#![doc = include_str!("door_key.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,7 @@
 //! Dynamic-Obstacles (`MiniGrid-Dynamic-Obstacles-*`): balls that move at random every step;
 //! walking into one ends the episode with reward -1.
+//!
+#![doc = include_str!("dynamic_obstacles.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

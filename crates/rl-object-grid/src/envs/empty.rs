@@ -1,4 +1,6 @@
 //! Empty (`MiniGrid-Empty-*`): a walled room with the goal in the bottom-right corner.
+//!
+#![doc = include_str!("empty.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,6 @@
 //! Fetch (`MiniGrid-Fetch-*`): pick up the key or ball the mission names among others.
+//!
+#![doc = include_str!("fetch.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

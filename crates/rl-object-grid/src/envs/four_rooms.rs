@@ -1,5 +1,7 @@
 //! FourRooms (`MiniGrid-FourRooms-v0`): four rooms joined by gaps, the agent and the goal
 //! placed at random.
+//!
+#![doc = include_str!("four_rooms.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

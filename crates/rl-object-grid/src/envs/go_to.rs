@@ -1,5 +1,13 @@
 //! GoToDoor and GoToObject (`MiniGrid-GoToDoor-*`, `MiniGrid-GoToObject-*`): stand next to
 //! the door or object the mission names and say done.
+//!
+//! # GoToDoor
+//!
+#![doc = include_str!("go_to_door.md")]
+//!
+//! # GoToObject
+//!
+#![doc = include_str!("go_to_object.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,7 @@
 //! KeyCorridor (`MiniGrid-KeyCorridorS*R*`): a corridor of rooms; the object to pick up lies
 //! behind a locked door whose key is in another room.
+//!
+#![doc = include_str!("key_corridor.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

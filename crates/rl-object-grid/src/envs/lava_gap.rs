@@ -1,5 +1,7 @@
 //! LavaGap (`MiniGrid-LavaGapS*`): a column of lava (or wall) with one gap between the agent
 //! and the goal.
+//!
+#![doc = include_str!("lava_gap.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,7 @@
 //! LockedRoom (`MiniGrid-LockedRoom-v0`): six rooms off a hallway; the goal is in the locked
 //! one, whose key lies in another room.
+//!
+#![doc = include_str!("locked_room.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

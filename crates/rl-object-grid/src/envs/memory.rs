@@ -1,5 +1,7 @@
 //! Memory (`MiniGrid-MemoryS*`): see an object in the start room, walk down the hallway and
 //! go to the matching one of two objects at its end.
+//!
+#![doc = include_str!("memory.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,13 @@
 //! minigrid's environments, one file per family: their parameters ([`EnvParams`], one
 //! variant per family), grid generation in minigrid's order of draws, missions and the extra
 //! rules of their `step`.
+//!
+//! Each module documents its environments in the domain documentation template (description
+//! and mission, the actions the task needs, rewards, starting state, episode end, parameters,
+//! reference), adding to what [`MiniGrid`](crate::MiniGrid) documents for all of them (the
+//! actions, the observations, the success reward, the time limit). The registration of each
+//! id carries both texts ([`rl_core::registry::Documentation`]) for the environment
+//! catalogue.
 
 pub mod crossing;
 pub mod dist_shift;

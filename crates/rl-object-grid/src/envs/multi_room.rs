@@ -1,5 +1,7 @@
 //! MultiRoom (`MiniGrid-MultiRoom-*`): a chain of rooms joined by closed doors, the goal in
 //! the last one.
+//!
+#![doc = include_str!("multi_room.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

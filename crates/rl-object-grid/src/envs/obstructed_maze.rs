@@ -1,5 +1,7 @@
 //! ObstructedMaze (`MiniGrid-ObstructedMaze-*`, v0 and v1): rooms behind locked doors,
 //! their keys hidden in boxes, the doors blocked by balls; pick up the blue ball.
+//!
+#![doc = include_str!("obstructed_maze.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,7 @@
 //! Playground (`MiniGrid-Playground-v0`): nine rooms with coloured doors and twelve objects,
 //! no task (the mission is empty).
+//!
+#![doc = include_str!("playground.md")]
 
 use rand::Rng;
 

@@ -1,5 +1,7 @@
 //! PutNear (`MiniGrid-PutNear-*`): pick up the object the mission names and drop it next to
 //! another.
+//!
+#![doc = include_str!("put_near.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,6 @@
 //! RedBlueDoors (`MiniGrid-RedBlueDoors-*`): open the red door, then the blue one.
+//!
+#![doc = include_str!("red_blue_doors.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,18 @@
 //! `MiniGrid-UnlockPickup-v0`, `MiniGrid-BlockedUnlockPickup-v0`): two rooms joined by a
 //! locked door whose key lies in the agent's room; open the door, or fetch the box behind it
 //! (with a ball blocking the door in the last).
+//!
+//! # Unlock
+//!
+#![doc = include_str!("unlock.md")]
+//!
+//! # UnlockPickup
+//!
+#![doc = include_str!("unlock_pickup.md")]
+//!
+//! # BlockedUnlockPickup
+//!
+#![doc = include_str!("blocked_unlock_pickup.md")]
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
