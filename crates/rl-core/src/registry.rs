@@ -874,10 +874,10 @@ pub fn ids() -> Vec<String> {
 
 /// The family of an id: the part before its first `-` (`CartPole` for `CartPole-v1`,
 /// `GridWorld` for `GridWorld-4x5`, `MiniGrid` for `MiniGrid-Empty-5x5-v0`), or the whole id
-/// when it has none. The message of [`CoreError::UnknownId`] and `rl list` group ids by it; a
-/// registration's [`Documentation`] names the family of its catalogue page, which may be finer
-/// (`MiniGrid-DoorKey`) or join ids of other prefixes (`FrozenLake8x8-v1` on FrozenLake's page):
-/// [`RegistryEntry::family`].
+/// when it has none. The message of [`CoreError::UnknownId`] groups ids by it (a short,
+/// coarse view); a registration's [`Documentation`] names the family of its catalogue page and
+/// of `rl list`, which may be finer (`MiniGrid-DoorKey`) or join ids of other prefixes
+/// (`FrozenLake8x8-v1` on FrozenLake's page): [`RegistryEntry::family`].
 ///
 /// ```
 /// use rl_core::registry::family;

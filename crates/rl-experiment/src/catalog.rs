@@ -59,16 +59,18 @@ pub fn domains() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Every domain id with its one-line description, grouped by
-/// [family](rl_core::registry::family): the families in the order of their first id, each
-/// with its ids in registration order.
+/// Every domain id with its one-line description, grouped by family as the environment
+/// catalogue groups them ([`RegistryEntry::family`](rl_core::registry::RegistryEntry::family):
+/// the family its documentation names, or the id's prefix): the families in the order of their
+/// first id, each with its ids in registration order.
 pub fn domains_by_family() -> Vec<(String, Vec<(String, String)>)> {
     let mut families: Vec<(String, Vec<(String, String)>)> = Vec::new();
-    for (id, description) in domains() {
-        let family = rl_core::registry::family(&id).to_owned();
+    for entry in registry::list() {
+        let family = entry.family().to_owned();
+        let row = (entry.id, entry.description);
         match families.iter_mut().find(|(name, _)| *name == family) {
-            Some((_, ids)) => ids.push((id, description)),
-            None => families.push((family, vec![(id, description)])),
+            Some((_, ids)) => ids.push(row),
+            None => families.push((family, vec![row])),
         }
     }
     families

@@ -324,8 +324,8 @@ fn the_readme_plot_example_compares_two_settings_that_differ() {
             &dir,
         );
         let words: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
-        let (ok, stdout, stderr) = rl(&words);
-        assert!(ok, "{words:?}: {stdout}\n{stderr}");
+        let (code, stdout, stderr) = rl(&words);
+        assert_eq!(code, ExitCode::SUCCESS, "{words:?}: {stdout}\n{stderr}");
     }
     // Two settings that differ: the two curves end apart, as the README says (about 0.9 and
     // about 0.5; the runs are seeded, so these are the same numbers on every machine).
