@@ -307,7 +307,8 @@ fn every_wrapper_is_deterministic_on_one_to_four_threads() {
                             vector(t),
                             NonZeroUsize::new(3).expect("non-zero"),
                             Padding::RepeatFirst,
-                        ),
+                        )
+                        .expect("a history stack"),
                         continuous_clipped,
                     )
                 }),
@@ -387,7 +388,8 @@ fn history_stacks_restart_at_every_episode_start() {
     )
     .expect("valid");
     let three = NonZeroUsize::new(3).expect("non-zero");
-    let mut env = VectorHistoryStack::new(vector, three, Padding::RepeatFirst);
+    let mut env =
+        VectorHistoryStack::new(vector, three, Padding::RepeatFirst).expect("a history stack");
     env.reset(Mode::Training).expect("reset");
     let dim = env.inner().flat_dim();
     assert_eq!(env.flat_dim(), 3 * dim);
@@ -491,6 +493,7 @@ fn stacked_corridors(
         two,
         Padding::RepeatFirst,
     )
+    .expect("a history stack")
 }
 
 #[test]
