@@ -200,16 +200,13 @@ fn every_environment_is_visible_on_any_number_of_threads() {
         for _ in 0..2 {
             vector.step(&vec![1i64; len]).expect("step");
         }
-        let environments: Vec<_> = vector.local_environments().collect();
-        assert_eq!(environments.len(), len, "{threads} threads");
-        for (i, environment) in environments.iter().enumerate() {
-            // Every step adds one to the counter, whatever the action.
-            assert_eq!(
-                environment.state(),
-                Some(&2),
-                "environment {i}, {threads} threads"
-            );
+        // Every step adds one to the counter, whatever the action, and each environment
+        // writes its count into its own row only: every row shows two steps.
+        assert_eq!(vector.observations().nrows(), len, "{threads} threads");
+        for (i, row) in vector.observations().rows().into_iter().enumerate() {
+            assert_eq!(row.to_vec(), [2.0], "environment {i}, {threads} threads");
         }
+        assert_eq!(vector.rewards(), vec![2.0; len], "{threads} threads");
         assert_eq!(vector.share_sizes().iter().sum::<usize>(), len);
         assert_eq!(vector.share_sizes().len(), threads);
     }

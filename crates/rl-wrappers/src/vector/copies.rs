@@ -34,11 +34,6 @@ impl<E: Environment, T> EnvironmentBatch<E, T> {
             marker: PhantomData,
         }
     }
-
-    /// The environments.
-    pub(crate) fn environments(&self) -> &[E] {
-        &self.environments
-    }
 }
 
 impl<E: Environment + fmt::Debug, T> fmt::Debug for EnvironmentBatch<E, T> {

@@ -729,20 +729,6 @@ impl<B: Batch> VectorEnvironment<B> {
     }
 }
 
-impl<E, T> VectorEnvironment<EnvironmentBatch<E, T>>
-where
-    E: Environment,
-    E::Action: Send + Sync,
-    E::ObservationSpace: FlattenSpace,
-    T: rl_spaces::FlatScalar,
-{
-    /// Every environment, in order, for inspection.
-    pub fn local_environments(&self) -> impl Iterator<Item = &E> + '_ {
-        self.threads
-            .batches()
-            .flat_map(|batch| batch.environments().iter())
-    }
-}
 /// The seeds `seed, seed + 1, ..., seed + len - 1` of a vector's environments, or an error
 /// naming the seed when the last one overflows `u64`.
 pub(crate) fn consecutive_seeds(seed: u64, len: usize) -> Result<Vec<Option<u64>>, VectorError> {
