@@ -578,13 +578,9 @@ impl<B: Batch> VectorEnvironment<B> {
                 .map(|offset| first + offset)
         });
         if let Some(index) = rejected {
-            let action = actions
-                .get(index)
-                .map(|a| format!("{a:?}"))
-                .unwrap_or_default();
             return Err(VectorError::InvalidAction {
                 index,
-                action,
+                action: format!("{:?}", actions[index]),
                 space: space.to_string(),
             });
         }

@@ -204,7 +204,8 @@ impl<T> RawMirror<T> {
     /// The addresses of `mirror`'s buffers, for `len` environments with rows of `dim`.
     /// Every later access to them until the end of the call goes through these addresses.
     fn new(mirror: Mirror<'_, T>, len: usize, dim: usize) -> Self {
-        debug_assert!(
+        // Checked before the call (`Mirror::check`); `part` relies on it for its slices.
+        assert!(
             mirror.observations.len() == len * dim
                 && mirror.rewards.len() == len
                 && mirror.terminated.len() == len
