@@ -6,8 +6,9 @@ once (`_core.RustDriver.run(1)`), and per step of a Rust loop of 64 steps
 the cost of any call into Rust. Each figure is the minimum over seven runs (each of 40 x 64
 calls, or of 40 calls of the 64-step loop).
 
-Needs an environment with rlrs installed (`pip install crates/rl-python`, a release build),
-such as the one benches/compare/run.sh makes; not run in CI.
+Needs an environment with rlrs installed with its benchmark driver
+(`benches/compare/install_rlrs.sh PYTHON`, a release build with the feature bench-driver), such
+as the one benches/compare/run.sh makes; not run in CI.
 
 Usage: python benches/compare/binding_costs.py [--threads N] [--repeats K]
 """

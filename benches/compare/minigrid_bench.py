@@ -11,7 +11,7 @@ at least 5x EnvPool's best.
 
 Run it in run.sh's virtualenv (requirements.txt pins minigrid 3.2.0) after
 `benches/compare/run.sh` has installed rlrs there (or
-`benches/compare/.venv/bin/python -m pip install --force-reinstall --no-deps crates/rl-python`):
+`benches/compare/install_rlrs.sh`, which builds it with its benchmark driver):
 
     benches/compare/.venv/bin/python benches/compare/minigrid_bench.py [--seconds S] [--only TEXT]
 """

@@ -37,9 +37,8 @@ echo "building the Rust side (cargo build --release -p rl-benches --bin throughp
 (cd "$root" && cargo build --quiet --release -p rl-benches --bin throughput)
 target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 throughput="$target_dir/release/throughput"
-echo "building and installing the Python package rlrs (pip install crates/rl-python, release)" >&2
-CARGO_TARGET_DIR="$target_dir" "$venv/bin/python" -m pip install --disable-pip-version-check \
-    --quiet --force-reinstall --no-deps "$root/crates/rl-python"
+echo "building and installing the Python package rlrs with its benchmark driver (install_rlrs.sh, release)" >&2
+CARGO_TARGET_DIR="$target_dir" bash "$here/install_rlrs.sh" "$venv/bin/python"
 
 {
     echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) rounds=$rounds runs=$runs run_seconds=$run_seconds warm_up_seconds=$warm_up_seconds"

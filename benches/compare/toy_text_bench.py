@@ -9,7 +9,7 @@ ratios the issue asks for, best configuration against best configuration: Rust a
 EnvPool's best, Python at least 20x.
 
 Run it in run.sh's virtualenv after `benches/compare/run.sh` has installed rlrs there (or
-`benches/compare/.venv/bin/python -m pip install --force-reinstall --no-deps crates/rl-python`):
+`benches/compare/install_rlrs.sh`, which builds it with its benchmark driver):
 
     benches/compare/.venv/bin/python benches/compare/toy_text_bench.py [--seconds S] [--only TEXT]
 """

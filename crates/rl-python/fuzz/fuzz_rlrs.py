@@ -349,6 +349,9 @@ class Catalogue:
         import rlrs
 
         self.ids: list[str] = list(rlrs.ids())
+        # The benchmarks' driver is in a build with the feature `bench-driver` only (ci.sh's);
+        # without it, no operation uses one.
+        self.driver = hasattr(rlrs._core, "RustDriver")
         self.params: dict[str, list[str]] = {}
         self.states: dict[str, list] = {}
         self.action: dict[str, tuple] = {}
@@ -460,17 +463,17 @@ class Generator:
         self.vec_ids: dict[int, str] = {}
         self.driver_envs = 4
         self.dropped: list[str] = []
-        self.slot_counts = {"E": self.ENV_SLOTS, "C": self.CORE_SLOTS, "V": self.VEC_SLOTS, "D": 1}
+        self.slot_counts = {"E": self.ENV_SLOTS, "C": self.CORE_SLOTS, "V": self.VEC_SLOTS, "D": 1 if catalogue.driver else 0}
         # Every slot starts with a good construction, so that most operations reach rlrs.
         slots = ([f"E{k}" for k in range(self.ENV_SLOTS)] + [f"C{k}" for k in range(self.CORE_SLOTS)]
-                 + [f"V{k}" for k in range(self.VEC_SLOTS)] + ["D0"])
+                 + [f"V{k}" for k in range(self.VEC_SLOTS)] + (["D0"] if catalogue.driver else []))
         self.prologue = [self.clean_make(slot) for slot in slots]
         self.kinds = [
             ("make_env", 7), ("bad_id", 2), ("reset", 8), ("reset_state", 8), ("step", 20),
             ("episode", 3), ("env_misc", 7), ("core_env", 6), ("functions", 3),
             ("make_vec", 6), ("vec_reset", 6), ("vec_step", 16), ("vec_alias", 4),
-            ("vec_misc", 5), ("threads", 2), ("reenter", 4), ("driver", 2), ("misc", 1),
-            ("big", 0.03),
+            ("vec_misc", 5), ("threads", 2), ("reenter", 4), ("driver", 2 if catalogue.driver else 0),
+            ("misc", 1), ("big", 0.03),
         ]
         self.kind_names = [kind for kind, _ in self.kinds]
         self.kind_weights = [weight for _, weight in self.kinds]
@@ -1087,7 +1090,7 @@ class Generator:
             ]
             chosen = [self.pick(bodies) for _ in range(rng.randrange(2, 5))]
             return f"run_threads([{', '.join(chosen)}])"
-        if self.chance(0.8):
+        if self.chance(0.8) or not self.cat.driver:
             k, env_id = self.vec_slot()
             v = f"V[{k}]"
             bodies = [

@@ -1,7 +1,9 @@
 //! `rlrs._core.RustDriver`: the vector `rlrs.RustVectorEnv` steps for a `Discrete` action
 //! space, stepped from Rust in a loop, so that a benchmark can time the Python vector and the
 //! same vector driven from Rust in one process, in alternating runs
-//! (`benches/compare/rlrs_bench.py`). Not part of the Gymnasium API.
+//! (`benches/compare/rlrs_bench.py`). Not part of the Gymnasium API, and not in the package
+//! users install: only a build with the cargo feature `bench-driver` has it (the benchmarks'
+//! build, `benches/compare/run.sh`, and `ci.sh`'s test of it).
 
 use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -11,13 +13,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rl_core::Mode;
 use rl_wrappers::VectorError;
-use rl_wrappers::vector::{
-    RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions, make_discrete_vector,
-};
+use rl_wrappers::vector::{StackedVector, VectorEnv, VectorOptions, make_discrete_vector};
+
+use crate::vector::{row_layout, stacked};
 
 /// The vector, its action rows and the next row to use.
 struct Driven {
-    vector: Box<VectorEpisodeStatistics<RegisteredVector<i64>>>,
+    vector: StackedVector<i64>,
     rows: Vec<i64>,
     next: usize,
     actions: Vec<i64>,
@@ -68,26 +70,14 @@ impl PyRustDriver {
             .ok_or_else(|| PyValueError::new_err("num_envs is 0; a vector needs at least 1"))?;
         let threads = NonZeroUsize::new(threads)
             .ok_or_else(|| PyValueError::new_err("threads is 0; at least 1 is needed"))?;
-        // The layout of `rlrs.RustVectorEnv`: batched rows where the observation space has
-        // columns.
+        // The layout of `rlrs.RustVectorEnv`.
         let mut probe = crate::build_domain(id, None)?.environment(0);
-        let batched =
-            rl_spaces::Columns::of(rl_core::Environment::observation_space(&probe)).is_ok();
+        let (layout, _) = row_layout(rl_core::Environment::observation_space(&probe));
         rl_core::Environment::close(&mut probe);
-        let layout = if batched {
-            rl_spaces::RowLayout::Batched
-        } else {
-            rl_spaces::RowLayout::Flat
-        };
         let options = VectorOptions::new()
             .with_threads(threads)
             .with_layout(layout);
-        let vector =
-            make_discrete_vector(id, None, count, seed, options).map_err(|error| match error {
-                VectorError::Registry(error) => crate::core_error(error),
-                other => driver_error(other),
-            })?;
-        let mut vector = Box::new(VectorEpisodeStatistics::new(vector));
+        let mut vector = stacked(make_discrete_vector(id, None, count, seed, options))?;
         vector.reset(Mode::Training).map_err(driver_error)?;
         Ok(PyRustDriver {
             inner: Mutex::new(Driven {
@@ -144,7 +134,7 @@ impl PyRustDriver {
             let k = rows.len() / count;
             for _ in 0..steps {
                 let start = *next * count;
-                actions.copy_from_slice(rows.get(start..start + count).unwrap_or(&[]));
+                actions.copy_from_slice(&rows[start..start + count]);
                 vector.step(actions)?;
                 std::hint::black_box(vector.observations());
                 *next = (*next + 1) % k;

@@ -16,33 +16,32 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::registry::RegisteredDomain;
-use rl_core::{Frame, Mode};
+use rl_core::{ErasedAction, Frame, Mode};
 use rl_spaces::{
-    AnyArray, AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, FiniteSpace,
-    RowLayout,
+    AnyArray, AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, RowLayout,
 };
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Autoreset, Mirror, RegisteredVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
-    make_discrete_vector, make_vector,
+    Autoreset, Mirror, RegisteredVector, StackedVector, VectorEnv, VectorOptions,
+    make_discrete_vector, make_vector, stack,
 };
 
 use crate::convert::{element_from_python, read_any_array};
 use crate::parse_params;
 
-/// The vector with its episode statistics, and the actions of the next step (reused from step
-/// to step): integer actions for a `Discrete` action space (`make_discrete_vector`, no
-/// `AnyElement` per action), `AnyElement`s for the others. The vectors are boxed, as they
-/// differ in size.
+/// The vector of an id as [`stack`] wraps it, and the actions of the next step (reused from
+/// step to step): integer actions for a `Discrete` action space (`make_discrete_vector`, no
+/// `AnyElement` per action), `AnyElement`s for the others. Which wrappers the stack holds is
+/// `stack`'s business: this binding reaches them through the `VectorEnv` trait.
 enum Stepper {
     /// A `Discrete` action space.
     Discrete {
-        vector: Box<VectorEpisodeStatistics<RegisteredVector<i64>>>,
+        vector: StackedVector<i64>,
         actions: Vec<i64>,
     },
     /// Any other action space.
     Any {
-        vector: Box<VectorEpisodeStatistics<RegisteredVector>>,
+        vector: StackedVector<AnyElement>,
         actions: Vec<AnyElement>,
     },
     /// Closed: the environments are dropped (their threads stopped); every call is an error.
@@ -69,6 +68,33 @@ fn closed_error() -> PyErr {
     PyRuntimeError::new_err("the vector is closed; make a new one")
 }
 
+/// The observation rows' layout of `space` as `rlrs.RustVectorEnv` reads them: batched, with a
+/// typed column per leaf ([`Columns::of`]), where the space has columns; flat rows, read back in
+/// Python, for the others (FiniteSet, OneOf).
+pub(crate) fn row_layout(space: &AnySpace) -> (RowLayout, Vec<Column>) {
+    match Columns::of(space) {
+        Ok(columns) => (RowLayout::Batched, columns.columns().to_vec()),
+        Err(_) => (RowLayout::Flat, Vec::new()),
+    }
+}
+
+/// A failure to build a vector as a Python exception: registry errors as
+/// [`core_error`](crate::core_error) maps them, the others as [`vector_error`].
+fn built_error(error: VectorError) -> PyErr {
+    match error {
+        VectorError::Registry(error) => crate::core_error(error),
+        other => vector_error(other),
+    }
+}
+
+/// The stack ([`stack`]) over the vector `made` by `make_vector` or `make_discrete_vector`:
+/// what `rlrs.RustVectorEnv` steps (and the benchmarks' driver).
+pub(crate) fn stacked<A: ErasedAction>(
+    made: Result<RegisteredVector<A>, VectorError>,
+) -> PyResult<StackedVector<A>> {
+    stack(made.map_err(built_error)?).map_err(built_error)
+}
+
 /// The Rust side of the vector: the stepper, the spaces of one environment, the indices
 /// of the episode statistics written into the NumPy buffers by the last call, the domain
 /// (which draws the environments' states) and the frame it draws into, made on the first
@@ -82,21 +108,67 @@ struct Inner {
     frame: Option<Frame>,
 }
 
-/// Where each output lives in the byte buffer [`Buffers::storage`]: byte offsets, each a
-/// multiple of 8 so that every view is aligned for its dtype.
+/// A section of the output buffer [`Buffers::storage`]: one value, or one observation row of
+/// `flat_dim` entries, per environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Rewards,
+    EpisodeReturns,
+    EpisodeLengths,
+    EpisodeTimes,
+    Observations,
+    FinalObservations,
+    Terminated,
+    Truncated,
+    FinalMask,
+    EpisodeMask,
+}
+
+impl Section {
+    /// Every section, in its order in the buffer (the typed observation columns follow).
+    const ALL: [Section; 10] = [
+        Section::Rewards,
+        Section::EpisodeReturns,
+        Section::EpisodeLengths,
+        Section::EpisodeTimes,
+        Section::Observations,
+        Section::FinalObservations,
+        Section::Terminated,
+        Section::Truncated,
+        Section::FinalMask,
+        Section::EpisodeMask,
+    ];
+
+    /// NumPy's name of the section's dtype, and the bytes of one entry.
+    fn dtype(self) -> (&'static str, usize) {
+        match self {
+            Section::Rewards | Section::EpisodeReturns | Section::EpisodeTimes => ("float64", 8),
+            Section::EpisodeLengths => ("int64", 8),
+            Section::Observations | Section::FinalObservations => ("float32", 4),
+            Section::Terminated
+            | Section::Truncated
+            | Section::FinalMask
+            | Section::EpisodeMask => ("bool", 1),
+        }
+    }
+
+    /// The shape of the section's array for `count` environments with rows of `flat_dim`.
+    fn shape(self, count: usize, flat_dim: usize) -> Vec<usize> {
+        match self {
+            Section::Observations | Section::FinalObservations => vec![count, flat_dim],
+            _ => vec![count],
+        }
+    }
+}
+
+/// Where each output lives in the byte buffer [`Buffers::storage`]: the byte range of each
+/// [`Section`] and of each typed column, each starting at a multiple of 8 so that every view is
+/// aligned for its dtype.
 struct Layout {
-    rewards: usize,
-    episode_returns: usize,
-    episode_lengths: usize,
-    episode_times: usize,
-    observations: usize,
-    final_observations: usize,
-    terminated: usize,
-    truncated: usize,
-    final_mask: usize,
-    episode_mask: usize,
-    /// The typed column of each leaf of the observations ([`Columns`]), where the rows are
-    /// not the column themselves (a float32 Box).
+    /// The byte range of each section, in the order of [`Section::ALL`].
+    sections: [std::ops::Range<usize>; 10],
+    /// The byte offset of the typed column of each leaf of the observations ([`Columns`]),
+    /// where the rows are not the column themselves (a float32 Box).
     columns: Vec<usize>,
     /// The length of the buffer in bytes.
     len: usize,
@@ -113,39 +185,54 @@ impl Layout {
             ))
         };
         let mut len = 0usize;
-        let mut section = |bytes: Option<usize>| -> PyResult<usize> {
+        let mut section = |shape: &[usize], size: usize| -> PyResult<std::ops::Range<usize>> {
             let start = len;
-            let bytes = bytes.ok_or_else(overflow)?;
-            len = start
-                .checked_add(bytes)
-                .and_then(|end| end.checked_next_multiple_of(8))
-                .ok_or_else(overflow)?;
-            Ok(start)
-        };
-        let floats = count.checked_mul(flat_dim).and_then(|n| n.checked_mul(4));
-        let eights = count.checked_mul(8);
-        Ok(Layout {
-            rewards: section(eights)?,
-            episode_returns: section(eights)?,
-            episode_lengths: section(eights)?,
-            episode_times: section(eights)?,
-            observations: section(floats)?,
-            final_observations: section(floats)?,
-            terminated: section(Some(count))?,
-            truncated: section(Some(count))?,
-            final_mask: section(Some(count))?,
-            episode_mask: section(Some(count))?,
-            columns: columns
+            let bytes = shape
                 .iter()
-                .map(|column| {
-                    let bytes = count
-                        .checked_mul(column.width)
-                        .and_then(|n| n.checked_mul(dtype_size(column.dtype)));
-                    section(bytes)
-                })
-                .collect::<PyResult<_>>()?,
+                .try_fold(size, |bytes, n| bytes.checked_mul(*n))
+                .ok_or_else(overflow)?;
+            let end = start.checked_add(bytes).ok_or_else(overflow)?;
+            len = end.checked_next_multiple_of(8).ok_or_else(overflow)?;
+            Ok(start..end)
+        };
+        let mut sections: [std::ops::Range<usize>; 10] = Default::default();
+        for (range, kind) in sections.iter_mut().zip(Section::ALL) {
+            *range = section(&kind.shape(count, flat_dim), kind.dtype().1)?;
+        }
+        let columns = columns
+            .iter()
+            .map(|column| {
+                let range = section(&[count, column.width], dtype_size(column.dtype))?;
+                Ok(range.start)
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(Layout {
+            sections,
+            columns,
             len,
         })
+    }
+
+    /// The byte range of `section`.
+    fn range(&self, section: Section) -> std::ops::Range<usize> {
+        self.sections[section as usize].clone()
+    }
+
+    /// The bytes of each section of the buffer `bytes`, in the order of [`Section::ALL`].
+    fn split<'a>(&self, bytes: &'a mut [u8]) -> PyResult<[&'a mut [u8]; 10]> {
+        let out_of_bounds = || PyRuntimeError::new_err("output buffer: a section is out of bounds");
+        let mut parts: [&'a mut [u8]; 10] = Default::default();
+        let (mut rest, mut position) = (bytes, 0);
+        for (part, range) in parts.iter_mut().zip(&self.sections) {
+            let (_, tail) = std::mem::take(&mut rest)
+                .split_at_mut_checked(range.start - position)
+                .ok_or_else(out_of_bounds)?;
+            let (section, tail) = tail
+                .split_at_mut_checked(range.len())
+                .ok_or_else(out_of_bounds)?;
+            (*part, rest, position) = (section, tail, range.end);
+        }
+        Ok(parts)
     }
 }
 
@@ -155,16 +242,8 @@ impl Layout {
 struct Buffers {
     storage: Py<PyArray1<u8>>,
     layout: Layout,
-    observations: Py<PyArray2<f32>>,
-    rewards: Py<PyArray1<f64>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    final_observations: Py<PyArray2<f32>>,
-    final_mask: Py<PyArray1<bool>>,
-    episode_mask: Py<PyArray1<bool>>,
-    episode_returns: Py<PyArray1<f64>>,
-    episode_lengths: Py<PyArray1<i64>>,
-    episode_times: Py<PyArray1<f64>>,
+    /// The view of each section, in the order of [`Section::ALL`].
+    sections: Vec<Py<PyAny>>,
     /// The typed column of each leaf ([`Layout::columns`]), shaped `(count, *leaf_shape)`.
     columns: Vec<Py<PyAny>>,
 }
@@ -192,57 +271,42 @@ impl Buffers {
             .cast_into::<PyArray1<u8>>()?;
         let ndarray = numpy.getattr("ndarray")?;
         // `numpy.ndarray(shape, dtype, buffer=storage, offset=...)`: a view of the storage.
-        let view = |shape: Vec<usize>, dtype: &str, offset: usize| -> PyResult<Bound<'_, PyAny>> {
-            let kwargs = pyo3::types::PyDict::new(py);
+        let view = |shape: Vec<usize>, dtype: &str, offset: usize| -> PyResult<Py<PyAny>> {
+            let kwargs = PyDict::new(py);
             kwargs.set_item("buffer", &storage)?;
             kwargs.set_item("offset", offset)?;
-            ndarray.call((shape, dtype), Some(&kwargs))
+            Ok(ndarray.call((shape, dtype), Some(&kwargs))?.unbind())
         };
-        let rows = |offset| -> PyResult<Py<PyArray2<f32>>> {
-            Ok(view(vec![count, flat_dim], "float32", offset)?
-                .cast_into::<PyArray2<f32>>()?
-                .unbind())
-        };
-        let floats = |offset| -> PyResult<Py<PyArray1<f64>>> {
-            Ok(view(vec![count], "float64", offset)?
-                .cast_into::<PyArray1<f64>>()?
-                .unbind())
-        };
-        let flags = |offset| -> PyResult<Py<PyArray1<bool>>> {
-            Ok(view(vec![count], "bool", offset)?
-                .cast_into::<PyArray1<bool>>()?
-                .unbind())
-        };
+        let sections = Section::ALL
+            .iter()
+            .map(|section| {
+                let offset = layout.range(*section).start;
+                view(section.shape(count, flat_dim), section.dtype().0, offset)
+            })
+            .collect::<PyResult<_>>()?;
+        let columns = columns
+            .iter()
+            .zip(&layout.columns)
+            .map(|(column, &offset)| {
+                let shape: Vec<usize> = std::iter::once(count)
+                    .chain(column.shape.iter().copied())
+                    .collect();
+                view(shape, column.dtype.name(), offset)
+            })
+            .collect::<PyResult<_>>()?;
         Ok(Buffers {
-            observations: rows(layout.observations)?,
-            final_observations: rows(layout.final_observations)?,
-            rewards: floats(layout.rewards)?,
-            episode_returns: floats(layout.episode_returns)?,
-            episode_times: floats(layout.episode_times)?,
-            episode_lengths: view(vec![count], "int64", layout.episode_lengths)?
-                .cast_into::<PyArray1<i64>>()?
-                .unbind(),
-            terminated: flags(layout.terminated)?,
-            truncated: flags(layout.truncated)?,
-            final_mask: flags(layout.final_mask)?,
-            episode_mask: flags(layout.episode_mask)?,
-            columns: columns
-                .iter()
-                .zip(&layout.columns)
-                .map(|(column, &offset)| {
-                    let shape: Vec<usize> = std::iter::once(count)
-                        .chain(column.shape.iter().copied())
-                        .collect();
-                    Ok(view(shape, column.dtype.name(), offset)?.unbind())
-                })
-                .collect::<PyResult<_>>()?,
             storage: storage.unbind(),
             layout,
+            sections,
+            columns,
         })
     }
-}
 
-impl Buffers {
+    /// The NumPy array of `section`.
+    fn view<'py>(&self, py: Python<'py>, section: Section) -> Bound<'py, PyAny> {
+        self.sections[section as usize].bind(py).clone()
+    }
+
     /// The storage, borrowed for writing, or a `ValueError` saying why it cannot be: NumPy's
     /// borrow checking refuses while a caller's array that is a view of it is borrowed (the
     /// actions of a step, for example, are copied and released first) or when it was made
@@ -257,13 +321,25 @@ impl Buffers {
     }
 }
 
-/// Copies the values `source` into `bytes` from byte `offset` on, in native byte order.
-fn put<T: bytemuck::NoUninit>(bytes: &mut [u8], offset: usize, source: &[T]) -> PyResult<()> {
+/// The bytes of a section as values of `X` (each section starts at a multiple of 8 in NumPy's
+/// aligned allocation).
+fn typed<X: bytemuck::Pod>(bytes: &mut [u8]) -> PyResult<&mut [X]> {
+    bytemuck::try_cast_slice_mut(bytes)
+        .map_err(|error| PyRuntimeError::new_err(format!("output buffer: {error}")))
+}
+
+/// Copies the values `source` into the section `bytes`, in native byte order (of the same
+/// length: another is an error).
+fn fill<T: bytemuck::NoUninit>(bytes: &mut [u8], source: &[T]) -> PyResult<()> {
     let source: &[u8] = bytemuck::cast_slice(source);
-    bytes
-        .get_mut(offset..offset + source.len())
-        .ok_or_else(|| PyRuntimeError::new_err("output buffer: a section is out of bounds"))?
-        .copy_from_slice(source);
+    if bytes.len() != source.len() {
+        return Err(PyRuntimeError::new_err(format!(
+            "output buffer: a section of {} bytes for {} bytes of results",
+            bytes.len(),
+            source.len()
+        )));
+    }
+    bytes.copy_from_slice(source);
     Ok(())
 }
 
@@ -358,93 +434,73 @@ impl PyVector {
     /// Copies every output of `vector`'s last reset or step into the NumPy buffers' bytes;
     /// returns the [flags](ENDED_FLAG) of what happened. `written` holds the indices whose
     /// episode statistics the last call wrote, and is replaced by this call's.
-    fn write_vector<V: VectorEnv<Scalar = f32>>(
+    fn write_vector<A: ErasedAction>(
         &self,
         bytes: &mut [u8],
-        vector: &VectorEpisodeStatistics<V>,
+        vector: &StackedVector<A>,
         written: &mut Vec<usize>,
         mirrored: bool,
     ) -> PyResult<u8> {
-        let layout = &self.buffers.layout;
         let observations = vector.observations();
         let observations = observations
             .as_slice()
             .ok_or_else(|| PyRuntimeError::new_err("the observation rows are not contiguous"))?;
-        if !mirrored {
-            put(bytes, layout.observations, observations)?;
-            put(bytes, layout.rewards, vector.rewards())?;
-            put(bytes, layout.terminated, vector.terminated())?;
-            put(bytes, layout.truncated, vector.truncated())?;
-        }
         write_columns(
             bytes,
             observations,
             self.flat_dim,
             &self.typed,
-            &layout.columns,
+            &self.buffers.layout.columns,
         )?;
+        let [
+            rewards,
+            returns,
+            lengths,
+            times,
+            observations_out,
+            finals_out,
+            terminated,
+            truncated,
+            final_mask_out,
+            episode_mask,
+        ] = self.buffers.layout.split(bytes)?;
+        if !mirrored {
+            fill(observations_out, observations)?;
+            fill(rewards, vector.rewards())?;
+            fill(terminated, vector.terminated())?;
+            fill(truncated, vector.truncated())?;
+        }
         let final_mask = vector.final_mask();
-        let finals = vector.final_observations();
-        if let Some(finals) = finals.as_slice() {
-            if finals.len() == self.count * self.flat_dim {
-                put(bytes, layout.final_observations, finals)?;
+        if let Some(finals) = vector.final_observations().as_slice() {
+            // Kept with same-step autoreset only (no rows otherwise).
+            if !finals.is_empty() {
+                fill(finals_out, finals)?;
             }
         }
-        put(bytes, layout.final_mask, final_mask)?;
+        fill(final_mask_out, final_mask)?;
         // The episode statistics: only the entries of the episodes that ended on the last
-        // call are cleared and those of this call's set (the others stay 0), through typed
-        // views of their sections (each at an offset that is a multiple of 8 in NumPy's
-        // aligned allocation).
-        let returns = vector.episode_returns();
-        let lengths = vector.episode_lengths();
-        let times = vector.episode_times();
-        let ended_indices = vector.ended_indices();
-        let count = self.count;
-        let (head, tail) = bytes.split_at_mut(layout.observations);
-        let statistics = head
-            .get_mut(layout.episode_returns..layout.episode_returns + 24 * count)
-            .ok_or_else(|| PyRuntimeError::new_err("output buffer: a section is out of bounds"))?;
-        let (returns_out, rest) = statistics.split_at_mut(8 * count);
-        let (lengths_out, times_out) = rest.split_at_mut(8 * count);
-        let cast_error = |error: bytemuck::PodCastError| {
-            PyRuntimeError::new_err(format!("output buffer: {error}"))
-        };
-        let returns_out: &mut [f64] =
-            bytemuck::try_cast_slice_mut(returns_out).map_err(cast_error)?;
-        let lengths_out: &mut [i64] =
-            bytemuck::try_cast_slice_mut(lengths_out).map_err(cast_error)?;
-        let times_out: &mut [f64] = bytemuck::try_cast_slice_mut(times_out).map_err(cast_error)?;
-        let mask_out = tail
-            .get_mut(layout.episode_mask - layout.observations..)
-            .and_then(|mask| mask.get_mut(..count))
-            .ok_or_else(|| PyRuntimeError::new_err("output buffer: a section is out of bounds"))?;
+        // call are cleared and those of this call's set (the others stay 0).
+        let (returns, lengths, times) = (
+            typed::<f64>(returns)?,
+            typed::<i64>(lengths)?,
+            typed::<f64>(times)?,
+        );
         for &index in written.iter() {
-            if let (Some(mask), Some(total), Some(length), Some(time)) = (
-                mask_out.get_mut(index),
-                returns_out.get_mut(index),
-                lengths_out.get_mut(index),
-                times_out.get_mut(index),
-            ) {
-                (*mask, *total, *length, *time) = (0, 0.0, 0, 0.0);
-            }
+            (
+                episode_mask[index],
+                returns[index],
+                lengths[index],
+                times[index],
+            ) = (0, 0.0, 0, 0.0);
         }
+        let ended_indices = vector.ended_indices();
         for &index in ended_indices {
-            let (Some(mask), Some(total), Some(length), Some(time)) = (
-                mask_out.get_mut(index),
-                returns_out.get_mut(index),
-                lengths_out.get_mut(index),
-                times_out.get_mut(index),
-            ) else {
-                continue;
-            };
-            *mask = 1;
-            *total = returns.get(index).copied().unwrap_or(0.0);
-            let steps = lengths.get(index).copied().unwrap_or(0);
-            *length = i64::try_from(steps).unwrap_or(i64::MAX);
+            episode_mask[index] = 1;
+            returns[index] = vector.episode_returns()[index];
+            lengths[index] = i64::try_from(vector.episode_lengths()[index]).unwrap_or(i64::MAX);
             // Rounded to microseconds as Gymnasium's RecordEpisodeStatistics rounds them
             // (`np.round(t, 6)`: times 10^6, rounded half to even, divided by 10^6).
-            let seconds = times.get(index).copied().unwrap_or(0.0);
-            *time = (seconds * 1e6).round_ties_even() / 1e6;
+            times[index] = (vector.episode_times()[index] * 1e6).round_ties_even() / 1e6;
         }
         written.clear();
         written.extend_from_slice(ended_indices);
@@ -530,35 +586,48 @@ impl PyVector {
 
     /// The sections of the output buffer `bytes` a step writes through a [`Mirror`].
     fn mirror<'a>(&self, bytes: &'a mut [u8]) -> PyResult<Mirror<'a, f32>> {
-        let layout = &self.buffers.layout;
-        let count = self.count;
-        let out_of_bounds = || PyRuntimeError::new_err("output buffer: a section is out of bounds");
-        let cast_error = |error: bytemuck::PodCastError| {
-            PyRuntimeError::new_err(format!("output buffer: {error}"))
-        };
-        // The sections in their order in the buffer: rewards, then observations, then the
-        // flags.
-        let (head, tail) = bytes
-            .split_at_mut_checked(layout.observations)
-            .ok_or_else(out_of_bounds)?;
-        let rewards = head
-            .get_mut(layout.rewards..layout.rewards + 8 * count)
-            .ok_or_else(out_of_bounds)?;
-        let (observations, flags) = tail
-            .split_at_mut_checked(layout.terminated - layout.observations)
-            .ok_or_else(out_of_bounds)?;
-        let observations = observations
-            .get_mut(..4 * count * self.flat_dim)
-            .ok_or_else(out_of_bounds)?;
-        let (terminated, truncated) = flags
-            .split_at_mut_checked(layout.truncated - layout.terminated)
-            .ok_or_else(out_of_bounds)?;
+        let [
+            rewards,
+            _,
+            _,
+            _,
+            observations,
+            _,
+            terminated,
+            truncated,
+            _,
+            _,
+        ] = self.buffers.layout.split(bytes)?;
         Ok(Mirror {
-            observations: bytemuck::try_cast_slice_mut(observations).map_err(cast_error)?,
-            rewards: bytemuck::try_cast_slice_mut(rewards).map_err(cast_error)?,
-            terminated: terminated.get_mut(..count).ok_or_else(out_of_bounds)?,
-            truncated: truncated.get_mut(..count).ok_or_else(out_of_bounds)?,
+            observations: typed(observations)?,
+            rewards: typed(rewards)?,
+            terminated,
+            truncated,
         })
+    }
+
+    /// The action masks of the vector's environments (`action_masks`), or with `finals` those
+    /// of the states the last step's episodes ended in (`final_action_masks`); `None` for an
+    /// action space that is not `Discrete`.
+    fn masks<'py>(
+        &self,
+        py: Python<'py>,
+        finals: bool,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i8>>>> {
+        let inner = self.lock()?;
+        let AnySpace::Discrete(space) = &inner.action_space else {
+            return Ok(None);
+        };
+        let actions = usize::try_from(space.n())
+            .map_err(|_| PyValueError::new_err(format!("{space} has too many actions to mask")))?;
+        let mut masks = ndarray::Array2::from_elem((self.count, actions), false);
+        with_vector!(&inner.stepper, vector => if finals {
+            vector.final_action_masks(&mut masks)
+        } else {
+            vector.action_masks(&mut masks)
+        })
+        .map_err(vector_error)?;
+        Ok(Some(PyArray2::from_owned_array(py, masks.mapv(i8::from))))
     }
 
     /// The `AnyElement` action buffer, or a `TypeError` for a `Discrete` action space (whose
@@ -767,12 +836,7 @@ impl PyVector {
         let observation_space = rl_core::Environment::observation_space(&probe).clone();
         let action_space = rl_core::Environment::action_space(&probe).clone();
         rl_core::Environment::close(&mut probe);
-        // Observations in Gymnasium's batched layout, a typed column per leaf, where the space
-        // has one; flat rows, read back in Python, for the others (FiniteSet, OneOf).
-        let (layout, columns) = match Columns::of(&observation_space) {
-            Ok(columns) => (RowLayout::Batched, columns.columns().to_vec()),
-            Err(_) => (RowLayout::Flat, Vec::new()),
-        };
+        let (layout, columns) = row_layout(&observation_space);
         let rows_are_the_column = matches!(
             columns.as_slice(),
             [Column { path, dtype: DType::F32, kind: ColumnKind::Numbers { .. }, .. }]
@@ -787,27 +851,20 @@ impl PyVector {
             .with_autoreset(mode)
             .with_threads(threads)
             .with_layout(layout);
-        let built_error = |error| match error {
-            VectorError::Registry(error) => crate::core_error(error),
-            other => vector_error(other),
-        };
+        let params = params.as_ref();
         let stepper = if let AnySpace::Discrete(space) = &action_space {
-            let vector = make_discrete_vector(id, params.as_ref(), count, seed, options)
-                .map_err(built_error)?;
             Stepper::Discrete {
-                vector: Box::new(VectorEpisodeStatistics::new(vector)),
+                vector: stacked(make_discrete_vector(id, params, count, seed, options))?,
                 actions: vec![space.start(); num_envs],
             }
         } else {
-            let vector =
-                make_vector(id, params.as_ref(), count, seed, options).map_err(built_error)?;
             Stepper::Any {
-                vector: Box::new(VectorEpisodeStatistics::new(vector)),
+                vector: stacked(make_vector(id, params, count, seed, options))?,
                 actions: vec![AnyElement::Int(0); num_envs],
             }
         };
         let flat_dim = with_vector!(&stepper, vector => vector.flat_dim());
-        let reports_infos = with_vector!(&stepper, vector => vector.inner().reports_infos());
+        let reports_infos = with_vector!(&stepper, vector => vector.reports_infos());
         let buffers = Buffers::new(py, num_envs, flat_dim, &typed)?;
         Ok(PyVector {
             inner: Mutex::new(Inner {
@@ -912,64 +969,64 @@ impl PyVector {
 
     /// The observations, one flat `float32` row per environment.
     #[getter]
-    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.buffers.observations.bind(py).clone()
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::Observations)
     }
 
     /// The rewards of the last step.
     #[getter]
-    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        self.buffers.rewards.bind(py).clone()
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::Rewards)
     }
 
     /// The terminated flags of the last step.
     #[getter]
-    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.buffers.terminated.bind(py).clone()
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::Terminated)
     }
 
     /// The truncated flags of the last step.
     #[getter]
-    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.buffers.truncated.bind(py).clone()
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::Truncated)
     }
 
     /// The final observations of the environments reset on the last step (same-step
     /// autoreset), valid where `final_mask` is set.
     #[getter]
-    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.buffers.final_observations.bind(py).clone()
+    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::FinalObservations)
     }
 
     /// Which rows of `final_observations` are valid.
     #[getter]
-    fn final_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.buffers.final_mask.bind(py).clone()
+    fn final_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::FinalMask)
     }
 
     /// The environments whose episode ended on the last step.
     #[getter]
-    fn episode_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.buffers.episode_mask.bind(py).clone()
+    fn episode_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::EpisodeMask)
     }
 
     /// The return of the episode that ended, where `episode_mask` is set (0 elsewhere).
     #[getter]
-    fn episode_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        self.buffers.episode_returns.bind(py).clone()
+    fn episode_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::EpisodeReturns)
     }
 
     /// The length of the episode that ended, where `episode_mask` is set (0 elsewhere).
     #[getter]
-    fn episode_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.buffers.episode_lengths.bind(py).clone()
+    fn episode_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::EpisodeLengths)
     }
 
     /// The wall time in seconds of the episode that ended, rounded to microseconds, where
     /// `episode_mask` is set (0 elsewhere).
     #[getter]
-    fn episode_times<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        self.buffers.episode_times.bind(py).clone()
+    fn episode_times<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.buffers.view(py, Section::EpisodeTimes)
     }
 
     /// The infos of the last call that are not empty, as `(index, dict)` pairs in index order
@@ -984,17 +1041,7 @@ impl PyVector {
     /// `int8` array of shape `(num_envs, n)`, 1 where the action is applicable
     /// (`Domain::is_applicable`, Taxi's `action_mask`); `None` for another action space.
     fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray2<i8>>>> {
-        let inner = self.lock()?;
-        let Some(actions) = inner.action_space.cardinality() else {
-            return Ok(None);
-        };
-        if !matches!(inner.action_space, AnySpace::Discrete(_)) {
-            return Ok(None);
-        }
-        let mut masks = ndarray::Array2::from_elem((self.count, actions), false);
-        with_vector!(&inner.stepper, vector => vector.inner().action_masks(&mut masks))
-            .map_err(vector_error)?;
-        Ok(Some(PyArray2::from_owned_array(py, masks.mapv(i8::from))))
+        self.masks(py, false)
     }
 
     /// The action masks of the states the episodes ended in on the last step (same-step
@@ -1006,17 +1053,7 @@ impl PyVector {
         &self,
         py: Python<'py>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i8>>>> {
-        let inner = self.lock()?;
-        let Some(actions) = inner.action_space.cardinality() else {
-            return Ok(None);
-        };
-        if !matches!(inner.action_space, AnySpace::Discrete(_)) {
-            return Ok(None);
-        }
-        let mut masks = ndarray::Array2::from_elem((self.count, actions), false);
-        with_vector!(&inner.stepper, vector => vector.inner().final_action_masks(&mut masks))
-            .map_err(vector_error)?;
-        Ok(Some(PyArray2::from_owned_array(py, masks.mapv(i8::from))))
+        self.masks(py, true)
     }
 
     /// The infos of the last call as columns, Gymnasium's batched layout built in Rust: a
@@ -1117,7 +1154,7 @@ impl PyVector {
         };
         let mut frames = Vec::with_capacity(self.count);
         for i in 0..self.count {
-            let state = with_vector!(&inner.stepper, vector => vector.inner().state_any(i))
+            let state = with_vector!(&inner.stepper, vector => vector.state_any(i))
                 .ok_or_else(|| PyRuntimeError::new_err(format!("no state for environment {i}")))?;
             inner
                 .domain

@@ -291,30 +291,6 @@ def test_copy_false_info_arrays_are_the_buffers():
         assert first["final_obs"].dtype == object
 
 
-@pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0"])
-@pytest.mark.parametrize("threads", [1, 2])
-def test_rust_driver_steps_the_same_vector_as_the_python_vector(env_id, threads):
-    """The benchmarks' RustDriver (the Python vector's vector, stepped from Rust) gives the
-    Python vector's observations bit for bit, step after step, episode ends included."""
-    from rlrs import _core
-
-    num_envs, seed = 16, 9
-    rng = np.random.default_rng(3)
-    rows = rng.integers(0, 2 if env_id == "CartPole-v1" else 3, size=(5, num_envs))
-    driver = _core.RustDriver(env_id, num_envs, seed, threads)
-    driver.set_rows(rows)
-    env = rlrs.RustVectorEnv(env_id, num_envs, threads=threads)
-    env.reset(seed=seed)
-    for step in range(300):
-        observations, *_ = env.step(rows[step % len(rows)])
-        assert driver.run(1) == num_envs
-        assert np.array_equal(
-            driver.observations().view(np.uint32), observations.reshape(-1).view(np.uint32)
-        ), f"step {step}"
-    with pytest.raises(ValueError, match="expected at least one row of 16 actions"):
-        driver.set_rows(np.zeros((2, 3), dtype=np.int64))
-
-
 def test_float_actions_of_a_discrete_space_are_refused_not_truncated():
     envs = make("CartPole-v1", num_envs=4)
     envs.reset(seed=0)

@@ -84,6 +84,13 @@ pub enum VectorError {
     /// unknown id or invalid parameters).
     #[error("{0}")]
     Registry(#[source] CoreError),
+    /// The vector does not offer the operation: action masks through a wrapper that changes
+    /// the actions, or of a vector that computes none.
+    #[error("this vector does not support `{operation}`")]
+    Unsupported {
+        /// The operation, such as `"action masks"`.
+        operation: &'static str,
+    },
     /// A worker thread could not be started.
     #[error("could not start a worker thread: {reason}")]
     ThreadSpawn {

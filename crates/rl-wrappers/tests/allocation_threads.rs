@@ -1,7 +1,9 @@
 //! A vector environment of 1024 environments stepped by two threads allocates nothing per
 //! step after warm-up, on either construction path, and neither does every vector wrapper
-//! stacked on one, nor a mirrored step under episode statistics (the Python package's). The counter is global (it must see the
-//! worker thread), so this test runs without the test harness, alone in its process.
+//! stacked on one, nor a mirrored step under episode statistics (the Python package's), over
+//! the vector itself or over a boxed stack of wrappers (`DynVector`). The counter is global (it
+//! must see the worker thread), so this test runs without the test harness, alone in its
+//! process.
 
 use counting_allocator::process_allocations as allocations;
 
@@ -13,8 +15,9 @@ use rl_core::corridor::Corridor;
 use rl_core::{Mode, Simulator};
 use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
-    Autoreset, EnvironmentVector, KernelVector, Mirror, VectorEnv, VectorEpisodeStatistics,
-    VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward, VectorOptions,
+    Autoreset, DynVector, EnvironmentVector, KernelVector, Mirror, VectorEnv,
+    VectorEpisodeStatistics, VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward,
+    VectorOptions,
 };
 
 use common::Drift;
@@ -42,8 +45,8 @@ fn allocations_per_run<V: VectorEnv<Action = i64>>(vector: &mut V, choices: usiz
 }
 
 /// As [`allocations_per_run`], with every step mirrored into buffers made before the steps.
-fn mirrored_allocations_per_run(
-    vector: &mut VectorEpisodeStatistics<KernelVector<Drift, f32>>,
+fn mirrored_allocations_per_run<V: VectorEnv<Action = i64, Scalar = f32>>(
+    vector: &mut VectorEpisodeStatistics<V>,
 ) -> usize {
     let len = vector.len();
     let actions: Vec<Vec<i64>> = (0..3)
@@ -100,18 +103,31 @@ fn main() {
         )
         .expect("valid");
         let four = NonZeroUsize::new(4).expect("non-zero");
-        let mut wrapped = VectorEpisodeStatistics::new(VectorHistoryStack::new(
-            normalised,
-            four,
-            Padding::RepeatFirst,
-        ));
+        let mut wrapped = VectorEpisodeStatistics::new(
+            VectorHistoryStack::new(normalised, four, Padding::RepeatFirst)
+                .expect("a history stack"),
+        );
         let mut mirrored = VectorEpisodeStatistics::new(
             KernelVector::<_, f32>::from_kernel(drift.clone(), count, 1, options).expect("valid"),
         );
+        // The Python package's stack with a wrapper below the statistics, behind the trait.
+        let below: DynVector<i64> = Box::new(
+            VectorNormalizeReward::new(
+                KernelVector::<_, f32>::from_kernel(drift.clone(), count, 1, options)
+                    .expect("valid"),
+                0.99,
+            )
+            .expect("valid"),
+        );
+        let mut stacked = VectorEpisodeStatistics::new(below);
         for (path, allocated) in [
             (
                 "mirrored kernel",
                 mirrored_allocations_per_run(&mut mirrored),
+            ),
+            (
+                "mirrored boxed stack",
+                mirrored_allocations_per_run(&mut stacked),
             ),
             ("copies", allocations_per_run(&mut copies, 3)),
             ("kernel", allocations_per_run(&mut kernel, 3)),

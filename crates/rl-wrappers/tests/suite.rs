@@ -21,6 +21,7 @@ mod stepped_by_id;
 mod time_limit;
 mod transforms;
 mod vector;
+mod vector_stack;
 mod vector_threads;
 mod vector_wrappers;
 mod wrappers_by_id;

@@ -152,7 +152,8 @@ fn stack<V: VectorEnv<Scalar = f32>>(
         inner,
         NonZeroUsize::new(3).expect("non-zero"),
         Padding::Zeros,
-    );
+    )
+    .expect("a history stack");
     let normalized = VectorNormalizeObservation::new(history).expect("normalise observations");
     VectorEpisodeStatistics::new(VectorNormalizeReward::new(normalized, 0.9).expect("rewards"))
 }

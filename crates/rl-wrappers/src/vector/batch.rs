@@ -90,6 +90,19 @@ pub(crate) mod sealed {
             })
         }
 
+        /// Whether the environments may report infos: true unless the batch knows they are
+        /// always empty (a structure-of-arrays kernel's).
+        fn reports_infos(&self) -> bool {
+            true
+        }
+
+        /// Environment `i`'s current state (local index), where the batch hands its states
+        /// out; `None` by default.
+        fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
+            let _ = i;
+            None
+        }
+
         /// Steps every environment with the action of the same index.
         fn step(
             &mut self,
@@ -119,7 +132,7 @@ impl Resets {
         match self {
             Resets::All => false,
             Resets::Ended => !ended,
-            Resets::Selected => !selected.get(i).copied().unwrap_or(false),
+            Resets::Selected => !selected[i],
         }
     }
 }

@@ -8,7 +8,7 @@ use rl_spaces::{FlatScalar, FlattenSpace};
 
 use crate::vector::Autoreset;
 use crate::vector::batch::{Failure, Resets, sealed};
-use crate::vector::outputs::{Rows, set};
+use crate::vector::outputs::Rows;
 
 /// Copies of an environment, each stepped through its own [`Environment::step`] (the storage
 /// of [`VectorEnvironment::from_environments`](crate::vector::VectorEnvironment::from_environments)).
@@ -33,11 +33,6 @@ impl<E: Environment, T> EnvironmentBatch<E, T> {
             first,
             marker: PhantomData,
         }
-    }
-
-    /// The environments.
-    pub(crate) fn environments(&self) -> &[E] {
-        &self.environments
     }
 }
 
@@ -103,13 +98,11 @@ where
     where
         E::ActionSpace: rl_spaces::FiniteSpace,
     {
-        match self.environments.get(i) {
-            Some(environment) => environment.action_mask(row),
-            None => Ok(()),
-        }
+        self.environments[i].action_mask(row)
     }
 
     fn seed(&mut self, seeds: &[Option<u64>]) {
+        assert_eq!(seeds.len(), self.environments.len(), "one seed entry each");
         for (env, seed) in self.environments.iter_mut().zip(seeds) {
             if let Some(seed) = seed {
                 env.seed(*seed);
@@ -132,7 +125,7 @@ where
             .enumerate()
         {
             if which.skips(i, *ended, selected) {
-                set(rows.final_mask, i, false);
+                rows.final_mask[i] = false;
                 continue;
             }
             match reset_one(env, mode, &mut rows, i) {
@@ -155,6 +148,7 @@ where
         autoreset: Autoreset,
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
+        assert_eq!(actions.len(), self.environments.len(), "one action each");
         let mut failure = None;
         let entries = self
             .environments
@@ -198,13 +192,13 @@ where
     env.observation_space()
         .flatten_into(&outcome.observation, rows.observation(i))?;
     let done = outcome.is_done();
-    set(rows.rewards, i, outcome.reward());
-    set(rows.terminated, i, outcome.terminated);
-    set(rows.truncated, i, outcome.truncated);
-    set(rows.final_mask, i, false);
+    rows.rewards[i] = outcome.reward();
+    rows.terminated[i] = outcome.terminated;
+    rows.truncated[i] = outcome.truncated;
+    rows.final_mask[i] = false;
     if done && autoreset == Autoreset::SameStep {
         rows.keep_final_observation(i);
-        set(rows.final_mask, i, true);
+        rows.final_mask[i] = true;
         rows.put_final_info(i, outcome.info);
         rows.put_info(i, Info::new());
         reset_one(env, mode, rows, i)?;

@@ -537,25 +537,7 @@ impl<B: Batch> VectorEnvironment<B> {
         actions: &[B::Action],
         mirror: Mirror<'_, B::Scalar>,
     ) -> Result<(), VectorError> {
-        let dim = self.flat_dim();
-        for (buffer, found, expected) in [
-            (
-                "observations",
-                mirror.observations.len(),
-                self.len.saturating_mul(dim),
-            ),
-            ("rewards", mirror.rewards.len(), self.len),
-            ("terminated", mirror.terminated.len(), self.len),
-            ("truncated", mirror.truncated.len(), self.len),
-        ] {
-            if found != expected {
-                return Err(VectorError::MirrorLength {
-                    buffer,
-                    expected,
-                    found,
-                });
-            }
-        }
+        mirror.check(self.len, self.flat_dim())?;
         self.check_step(actions)?;
         self.run_mirrored(self.step_command(), actions, Some(mirror))
     }
@@ -596,13 +578,9 @@ impl<B: Batch> VectorEnvironment<B> {
                 .map(|offset| first + offset)
         });
         if let Some(index) = rejected {
-            let action = actions
-                .get(index)
-                .map(|a| format!("{a:?}"))
-                .unwrap_or_default();
             return Err(VectorError::InvalidAction {
                 index,
-                action,
+                action: format!("{:?}", actions[index]),
                 space: space.to_string(),
             });
         }
@@ -639,17 +617,6 @@ impl<B: Batch> VectorEnvironment<B> {
             ));
         }
         self.run_seed(seeds)
-    }
-
-    /// The calling thread's share of the environments.
-    pub(crate) fn main_batch(&self) -> &B {
-        self.threads.main()
-    }
-
-    /// Every batch, in the order of the environments (each thread's share read from the
-    /// calling thread, between calls).
-    pub(crate) fn batches(&self) -> impl Iterator<Item = &B> + '_ {
-        self.threads.batches()
     }
 
     /// The number of environments.
@@ -736,22 +703,28 @@ impl<B: Batch> VectorEnvironment<B> {
     pub fn final_infos(&self) -> &[Info] {
         &self.outputs.final_infos
     }
-}
 
-impl<E, T> VectorEnvironment<EnvironmentBatch<E, T>>
-where
-    E: Environment,
-    E::Action: Send + Sync,
-    E::ObservationSpace: FlattenSpace,
-    T: rl_spaces::FlatScalar,
-{
-    /// Every environment, in order, for inspection.
-    pub fn local_environments(&self) -> impl Iterator<Item = &E> + '_ {
-        self.threads
+    /// Whether the environments may report infos ([`infos`](Self::infos) and
+    /// [`final_infos`](Self::final_infos) not all empty): false for a structure-of-arrays
+    /// kernel, whose infos are always empty (a consumer skips looking at them), true otherwise.
+    pub fn reports_infos(&self) -> bool {
+        self.threads.main().reports_infos()
+    }
+
+    /// Environment `i`'s current state, for a consumer that knows its type (the registered
+    /// domain of a vector built by id draws it:
+    /// [`RegisteredDomain::draw_state`](rl_core::registry::RegisteredDomain::draw_state));
+    /// `None` for an index out of range, or copies of an environment (which do not hand their
+    /// states out). Before the first reset it is a placeholder state.
+    pub fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
+        let batch = self
+            .threads
             .batches()
-            .flat_map(|batch| batch.environments().iter())
+            .find(|batch| (batch.first()..batch.first() + batch.len()).contains(&i))?;
+        batch.state_any(i - batch.first())
     }
 }
+
 /// The seeds `seed, seed + 1, ..., seed + len - 1` of a vector's environments, or an error
 /// naming the seed when the last one overflows `u64`.
 pub(crate) fn consecutive_seeds(seed: u64, len: usize) -> Result<Vec<Option<u64>>, VectorError> {
@@ -824,35 +797,9 @@ where
     ///
     /// Errors if `masks` does not have that shape, naming both shapes.
     pub fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError> {
-        check_mask_shape(masks, self.len, self.action_space().cardinality())?;
-        let mut rows = masks.rows_mut().into_iter();
-        for batch in self.threads.batches() {
-            for i in 0..batch.len() {
-                let Some(mut row) = rows.next() else {
-                    return Ok(());
-                };
-                let Some(row) = row.as_slice_mut() else {
-                    return Err(VectorError::invalid_parameter(
-                        "masks",
-                        "rows are not contiguous",
-                    ));
-                };
-                batch
-                    .action_mask(i, row)
-                    .map_err(|source| VectorError::Environment {
-                        index: batch.first() + i,
-                        source,
-                    })?;
-            }
-        }
-        Ok(())
+        self.write_masks(masks, false)
     }
-}
 
-impl<B: Batch> VectorEnvironment<B>
-where
-    B::ActionSpace: FiniteSpace,
-{
     /// With [`Autoreset::SameStep`], writes into row `i` of `masks` the action mask of the
     /// state environment `i`'s episode ended in on the last step, for the rows marked in
     /// [`final_mask`](Self::final_mask) (the others are left alone): what
@@ -866,30 +813,32 @@ where
     /// [`VectorError::Environment`] wrapping `CoreError::Unsupported`. Errors as
     /// `action_masks` does on a shape mismatch.
     pub fn final_action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError> {
+        self.write_masks(masks, true)
+    }
+
+    /// Writes each environment's row of `masks` with its batch's action mask, or, with
+    /// `finals`, the rows marked in [`final_mask`](Self::final_mask) with the final masks.
+    fn write_masks(&self, masks: &mut Array2<bool>, finals: bool) -> Result<(), VectorError> {
         check_mask_shape(masks, self.len, self.action_space().cardinality())?;
-        let final_mask = &self.outputs.final_mask;
-        let mut rows = masks.rows_mut().into_iter();
-        for batch in self.threads.batches() {
-            for i in 0..batch.len() {
-                let Some(mut row) = rows.next() else {
-                    return Ok(());
-                };
-                if !final_mask.get(batch.first() + i).copied().unwrap_or(false) {
-                    continue;
-                }
-                let Some(row) = row.as_slice_mut() else {
-                    return Err(VectorError::invalid_parameter(
-                        "masks",
-                        "rows are not contiguous",
-                    ));
-                };
-                batch
-                    .final_action_mask(i, row)
-                    .map_err(|source| VectorError::Environment {
-                        index: batch.first() + i,
-                        source,
-                    })?;
+        let environments = self
+            .threads
+            .batches()
+            .flat_map(|batch| (0..batch.len()).map(move |i| (batch, i)));
+        // The shape is checked: one row per environment.
+        for ((batch, i), mut row) in environments.zip(masks.rows_mut()) {
+            let index = batch.first() + i;
+            if finals && !self.outputs.final_mask[index] {
+                continue;
             }
+            let row = row.as_slice_mut().ok_or_else(|| {
+                VectorError::invalid_parameter("masks", "rows are not contiguous")
+            })?;
+            let written = if finals {
+                batch.final_action_mask(i, row)
+            } else {
+                batch.action_mask(i, row)
+            };
+            written.map_err(|source| VectorError::Environment { index, source })?;
         }
         Ok(())
     }

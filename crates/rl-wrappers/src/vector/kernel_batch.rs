@@ -11,7 +11,7 @@ use rl_spaces::{FiniteSpace, FlatScalar};
 
 use crate::vector::Autoreset;
 use crate::vector::batch::{Failure, Resets, sealed};
-use crate::vector::outputs::{Rows, set};
+use crate::vector::outputs::Rows;
 use rl_core::BatchStates;
 
 /// The states of a batch of episodes stepped all at once (any [`BatchStates`]:
@@ -123,12 +123,9 @@ where
     S: BatchStates<T>,
     T: FlatScalar,
 {
-    let Some(generator) = generators.get_mut(i) else {
-        return Ok(());
-    };
-    states.reset_at(i, mode, generator, rows.observation(i))?;
-    set(steps, i, 0);
-    set(ended, i, false);
+    states.reset_at(i, mode, &mut generators[i], rows.observation(i))?;
+    steps[i] = 0;
+    ended[i] = false;
     Ok(())
 }
 
@@ -187,6 +184,9 @@ where
     where
         S::ActionSpace: FiniteSpace,
     {
+        // The states answer "not applicable" for an index out of range: the callers' indices
+        // are the batch's own, and another is a bug.
+        assert!(i < self.steps.len(), "episode {i} of {}", self.steps.len());
         // From the first mask asked for on, same-step autoresets keep the masks of ended
         // episodes, however this one is computed.
         let space = self.states.action_space();
@@ -216,14 +216,23 @@ where
                 operation: "final action masks (ask for action masks first, with at most 64 actions)",
             });
         }
-        let bits = self.final_masks.get(i).copied().unwrap_or(0);
+        let bits = self.final_masks[i];
         for (k, allowed) in row.iter_mut().enumerate() {
             *allowed = k < 64 && bits >> k & 1 == 1;
         }
         Ok(())
     }
 
+    fn reports_infos(&self) -> bool {
+        self.states.reports_infos()
+    }
+
+    fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
+        self.states.state_any(i)
+    }
+
     fn seed(&mut self, seeds: &[Option<u64>]) {
+        assert_eq!(seeds.len(), self.generators.len(), "one seed entry each");
         for (generator, seed) in self.generators.iter_mut().zip(seeds) {
             if let Some(seed) = seed {
                 *generator = NumpyGenerator::seed_from_u64(*seed);
@@ -244,8 +253,8 @@ where
         let ended = &mut self.ended;
         let mut failure = None;
         for i in 0..ended.len() {
-            if which.skips(i, ended.get(i).copied().unwrap_or(false), selected) {
-                set(rows.final_mask, i, false);
+            if which.skips(i, ended[i], selected) {
+                rows.final_mask[i] = false;
                 continue;
             }
             let reset = reset_at(
@@ -283,12 +292,10 @@ where
         // restore them afterwards: the discarded step must leave no trace in the random
         // sequence.
         let next_step = autoreset == Autoreset::NextStep;
-        let pending = self.pending.get(..self.pending_count).unwrap_or_default();
+        let pending = &self.pending[..self.pending_count];
         if next_step {
             for (saved, i) in self.saved_generators.iter_mut().zip(pending) {
-                if let Some(generator) = generators.get(*i) {
-                    saved.clone_from(generator);
-                }
+                saved.clone_from(&generators[*i]);
             }
         }
         // The episodes still ended (the pending ones with next-step autoreset) are reset, not
@@ -344,11 +351,7 @@ where
         let mut failure = None;
         if next_step {
             for (k, i) in pending.iter().copied().enumerate() {
-                if let (Some(generator), Some(saved)) =
-                    (generators.get_mut(i), self.saved_generators.get(k))
-                {
-                    generator.clone_from(saved);
-                }
+                generators[i].clone_from(&self.saved_generators[k]);
                 match reset_at(
                     &mut self.states,
                     generators,
@@ -364,14 +367,14 @@ where
             }
         }
         if autoreset == Autoreset::SameStep {
-            let ending = self.ending.get(..ending_count).unwrap_or_default();
+            let ending = &self.ending[..ending_count];
             for i in ending.iter().copied() {
                 rows.keep_final_observation(i);
-                set(rows.final_mask, i, true);
+                rows.final_mask[i] = true;
                 // The last step's info is the final info; the reset's info is empty.
                 rows.move_info_to_final(i);
                 if let Some(bits) = self.mask_bits.get() {
-                    set(&mut self.final_masks, i, bits(&self.states, i));
+                    self.final_masks[i] = bits(&self.states, i);
                 }
                 if let Err(e) = reset_at(
                     &mut self.states,
@@ -395,24 +398,24 @@ where
 }
 
 /// Writes the indices `i` with `ended[i]` set, in increasing order, at the start of `list`
-/// (as many as fit), and returns how many there are.
+/// (which has room for every index: the batch's length), and returns how many there are.
 ///
 /// Few episodes end on a given step, so the flags are read eight at a time as the bytes of
 /// one word (a `bool` is the byte 0 or 1): a run of eight with none ended costs one test, and
 /// the others cost one step per ended episode.
 fn list_ended(ended: &[bool], list: &mut [usize]) -> usize {
+    assert!(
+        list.len() >= ended.len(),
+        "the list has room for every episode"
+    );
     let mut count = 0;
     let mut push = |i: usize| {
-        if let Some(slot) = list.get_mut(count) {
-            *slot = i;
-        }
+        list[count] = i;
         count += 1;
     };
     let mut runs = ended.chunks_exact(8);
     for (run, flags) in runs.by_ref().enumerate() {
-        let Ok(flags) = <&[bool; 8]>::try_from(flags) else {
-            continue;
-        };
+        let flags: [bool; 8] = flags.try_into().expect("chunks of eight");
         let mut word = u64::from_le_bytes(flags.map(u8::from));
         while word != 0 {
             push(run * 8 + (word.trailing_zeros() / 8) as usize);
@@ -420,8 +423,9 @@ fn list_ended(ended: &[bool], list: &mut [usize]) -> usize {
             word &= word - 1;
         }
     }
-    let start = ended.len() - runs.remainder().len();
-    for (k, set) in runs.remainder().iter().enumerate() {
+    let remainder = runs.remainder();
+    let start = ended.len() - remainder.len();
+    for (k, set) in remainder.iter().enumerate() {
         if *set {
             push(start + k);
         }
@@ -433,12 +437,10 @@ fn list_ended(ended: &[bool], list: &mut [usize]) -> usize {
 /// returns how many there are.
 fn keep_ended(list: &mut [usize], count: usize, ended: &[bool]) -> usize {
     let mut kept = 0;
-    for read in 0..count.min(list.len()) {
-        let i = list.get(read).copied().unwrap_or(usize::MAX);
-        if ended.get(i).copied().unwrap_or(false) {
-            if let Some(slot) = list.get_mut(kept) {
-                *slot = i;
-            }
+    for read in 0..count {
+        let i = list[read];
+        if ended[i] {
+            list[kept] = i;
             kept += 1;
         }
     }
@@ -471,13 +473,5 @@ mod tests {
                 assert_eq!(list.get(..count), Some(expected.as_slice()), "{ended:?}");
             }
         }
-    }
-
-    #[test]
-    fn a_short_list_holds_the_first_ones_and_the_count_is_exact() {
-        let ended = [true; 20];
-        let mut list = [0; 5];
-        assert_eq!(list_ended(&ended, &mut list), 20);
-        assert_eq!(list, [0, 1, 2, 3, 4]);
     }
 }

@@ -22,7 +22,10 @@ pub use environment::{EnvironmentVector, KernelVector, MAX_ENVS, VectorEnvironme
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use outputs::Mirror;
-pub use registered::{RegisteredBatch, RegisteredVector, make_discrete_vector, make_vector};
+pub use registered::{
+    DynVector, RegisteredBatch, RegisteredVector, StackedVector, make_discrete_vector, make_vector,
+    stack,
+};
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).
 pub use rl_core::BatchStep;

@@ -1,58 +1,139 @@
-//! [`Outputs`]: the structure-of-arrays buffers of a batch's results, and [`Rows`], a mutable
-//! view of a run of them.
+//! The results of a vector environment's calls, described once: [`Columns`] names every output
+//! (the observations, rewards, flags and infos, and the final observations, mask and infos of
+//! same-step autoreset), held in one of three [`Form`]s: the buffers a vector owns
+//! ([`Outputs`]), mutable slices of a run of environments that a batch writes ([`Rows`]), and
+//! the buffers' addresses that the threads' hand-off passes (`threads.rs`). A conversion from one
+//! form to another ([`Columns::map`]) is written per form, never per column. [`Mirror`] is a
+//! caller's own copy of the observations, rewards and flags that a mirrored step fills too.
 
+use std::marker::PhantomData;
 use std::ops::Range;
 
 use ndarray::Array2;
 use rl_core::Info;
-use rl_spaces::FlatScalar;
 
-/// The results of the last call, one entry (or one row) per environment.
-#[derive(Debug)]
-pub(crate) struct Outputs<T> {
-    pub(crate) observations: Array2<T>,
-    pub(crate) rewards: Vec<f64>,
-    pub(crate) terminated: Vec<bool>,
-    pub(crate) truncated: Vec<bool>,
-    pub(crate) infos: Vec<Info>,
-    /// `len × dim` with same-step autoreset, `0 × dim` otherwise.
-    pub(crate) final_observations: Array2<T>,
-    pub(crate) final_mask: Vec<bool>,
-    pub(crate) final_infos: Vec<Info>,
+use crate::VectorError;
+
+/// How a [`Columns`] holds each of its columns (owned buffers, slices or addresses).
+pub trait Form {
+    /// A column of one entry per environment.
+    type Column<X: 'static>;
+    /// A column of one row per environment, row after row (the observations).
+    type Table<X: 'static>;
 }
 
+/// The buffers a vector environment owns: a `Vec` per column, an [`Array2`] of rows per table.
+#[derive(Debug)]
+pub enum Owned {}
+
+impl Form for Owned {
+    type Column<X: 'static> = Vec<X>;
+    type Table<X: 'static> = Array2<X>;
+}
+
+/// Mutable slices of the buffers, for a run of environments.
+#[derive(Debug)]
+pub struct Slices<'a>(PhantomData<&'a mut ()>);
+
+impl<'a> Form for Slices<'a> {
+    type Column<X: 'static> = &'a mut [X];
+    type Table<X: 'static> = &'a mut [X];
+}
+
+/// The outputs of a vector environment, one entry (or one row of `dim` entries) per
+/// environment, in the form `F`.
+pub struct Columns<F: Form, T: 'static> {
+    /// The entries of one observation row.
+    pub(crate) dim: usize,
+    /// The observations after the call.
+    pub(crate) observations: F::Table<T>,
+    /// The rewards of the last step.
+    pub(crate) rewards: F::Column<f64>,
+    /// Whether each episode terminated on the last step.
+    pub(crate) terminated: F::Column<bool>,
+    /// Whether each episode was truncated on the last step.
+    pub(crate) truncated: F::Column<bool>,
+    /// The info of each environment's last step.
+    pub(crate) infos: F::Column<Info>,
+    /// With same-step autoreset, the final observation of each episode that ended on the last
+    /// step (rows marked in `final_mask`); no rows otherwise.
+    pub(crate) final_observations: F::Table<T>,
+    /// Which environments' episodes ended on the last step with same-step autoreset.
+    pub(crate) final_mask: F::Column<bool>,
+    /// With same-step autoreset, the info of the last step of each episode that ended on it.
+    pub(crate) final_infos: F::Column<Info>,
+}
+
+/// The results of the last call, in the buffers a vector environment owns.
+pub(crate) type Outputs<T> = Columns<Owned, T>;
+
 /// Mutable views of the results of a run of environments, indexed from 0.
-pub struct Rows<'a, T> {
-    dim: usize,
-    pub(crate) observations: &'a mut [T],
-    pub(crate) rewards: &'a mut [f64],
-    pub(crate) terminated: &'a mut [bool],
-    pub(crate) truncated: &'a mut [bool],
-    pub(crate) infos: &'a mut [Info],
-    pub(crate) final_observations: &'a mut [T],
-    pub(crate) final_mask: &'a mut [bool],
-    pub(crate) final_infos: &'a mut [Info],
+pub(crate) type Rows<'a, T> = Columns<Slices<'a>, T>;
+
+/// A conversion of each column of the form `F`, borrowed for `'a`, into the form `G`: what
+/// [`Columns::map`] applies to every column.
+pub(crate) trait MapColumns<'a, F: Form, G: Form> {
+    /// A column of one entry per environment, converted.
+    fn column<X: 'static>(&mut self, column: &'a mut F::Column<X>) -> G::Column<X>;
+    /// A column of rows of `dim` entries, converted.
+    fn table<X: 'static>(&mut self, table: &'a mut F::Table<X>, dim: usize) -> G::Table<X>;
+}
+
+impl<F: Form, T: 'static> Columns<F, T> {
+    /// Every column converted by `map` (the one place besides the struct that names them all).
+    pub(crate) fn map<'a, G: Form>(
+        &'a mut self,
+        mut map: impl MapColumns<'a, F, G>,
+    ) -> Columns<G, T> {
+        let dim = self.dim;
+        Columns {
+            dim,
+            observations: map.table(&mut self.observations, dim),
+            rewards: map.column(&mut self.rewards),
+            terminated: map.column(&mut self.terminated),
+            truncated: map.column(&mut self.truncated),
+            infos: map.column(&mut self.infos),
+            final_observations: map.table(&mut self.final_observations, dim),
+            final_mask: map.column(&mut self.final_mask),
+            final_infos: map.column(&mut self.final_infos),
+        }
+    }
 }
 
 /// The entries of a standard-layout array as one slice. Every array here is built in standard
 /// layout and never reshaped: another layout is a bug, which panics.
-fn entries<T>(array: &mut Array2<T>) -> &mut [T] {
+fn entries<X>(array: &mut Array2<X>) -> &mut [X] {
     array
         .as_slice_mut()
         .expect("the output buffers are built in standard layout")
 }
 
-/// The run `range` of `slice`. The callers' ranges lie within their buffers (the environments
-/// of a share, rows of the buffers' own width): one that does not is a bug, which panics.
-fn part<X>(slice: &mut [X], range: Range<usize>) -> &mut [X] {
-    &mut slice[range]
+/// The slices of the environments in a range of the owned buffers ([`Outputs::rows`]). The
+/// range lies within the buffers (the environments of a share): one that does not is a bug,
+/// which panics.
+struct RangeOf(Range<usize>);
+
+impl<'a> MapColumns<'a, Owned, Slices<'a>> for RangeOf {
+    fn column<X: 'static>(&mut self, column: &'a mut Vec<X>) -> &'a mut [X] {
+        &mut column[self.0.clone()]
+    }
+
+    fn table<X: 'static>(&mut self, table: &'a mut Array2<X>, dim: usize) -> &'a mut [X] {
+        // A table of no rows holds nothing to view: the final observations, when they are not
+        // kept (a batch writes them only with same-step autoreset, which keeps them).
+        if table.nrows() == 0 {
+            return &mut [];
+        }
+        &mut entries(table)[self.0.start * dim..self.0.end * dim]
+    }
 }
 
-impl<T: FlatScalar> Outputs<T> {
+impl<T: rl_spaces::FlatScalar> Outputs<T> {
     /// Buffers for `len` environments with observations of `dim` entries, with the final
     /// observation buffer only if `keep_final`.
     pub(crate) fn new(len: usize, dim: usize, keep_final: bool) -> Self {
         Outputs {
+            dim,
             observations: Array2::from_elem((len, dim), T::ZERO),
             rewards: vec![0.0; len],
             terminated: vec![false; len],
@@ -64,30 +145,9 @@ impl<T: FlatScalar> Outputs<T> {
         }
     }
 
-    fn dim(&self) -> usize {
-        self.observations.ncols()
-    }
-
     /// The views of the environments in `range`.
     pub(crate) fn rows(&mut self, range: Range<usize>) -> Rows<'_, T> {
-        let dim = self.dim();
-        let entries_range = range.start * dim..range.end * dim;
-        let final_range = if self.final_observations.nrows() == 0 {
-            0..0
-        } else {
-            entries_range.clone()
-        };
-        Rows {
-            dim,
-            observations: part(entries(&mut self.observations), entries_range),
-            rewards: part(&mut self.rewards, range.clone()),
-            terminated: part(&mut self.terminated, range.clone()),
-            truncated: part(&mut self.truncated, range.clone()),
-            infos: part(&mut self.infos, range.clone()),
-            final_observations: part(entries(&mut self.final_observations), final_range),
-            final_mask: part(&mut self.final_mask, range.clone()),
-            final_infos: part(&mut self.final_infos, range),
-        }
+        self.map(RangeOf(range))
     }
 
     /// The views of every environment.
@@ -97,99 +157,78 @@ impl<T: FlatScalar> Outputs<T> {
     }
 }
 
-impl<'a, T> Rows<'a, T> {
-    /// The views of a run of environments, from one slice per buffer (`final_observations`
-    /// empty when the final observations are not kept).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        dim: usize,
-        observations: &'a mut [T],
-        rewards: &'a mut [f64],
-        terminated: &'a mut [bool],
-        truncated: &'a mut [bool],
-        infos: &'a mut [Info],
-        final_observations: &'a mut [T],
-        final_mask: &'a mut [bool],
-        final_infos: &'a mut [Info],
-    ) -> Self {
-        Rows {
-            dim,
-            observations,
-            rewards,
-            terminated,
-            truncated,
-            infos,
-            final_observations,
-            final_mask,
-            final_infos,
-        }
-    }
-}
-
-impl<T> Rows<'_, T> {
+impl<T: 'static> Rows<'_, T> {
     /// The observation row of environment `i`.
     pub(crate) fn observation(&mut self, i: usize) -> &mut [T] {
         let dim = self.dim;
-        part(self.observations, i * dim..(i + 1) * dim)
+        &mut self.observations[i * dim..(i + 1) * dim]
     }
 
-    /// Copies the observation row of environment `i` into its final observation row.
+    /// Copies the observation row of environment `i` into its final observation row (kept:
+    /// same-step autoreset).
     pub(crate) fn keep_final_observation(&mut self, i: usize)
     where
         T: Copy,
     {
-        let dim = self.dim;
-        let source = &self.observations[i * dim..(i + 1) * dim];
-        copy(
-            part(self.final_observations, i * dim..(i + 1) * dim),
-            source,
-        );
+        let row = i * self.dim..(i + 1) * self.dim;
+        self.final_observations[row.clone()].copy_from_slice(&self.observations[row]);
     }
 
     /// Sets the info of environment `i` (skipping the write when both are empty).
     pub(crate) fn put_info(&mut self, i: usize, info: Info) {
-        put(self.infos, i, info);
+        put(&mut self.infos[i], info);
     }
 
     /// Sets the final info of environment `i` (skipping the write when both are empty).
     pub(crate) fn put_final_info(&mut self, i: usize, info: Info) {
-        put(self.final_infos, i, info);
+        put(&mut self.final_infos[i], info);
     }
 
     /// Moves the info of environment `i` into its final info, leaving its info empty
     /// (skipping the writes where both are empty), as same-step autoreset reports an episode's
     /// last step.
     pub(crate) fn move_info_to_final(&mut self, i: usize) {
-        if let Some(info) = self.infos.get_mut(i) {
-            let info = std::mem::take(info);
-            put(self.final_infos, i, info);
-        }
+        let info = std::mem::take(&mut self.infos[i]);
+        put(&mut self.final_infos[i], info);
     }
 
     /// Records a reset of environment `i` (its observation row already written): reward 0,
     /// both flags false, no info, no final observation.
     pub(crate) fn mark_reset(&mut self, i: usize) {
-        set(self.rewards, i, 0.0);
-        set(self.terminated, i, false);
-        set(self.truncated, i, false);
-        set(self.final_mask, i, false);
-        if let Some(info) = self.infos.get_mut(i) {
-            if !info.is_empty() {
-                *info = Info::new();
-            }
+        self.rewards[i] = 0.0;
+        self.terminated[i] = false;
+        self.truncated[i] = false;
+        self.final_mask[i] = false;
+        let info = &mut self.infos[i];
+        if !info.is_empty() {
+            *info = Info::new();
         }
+    }
+
+    /// Copies these rows' observations, rewards and flags into `target` (the same run of
+    /// environments).
+    pub(crate) fn mirror_into(&self, target: Mirror<'_, T>)
+    where
+        T: Copy,
+    {
+        target.copy_from(
+            self.observations,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+        );
     }
 }
 
 /// Buffers outside a vector environment (a NumPy array's memory, say) that a step also
 /// fills with its observations, rewards and flags: see
-/// [`EnvironmentVector::step_mirrored`](crate::vector::EnvironmentVector::step_mirrored).
-/// Each thread copies its own environments' results right after stepping them, while they are
-/// in its cache, instead of the calling thread copying every row after the step.
+/// [`VectorEnv::step_mirrored`](crate::vector::VectorEnv::step_mirrored). A vector
+/// environment's threads each copy their own environments' results right after stepping them,
+/// while they are in its cache, instead of the calling thread copying every row after the step.
 #[derive(Debug)]
 pub struct Mirror<'a, T> {
-    /// One row of [`flat_dim`](crate::vector::EnvironmentVector::flat_dim) entries per
-    /// environment, row after row.
+    /// One row of [`flat_dim`](crate::vector::VectorEnv::flat_dim) entries per environment,
+    /// row after row.
     pub observations: &'a mut [T],
     /// One reward per environment.
     pub rewards: &'a mut [f64],
@@ -200,39 +239,81 @@ pub struct Mirror<'a, T> {
     pub truncated: &'a mut [u8],
 }
 
-impl<T: Copy> Rows<'_, T> {
-    /// Copies these rows' observations, rewards and flags into `target` (the same run of
-    /// environments).
-    pub(crate) fn mirror_into(&self, target: Mirror<'_, T>) {
-        copy(target.observations, self.observations);
-        copy(target.rewards, self.rewards);
-        for (byte, flag) in target.terminated.iter_mut().zip(self.terminated.iter()) {
-            *byte = u8::from(*flag);
+impl<T> Mirror<'_, T> {
+    /// The same buffers, borrowed for a shorter time: what a wrapper hands to the vector it
+    /// wraps before writing its own results into them.
+    pub fn reborrow(&mut self) -> Mirror<'_, T> {
+        Mirror {
+            observations: self.observations,
+            rewards: self.rewards,
+            terminated: self.terminated,
+            truncated: self.truncated,
         }
-        for (byte, flag) in target.truncated.iter_mut().zip(self.truncated.iter()) {
-            *byte = u8::from(*flag);
+    }
+
+    /// Checks that the buffers hold `len` environments with observation rows of `dim`
+    /// entries: an error naming the first buffer that does not.
+    pub(crate) fn check(&self, len: usize, dim: usize) -> Result<(), VectorError> {
+        for (buffer, found, expected) in [
+            (
+                "observations",
+                self.observations.len(),
+                len.saturating_mul(dim),
+            ),
+            ("rewards", self.rewards.len(), len),
+            ("terminated", self.terminated.len(), len),
+            ("truncated", self.truncated.len(), len),
+        ] {
+            if found != expected {
+                return Err(VectorError::MirrorLength {
+                    buffer,
+                    expected,
+                    found,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the results into the buffers, each of the same length as its source (checked
+    /// when the call starts: a difference is a bug, which panics).
+    pub(crate) fn copy_from(
+        mut self,
+        observations: &[T],
+        rewards: &[f64],
+        terminated: &[bool],
+        truncated: &[bool],
+    ) where
+        T: Copy,
+    {
+        self.observations.copy_from_slice(observations);
+        self.copy_numbers(rewards, terminated, truncated);
+    }
+
+    /// Copies the rewards and flags into the buffers (as [`copy_from`](Self::copy_from)).
+    pub(crate) fn copy_numbers(
+        &mut self,
+        rewards: &[f64],
+        terminated: &[bool],
+        truncated: &[bool],
+    ) {
+        self.rewards.copy_from_slice(rewards);
+        for (bytes, flags) in [
+            (&mut *self.terminated, terminated),
+            (&mut *self.truncated, truncated),
+        ] {
+            assert_eq!(bytes.len(), flags.len(), "one flag per environment");
+            for (byte, flag) in bytes.iter_mut().zip(flags) {
+                *byte = u8::from(*flag);
+            }
         }
     }
 }
 
-/// Copies `source` into `target`, of the same length (the callers' are: a mirror's lengths
-/// are checked when the call starts; a difference is a bug, which panics).
-fn copy<X: Copy>(target: &mut [X], source: &[X]) {
-    target.copy_from_slice(source);
-}
-
-/// Sets `infos[i]` to `info`, skipping the write (and the drop of the old one) when both
-/// are empty.
-fn put(infos: &mut [Info], i: usize, info: Info) {
-    let slot = &mut infos[i];
+/// Sets `slot` to `info`, skipping the write (and the drop of the old one) when both are
+/// empty.
+fn put(slot: &mut Info, info: Info) {
     if !(info.is_empty() && slot.is_empty()) {
         *slot = info;
-    }
-}
-
-/// Sets `slice[i]` if it exists.
-pub(crate) fn set<X>(slice: &mut [X], i: usize, value: X) {
-    if let Some(entry) = slice.get_mut(i) {
-        *entry = value;
     }
 }

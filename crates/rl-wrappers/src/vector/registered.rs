@@ -7,14 +7,15 @@ use std::num::NonZeroUsize;
 use rl_core::registry::RegisteredDomain;
 use rl_core::{BatchStates, BoxedBatchStates, ErasedAction};
 
-use crate::vector::batch::sealed::Sealed as _;
 use rl_spaces::AnyElement;
 use rl_spaces::FlattenSpace;
 use serde_json::Value;
 
 use crate::error::VectorError;
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
-use crate::vector::{KernelBatch, VectorEnvironment, VectorOptions};
+use crate::vector::{
+    KernelBatch, VectorEnv, VectorEnvironment, VectorEpisodeStatistics, VectorOptions,
+};
 
 /// A vector of the environments of a registered id, with `f32` observations: what
 /// [`make_vector`] builds (actions are [`AnyElement`]s of the id's action space) and
@@ -37,24 +38,53 @@ pub type RegisteredVector<A = AnyElement> = VectorEnvironment<RegisteredBatch<A>
 /// type ([`ErasedAction`]: [`AnyElement`] or `i64`).
 pub type RegisteredBatch<A = AnyElement> = KernelBatch<BoxedBatchStates<A>, f32>;
 
-impl<A: ErasedAction> RegisteredVector<A> {
-    /// Whether the environments may report infos ([`infos`](Self::infos) and
-    /// [`final_infos`](Self::final_infos) not all empty): true for a domain stepped state by
-    /// state, false for a structure-of-arrays kernel, whose infos are always empty (a consumer
-    /// skips looking at them).
-    pub fn reports_infos(&self) -> bool {
-        self.main_batch().states().reports_infos()
-    }
+/// A vector with `f32` observations and actions of type `A` (an [`ErasedAction`]:
+/// [`AnyElement`] or `i64`) behind the [`VectorEnv`] trait: a [`RegisteredVector`] under any
+/// stack of wrappers, chosen at run time (the cost is one dynamic call per call, not one per
+/// environment).
+pub type DynVector<A = AnyElement> =
+    Box<dyn VectorEnv<Action = A, ActionSpace = <A as ErasedAction>::Space, Scalar = f32> + Send>;
 
-    /// Environment `i`'s current state, for the registered domain to draw
-    /// ([`RegisteredDomain::draw_state`](rl_core::registry::RegisteredDomain::draw_state));
-    /// `None` for an index out of range. Before the first reset it is a placeholder state.
-    pub fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
-        let batch = self
-            .batches()
-            .find(|batch| (batch.first()..batch.first() + batch.len()).contains(&i))?;
-        batch.states().state_any(i - batch.first())
-    }
+/// A vector of a registered id as [`stack`] wraps it: episode statistics over a [`DynVector`].
+pub type StackedVector<A = AnyElement> = VectorEpisodeStatistics<DynVector<A>>;
+
+/// Wraps `vector` in the wrappers every vector built by id is stepped with, under its episode
+/// statistics (Gymnasium's `RecordEpisodeStatistics`): the one place that lists them. The
+/// Python package (`rlrs.RustVectorEnv`, and the benchmarks' driver) steps what this returns,
+/// and a Rust caller gets the same stack. Adding a vector wrapper there is a line here: each
+/// wrapper keeps the mirrored fast path of the vector below it where it passes its results
+/// through ([`VectorEnv::step_mirrored`]), and costs one dynamic call per call otherwise.
+///
+/// Errors as a wrapper's constructor does (none can fail today).
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::corridor::Corridor;
+/// use rl_core::registry::Registration;
+/// use rl_core::Mode;
+/// use rl_wrappers::vector::{make_discrete_vector, stack, VectorEnv, VectorOptions};
+///
+/// #[derive(Default, serde::Deserialize)]
+/// struct NoParams {}
+///
+/// Registration::new("Corridor-stack-doc-v0", "a corridor of 2 cells", |_: NoParams| {
+///     Corridor::new(2, 0.0)
+/// })
+/// .register()?;
+/// let count = NonZeroUsize::new(3).expect("non-zero");
+/// let vector = make_discrete_vector("Corridor-stack-doc-v0", None, count, 7, VectorOptions::new())?;
+/// let mut stacked = stack(vector)?;
+/// stacked.reset(Mode::Training)?;
+/// stacked.step(&[1, 0, 1])?; // environments 0 and 2 reach the end
+/// assert_eq!(stacked.episode_ended(), &[true, false, true]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn stack<A: ErasedAction>(
+    vector: RegisteredVector<A>,
+) -> Result<StackedVector<A>, VectorError> {
+    // The wrappers below the statistics go here, innermost first, each over `vector`.
+    let vector: DynVector<A> = Box::new(vector);
+    Ok(VectorEpisodeStatistics::new(vector))
 }
 
 /// `count` environments of the domain registered under `id` in `rl-core`'s table

@@ -19,6 +19,7 @@
 use std::any::Any;
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
+use std::marker::PhantomData;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
@@ -26,12 +27,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use ndarray::Array2;
 use rl_core::Info;
 
 use crate::VectorError;
 use crate::vector::balance::{Balancer, Measurement, Move};
 use crate::vector::batch::{Batch, Command, Failure, execute};
-use crate::vector::outputs::{Mirror, Outputs, Rows};
+use crate::vector::outputs::{Columns, Form, MapColumns, Mirror, Outputs, Owned, Rows, Slices};
 
 /// How many times a waiting thread checks before it parks (a worker waiting for the next
 /// call) or yields its processor (the calling thread waiting for a worker). A call usually
@@ -46,57 +48,106 @@ const SPINS_BEFORE_PARKING: u32 = 1 << 14;
 #[repr(align(128))]
 struct Padded<T>(T);
 
-/// The addresses of the vector environment's result buffers, through which each thread of a
-/// call writes the rows of its own chunks.
-struct RawOutputs<T> {
-    dim: usize,
-    len: usize,
-    observations: *mut T,
-    rewards: *mut f64,
-    terminated: *mut bool,
-    truncated: *mut bool,
-    infos: *mut Info,
-    /// Null when the final observations are not kept (then their rows are empty).
-    final_observations: *mut T,
-    final_mask: *mut bool,
-    final_infos: *mut Info,
+/// The addresses of the vector environment's result buffers (null for a table of no rows: the
+/// final observations, when they are not kept).
+enum Addresses {}
+
+impl Form for Addresses {
+    type Column<X: 'static> = *mut X;
+    type Table<X: 'static> = *mut X;
 }
 
-impl<T> Clone for RawOutputs<T> {
+impl<T: 'static> Clone for Columns<Addresses, T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for RawOutputs<T> {}
+impl<T: 'static> Copy for Columns<Addresses, T> {}
 
-impl<T> RawOutputs<T> {
+/// Takes the addresses of the owned buffers ([`RawOutputs::new`]).
+struct TakeAddresses;
+
+impl<'a> MapColumns<'a, Owned, Addresses> for TakeAddresses {
+    fn column<X: 'static>(&mut self, column: &'a mut Vec<X>) -> *mut X {
+        column.as_mut_ptr()
+    }
+
+    fn table<X: 'static>(&mut self, table: &'a mut Array2<X>, _dim: usize) -> *mut X {
+        assert!(
+            table.is_standard_layout(),
+            "result buffers are built in standard layout and never reshaped"
+        );
+        if table.nrows() == 0 {
+            std::ptr::null_mut()
+        } else {
+            table.as_mut_ptr()
+        }
+    }
+}
+
+/// The slices of the environments in `range` at the addresses of a [`RawOutputs`], made only
+/// by [`RawOutputs::rows`] (`new` is unsafe), whose caller promises exclusive access to those
+/// rows for `'r`.
+struct AtAddresses<'r> {
+    range: Range<usize>,
+    rows: PhantomData<&'r mut ()>,
+}
+
+impl AtAddresses<'_> {
+    /// The slices of `range`.
+    ///
+    /// # Safety
+    ///
+    /// `range` lies within the buffers whose addresses the slices are taken at, which are
+    /// alive and not otherwise accessed for `'r`, and no other slice of an overlapping range of
+    /// them is alive during `'r`.
+    unsafe fn new(range: Range<usize>) -> Self {
+        AtAddresses {
+            range,
+            rows: PhantomData,
+        }
+    }
+}
+
+impl<'a, 'r> MapColumns<'a, Addresses, Slices<'r>> for AtAddresses<'r> {
+    fn column<X: 'static>(&mut self, column: &'a mut *mut X) -> &'r mut [X] {
+        // SAFETY: `new`'s caller promises what `slice_at` needs, for each column of one entry
+        // per environment.
+        unsafe { slice_at(*column, self.range.start, self.range.len()) }
+    }
+
+    fn table<X: 'static>(&mut self, table: &'a mut *mut X, dim: usize) -> &'r mut [X] {
+        if table.is_null() {
+            return &mut [];
+        }
+        // SAFETY: as for `column`, for a table of `dim` entries per environment.
+        unsafe { slice_at(*table, self.range.start * dim, self.range.len() * dim) }
+    }
+}
+
+/// The addresses of the vector environment's result buffers, through which each thread of a
+/// call writes the rows of its own chunks.
+struct RawOutputs<T: 'static> {
+    len: usize,
+    columns: Columns<Addresses, T>,
+}
+
+impl<T: 'static> Clone for RawOutputs<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: 'static> Copy for RawOutputs<T> {}
+
+impl<T: 'static> RawOutputs<T> {
     /// The addresses of `outputs`' buffers. Every later access to them until the end of the
     /// call goes through these addresses (the calling thread's own rows included).
     fn new(outputs: &mut Outputs<T>) -> Self {
-        let len = outputs.rewards.len();
-        let dim = outputs.observations.ncols();
-        let keep_final = outputs.final_observations.nrows() == len && len > 0;
-        debug_assert!(
-            outputs.observations.is_standard_layout()
-                && outputs.final_observations.is_standard_layout(),
-            "result buffers are built in standard layout and never reshaped"
-        );
         RawOutputs {
-            dim,
-            len,
-            observations: outputs.observations.as_mut_ptr(),
-            rewards: outputs.rewards.as_mut_ptr(),
-            terminated: outputs.terminated.as_mut_ptr(),
-            truncated: outputs.truncated.as_mut_ptr(),
-            infos: outputs.infos.as_mut_ptr(),
-            final_observations: if keep_final {
-                outputs.final_observations.as_mut_ptr()
-            } else {
-                std::ptr::null_mut()
-            },
-            final_mask: outputs.final_mask.as_mut_ptr(),
-            final_infos: outputs.final_infos.as_mut_ptr(),
+            len: outputs.rewards.len(),
+            columns: outputs.map(TakeAddresses),
         }
     }
 
@@ -112,28 +163,10 @@ impl<T> RawOutputs<T> {
             "rows {range:?} of {} environments",
             self.len
         );
-        let count = range.end - range.start;
-        let (start, entries) = (range.start * self.dim, count * self.dim);
-        // SAFETY: each buffer holds `len` entries (`len × dim` for observations), `range` lies
-        // within them (asserted), and the caller promises exclusive access for `'a`.
-        unsafe {
-            let final_observations = if self.final_observations.is_null() {
-                &mut []
-            } else {
-                slice_at(self.final_observations, start, entries)
-            };
-            Rows::new(
-                self.dim,
-                slice_at(self.observations, start, entries),
-                slice_at(self.rewards, range.start, count),
-                slice_at(self.terminated, range.start, count),
-                slice_at(self.truncated, range.start, count),
-                slice_at(self.infos, range.start, count),
-                final_observations,
-                slice_at(self.final_mask, range.start, count),
-                slice_at(self.final_infos, range.start, count),
-            )
-        }
+        let mut columns = self.columns;
+        // SAFETY: each buffer holds `len` entries (`len × dim` for a table), `range` lies within
+        // them (asserted), and the caller promises exclusive access for `'a`.
+        columns.map(unsafe { AtAddresses::new(range) })
     }
 }
 
@@ -171,7 +204,8 @@ impl<T> RawMirror<T> {
     /// The addresses of `mirror`'s buffers, for `len` environments with rows of `dim`.
     /// Every later access to them until the end of the call goes through these addresses.
     fn new(mirror: Mirror<'_, T>, len: usize, dim: usize) -> Self {
-        debug_assert!(
+        // Checked before the call (`Mirror::check`); `part` relies on it for its slices.
+        assert!(
             mirror.observations.len() == len * dim
                 && mirror.rewards.len() == len
                 && mirror.terminated.len() == len

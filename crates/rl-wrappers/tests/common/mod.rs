@@ -1,5 +1,6 @@
 //! Test domains shared by the integration tests: [`Drift`], a noisy walk with inertia whose
-//! structure-of-arrays kernel ([`BatchStep`]) must agree bit for bit with its `Domain::step`.
+//! structure-of-arrays kernel ([`BatchStep`]) must agree bit for bit with its `Domain::step`;
+//! and [`Mirrored`], the caller's buffers of a mirrored vector step.
 #![allow(dead_code)] // Each test binary uses a part of this module.
 
 use rand::{Rng, RngExt};
@@ -350,5 +351,54 @@ impl Domain for PushArray {
 
     fn episode_cap(&self) -> Option<u64> {
         Some(20)
+    }
+}
+
+/// The caller's buffers of a mirrored vector step, one each, filled with values no step writes,
+/// so that a row the step missed shows.
+pub(crate) struct Mirrored {
+    pub(crate) observations: Vec<f32>,
+    pub(crate) rewards: Vec<f64>,
+    pub(crate) terminated: Vec<u8>,
+    pub(crate) truncated: Vec<u8>,
+}
+
+impl Mirrored {
+    pub(crate) fn new(len: usize, dim: usize) -> Self {
+        Mirrored {
+            observations: vec![f32::NAN; len * dim],
+            rewards: vec![f64::NAN; len],
+            terminated: vec![7; len],
+            truncated: vec![7; len],
+        }
+    }
+
+    pub(crate) fn mirror(&mut self) -> rl_wrappers::vector::Mirror<'_, f32> {
+        rl_wrappers::vector::Mirror {
+            observations: &mut self.observations,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+
+    /// Asserts that these buffers hold `plain`'s observations, rewards and flags, bit for bit.
+    pub(crate) fn assert_hold<V: rl_wrappers::vector::VectorEnv<Scalar = f32>>(
+        &self,
+        plain: &V,
+        context: &str,
+    ) {
+        let bits32 = |values: &[f32]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let bits64 = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let bytes = |flags: &[bool]| flags.iter().map(|f| u8::from(*f)).collect::<Vec<_>>();
+        let observations = plain.observations().as_slice().expect("contiguous");
+        assert_eq!(
+            bits32(&self.observations),
+            bits32(observations),
+            "{context}"
+        );
+        assert_eq!(bits64(&self.rewards), bits64(plain.rewards()), "{context}");
+        assert_eq!(self.terminated, bytes(plain.terminated()), "{context}");
+        assert_eq!(self.truncated, bytes(plain.truncated()), "{context}");
     }
 }

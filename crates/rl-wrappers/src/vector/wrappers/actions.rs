@@ -67,6 +67,34 @@ where
     Ok(())
 }
 
+/// Writes the [`VectorEnv`] implementation of an action transform over a float Box
+/// (`$wrapper<V>`, with its action space in the field `space` and its method `map_actions`
+/// writing the inner actions): the same actions' types as the inner vector, everything else
+/// passed through.
+macro_rules! float_box_vector_env {
+    ($wrapper:ident) => {
+        impl<V> VectorEnv for $wrapper<V>
+        where
+            V: VectorEnv,
+            V::ActionSpace: FloatBox,
+            V::Action: std::fmt::Debug,
+        {
+            type Action = V::Action;
+            type ActionSpace = V::ActionSpace;
+
+            forward_vector!(lifecycle);
+            forward_vector!(observations);
+            forward_vector!(rewards);
+            forward_vector!(resets);
+            forward_vector!(mapped_actions);
+
+            fn action_space(&self) -> &V::ActionSpace {
+                &self.space
+            }
+        }
+    };
+}
+
 /// Clips every number of every action into the inner action space's bounds before stepping
 /// (Gymnasium 1.x's `ClipAction`): the wrapper's action space is the unbounded Box of the same
 /// shape, so it accepts any numbers but NaN.
@@ -132,26 +160,14 @@ where
     vector_accessors!();
 }
 
-impl<V> VectorEnv for VectorClipAction<V>
+impl<V> VectorClipAction<V>
 where
     V: VectorEnv,
     V::ActionSpace: FloatBox,
     V::Action: std::fmt::Debug,
 {
-    type Action = V::Action;
-    type ActionSpace = V::ActionSpace;
-
-    forward_vector!(lifecycle);
-    forward_vector!(observations);
-    forward_vector!(rewards);
-
-    fn action_space(&self) -> &V::ActionSpace {
-        &self.space
-    }
-
-    forward_vector!(resets);
-
-    fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
+    /// Checks `actions` and writes them clipped into the inner actions.
+    fn map_actions(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         let inner_space = self.inner.action_space();
         map_actions(
             &self.space,
@@ -159,10 +175,11 @@ where
             actions,
             &mut self.actions,
             |value, _, _| value,
-        )?;
-        self.inner.step(&self.actions)
+        )
     }
 }
+
+float_box_vector_env!(VectorClipAction);
 
 /// Maps actions from the bounds `[low, high]` (the same for every number) linearly onto the
 /// inner action space's bounds before stepping (Gymnasium's `RescaleAction`): `low` goes to
@@ -217,26 +234,14 @@ where
     vector_accessors!();
 }
 
-impl<V> VectorEnv for VectorRescaleAction<V>
+impl<V> VectorRescaleAction<V>
 where
     V: VectorEnv,
     V::ActionSpace: FloatBox,
     V::Action: std::fmt::Debug,
 {
-    type Action = V::Action;
-    type ActionSpace = V::ActionSpace;
-
-    forward_vector!(lifecycle);
-    forward_vector!(observations);
-    forward_vector!(rewards);
-
-    fn action_space(&self) -> &V::ActionSpace {
-        &self.space
-    }
-
-    forward_vector!(resets);
-
-    fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
+    /// Checks `actions` and writes them rescaled into the inner actions.
+    fn map_actions(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         let (low, high) = (self.low, self.high);
         let inner_space = self.inner.action_space();
         map_actions(
@@ -247,10 +252,11 @@ where
             |value, inner_low, inner_high| {
                 arithmetic::rescaled(value, (low, high), (inner_low, inner_high))
             },
-        )?;
-        self.inner.step(&self.actions)
+        )
     }
 }
+
+float_box_vector_env!(VectorRescaleAction);
 
 /// The most actions [`VectorDiscretizeAction`] makes (`bins` to the power of the number of
 /// action entries).
@@ -362,6 +368,24 @@ pub(crate) fn discrete_table<S: FloatBox>(
     Ok(table)
 }
 
+impl<V> VectorDiscretizeAction<V>
+where
+    V: VectorEnv,
+    V::ActionSpace: FloatBox,
+    V::Action: Clone,
+{
+    /// Checks `actions` and writes the continuous action of each index into the inner actions.
+    fn map_actions(&mut self, actions: &[i64]) -> Result<(), VectorError> {
+        check_actions(&self.space, actions, self.actions.len())?;
+        for (target, action) in self.actions.iter_mut().zip(actions) {
+            // Checked above: the index is in the table.
+            let index = usize::try_from(*action).expect("checked: a Discrete index");
+            target.clone_from(&self.table[index]);
+        }
+        Ok(())
+    }
+}
+
 impl<V> VectorEnv for VectorDiscretizeAction<V>
 where
     V: VectorEnv,
@@ -374,24 +398,10 @@ where
     forward_vector!(lifecycle);
     forward_vector!(observations);
     forward_vector!(rewards);
+    forward_vector!(resets);
+    forward_vector!(mapped_actions);
 
     fn action_space(&self) -> &Discrete {
         &self.space
-    }
-
-    forward_vector!(resets);
-
-    fn step(&mut self, actions: &[i64]) -> Result<(), VectorError> {
-        check_actions(&self.space, actions, self.actions.len())?;
-        for (target, action) in self.actions.iter_mut().zip(actions) {
-            // Checked above: the index is in the table.
-            if let Some(continuous) = usize::try_from(*action)
-                .ok()
-                .and_then(|a| self.table.get(a))
-            {
-                target.clone_from(continuous);
-            }
-        }
-        self.inner.step(&self.actions)
     }
 }

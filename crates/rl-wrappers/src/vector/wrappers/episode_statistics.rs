@@ -10,7 +10,7 @@ use rl_core::Mode;
 
 use crate::error::VectorError;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
-use crate::vector::{Autoreset, Batch, Mirror, VectorEnvironment};
+use crate::vector::{Autoreset, Mirror};
 
 /// Records the episodes of every environment of a vector: after each step,
 /// [`episode_ended`](Self::episode_ended) marks the environments whose episode ended on it,
@@ -223,8 +223,7 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
             self.lengths[index] = 0;
             self.times[index] = 0.0;
         }
-        self.marked
-            .retain(|&index| !selected.get(index).copied().unwrap_or(false));
+        self.marked.retain(|&index| !selected[index]);
         Ok(())
     }
 
@@ -233,17 +232,14 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
         self.record();
         Ok(())
     }
-}
 
-impl<B: Batch> VectorEpisodeStatistics<VectorEnvironment<B>> {
-    /// Steps the inner vector with
-    /// [`step_mirrored`](VectorEnvironment::step_mirrored) (its results copied into
-    /// `mirror` too, each thread its own environments') and records the episodes as
-    /// [`step`](VectorEnv::step) does.
-    pub fn step_mirrored(
+    /// The inner vector's [`step_mirrored`](VectorEnv::step_mirrored) (the statistics change
+    /// no result the mirror holds), and the episodes recorded as [`step`](VectorEnv::step)
+    /// records them.
+    fn step_mirrored(
         &mut self,
-        actions: &[B::Action],
-        mirror: Mirror<'_, B::Scalar>,
+        actions: &[V::Action],
+        mirror: Mirror<'_, V::Scalar>,
     ) -> Result<(), VectorError> {
         self.inner.step_mirrored(actions, mirror)?;
         self.record();
@@ -301,15 +297,7 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
         }
         // Then the few environments whose episode ended on this step, found 64 at a time.
         for_each_flagged(inner.terminated(), inner.truncated(), |index| {
-            let (Some(total), Some(start)) =
-                (running_returns.get_mut(index), starts.get_mut(index))
-            else {
-                debug_assert!(
-                    false,
-                    "environment {index} is outside the statistics' slices"
-                );
-                return;
-            };
+            let (total, start) = (&mut running_returns[index], &mut starts[index]);
             let length = steps - start.step;
             ended[index] = true;
             marked.push(index);
@@ -343,14 +331,14 @@ struct Start {
     time: f64,
 }
 
-/// Calls `visit` with every index at which `a` or `b` is set, in increasing order.
+/// Calls `visit` with every index at which `a` or `b` (of the same length) is set, in
+/// increasing order.
 ///
 /// Few environments end on a given step: the flags of 64 environments are first gathered into
 /// the bits of one word (a loop without a branch), then the word's set bits are visited, so
 /// that the branches taken per 64 environments are one per visit and one to leave the word.
 fn for_each_flagged(a: &[bool], b: &[bool], mut visit: impl FnMut(usize)) {
-    let len = a.len().min(b.len());
-    let (a, b) = (&a[..len], &b[..len]);
+    assert_eq!(a.len(), b.len(), "one flag of each per environment");
     for (word, (a, b)) in a.chunks(64).zip(b.chunks(64)).enumerate() {
         let mut set = 0u64;
         for (bit, (a, b)) in a.iter().zip(b).enumerate() {

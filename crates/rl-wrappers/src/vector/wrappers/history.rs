@@ -31,7 +31,7 @@ use crate::vector::wrappers::{VectorEnv, episode_starts, forward_vector, vector_
 ///     Simulator::new(Corridor::new(3, 0.0).expect("valid"), 0)
 /// })?;
 /// let two = NonZeroUsize::new(2).expect("non-zero");
-/// let mut env = VectorHistoryStack::new(vector, two, Padding::Zeros);
+/// let mut env = VectorHistoryStack::new(vector, two, Padding::Zeros)?;
 /// env.reset(Mode::Training)?;
 /// assert_eq!(env.observations().row(0).to_vec(), [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
 /// env.step(&[RIGHT, RIGHT])?;
@@ -49,24 +49,40 @@ pub struct VectorHistoryStack<V: VectorEnv> {
 }
 
 impl<V: VectorEnv> VectorHistoryStack<V> {
-    /// Stacks the last `length` observations of `inner`, padded with `padding`.
-    pub fn new(inner: V, length: NonZeroUsize, padding: Padding) -> Self {
+    /// Stacks the last `length` observations of `inner`, padded with `padding`. Errors, before
+    /// anything is allocated, if the histories and stacked rows of every environment (three
+    /// times `length` frames each) cannot be allocated.
+    pub fn new(inner: V, length: NonZeroUsize, padding: Padding) -> Result<Self, VectorError> {
         let (len, dim) = (inner.len(), inner.flat_dim());
+        let row = length.get().checked_mul(dim);
+        let bytes = row
+            .and_then(|row| row.checked_mul(len))
+            .and_then(|entries| entries.checked_mul(3 * std::mem::size_of::<V::Scalar>()))
+            .filter(|bytes| *bytes <= isize::MAX as usize);
+        let (Some(row), true) = (
+            row,
+            bytes.is_some_and(|bytes| Vec::<u8>::new().try_reserve_exact(bytes).is_ok()),
+        ) else {
+            return Err(VectorError::invalid_parameter(
+                "length",
+                format!(
+                    "histories of {length} observations of {dim} entries for {len} environments \
+                     cannot be allocated"
+                ),
+            ));
+        };
         let histories = (0..len)
             .map(|_| History::new(length, &[dim], padding))
             .collect::<Result<Vec<_>, _>>()
-            // A history of a non-zero length over a flat shape always builds.
-            .unwrap_or_default();
-        debug_assert_eq!(histories.len(), len, "one history per environment");
-        let shape = (len, length.get() * dim);
-        VectorHistoryStack {
+            .map_err(|source| VectorError::invalid_parameter("length", source.to_string()))?;
+        Ok(VectorHistoryStack {
             inner,
             histories,
-            observations: Array2::from_elem(shape, V::Scalar::from_f64(0.0)),
-            final_observations: Array2::from_elem(shape, V::Scalar::from_f64(0.0)),
+            observations: Array2::from_elem((len, row), V::Scalar::from_f64(0.0)),
+            final_observations: Array2::from_elem((len, row), V::Scalar::from_f64(0.0)),
             previously_ended: vec![false; len],
             starts: vec![false; len],
-        }
+        })
     }
 
     vector_accessors!();
@@ -80,13 +96,12 @@ impl<V: VectorEnv> VectorHistoryStack<V> {
             if !self.starts[index] {
                 continue;
             }
-            let row = self.inner.observations().row(index);
             history
-                .reset(row.as_slice().unwrap_or_default())
+                .reset(inner_row(self.inner.observations(), index)?)
                 .map_err(failure(index))?;
-            let mut target = self.observations.row_mut(index);
-            let target = target.as_slice_mut().unwrap_or_default();
-            history.write_stacked(target).map_err(failure(index))?;
+            history
+                .write_stacked(own_row(&mut self.observations, index))
+                .map_err(failure(index))?;
         }
         Ok(())
     }
@@ -97,25 +112,22 @@ impl<V: VectorEnv> VectorHistoryStack<V> {
         let same_step = self.inner.autoreset() == Autoreset::SameStep;
         let failure = |index: usize| move |source| VectorError::Environment { index, source };
         for (index, history) in self.histories.iter_mut().enumerate() {
-            let row = self.inner.observations().row(index);
-            let row = row.as_slice().unwrap_or_default();
+            let row = inner_row(self.inner.observations(), index)?;
             if self.starts[index] {
-                if same_step && self.inner.final_mask().get(index).copied().unwrap_or(false) {
-                    let last = self.inner.final_observations().row(index);
+                if same_step && self.inner.final_mask()[index] {
+                    let last = inner_row(self.inner.final_observations(), index)?;
+                    history.push(last).map_err(failure(index))?;
                     history
-                        .push(last.as_slice().unwrap_or_default())
+                        .write_stacked(own_row(&mut self.final_observations, index))
                         .map_err(failure(index))?;
-                    let mut target = self.final_observations.row_mut(index);
-                    let target = target.as_slice_mut().unwrap_or_default();
-                    history.write_stacked(target).map_err(failure(index))?;
                 }
                 history.reset(row).map_err(failure(index))?;
             } else {
                 history.push(row).map_err(failure(index))?;
             }
-            let mut target = self.observations.row_mut(index);
-            let target = target.as_slice_mut().unwrap_or_default();
-            history.write_stacked(target).map_err(failure(index))?;
+            history
+                .write_stacked(own_row(&mut self.observations, index))
+                .map_err(failure(index))?;
         }
         Ok(())
     }
@@ -189,4 +201,23 @@ impl<V: VectorEnv> VectorEnv for VectorHistoryStack<V> {
     fn final_mask(&self) -> &[bool] {
         self.inner.final_mask()
     }
+}
+
+/// Row `index` of the inner vector's observations: an error, naming the environment, for rows
+/// that are not contiguous (a vector of one's own in another layout).
+fn inner_row<X>(rows: &Array2<X>, index: usize) -> Result<&[X], VectorError> {
+    rows.row(index).to_slice().ok_or_else(|| {
+        VectorError::invalid_parameter(
+            "inner",
+            format!("observation row {index} is not contiguous"),
+        )
+    })
+}
+
+/// Row `index` of one of this wrapper's own arrays, built in standard layout (another layout
+/// is a bug, which panics).
+fn own_row<X>(rows: &mut Array2<X>, index: usize) -> &mut [X] {
+    rows.row_mut(index)
+        .into_slice()
+        .expect("the stacked rows are built in standard layout")
 }

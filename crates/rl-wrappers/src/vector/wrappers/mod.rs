@@ -53,17 +53,26 @@ pub use episode_statistics::VectorEpisodeStatistics;
 pub use history::VectorHistoryStack;
 pub use normalize::{VectorNormalizeObservation, VectorNormalizeReward};
 
+use std::any::Any;
+
 use ndarray::Array2;
 use rl_core::{Info, Mode};
-use rl_spaces::{FlatScalar, Space};
+use rl_spaces::{FiniteSpace, FlatScalar, Space};
 
 use crate::error::VectorError;
-use crate::vector::{Autoreset, Batch, VectorEnvironment};
+use crate::vector::{Autoreset, Batch, Mirror, VectorEnvironment};
 
 /// What every vector of environments offers, so that wrappers apply to any of them: the
 /// lifecycle (`reset`, `step`, `seed`, `reset_ended`) and the structure-of-arrays buffers it
 /// writes (observations as an `N × flat dimension` array, rewards, flags, and with
-/// [`Autoreset::SameStep`] the final observations and their mask).
+/// [`Autoreset::SameStep`] the final observations and their mask), a step that also copies its
+/// results into the caller's buffers ([`step_mirrored`](Self::step_mirrored)), and what only
+/// the vector at the bottom of a stack knows (the environments' states, action masks), passed
+/// up by the wrappers that keep it true.
+///
+/// The trait is dyn-compatible: a stack of wrappers chosen at run time is a
+/// `Box<dyn VectorEnv<...>>`, itself a `VectorEnv` ([`DynVector`](crate::vector::DynVector)),
+/// at the cost of one dynamic call per call of the trait, never one per environment.
 ///
 /// The buffers are read after each call; see
 /// [`VectorEnvironment`](crate::vector::VectorEnvironment) for their meaning in each
@@ -116,6 +125,33 @@ pub trait VectorEnv {
     /// Steps every environment with its action.
     fn step(&mut self, actions: &[Self::Action]) -> Result<(), VectorError>;
 
+    /// [`step`](Self::step), and copies the observations, rewards and flags it leaves in
+    /// [`observations`](Self::observations), [`rewards`](Self::rewards),
+    /// [`terminated`](Self::terminated) and [`truncated`](Self::truncated) into `mirror` as
+    /// well (for a consumer that needs them in its own buffers, such as the Python package's
+    /// NumPy arrays). The results stay readable here too.
+    ///
+    /// By default the copy follows the step, on the calling thread. A
+    /// [`VectorEnvironment`](crate::vector::VectorEnvironment) has each thread copy its own
+    /// environments' rows right after stepping them
+    /// ([`VectorEnvironment::step_mirrored`]), and a wrapper that passes the inner results
+    /// through unchanged (the action transforms, the episode statistics) forwards the call, so
+    /// a vector keeps that fast path under them.
+    ///
+    /// Errors as `step` does, and, before anything steps, if a buffer of `mirror` is not the
+    /// vector's length (observations: the length times [`flat_dim`](Self::flat_dim)). After an
+    /// error raised while stepping, the mirror holds what the vector's own buffers hold.
+    fn step_mirrored(
+        &mut self,
+        actions: &[Self::Action],
+        mirror: Mirror<'_, Self::Scalar>,
+    ) -> Result<(), VectorError> {
+        mirror.check(self.len(), self.flat_dim())?;
+        let stepped = self.step(actions);
+        mirror_results(self, mirror)?;
+        stepped
+    }
+
     /// The observations, one row per environment.
     fn observations(&self) -> &Array2<Self::Scalar>;
 
@@ -142,6 +178,93 @@ pub trait VectorEnv {
     /// With [`Autoreset::SameStep`], the infos of the steps that ended episodes on the last
     /// call (entries marked in [`final_mask`](Self::final_mask)).
     fn final_infos(&self) -> &[Info];
+
+    /// Whether [`infos`](Self::infos) and [`final_infos`](Self::final_infos) may hold
+    /// anything: true unless the vector knows they are always empty (a structure-of-arrays
+    /// kernel's), so that a consumer can skip looking at them.
+    fn reports_infos(&self) -> bool {
+        true
+    }
+
+    /// Environment `i`'s current state, for a consumer that knows its type (a registered
+    /// domain draws it:
+    /// [`RegisteredDomain::draw_state`](rl_core::registry::RegisteredDomain::draw_state));
+    /// `None` for an index out of range or a vector that does not hand its states out (by
+    /// default).
+    fn state_any(&self, i: usize) -> Option<&dyn Any> {
+        let _ = i;
+        None
+    }
+
+    /// Writes the action mask of every environment's current state into its row of `masks`
+    /// (one column per action of the finite action space), as
+    /// [`VectorEnvironment::action_masks`] does. By default, and under a wrapper that changes
+    /// the actions, [`VectorError::Unsupported`].
+    fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        Self::ActionSpace: FiniteSpace,
+    {
+        let _ = masks;
+        Err(VectorError::Unsupported {
+            operation: "action masks",
+        })
+    }
+
+    /// With [`Autoreset::SameStep`], writes the action masks of the states the episodes marked
+    /// in [`final_mask`](Self::final_mask) ended in, as
+    /// [`VectorEnvironment::final_action_masks`] does. By default, and under a wrapper that
+    /// changes the actions, [`VectorError::Unsupported`].
+    fn final_action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        Self::ActionSpace: FiniteSpace,
+    {
+        let _ = masks;
+        Err(VectorError::Unsupported {
+            operation: "final action masks",
+        })
+    }
+}
+
+/// Copies `vector`'s observations, rewards and flags into `mirror` (of the vector's lengths,
+/// checked before): what [`VectorEnv::step_mirrored`] does by default after the step. An error
+/// if the results do not fill the mirror (a vector whose buffers are not as long as its
+/// `len` and `flat_dim` say).
+fn mirror_results<V: VectorEnv + ?Sized>(
+    vector: &V,
+    mut mirror: Mirror<'_, V::Scalar>,
+) -> Result<(), VectorError> {
+    let observations = vector.observations();
+    let (rewards, terminated, truncated) =
+        (vector.rewards(), vector.terminated(), vector.truncated());
+    for (buffer, expected, found) in [
+        (
+            "observations",
+            observations.len(),
+            mirror.observations.len(),
+        ),
+        ("rewards", rewards.len(), mirror.rewards.len()),
+        ("terminated", terminated.len(), mirror.terminated.len()),
+        ("truncated", truncated.len(), mirror.truncated.len()),
+    ] {
+        if expected != found {
+            return Err(VectorError::MirrorLength {
+                buffer,
+                expected,
+                found,
+            });
+        }
+    }
+    match observations.as_slice() {
+        Some(rows) => mirror.copy_from(rows, rewards, terminated, truncated),
+        // Rows of another layout (a vector of one's own): entry by entry, in row order.
+        None => {
+            for (target, entry) in mirror.observations.iter_mut().zip(observations) {
+                *target = *entry;
+            }
+            mirror.copy_numbers(rewards, terminated, truncated);
+        }
+    }
+    Ok(())
 }
 
 impl<B: Batch> VectorEnv for VectorEnvironment<B> {
@@ -193,6 +316,14 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
         VectorEnvironment::step(self, actions)
     }
 
+    fn step_mirrored(
+        &mut self,
+        actions: &[B::Action],
+        mirror: Mirror<'_, B::Scalar>,
+    ) -> Result<(), VectorError> {
+        VectorEnvironment::step_mirrored(self, actions, mirror)
+    }
+
     fn observations(&self) -> &Array2<B::Scalar> {
         VectorEnvironment::observations(self)
     }
@@ -224,14 +355,155 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
     fn final_infos(&self) -> &[Info] {
         VectorEnvironment::final_infos(self)
     }
+
+    fn reports_infos(&self) -> bool {
+        VectorEnvironment::reports_infos(self)
+    }
+
+    fn state_any(&self, i: usize) -> Option<&dyn Any> {
+        VectorEnvironment::state_any(self, i)
+    }
+
+    fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        B::ActionSpace: FiniteSpace,
+    {
+        VectorEnvironment::action_masks(self, masks)
+    }
+
+    fn final_action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        B::ActionSpace: FiniteSpace,
+    {
+        VectorEnvironment::final_action_masks(self, masks)
+    }
+}
+
+/// A boxed vector (a stack of wrappers chosen at run time,
+/// [`DynVector`](crate::vector::DynVector)) is a vector: every call goes to the box's contents,
+/// one dynamic call each.
+impl<V: VectorEnv + ?Sized> VectorEnv for Box<V> {
+    type Action = V::Action;
+    type ActionSpace = V::ActionSpace;
+    type Scalar = V::Scalar;
+
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+
+    fn action_space(&self) -> &V::ActionSpace {
+        (**self).action_space()
+    }
+
+    fn flat_dim(&self) -> usize {
+        (**self).flat_dim()
+    }
+
+    fn autoreset(&self) -> Autoreset {
+        (**self).autoreset()
+    }
+
+    fn mode(&self) -> Mode {
+        (**self).mode()
+    }
+
+    fn reset(&mut self, mode: Mode) -> Result<(), VectorError> {
+        (**self).reset(mode)
+    }
+
+    fn reset_ended(&mut self) -> Result<(), VectorError> {
+        (**self).reset_ended()
+    }
+
+    fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError> {
+        (**self).reset_selected(selected)
+    }
+
+    fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
+        (**self).seed(seed)
+    }
+
+    fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+        (**self).seed_each(seeds)
+    }
+
+    fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
+        (**self).step(actions)
+    }
+
+    fn step_mirrored(
+        &mut self,
+        actions: &[V::Action],
+        mirror: Mirror<'_, V::Scalar>,
+    ) -> Result<(), VectorError> {
+        (**self).step_mirrored(actions, mirror)
+    }
+
+    fn observations(&self) -> &Array2<V::Scalar> {
+        (**self).observations()
+    }
+
+    fn rewards(&self) -> &[f64] {
+        (**self).rewards()
+    }
+
+    fn terminated(&self) -> &[bool] {
+        (**self).terminated()
+    }
+
+    fn truncated(&self) -> &[bool] {
+        (**self).truncated()
+    }
+
+    fn final_observations(&self) -> &Array2<V::Scalar> {
+        (**self).final_observations()
+    }
+
+    fn final_mask(&self) -> &[bool] {
+        (**self).final_mask()
+    }
+
+    fn infos(&self) -> &[Info] {
+        (**self).infos()
+    }
+
+    fn final_infos(&self) -> &[Info] {
+        (**self).final_infos()
+    }
+
+    fn reports_infos(&self) -> bool {
+        (**self).reports_infos()
+    }
+
+    fn state_any(&self, i: usize) -> Option<&dyn Any> {
+        (**self).state_any(i)
+    }
+
+    fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        V::ActionSpace: FiniteSpace,
+    {
+        (**self).action_masks(masks)
+    }
+
+    fn final_action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
+    where
+        V::ActionSpace: FiniteSpace,
+    {
+        (**self).final_action_masks(masks)
+    }
 }
 
 /// Writes the [`VectorEnv`] methods a wrapper passes through unchanged, for a wrapper whose
 /// inner vector is the field `inner`. Each argument names a group to forward: `actions`
-/// (`Action`, `ActionSpace`, `action_space`, `step` unchanged), `lifecycle` (`len`, `flat_dim`,
-/// `autoreset`, `mode`, `seed`), `resets` (`reset`, `reset_ended`, `reset_selected`), `observations` (`Scalar`,
-/// `observations`, `final_observations`, `final_mask`), `rewards` (`rewards`, `terminated`,
-/// `truncated`, `infos`, `final_infos`).
+/// (`Action`, `ActionSpace`, `action_space`, and the action masks, true of the inner actions),
+/// `lifecycle` (`len`, `autoreset`, `mode`, `seed`, `seed_each`, `state_any`), `resets`
+/// (`reset`, `reset_ended`, `reset_selected`), `observations` (`Scalar`, `flat_dim`,
+/// `observations`, `final_observations`, `final_mask`), `rewards` (`rewards` and the group
+/// `flags`: `terminated`, `truncated`, `infos`, `final_infos`, `reports_infos`), `mapped_actions` (`step` and
+/// `step_mirrored` for a wrapper that writes the inner actions into the field `actions` with its
+/// method `map_actions` and passes the inner results through, so that the mirrored fast path of
+/// the inner vector stays).
 macro_rules! forward_vector {
     (actions) => {
         type Action = V::Action;
@@ -239,6 +511,23 @@ macro_rules! forward_vector {
 
         fn action_space(&self) -> &V::ActionSpace {
             self.inner.action_space()
+        }
+
+        fn action_masks(&self, masks: &mut ndarray::Array2<bool>) -> Result<(), $crate::VectorError>
+        where
+            V::ActionSpace: rl_spaces::FiniteSpace,
+        {
+            self.inner.action_masks(masks)
+        }
+
+        fn final_action_masks(
+            &self,
+            masks: &mut ndarray::Array2<bool>,
+        ) -> Result<(), $crate::VectorError>
+        where
+            V::ActionSpace: rl_spaces::FiniteSpace,
+        {
+            self.inner.final_action_masks(masks)
         }
     };
     (lifecycle) => {
@@ -260,6 +549,10 @@ macro_rules! forward_vector {
 
         fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), $crate::VectorError> {
             self.inner.seed_each(seeds)
+        }
+
+        fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
+            self.inner.state_any(i)
         }
     };
     (resets) => {
@@ -294,11 +587,29 @@ macro_rules! forward_vector {
             self.inner.final_mask()
         }
     };
+    (mapped_actions) => {
+        fn step(&mut self, actions: &[Self::Action]) -> Result<(), $crate::VectorError> {
+            self.map_actions(actions)?;
+            self.inner.step(&self.actions)
+        }
+
+        fn step_mirrored(
+            &mut self,
+            actions: &[Self::Action],
+            mirror: $crate::vector::Mirror<'_, Self::Scalar>,
+        ) -> Result<(), $crate::VectorError> {
+            self.map_actions(actions)?;
+            self.inner.step_mirrored(&self.actions, mirror)
+        }
+    };
     (rewards) => {
         fn rewards(&self) -> &[f64] {
             self.inner.rewards()
         }
 
+        forward_vector!(flags);
+    };
+    (flags) => {
         fn terminated(&self) -> &[bool] {
             self.inner.terminated()
         }
@@ -313,6 +624,10 @@ macro_rules! forward_vector {
 
         fn final_infos(&self) -> &[rl_core::Info] {
             self.inner.final_infos()
+        }
+
+        fn reports_infos(&self) -> bool {
+            self.inner.reports_infos()
         }
     };
 }

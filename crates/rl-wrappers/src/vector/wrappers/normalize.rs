@@ -10,6 +10,7 @@ use rl_spaces::FlatScalar;
 use crate::arithmetic::{self, discounted_return, normalised, reward_scale};
 use crate::error::VectorError;
 use crate::stateful::RunningMeanVariance;
+use crate::vector::Mirror;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
 
 /// Gymnasium's default epsilon of both normalisers.
@@ -326,6 +327,35 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeReward<V> {
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
+        self.scale_rewards()
+    }
+
+    /// The inner vector's [`step_mirrored`](VectorEnv::step_mirrored) (its observations and
+    /// flags are this wrapper's), then the scaled rewards written over the mirror's.
+    fn step_mirrored(
+        &mut self,
+        actions: &[V::Action],
+        mut mirror: Mirror<'_, V::Scalar>,
+    ) -> Result<(), VectorError> {
+        let stepped = self
+            .inner
+            .step_mirrored(actions, mirror.reborrow())
+            .and_then(|()| self.scale_rewards());
+        mirror.rewards.copy_from_slice(&self.rewards);
+        stepped
+    }
+
+    fn rewards(&self) -> &[f64] {
+        &self.rewards
+    }
+
+    forward_vector!(flags);
+}
+
+impl<V: VectorEnv> VectorNormalizeReward<V> {
+    /// Updates the discounted returns and their statistics with the inner vector's last step
+    /// and writes the scaled rewards.
+    fn scale_rewards(&mut self) -> Result<(), VectorError> {
         let count = self.returns.len() as f64;
         for ((discounted, reward), terminated) in self
             .returns
@@ -352,25 +382,5 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeReward<V> {
             *normalised = reward / scale;
         }
         Ok(())
-    }
-
-    fn rewards(&self) -> &[f64] {
-        &self.rewards
-    }
-
-    fn terminated(&self) -> &[bool] {
-        self.inner.terminated()
-    }
-
-    fn truncated(&self) -> &[bool] {
-        self.inner.truncated()
-    }
-
-    fn infos(&self) -> &[rl_core::Info] {
-        self.inner.infos()
-    }
-
-    fn final_infos(&self) -> &[rl_core::Info] {
-        self.inner.final_infos()
     }
 }
