@@ -10,11 +10,10 @@ use rl_core::{BatchStep, DomainStates, Environment, Info, Mode};
 use rl_spaces::{FiniteSpace, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
-use crate::vector::balance::layout;
 use crate::vector::batch::{Batch, Command, Resets};
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::{Mirror, Outputs};
-use crate::vector::threads::Threads;
+use crate::vector::threads::{Threads, shares};
 use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
@@ -69,15 +68,12 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 ///
 /// # Threads
 ///
-/// With [`VectorOptions::with_threads`], the batch is split into contiguous shares, one per
-/// thread, even at first, and worker threads are started at construction (`threads - 1` of
-/// them, joined on drop). The calling thread steps the first share and each worker the next;
-/// every thread writes its rows of the buffers in place, and a share whose worker has not
-/// started on it by the time the calling thread is done with its own is stepped by the calling
-/// thread. Each share's ends are made of a few chunks of environments: after each step the
-/// calling thread compares when the shares finished and, when two neighbours keep finishing
-/// apart by most of a chunk's worth of work (cores running at different speeds), moves the
-/// chunk at their boundary to the one that finishes first. An idle worker spins for a few tens
+/// With [`VectorOptions::with_threads`], the batch is split into even, contiguous shares, one
+/// per thread, fixed for the vector's life, and worker threads are started at construction
+/// (`threads - 1` of them, joined on drop). The calling thread steps the first share and each
+/// worker the next; every thread writes its rows of the buffers in place, and a share whose
+/// worker has not started on it by the time the calling thread is done with its own (its core
+/// busy with other work) is stepped by the calling thread. An idle worker spins for a few tens
 /// of microseconds, then parks until the next call unparks it. A panic inside an environment on
 /// any thread reaches the caller after every thread is done, and the vector then refuses to
 /// step ([`VectorError::Interrupted`]) until it is reset. Every environment's results
@@ -257,17 +253,16 @@ where
                 ));
             }
         }
-        // The chunks of every thread, built from the back so that each takes the tail.
-        let layout = layout(len, threads);
-        let mut batches: Vec<Vec<_>> = Vec::with_capacity(layout.len());
-        for chunks in layout.iter().rev() {
-            let mut thread = Vec::with_capacity(chunks.len());
-            for (first, _) in chunks.iter().rev() {
-                let share = environments.split_off(*first);
-                thread.push(EnvironmentBatch::new(share, *first, action_space.clone()));
-            }
-            thread.reverse();
-            batches.push(thread);
+        // The batch of every share, built from the back so that each takes the tail.
+        let shares = shares(len, threads);
+        let mut batches = Vec::with_capacity(shares.len());
+        for share in shares.iter().rev() {
+            let environments = environments.split_off(share.start);
+            batches.push(EnvironmentBatch::new(
+                environments,
+                share.start,
+                action_space.clone(),
+            ));
         }
         batches.reverse();
         VectorEnvironment::assemble(batches, len, dim, seed, options)
@@ -314,8 +309,8 @@ where
     B::Scalar: Send + 'static,
 {
     /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
-    /// besides the output buffers ([`check_size`]), in the chunks of the threads' shares
-    /// ([`layout`]) that `share(first, len)` builds, seeded with `seed`.
+    /// besides the output buffers ([`check_size`]), in one batch per thread's share
+    /// ([`shares`]) that `share(first, len)` builds, seeded with `seed`.
     pub(crate) fn from_shares(
         count: NonZeroUsize,
         dim: usize,
@@ -327,22 +322,17 @@ where
         let len = count.get();
         let threads = check_threads(len, &options)?;
         check_size(len, dim, env_bytes)?;
-        let batches = layout(len, threads)
+        let batches = shares(len, threads)
             .into_iter()
-            .map(|chunks| {
-                chunks
-                    .into_iter()
-                    .map(|(first, len)| share(first, len))
-                    .collect::<Result<Vec<B>, VectorError>>()
-            })
-            .collect::<Result<Vec<Vec<B>>, VectorError>>()?;
+            .map(|range| share(range.start, range.len()))
+            .collect::<Result<Vec<B>, VectorError>>()?;
         VectorEnvironment::assemble(batches, len, dim, seed, options)
     }
 
-    /// Puts the first thread's chunks on the calling thread and the others' on worker
-    /// threads, and seeds everything.
+    /// Puts the first share's batch on the calling thread and the others' on worker threads,
+    /// and seeds everything.
     fn assemble(
-        batches: Vec<Vec<B>>,
+        batches: Vec<B>,
         len: usize,
         dim: usize,
         seed: u64,
@@ -622,14 +612,6 @@ impl<B: Batch> VectorEnvironment<B> {
     /// The number of environments.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    /// How many environments each thread's share holds now, in the order of the environments
-    /// (the calling thread's first): one entry with one thread, shares that start even and
-    /// follow the threads' speeds with more (see "Threads" above). For inspection (it
-    /// allocates the list).
-    pub fn share_sizes(&self) -> Vec<usize> {
-        self.threads.share_sizes()
     }
 
     /// Always false: there is at least one environment.

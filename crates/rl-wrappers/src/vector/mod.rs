@@ -4,7 +4,6 @@
 //! domain's step state by state, what a vector built by id steps).
 
 mod autoreset;
-mod balance;
 mod batch;
 mod copies;
 mod environment;

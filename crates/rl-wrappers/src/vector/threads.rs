@@ -1,12 +1,11 @@
-//! [`Threads`]: the scheduling of a vector environment's calls over its threads: one
-//! contiguous share of the environments per thread, made of chunks
-//! ([`layout`](crate::vector::balance::layout)); the calling thread steps its own share and
-//! each worker thread, started once, steps the next; every thread writes its rows of the
-//! vector environment's buffers in place (and copies them into the caller's [`Mirror`], if
-//! the call has one). A share whose worker has not claimed it by the time
-//! the calling thread is done with its own (a worker descheduled or parked) is stepped by the
-//! calling thread instead. After each step the [`Balancer`] may move the chunk at a boundary
-//! between two shares to the share that finishes first.
+//! [`Threads`]: the scheduling of a vector environment's calls over its threads: one even,
+//! contiguous share of the environments per thread ([`shares`]), one batch each, fixed for the
+//! vector's life; the calling thread steps its own share and each worker thread, started
+//! once, steps the next; every thread writes its rows of the vector environment's buffers in
+//! place (and copies them into the caller's [`Mirror`], if the call has one). A share whose
+//! worker has not claimed it by the time the calling thread is done with its own (a worker
+//! descheduled or parked, or its core busy with other work) is stepped by the calling thread
+//! instead.
 //!
 //! This module holds the only `unsafe` code of the workspace's libraries (ARCHITECTURE.md,
 //! "Unsafe code"; docs/PERFORMANCE.md, "The vector runtime", says what it buys). Safe Rust
@@ -18,20 +17,17 @@
 
 use std::any::Any;
 use std::cell::UnsafeCell;
-use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
 
 use ndarray::Array2;
 use rl_core::Info;
 
 use crate::VectorError;
-use crate::vector::balance::{Balancer, Measurement, Move};
 use crate::vector::batch::{Batch, Command, Failure, execute};
 use crate::vector::outputs::{Columns, Form, MapColumns, Mirror, Outputs, Owned, Rows, Slices};
 
@@ -127,7 +123,7 @@ impl<'a, 'r> MapColumns<'a, Addresses, Slices<'r>> for AtAddresses<'r> {
 }
 
 /// The addresses of the vector environment's result buffers, through which each thread of a
-/// call writes the rows of its own chunks.
+/// call writes the rows of its own share.
 struct RawOutputs<T: 'static> {
     len: usize,
     columns: Columns<Addresses, T>,
@@ -182,7 +178,7 @@ unsafe fn slice_at<'a, X>(base: *mut X, start: usize, len: usize) -> &'a mut [X]
 }
 
 /// The addresses of a [`Mirror`]'s buffers, into which each thread of a call copies the
-/// rows of its own chunks once they are stepped.
+/// rows of its own share once they are stepped.
 struct RawMirror<T> {
     dim: usize,
     len: usize,
@@ -302,10 +298,8 @@ struct Call<B: Batch> {
     /// environment.
     selected: SharedSlice<bool>,
     outputs: RawOutputs<B::Scalar>,
-    /// Where each chunk's results are also copied, if the caller gave a [`Mirror`].
+    /// Where each share's results are also copied, if the caller gave a [`Mirror`].
     mirror: Option<RawMirror<B::Scalar>>,
-    /// When the calling thread handed the call out (the shares' finishing times count from it).
-    start: Instant,
 }
 
 impl<B: Batch> Clone for Call<B> {
@@ -316,27 +310,23 @@ impl<B: Batch> Clone for Call<B> {
 
 impl<B: Batch> Copy for Call<B> {}
 
-/// A share of the environments that a worker steps: its chunks in order, and what the last
-/// call gave.
+/// A share of the environments that a worker steps: its batch, and what the last call gave.
 struct Share<B: Batch> {
-    chunks: VecDeque<B>,
+    batch: B,
     failure: Option<Failure>,
     panic: Option<Box<dyn Any + Send>>,
 }
 
 impl<B: Batch> Share<B> {
-    /// Runs `call` on each chunk, keeping the failure of the lowest index or the panic.
+    /// Runs `call` on the batch, keeping its failure or its panic.
     ///
     /// # Safety
     ///
-    /// `call`'s actions, outputs and mirror are alive, the actions unwritten and this share's
-    /// rows of the outputs and of the mirror accessed by nothing else, until this returns.
+    /// As for [`run_batch`], for this share's batch.
     unsafe fn run(&mut self, call: &Call<B>) {
-        let chunks = &mut self.chunks;
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            // SAFETY: as the caller promises, for the rows of this share's chunks.
-            unsafe { run_chunks(chunks.iter_mut(), call) }
-        }));
+        let batch = &mut self.batch;
+        // SAFETY: as the caller promises.
+        let result = catch_unwind(AssertUnwindSafe(|| unsafe { run_batch(batch, call) }));
         match result {
             Ok(failure) => self.failure = failure,
             Err(panic) => self.panic = Some(panic),
@@ -344,36 +334,32 @@ impl<B: Batch> Share<B> {
     }
 }
 
-/// Runs `call` on each of `chunks` in its own rows; returns the failure of the lowest index.
+/// Runs `call` on `batch` in its own rows of the outputs (and of the mirror, if the call has
+/// one); returns its failure.
 ///
 /// # Safety
 ///
-/// As for [`Share::run`], for the rows of `chunks`.
-unsafe fn run_chunks<'c, B: Batch + 'c>(
-    chunks: impl Iterator<Item = &'c mut B>,
-    call: &Call<B>,
-) -> Option<Failure> {
-    let mut failure = None;
-    for chunk in chunks {
-        let range = chunk.first()..chunk.first() + chunk.len();
-        // SAFETY: the chunk's rows and actions are its own, as the caller promises.
-        let (actions, seeds, selected, rows) = unsafe {
-            (
-                call.actions.get(range.clone()),
-                call.seeds.get(range.clone()),
-                call.selected.get(range.clone()),
-                call.outputs.rows(range.clone()),
-            )
-        };
-        let result = execute(chunk, call.command, actions, seeds, selected, rows);
-        failure = failure.or(result.err());
-        if let Some(mirror) = &call.mirror {
-            // SAFETY: as above, and the rows written by `execute` are no longer borrowed.
-            let (rows, part) = unsafe { (call.outputs.rows(range.clone()), mirror.part(range)) };
-            rows.mirror_into(part);
-        }
+/// `call`'s actions, seeds, selection, outputs and mirror are alive, the first three
+/// unwritten and `batch`'s rows of the outputs and of the mirror accessed by nothing else,
+/// until this returns.
+unsafe fn run_batch<B: Batch>(batch: &mut B, call: &Call<B>) -> Option<Failure> {
+    let range = batch.first()..batch.first() + batch.len();
+    // SAFETY: the batch's rows and entries are its own, as the caller promises.
+    let (actions, seeds, selected, rows) = unsafe {
+        (
+            call.actions.get(range.clone()),
+            call.seeds.get(range.clone()),
+            call.selected.get(range.clone()),
+            call.outputs.rows(range.clone()),
+        )
+    };
+    let result = execute(batch, call.command, actions, seeds, selected, rows);
+    if let Some(mirror) = &call.mirror {
+        // SAFETY: as above, and the rows written by `execute` are no longer borrowed.
+        let (rows, part) = unsafe { (call.outputs.rows(range.clone()), mirror.part(range)) };
+        rows.mirror_into(part);
     }
-    failure
+    result.err()
 }
 
 /// What the calling thread and one worker share.
@@ -391,7 +377,7 @@ unsafe fn run_chunks<'c, B: Batch + 'c>(
 /// - `share` is accessed only by that thread until it stores `done`, and by the calling thread
 ///   while no call is outstanding (it read `done == claimed == number`, acquire);
 /// - the rows each thread writes (of the outputs, and of the mirror if the call has one) are
-///   those of its own chunks, disjoint from every other share's, and [`Threads::run`] neither
+///   those of its own share, disjoint from every other share's, and [`Threads::run`] neither
 ///   returns nor unwinds until every share's `done` has reached the call's number, so the
 ///   buffers and actions outlive every access.
 struct Link<B: Batch> {
@@ -422,9 +408,10 @@ struct Reply {
     claimed: AtomicU64,
     /// The number of the last call done.
     done: AtomicU64,
-    /// When the worker finished the last call, in nanoseconds after its start; 0 when the
-    /// calling thread stepped it.
-    finished: AtomicU64,
+    /// Tests only: how many calls the worker stepped itself (the others were stepped by the
+    /// calling thread).
+    #[cfg(test)]
+    stepped_by_worker: AtomicU64,
     /// Set by the worker once its thread runs: the thread's start-up (the runtime's naming of
     /// it allocates) is over before the vector is handed out, so a thread the system starts
     /// late cannot allocate in the middle of a step.
@@ -474,19 +461,13 @@ impl<B: Batch> Link<B> {
     /// # Safety
     ///
     /// This thread claimed call `number` and it is not done yet.
-    unsafe fn step_claimed(&self, number: u64, timed: bool) {
+    unsafe fn step_claimed(&self, number: u64) {
         // SAFETY: the calling thread wrote the call before publishing `number`, which this
         // thread loaded (acquire) before claiming it, and writes it again only once this call
         // is done; the claim gives this thread the share and its rows until then.
         unsafe {
             if let Some(call) = *self.request.0.call.get() {
                 (*self.share.get()).run(&call);
-                let finished = if timed {
-                    call.start.elapsed().as_nanos().max(1) as u64
-                } else {
-                    0
-                };
-                self.reply.0.finished.store(finished, Ordering::Relaxed);
             }
         }
         self.reply.0.done.store(number, Ordering::Release);
@@ -529,8 +510,14 @@ fn work<B: Batch>(link: &Link<B>) {
         }
         // The calling thread may have claimed it first (then it steps the share itself).
         if link.claim(number) {
+            // Counted before the call is reported done, so that the calling thread sees it.
+            #[cfg(test)]
+            link.reply
+                .0
+                .stepped_by_worker
+                .fetch_add(1, Ordering::Relaxed);
             // SAFETY: claimed just now, and only this thread reports it done.
-            unsafe { link.step_claimed(number, true) };
+            unsafe { link.step_claimed(number) };
         }
     }
 }
@@ -554,7 +541,7 @@ impl<B: Batch> Worker<B> {
         if link.reply.0.claimed.load(Ordering::Relaxed) != number && link.claim(number) {
             if step {
                 // SAFETY: claimed just now.
-                unsafe { link.step_claimed(number, false) };
+                unsafe { link.step_claimed(number) };
             } else {
                 link.reply.0.done.store(number, Ordering::Release);
             }
@@ -576,17 +563,28 @@ impl<B: Batch> Worker<B> {
     }
 }
 
-/// The threads of a vector environment and their shares: the calling thread's chunks (the
-/// first environments), one worker per other thread with the next share each, and the
-/// balancer of their boundaries.
+/// The even, contiguous shares of `len` environments on `threads` threads, in order: thread
+/// `k` steps environments `k * len / threads` up to `(k + 1) * len / threads` (one share with
+/// one thread; never more shares than environments).
+///
+/// A share's start needs no rounding to the kernels' blocks: a kernel cuts its own slice into
+/// blocks from the slice's start, into local arrays, and every environment's results are its
+/// own, so a share of any length steps as fast, but for its last partial block, and gives the
+/// same bits.
+pub(crate) fn shares(len: usize, threads: usize) -> Vec<Range<usize>> {
+    let threads = threads.clamp(1, len.max(1));
+    (0..threads)
+        .map(|k| k * len / threads..(k + 1) * len / threads)
+        .collect()
+}
+
+/// The threads of a vector environment and their shares: the calling thread's batch (the
+/// first environments), and one worker per other thread with the next share each.
 pub(crate) struct Threads<B: Batch> {
-    main: VecDeque<B>,
+    main: B,
     workers: Vec<Worker<B>>,
     /// The number of the last call.
     number: u64,
-    balancer: Balancer,
-    /// One measurement per thread, refilled on each step (kept to allocate nothing).
-    measurements: Vec<Measurement>,
 }
 
 impl<B> Threads<B>
@@ -595,35 +593,23 @@ where
     B::Action: Sync,
     B::Scalar: Send,
 {
-    /// Puts the first thread's batches (chunks, in order) on the calling thread and starts a
-    /// worker for each other thread's.
-    pub(crate) fn new(mut threads: Vec<Vec<B>>) -> Result<Self, VectorError> {
-        let total: usize = threads.iter().map(Vec::len).sum();
-        if threads.is_empty() || threads.iter().any(Vec::is_empty) {
-            return Err(VectorError::invalid_parameter("count", "no environment"));
-        }
-        let others = threads.split_off(1);
-        let Some(main) = threads.pop() else {
+    /// Puts the first share's batch on the calling thread and starts a worker for each
+    /// other share's, in order.
+    pub(crate) fn new(batches: Vec<B>) -> Result<Self, VectorError> {
+        let mut batches = batches.into_iter();
+        let Some(main) = batches.next() else {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         };
-        let mut main = VecDeque::from(main);
-        // Room for every chunk, so that moving chunks never allocates.
-        main.reserve(total);
-        let mut workers = Vec::with_capacity(others.len());
-        for batches in others {
-            let mut chunks = VecDeque::from(batches);
-            chunks.reserve(total);
+        let mut workers = Vec::with_capacity(batches.len());
+        for batch in batches {
             // On a failure, the workers already started are stopped and joined as `workers`
             // drops them (`Worker`'s `Drop`): none is left parked.
-            workers.push(Worker::spawn(chunks, workers.len() + 1)?);
+            workers.push(Worker::spawn(batch, workers.len() + 1)?);
         }
-        let shares = workers.len() + 1;
         Ok(Threads {
             main,
             workers,
             number: 0,
-            balancer: Balancer::new(shares),
-            measurements: Vec::with_capacity(shares),
         })
     }
 }
@@ -636,37 +622,21 @@ impl<B: Batch> Threads<B> {
         unsafe { &*worker.link.share.get() }
     }
 
-    /// The calling thread's first batch (the first environments; all of them with one
-    /// thread).
+    /// The calling thread's batch (the first environments; all of them with one thread).
     pub(crate) fn main(&self) -> &B {
-        // `new` refuses an empty thread and the balancer never empties one.
-        debug_assert!(!self.main.is_empty(), "the calling thread keeps a chunk");
-        &self.main[0]
+        &self.main
     }
 
     /// Every batch, in the order of the environments.
     pub(crate) fn batches(&self) -> impl Iterator<Item = &B> + '_ {
-        let workers = self
-            .workers
-            .iter()
-            .flat_map(|worker| self.share(worker).chunks.iter());
-        self.main.iter().chain(workers)
-    }
-
-    /// How many environments each thread's share holds now, in order.
-    pub(crate) fn share_sizes(&self) -> Vec<usize> {
-        let size = |chunks: &VecDeque<B>| chunks.iter().map(|chunk| chunk.len()).sum();
-        let workers = self.workers.iter();
-        std::iter::once(size(&self.main))
-            .chain(workers.map(|worker| size(&self.share(worker).chunks)))
-            .collect()
+        let workers = self.workers.iter().map(|worker| &self.share(worker).batch);
+        std::iter::once(&self.main).chain(workers)
     }
 
     /// Runs `command` on every share, each thread writing its rows of `outputs` in place:
-    /// hands the call to each worker, runs the calling thread's chunks, then waits for each
-    /// worker (stepping a share its worker has not claimed); after a step, lets the balancer
-    /// move chunks. Returns the failure of the lowest index, if any; passes on the panic of a
-    /// share, after every share is done.
+    /// hands the call to each worker, runs the calling thread's batch, then waits for each
+    /// worker (stepping a share its worker has not claimed). Returns the failure of the
+    /// lowest index, if any; passes on the panic of a share, after every share is done.
     pub(crate) fn run(
         &mut self,
         command: Command,
@@ -676,9 +646,9 @@ impl<B: Batch> Threads<B> {
         outputs: &mut Outputs<B::Scalar>,
         mirror: Option<Mirror<'_, B::Scalar>>,
     ) -> Option<Failure> {
-        if self.workers.is_empty() && self.main.len() == 1 {
-            let chunk = &mut self.main[0];
-            let result = execute(chunk, command, actions, seeds, selected, outputs.all_rows());
+        if self.workers.is_empty() {
+            let main = &mut self.main;
+            let result = execute(main, command, actions, seeds, selected, outputs.all_rows());
             if let Some(mirror) = mirror {
                 outputs.all_rows().mirror_into(mirror);
             }
@@ -695,7 +665,6 @@ impl<B: Batch> Threads<B> {
             mirror: mirror.map(|mirror| {
                 RawMirror::new(mirror, outputs.rewards.len(), outputs.observations.ncols())
             }),
-            start: Instant::now(),
         };
         for worker in &self.workers {
             let request = &worker.link.request.0;
@@ -707,22 +676,17 @@ impl<B: Batch> Threads<B> {
                 thread.thread().unpark();
             }
         }
-        // Waits for every share, without stepping more, if the calling thread's own chunks
-        // panic: the buffers must outlive every access.
+        // Waits for every share, without stepping more, if the calling thread's own batch
+        // panics: the buffers must outlive every access.
         let guard = Collect {
             workers: &self.workers,
             number,
         };
-        // SAFETY: the calling thread's chunks' rows are its own; `call`'s buffers outlive this
+        // SAFETY: the calling thread's batch's rows are its own; `call`'s buffers outlive this
         // call, since `guard` waits for every share before they can be used again or freed.
-        let mut failure = unsafe { run_chunks(self.main.iter_mut(), &call) };
-        let main_finished = call.start.elapsed();
+        let mut failure = unsafe { run_batch(&mut self.main, &call) };
         std::mem::forget(guard);
         let mut panic = None;
-        let mut measured = matches!(command, Command::Step { .. });
-        self.measurements.clear();
-        self.measurements
-            .push(measurement(&self.main, main_finished));
         let mut ended = false;
         for worker in &self.workers {
             if !worker.collect(number, true) {
@@ -732,16 +696,8 @@ impl<B: Batch> Threads<B> {
             // SAFETY: the share is done with this call (`collect` read `done`, acquire), and
             // no call is outstanding until the next `run`.
             let share = unsafe { &mut *worker.link.share.get() };
-            if let Some(share_failure) = share.failure.take() {
-                failure = failure.or(Some(share_failure));
-            }
+            failure = failure.or(share.failure.take());
             panic = panic.or(share.panic.take());
-            match worker.link.reply.0.finished.load(Ordering::Relaxed) {
-                0 => measured = false,
-                nanos => self
-                    .measurements
-                    .push(measurement(&share.chunks, Duration::from_nanos(nanos))),
-            }
         }
         assert!(
             !ended,
@@ -750,63 +706,12 @@ impl<B: Batch> Threads<B> {
         if let Some(panic) = panic {
             resume_unwind(panic);
         }
-        if measured && failure.is_none() && self.measurements.len() == self.workers.len() + 1 {
-            self.balance();
-        }
         failure
-    }
-
-    /// Applies the balancer's moves to the shares (no call is outstanding).
-    fn balance(&mut self) {
-        let moves = self.balancer.plan(&self.measurements);
-        for (boundary, planned) in moves.iter().enumerate() {
-            // Boundary `j` lies between thread `j` (the calling thread for 0) and worker `j`.
-            let Some(right) = self.workers.get(boundary) else {
-                continue;
-            };
-            // SAFETY: no call is outstanding (`run` collected every share), and each share is
-            // borrowed once here (`boundary` and `boundary - 1` are different workers).
-            let right = unsafe { &mut (*right.link.share.get()).chunks };
-            let left = if boundary == 0 {
-                &mut self.main
-            } else {
-                let Some(left) = self.workers.get(boundary - 1) else {
-                    continue;
-                };
-                // SAFETY: as above.
-                unsafe { &mut (*left.link.share.get()).chunks }
-            };
-            match planned {
-                Move::Stay => {}
-                Move::Right if left.len() > 1 => {
-                    if let Some(chunk) = left.pop_back() {
-                        right.push_front(chunk);
-                    }
-                }
-                Move::Left if right.len() > 1 => {
-                    if let Some(chunk) = right.pop_front() {
-                        left.push_back(chunk);
-                    }
-                }
-                Move::Right | Move::Left => {}
-            }
-        }
-    }
-}
-
-/// The measurement of a share of `chunks` that finished `finished` after the step began.
-fn measurement<B: Batch>(chunks: &VecDeque<B>, finished: Duration) -> Measurement {
-    let movable = chunks.len() > 1;
-    Measurement {
-        finished,
-        size: chunks.iter().map(|chunk| chunk.len()).sum(),
-        first_chunk: chunks.front().filter(|_| movable).map(|chunk| chunk.len()),
-        last_chunk: chunks.back().filter(|_| movable).map(|chunk| chunk.len()),
     }
 }
 
 /// Waits for every worker's share of call `number` when dropped, claiming (without stepping)
-/// those not claimed yet: what the calling thread does when its own chunks panic, so that no
+/// those not claimed yet: what the calling thread does when its own batch panics, so that no
 /// thread writes the buffers after the panic leaves [`Threads::run`].
 struct Collect<'a, B: Batch> {
     workers: &'a [Worker<B>],
@@ -828,8 +733,8 @@ where
     B::Action: Send + Sync + 'static,
     B::Scalar: Send,
 {
-    /// Starts the worker thread number `index` over `chunks`.
-    fn spawn(chunks: VecDeque<B>, index: usize) -> Result<Self, VectorError> {
+    /// Starts the worker thread number `index` over `batch`.
+    fn spawn(batch: B, index: usize) -> Result<Self, VectorError> {
         let link = Arc::new(Link {
             request: Padded(Request {
                 number: AtomicU64::new(0),
@@ -841,11 +746,12 @@ where
             reply: Padded(Reply {
                 claimed: AtomicU64::new(0),
                 done: AtomicU64::new(0),
-                finished: AtomicU64::new(0),
+                #[cfg(test)]
+                stepped_by_worker: AtomicU64::new(0),
                 started: AtomicBool::new(false),
             }),
             share: UnsafeCell::new(Share {
-                chunks,
+                batch,
                 failure: None,
                 panic: None,
             }),
@@ -915,7 +821,7 @@ mod tests {
     /// fails: the thread's handle on the link is gone once the drop returns.
     #[test]
     fn a_dropped_worker_stops_and_joins_its_thread() {
-        let worker = Worker::spawn(VecDeque::from(vec![corridors(0, 2)]), 1).expect("a thread");
+        let worker = Worker::spawn(corridors(0, 2), 1).expect("a thread");
         let link = Arc::clone(&worker.link);
         assert_eq!(
             Arc::strong_count(&link),
@@ -941,12 +847,8 @@ mod tests {
             mode: Mode::Training,
             which: Resets::All,
         };
-        let mut single = Threads::new(vec![vec![corridors(0, len)]]).expect("threads");
-        let mut split = Threads::new(vec![
-            vec![corridors(0, 1), corridors(1, 2)],
-            vec![corridors(3, 3)],
-        ])
-        .expect("threads");
+        let mut single = Threads::new(vec![corridors(0, len)]).expect("threads");
+        let mut split = Threads::new(vec![corridors(0, 3), corridors(3, 3)]).expect("threads");
         let mut expected = Outputs::<f32>::new(len, 4, false);
         let mut outputs = Outputs::<f32>::new(len, 4, false);
         for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
@@ -961,6 +863,9 @@ mod tests {
         // none, so the calling thread steps the worker's share each time, and the results
         // are the single thread's.
         let link = Arc::clone(&split.workers[0].link);
+        let stepped_by_worker = || link.reply.0.stepped_by_worker.load(Ordering::Relaxed);
+        // The seed and the reset may have been stepped by either thread.
+        let before = stepped_by_worker();
         link.request.0.held.store(true, Ordering::Release);
         for call in 0..40 {
             let actions: Vec<i64> = (0..len)
@@ -977,8 +882,8 @@ mod tests {
                     .is_none()
             );
             assert_eq!(
-                link.reply.0.finished.load(Ordering::Relaxed),
-                0,
+                stepped_by_worker(),
+                before,
                 "call {call}: the held worker's share was not stepped by the calling thread"
             );
             assert_eq!(outputs.observations, expected.observations, "call {call}");
@@ -987,8 +892,12 @@ mod tests {
             assert_eq!(outputs.truncated, expected.truncated, "call {call}");
         }
         link.request.0.held.store(false, Ordering::Release);
-        // Both threads step again afterwards, and the worker still answers.
-        for _ in 0..100 {
+        // Released, the worker claims calls again: it steps one itself within the first calls
+        // it runs alongside the calling thread (how many depends on the scheduler, hence the
+        // generous bound), and the results stay the single thread's.
+        let mut calls = 0;
+        while stepped_by_worker() == before && calls < 1_000_000 {
+            calls += 1;
             assert!(
                 split
                     .run(step, &[RIGHT; 6], &[], &[], &mut outputs, None)
@@ -999,7 +908,33 @@ mod tests {
                     .run(step, &[RIGHT; 6], &[], &[], &mut expected, None)
                     .is_none()
             );
+            assert_eq!(outputs.observations, expected.observations, "call {calls}");
         }
-        assert_eq!(outputs.observations, expected.observations);
+        assert!(
+            stepped_by_worker() > before,
+            "the released worker stepped no call in {calls}"
+        );
+    }
+
+    #[test]
+    fn the_shares_are_even_contiguous_and_cover_every_environment_in_order() {
+        assert_eq!(shares(5, 1), vec![0..5]);
+        assert_eq!(shares(1024, 2), vec![0..512, 512..1024]);
+        assert_eq!(shares(7, 3), vec![0..2, 2..4, 4..7]);
+        for (len, threads) in [(1, 1), (7, 4), (130, 3), (64, 2), (1000, 3), (3, 8)] {
+            let list = shares(len, threads);
+            assert_eq!(list.len(), threads.min(len), "{len} on {threads}");
+            let mut next = 0;
+            for share in &list {
+                assert_eq!(share.start, next, "{len} on {threads}");
+                let even = len / list.len();
+                assert!(
+                    (even..=even + 1).contains(&share.len()),
+                    "{len} on {threads}: {share:?}"
+                );
+                next = share.end;
+            }
+            assert_eq!(next, len, "{len} on {threads}");
+        }
     }
 }
