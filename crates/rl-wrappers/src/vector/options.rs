@@ -45,6 +45,11 @@ impl VectorOptions {
 
     /// The same options with `threads` threads (the calling thread and `threads - 1` workers
     /// started with the vector environment). At most the number of environments.
+    ///
+    /// More threads pay only where the cores are free: each step waits for the slowest share,
+    /// and on a 2-core machine with one core busy with other work, two threads stepped a
+    /// 1024-environment CartPole vector at about 0.7 times one thread's speed
+    /// (docs/PERFORMANCE.md, "The vector runtime").
     pub fn with_threads(mut self, threads: NonZeroUsize) -> Self {
         self.threads = threads;
         self
