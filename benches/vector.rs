@@ -2,8 +2,9 @@
 //! at 1, 64 and 1024 environments on 1 and 2 threads, next to a hand-written
 //! structure-of-arrays loop of the same exact dynamics (with the same autoreset) in the same
 //! group, and the copies path (`from_environments` of simulators) for comparison; and the
-//! 1024-environment kernel vectors of Acrobot-v1 and Pendulum-v1 on one thread next to their
-//! hand-written loops.
+//! 1024-environment vectors by id of Acrobot-v1 and Pendulum-v1 (their domains' steps state by
+//! state, the batched path of every domain without a block kernel) on one thread next to
+//! their hand-written loops.
 //! Throughput is in environment steps per second.
 
 use std::hint::black_box;
@@ -11,17 +12,20 @@ use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rl_benches::raw::{RawAcrobotBatch, RawCartPoleBatch, RawMountainCarBatch, RawPendulumBatch};
+use rl_benches::raw::{
+    RawAcrobotBatch, RawBatch, RawCartPoleBatch, RawMountainCarBatch, RawPendulumBatch,
+};
 use rl_benches::workloads::{
-    ENVIRONMENT_SEED, acrobot, cartpole, discrete_rows, kernel_vector, mountain_car, pendulum,
-    run_raw_batch, run_vector, torque_rows,
+    ActionRows, ENVIRONMENT_SEED, cartpole, discrete_id_vector, discrete_rows, id_vector,
+    kernel_vector, mountain_car, run_raw_batch, run_vector, torque_elements, torque_rows,
 };
 use rl_core::{Mode, Simulator};
 use rl_domains::cartpole::CartPoleParams;
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_spaces::Discrete;
 use rl_wrappers::vector::{
-    BatchStep, EnvironmentVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
+    Batch, BatchStep, EnvironmentVector, VectorEnv, VectorEnvironment, VectorEpisodeStatistics,
+    VectorOptions,
 };
 
 /// The numbers of environments measured.
@@ -112,48 +116,47 @@ fn vector(c: &mut Criterion) {
     }
 }
 
-/// Acrobot-v1's and Pendulum-v1's 1024-environment kernel vectors on one thread, each next to
+/// Acrobot-v1's and Pendulum-v1's 1024-environment vectors by id on one thread, each next to
 /// its hand-written structure-of-arrays loop (issue 26's bound: the loop at most 1.1 times
 /// the vector's rate).
 fn costly_dynamics(c: &mut Criterion) {
     let envs = 1024;
+    if let Ok(vector) = discrete_id_vector("Acrobot-v1", envs, 1) {
+        let raw = RawAcrobotBatch::new(envs, ENVIRONMENT_SEED);
+        let rows = discrete_rows(3, envs);
+        costly_group(c, "vector_acrobot", (vector, rows.clone()), (raw, rows));
+    }
+    if let (Ok(vector), Ok(rows)) = (id_vector("Pendulum-v1", envs, 1), torque_elements(envs)) {
+        let raw = RawPendulumBatch::new(envs, ENVIRONMENT_SEED);
+        costly_group(
+            c,
+            "vector_pendulum",
+            (vector, rows),
+            (raw, torque_rows(envs)),
+        );
+    }
+}
+
+/// One group of [`costly_dynamics`]: a vector by id and a raw loop, each with its actions.
+fn costly_group<B: Batch, R: RawBatch<N>, const N: usize>(
+    c: &mut Criterion,
+    name: &str,
+    (mut vector, mut rows): (VectorEnvironment<B>, ActionRows<B::Action>),
+    (mut batch, mut raw_rows): (R, ActionRows<R::Action>),
+) {
+    let envs = vector.len();
     let rounds = rounds(envs);
-    if let Ok(domain) = acrobot() {
-        let mut group = c.benchmark_group("vector_acrobot");
-        group.warm_up_time(Duration::from_secs(1));
-        group.measurement_time(Duration::from_secs(3));
-        group.throughput(Throughput::Elements((envs * rounds) as u64));
-        if let Ok(mut vector) = kernel_vector(domain, envs, 1) {
-            let mut rows = discrete_rows(3, envs);
-            group.bench_function(BenchmarkId::new("kernel_1_threads", envs), |b| {
-                b.iter(|| run_vector(&mut vector, &mut rows, rounds))
-            });
-        }
-        let mut batch = RawAcrobotBatch::new(envs, ENVIRONMENT_SEED);
-        let mut rows = discrete_rows(3, envs);
-        group.bench_function(BenchmarkId::new("raw_soa_1_thread", envs), |b| {
-            b.iter(|| run_raw_batch(&mut batch, &mut rows, rounds))
-        });
-        group.finish();
-    }
-    if let Ok(domain) = pendulum() {
-        let mut group = c.benchmark_group("vector_pendulum");
-        group.warm_up_time(Duration::from_secs(1));
-        group.measurement_time(Duration::from_secs(3));
-        group.throughput(Throughput::Elements((envs * rounds) as u64));
-        if let Ok(mut vector) = kernel_vector(domain, envs, 1) {
-            let mut rows = torque_rows(envs);
-            group.bench_function(BenchmarkId::new("kernel_1_threads", envs), |b| {
-                b.iter(|| run_vector(&mut vector, &mut rows, rounds))
-            });
-        }
-        let mut batch = RawPendulumBatch::new(envs, ENVIRONMENT_SEED);
-        let mut rows = torque_rows(envs);
-        group.bench_function(BenchmarkId::new("raw_soa_1_thread", envs), |b| {
-            b.iter(|| run_raw_batch(&mut batch, &mut rows, rounds))
-        });
-        group.finish();
-    }
+    let mut group = c.benchmark_group(name);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.throughput(Throughput::Elements((envs * rounds) as u64));
+    group.bench_function(BenchmarkId::new("by_id_1_thread", envs), |b| {
+        b.iter(|| run_vector(&mut vector, &mut rows, rounds))
+    });
+    group.bench_function(BenchmarkId::new("raw_soa_1_thread", envs), |b| {
+        b.iter(|| run_raw_batch(&mut batch, &mut raw_rows, rounds))
+    });
+    group.finish();
 }
 
 /// The opt-in fast precision CartPole (float32, not bit-exact) next to the exact kernel.

@@ -15,7 +15,7 @@
 //! - [`RawCartPoleBatch`], [`RawMountainCarBatch`], [`RawAcrobotBatch`] and
 //!   [`RawPendulumBatch`]: a batch in structure-of-arrays columns (one per state variable)
 //!   with Gymnasium's next-step autoreset, seeded like a vector environment (next to
-//!   `VectorEnvironment::from_kernel`), stepped through [`RawBatch`].
+//!   the vectors they mirror), stepped through [`RawBatch`].
 
 use std::f64::consts::PI;
 use std::hint::black_box;
@@ -761,8 +761,8 @@ impl RawBatch<2> for RawMountainCarBatch {
 }
 
 /// A batch of Acrobot-v1 environments (the book dynamics, no torque noise) stepped by hand in
-/// structure-of-arrays columns, with next-step autoreset: what `VectorEnvironment::from_kernel`
-/// of Acrobot computes, bit for bit.
+/// structure-of-arrays columns, with next-step autoreset: what the vector of `Acrobot-v1` by id
+/// (`make_discrete_vector`) computes, bit for bit.
 #[derive(Debug, Clone)]
 pub struct RawAcrobotBatch {
     theta1: Vec<f64>,
@@ -869,7 +869,7 @@ impl RawBatch<6> for RawAcrobotBatch {
 }
 
 /// A batch of Pendulum-v1 environments (`g` = 10) stepped by hand in structure-of-arrays
-/// columns, with next-step autoreset: what `VectorEnvironment::from_kernel` of Pendulum
+/// columns, with next-step autoreset: what the vector of `Pendulum-v1` by id (`make_vector`)
 /// computes, bit for bit.
 #[derive(Debug, Clone)]
 pub struct RawPendulumBatch {
@@ -954,11 +954,12 @@ impl RawBatch<3> for RawPendulumBatch {
 mod tests {
     use super::*;
     use crate::workloads::{
-        ActionRows, ENVIRONMENT_SEED, acrobot, cartpole, discrete_actions, discrete_rows,
-        kernel_vector, mountain_car, pendulum, torque_actions,
+        ActionRows, ENVIRONMENT_SEED, cartpole, discrete_actions, discrete_id_vector,
+        discrete_rows, id_vector, kernel_vector, mountain_car, pendulum, torque_actions,
     };
-    use rl_core::BatchStep;
     use rl_core::{Domain, Environment, Mode, Simulator};
+    use rl_spaces::DynamicSpace;
+    use rl_wrappers::vector::{Batch, VectorEnvironment};
 
     /// Steps a simulator and a raw loop side by side and checks every result bit for bit.
     fn check_single<D, const N: usize>(
@@ -1020,23 +1021,22 @@ mod tests {
         move |_| rows.next_row().to_vec()
     }
 
-    /// Steps a kernel vector environment of `domain` (on 1 and 2 threads) and the raw batch
-    /// `raw` makes side by side for 1,500 rounds, with the actions that the policy made by
-    /// `policy` picks from the current observations; checks every result bit for bit and
-    /// returns the numbers of terminations and truncations (on one thread), so that a test
-    /// can check that it crossed episodes.
-    fn check_batch<D, B, P, const N: usize>(
-        domain: D,
+    /// Steps the vector environment `vector(envs, threads)` builds (on 1 and 2 threads) and
+    /// the raw batch `raw` makes side by side for 1,500 rounds, with the actions that the
+    /// policy made by `policy` picks from the current observations (each converted for the
+    /// vector by `action_of`); checks every result bit for bit and returns the numbers of
+    /// terminations and truncations (on one thread), so that a test can check that it crossed
+    /// episodes.
+    fn check_batch<V, B, P, const N: usize>(
+        vector: impl Fn(usize, usize) -> VectorEnvironment<V>,
+        action_of: impl Fn(&B::Action) -> V::Action,
         policy: impl Fn(usize) -> P,
         raw: impl Fn(usize) -> B,
     ) -> (usize, usize)
     where
-        P: FnMut(&[f32]) -> Vec<D::Action>,
-        D: BatchStep + Clone + Send + Sync + 'static,
-        D::State: Send + 'static,
-        D::Action: Clone + Send + Sync + 'static,
-        D::ObservationSpace: rl_spaces::FlattenSpace,
-        B: RawBatch<N, Action = D::Action>,
+        V: Batch<Scalar = f32>,
+        P: FnMut(&[f32]) -> Vec<B::Action>,
+        B: RawBatch<N>,
     {
         /// The bits of float32 values, in order.
         fn bits<'a>(values: impl IntoIterator<Item = &'a f32>) -> Vec<u32> {
@@ -1045,7 +1045,7 @@ mod tests {
         let envs = 64;
         let mut ends = (0, 0);
         for threads in [1, 2] {
-            let mut vector = kernel_vector(domain.clone(), envs, threads).expect("vector");
+            let mut vector = vector(envs, threads);
             let mut batch = raw(envs);
             assert_eq!(
                 bits(vector.observations()),
@@ -1055,7 +1055,8 @@ mod tests {
             let mut policy = policy(envs);
             for round in 0..1_500 {
                 let actions = policy(&batch.outputs().observations);
-                vector.step(&actions).expect("step");
+                let converted: Vec<V::Action> = actions.iter().map(&action_of).collect();
+                vector.step(&converted).expect("step");
                 batch.step(&actions);
                 let raw = batch.outputs();
                 assert_eq!(
@@ -1080,7 +1081,10 @@ mod tests {
     #[test]
     fn raw_cartpole_batch_equals_the_vector_environment_bit_for_bit() {
         let (terminations, _) = check_batch(
-            cartpole().expect("valid"),
+            |envs, threads| {
+                kernel_vector(cartpole().expect("valid"), envs, threads).expect("vector")
+            },
+            |action| *action,
             |envs| from_rows(discrete_rows(2, envs)),
             |envs| RawCartPoleBatch::new(envs, ENVIRONMENT_SEED),
         );
@@ -1090,7 +1094,10 @@ mod tests {
     #[test]
     fn raw_mountain_car_batch_equals_the_vector_environment_bit_for_bit() {
         let (_, truncations) = check_batch(
-            mountain_car().expect("valid"),
+            |envs, threads| {
+                kernel_vector(mountain_car().expect("valid"), envs, threads).expect("vector")
+            },
+            |action| *action,
             |envs| from_rows(discrete_rows(3, envs)),
             |envs| RawMountainCarBatch::new(envs, ENVIRONMENT_SEED),
         );
@@ -1118,9 +1125,12 @@ mod tests {
                 rows.enumerate().map(pick).collect()
             }
         };
-        let (terminations, truncations) = check_batch(acrobot().expect("valid"), policy, |envs| {
-            RawAcrobotBatch::new(envs, ENVIRONMENT_SEED)
-        });
+        let (terminations, truncations) = check_batch(
+            |envs, threads| discrete_id_vector("Acrobot-v1", envs, threads).expect("vector"),
+            |action| *action,
+            policy,
+            |envs| RawAcrobotBatch::new(envs, ENVIRONMENT_SEED),
+        );
         assert!(terminations > 64 * 4, "{terminations} terminations");
         assert!(truncations > 32, "{truncations} truncations");
     }
@@ -1133,9 +1143,13 @@ mod tests {
             let actions = actions.into_iter().map(|[u]| [1.5 * u]).collect();
             from_rows(ActionRows::new(actions, envs))
         };
-        let (terminations, truncations) = check_batch(pendulum().expect("valid"), policy, |envs| {
-            RawPendulumBatch::new(envs, ENVIRONMENT_SEED)
-        });
+        let torques = *pendulum().expect("valid").action_space();
+        let (terminations, truncations) = check_batch(
+            |envs, threads| id_vector("Pendulum-v1", envs, threads).expect("vector"),
+            |torque| torques.element_to_any(torque),
+            policy,
+            |envs| RawPendulumBatch::new(envs, ENVIRONMENT_SEED),
+        );
         assert_eq!(terminations, 0, "Pendulum never terminates");
         // 1,500 rounds cross the 200-step limit 7 times in every environment.
         assert_eq!(truncations, 7 * 64);

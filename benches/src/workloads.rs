@@ -7,15 +7,16 @@ use std::num::NonZeroUsize;
 
 use rand::{RngExt, SeedableRng};
 use rl_core::NumpyGenerator;
-use rl_core::{CoreError, Environment, Mode, Simulator};
+use rl_core::{CoreError, Domain, Environment, Mode, Simulator};
 use rl_domains::acrobot::{Acrobot, AcrobotParams};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::pendulum::{MAX_TORQUE, Pendulum, PendulumParams};
+use rl_spaces::{AnyElement, DynamicSpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Batch, KernelVector, RegisteredVector, VectorEnv, VectorEnvironment, VectorEpisodeStatistics,
-    VectorOptions, make_discrete_vector,
+    VectorOptions, make_discrete_vector, make_vector,
 };
 
 #[cfg(doc)]
@@ -176,6 +177,14 @@ pub fn torque_rows(width: usize) -> ActionRows<[f32; 1]> {
     ActionRows::new(torque_actions(width * 64), width)
 }
 
+/// [`torque_rows`] as the actions of a vector built by id ([`AnyElement`]s).
+pub fn torque_elements(width: usize) -> Result<ActionRows<AnyElement>, rl_domains::Error> {
+    let space = *pendulum()?.action_space();
+    let actions = torque_actions(width * 64);
+    let elements = actions.iter().map(|torque| space.element_to_any(torque));
+    Ok(ActionRows::new(elements.collect(), width))
+}
+
 /// A vector environment of `domain`'s kernel with float32 observations, `envs` environments
 /// on `threads` threads, seeded with [`ENVIRONMENT_SEED`] and reset.
 pub fn kernel_vector<D>(
@@ -213,19 +222,46 @@ pub fn run_vector<B: Batch>(
     Ok(total)
 }
 
-/// The vector the Python package steps for `id` (a `Discrete` action space):
-/// [`make_discrete_vector`] (the id's kernel, integer actions) under
-/// [`VectorEpisodeStatistics`], `envs` environments on `threads` threads, seeded with
+/// The vector of `id` with integer actions ([`make_discrete_vector`]: the id's kernel, or its
+/// domain's step state by state), `envs` environments on `threads` threads, seeded with
 /// [`ENVIRONMENT_SEED`] and reset.
+pub fn discrete_id_vector(
+    id: &str,
+    envs: usize,
+    threads: usize,
+) -> Result<RegisteredVector<i64>, VectorError> {
+    let (count, options) = id_vector_options(envs, threads);
+    let mut vector = make_discrete_vector(id, None, count, ENVIRONMENT_SEED, options)?;
+    vector.reset(Mode::Training)?;
+    Ok(vector)
+}
+
+/// The vector of `id` with [`AnyElement`] actions ([`make_vector`]), as
+/// [`discrete_id_vector`] builds it.
+pub fn id_vector(id: &str, envs: usize, threads: usize) -> Result<RegisteredVector, VectorError> {
+    let (count, options) = id_vector_options(envs, threads);
+    let mut vector = make_vector(id, None, count, ENVIRONMENT_SEED, options)?;
+    vector.reset(Mode::Training)?;
+    Ok(vector)
+}
+
+/// The built-in ids registered, and the size and options of a vector by id of `envs`
+/// environments on `threads` threads.
+fn id_vector_options(envs: usize, threads: usize) -> (NonZeroUsize, VectorOptions) {
+    rl_domains::register_builtins();
+    let count = NonZeroUsize::new(envs).unwrap_or(NonZeroUsize::MIN);
+    let threads = NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN);
+    (count, VectorOptions::new().with_threads(threads))
+}
+
+/// The vector the Python package steps for `id` (a `Discrete` action space):
+/// [`discrete_id_vector`] under [`VectorEpisodeStatistics`], reset.
 pub fn by_id_vector(
     id: &str,
     envs: usize,
     threads: usize,
 ) -> Result<VectorEpisodeStatistics<RegisteredVector<i64>>, VectorError> {
-    rl_domains::register_builtins();
-    let count = NonZeroUsize::new(envs).unwrap_or(NonZeroUsize::MIN);
-    let threads = NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN);
-    let options = VectorOptions::new().with_threads(threads);
+    let (count, options) = id_vector_options(envs, threads);
     let vector = make_discrete_vector(id, None, count, ENVIRONMENT_SEED, options)?;
     let mut vector = VectorEpisodeStatistics::new(vector);
     vector.reset(Mode::Training)?;

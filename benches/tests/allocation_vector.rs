@@ -1,9 +1,10 @@
-//! Vector environments of rl-domains' batch kernels (CartPole, MountainCar,
-//! MountainCarContinuous and the fast-precision CartPole, and every kernel id built by id
-//! with `make_vector`, and with integer actions with `make_discrete_vector`), and vectors by
-//! id of domains without a kernel, stepped state by state with their infos (GridWorld,
-//! FrozenLake and Taxi, whose `prob` info is inline, and MiniGrid's DoorKey, FourRooms and
-//! Dynamic-Obstacles, whose states own their grids: stepped, observed and restarted in place),
+//! Vector environments of rl-domains' batch kernels (CartPole, MountainCar and the
+//! fast-precision CartPole, and every kernel id built by id with `make_vector`, and with
+//! integer actions with `make_discrete_vector`), and vectors by id of domains without a
+//! kernel, stepped state by state with their infos (MountainCarContinuous, Acrobot, Pendulum,
+//! GridWorld, FrozenLake and Taxi, whose `prob` info is inline, and MiniGrid's DoorKey,
+//! FourRooms and Dynamic-Obstacles, whose states own their grids: stepped, observed and
+//! restarted in place),
 //! allocate nothing per step after warm-up, on one and two threads, with next-step and
 //! same-step autoreset. The counter is
 //! global (it must see the worker thread), so this test runs without the test harness, alone
@@ -18,7 +19,6 @@ use rl_core::{BatchStep, Mode};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
-use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
 use rl_wrappers::vector::{
     Autoreset, KernelVector, VectorEnv, VectorOptions, make_discrete_vector, make_vector,
 };
@@ -141,19 +141,8 @@ fn main() {
                 &label("MountainCar"),
                 allocations_per_run(car, envs, options, |i| (i % 3) as i64),
             );
-            let continuous =
-                MountainCarContinuous::new(MountainCarContinuousParams::default()).expect("valid");
-            check(
-                &label("MountainCarContinuous"),
-                allocations_per_run(
-                    continuous,
-                    envs,
-                    options,
-                    |i| [((i % 5) as f32 - 2.0) / 2.0],
-                ),
-            );
-            // The kernel ids, then ids without a kernel (their domain's step serves, with
-            // FrozenLake's and Taxi's `prob` info).
+            // The kernel ids (CartPole, MountainCar), then ids without a kernel (their
+            // domain's step serves, with FrozenLake's and Taxi's `prob` info).
             for id in [
                 "CartPole-v1",
                 "MountainCar-v0",

@@ -1,7 +1,8 @@
 //! Vectors built by id (`make_vector`) of the built-in domains: the structure-of-arrays kernel
 //! where the registration declares one, the domain's step state by state otherwise, and either
-//! way bit for bit the vector of the typed domain's kernel and the vector of copies of the id's
-//! environment, on one to three threads, in all three autoreset modes, across episode ends.
+//! way bit for bit the typed vector (of the typed domain's kernel, or of copies of its
+//! simulator) and the vector of copies of the id's environment, on one to three threads, in
+//! all three autoreset modes, across episode ends.
 //! For every registered id, the vectors by id equal copies of its environment stepped by hand,
 //! infos, final infos and action masks included. The vectors with integer actions
 //! (`make_discrete_vector`) equal them for every id with a `Discrete` action space and refuse
@@ -13,12 +14,12 @@ use ndarray::Array2;
 use rand::SeedableRng;
 use rl_core::NumpyGenerator;
 use rl_core::registry;
-use rl_core::{BatchStep, Environment, Mode};
+use rl_core::{Domain, Environment, Mode, Simulator};
 use rl_domains::{Acrobot, CartPole, MountainCar, MountainCarContinuous, Pendulum};
 use rl_spaces::{AnyElement, Columns, DynamicSpace, FlattenSpace, RowLayout, TrySampleSpace};
 use rl_wrappers::vector::{
-    Autoreset, EnvironmentVector, KernelVector, RegisteredVector, VectorOptions,
-    make_discrete_vector, make_vector,
+    Autoreset, Batch, EnvironmentVector, KernelVector, RegisteredVector, VectorEnvironment,
+    VectorOptions, make_discrete_vector, make_vector,
 };
 use serde_json::json;
 
@@ -74,16 +75,21 @@ where
     }
 }
 
-/// Steps the vector by id, the typed kernel vector and the vector of copies of the id's
-/// environment with the same random actions, and compares them after every call. Returns how
-/// many episodes ended.
-fn compare<D>(id: &str, params: Option<&serde_json::Value>, steps: usize) -> usize
+/// Steps the vector by id, the typed vector `typed` builds of the id's domain and the vector of
+/// copies of the id's environment with the same random actions, and compares them after every
+/// call; the vector by id reports infos unless the id has a kernel. Returns how many episodes
+/// ended.
+fn compare<D, B>(
+    id: &str,
+    params: Option<&serde_json::Value>,
+    steps: usize,
+    kernel: bool,
+    typed: impl Fn(D, VectorOptions) -> VectorEnvironment<B>,
+) -> usize
 where
-    D: BatchStep + Clone + Send + Sync + 'static,
-    D::State: Send + 'static,
-    D::Action: Send + Sync + 'static,
+    D: Domain + Clone + 'static,
     D::ActionSpace: DynamicSpace,
-    D::ObservationSpace: FlattenSpace,
+    B: Batch<Action = D::Action, Scalar = f32>,
 {
     rl_domains::register_builtins();
     let built = registry::build(id, params).expect("builds");
@@ -103,9 +109,10 @@ where
             let context = format!("{id}, {threads} threads, {autoreset:?}");
             let mut by_id: RegisteredVector =
                 make_vector(id, params, count(), SEED, options).expect("by id");
-            assert!(
-                !by_id.reports_infos(),
-                "{context}: the id steps its kernel, which reports no infos"
+            assert_eq!(
+                by_id.reports_infos(),
+                !kernel,
+                "{context}: a kernel reports no infos, a domain's steps do"
             );
             // Integer actions where the action space is Discrete; an error naming the id
             // otherwise.
@@ -116,7 +123,7 @@ where
                             matches!(by_id.action_space(), rl_spaces::AnySpace::Discrete(_)),
                             "{context}"
                         );
-                        assert!(!vector.reports_infos(), "{context}");
+                        assert_eq!(vector.reports_infos(), !kernel, "{context}");
                         Some(vector)
                     }
                     Err(error) => {
@@ -129,9 +136,7 @@ where
                         None
                     }
                 };
-            let mut typed =
-                KernelVector::<D, f32>::from_kernel(domain.clone(), count(), SEED, options)
-                    .expect("typed");
+            let mut typed = typed(domain.clone(), options);
             let mut copies =
                 EnvironmentVector::<_, f32>::from_environments(count(), SEED, options, |_| {
                     built.environment(0)
@@ -199,33 +204,60 @@ where
 // Short episodes (a small cap or an easy goal) so that the comparison crosses episode ends
 // and autoresets within a few hundred steps.
 
+/// The typed vector of a domain's kernel.
+fn typed_kernel<D>(domain: D, options: VectorOptions) -> KernelVector<D, f32>
+where
+    D: rl_core::BatchStep + Send + Sync + 'static,
+    D::State: Send + 'static,
+    D::Action: Send + Sync + 'static,
+    D::ObservationSpace: FlattenSpace,
+{
+    KernelVector::from_kernel(domain, count(), SEED, options).expect("typed")
+}
+
+/// The typed vector of copies of a domain's simulator.
+fn typed_copies<D>(domain: D, options: VectorOptions) -> EnvironmentVector<Simulator<D>, f32>
+where
+    D: Domain + Clone + Send + 'static,
+    D::State: Send,
+    D::Action: Send + Sync,
+    D::ActionSpace: Clone + PartialEq + Send,
+    D::ObservationSpace: FlattenSpace,
+{
+    EnvironmentVector::from_environments(count(), SEED, options, |_| {
+        Simulator::new(domain.clone(), 0)
+    })
+    .expect("typed copies")
+}
+
 #[test]
 fn cartpole_by_id_is_the_typed_kernel() {
-    assert!(compare::<CartPole>("CartPole-v1", None, 120) > 0);
+    assert!(compare::<CartPole, _>("CartPole-v1", None, 120, true, typed_kernel) > 0);
 }
 
 #[test]
 fn mountain_car_by_id_is_the_typed_kernel() {
     let params = json!({"max_episode_steps": 30});
-    assert!(compare::<MountainCar>("MountainCar-v0", Some(&params), 70) > 0);
+    assert!(compare::<MountainCar, _>("MountainCar-v0", Some(&params), 70, true, typed_kernel) > 0);
 }
 
 #[test]
-fn mountain_car_continuous_by_id_is_the_typed_kernel() {
+fn mountain_car_continuous_by_id_is_the_typed_domain() {
     let params = json!({"max_episode_steps": 25});
-    assert!(compare::<MountainCarContinuous>("MountainCarContinuous-v0", Some(&params), 60) > 0);
+    let id = "MountainCarContinuous-v0";
+    assert!(compare::<MountainCarContinuous, _>(id, Some(&params), 60, false, typed_copies) > 0);
 }
 
 #[test]
-fn acrobot_by_id_is_the_typed_kernel() {
+fn acrobot_by_id_is_the_typed_domain() {
     let params = json!({"max_episode_steps": 20});
-    assert!(compare::<Acrobot>("Acrobot-v1", Some(&params), 50) > 0);
+    assert!(compare::<Acrobot, _>("Acrobot-v1", Some(&params), 50, false, typed_copies) > 0);
 }
 
 #[test]
-fn pendulum_by_id_is_the_typed_kernel() {
+fn pendulum_by_id_is_the_typed_domain() {
     let params = json!({"max_episode_steps": 15});
-    assert!(compare::<Pendulum>("Pendulum-v1", Some(&params), 40) > 0);
+    assert!(compare::<Pendulum, _>("Pendulum-v1", Some(&params), 40, false, typed_copies) > 0);
 }
 
 #[test]

@@ -1,18 +1,13 @@
 //! [`BatchStep`]: the capability through which a domain steps a whole batch of states at once,
 //! on plain slices of states, actions, generators and results, and [`BatchStates`]: a batch of
-//! states with the domain that steps them, typed ([`DomainStates`]) or built by id
-//! ([`BoxedBatchStates`]).
+//! states with the domain that steps them, typed ([`DomainStates`](crate::DomainStates)) or
+//! built by id ([`BoxedBatchStates`]).
 
 use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
 
 use crate::NumpyGenerator;
-use rand::SeedableRng;
-use rl_spaces::{
-    AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, FlattenSpace, RowLayout, Space,
-    SpaceError,
-};
+use rl_spaces::{AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, Space, SpaceError};
 
 use crate::{CoreError, Domain, Info, Mode};
 
@@ -166,10 +161,11 @@ pub trait BatchStep: Domain + Sync {
 
 /// The states of a batch of episodes of one domain, with the domain that steps them: what a
 /// vector environment keeps for each thread's share, so that the bookkeeping around the
-/// stepping (generators, step counts, autoreset) is written once for every domain. Two
-/// batches step: [`DomainStates`], a [`BatchStep`] domain's structure-of-arrays kernel, and
-/// [`SteppedStates`](crate::SteppedStates), any domain's [`Domain::step`] state by state (with
-/// its infos); domains built by id get one or the other, behind a box
+/// stepping (generators, step counts, autoreset) is written once for every domain. A typed
+/// domain's batch is a [`DomainStates`](crate::DomainStates), stepped by the domain's
+/// structure-of-arrays kernel ([`BatchStep`]) or by its [`Domain::step`] state by state with its
+/// infos ([`SteppedStates`](crate::SteppedStates)); domains built by id get one or the other,
+/// behind a box
 /// ([`RegisteredDomain::batch_states`](crate::registry::RegisteredDomain::batch_states)).
 ///
 /// `T` is the observations' numeric type. Every method works at the index it is given; an
@@ -376,159 +372,6 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
 
     fn accepts_action(&self, action: &Self::Action) -> bool {
         (**self).accepts_action(action)
-    }
-}
-
-/// The states of a batch of episodes of the typed domain `D`, stepped by its kernel: the
-/// [`BatchStates`] of rl-wrappers' `VectorEnvironment::from_kernel`.
-#[derive(Debug, Clone)]
-pub struct DomainStates<D: Domain> {
-    domain: Arc<D>,
-    states: Vec<D::State>,
-}
-
-/// `len` placeholder states of `domain` (an initial state drawn in training mode from a
-/// generator seeded with 0), which a batch holds until each episode's first reset.
-pub(crate) fn placeholder_states<D: Domain>(domain: &D, len: usize) -> Vec<D::State> {
-    let placeholder = domain.initial_state(Mode::Training, &mut NumpyGenerator::seed_from_u64(0));
-    vec![placeholder; len]
-}
-
-/// Replaces `states[i]` by an initial state of `domain` drawn from `rng` in `mode` and writes
-/// its observation into `observation` in `layout` (the [`BatchStates::reset_at`] of the
-/// batches of this crate).
-pub(crate) fn reset_state<D, T>(
-    domain: &D,
-    states: &mut [D::State],
-    i: usize,
-    mode: Mode,
-    rng: &mut NumpyGenerator,
-    layout: RowLayout,
-    observation: &mut [T],
-) -> Result<(), CoreError>
-where
-    D: Domain,
-    D::ObservationSpace: FlattenSpace,
-    T: FlatScalar,
-{
-    let len = states.len();
-    let Some(state) = states.get_mut(i) else {
-        return Err(CoreError::invalid_parameter(
-            "i",
-            format!("episode {i} of a batch of {len}"),
-        ));
-    };
-    domain.initial_state_into(state, mode, rng);
-    domain.observe_row_into(state, layout, observation)?;
-    Ok(())
-}
-
-impl<D: Domain> DomainStates<D> {
-    /// `len` states of `domain`, each a placeholder initial state (drawn in training mode from
-    /// a generator seeded with 0) until its first reset.
-    pub fn new(domain: Arc<D>, len: usize) -> Self {
-        DomainStates {
-            states: placeholder_states(&*domain, len),
-            domain,
-        }
-    }
-
-    /// The domain.
-    pub fn domain(&self) -> &D {
-        &self.domain
-    }
-
-    /// The current state of every episode, in order.
-    pub fn states(&self) -> &[D::State] {
-        &self.states
-    }
-}
-
-impl<D, T> BatchStates<T> for DomainStates<D>
-where
-    D: BatchStep + Send,
-    D::State: Send + 'static,
-    D::Action: Send + Sync,
-    D::ObservationSpace: FlattenSpace,
-    T: FlatScalar,
-{
-    type Action = D::Action;
-    type ActionSpace = D::ActionSpace;
-
-    fn action_space(&self) -> &D::ActionSpace {
-        self.domain.action_space()
-    }
-
-    fn episode_cap(&self) -> Option<u64> {
-        self.domain.episode_cap()
-    }
-
-    fn len(&self) -> usize {
-        self.states.len()
-    }
-
-    fn reset_at(
-        &mut self,
-        i: usize,
-        mode: Mode,
-        rng: &mut NumpyGenerator,
-        observation: &mut [T],
-    ) -> Result<(), CoreError> {
-        reset_state(
-            &*self.domain,
-            &mut self.states,
-            i,
-            mode,
-            rng,
-            RowLayout::Flat,
-            observation,
-        )
-    }
-
-    #[inline]
-    fn step(
-        &mut self,
-        actions: &[D::Action],
-        mode: Mode,
-        rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
-    ) -> Result<(), (usize, CoreError)> {
-        self.domain.step_batch(
-            &mut self.states,
-            actions,
-            mode,
-            rngs,
-            rewards,
-            terminated,
-            observations,
-        );
-        Ok(())
-    }
-
-    fn episode_bytes(&self) -> usize {
-        std::mem::size_of::<D::State>() + self.domain.state_heap_bytes()
-    }
-
-    fn is_applicable(&self, i: usize, action: &D::Action) -> bool {
-        self.states
-            .get(i)
-            .is_some_and(|state| self.domain.is_applicable(state, action))
-    }
-
-    fn state_any(&self, i: usize) -> Option<&dyn Any> {
-        self.states.get(i).map(|state| state as &dyn Any)
-    }
-
-    fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
-        self.states
-            .get(i)
-            .is_some_and(|state| self.domain.action_mask_into(state, mask))
-    }
-
-    fn accepts_action(&self, action: &D::Action) -> bool {
-        self.domain.accepts_action(action)
     }
 }
 

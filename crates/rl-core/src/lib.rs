@@ -10,6 +10,7 @@
 //! | [`StepOutcome`], [`TransitionOutcome`] | what a step gives back; termination and truncation kept apart |
 //! | [`Value`], [`Info`], [`Mode`] | reward/cost, extra facts, training or evaluation |
 //! | [`EnumerableTransitions`], [`DeterministicTransitions`], [`ConstrainedDomain`], [`Render`], [`RenderFrame`], [`BatchStep`] | optional capabilities |
+//! | [`DomainStates`], [`SteppedStates`], [`BlockStep`] | batches of states: any domain's step state by state, or a structure-of-arrays kernel written as its block step |
 //! | [`Frame`], [`FrameEnvironment`] | RGB frames (Gymnasium's `rgb_array`) and environments that draw them |
 //! | [`check_domain`], [`check_environment`], [`check_transitions`], [`check_constraints`] | the conformance checker |
 //! | [`DynamicEnvironment`], [`BoxedEnvironment`] | any environment behind dynamic spaces |
@@ -63,6 +64,7 @@ mod constraint;
 pub mod corridor;
 mod documentation;
 mod domain;
+mod domain_states;
 mod dynamic;
 mod environment;
 mod episode;
@@ -70,6 +72,7 @@ mod error;
 mod frame;
 mod info;
 mod invalid;
+mod kernel;
 mod mode;
 mod outcome;
 mod parameter_names;
@@ -77,7 +80,6 @@ pub mod registry;
 mod run_settings;
 mod seeding;
 mod simulator;
-mod stepped_states;
 mod value;
 
 /// The rand crate this crate's traits are written against: a domain author names
@@ -89,9 +91,7 @@ pub use rand;
 pub use rl_spaces::numpy_random;
 pub use rl_spaces::{NumpyGenerator, SeedSequence};
 
-pub use batch::{
-    BatchStates, BatchStep, BoxedBatchStates, DomainStates, ErasedAction, check_batch_lengths,
-};
+pub use batch::{BatchStates, BatchStep, BoxedBatchStates, ErasedAction, check_batch_lengths};
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
 };
@@ -104,15 +104,16 @@ pub use constraint::{
     Memory, VIOLATIONS_INFO_KEY, Violations,
 };
 pub use domain::Domain;
+pub use domain_states::{ByKernel, ByStep, DomainStates, Outputs, SteppedStates, Stepping};
 pub use dynamic::{BoxedEnvironment, DynamicEnvironment};
 pub use environment::{Environment, RandomState};
 pub use error::{CoreError, ResetReason};
 pub use frame::{BoxedFrameEnvironment, Frame, FrameEnvironment, MAX_FRAME_SIDE, RenderFrame};
 pub use info::Info;
 pub use invalid::InvalidExamples;
+pub use kernel::{BLOCK, BlockStep, LaneResults, check_block_kernel};
 pub use mode::Mode;
 pub use outcome::{StepOutcome, Transition, TransitionOutcome};
 pub use seeding::derive_seed;
 pub use simulator::Simulator;
-pub use stepped_states::SteppedStates;
 pub use value::Value;

@@ -731,7 +731,7 @@ where
         self.capabilities.kernel = KernelFns {
             any: |domain, len, layout| {
                 if kernel_writes(domain, layout) {
-                    let states = DomainStates::new(Arc::new(domain.clone()), len);
+                    let states = DomainStates::<D>::new(Arc::new(domain.clone()), len);
                     Box::new(AnyDomainStates::any(states))
                 } else {
                     let states =
@@ -741,7 +741,7 @@ where
             },
             discrete: |domain, len, layout| {
                 if kernel_writes(domain, layout) {
-                    let states = DomainStates::new(Arc::new(domain.clone()), len);
+                    let states = DomainStates::<D>::new(Arc::new(domain.clone()), len);
                     Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
                 } else {
                     let states =

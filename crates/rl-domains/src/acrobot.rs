@@ -32,15 +32,11 @@
 use std::f64::consts::PI;
 
 use rand::Rng;
-use rl_core::NumpyGenerator;
 use rl_core::numpy_random::uniform;
-use rl_core::{
-    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
-};
-use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_core::{Domain, Mode, Render, TransitionOutcome, Value};
+use rl_spaces::{ArrayBox, Discrete};
 use serde::{Deserialize, Serialize};
 
-use crate::batch;
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -230,17 +226,6 @@ impl AcrobotState {
     }
 }
 
-/// The result of one Acrobot step.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AcrobotStep {
-    /// The state after the step.
-    pub next_state: AcrobotState,
-    /// The reward of the step: 0 when it reaches the goal, else -1.
-    pub reward: f64,
-    /// Whether the tip rose above the goal line.
-    pub terminated: bool,
-}
-
 /// `x**2` as NumPy evaluates it on a float64: C `pow(x, 2.0)`. The exponent is hidden from
 /// the optimiser, which would otherwise replace the call with `x * x` (see the module's
 /// "Exactness" section).
@@ -365,7 +350,8 @@ fn python_bound(x: f64, low: f64, high: f64) -> f64 {
 /// Advances Acrobot by one time step under `torque` (-1, 0 or 1 for Gymnasium's actions,
 /// plus the torque noise when there is some), exactly as Gymnasium 1.4.0's
 /// `AcrobotEnv.step`: one fourth-order Runge-Kutta step over [`TIME_STEP`], the angles
-/// wrapped into `[-pi, pi]`, the velocities bounded.
+/// wrapped into `[-pi, pi]`, the velocities bounded; the reward is 0 when the tip rose above
+/// the goal line (which terminates), else -1.
 ///
 /// The function never panics or hangs: non-finite states give non-finite next states.
 ///
@@ -375,11 +361,15 @@ fn python_bound(x: f64, low: f64, high: f64) -> f64 {
 /// let step = acrobot_step(AcrobotDynamics::Book, &AcrobotState::default(), 1.0);
 /// // From rest hanging down, a positive torque swings the second link positively.
 /// assert!(step.next_state.dtheta2 > 0.0);
-/// assert_eq!(step.reward, -1.0);
+/// assert_eq!(step.value.reward(), -1.0);
 /// assert!(!step.terminated);
 /// ```
 #[inline]
-pub fn acrobot_step(dynamics: AcrobotDynamics, state: &AcrobotState, torque: f64) -> AcrobotStep {
+pub fn acrobot_step(
+    dynamics: AcrobotDynamics,
+    state: &AcrobotState,
+    torque: f64,
+) -> TransitionOutcome<AcrobotState> {
     let start = state.to_array();
     // Gymnasium's `rk4(derivs, y0, [0, dt])`: one step with dt = t[1] - t[0].
     let dt = TIME_STEP - 0.0;
@@ -402,11 +392,8 @@ pub fn acrobot_step(dynamics: AcrobotDynamics, state: &AcrobotState, torque: f64
         precision: StatePrecision::Float64,
     };
     let terminated = next_state.is_terminal();
-    AcrobotStep {
-        next_state,
-        reward: if terminated { 0.0 } else { -1.0 },
-        terminated,
-    }
+    let reward = if terminated { 0.0 } else { -1.0 };
+    TransitionOutcome::new(next_state, Value::from_reward(reward), terminated)
 }
 
 /// Acrobot: Gymnasium 1.4.0's `Acrobot-v1` as a [`Domain`].
@@ -466,50 +453,6 @@ impl Acrobot {
     }
 }
 
-impl BatchStep for Acrobot {
-    /// Steps every state of `states` with its action and generator, exactly as
-    /// [`Domain::step`] followed by [`Domain::observe`] would, writing each reward,
-    /// termination flag and the observation row (6 values per state) in place.
-    ///
-    /// This is the batch kernel the vector environments call; the slices are parallel
-    /// (state `i` uses `actions[i]`, `rngs[i]`, `rewards[i]`, `terminated[i]` and
-    /// `observations[6 i..6 i + 6]`), of one length: a call with slices of different lengths
-    /// panics ([`rl_core::check_batch_lengths`]). Allocates nothing.
-    fn step_batch<T: FlatScalar>(
-        &self,
-        states: &mut [Self::State],
-        actions: &[Self::Action],
-        mode: Mode,
-        rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
-    ) {
-        rl_core::check_batch_lengths(
-            states.len(),
-            actions.len(),
-            Some(rngs.len()),
-            rewards.len(),
-            terminated.len(),
-            observations.len(),
-            6,
-        );
-        let rows = states
-            .iter_mut()
-            .zip(actions)
-            .zip(rngs.iter_mut())
-            .zip(rewards.iter_mut().zip(terminated.iter_mut()))
-            .zip(observations.chunks_exact_mut(6));
-        for ((((state, action), rng), (reward, done)), row) in rows {
-            let outcome = self.step(state, action, mode, rng);
-            *state = outcome.next_state;
-            *reward = outcome.value.reward();
-            *done = outcome.terminated;
-            batch::write_observation(&state.to_observation(), row);
-        }
-    }
-}
-
 impl Domain for Acrobot {
     type State = AcrobotState;
     type Observation = [f32; 6];
@@ -541,12 +484,7 @@ impl Domain for Acrobot {
         _mode: Mode,
         rng: &mut R,
     ) -> TransitionOutcome<AcrobotState> {
-        let step = acrobot_step(self.params.dynamics, state, self.torque(*action, rng));
-        TransitionOutcome::new(
-            step.next_state,
-            Value::from_reward(step.reward),
-            step.terminated,
-        )
+        acrobot_step(self.params.dynamics, state, self.torque(*action, rng))
     }
 
     #[inline]
@@ -574,25 +512,6 @@ impl Domain for Acrobot {
 
     fn continuous_dimensions(&self) -> Vec<usize> {
         vec![0, 1, 2, 3]
-    }
-}
-
-impl DeterministicTransitions for Acrobot {
-    /// [`acrobot_step`] with the action's torque and no noise: [`Domain::step`] exactly
-    /// when `torque_noise_max` is 0 (the default).
-    #[inline]
-    fn next(
-        &self,
-        state: &AcrobotState,
-        action: &i64,
-        _mode: Mode,
-    ) -> TransitionOutcome<AcrobotState> {
-        let step = acrobot_step(self.params.dynamics, state, action_torque(*action));
-        TransitionOutcome::new(
-            step.next_state,
-            Value::from_reward(step.reward),
-            step.terminated,
-        )
     }
 }
 
@@ -745,6 +664,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use rl_core::NumpyGenerator;
 
     #[test]
     fn the_largest_accepted_noise_keeps_observations_finite() {
@@ -862,7 +782,7 @@ mod tests {
         assert!(state.is_terminal());
         let step = acrobot_step(AcrobotDynamics::Book, &state, 0.0);
         assert!(step.terminated);
-        assert_eq!(step.reward, 0.0);
+        assert_eq!(step.value.reward(), 0.0);
     }
 
     #[test]
@@ -889,70 +809,6 @@ mod tests {
             for value in domain.initial_state(Mode::Training, &mut rng).to_array() {
                 assert!((-0.1f32..=0.1f32).contains(&(value as f32)), "{value}");
                 assert_eq!(f64::from(value as f32), value);
-            }
-        }
-    }
-
-    #[test]
-    fn batch_kernel_equals_step_and_observe_per_index() {
-        for params in [
-            AcrobotParams::default(),
-            AcrobotParams {
-                dynamics: AcrobotDynamics::Nips,
-                torque_noise_max: 0.3,
-                ..AcrobotParams::default()
-            },
-        ] {
-            let domain = Acrobot::new(params).expect("valid");
-            let count = 37;
-            let mut rng = NumpyGenerator::seed_from_u64(11);
-            let mut states: Vec<AcrobotState> = (0..count)
-                .map(|_| domain.initial_state(Mode::Training, &mut rng))
-                .collect();
-            let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
-                .map(NumpyGenerator::seed_from_u64)
-                .collect();
-            for round in 0..40 {
-                let actions: Vec<i64> = (0..count)
-                    .map(|index| ((index + round) % 3) as i64)
-                    .collect();
-                let mut expected_rngs = rngs.clone();
-                let expected: Vec<_> = states
-                    .iter()
-                    .zip(&actions)
-                    .zip(expected_rngs.iter_mut())
-                    .map(|((state, action), rng)| {
-                        let outcome = domain.step(state, action, Mode::Training, rng);
-                        let observation = domain.observe(&outcome.next_state);
-                        (outcome, observation)
-                    })
-                    .collect();
-                let mut rewards = vec![0.0; count];
-                let mut terminated = vec![false; count];
-                let mut observations = vec![0.0f32; count * 6];
-                domain.step_batch(
-                    &mut states,
-                    &actions,
-                    Mode::Training,
-                    &mut rngs,
-                    &mut rewards,
-                    &mut terminated,
-                    &mut observations,
-                );
-                assert_eq!(rngs, expected_rngs);
-                for (index, (outcome, observation)) in expected.iter().enumerate() {
-                    let expected_bits = outcome.next_state.to_array().map(f64::to_bits);
-                    assert_eq!(states[index].to_array().map(f64::to_bits), expected_bits);
-                    assert_eq!(rewards[index].to_bits(), outcome.value.reward().to_bits());
-                    assert_eq!(terminated[index], outcome.terminated);
-                    let row: Vec<u32> = observations[index * 6..index * 6 + 6]
-                        .iter()
-                        .map(|value| value.to_bits())
-                        .collect();
-                    let expected_row: Vec<u32> =
-                        observation.iter().map(|value| value.to_bits()).collect();
-                    assert_eq!(row, expected_row, "state {index}, round {round}");
-                }
             }
         }
     }

@@ -29,14 +29,15 @@
 //! library rounds `sin`/`cos` differently from glibc (macOS, Windows), a result may
 //! differ from Gymnasium-on-Linux in the last bit.
 //!
-//! The batch kernel ([`BatchStep`] for [`CartPole`]) is compiled for AVX-512, AVX2 and the
-//! default target, and the `multiversion` crate picks the widest the processor has at run
-//! time: vector instructions round each lane as the scalar instructions do, and Rust never
-//! fuses a multiplication and an addition, so every version gives the bits of
-//! [`cartpole_step`] (a unit test runs each version the processor has against
-//! `Domain::step`; rl-reference's tests replay every reference step through the dispatched
-//! kernel). The AVX-512 version steps a 1024-environment vector about 1.25 times as fast as the
-//! default target's (docs/PERFORMANCE.md).
+//! The batch kernel is a block step ([`BlockStep`] for [`CartPole`]: the sines and cosines of
+//! a block of 64 states first, then the rest of the step on local arrays), which rl-core's
+//! scaffold compiles for AVX-512, AVX2 and the default target and picks the widest the processor
+//! has at run time: vector instructions round each lane as the scalar instructions do, and Rust
+//! never fuses a multiplication and an addition, so every version gives the bits of
+//! [`cartpole_step`] (a unit test runs each version the processor has against `Domain::step`,
+//! [`rl_core::check_block_kernel`]; rl-reference's tests replay every reference step through
+//! the dispatched kernel). The AVX-512 version steps a 1024-environment vector about 1.25 times
+//! as fast as the default target's (docs/PERFORMANCE.md).
 //!
 //! # Reference
 //!
@@ -44,15 +45,14 @@
 //! written out in `testdata/reference/README.md`.
 
 use rand::Rng;
-use rl_core::NumpyGenerator;
 use rl_core::numpy_random::uniform;
 use rl_core::{
-    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
+    BLOCK, BlockStep, DeterministicTransitions, Domain, LaneResults, Mode, Render,
+    TransitionOutcome, Value,
 };
-use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_spaces::{ArrayBox, Discrete};
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, KernelSlices};
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -256,18 +256,8 @@ impl CartPoleState {
     }
 }
 
-/// The result of one CartPole step.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CartPoleStep {
-    /// The state after the step.
-    pub next_state: CartPoleState,
-    /// The reward of the step.
-    pub reward: f64,
-    /// Whether the next state lies outside the termination thresholds.
-    pub terminated: bool,
-}
-
-/// Advances CartPole by one time step, exactly as Gymnasium 1.4.0's `CartPoleEnv.step`.
+/// Advances CartPole by one time step, exactly as Gymnasium 1.4.0's `CartPoleEnv.step`: the
+/// state reached, the reward and whether the state reached is terminal.
 ///
 /// `push_right` is Gymnasium's action 1; `false` is action 0. The function never panics:
 /// non-finite states propagate to non-finite next states.
@@ -281,7 +271,7 @@ pub struct CartPoleStep {
 /// assert_eq!(step.next_state.x, 0.0);
 /// assert!(step.next_state.x_dot > 0.0);
 /// assert!(step.next_state.theta_dot < 0.0);
-/// assert_eq!(step.reward, 1.0);
+/// assert_eq!(step.value.reward(), 1.0);
 /// assert!(!step.terminated);
 /// ```
 #[inline]
@@ -289,29 +279,17 @@ pub fn cartpole_step(
     params: &CartPoleParams,
     state: &CartPoleState,
     push_right: bool,
-) -> CartPoleStep {
+) -> TransitionOutcome<CartPoleState> {
     let costheta = trig::cos(state.theta);
     let sintheta = trig::sin(state.theta);
-    cartpole_step_with(params, state, push_right, sintheta, costheta)
-}
-
-/// [`cartpole_step`] given `sin(state.theta)` and `cos(state.theta)`.
-#[inline(always)]
-fn cartpole_step_with(
-    params: &CartPoleParams,
-    state: &CartPoleState,
-    push_right: bool,
-    sintheta: f64,
-    costheta: f64,
-) -> CartPoleStep {
     let semi_implicit = params.integrator == Integrator::SemiImplicitEuler;
     let next_state = dynamics(params, state, push_right, sintheta, costheta, semi_implicit);
     let terminated = next_state.is_terminal(params);
-    CartPoleStep {
+    TransitionOutcome::new(
         next_state,
-        reward: reward(params, terminated),
+        Value::from_reward(reward(params, terminated)),
         terminated,
-    }
+    )
 }
 
 /// The reward of a step that reaches a terminal state or not.
@@ -482,15 +460,16 @@ impl Domain for CartPole {
         }
     }
 
+    /// [`cartpole_step`]; action 1 pushes right, any other value pushes left.
     #[inline]
     fn step<R: Rng + ?Sized>(
         &self,
         state: &CartPoleState,
         action: &i64,
-        mode: Mode,
+        _mode: Mode,
         _rng: &mut R,
     ) -> TransitionOutcome<CartPoleState> {
-        self.next(state, action, mode)
+        cartpole_step(&self.params, state, *action == PUSH_RIGHT)
     }
 
     #[inline]
@@ -522,238 +501,138 @@ impl Domain for CartPole {
     }
 }
 
-impl DeterministicTransitions for CartPole {
-    /// [`cartpole_step`]; action 1 pushes right, any other value pushes left.
-    #[inline]
-    fn next(
-        &self,
-        state: &CartPoleState,
-        action: &i64,
-        _mode: Mode,
-    ) -> TransitionOutcome<CartPoleState> {
-        let step = cartpole_step(&self.params, state, *action == PUSH_RIGHT);
-        TransitionOutcome::new(
-            step.next_state,
-            Value::from_reward(step.reward),
-            step.terminated,
-        )
-    }
-}
+impl DeterministicTransitions for CartPole {}
 
-impl BatchStep for CartPole {
-    /// [`cartpole_step`] on every state, bit-identical to [`Domain::step`] and
-    /// [`Domain::observe`] flattened; CartPole draws no randomness.
-    fn step_batch<T: FlatScalar>(
+/// CartPole's kernel: a block of states in local arrays, their sines and cosines taken first
+/// (library calls, which the processor overlaps when nothing else is in the way), then the rest
+/// of the step in a loop without calls or aliasing that the compiler turns into vector
+/// instructions, with the operations of [`cartpole_step`] in its order (the same
+/// [`dynamics`]), so that every lane gives its bits.
+impl BlockStep for CartPole {
+    type Lanes = CartPoleLanes;
+
+    #[inline(always)]
+    fn load(&self, lanes: &mut CartPoleLanes, lane: usize, state: &CartPoleState, action: &i64) {
+        lanes.pole.load(lane, state.to_array(), *action);
+    }
+
+    #[inline(always)]
+    fn step_block(
         &self,
-        states: &mut [CartPoleState],
-        actions: &[i64],
-        _mode: Mode,
-        _rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
+        lanes: &mut CartPoleLanes,
+        len: usize,
+        _: Mode,
+        results: &mut LaneResults,
     ) {
-        let params = &self.params;
-        if states.len() < SMALL_BATCH {
-            // Too few states for blocks to pay for setting them up: one state at a time.
-            return batch::step_each(
-                states,
-                actions,
-                rewards,
-                terminated,
-                observations,
-                4,
-                |state: &CartPoleState, action: &i64| {
-                    let step = cartpole_step(params, state, *action == PUSH_RIGHT);
-                    (step.next_state, step.reward, step.terminated)
-                },
-                |state, row| batch::write_observation(&state.to_observation(), row),
-            );
-        }
-        let slices = KernelSlices::cut(states, actions, rewards, terminated, observations, 4);
-        step_blocks(params, slices);
-    }
-}
-
-/// The batch kernel's blocks, compiled for AVX-512, AVX2 and the default target, the widest
-/// the processor has chosen at run time (by the `multiversion` crate, which checks the
-/// processor's features before it calls a version built for them). Every width gives the same
-/// bits: the sines and cosines are the same C library calls, and every other operation is an
-/// IEEE float64 operation rounded the same way in every lane, in the same order (Rust never
-/// fuses a multiplication and an addition on its own).
-#[multiversion::multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
-fn step_blocks<T: FlatScalar>(
-    params: &CartPoleParams,
-    slices: KernelSlices<'_, CartPoleState, i64, T>,
-) {
-    step_blocks_body(params, slices);
-}
-
-/// [`step_blocks`]' body, inlined into each version so that each compiles it for its own
-/// instruction set.
-#[inline(always)]
-fn step_blocks_body<T: FlatScalar>(
-    params: &CartPoleParams,
-    slices: KernelSlices<'_, CartPoleState, i64, T>,
-) {
-    let KernelSlices {
-        states,
-        actions,
-        rewards,
-        terminated,
-        observations,
-    } = slices;
-    // Blocks of states: first the sines and cosines of a block (library calls, which the
-    // processor overlaps when nothing else is in the way), then the rest of the step on
-    // local arrays, in a loop without calls or aliasing that the compiler turns into
-    // vector instructions. Every value is computed by the same operations as
-    // `cartpole_step` (no fused multiply-adds: Rust never contracts), so the results are
-    // identical.
-    let mut block = Block::default();
-    let blocks = states
-        .chunks_mut(KERNEL_BLOCK)
-        .zip(actions.chunks(KERNEL_BLOCK))
-        .zip(rewards.chunks_mut(KERNEL_BLOCK))
-        .zip(terminated.chunks_mut(KERNEL_BLOCK))
-        .zip(observations.chunks_mut(4 * KERNEL_BLOCK));
-    for ((((states, actions), rewards), terminated), rows) in blocks {
-        block.load(states);
-        for (action, push_right) in actions.iter().zip(block.push_right.iter_mut()) {
-            *push_right = *action == PUSH_RIGHT;
-        }
-        let [_, _, thetas, _] = &block.state;
-        for ((theta, sine), cosine) in thetas
+        let len = len.min(BLOCK);
+        let [_, _, thetas, _] = &lanes.pole.state;
+        let angles = thetas
             .iter()
-            .take(states.len())
-            .zip(block.sines.iter_mut())
-            .zip(block.cosines.iter_mut())
-        {
+            .zip(lanes.sines.iter_mut())
+            .zip(lanes.cosines.iter_mut());
+        for ((theta, sine), cosine) in angles.take(len) {
             *cosine = trig::cos(*theta);
             *sine = trig::sin(*theta);
         }
-        block.step(params, states.len());
-        for (index, state) in states.iter_mut().enumerate() {
-            *state = block.state_at(index);
-        }
-        for (value, slot) in block.rewards.iter().zip(rewards.iter_mut()) {
-            *slot = *value;
-        }
-        for (value, slot) in block.terminated.iter().zip(terminated.iter_mut()) {
-            *slot = *value;
-        }
-        for (index, row) in rows.chunks_exact_mut(4).enumerate() {
-            let state = block.state_at(index);
-            batch::write_observation(&state.to_observation(), row);
-        }
-    }
-}
-
-/// The number of states a batch kernel steps together: their sines and cosines first, then
-/// the rest (a run whose arrays fit the processor's first-level cache with room to spare).
-const KERNEL_BLOCK: usize = 64;
-
-/// Below this many states, a batch kernel steps them one at a time.
-pub(crate) const SMALL_BATCH: usize = 8;
-
-/// A block of states being stepped by the batch kernel, in local arrays (which nothing else
-/// can point into, so the compiler vectorises the loop over them).
-struct Block {
-    /// `x`, `x_dot`, `theta`, `theta_dot`.
-    state: [[f64; KERNEL_BLOCK]; 4],
-    push_right: [bool; KERNEL_BLOCK],
-    sines: [f64; KERNEL_BLOCK],
-    cosines: [f64; KERNEL_BLOCK],
-    rewards: [f64; KERNEL_BLOCK],
-    terminated: [bool; KERNEL_BLOCK],
-}
-
-impl Default for Block {
-    fn default() -> Self {
-        Block {
-            state: [[0.0; KERNEL_BLOCK]; 4],
-            push_right: [false; KERNEL_BLOCK],
-            sines: [0.0; KERNEL_BLOCK],
-            cosines: [0.0; KERNEL_BLOCK],
-            rewards: [0.0; KERNEL_BLOCK],
-            terminated: [false; KERNEL_BLOCK],
-        }
-    }
-}
-
-impl Block {
-    /// Copies `states` (at most a block of them) into the block's arrays.
-    #[inline(always)]
-    fn load(&mut self, states: &[CartPoleState]) {
-        let [xs, x_dots, thetas, theta_dots] = &mut self.state;
-        let slots = xs
-            .iter_mut()
-            .zip(x_dots.iter_mut())
-            .zip(thetas.iter_mut())
-            .zip(theta_dots.iter_mut());
-        for (state, (((x, x_dot), theta), theta_dot)) in states.iter().zip(slots) {
-            (*x, *x_dot, *theta, *theta_dot) = (state.x, state.x_dot, state.theta, state.theta_dot);
-        }
-    }
-
-    /// The state at `index` (the default state past the block).
-    #[inline(always)]
-    fn state_at(&self, index: usize) -> CartPoleState {
-        let [x, x_dot, theta, theta_dot] = self
-            .state
-            .each_ref()
-            .map(|column| column.get(index).copied().unwrap_or_default());
-        CartPoleState {
-            x,
-            x_dot,
-            theta,
-            theta_dot,
-        }
-    }
-
-    /// Steps the first `len` states of the block with the dynamics of [`cartpole_step`], in
-    /// place.
-    #[inline(always)]
-    fn step(&mut self, params: &CartPoleParams, len: usize) {
         // A local copy, so that the compiler sees that no store of the loop changes it; and
         // the integrator chosen outside the loop, so that the loop has no branch.
-        let params = *params;
+        let params = self.params;
         match params.integrator {
-            Integrator::Euler => self.step_with::<false>(&params, len),
-            Integrator::SemiImplicitEuler => self.step_with::<true>(&params, len),
+            Integrator::Euler => lanes.step::<false>(&params, len, results),
+            Integrator::SemiImplicitEuler => lanes.step::<true>(&params, len, results),
         }
     }
 
-    /// [`step`](Self::step) with the integrator fixed.
     #[inline(always)]
-    fn step_with<const SEMI_IMPLICIT: bool>(&mut self, params: &CartPoleParams, len: usize) {
+    fn store(&self, lanes: &CartPoleLanes, lane: usize) -> CartPoleState {
+        CartPoleState::from_array(lanes.pole.get(lane))
+    }
+}
+
+/// A block of cart-pole states in columns (`x`, `x_dot`, `theta`, `theta_dot`) and whether each
+/// pushes right: the lanes CartPole's kernel (in float64) and the fast CartPole's (in float32)
+/// share.
+#[derive(Debug, Clone)]
+pub(crate) struct PoleLanes<F> {
+    pub(crate) state: [[F; BLOCK]; 4],
+    pub(crate) push_right: [bool; BLOCK],
+}
+
+impl<F: Copy + Default> Default for PoleLanes<F> {
+    fn default() -> Self {
+        PoleLanes {
+            state: [[F::default(); BLOCK]; 4],
+            push_right: [false; BLOCK],
+        }
+    }
+}
+
+impl<F: Copy> PoleLanes<F> {
+    /// Puts the state `values` and whether `action` pushes right into lane `lane`.
+    #[inline(always)]
+    pub(crate) fn load(&mut self, lane: usize, values: [F; 4], action: i64) {
+        self.set(lane, values);
+        self.push_right[lane] = action == PUSH_RIGHT;
+    }
+
+    /// The state values of lane `lane`.
+    #[inline(always)]
+    pub(crate) fn get(&self, lane: usize) -> [F; 4] {
+        self.state.each_ref().map(|column| column[lane])
+    }
+
+    /// Sets the state values of lane `lane`.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, lane: usize, values: [F; 4]) {
+        for (column, value) in self.state.iter_mut().zip(values) {
+            column[lane] = value;
+        }
+    }
+}
+
+/// The lanes of CartPole's kernel ([`BlockStep::Lanes`]): a block of states, their actions and
+/// the sines and cosines of their angles.
+#[derive(Debug, Clone)]
+pub struct CartPoleLanes {
+    pole: PoleLanes<f64>,
+    sines: [f64; BLOCK],
+    cosines: [f64; BLOCK],
+}
+
+impl Default for CartPoleLanes {
+    fn default() -> Self {
+        CartPoleLanes {
+            pole: PoleLanes::default(),
+            sines: [0.0; BLOCK],
+            cosines: [0.0; BLOCK],
+        }
+    }
+}
+
+impl CartPoleLanes {
+    /// Steps the first `len` lanes with the integrator fixed, their sines and cosines taken.
+    #[inline(always)]
+    fn step<const SEMI_IMPLICIT: bool>(
+        &mut self,
+        params: &CartPoleParams,
+        len: usize,
+        results: &mut LaneResults,
+    ) {
         let (alive, terminal) = (reward(params, false), reward(params, true));
-        let [xs, x_dots, thetas, theta_dots] = &mut self.state;
-        for index in 0..len.min(KERNEL_BLOCK) {
-            let state = CartPoleState {
-                x: xs[index],
-                x_dot: x_dots[index],
-                theta: thetas[index],
-                theta_dot: theta_dots[index],
-            };
-            let next = dynamics(
-                params,
-                &state,
-                self.push_right[index],
-                self.sines[index],
-                self.cosines[index],
-                SEMI_IMPLICIT,
-            );
-            xs[index] = next.x;
-            x_dots[index] = next.x_dot;
-            thetas[index] = next.theta;
-            theta_dots[index] = next.theta_dot;
+        let pole = &mut self.pole;
+        for lane in 0..len.min(BLOCK) {
+            let state = CartPoleState::from_array(pole.get(lane));
+            let (sine, cosine) = (self.sines[lane], self.cosines[lane]);
+            let push_right = pole.push_right[lane];
+            let next = dynamics(params, &state, push_right, sine, cosine, SEMI_IMPLICIT);
+            pole.set(lane, next.to_array());
             // `is_terminal` without short-circuits, so that the loop has no branch.
             let terminated = (next.x < -params.x_threshold)
                 | (next.x > params.x_threshold)
                 | (next.theta < -params.theta_threshold_radians)
                 | (next.theta > params.theta_threshold_radians);
-            self.terminated[index] = terminated;
-            self.rewards[index] = if terminated { terminal } else { alive };
+            results.terminated[lane] = terminated;
+            results.rewards[lane] = if terminated { terminal } else { alive };
         }
     }
 }
@@ -898,27 +777,8 @@ impl Render for CartPole {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::instruction_sets::assert_same_bits;
     use rand::SeedableRng;
-
-    /// [`step_blocks_body`] compiled for AVX2 where the processor has it (and for the default
-    /// target elsewhere).
-    #[multiversion::multiversion(targets("x86_64+avx2"))]
-    fn step_blocks_avx2<T: FlatScalar>(
-        params: &CartPoleParams,
-        slices: KernelSlices<'_, CartPoleState, i64, T>,
-    ) {
-        step_blocks_body(params, slices);
-    }
-
-    /// [`step_blocks_body`] compiled for AVX-512 where the processor has it.
-    #[multiversion::multiversion(targets("x86_64+avx512f"))]
-    fn step_blocks_avx512<T: FlatScalar>(
-        params: &CartPoleParams,
-        slices: KernelSlices<'_, CartPoleState, i64, T>,
-    ) {
-        step_blocks_body(params, slices);
-    }
+    use rl_core::NumpyGenerator;
 
     #[test]
     fn every_instruction_set_of_the_kernel_gives_the_bits_of_domain_step() {
@@ -943,19 +803,9 @@ mod tests {
                 })
                 .collect();
             let actions: Vec<i64> = (0..300).map(|i| i64::from(i % 3 != 0)).collect();
-            let params = cartpole.params();
-            assert_same_bits(
-                &cartpole,
-                &states,
-                &actions,
-                4,
-                &|state: &CartPoleState| state.to_array().map(f64::to_bits).to_vec(),
-                &[
-                    ("default", &|slices| step_blocks_body(params, slices)),
-                    ("AVX2", &|slices| step_blocks_avx2(params, slices)),
-                    ("AVX-512", &|slices| step_blocks_avx512(params, slices)),
-                    ("dispatched", &|slices| step_blocks(params, slices)),
-                ],
+            assert_eq!(
+                rl_core::check_block_kernel(&cartpole, &states, &actions),
+                Ok(())
             );
         }
     }
@@ -1027,15 +877,20 @@ mod tests {
         };
         let step = cartpole_step(&params, &beyond, true);
         assert!(step.terminated);
-        assert_eq!(step.reward, 1.0);
+        assert_eq!(step.value.reward(), 1.0);
 
         let sutton_barto = CartPoleParams {
             sutton_barto_reward: true,
             ..params
         };
-        assert_eq!(cartpole_step(&sutton_barto, &beyond, true).reward, -1.0);
         assert_eq!(
-            cartpole_step(&sutton_barto, &on_threshold, true).reward,
+            cartpole_step(&sutton_barto, &beyond, true).value.reward(),
+            -1.0
+        );
+        assert_eq!(
+            cartpole_step(&sutton_barto, &on_threshold, true)
+                .value
+                .reward(),
             0.0
         );
     }

@@ -29,19 +29,21 @@
 //! * The parameters are [`CartPoleParams`] (validated the same way); the Sutton and Barto
 //!   reward and both integrators are supported.
 //!
-//! Its [`Domain::step`] and its batch kernel ([`BatchStep`]) compute the same float32
-//! operations, so they agree with each other bit for bit, as every kernel must.
+//! Its [`Domain::step`] and its batch kernel (a block step, [`BlockStep`], whose blocks are
+//! one loop of the step's float32 operations) compute the same operations, so they agree with
+//! each other bit for bit, as every kernel must.
 //!
 //! [`cartpole_step`]: crate::cartpole::cartpole_step
 
 use rand::Rng;
-use rl_core::NumpyGenerator;
-use rl_core::{BatchStep, Domain, Mode, Render, TransitionOutcome, Value};
-use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_core::{
+    BLOCK, BlockStep, DeterministicTransitions, Domain, LaneResults, Mode, Render,
+    TransitionOutcome, Value,
+};
+use rl_spaces::{ArrayBox, Discrete};
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, KernelSlices};
-use crate::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator, PUSH_RIGHT};
+use crate::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator, PUSH_RIGHT, PoleLanes};
 use crate::error::Error;
 
 /// The state of [`FastCartPole`], in float32.
@@ -58,6 +60,18 @@ pub struct FastCartPoleState {
 }
 
 impl FastCartPoleState {
+    /// Builds a state from `[x, x_dot, theta, theta_dot]`.
+    #[inline]
+    pub fn from_array(values: [f32; 4]) -> Self {
+        let [x, x_dot, theta, theta_dot] = values;
+        FastCartPoleState {
+            x,
+            x_dot,
+            theta,
+            theta_dot,
+        }
+    }
+
     /// The state as `[x, x_dot, theta, theta_dot]`, which is also its observation.
     #[inline]
     pub fn to_array(&self) -> [f32; 4] {
@@ -368,129 +382,62 @@ impl Domain for FastCartPole {
     }
 }
 
-impl BatchStep for FastCartPole {
-    /// The fast step on every state, in one loop without calls or branches (vectorised);
-    /// bit-identical to [`Domain::step`] of this domain.
-    fn step_batch<T: FlatScalar>(
+impl DeterministicTransitions for FastCartPole {}
+
+/// The fast step on a block of float32 states in local arrays, in one loop without calls or
+/// branches that the compiler turns into vector instructions (the sine and cosine are
+/// [`sin_cos`]'s polynomials); the same operations as [`Domain::step`].
+impl BlockStep for FastCartPole {
+    type Lanes = FastCartPoleLanes;
+
+    #[inline(always)]
+    fn load(
         &self,
-        states: &mut [FastCartPoleState],
-        actions: &[i64],
-        _mode: Mode,
-        _rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
+        lanes: &mut FastCartPoleLanes,
+        lane: usize,
+        state: &FastCartPoleState,
+        action: &i64,
     ) {
-        let slices = KernelSlices::cut(states, actions, rewards, terminated, observations, 4);
-        step_slices(&self.constants, slices);
+        lanes.0.load(lane, state.to_array(), *action);
+    }
+
+    #[inline(always)]
+    fn step_block(
+        &self,
+        lanes: &mut FastCartPoleLanes,
+        len: usize,
+        _: Mode,
+        results: &mut LaneResults,
+    ) {
+        // A local copy, so that the compiler sees that no store of the loop changes it.
+        let constants = self.constants;
+        let pole = &mut lanes.0;
+        for lane in 0..len.min(BLOCK) {
+            let state = FastCartPoleState::from_array(pole.get(lane));
+            let (next, reward, terminated) = constants.step(state, pole.push_right[lane]);
+            pole.set(lane, next.to_array());
+            results.rewards[lane] = f64::from(reward);
+            results.terminated[lane] = terminated;
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, lanes: &FastCartPoleLanes, lane: usize) -> FastCartPoleState {
+        FastCartPoleState::from_array(lanes.0.get(lane))
     }
 }
 
-/// Steps every state of `slices` with [`Constants::step`], compiled for AVX-512, AVX2 and the
-/// default target, the widest the processor has chosen at run time (by the `multiversion`
-/// crate, which checks the processor's features before it calls a version built for them).
-/// Every width gives the same bits: each operation is an IEEE float32 operation rounded the
-/// same way in every lane, in the same order, and Rust never fuses a multiplication and an
-/// addition on its own.
-#[multiversion::multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
-fn step_slices<T: FlatScalar>(
-    constants: &Constants,
-    slices: KernelSlices<'_, FastCartPoleState, i64, T>,
-) {
-    step_slices_body(constants, slices);
-}
-
-/// The batch step itself, inlined into each of the functions above so that each compiles it
-/// for its own instruction set.
-#[inline(always)]
-fn step_slices_body<T: FlatScalar>(
-    constants: &Constants,
-    slices: KernelSlices<'_, FastCartPoleState, i64, T>,
-) {
-    // A local copy, so that the compiler sees that no store of the loop changes it.
-    let constants = *constants;
-    let KernelSlices {
-        states,
-        actions,
-        rewards,
-        terminated,
-        observations,
-    } = slices;
-    // Blocks of states copied into local float32 arrays, stepped there in one loop the
-    // compiler vectorises (nothing else can point into locals), and copied back.
-    let mut block = [[0.0f32; BLOCK]; 4];
-    let mut push_right = [false; BLOCK];
-    let mut block_rewards = [0.0f32; BLOCK];
-    let mut block_terminated = [false; BLOCK];
-    let blocks = states
-        .chunks_mut(BLOCK)
-        .zip(actions.chunks(BLOCK))
-        .zip(rewards.chunks_mut(BLOCK))
-        .zip(terminated.chunks_mut(BLOCK))
-        .zip(observations.chunks_mut(4 * BLOCK));
-    for ((((states, actions), rewards), terminated), rows) in blocks {
-        let n = states.len();
-        let [bx, bx_dot, btheta, btheta_dot] = &mut block;
-        let slots = bx
-            .iter_mut()
-            .zip(bx_dot.iter_mut())
-            .zip(btheta.iter_mut())
-            .zip(btheta_dot.iter_mut());
-        for (state, (((x, x_dot), theta), theta_dot)) in states.iter().zip(slots) {
-            (*x, *x_dot, *theta, *theta_dot) = (state.x, state.x_dot, state.theta, state.theta_dot);
-        }
-        for (action, push) in actions.iter().zip(push_right.iter_mut()) {
-            *push = *action == PUSH_RIGHT;
-        }
-        let [bx, bx_dot, btheta, btheta_dot] = &mut block;
-        for index in 0..n.min(BLOCK) {
-            let state = FastCartPoleState {
-                x: bx[index],
-                x_dot: bx_dot[index],
-                theta: btheta[index],
-                theta_dot: btheta_dot[index],
-            };
-            let (next, reward, done) = constants.step(state, push_right[index]);
-            bx[index] = next.x;
-            bx_dot[index] = next.x_dot;
-            btheta[index] = next.theta;
-            btheta_dot[index] = next.theta_dot;
-            block_rewards[index] = reward;
-            block_terminated[index] = done;
-        }
-        let [bx, bx_dot, btheta, btheta_dot] = &block;
-        let reached = bx.iter().zip(bx_dot).zip(btheta).zip(btheta_dot);
-        for (state, (((x, x_dot), theta), theta_dot)) in states.iter_mut().zip(reached) {
-            *state = FastCartPoleState {
-                x: *x,
-                x_dot: *x_dot,
-                theta: *theta,
-                theta_dot: *theta_dot,
-            };
-        }
-        for (value, slot) in block_rewards.iter().zip(rewards.iter_mut()) {
-            *slot = f64::from(*value);
-        }
-        for (value, slot) in block_terminated.iter().zip(terminated.iter_mut()) {
-            *slot = *value;
-        }
-        let [bx, bx_dot, btheta, btheta_dot] = &block;
-        let states = bx.iter().zip(bx_dot).zip(btheta).zip(btheta_dot);
-        for ((((x, x_dot), theta), theta_dot), row) in states.zip(rows.chunks_exact_mut(4)) {
-            batch::write_observation(&[*x, *x_dot, *theta, *theta_dot], row);
-        }
-    }
-}
-
-/// The number of states the batch kernel steps together in local arrays.
-const BLOCK: usize = 64;
+/// The lanes of the fast CartPole's kernel ([`BlockStep::Lanes`]): a block of float32 states
+/// and their actions.
+#[derive(Debug, Clone, Default)]
+pub struct FastCartPoleLanes(PoleLanes<f32>);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::instruction_sets::assert_same_bits;
     use crate::cartpole::{CartPoleState, cartpole_step};
     use rand::SeedableRng;
+    use rl_core::NumpyGenerator;
 
     #[test]
     fn sin_cos_is_accurate_and_never_panics() {
@@ -512,25 +459,6 @@ mod tests {
         assert!(sine.is_finite() && cosine.is_finite());
     }
 
-    /// [`step_slices_body`] compiled for AVX2 where the processor has it (and for the default
-    /// target elsewhere), to compare that instruction set with the others.
-    #[multiversion::multiversion(targets("x86_64+avx2"))]
-    fn step_slices_avx2<T: FlatScalar>(
-        constants: &Constants,
-        slices: KernelSlices<'_, FastCartPoleState, i64, T>,
-    ) {
-        step_slices_body(constants, slices);
-    }
-
-    /// [`step_slices_body`] compiled for AVX-512 where the processor has it.
-    #[multiversion::multiversion(targets("x86_64+avx512f"))]
-    fn step_slices_avx512<T: FlatScalar>(
-        constants: &Constants,
-        slices: KernelSlices<'_, FastCartPoleState, i64, T>,
-    ) {
-        step_slices_body(constants, slices);
-    }
-
     #[test]
     fn every_instruction_set_gives_the_same_bits() {
         let fast = FastCartPole::new(CartPoleParams::default()).expect("valid");
@@ -549,24 +477,9 @@ mod tests {
             })
             .collect();
         let actions: Vec<i64> = (0..300).map(|i| i64::from(i % 3 != 0)).collect();
-        let constants = &fast.constants;
-        assert_same_bits(
-            &fast,
-            &states,
-            &actions,
-            4,
-            &|state: &FastCartPoleState| {
-                state
-                    .to_array()
-                    .map(|value| u64::from(value.to_bits()))
-                    .to_vec()
-            },
-            &[
-                ("default", &|slices| step_slices_body(constants, slices)),
-                ("AVX2", &|slices| step_slices_avx2(constants, slices)),
-                ("AVX-512", &|slices| step_slices_avx512(constants, slices)),
-                ("dispatched", &|slices| step_slices(constants, slices)),
-            ],
+        assert_eq!(
+            rl_core::check_block_kernel(&fast, &states, &actions),
+            Ok(())
         );
     }
 

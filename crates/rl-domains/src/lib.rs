@@ -6,12 +6,12 @@
 //!
 //! | domain | module | reference | capabilities |
 //! |---|---|---|---|
-//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), [`BatchStep`](rl_core::BatchStep) |
-//! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`BatchStep`](rl_core::BatchStep) |
-//! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same |
-//! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | the same |
-//! | [`Acrobot`] | [`acrobot`] | Gymnasium `Acrobot-v1` (book and NIPS dynamics, RK4 with C `pow`) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`BatchStep`](rl_core::BatchStep) |
-//! | [`Pendulum`] | [`pendulum`] | Gymnasium `Pendulum-v1`, float32 torque terms included | the same |
+//! | [`CartPole`] | [`cartpole`] | Gymnasium `CartPole-v1` (Euler, semi-implicit, Sutton and Barto reward) | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), [`BlockStep`](rl_core::BlockStep) (so [`BatchStep`](rl_core::BatchStep)) |
+//! | [`FastCartPole`](cartpole_fast::FastCartPole) | [`cartpole_fast`] | none: an opt-in float32 approximation of `CartPole-v1`, **not bit-exact**, for speed | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame), [`BlockStep`](rl_core::BlockStep) |
+//! | [`MountainCar`] | [`mountain_car`] | Gymnasium `MountainCar-v0` | the same as CartPole |
+//! | [`MountainCarContinuous`] | [`mountain_car_continuous`] | Gymnasium `MountainCarContinuous-v0`, float32 arithmetic included | [`Domain`](rl_core::Domain), [`DeterministicTransitions`](rl_core::DeterministicTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame) |
+//! | [`Acrobot`] | [`acrobot`] | Gymnasium `Acrobot-v1` (book and NIPS dynamics, RK4 with C `pow`) | [`Domain`](rl_core::Domain), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame) |
+//! | [`Pendulum`] | [`pendulum`] | Gymnasium `Pendulum-v1`, float32 torque terms included | the same as MountainCarContinuous |
 //! | [`FrozenLake`](toy_text::frozen_lake::FrozenLake) | [`toy_text::frozen_lake`] | Gymnasium `FrozenLake-v1` and `FrozenLake8x8-v1` (`desc`, `map_name`, `is_slippery`, `success_rate`, `reward_schedule`, `generate_random_map`), seed for seed | [`Domain`](rl_core::Domain), [`EnumerableTransitions`](rl_core::EnumerableTransitions), [`Render`](rl_core::Render), [`RenderFrame`](rl_core::RenderFrame) |
 //! | [`CliffWalking`](toy_text::cliff_walking::CliffWalking) | [`toy_text::cliff_walking`] | Gymnasium `CliffWalking-v1` and `CliffWalkingSlippery-v1` | the same |
 //! | [`Taxi`](toy_text::taxi::Taxi) | [`toy_text::taxi`] | Gymnasium `Taxi-v4` (`is_rainy`, `fickle_passenger`), its action mask as `is_applicable` | the same |
@@ -32,9 +32,10 @@
 //! The [`registry`] registers every domain under its id in `rl-core`'s table, through which
 //! any of them is built from an id and JSON parameters as an environment that code can drive
 //! without knowing its type (the `rl-reference` crate replays the reference trace files of
-//! `testdata/reference/` against these domains). The batch
-//! kernels ([`BatchStep`](rl_core::BatchStep)) step a whole slice of states
-//! bit-identically to stepping them one by one.
+//! `testdata/reference/` against these domains). Vectors step every domain's states in a
+//! batch; CartPole, MountainCar and the fast CartPole add structure-of-arrays kernels
+//! ([`BlockStep`](rl_core::BlockStep): rl-core's scaffold around each one's block step), which
+//! step a whole slice of states bit-identically to stepping them one by one.
 //!
 //! The crate depends on `rl-spaces` and `rl-core` only; the `grid-image` feature (off by
 //! default) adds `GridImage`, the grid image of [`write_grid_image`](gridworld::write_grid_image)
@@ -75,7 +76,6 @@
 //! ```
 
 pub mod acrobot;
-mod batch;
 pub mod cartpole;
 pub mod cartpole_fast;
 mod error;

@@ -12,8 +12,9 @@
 //! library's `f64::cos`: the `libm` crate's cosine would leave 17 of those steps 1 or 2
 //! ulp off in velocity (see [`crate::cartpole`] for the crate-wide choice).
 //!
-//! The batch kernel is compiled for AVX-512, AVX2 and the default target and picked at run
-//! time, as CartPole's (see [`crate::cartpole`], "Exactness"); every version gives
+//! The batch kernel is a block step ([`BlockStep`]: the cosines of a block of states first,
+//! then the rest of the step), compiled for AVX-512, AVX2 and the default target and picked at
+//! run time, as CartPole's (see [`crate::cartpole`], "Exactness"); every version gives
 //! [`mountain_car_step`]'s bits (a unit test runs each version the processor has).
 //!
 //! # Reference
@@ -22,15 +23,14 @@
 //! is written out in `testdata/reference/README.md`.
 
 use rand::Rng;
-use rl_core::NumpyGenerator;
 use rl_core::numpy_random::uniform;
 use rl_core::{
-    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
+    BLOCK, BlockStep, DeterministicTransitions, Domain, LaneResults, Mode, Render,
+    TransitionOutcome, Value,
 };
-use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+use rl_spaces::{ArrayBox, Discrete};
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{self, KernelSlices};
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -103,42 +103,47 @@ impl MountainCarParams {
     }
 
     /// Checks that every quantity is finite, the track and reset ranges are ordered, the
-    /// reset range lies on the track, the speed limit is positive and the time limit is at
-    /// least 1.
+    /// reset range lies on the track, the speed limit is positive, force and gravity are of
+    /// normal size and the time limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
-        parameter_checks::ordered_range(
-            "min_position",
-            self.min_position,
-            "max_position",
-            self.max_position,
+        check_valley(
+            [self.min_position, self.max_position],
+            self.max_speed,
+            [self.goal_position, self.goal_velocity],
+            [self.reset_low, self.reset_high],
         )?;
-        parameter_checks::positive("max_speed", self.max_speed)?;
-        parameter_checks::finite("goal_position", self.goal_position)?;
-        parameter_checks::finite("goal_velocity", self.goal_velocity)?;
         parameter_checks::magnitude("force", self.force)?;
         parameter_checks::magnitude("gravity", self.gravity)?;
         parameter_checks::finite("step_reward", self.step_reward)?;
         parameter_checks::finite("goal_reward", self.goal_reward)?;
-        parameter_checks::ordered_range(
-            "reset_low",
-            self.reset_low,
-            "reset_high",
-            self.reset_high,
-        )?;
-        for (name, value) in [
-            ("reset_low", self.reset_low),
-            ("reset_high", self.reset_high),
-        ] {
-            parameter_checks::within(
-                name,
-                value,
-                self.min_position,
-                self.max_position,
-                "the track, from `min_position` to `max_position`",
-            )?;
-        }
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
     }
+}
+
+/// Checks the parameters both MountainCar variants share: the track `[min_position,
+/// max_position]` ordered, the speed limit positive, the goal `[goal_position, goal_velocity]`
+/// finite and the reset range `[reset_low, reset_high]` ordered and on the track.
+pub(crate) fn check_valley(
+    [min_position, max_position]: [f64; 2],
+    max_speed: f64,
+    [goal_position, goal_velocity]: [f64; 2],
+    [reset_low, reset_high]: [f64; 2],
+) -> Result<(), Error> {
+    parameter_checks::ordered_range("min_position", min_position, "max_position", max_position)?;
+    parameter_checks::positive("max_speed", max_speed)?;
+    parameter_checks::finite("goal_position", goal_position)?;
+    parameter_checks::finite("goal_velocity", goal_velocity)?;
+    parameter_checks::ordered_range("reset_low", reset_low, "reset_high", reset_high)?;
+    for (name, value) in [("reset_low", reset_low), ("reset_high", reset_high)] {
+        parameter_checks::within(
+            name,
+            value,
+            min_position,
+            max_position,
+            "the track, from `min_position` to `max_position`",
+        )?;
+    }
+    Ok(())
 }
 
 /// The internal state of MountainCar, in float64 like Gymnasium's `env.unwrapped.state`.
@@ -158,18 +163,6 @@ impl MountainCarState {
     }
 }
 
-/// The result of one MountainCar step.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MountainCarStep {
-    /// The state after the step.
-    pub next_state: MountainCarState,
-    /// The reward of the step: `goal_reward` when it reaches the goal, else `step_reward`
-    /// (both -1 in Gymnasium).
-    pub reward: f64,
-    /// Whether the car reached the goal.
-    pub terminated: bool,
-}
-
 /// Clips `value` to `[low, high]` like NumPy's `clip` on a scalar; NaN passes through.
 #[inline]
 pub(crate) fn clip(value: f64, low: f64, high: f64) -> f64 {
@@ -182,7 +175,9 @@ pub(crate) fn clip(value: f64, low: f64, high: f64) -> f64 {
     }
 }
 
-/// Advances MountainCar by one time step, exactly as Gymnasium 1.4.0's `MountainCarEnv.step`.
+/// Advances MountainCar by one time step, exactly as Gymnasium 1.4.0's `MountainCarEnv.step`:
+/// the state reached, the reward (`goal_reward` when it reaches the goal, else `step_reward`,
+/// both -1 in Gymnasium) and whether the car reached the goal.
 ///
 /// `action` is 0 (left), 1 (none) or 2 (right); the acceleration is
 /// `(action - 1) * force`, so larger values would extrapolate. The function never panics.
@@ -194,7 +189,7 @@ pub(crate) fn clip(value: f64, low: f64, high: f64) -> f64 {
 /// let state = MountainCarState { position: -0.5, velocity: 0.0 };
 /// let step = mountain_car_step(&params, &state, 2);
 /// assert!(step.next_state.velocity > 0.0);
-/// assert_eq!(step.reward, -1.0);
+/// assert_eq!(step.value.reward(), -1.0);
 /// assert!(!step.terminated);
 /// ```
 #[inline]
@@ -202,18 +197,35 @@ pub fn mountain_car_step(
     params: &MountainCarParams,
     state: &MountainCarState,
     action: u8,
-) -> MountainCarStep {
+) -> TransitionOutcome<MountainCarState> {
     let cosine = trig::cos(3.0 * state.position);
     let next_state = dynamics(params, state, f64::from(action) - 1.0, cosine);
     let terminated = reaches_goal(params, &next_state);
-    MountainCarStep {
+    TransitionOutcome::new(
         next_state,
-        reward: if terminated {
-            params.goal_reward
-        } else {
-            params.step_reward
-        },
+        Value::from_reward(reward(params, terminated)),
         terminated,
+    )
+}
+
+/// The reward of a step that reaches the goal or not.
+#[inline(always)]
+fn reward(params: &MountainCarParams, terminated: bool) -> f64 {
+    if terminated {
+        params.goal_reward
+    } else {
+        params.step_reward
+    }
+}
+
+/// The action the step takes for `action`: 0, 1 or 2 as they are; any other value (which the
+/// simulator never passes) as 1, no acceleration.
+#[inline(always)]
+fn known_action(action: i64) -> u8 {
+    match action {
+        0 => 0,
+        2 => 2,
+        _ => 1,
     }
 }
 
@@ -337,15 +349,17 @@ impl Domain for MountainCar {
         }
     }
 
+    /// [`mountain_car_step`]; an action outside 0..=2 (which the simulator never passes) is
+    /// treated as 1, no acceleration.
     #[inline]
     fn step<R: Rng + ?Sized>(
         &self,
         state: &MountainCarState,
         action: &i64,
-        mode: Mode,
+        _mode: Mode,
         _rng: &mut R,
     ) -> TransitionOutcome<MountainCarState> {
-        self.next(state, action, mode)
+        mountain_car_step(&self.params, state, known_action(*action))
     }
 
     #[inline]
@@ -374,196 +388,87 @@ impl Domain for MountainCar {
     }
 }
 
-impl DeterministicTransitions for MountainCar {
-    /// [`mountain_car_step`]; an action outside 0..=2 (which the simulator never passes)
-    /// is treated as 1, no acceleration.
-    #[inline]
-    fn next(
+impl DeterministicTransitions for MountainCar {}
+
+/// MountainCar's kernel: a block of states in local arrays, the cosines of their positions
+/// taken first (library calls), then the rest of the step in a loop the compiler turns into
+/// vector instructions, with the operations of [`mountain_car_step`] in its order (the same
+/// [`dynamics`]).
+impl BlockStep for MountainCar {
+    type Lanes = MountainCarLanes;
+
+    #[inline(always)]
+    fn load(
         &self,
+        lanes: &mut MountainCarLanes,
+        lane: usize,
         state: &MountainCarState,
         action: &i64,
-        _mode: Mode,
-    ) -> TransitionOutcome<MountainCarState> {
-        let action = match *action {
-            0 => 0,
-            2 => 2,
-            _ => 1,
-        };
-        let step = mountain_car_step(&self.params, state, action);
-        TransitionOutcome::new(
-            step.next_state,
-            Value::from_reward(step.reward),
-            step.terminated,
-        )
-    }
-}
-
-impl BatchStep for MountainCar {
-    /// [`mountain_car_step`] on every state, bit-identical to [`Domain::step`] and
-    /// [`Domain::observe`] flattened; MountainCar draws no randomness.
-    fn step_batch<T: FlatScalar>(
-        &self,
-        states: &mut [MountainCarState],
-        actions: &[i64],
-        _mode: Mode,
-        _rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
     ) {
-        let params = &self.params;
-        if states.len() < crate::cartpole::SMALL_BATCH {
-            // Too few states for blocks to pay for setting them up: one state at a time.
-            return batch::step_each(
-                states,
-                actions,
-                rewards,
-                terminated,
-                observations,
-                2,
-                |state: &MountainCarState, action: &i64| {
-                    let outcome = self.next(state, action, Mode::Training);
-                    (
-                        outcome.next_state,
-                        outcome.value.reward(),
-                        outcome.terminated,
-                    )
-                },
-                |state, row| batch::write_observation(&state.to_observation(), row),
-            );
-        }
-        let slices = KernelSlices::cut(states, actions, rewards, terminated, observations, 2);
-        step_blocks(params, slices);
+        lanes.positions[lane] = state.position;
+        lanes.velocities[lane] = state.velocity;
+        lanes.directions[lane] = f64::from(known_action(*action)) - 1.0;
     }
-}
 
-/// The batch kernel's blocks, compiled for AVX-512, AVX2 and the default target, the widest
-/// the processor has chosen at run time (by the `multiversion` crate), as CartPole's: every
-/// version gives the same bits (the cosines are the same C library call, every other operation
-/// an IEEE float64 operation rounded alike in every lane, in the same order).
-#[multiversion::multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
-fn step_blocks<T: FlatScalar>(
-    params: &MountainCarParams,
-    slices: KernelSlices<'_, MountainCarState, i64, T>,
-) {
-    step_blocks_body(params, slices);
-}
-
-/// [`step_blocks`]' body, inlined into each version so that each compiles it for its own
-/// instruction set.
-#[inline(always)]
-fn step_blocks_body<T: FlatScalar>(
-    params: &MountainCarParams,
-    slices: KernelSlices<'_, MountainCarState, i64, T>,
-) {
-    let KernelSlices {
-        states,
-        actions,
-        rewards,
-        terminated,
-        observations,
-    } = slices;
-    // Blocks of states, as in CartPole's kernel: the cosines of a block first, then the
-    // rest of the step on local arrays in a loop the compiler vectorises, with the same
-    // operations as `mountain_car_step`.
-    let mut block = Block::default();
-    let blocks = states
-        .chunks_mut(KERNEL_BLOCK)
-        .zip(actions.chunks(KERNEL_BLOCK))
-        .zip(rewards.chunks_mut(KERNEL_BLOCK))
-        .zip(terminated.chunks_mut(KERNEL_BLOCK))
-        .zip(observations.chunks_mut(2 * KERNEL_BLOCK));
-    for ((((states, actions), rewards), terminated), rows) in blocks {
-        let slots = block.positions.iter_mut().zip(block.velocities.iter_mut());
-        for (state, (position, velocity)) in states.iter().zip(slots) {
-            (*position, *velocity) = (state.position, state.velocity);
-        }
-        for (action, direction) in actions.iter().zip(block.directions.iter_mut()) {
-            // The action mapping of `DeterministicTransitions::next`.
-            let action: u8 = match *action {
-                0 => 0,
-                2 => 2,
-                _ => 1,
-            };
-            *direction = f64::from(action) - 1.0;
-        }
-        let positions = block.positions.iter().take(states.len());
-        for (position, cosine) in positions.zip(block.cosines.iter_mut()) {
+    #[inline(always)]
+    fn step_block(
+        &self,
+        lanes: &mut MountainCarLanes,
+        len: usize,
+        _: Mode,
+        results: &mut LaneResults,
+    ) {
+        let len = len.min(BLOCK);
+        for (position, cosine) in lanes
+            .positions
+            .iter()
+            .zip(lanes.cosines.iter_mut())
+            .take(len)
+        {
             *cosine = trig::cos(3.0 * *position);
         }
-        block.step(params, states.len());
-        let reached = block.positions.iter().zip(&block.velocities);
-        for (state, (position, velocity)) in states.iter_mut().zip(reached) {
-            (state.position, state.velocity) = (*position, *velocity);
-        }
-        for (value, slot) in block.rewards.iter().zip(rewards.iter_mut()) {
-            *slot = *value;
-        }
-        for (value, slot) in block.terminated.iter().zip(terminated.iter_mut()) {
-            *slot = *value;
-        }
-        let states = block.positions.iter().zip(&block.velocities);
-        for ((position, velocity), row) in states.zip(rows.chunks_exact_mut(2)) {
-            let state = MountainCarState {
-                position: *position,
-                velocity: *velocity,
-            };
-            batch::write_observation(&state.to_observation(), row);
-        }
-    }
-}
-
-/// The number of states the batch kernel steps together: their cosines first, then the rest.
-const KERNEL_BLOCK: usize = 64;
-
-/// A block of states being stepped by the batch kernel, in local arrays (which nothing else
-/// can point into, so the compiler vectorises the loop over them).
-struct Block {
-    positions: [f64; KERNEL_BLOCK],
-    velocities: [f64; KERNEL_BLOCK],
-    /// `action - 1` for each state's action.
-    directions: [f64; KERNEL_BLOCK],
-    /// `cos(3 * position)` for each state.
-    cosines: [f64; KERNEL_BLOCK],
-    rewards: [f64; KERNEL_BLOCK],
-    terminated: [bool; KERNEL_BLOCK],
-}
-
-impl Default for Block {
-    fn default() -> Self {
-        Block {
-            positions: [0.0; KERNEL_BLOCK],
-            velocities: [0.0; KERNEL_BLOCK],
-            directions: [0.0; KERNEL_BLOCK],
-            cosines: [0.0; KERNEL_BLOCK],
-            rewards: [0.0; KERNEL_BLOCK],
-            terminated: [false; KERNEL_BLOCK],
-        }
-    }
-}
-
-impl Block {
-    /// Steps the first `len` states of the block with the dynamics of
-    /// [`mountain_car_step`], in place.
-    #[inline(always)]
-    fn step(&mut self, params: &MountainCarParams, len: usize) {
         // A local copy, so that the compiler sees that no store of the loop changes it.
-        let params = *params;
-        for index in 0..len.min(KERNEL_BLOCK) {
+        let params = self.params;
+        for lane in 0..len {
             let state = MountainCarState {
-                position: self.positions[index],
-                velocity: self.velocities[index],
+                position: lanes.positions[lane],
+                velocity: lanes.velocities[lane],
             };
-            let next = dynamics(&params, &state, self.directions[index], self.cosines[index]);
+            let next = dynamics(&params, &state, lanes.directions[lane], lanes.cosines[lane]);
             let terminated = reaches_goal(&params, &next);
-            self.positions[index] = next.position;
-            self.velocities[index] = next.velocity;
-            self.terminated[index] = terminated;
-            self.rewards[index] = if terminated {
-                params.goal_reward
-            } else {
-                params.step_reward
-            };
+            lanes.positions[lane] = next.position;
+            lanes.velocities[lane] = next.velocity;
+            results.terminated[lane] = terminated;
+            results.rewards[lane] = reward(&params, terminated);
+        }
+    }
+
+    #[inline(always)]
+    fn store(&self, lanes: &MountainCarLanes, lane: usize) -> MountainCarState {
+        MountainCarState {
+            position: lanes.positions[lane],
+            velocity: lanes.velocities[lane],
+        }
+    }
+}
+
+/// The lanes of MountainCar's kernel ([`BlockStep::Lanes`]): a block of states, their pushes
+/// (`action - 1`) and the cosines `cos(3 * position)`.
+#[derive(Debug, Clone)]
+pub struct MountainCarLanes {
+    positions: [f64; BLOCK],
+    velocities: [f64; BLOCK],
+    directions: [f64; BLOCK],
+    cosines: [f64; BLOCK],
+}
+
+impl Default for MountainCarLanes {
+    fn default() -> Self {
+        MountainCarLanes {
+            positions: [0.0; BLOCK],
+            velocities: [0.0; BLOCK],
+            directions: [0.0; BLOCK],
+            cosines: [0.0; BLOCK],
         }
     }
 }
@@ -736,34 +641,15 @@ pub(crate) fn render_valley_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::instruction_sets::assert_same_bits;
     use rand::SeedableRng;
-
-    /// [`step_blocks_body`] compiled for AVX2 where the processor has it (and for the default
-    /// target elsewhere).
-    #[multiversion::multiversion(targets("x86_64+avx2"))]
-    fn step_blocks_avx2<T: FlatScalar>(
-        params: &MountainCarParams,
-        slices: KernelSlices<'_, MountainCarState, i64, T>,
-    ) {
-        step_blocks_body(params, slices);
-    }
-
-    /// [`step_blocks_body`] compiled for AVX-512 where the processor has it.
-    #[multiversion::multiversion(targets("x86_64+avx512f"))]
-    fn step_blocks_avx512<T: FlatScalar>(
-        params: &MountainCarParams,
-        slices: KernelSlices<'_, MountainCarState, i64, T>,
-    ) {
-        step_blocks_body(params, slices);
-    }
+    use rl_core::NumpyGenerator;
 
     #[test]
     fn every_instruction_set_of_the_kernel_gives_the_bits_of_domain_step() {
         let car = MountainCar::new(MountainCarParams::default()).expect("valid");
         let mut rng = NumpyGenerator::seed_from_u64(9);
         // Several blocks and a partial one; starting states, states at the walls and the goal,
-        // fast ones that the speed limit clips, and non-finite ones.
+        // fast ones that the speed limit clips, non-finite ones, and actions out of range.
         let states: Vec<MountainCarState> = (0..300)
             .map(|i| {
                 let mut state = car.initial_state(Mode::Training, &mut rng);
@@ -777,21 +663,10 @@ mod tests {
                 state
             })
             .collect();
-        let actions: Vec<i64> = (0..300).map(|i| i64::from(i % 3)).collect();
-        let params = car.params();
-        assert_same_bits(
-            &car,
-            &states,
-            &actions,
-            2,
-            &|state: &MountainCarState| vec![state.position.to_bits(), state.velocity.to_bits()],
-            &[
-                ("default", &|slices| step_blocks_body(params, slices)),
-                ("AVX2", &|slices| step_blocks_avx2(params, slices)),
-                ("AVX-512", &|slices| step_blocks_avx512(params, slices)),
-                ("dispatched", &|slices| step_blocks(params, slices)),
-            ],
-        );
+        let actions: Vec<i64> = (0..300)
+            .map(|i| i64::from(i % 4) - i64::from(i % 23 == 0))
+            .collect();
+        assert_eq!(rl_core::check_block_kernel(&car, &states, &actions), Ok(()));
     }
 
     #[test]
@@ -854,7 +729,7 @@ mod tests {
         let step = mountain_car_step(&params, &state, 2);
         assert_eq!(step.next_state.position, 0.6);
         assert!(step.terminated);
-        assert_eq!(step.reward, -1.0);
+        assert_eq!(step.value.reward(), -1.0);
     }
 
     #[test]

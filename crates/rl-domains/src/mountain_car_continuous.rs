@@ -44,18 +44,14 @@
 //! operation order is written out in `testdata/reference/README.md`.
 
 use rand::Rng;
-use rl_core::NumpyGenerator;
 use rl_core::numpy_random::uniform;
-use rl_core::{
-    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
-};
-use rl_spaces::{ArrayBox, FlatScalar};
+use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_spaces::ArrayBox;
 use serde::{Deserialize, Serialize};
 
-use crate::batch;
 use crate::error::Error;
 use crate::mountain_car::{
-    Valley, render_valley_svg, render_valley_text, valley_observation_space,
+    Valley, check_valley, render_valley_svg, render_valley_text, valley_observation_space,
 };
 use crate::parameter_checks;
 use crate::trig;
@@ -115,8 +111,8 @@ impl Default for MountainCarContinuousParams {
 
 impl MountainCarContinuousParams {
     /// Checks that every quantity is finite, the action, track and reset ranges are
-    /// ordered, the reset range lies on the track, the speed limit is positive and the time
-    /// limit is at least 1.
+    /// ordered, the reset range lies on the track, the speed limit is positive, the power is of
+    /// normal size and the time limit is at least 1.
     pub fn validate(&self) -> Result<(), Error> {
         parameter_checks::ordered_range(
             "min_action",
@@ -124,34 +120,13 @@ impl MountainCarContinuousParams {
             "max_action",
             self.max_action,
         )?;
-        parameter_checks::ordered_range(
-            "min_position",
-            self.min_position,
-            "max_position",
-            self.max_position,
+        check_valley(
+            [self.min_position, self.max_position],
+            self.max_speed,
+            [self.goal_position, self.goal_velocity],
+            [self.reset_low, self.reset_high],
         )?;
-        parameter_checks::positive("max_speed", self.max_speed)?;
-        parameter_checks::finite("goal_position", self.goal_position)?;
-        parameter_checks::finite("goal_velocity", self.goal_velocity)?;
         parameter_checks::magnitude("power", self.power)?;
-        parameter_checks::ordered_range(
-            "reset_low",
-            self.reset_low,
-            "reset_high",
-            self.reset_high,
-        )?;
-        for (name, value) in [
-            ("reset_low", self.reset_low),
-            ("reset_high", self.reset_high),
-        ] {
-            parameter_checks::within(
-                name,
-                value,
-                self.min_position,
-                self.max_position,
-                "the track, from `min_position` to `max_position`",
-            )?;
-        }
         parameter_checks::nonzero_steps("max_episode_steps", self.max_episode_steps)
     }
 }
@@ -212,17 +187,6 @@ impl MountainCarContinuousState {
     }
 }
 
-/// The result of one MountainCarContinuous step.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MountainCarContinuousStep {
-    /// The state after the step; always [`StatePrecision::Float32`].
-    pub next_state: MountainCarContinuousState,
-    /// The reward of the step.
-    pub reward: f64,
-    /// Whether the car reached the goal.
-    pub terminated: bool,
-}
-
 /// A scalar inside a float32-state step: a NumPy float32, or a Python float (float64)
 /// that a clip assigned. Comparisons with a Python float constant follow NEP 50: against
 /// a float32 the constant is rounded to float32, against a Python float both stay float64.
@@ -270,7 +234,8 @@ impl Scalar {
 }
 
 /// Advances MountainCarContinuous by one time step, exactly as Gymnasium 1.4.0's
-/// `Continuous_MountainCarEnv.step` under NumPy 2.
+/// `Continuous_MountainCarEnv.step` under NumPy 2: the state reached (always
+/// [`StatePrecision::Float32`]), the reward and whether the car reached the goal.
 ///
 /// `action` is the float32 engine force. Out-of-range actions are clipped for the
 /// dynamics but penalised unclipped. The function never panics: a non-finite action
@@ -289,14 +254,14 @@ impl Scalar {
 /// assert_eq!(step.next_state.precision, StatePrecision::Float32);
 /// assert!(step.next_state.velocity > 0.0);
 /// // The penalty uses the unclipped action: -0.1 * 2².
-/// assert_eq!(step.reward, -0.4);
+/// assert_eq!(step.value.reward(), -0.4);
 /// ```
 #[inline]
 pub fn mountain_car_continuous_step(
     params: &MountainCarContinuousParams,
     state: &MountainCarContinuousState,
     action: f32,
-) -> MountainCarContinuousStep {
+) -> TransitionOutcome<MountainCarContinuousState> {
     // `force = min(max(action, min_action), max_action)` with Python's max and min, which
     // keep the first argument unless the second compares greater (smaller); the result is
     // the float32 action or a float64 bound.
@@ -325,11 +290,11 @@ pub fn mountain_car_continuous_step(
     let action = f64::from(action);
     let base = if terminated { GOAL_REWARD } else { 0.0 };
     let reward = base - action * action * 0.1;
-    MountainCarContinuousStep {
-        next_state: MountainCarContinuousState::float32(next_position, next_velocity),
-        reward,
+    TransitionOutcome::new(
+        MountainCarContinuousState::float32(next_position, next_velocity),
+        Value::from_reward(reward),
         terminated,
-    }
+    )
 }
 
 /// The step from a float64 state: every operation is float64 (a float32 `d` is widened).
@@ -488,10 +453,10 @@ impl Domain for MountainCarContinuous {
         &self,
         state: &MountainCarContinuousState,
         action: &[f32; 1],
-        mode: Mode,
+        _mode: Mode,
         _rng: &mut R,
     ) -> TransitionOutcome<MountainCarContinuousState> {
-        self.next(state, action, mode)
+        mountain_car_continuous_step(&self.params, state, action[0])
     }
 
     #[inline]
@@ -537,52 +502,7 @@ impl Domain for MountainCarContinuous {
     }
 }
 
-impl DeterministicTransitions for MountainCarContinuous {
-    /// [`mountain_car_continuous_step`].
-    #[inline]
-    fn next(
-        &self,
-        state: &MountainCarContinuousState,
-        action: &[f32; 1],
-        _mode: Mode,
-    ) -> TransitionOutcome<MountainCarContinuousState> {
-        let step = mountain_car_continuous_step(&self.params, state, action[0]);
-        TransitionOutcome::new(
-            step.next_state,
-            Value::from_reward(step.reward),
-            step.terminated,
-        )
-    }
-}
-
-impl BatchStep for MountainCarContinuous {
-    /// [`mountain_car_continuous_step`] on every state, bit-identical to [`Domain::step`]
-    /// and [`Domain::observe`] flattened; MountainCarContinuous draws no randomness.
-    fn step_batch<T: FlatScalar>(
-        &self,
-        states: &mut [MountainCarContinuousState],
-        actions: &[[f32; 1]],
-        _mode: Mode,
-        _rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
-    ) {
-        batch::step_each(
-            states,
-            actions,
-            rewards,
-            terminated,
-            observations,
-            2,
-            |state: &MountainCarContinuousState, action: &[f32; 1]| {
-                let step = mountain_car_continuous_step(&self.params, state, action[0]);
-                (step.next_state, step.reward, step.terminated)
-            },
-            |state, row| batch::write_observation(&state.to_observation(), row),
-        );
-    }
-}
+impl DeterministicTransitions for MountainCarContinuous {}
 
 impl Render for MountainCarContinuous {
     /// The track with the goal flag (`F`) and the car (`C`), then the position and velocity.
@@ -628,7 +548,7 @@ mod tests {
         let position = -0.5 + velocity;
         assert_eq!(step.next_state.velocity, f64::from(velocity as f32));
         assert_eq!(step.next_state.position, f64::from(position as f32));
-        assert_eq!(step.reward, 0.0 - 0.25 * 0.1);
+        assert_eq!(step.value.reward(), 0.0 - 0.25 * 0.1);
         assert!(!step.terminated);
     }
 
@@ -645,7 +565,7 @@ mod tests {
         let position = -0.5f32 + velocity;
         assert_eq!(step.next_state.velocity, f64::from(velocity));
         assert_eq!(step.next_state.position, f64::from(position));
-        assert_eq!(step.reward, -0.4);
+        assert_eq!(step.value.reward(), -0.4);
     }
 
     #[test]
@@ -660,7 +580,7 @@ mod tests {
         let state = MountainCarContinuousState::float32(0.44, 0.02);
         let step = mountain_car_continuous_step(&params, &state, 1.0);
         assert!(step.terminated);
-        assert_eq!(step.reward, 100.0 - 0.1);
+        assert_eq!(step.value.reward(), 100.0 - 0.1);
     }
 
     #[test]
@@ -685,9 +605,9 @@ mod tests {
         let params = MountainCarContinuousParams::default();
         let state = MountainCarContinuousState::float32(-0.5, 0.0);
         let step = mountain_car_continuous_step(&params, &state, f32::NAN);
-        assert!(step.reward.is_nan());
+        assert!(step.value.reward().is_nan());
         let step = mountain_car_continuous_step(&params, &state, f32::INFINITY);
-        assert_eq!(step.reward, f64::NEG_INFINITY);
+        assert_eq!(step.value.reward(), f64::NEG_INFINITY);
         let step = mountain_car_continuous_step(&params, &state, f32::NEG_INFINITY);
         assert!(step.next_state.velocity < 0.0);
     }

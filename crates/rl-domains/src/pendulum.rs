@@ -40,15 +40,11 @@
 use std::f64::consts::PI;
 
 use rand::Rng;
-use rl_core::NumpyGenerator;
 use rl_core::numpy_random::uniform;
-use rl_core::{
-    BatchStep, DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value,
-};
-use rl_spaces::{ArrayBox, FlatScalar};
+use rl_core::{DeterministicTransitions, Domain, Mode, Render, TransitionOutcome, Value};
+use rl_spaces::ArrayBox;
 use serde::{Deserialize, Serialize};
 
-use crate::batch;
 use crate::error::Error;
 use crate::parameter_checks;
 use crate::svg::{Svg, number};
@@ -114,15 +110,6 @@ impl PendulumState {
     }
 }
 
-/// The result of one Pendulum step.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PendulumStep {
-    /// The state after the step.
-    pub next_state: PendulumState,
-    /// The reward of the step, `-costs`.
-    pub reward: f64,
-}
-
 /// Gymnasium's `angle_normalize`: `((x + pi) % (2 pi)) - pi` with NumPy's float remainder,
 /// whose result takes the sign of the divisor.
 #[inline]
@@ -186,10 +173,14 @@ fn clip<T: PartialOrd>(value: T, low: T, high: T) -> T {
 /// let step = pendulum_step(&PendulumParams::default(), &upright, 0.0);
 /// // Balanced upright without torque: nothing moves and nothing costs.
 /// assert_eq!(step.next_state, upright);
-/// assert_eq!(step.reward, 0.0);
+/// assert_eq!(step.value.reward(), 0.0);
 /// ```
 #[inline]
-pub fn pendulum_step(params: &PendulumParams, state: &PendulumState, action: f32) -> PendulumStep {
+pub fn pendulum_step(
+    params: &PendulumParams,
+    state: &PendulumState,
+    action: f32,
+) -> TransitionOutcome<PendulumState> {
     let PendulumState { theta, theta_dot } = *state;
     let u = clip(action, -MAX_TORQUE, MAX_TORQUE);
     let torque_cost = python_square_f32(u) * 0.001f32;
@@ -202,13 +193,11 @@ pub fn pendulum_step(params: &PendulumParams, state: &PendulumState, action: f32
     let new_theta_dot = theta_dot + (gravity_term + f64::from(torque)) * TIME_STEP;
     let new_theta_dot = clip(new_theta_dot, -MAX_SPEED, MAX_SPEED);
     let new_theta = theta + new_theta_dot * TIME_STEP;
-    PendulumStep {
-        next_state: PendulumState {
-            theta: new_theta,
-            theta_dot: new_theta_dot,
-        },
-        reward: -costs,
-    }
+    let next_state = PendulumState {
+        theta: new_theta,
+        theta_dot: new_theta_dot,
+    };
+    TransitionOutcome::new(next_state, Value::from_reward(-costs), false)
 }
 
 /// Pendulum: Gymnasium 1.4.0's `Pendulum-v1` as a [`Domain`].
@@ -258,51 +247,6 @@ impl Pendulum {
     }
 }
 
-impl BatchStep for Pendulum {
-    /// Steps every state of `states` with its action, exactly as [`Domain::step`] followed
-    /// by [`Domain::observe`] would, writing each reward, termination flag (always false)
-    /// and the observation row (3 values per state) in place.
-    ///
-    /// This is the batch kernel the vector environments call; the slices are parallel
-    /// (state `i` uses `actions[i]`, `rewards[i]`, `terminated[i]` and
-    /// `observations[3 i..3 i + 3]`); Pendulum draws no randomness, so `rngs` is unused.
-    /// Slices of different lengths panic ([`rl_core::check_batch_lengths`]). Allocates
-    /// nothing.
-    fn step_batch<T: FlatScalar>(
-        &self,
-        states: &mut [Self::State],
-        actions: &[Self::Action],
-        _mode: Mode,
-        _rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
-    ) {
-        rl_core::check_batch_lengths(
-            states.len(),
-            actions.len(),
-            None,
-            rewards.len(),
-            terminated.len(),
-            observations.len(),
-            3,
-        );
-        let params = self.params;
-        let rows = states
-            .iter_mut()
-            .zip(actions)
-            .zip(rewards.iter_mut().zip(terminated.iter_mut()))
-            .zip(observations.chunks_exact_mut(3));
-        for (((state, action), (reward, done)), row) in rows {
-            let step = pendulum_step(&params, state, action[0]);
-            *state = step.next_state;
-            *reward = step.reward;
-            *done = false;
-            batch::write_observation(&state.to_observation(), row);
-        }
-    }
-}
-
 impl Domain for Pendulum {
     type State = PendulumState;
     type Observation = [f32; 3];
@@ -332,10 +276,10 @@ impl Domain for Pendulum {
         &self,
         state: &PendulumState,
         action: &[f32; 1],
-        mode: Mode,
+        _mode: Mode,
         _rng: &mut R,
     ) -> TransitionOutcome<PendulumState> {
-        self.next(state, action, mode)
+        pendulum_step(&self.params, state, action[0])
     }
 
     #[inline]
@@ -370,19 +314,7 @@ impl Domain for Pendulum {
     }
 }
 
-impl DeterministicTransitions for Pendulum {
-    /// [`pendulum_step`]; never terminated.
-    #[inline]
-    fn next(
-        &self,
-        state: &PendulumState,
-        action: &[f32; 1],
-        _mode: Mode,
-    ) -> TransitionOutcome<PendulumState> {
-        let step = pendulum_step(&self.params, state, action[0]);
-        TransitionOutcome::new(step.next_state, Value::from_reward(step.reward), false)
-    }
-}
+impl DeterministicTransitions for Pendulum {}
 
 /// The text picture's width and height, in characters.
 const TEXT_WIDTH: usize = 21;
@@ -495,8 +427,6 @@ impl Render for Pendulum {
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
-
     use super::*;
 
     #[test]
@@ -547,7 +477,7 @@ mod tests {
         let costs = python_square(1.0)
             + 0.1 * python_square(0.5)
             + f64::from(python_square_f32(action) * 0.001f32);
-        assert_eq!(step.reward.to_bits(), (-costs).to_bits());
+        assert_eq!(step.value.reward().to_bits(), (-costs).to_bits());
         // The float32 cost differs from a float64 one.
         assert_ne!(
             f64::from(python_square_f32(action) * 0.001f32),
@@ -566,68 +496,12 @@ mod tests {
         let at_bound = pendulum_step(&params, &state, 2.0);
         assert_eq!(clipped, at_bound);
         assert_eq!(clipped.next_state.theta_dot, 8.0);
-        assert!(pendulum_step(&params, &state, f32::NAN).reward.is_nan());
-    }
-
-    #[test]
-    fn batch_kernel_equals_step_and_observe_per_index() {
-        let domain = Pendulum::new(PendulumParams {
-            g: 9.81,
-            ..PendulumParams::default()
-        })
-        .expect("valid");
-        let count = 29;
-        let mut rng = NumpyGenerator::seed_from_u64(3);
-        let mut states: Vec<PendulumState> = (0..count)
-            .map(|_| domain.initial_state(Mode::Training, &mut rng))
-            .collect();
-        let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
-            .map(NumpyGenerator::seed_from_u64)
-            .collect();
-        for round in 0..50 {
-            let actions: Vec<[f32; 1]> = (0..count)
-                .map(|index| [((index * 7 + round * 3) % 41) as f32 / 10.0 - 2.0])
-                .collect();
-            let expected: Vec<_> = states
-                .iter()
-                .zip(&actions)
-                .map(|(state, action)| {
-                    let outcome = domain.step(state, action, Mode::Training, &mut rng);
-                    let observation = domain.observe(&outcome.next_state);
-                    (outcome, observation)
-                })
-                .collect();
-            let mut rewards = vec![0.0; count];
-            let mut terminated = vec![true; count];
-            let mut observations = vec![0.0f64; count * 3];
-            domain.step_batch(
-                &mut states,
-                &actions,
-                Mode::Training,
-                &mut rngs,
-                &mut rewards,
-                &mut terminated,
-                &mut observations,
-            );
-            for (index, (outcome, observation)) in expected.iter().enumerate() {
-                assert_eq!(
-                    states[index].theta.to_bits(),
-                    outcome.next_state.theta.to_bits()
-                );
-                assert_eq!(
-                    states[index].theta_dot.to_bits(),
-                    outcome.next_state.theta_dot.to_bits()
-                );
-                assert_eq!(rewards[index].to_bits(), outcome.value.reward().to_bits());
-                assert_eq!(terminated[index], outcome.terminated);
-                for (slot, value) in observations[index * 3..index * 3 + 3]
-                    .iter()
-                    .zip(observation)
-                {
-                    assert_eq!(slot.to_bits(), f64::from(*value).to_bits(), "round {round}");
-                }
-            }
-        }
+        assert!(
+            pendulum_step(&params, &state, f32::NAN)
+                .value
+                .reward()
+                .is_nan()
+        );
     }
 
     #[test]

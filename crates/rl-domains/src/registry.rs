@@ -229,7 +229,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              in [-1, 1] and an energy penalty (999 steps)",
             |params: MountainCarContinuousParams| MountainCarContinuous::new(params),
         )
-        .with_kernel()
         .with_render()
         .with_state()
         .with_frames()
@@ -253,7 +252,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              (Discrete(3) torques, 6 float32 observations, 500 steps)",
             |params: AcrobotParams| Acrobot::new(params),
         )
-        .with_kernel()
         .with_render()
         .with_state()
         .with_frames()
@@ -275,7 +273,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
              (a torque in [-2, 2], 3 float32 observations, 200 steps)",
             |params: PendulumParams| Pendulum::new(params),
         )
-        .with_kernel()
         .with_render()
         .with_state()
         // Its environments with frames draw Gymnasium's arrow of the last torque

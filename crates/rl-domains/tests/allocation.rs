@@ -1,18 +1,18 @@
 //! Stepping any domain of this crate through the `Simulator` allocates nothing: states,
 //! observations and actions are plain values (a counting global allocator proves it).
 
-use counting_allocator::thread_allocations as allocations;
-use rl_core::BatchStep;
+use std::sync::Arc;
 
+use counting_allocator::thread_allocations as allocations;
 use rand::SeedableRng;
 use rl_core::NumpyGenerator;
-use rl_core::{Domain, Environment, Mode, Simulator};
-use rl_domains::acrobot::{Acrobot, AcrobotParams, AcrobotState};
-use rl_domains::cartpole::{CartPole, CartPoleParams};
+use rl_core::{BatchStates, BatchStep, Domain, Environment, Mode, Simulator, SteppedStates};
+use rl_domains::acrobot::{Acrobot, AcrobotParams};
+use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState};
 use rl_domains::gridworld::{GridWorld, GridWorldParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::mountain_car_continuous::{MountainCarContinuous, MountainCarContinuousParams};
-use rl_domains::pendulum::{Pendulum, PendulumParams, PendulumState};
+use rl_domains::pendulum::{Pendulum, PendulumParams};
 
 /// A small deterministic action source that allocates nothing.
 struct Actions(u64);
@@ -110,50 +110,89 @@ fn pendulum_steps_allocate_nothing() {
     assert_eq!(allocated, 0);
 }
 
+/// Steps a batch of `count` states of `domain` stepped state by state (`SteppedStates`, what a
+/// vector of a domain without a kernel steps) 100 times with the actions `action` gives each
+/// index, and returns the allocations made meanwhile.
+fn batch_allocations<D>(domain: D, count: usize, action: impl Fn(usize) -> D::Action) -> usize
+where
+    D: Domain + Send + Sync,
+    D::State: Send + 'static,
+    D::Action: Send + Sync,
+    D::ObservationSpace: rl_spaces::FlattenSpace,
+{
+    let width = rl_spaces::FlattenSpace::flat_dim(domain.observation_space());
+    let mut batch = SteppedStates::new(Arc::new(domain), count);
+    let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
+        .map(NumpyGenerator::seed_from_u64)
+        .collect();
+    let actions: Vec<D::Action> = (0..count).map(action).collect();
+    let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
+    let mut observations = vec![0.0f32; count * width];
+    for (i, rng) in rngs.iter_mut().enumerate() {
+        let row = &mut observations[i * width..(i + 1) * width];
+        batch.reset_at(i, Mode::Training, rng, row).expect("reset");
+    }
+    let before = allocations();
+    for _ in 0..100 {
+        batch
+            .step(
+                &actions,
+                Mode::Training,
+                &mut rngs,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+            )
+            .expect("a batch step");
+    }
+    assert!(rewards.iter().all(|reward| reward.is_finite()));
+    allocations() - before
+}
+
 #[test]
-fn acrobot_and_pendulum_batch_kernels_allocate_nothing() {
+fn batches_stepped_state_by_state_allocate_nothing() {
     let acrobot = Acrobot::new(AcrobotParams {
         torque_noise_max: 0.2,
         ..AcrobotParams::default()
     })
     .expect("valid");
+    assert_eq!(batch_allocations(acrobot, 64, |i| (i % 3) as i64), 0);
     let pendulum = Pendulum::new(PendulumParams::default()).expect("valid");
-    let count = 64;
-    let mut acrobot_states = vec![AcrobotState::default(); count];
-    let mut pendulum_states = vec![PendulumState::default(); count];
-    let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
-        .map(NumpyGenerator::seed_from_u64)
-        .collect();
-    let discrete: Vec<i64> = (0..count).map(|index| (index % 3) as i64).collect();
-    let continuous: Vec<[f32; 1]> = (0..count)
-        .map(|index| [index as f32 / 16.0 - 2.0])
-        .collect();
-    let mut rewards = vec![0.0; count];
-    let mut terminated = vec![false; count];
-    let mut observations = vec![0.0f32; count * 6];
-    let before = allocations();
-    for _ in 0..100 {
-        acrobot.step_batch(
-            &mut acrobot_states,
-            &discrete,
-            Mode::Training,
-            &mut rngs,
-            &mut rewards,
-            &mut terminated,
-            &mut observations,
-        );
-        pendulum.step_batch(
-            &mut pendulum_states,
-            &continuous,
-            Mode::Training,
-            &mut rngs,
-            &mut rewards,
-            &mut terminated,
-            &mut observations[..count * 3],
-        );
+    assert_eq!(
+        batch_allocations(pendulum, 64, |i| [i as f32 / 16.0 - 2.0]),
+        0
+    );
+    let continuous =
+        MountainCarContinuous::new(MountainCarContinuousParams::default()).expect("valid");
+    assert_eq!(
+        batch_allocations(continuous, 64, |i| [i as f32 / 32.0 - 1.0]),
+        0
+    );
+}
+
+#[test]
+fn block_kernels_allocate_nothing() {
+    let cartpole = CartPole::new(CartPoleParams::default()).expect("valid");
+    // Blocks, a partial block, and a batch small enough to be stepped state by state.
+    for count in [200, 5] {
+        let mut states = vec![CartPoleState::default(); count];
+        let actions: Vec<i64> = (0..count).map(|i| (i % 2) as i64).collect();
+        let (mut rewards, mut terminated) = (vec![0.0; count], vec![false; count]);
+        let mut observations = vec![0.0f32; count * 4];
+        let before = allocations();
+        for _ in 0..100 {
+            cartpole.step_batch(
+                &mut states,
+                &actions,
+                Mode::Training,
+                &mut [],
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+            );
+        }
+        assert_eq!(allocations() - before, 0, "{count} states");
     }
-    assert_eq!(allocations() - before, 0);
-    assert!(rewards.iter().all(|reward| reward.is_finite()));
 }
 
 #[test]

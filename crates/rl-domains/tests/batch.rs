@@ -1,4 +1,5 @@
-//! The batch kernels (`BatchStep`) give, for every state of a batch split into runs,
+//! The batch kernels (`BlockStep`, so `BatchStep`) give, for every state of a batch split into
+//! runs (blocks, partial blocks and batches small enough to be stepped one by one),
 //! bit-identical next states, reward bits, termination flags and flattened observations to
 //! `Domain::step` followed by `Domain::observe` and flattening.
 
@@ -6,13 +7,9 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rl_core::NumpyGenerator;
 use rl_core::{BatchStep, Domain, Mode};
-use rl_domains::acrobot::{Acrobot, AcrobotParams, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleParams, CartPoleState, Integrator};
 use rl_domains::cartpole_fast::{FastCartPole, FastCartPoleState};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams, MountainCarState};
-use rl_domains::mountain_car_continuous::{
-    MountainCarContinuous, MountainCarContinuousParams, MountainCarContinuousState,
-};
 use rl_spaces::{FlatScalar, FlattenSpace, SampleSpace};
 
 /// Splits `states` at the given relative points (each in `0..=1000` per mille of what is
@@ -190,25 +187,6 @@ proptest! {
         check_kernel::<_, f32>(&domain, &states, &actions, &splits);
         check_kernel::<_, f64>(&domain, &states, &actions, &splits);
     }
-
-    #[test]
-    fn mountain_car_continuous_kernel_matches_step(seed in any::<u64>(), len in 0usize..80, splits in prop::collection::vec(0u16..=1000, 0..5)) {
-        let domain = MountainCarContinuous::new(MountainCarContinuousParams::default()).expect("valid");
-        let mut rng = NumpyGenerator::seed_from_u64(seed);
-        let states: Vec<MountainCarContinuousState> = (0..len)
-            .map(|_| {
-                let (position, velocity) = (rng.random_range(-1.2..=0.6), rng.random_range(-0.07..=0.07));
-                if rng.random::<bool>() {
-                    MountainCarContinuousState::float32(position as f32, velocity as f32)
-                } else {
-                    MountainCarContinuousState::float64(position, velocity)
-                }
-            })
-            .collect();
-        let actions: Vec<[f32; 1]> = (0..len).map(|_| domain.action_space().sample(&mut rng)).collect();
-        check_kernel::<_, f32>(&domain, &states, &actions, &splits);
-        check_kernel::<_, f64>(&domain, &states, &actions, &splits);
-    }
 }
 
 #[test]
@@ -236,22 +214,22 @@ fn slices_of_different_lengths_panic_with_their_lengths() {
         );
     });
     assert!(text.contains("4 states, 2 actions"), "{text}");
-    let acrobot = Acrobot::new(AcrobotParams::default()).expect("valid");
+    // Enough states for blocks: the lengths are checked before the blocks are cut.
+    let car = MountainCar::new(MountainCarParams::default()).expect("valid");
     let text = message(move || {
-        let mut states = [AcrobotState::default(); 3];
-        let mut rngs = vec![NumpyGenerator::seed_from_u64(0); 3];
-        acrobot.step_batch(
+        let mut states = [MountainCarState::default(); 100];
+        car.step_batch(
             &mut states,
-            &[0, 1, 2],
+            &[1; 100],
             Mode::Training,
-            &mut rngs,
-            &mut [0.0; 3],
-            &mut [false; 3],
-            &mut [0.0f32; 12],
+            &mut [],
+            &mut [0.0; 100],
+            &mut [false; 100],
+            &mut [0.0f32; 300],
         );
     });
     assert!(
-        text.contains("12 observation entries (rows of 6)"),
+        text.contains("300 observation entries (rows of 2)"),
         "{text}"
     );
 }

@@ -14,6 +14,7 @@ use rl_domains::mountain_car::{MountainCar, MountainCarParams, MountainCarState}
 use rl_domains::mountain_car_continuous::{
     MountainCarContinuous, MountainCarContinuousParams, MountainCarContinuousState, StatePrecision,
 };
+use rl_domains::pendulum::{Pendulum, PendulumParams, PendulumState};
 use rl_spaces::{SampleSpace, Space};
 
 #[test]
@@ -88,6 +89,9 @@ fn deterministic_transitions_equal_steps() {
     let car = MountainCar::new(MountainCarParams::default()).expect("valid");
     let continuous =
         MountainCarContinuous::new(MountainCarContinuousParams::default()).expect("valid");
+    let pendulum = Pendulum::new(PendulumParams::default()).expect("valid");
+    // `next` hands the step a generator that panics when drawn from: each of these steps
+    // draws nothing, and gives with `next` what it gives with a generator.
     for _ in 0..200 {
         let state = CartPoleState::from_array(std::array::from_fn(|_| rng.random_range(-0.3..0.3)));
         let action = rng.random_range(0..2);
@@ -112,6 +116,15 @@ fn deterministic_transitions_equal_steps() {
         assert_eq!(
             continuous.next(&state, &action, Mode::Training),
             continuous.step(&state, &action, Mode::Training, &mut rng)
+        );
+        let state = PendulumState {
+            theta: rng.random_range(-4.0..4.0),
+            theta_dot: rng.random_range(-8.0..8.0),
+        };
+        let action = pendulum.action_space().sample(&mut rng);
+        assert_eq!(
+            pendulum.next(&state, &action, Mode::Training),
+            pendulum.step(&state, &action, Mode::Training, &mut rng)
         );
     }
 }

@@ -401,7 +401,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                             next_state: step.next_state.to_array(),
                             observation: step.next_state.to_observation(),
                             precision: StatePrecision::Float64,
-                            reward: step.reward,
+                            reward: step.value.reward(),
                             terminated: step.terminated,
                         })
                     },
@@ -434,7 +434,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                             next_state: [next.position, next.velocity],
                             observation: next.to_observation(),
                             precision: StatePrecision::Float64,
-                            reward: step.reward,
+                            reward: step.value.reward(),
                             terminated: step.terminated,
                         })
                     },
@@ -480,7 +480,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                             next_state: [next.position, next.velocity],
                             observation: next.to_observation(),
                             precision: next.precision,
-                            reward: step.reward,
+                            reward: step.value.reward(),
                             terminated: step.terminated,
                         })
                     },
@@ -528,7 +528,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                             next_state: step.next_state.to_array(),
                             observation: step.next_state.to_observation(),
                             precision: StatePrecision::Float64,
-                            reward: step.reward,
+                            reward: step.value.reward(),
                             terminated: step.terminated,
                         })
                     },
@@ -571,7 +571,7 @@ pub fn replay(file: &ReferenceFile) -> ReplayReport {
                             next_state: [next.theta, next.theta_dot],
                             observation: next.to_observation(),
                             precision: StatePrecision::Float64,
-                            reward: step.reward,
+                            reward: step.value.reward(),
                             terminated: false,
                         })
                     },

@@ -1,21 +1,24 @@
-//! The batch kernels (`BatchStep::step_batch`) replay the reference files bit for bit: for
-//! CartPole, MountainCar, Acrobot and Pendulum, every recorded step from its recorded state as
-//! one batch (so that the kernel's blocks, compiled for the widest instruction set the
-//! processor has, step them), and for Acrobot and Pendulum also every trace as one lane of a
-//! batch rollout from its initial state.
+//! The batched paths of the vectors replay the reference files bit for bit: the block kernels
+//! of CartPole and MountainCar (rl-core's `ByKernel`, the domain's `BatchStep`, whose blocks
+//! are compiled for the widest instruction set the processor has) and the state-by-state path
+//! of every other domain (`ByStep`, what `SteppedStates` and the vectors built by id step):
+//! every recorded step of a file from its recorded state, all in one batch, and every trace as
+//! one lane of a batch stepped from the traces' initial states.
 
-use rl_core::BatchStep;
 use std::path::Path;
 
 use rand::SeedableRng;
-use rl_core::Mode;
-use rl_core::NumpyGenerator;
+use rl_core::{ByKernel, ByStep, Domain, Mode, NumpyGenerator, Stepping};
 use rl_domains::acrobot::{Acrobot, AcrobotState};
 use rl_domains::cartpole::{CartPole, CartPoleState};
 use rl_domains::mountain_car::{MountainCar, MountainCarState};
+use rl_domains::mountain_car_continuous::{
+    MountainCarContinuous, MountainCarContinuousState, StatePrecision,
+};
 use rl_domains::pendulum::{Pendulum, PendulumState};
-use rl_reference::schema::GymnasiumStep;
+use rl_reference::schema::{GymnasiumStep, GymnasiumTrace};
 use rl_reference::{ReferenceContent, load_reference_file};
+use rl_spaces::FlattenSpace;
 
 fn load(name: &str) -> ReferenceContent {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,84 +29,178 @@ fn load(name: &str) -> ReferenceContent {
         .content
 }
 
-/// Compares one recorded step with a batch lane's results, bit for bit.
-fn check_lane(
-    place: &str,
-    expected: (&[f64], &[f64], f64, bool),
-    actual: (&[f64], &[f32], f64, bool),
-) {
-    let (next_state, obs, reward, terminated) = expected;
-    let (our_state, our_obs, our_reward, our_terminated) = actual;
-    let bits = |values: &[f64]| {
-        values
-            .iter()
-            .map(|value| value.to_bits())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(bits(next_state), bits(our_state), "{place}: next_state");
-    let ours: Vec<f64> = our_obs.iter().map(|value| f64::from(*value)).collect();
-    assert_eq!(bits(obs), bits(&ours), "{place}: obs");
-    assert_eq!(reward.to_bits(), our_reward.to_bits(), "{place}: reward");
-    assert_eq!(terminated, our_terminated, "{place}: terminated");
+/// One reference file replayed through one batched path: the domain, how the batch steps
+/// (`S`), and the conversions between the file's arrays and the domain's states and actions.
+struct Replay<'a, D: Domain, S> {
+    name: &'a str,
+    domain: D,
+    stepping: S,
+    /// The domain's state for a recorded array and the precision it is stored in.
+    state_of: fn(&[f64], StatePrecision) -> D::State,
+    /// The state's values as the file records them.
+    values_of: fn(&D::State) -> Vec<f64>,
 }
 
-/// Steps every recorded step of `steps` from its recorded state, all in one batch of
-/// `domain`'s kernel (observation rows of `width`), and compares each lane with the record.
-/// Returns how many steps there were.
-fn replay_steps_as_one_batch<D, S, A, O>(
-    name: &str,
-    domain: &D,
-    steps: &[&GymnasiumStep<S, A, O>],
-    width: usize,
-    state_of: impl Fn(&S) -> D::State,
-    action_of: impl Fn(&A) -> D::Action,
-    values_of: impl Fn(&D::State) -> Vec<f64>,
-) -> usize
+/// The results of one batch step, lane by lane.
+struct Lanes<S> {
+    states: Vec<S>,
+    rewards: Vec<f64>,
+    terminated: Vec<bool>,
+    observations: Vec<f32>,
+    generators: Vec<NumpyGenerator>,
+}
+
+impl<D, S> Replay<'_, D, S>
 where
-    D: BatchStep,
-    S: AsRef<[f64]>,
-    O: AsRef<[f64]>,
+    D: Domain,
+    D::ObservationSpace: FlattenSpace,
+    S: Stepping<D>,
 {
-    let count = steps.len();
-    let mut states: Vec<D::State> = steps.iter().map(|step| state_of(&step.state)).collect();
-    let actions: Vec<D::Action> = steps.iter().map(|step| action_of(&step.action)).collect();
-    let mut rngs: Vec<NumpyGenerator> = (0..count as u64)
-        .map(NumpyGenerator::seed_from_u64)
-        .collect();
-    // Flags start the other way round from most records, so that a lane left unwritten shows.
-    let (mut rewards, mut terminated) = (vec![f64::NAN; count], vec![true; count]);
-    let mut observations = vec![0.0f32; count * width];
-    domain.step_batch(
-        &mut states,
-        &actions,
-        Mode::Training,
-        &mut rngs,
-        &mut rewards,
-        &mut terminated,
-        &mut observations,
-    );
-    for (index, step) in steps.iter().enumerate() {
-        check_lane(
-            &format!("{name} batch step {index}"),
-            (
-                step.next_state.as_ref(),
-                step.obs.as_ref(),
-                step.reward,
-                step.terminated,
-            ),
-            (
-                &values_of(&states[index]),
-                &observations[index * width..(index + 1) * width],
-                rewards[index],
-                terminated[index],
-            ),
+    /// The width of an observation row.
+    fn width(&self) -> usize {
+        self.domain.observation_space().flat_dim()
+    }
+
+    /// Lanes holding `states`, with rewards and flags that a lane left unwritten shows.
+    fn lanes(&self, states: Vec<D::State>) -> Lanes<D::State> {
+        let count = states.len();
+        Lanes {
+            states,
+            rewards: vec![f64::NAN; count],
+            terminated: vec![true; count],
+            observations: vec![f32::NAN; count * self.width()],
+            generators: (0..count as u64)
+                .map(NumpyGenerator::seed_from_u64)
+                .collect(),
+        }
+    }
+
+    /// Steps every lane with its action.
+    fn step(&mut self, lanes: &mut Lanes<D::State>, actions: &[D::Action]) {
+        self.stepping
+            .step(
+                &self.domain,
+                &mut lanes.states,
+                actions,
+                Mode::Training,
+                &mut lanes.generators,
+                (
+                    &mut lanes.rewards,
+                    &mut lanes.terminated,
+                    &mut lanes.observations,
+                ),
+                None,
+                None,
+            )
+            .unwrap_or_else(|(lane, error)| panic!("{}: lane {lane}: {error}", self.name));
+    }
+
+    /// Compares lane `lane` with one recorded step, bit for bit.
+    fn check_lane<St, A, O>(
+        &self,
+        place: &str,
+        lanes: &Lanes<D::State>,
+        lane: usize,
+        step: &GymnasiumStep<St, A, O>,
+    ) where
+        St: AsRef<[f64]>,
+        O: AsRef<[f64]>,
+    {
+        let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let width = self.width();
+        let reached = (self.values_of)(&lanes.states[lane]);
+        assert_eq!(
+            bits(step.next_state.as_ref()),
+            bits(&reached),
+            "{place}: next_state"
+        );
+        let row = &lanes.observations[lane * width..(lane + 1) * width];
+        let row: Vec<f64> = row.iter().map(|value| f64::from(*value)).collect();
+        assert_eq!(bits(step.obs.as_ref()), bits(&row), "{place}: obs");
+        let reward = lanes.rewards[lane];
+        assert_eq!(step.reward.to_bits(), reward.to_bits(), "{place}: reward");
+        assert_eq!(
+            step.terminated, lanes.terminated[lane],
+            "{place}: terminated"
         );
     }
-    count
+
+    /// Steps every recorded step of `traces` from its recorded state, all in one batch, and
+    /// compares each lane with its record; then steps every trace as a lane of one batch from
+    /// the traces' initial states (a finished trace's lane keeps stepping with
+    /// `idle_action`, no longer compared). Returns how many steps the first batch had.
+    fn replay<St, A, O>(
+        &mut self,
+        traces: &[GymnasiumTrace<St, A, O>],
+        action_of: fn(&A) -> D::Action,
+        idle_action: D::Action,
+    ) -> usize
+    where
+        St: AsRef<[f64]>,
+        O: AsRef<[f64]>,
+    {
+        // Without a recorded dtype, a state is as reset left it at step 0 and float32
+        // afterwards (only MountainCarContinuous's arithmetic tells the two apart).
+        let precision_at = |trace: &GymnasiumTrace<St, A, O>, index: usize| match index {
+            0 => trace.initial_state_dtype.unwrap_or(StatePrecision::Float64),
+            _ => StatePrecision::Float32,
+        };
+        let steps: Vec<(StatePrecision, &GymnasiumStep<St, A, O>)> = traces
+            .iter()
+            .flat_map(|trace| {
+                let precisions = (0..).map(move |index| precision_at(trace, index));
+                precisions.zip(&trace.steps)
+            })
+            .map(|(precision, step)| (step.state_dtype.unwrap_or(precision), step))
+            .collect();
+        let states = steps
+            .iter()
+            .map(|(precision, step)| (self.state_of)(step.state.as_ref(), *precision))
+            .collect();
+        let actions: Vec<D::Action> = steps
+            .iter()
+            .map(|(_, step)| action_of(&step.action))
+            .collect();
+        let mut lanes = self.lanes(states);
+        self.step(&mut lanes, &actions);
+        for (lane, (_, step)) in steps.iter().enumerate() {
+            self.check_lane(
+                &format!("{} batch step {lane}", self.name),
+                &lanes,
+                lane,
+                step,
+            );
+        }
+
+        let initial = traces
+            .iter()
+            .map(|trace| (self.state_of)(trace.initial_state.as_ref(), precision_at(trace, 0)))
+            .collect();
+        let mut lanes = self.lanes(initial);
+        let longest = traces
+            .iter()
+            .map(|trace| trace.steps.len())
+            .max()
+            .unwrap_or(0);
+        for t in 0..longest {
+            let actions: Vec<D::Action> = traces
+                .iter()
+                .map(|trace| trace.actions.get(t).map_or(idle_action.clone(), action_of))
+                .collect();
+            self.step(&mut lanes, &actions);
+            for (lane, trace) in traces.iter().enumerate() {
+                if let Some(step) = trace.steps.get(t) {
+                    let place = format!("{} trace {} rollout step {t}", self.name, trace.id);
+                    self.check_lane(&place, &lanes, lane, step);
+                }
+            }
+        }
+        steps.len()
+    }
 }
 
 #[test]
-fn cartpole_batch_kernel_replays_every_step() {
+fn cartpole_kernel_replays_every_step_and_every_trace() {
     for name in [
         "cartpole_v1_sutton_barto.json",
         "cartpole_v1_euler.json",
@@ -112,180 +209,98 @@ fn cartpole_batch_kernel_replays_every_step() {
         let ReferenceContent::CartPole { params, traces } = load(name) else {
             panic!("{name} is not a CartPole file");
         };
-        let domain = CartPole::new(params).expect("valid parameters");
-        let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-        let count = replay_steps_as_one_batch(
+        let mut replay = Replay {
             name,
-            &domain,
-            &steps,
-            4,
-            |state| CartPoleState::from_array(*state),
-            |action| *action,
-            |state| state.to_array().to_vec(),
-        );
+            domain: CartPole::new(params).expect("valid parameters"),
+            stepping: ByKernel,
+            state_of: |state, _| CartPoleState::from_array(state.try_into().expect("4 values")),
+            values_of: |state| state.to_array().to_vec(),
+        };
+        let count = replay.replay(&traces, |action| *action, 1);
         // Several full blocks of the kernel (64 states each), not the one-by-one path.
         assert!(count >= 256, "{name}: {count} steps");
     }
 }
 
 #[test]
-fn mountain_car_batch_kernel_replays_every_step() {
+fn mountain_car_kernel_replays_every_step_and_every_trace() {
     let name = "mountaincar_v0.json";
     let ReferenceContent::MountainCar { params, traces } = load(name) else {
         panic!("{name} is not a MountainCar file");
     };
-    let domain = MountainCar::new(params).expect("valid parameters");
-    let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-    let count = replay_steps_as_one_batch(
+    let mut replay = Replay {
         name,
-        &domain,
-        &steps,
-        2,
-        |[position, velocity]| MountainCarState {
-            position: *position,
-            velocity: *velocity,
+        domain: MountainCar::new(params).expect("valid parameters"),
+        stepping: ByKernel,
+        state_of: |state, _| MountainCarState {
+            position: state[0],
+            velocity: state[1],
         },
-        |action| *action,
-        |state| vec![state.position, state.velocity],
-    );
+        values_of: |state| vec![state.position, state.velocity],
+    };
+    let count = replay.replay(&traces, |action| *action, 1);
     assert!(count > 1000, "{name}: {count} steps");
 }
 
 #[test]
-fn acrobot_batch_kernel_replays_every_step_and_every_trace() {
+fn mountain_car_continuous_steps_replay_every_step_and_every_trace() {
+    let name = "mountaincar_continuous_v0.json";
+    let ReferenceContent::MountainCarContinuous { params, traces } = load(name) else {
+        panic!("{name} is not a MountainCarContinuous file");
+    };
+    let mut replay = Replay {
+        name,
+        domain: MountainCarContinuous::new(params).expect("valid parameters"),
+        stepping: ByStep::default(),
+        state_of: |state, precision| MountainCarContinuousState {
+            position: state[0],
+            velocity: state[1],
+            precision,
+        },
+        values_of: |state| vec![state.position, state.velocity],
+    };
+    let count = replay.replay(&traces, |action| [action[0] as f32], [0.0]);
+    assert!(count > 1000, "{name}: {count} steps");
+}
+
+#[test]
+fn acrobot_steps_replay_every_step_and_every_trace() {
     for name in ["acrobot_v1.json", "acrobot_v1_nips.json"] {
         let ReferenceContent::Acrobot { params, traces } = load(name) else {
             panic!("{name} is not an Acrobot file");
         };
-        let domain = Acrobot::new(params).expect("valid parameters");
-
-        // Every recorded step of the file, from its recorded state, as one batch.
-        let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-        let count = replay_steps_as_one_batch(
+        let mut replay = Replay {
             name,
-            &domain,
-            &steps,
-            6,
-            |state| AcrobotState::from_array(*state),
-            |action| *action,
-            |state| state.to_array().to_vec(),
-        );
+            domain: Acrobot::new(params).expect("valid parameters"),
+            stepping: ByStep::default(),
+            state_of: |state, precision| AcrobotState {
+                precision,
+                ..AcrobotState::from_array(state.try_into().expect("4 values"))
+            },
+            values_of: |state| state.to_array().to_vec(),
+        };
+        let count = replay.replay(&traces, |action| *action, 1);
         assert!(count > 1000, "{name}: {count} steps");
-
-        // Every trace as a lane of one batch, stepped together from the initial states.
-        let lanes = traces.len();
-        let mut states: Vec<AcrobotState> = traces
-            .iter()
-            .map(|trace| AcrobotState::from_array(trace.initial_state))
-            .collect();
-        let longest = traces
-            .iter()
-            .map(|trace| trace.steps.len())
-            .max()
-            .unwrap_or(0);
-        let mut rngs: Vec<NumpyGenerator> = (0..lanes as u64)
-            .map(NumpyGenerator::seed_from_u64)
-            .collect();
-        let (mut rewards, mut terminated) = (vec![0.0; lanes], vec![false; lanes]);
-        let mut observations = vec![0.0f32; lanes * 6];
-        for t in 0..longest {
-            // A finished trace's lane keeps stepping with action 1; it is no longer compared.
-            let actions: Vec<i64> = traces
-                .iter()
-                .map(|trace| trace.actions.get(t).copied().unwrap_or(1))
-                .collect();
-            domain.step_batch(
-                &mut states,
-                &actions,
-                Mode::Training,
-                &mut rngs,
-                &mut rewards,
-                &mut terminated,
-                &mut observations,
-            );
-            for (lane, trace) in traces.iter().enumerate() {
-                if let Some(step) = trace.steps.get(t) {
-                    check_lane(
-                        &format!("{name} trace {} rollout step {t}", trace.id),
-                        (&step.next_state, &step.obs, step.reward, step.terminated),
-                        (
-                            &states[lane].to_array(),
-                            &observations[lane * 6..lane * 6 + 6],
-                            rewards[lane],
-                            terminated[lane],
-                        ),
-                    );
-                }
-            }
-        }
     }
 }
 
 #[test]
-fn pendulum_batch_kernel_replays_every_step_and_every_trace() {
+fn pendulum_steps_replay_every_step_and_every_trace() {
     for name in ["pendulum_v1.json", "pendulum_v1_g9_81.json"] {
         let ReferenceContent::Pendulum { params, traces } = load(name) else {
             panic!("{name} is not a Pendulum file");
         };
-        let domain = Pendulum::new(params).expect("valid parameters");
-        let state_of = |[theta, theta_dot]: [f64; 2]| PendulumState { theta, theta_dot };
-        let array_of = |state: &PendulumState| [state.theta, state.theta_dot];
-
-        let steps: Vec<_> = traces.iter().flat_map(|trace| &trace.steps).collect();
-        let count = replay_steps_as_one_batch(
+        let mut replay = Replay {
             name,
-            &domain,
-            &steps,
-            3,
-            |state| state_of(*state),
-            |action| [action[0] as f32],
-            |state| array_of(state).to_vec(),
-        );
+            domain: Pendulum::new(params).expect("valid parameters"),
+            stepping: ByStep::default(),
+            state_of: |state, _| PendulumState {
+                theta: state[0],
+                theta_dot: state[1],
+            },
+            values_of: |state| vec![state.theta, state.theta_dot],
+        };
+        let count = replay.replay(&traces, |action| [action[0] as f32], [0.0]);
         assert!(count > 1000, "{name}: {count} steps");
-
-        let lanes = traces.len();
-        let mut states: Vec<PendulumState> = traces
-            .iter()
-            .map(|trace| state_of(trace.initial_state))
-            .collect();
-        let longest = traces
-            .iter()
-            .map(|trace| trace.steps.len())
-            .max()
-            .unwrap_or(0);
-        let mut rngs: Vec<NumpyGenerator> = (0..lanes as u64)
-            .map(NumpyGenerator::seed_from_u64)
-            .collect();
-        let (mut rewards, mut terminated) = (vec![0.0; lanes], vec![true; lanes]);
-        let mut observations = vec![0.0f32; lanes * 3];
-        for t in 0..longest {
-            let actions: Vec<[f32; 1]> = traces
-                .iter()
-                .map(|trace| [trace.actions.get(t).map_or(0.0, |action| action[0] as f32)])
-                .collect();
-            domain.step_batch(
-                &mut states,
-                &actions,
-                Mode::Training,
-                &mut rngs,
-                &mut rewards,
-                &mut terminated,
-                &mut observations,
-            );
-            for (lane, trace) in traces.iter().enumerate() {
-                if let Some(step) = trace.steps.get(t) {
-                    check_lane(
-                        &format!("{name} trace {} rollout step {t}", trace.id),
-                        (&step.next_state, &step.obs, step.reward, step.terminated),
-                        (
-                            &array_of(&states[lane]),
-                            &observations[lane * 3..lane * 3 + 3],
-                            rewards[lane],
-                            terminated[lane],
-                        ),
-                    );
-                }
-            }
-        }
     }
 }
