@@ -15,8 +15,8 @@ use rl_domains::pendulum::{MAX_TORQUE, Pendulum, PendulumParams};
 use rl_spaces::{AnyElement, DynamicSpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Batch, KernelVector, RegisteredVector, VectorEnv, VectorEnvironment, VectorEpisodeStatistics,
-    VectorOptions, make_discrete_vector, make_vector,
+    Batch, EnvironmentVector, KernelVector, RegisteredVector, VectorEnv, VectorEnvironment,
+    VectorEpisodeStatistics, VectorOptions, make_discrete_vector, make_vector,
 };
 
 #[cfg(doc)]
@@ -202,6 +202,30 @@ where
     let threads = NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN);
     let options = VectorOptions::new().with_threads(threads);
     let mut vector = VectorEnvironment::from_kernel(domain, count, ENVIRONMENT_SEED, options)?;
+    vector.reset(Mode::Training)?;
+    Ok(vector)
+}
+
+/// A vector environment of copies of `domain`'s simulator (`from_environments`, the typed vector
+/// of a domain without a kernel) with float32 observations, `envs` environments on `threads`
+/// threads, seeded with [`ENVIRONMENT_SEED`] and reset.
+pub fn copies_vector<D>(
+    domain: D,
+    envs: usize,
+    threads: usize,
+) -> Result<EnvironmentVector<Simulator<D>, f32>, VectorError>
+where
+    D: rl_core::Domain + Clone + Send + 'static,
+    D::State: Send,
+    D::Action: Send + Sync,
+    D::ActionSpace: Clone + PartialEq + Send,
+    D::ObservationSpace: rl_spaces::FlattenSpace,
+{
+    let (count, options) = id_vector_options(envs, threads);
+    let mut vector =
+        VectorEnvironment::from_environments(count, ENVIRONMENT_SEED, options, |_| {
+            Simulator::new(domain.clone(), ENVIRONMENT_SEED)
+        })?;
     vector.reset(Mode::Training)?;
     Ok(vector)
 }

@@ -26,10 +26,10 @@ use rl_benches::raw::{
 };
 use rl_benches::timing::{Rates, Timing, measure_interleaved};
 use rl_benches::workloads::{
-    ENVIRONMENT_SEED, acrobot_simulator, by_id_vector, cartpole, cartpole_simulator,
-    discrete_actions, discrete_id_vector, discrete_rows, id_vector, kernel_vector, mountain_car,
-    mountain_car_simulator, pendulum_simulator, run_by_id_vector, run_episodes, run_raw,
-    run_raw_batch, run_vector, torque_actions, torque_elements, torque_rows,
+    ENVIRONMENT_SEED, acrobot, acrobot_simulator, by_id_vector, cartpole, cartpole_simulator,
+    copies_vector, discrete_actions, discrete_rows, kernel_vector, mountain_car,
+    mountain_car_simulator, pendulum, pendulum_simulator, run_by_id_vector, run_episodes, run_raw,
+    run_raw_batch, run_vector, torque_actions, torque_rows,
 };
 use rl_core::{Frame, RenderFrame};
 use rl_domains::cartpole::{CartPoleParams, CartPoleState};
@@ -276,9 +276,9 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         }),
     });
 
-    // Acrobot-v1: the simulator, the vector environment by id (its domain's step state by
-    // state, `SteppedStates`, the batched path of every domain without a block kernel) and
-    // the hand-written loop.
+    // Acrobot-v1: the simulator, the typed vector environment (copies of the simulator,
+    // `from_environments`: Acrobot has no block kernel; by id its domain's step serves, state
+    // by state) and the hand-written loop.
     let tape = discrete_actions(3, SINGLE_CHUNK);
     let mut simulator = acrobot_simulator()?;
     workloads.push(Workload {
@@ -288,7 +288,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         }),
     });
     for (threads, name) in [(1, "acrobot/vector/1024/1"), (2, "acrobot/vector/1024/2")] {
-        let mut vector = discrete_id_vector("Acrobot-v1", BATCH_ENVS, threads)?;
+        let mut vector = copies_vector(acrobot()?, BATCH_ENVS, threads)?;
         let mut rows = discrete_rows(3, BATCH_ENVS);
         workloads.push(Workload {
             configuration: batch(name, "Acrobot-v1", threads),
@@ -308,8 +308,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         }),
     });
 
-    // Pendulum-v1, the same configurations, with torques uniform in [-2, 2] (as `AnyElement`s
-    // for the vector by id, as the Python package hands them over).
+    // Pendulum-v1, the same configurations, with torques uniform in [-2, 2].
     let tape = torque_actions(SINGLE_CHUNK);
     let mut simulator = pendulum_simulator()?;
     workloads.push(Workload {
@@ -319,8 +318,8 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         }),
     });
     for (threads, name) in [(1, "pendulum/vector/1024/1"), (2, "pendulum/vector/1024/2")] {
-        let mut vector = id_vector("Pendulum-v1", BATCH_ENVS, threads)?;
-        let mut rows = torque_elements(BATCH_ENVS)?;
+        let mut vector = copies_vector(pendulum()?, BATCH_ENVS, threads)?;
+        let mut rows = torque_rows(BATCH_ENVS);
         workloads.push(Workload {
             configuration: batch(name, "Pendulum-v1", threads),
             chunk: recording(failure, move || {

@@ -42,16 +42,16 @@ impl Default for LaneResults {
 /// That is all a kernel writes: every `BlockStep` is a [`BatchStep`] through one scaffold,
 /// which cuts the batch into blocks, [`load`](Self::load)s each state and action into its lane,
 /// steps the block, [`store`](Self::store)s each lane's state back, writes the rewards and flags
-/// and each observation row ([`Domain::observe_flat_into`]), steps batches of fewer than 8
-/// states one by one with [`DeterministicTransitions::next`], and compiles the block loop for
-/// AVX-512, AVX2 and the default target, picking the widest the processor has at run time (the
-/// `multiversion` crate). Vector instructions round each lane as scalar ones do and Rust never
+/// and each observation row (the observation's float32 values, which is how a Box of float32
+/// flattens), steps batches of fewer than 8 states one by one with
+/// [`DeterministicTransitions::next`], and compiles the block loop for AVX-512, AVX2 and the
+/// default target, picking the widest the processor has at run time (the `multiversion`
+/// crate). Vector instructions round each lane as scalar ones do and Rust never
 /// fuses a multiplication and an addition, so every version gives the same bits when the block
 /// step performs the step's operations in the step's order. [`check_block_kernel`] checks
 /// that, for every version the processor has.
 ///
-/// The observations must flatten into rows of `f32` and `f64` without failing (float
-/// observations do): a kernel cannot report an error.
+/// The observations are arrays of float32 values (a Box of float32).
 ///
 /// # Example
 ///
@@ -122,7 +122,9 @@ impl Default for LaneResults {
 /// assert_eq!(check_block_kernel(&walk, &states, &actions), Ok(()));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait BlockStep: DeterministicTransitions<ObservationSpace: FlattenSpace> + Sync {
+pub trait BlockStep:
+    DeterministicTransitions<ObservationSpace: FlattenSpace, Observation: AsRef<[f32]>> + Sync
+{
     /// A block of [`BLOCK`] states in local arrays (columns of the states' fields, the lanes'
     /// actions and any intermediate values), which nothing else can point into.
     type Lanes: Default;
@@ -254,8 +256,10 @@ where
         }
     }
 
-    /// Steps the states a block at a time. Inlined into each instruction set's version of
-    /// [`step_blocks`], so that each compiles the kernel's block step for its own instructions.
+    /// Steps the states a block at a time: the lanes loaded, stepped, stored back and their
+    /// results and rows written. Inlined into each instruction set's version of
+    /// [`step_blocks`], so that each compiles the whole of it, the kernel's block step
+    /// included, for its own instructions.
     #[inline(always)]
     fn step_blocks_inline(self, kernel: &K) {
         if self.width == 0 {
@@ -284,37 +288,54 @@ where
                 kernel.load(&mut lanes, lane, state, action);
             }
             kernel.step_block(&mut lanes, states.len(), mode, &mut results);
-            let outputs = rewards
-                .iter_mut()
-                .zip(terminated.iter_mut())
-                .zip(rows.chunks_exact_mut(width));
-            let lane_results = results.rewards.iter().zip(&results.terminated);
-            for (lane, ((state, ((reward, done), row)), (lane_reward, lane_done))) in
-                states.iter_mut().zip(outputs).zip(lane_results).enumerate()
-            {
+            // One loop per output, each simple enough to be vectorised; the rows are written
+            // from the states stored a whole block earlier, not from ones just stored (which a
+            // load would have to wait on).
+            for (lane, state) in states.iter_mut().enumerate() {
                 *state = kernel.store(&lanes, lane);
-                (*reward, *done) = (*lane_reward, *lane_done);
+            }
+            let len = states.len();
+            rewards.copy_from_slice(&results.rewards[..len]);
+            terminated.copy_from_slice(&results.terminated[..len]);
+            for (state, row) in states.iter().zip(rows.chunks_exact_mut(width)) {
                 write_row(kernel, state, row);
             }
         }
     }
 }
 
-/// Writes `state`'s flattened observation into `row` (of the observation space's flat
-/// dimension).
+/// Writes `state`'s observation, float32 values, into `row` (of the observation space's flat
+/// dimension), each converted to `T`: its flattened form, which for a Box of float32 is the
+/// values themselves ([`check_block_kernel`] compares it with
+/// [`Domain::observe_flat_into`]). Written here rather than through the space's
+/// `flatten_into`, which the compiler does not always inline into the blocks' loop (a third
+/// slower for CartPole built by id).
 ///
 /// # Panics
 ///
-/// When the observation does not flatten into `row`, which [`BlockStep`] rules out (a float
-/// observation always does).
+/// When the observation has not as many values as `row` (a kernel whose observations are not
+/// a Box of float32), rather than leaving entries unwritten.
 #[inline(always)]
 fn write_row<K: BlockStep, T: FlatScalar>(kernel: &K, state: &K::State, row: &mut [T]) {
-    if let Err(error) = kernel.observe_flat_into(state, row) {
-        panic!(
-            "a block kernel's observation must flatten into its row ({}): {error}",
-            std::any::type_name::<K>()
-        );
+    let observation = kernel.observe(state);
+    let values = observation.as_ref();
+    if values.len() != row.len() {
+        wrong_row_length(values.len(), row.len());
     }
+    for (slot, value) in row.iter_mut().zip(values) {
+        *slot = T::from_f64(f64::from(*value));
+    }
+}
+
+/// Reports an observation of `values` values for a row of `row`, out of the way of
+/// [`write_row`]'s loop.
+#[cold]
+#[inline(never)]
+fn wrong_row_length(values: usize, row: usize) -> ! {
+    panic!(
+        "a block kernel's observation must be a row of its observation space's flat dimension: \
+         {values} values for a row of {row}"
+    )
 }
 
 /// [`Batch::step_blocks_inline`] compiled for AVX-512, AVX2 and the default target; the widest
@@ -339,7 +360,8 @@ fn step_blocks_avx512<K: BlockStep, T: FlatScalar>(kernel: &K, batch: Batch<'_, 
     batch.step_blocks_inline(kernel);
 }
 
-/// [`Batch::step_blocks_inline`] compiled for the default target only.
+/// [`Batch::step_blocks_inline`] compiled for the default target only, for
+/// [`check_block_kernel`].
 fn step_blocks_default<K: BlockStep, T: FlatScalar>(kernel: &K, batch: Batch<'_, K, T>) {
     batch.step_blocks_inline(kernel);
 }
@@ -442,7 +464,9 @@ impl<S: Clone + std::fmt::Debug> Written<S> {
             let outcome = kernel.next(state, action, Mode::Training);
             *state = outcome.next_state;
             (*reward, *done) = (outcome.value.reward(), outcome.terminated);
-            write_row(kernel, state, &mut row[..width]);
+            if let Err(error) = kernel.observe_flat_into(state, &mut row[..width]) {
+                panic!("an observation of the kernel's domain does not flatten: {error}");
+            }
         }
         written
     }

@@ -507,7 +507,7 @@ impl DeterministicTransitions for CartPole {}
 /// (library calls, which the processor overlaps when nothing else is in the way), then the rest
 /// of the step in a loop without calls or aliasing that the compiler turns into vector
 /// instructions, with the operations of [`cartpole_step`] in its order (the same
-/// [`dynamics`]), so that every lane gives its bits.
+/// `dynamics`), so that every lane gives its bits.
 impl BlockStep for CartPole {
     type Lanes = CartPoleLanes;
 
@@ -619,13 +619,24 @@ impl CartPoleLanes {
         results: &mut LaneResults,
     ) {
         let (alive, terminal) = (reward(params, false), reward(params, true));
-        let pole = &mut self.pole;
+        // Each column indexed on its own: reading and writing a lane through arrays of the
+        // four values (`PoleLanes::get` and `set`) keeps the loop from being vectorised (18%
+        // fewer steps per second at 1024 environments).
+        let [xs, x_dots, thetas, theta_dots] = &mut self.pole.state;
         for lane in 0..len.min(BLOCK) {
-            let state = CartPoleState::from_array(pole.get(lane));
+            let state = CartPoleState {
+                x: xs[lane],
+                x_dot: x_dots[lane],
+                theta: thetas[lane],
+                theta_dot: theta_dots[lane],
+            };
             let (sine, cosine) = (self.sines[lane], self.cosines[lane]);
-            let push_right = pole.push_right[lane];
+            let push_right = self.pole.push_right[lane];
             let next = dynamics(params, &state, push_right, sine, cosine, SEMI_IMPLICIT);
-            pole.set(lane, next.to_array());
+            xs[lane] = next.x;
+            x_dots[lane] = next.x_dot;
+            thetas[lane] = next.theta;
+            theta_dots[lane] = next.theta_dot;
             // `is_terminal` without short-circuits, so that the loop has no branch.
             let terminated = (next.x < -params.x_threshold)
                 | (next.x > params.x_threshold)

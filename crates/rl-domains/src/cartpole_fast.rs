@@ -398,7 +398,7 @@ impl BlockStep for FastCartPole {
         state: &FastCartPoleState,
         action: &i64,
     ) {
-        lanes.0.load(lane, state.to_array(), *action);
+        lanes.pole.load(lane, state.to_array(), *action);
     }
 
     #[inline(always)]
@@ -411,26 +411,53 @@ impl BlockStep for FastCartPole {
     ) {
         // A local copy, so that the compiler sees that no store of the loop changes it.
         let constants = self.constants;
-        let pole = &mut lanes.0;
+        // Each column indexed on its own: reading and writing a lane through arrays of the
+        // four values (`PoleLanes::get` and `set`) keeps the loop from being vectorised.
+        let [xs, x_dots, thetas, theta_dots] = &mut lanes.pole.state;
         for lane in 0..len.min(BLOCK) {
-            let state = FastCartPoleState::from_array(pole.get(lane));
-            let (next, reward, terminated) = constants.step(state, pole.push_right[lane]);
-            pole.set(lane, next.to_array());
-            results.rewards[lane] = f64::from(reward);
+            let state = FastCartPoleState {
+                x: xs[lane],
+                x_dot: x_dots[lane],
+                theta: thetas[lane],
+                theta_dot: theta_dots[lane],
+            };
+            let (next, reward, terminated) = constants.step(state, lanes.pole.push_right[lane]);
+            xs[lane] = next.x;
+            x_dots[lane] = next.x_dot;
+            thetas[lane] = next.theta;
+            theta_dots[lane] = next.theta_dot;
+            lanes.rewards[lane] = reward;
             results.terminated[lane] = terminated;
+        }
+        // The rewards widened apart: float64 stores in the loop above would halve its vectors.
+        let rewards = results.rewards.iter_mut().zip(&lanes.rewards);
+        for (slot, reward) in rewards.take(len) {
+            *slot = f64::from(*reward);
         }
     }
 
     #[inline(always)]
     fn store(&self, lanes: &FastCartPoleLanes, lane: usize) -> FastCartPoleState {
-        FastCartPoleState::from_array(lanes.0.get(lane))
+        FastCartPoleState::from_array(lanes.pole.get(lane))
     }
 }
 
-/// The lanes of the fast CartPole's kernel ([`BlockStep::Lanes`]): a block of float32 states
-/// and their actions.
-#[derive(Debug, Clone, Default)]
-pub struct FastCartPoleLanes(PoleLanes<f32>);
+/// The lanes of the fast CartPole's kernel ([`BlockStep::Lanes`]): a block of float32 states,
+/// their actions and their float32 rewards.
+#[derive(Debug, Clone)]
+pub struct FastCartPoleLanes {
+    pole: PoleLanes<f32>,
+    rewards: [f32; BLOCK],
+}
+
+impl Default for FastCartPoleLanes {
+    fn default() -> Self {
+        FastCartPoleLanes {
+            pole: PoleLanes::default(),
+            rewards: [0.0; BLOCK],
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

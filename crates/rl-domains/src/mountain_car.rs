@@ -393,7 +393,7 @@ impl DeterministicTransitions for MountainCar {}
 /// MountainCar's kernel: a block of states in local arrays, the cosines of their positions
 /// taken first (library calls), then the rest of the step in a loop the compiler turns into
 /// vector instructions, with the operations of [`mountain_car_step`] in its order (the same
-/// [`dynamics`]).
+/// `dynamics`).
 impl BlockStep for MountainCar {
     type Lanes = MountainCarLanes;
 
