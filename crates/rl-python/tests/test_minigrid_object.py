@@ -326,3 +326,55 @@ def test_image_options_are_minigrids_wrappers(option, wrapper):
                 np.testing.assert_array_equal(a, b)
         vector.close()
         reference.close()
+
+
+MAKE_VEC_WRAPPERS = [
+    [RGBImgPartialObsWrapper],
+    [RGBImgPartialObsWrapper, ImgObsWrapper],
+    [functools.partial(RGBImgPartialObsWrapper, tile_size=4), ImgObsWrapper],
+    [functools.partial(RGBImgObsWrapper, tile_size=3)],
+    [FullyObsWrapper, ImgObsWrapper],
+    [OneHotPartialObsWrapper],
+    [ImgObsWrapper],
+]
+
+
+@pytest.mark.parametrize("wrappers", MAKE_VEC_WRAPPERS, ids=lambda w: "+".join(map(repr, w)))
+def test_make_vec_with_minigrid_wrappers_is_the_rust_vector(wrappers):
+    env_id = "MiniGrid-DoorKey-5x5-v0"
+    ours = gym.make_vec(f"rlrs/{env_id}", 4, wrappers=wrappers)
+    assert isinstance(ours.unwrapped, rlrs.RustVectorEnv), "the Rust vector, not a SyncVectorEnv"
+    theirs = gym.make_vec(env_id, 4, wrappers=wrappers)
+    assert ours.single_observation_space == theirs.single_observation_space
+    assert ours.observation_space == theirs.observation_space
+    actions = np.random.default_rng(5)
+    assert_same(ours.reset(seed=2)[0], theirs.reset(seed=2)[0], "reset")
+    for step in range(40):
+        batch = actions.integers(7, size=4)
+        got, expected = ours.step(batch), theirs.step(batch)
+        assert_same(got[0], expected[0], f"step {step}")
+        for a, b in zip(got[1:4], expected[1:4]):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_make_vec_with_other_wrappers_is_a_sync_vector_of_wrapped_envs():
+    wrappers = [functools.partial(ViewSizeWrapper, agent_view_size=5), ImgObsWrapper]
+    ours = gym.make_vec("rlrs/MiniGrid-DoorKey-5x5-v0", 3, wrappers=wrappers)
+    assert isinstance(ours, gym.vector.SyncVectorEnv)
+    assert all(isinstance(env.unwrapped, rlrs.MiniGridEnv) for env in ours.envs)
+    theirs = gym.make_vec("MiniGrid-DoorKey-5x5-v0", 3, wrappers=wrappers)
+    assert_same(ours.reset(seed=4)[0], theirs.reset(seed=4)[0], "reset")
+    for step in range(20):
+        batch = np.full(3, step % 3)
+        assert_same(ours.step(batch)[0], theirs.step(batch)[0], f"step {step}")
+    # Any wrapper, on any id.
+    cartpole = gym.make_vec("rlrs/CartPole-v1", 2, wrappers=[functools.partial(gym.wrappers.ClipReward, min_reward=0.0)])
+    assert isinstance(cartpole, gym.vector.SyncVectorEnv)
+    # Asked for the vector entry point explicitly, other wrappers are refused as Gymnasium does.
+    with pytest.raises(gym.error.Error, match="wrappers"):
+        gym.make_vec(
+            "rlrs/MiniGrid-DoorKey-5x5-v0", 2, vectorization_mode="vector_entry_point",
+            wrappers=wrappers,
+        )
+    # Without wrappers, the default is still the Rust vector.
+    assert isinstance(gym.make_vec("rlrs/MiniGrid-DoorKey-5x5-v0", 2), rlrs.RustVectorEnv)
