@@ -270,7 +270,10 @@ where
         let refuse = |reason: String| {
             CoreError::invalid_parameter(
                 "state",
-                format!("{state} is not a state of this domain: {reason}"),
+                format!(
+                    "{} is not a state of this domain: {reason}",
+                    abbreviated(&state.to_string())
+                ),
             )
         };
         let typed = (fns.from_json)(state).map_err(refuse)?;
@@ -280,8 +283,9 @@ where
         let space = domain.observation_space();
         if !space.contains(&observation) {
             return Err(refuse(format!(
-                "its observation {} lies outside the observation space {space}",
-                space.element_to_any(&observation)
+                "its observation {} lies outside the observation space {}",
+                abbreviated(&space.element_to_any(&observation).to_string()),
+                abbreviated(&space.to_string())
             )));
         }
         let episode = self.inner_mut();
@@ -325,5 +329,19 @@ where
 
     fn domain_any(&self) -> Option<&dyn Any> {
         Some(self.inner().simulator.domain() as &dyn Any)
+    }
+}
+
+/// `text` as an error message quotes outside input: whole when short, else its first 80
+/// characters and its length (a state of a 200k-cell grid is two million characters).
+fn abbreviated(text: &str) -> String {
+    const SHOWN: usize = 80;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_owned(),
+        Some((end, _)) => format!(
+            "{}... ({} characters in all)",
+            &text[..end],
+            text.chars().count()
+        ),
     }
 }

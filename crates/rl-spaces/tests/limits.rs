@@ -249,3 +249,42 @@ fn elements_are_displayed_as_users_write_them() {
         "(2, [NaN])"
     );
 }
+
+/// Issue 40 item 2: Sequences nested deeper than `MAX_SEQUENCE_NESTING` (through Tuples too)
+/// are refused when built and when read from JSON (sampling one nested 50 deep would need
+/// about 4^50 items); at the limit, a space builds and samples.
+#[test]
+fn deeply_nested_sequences_are_refused_before_sampling() {
+    use rl_spaces::{MAX_SEQUENCE_NESTING, SequenceSpace};
+    let nest = |depth: usize| -> Result<AnySpace, SpaceError> {
+        let mut space = AnySpace::from(Discrete::new(3).unwrap());
+        for level in 0..depth {
+            let sequence = AnySpace::from(SequenceSpace::new(space, false)?);
+            // Every other level inside a Tuple: the nesting is counted through composites.
+            space = if level % 2 == 0 {
+                AnySpace::from(TupleSpace::new(vec![sequence])?)
+            } else {
+                sequence
+            };
+        }
+        Ok(space)
+    };
+    let at_limit = nest(MAX_SEQUENCE_NESTING).expect("the limit itself is allowed");
+    let mut rng = rl_spaces::NumpyGenerator::seed_from_u64(7);
+    for _ in 0..20 {
+        let element = at_limit.try_sample(&mut rng).expect("a sample");
+        assert!(at_limit.contains(&element));
+    }
+    let message = nest(MAX_SEQUENCE_NESTING + 1).unwrap_err().to_string();
+    assert!(message.contains("nested 7 deep"), "{message}");
+
+    // The same from a JSON definition nested 50 deep.
+    let mut definition = json!({"type": "Discrete", "n": 2});
+    for _ in 0..50 {
+        definition = json!({"type": "Sequence", "feature_space": definition});
+    }
+    let error = AnySpace::from_definition(&definition)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("at most 6 are allowed"), "{error}");
+}
