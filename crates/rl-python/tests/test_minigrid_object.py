@@ -119,9 +119,6 @@ def run_beside(wrap, env_id: str, seed: int, steps: int = STEPS) -> int:
         _, _, terminated, truncated, _ = expected
         if terminated or truncated:
             assert_same(ours.reset(), theirs.reset(), f"{where} reset after step {step}")
-        elif isinstance(ours, NoDeath) and expected[1] < 0 and not terminated:
-            # A death NoDeath forgave: minigrid walks on, rlrs's episode has ended.
-            break
     ours.close()
     theirs.close()
     return compared
@@ -378,3 +375,22 @@ def test_make_vec_with_other_wrappers_is_a_sync_vector_of_wrapped_envs():
         )
     # Without wrappers, the default is still the Rust vector.
     assert isinstance(gym.make_vec("rlrs/MiniGrid-DoorKey-5x5-v0", 2), rlrs.RustVectorEnv)
+
+
+def test_stepping_after_a_termination_walks_on_as_minigrid():
+    # LavaGapS5 seed 2: the agent walks into the lava; minigrid lets it walk on (NoDeath
+    # relies on it); so does rlrs's MiniGrid environment, generator and step count kept.
+    for env_id in ["MiniGrid-LavaGapS5-v0", "MiniGrid-Dynamic-Obstacles-5x5-v0"]:
+        ours, theirs = make_pair(env_id)
+        actions = np.random.default_rng(1)
+        terminations = 0
+        for seed in range(6):
+            assert_same(ours.reset(seed=seed), theirs.reset(seed=seed), env_id)
+            for step in range(40):
+                action = int(actions.integers(3))
+                expected = theirs.step(action)
+                assert_same(ours.step(action), expected, f"{env_id} seed {seed} step {step}")
+                terminations += bool(expected[2])
+                if expected[3]:
+                    break
+        assert terminations > 2, env_id

@@ -32,14 +32,17 @@ minigrid's keyword arguments are taken flat, as its constructors take them
 ``max_steps``, ``agent_view_size``, ``see_through_walls``, ``highlight``, ``tile_size``,
 ``agent_pov``, ``screen_size``; ``obstacle_type`` as minigrid's ``Lava`` or ``Wall`` class).
 
-What differs: stepping after an episode ended is an error in rlrs (``RuntimeError``), where
-minigrid lets the agent walk on; so minigrid's ``NoDeath`` wrapper matches minigrid up to the
-first death it forgives, and the next step then raises.
+Stepping after a termination continues the episode, as minigrid's does (minigrid has no end
+state: the agent stands on the lava, or beside the ball, and walks on), which minigrid's own
+``NoDeath`` wrapper relies on: the one place where rlrs follows the reference rather than its
+rule that stepping a finished episode is an error. The episode continues from the state the
+terminal step left, with its step count, time limit and generator; stepping after a
+truncation (the time limit) is still an error, and every other id keeps the rule.
 """
 
 from __future__ import annotations
 
-import functools
+import json
 from typing import Any
 
 import numpy as np
@@ -207,6 +210,8 @@ class MiniGridEnv(RustEnv):
         self._snapshot: tuple | None = None
         self._grid_cache = None
         self._generator: np.random.Generator | None = None
+        # Whether the last step terminated the episode (the next one continues it).
+        self._terminated = False
         if core_module == "rlrs._core":
             self.metadata = {**self.metadata, "render_fps": 10}
             self.observation_space = with_mission_space(self.observation_space, env_id, params)
@@ -391,13 +396,22 @@ class MiniGridEnv(RustEnv):
         else:
             self._generator = None
         self._changed()
+        self._terminated = False
         observation, info = super().reset(seed=seed, options=options)
         return _in_minigrids_order(observation), info
 
     def step(self, action: Any):
         self._hand_back_generator()
         self._changed()
+        if self._terminated:
+            # minigrid walks on after a termination (NoDeath relies on it): the episode
+            # restarts from the state the terminal step left, step count and generator kept.
+            state = self.state()
+            state["terminated"] = False
+            self._core.reset_to_state(json.dumps(state))
+            self._terminated = False
         observation, reward, terminated, truncated, info = super().step(action)
+        self._terminated = bool(terminated and not truncated)
         return _in_minigrids_order(observation), reward, terminated, truncated, info
 
     def render(self):
