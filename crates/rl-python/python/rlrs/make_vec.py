@@ -72,7 +72,8 @@ def image_option(wrappers: list[Any]) -> tuple[dict[str, Any], bool] | None:
     if name not in _IMAGE_OPTIONS:
         return None
     params: dict[str, Any] = {"image": _IMAGE_OPTIONS[name]}
-    tile_size = keywords.pop("tile_size", 8)
+    # FullyObsWrapper takes no tile_size (minigrid would refuse it): left to Gymnasium.
+    tile_size = keywords.pop("tile_size", 8) if name != "FullyObsWrapper" else 8
     if keywords or isinstance(tile_size, bool) or not isinstance(tile_size, int):
         return None
     if name in ("RGBImgPartialObsWrapper", "RGBImgObsWrapper"):
@@ -134,7 +135,8 @@ def make_vec(
         return original(id, num_envs, vectorization_mode, vector_kwargs, wrappers, **kwargs)
     wrappers = list(wrappers)
     option = None
-    if "image" not in kwargs and not vector_kwargs and _is_minigrid_spec(spec):
+    image_given = bool({"image", "image_tile_size"} & set(kwargs))
+    if not image_given and not vector_kwargs and _is_minigrid_spec(spec):
         option = image_option(wrappers)
     if option is not None:
         params, image_only = option
