@@ -118,7 +118,7 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=256)
 def _is_minigrid(env_id: str, core_module: str) -> bool:
     """Whether ``env_id`` is a MiniGrid id of the core ``core_module`` (``False`` for an id it
     does not know: the constructor then says so)."""

@@ -129,6 +129,8 @@ def _mission_space(env_id: str, key: str, kwargs: dict[str, Any]):
             env.close()
     except Exception:  # minigrid missing, or refusing arguments rlrs takes: rlrs's own Text
         space = None
+    if len(_MISSION_SPACES) >= 256:
+        _MISSION_SPACES.clear()
     _MISSION_SPACES[env_id, key] = space
     return space
 
