@@ -87,7 +87,10 @@ fn grids_too_small_or_too_large_are_refused_by_name() {
         ..MiniGridParams::default()
     })
     .expect("max_steps 0 is accepted, as minigrid accepts it");
-    assert_eq!((zero.max_steps(), rl_core::Domain::episode_cap(&zero)), (0, Some(1)));
+    assert_eq!(
+        (zero.max_steps(), rl_core::Domain::episode_cap(&zero)),
+        (0, Some(1))
+    );
 }
 
 #[test]
