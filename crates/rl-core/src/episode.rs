@@ -36,9 +36,10 @@ pub trait RegisteredEnvironment:
     /// # Errors
     ///
     /// [`CoreError::Unsupported`] when the registration declared no state access, and
-    /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's,
-    /// fails the domain's [`check_state`](crate::Domain::check_state), or is terminal (an
-    /// episode cannot start where one has ended); the environment is then left as it was.
+    /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's
+    /// or fails the domain's [`check_state`](crate::Domain::check_state) (the environment is
+    /// then left as it was). A terminal state is taken, as Gymnasium steps from any state it
+    /// is given (the reference traces step from such states).
     fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError>;
 
     /// A text picture of the current state ([`Render::render_text`](crate::Render::render_text)),
@@ -274,13 +275,6 @@ where
                 abbreviated(&space.element_to_any(&observation).to_string()),
                 abbreviated(&space.to_string())
             )));
-        }
-        if domain.is_terminal(&typed) {
-            return Err(refuse(
-                "it is terminal (the episode it belongs to has ended, such as Blackjack's \
-                 `stuck` or a bust hand); an episode starts from a state that is not"
-                    .to_owned(),
-            ));
         }
         let episode = self.inner_mut();
         let observation = episode.simulator.reset_to(typed, mode);
