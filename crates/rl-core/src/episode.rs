@@ -5,6 +5,8 @@
 //! This is what code keyed by id that shows or restores episodes needs (the Python package's
 //! single environment, `rl render`), so that none of it keeps a table of domain types.
 
+use std::any::Any;
+
 use rl_spaces::{AnyElement, AnySpace, DynamicSpace, Space};
 use serde_json::Value;
 
@@ -58,6 +60,18 @@ pub trait RegisteredEnvironment:
     /// [`CoreError::Unsupported`] when the registration declared no frames,
     /// [`CoreError::NeedsReset`] before the first reset.
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError>;
+
+    /// The current state, to downcast to the domain's state type (`None` before the first
+    /// reset): what code that knows the domain type reads beyond the JSON form (the Python
+    /// package's MiniGrid attributes).
+    fn state_any(&self) -> Option<&dyn Any> {
+        None
+    }
+
+    /// The typed domain, to downcast (`None` where the environment does not give it).
+    fn domain_any(&self) -> Option<&dyn Any> {
+        None
+    }
 }
 
 /// A [`RegisteredEnvironment`], boxed.
@@ -239,7 +253,7 @@ impl<D: Domain> FrameEnvironment for Episode<D> {
 
 impl<D> RegisteredEnvironment for DynamicEnvironment<Episode<D>>
 where
-    D: Domain + Send,
+    D: Domain + Send + 'static,
     D::State: Send,
     D::Action: Send,
     D::ObservationSpace: DynamicSpace,
@@ -306,6 +320,17 @@ where
 
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
         FrameEnvironment::render_frame(self.inner(), frame)
+    }
+
+    fn state_any(&self) -> Option<&dyn Any> {
+        self.inner()
+            .simulator
+            .state()
+            .map(|state| state as &dyn Any)
+    }
+
+    fn domain_any(&self) -> Option<&dyn Any> {
+        Some(self.inner().simulator.domain() as &dyn Any)
     }
 }
 

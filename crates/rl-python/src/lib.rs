@@ -16,7 +16,9 @@
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
 //! - `domain_info`, `settings` and `space_definition`, which the Python classes use, and
 //!   `space_samples_jsonable`, `space_jsonable_round_trip`, `space_samples` and
-//!   `space_contains`, which the side-by-side tests of elements against Gymnasium use.
+//!   `space_contains`, which the side-by-side tests of elements against Gymnasium use,
+//! - `is_minigrid`, `minigrid_domain`, `minigrid_state`, `minigrid_frame` and `minigrid_view`:
+//!   what `rlrs.minigrid.MiniGridEnv` reads for minigrid's attributes (`src/minigrid.rs`).
 //!
 //! # Exposing a domain of your own
 //!
@@ -59,6 +61,7 @@ use serde_json::Value;
 mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
+mod minigrid;
 pub mod single;
 pub mod vector;
 
@@ -296,6 +299,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(space_jsonable_round_trip, module)?)?;
     module.add_function(wrap_pyfunction!(space_samples, module)?)?;
     module.add_function(wrap_pyfunction!(space_contains, module)?)?;
+    minigrid::add_to_module(module)?;
     Ok(())
 }
 
