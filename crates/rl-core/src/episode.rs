@@ -39,7 +39,9 @@ pub trait RegisteredEnvironment:
     ///
     /// [`CoreError::Unsupported`] when the registration declared no state access, and
     /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's
-    /// (the environment is then left as it was).
+    /// or fails the domain's [`check_state`](crate::Domain::check_state) (the environment is
+    /// then left as it was). A terminal state is taken, as Gymnasium steps from any state it
+    /// is given (the reference traces step from such states).
     fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError>;
 
     /// A text picture of the current state ([`Render::render_text`](crate::Render::render_text)),

@@ -157,8 +157,13 @@ fn read_space(definition_json: &str) -> PyResult<rl_spaces::AnySpace> {
 /// `count` is a `ValueError` before anything is allocated.
 const SAMPLES_LIMIT: usize = 1 << 20;
 
+/// The most numbers (samples times the space's flat length) those functions draw in one call:
+/// 2^26, 512 MiB of `f64`.
+const SAMPLE_ENTRIES_LIMIT: usize = 1 << 26;
+
 /// Draws `count` samples of `space` (numpy's generator seeded with `seed`) into a vector
-/// reserved fallibly: a `count` over [`SAMPLES_LIMIT`] is a `ValueError`, memory that cannot be
+/// reserved fallibly: a `count` over [`SAMPLES_LIMIT`], or samples holding more than
+/// [`SAMPLE_ENTRIES_LIMIT`] numbers in all, is a `ValueError`, memory that cannot be
 /// had a `MemoryError`, never an abort of the Python process.
 fn draw_samples(
     space: &rl_spaces::AnySpace,
@@ -175,6 +180,13 @@ fn draw_samples(
                 "count is {count}; at most {SAMPLES_LIMIT} samples are drawn in one call"
             ))
         })?;
+    let entries = count.saturating_mul(rl_spaces::FlattenSpace::flat_dim(space).max(1));
+    if entries > SAMPLE_ENTRIES_LIMIT {
+        return Err(PyValueError::new_err(format!(
+            "{count} samples of {space} hold {entries} numbers; at most {SAMPLE_ENTRIES_LIMIT} \
+             are drawn in one call"
+        )));
+    }
     let mut batch = Vec::new();
     batch.try_reserve_exact(count).map_err(|error| {
         pyo3::exceptions::PyMemoryError::new_err(format!("{count} samples: {error}"))
@@ -217,13 +229,14 @@ fn space_samples<'py>(
 }
 
 /// Whether `object`, read as an element of the space defined by `definition_json` the way
-/// actions are read, is an element of it.
+/// actions are read, is an element of it. Like Gymnasium's `Space.contains`, an object that
+/// cannot be read as an element at all (a string for a Discrete space, an array of the wrong
+/// shape) is `False`, not an error; only an invalid definition raises.
 #[pyfunction]
 fn space_contains(definition_json: &str, object: &Bound<'_, PyAny>) -> PyResult<bool> {
     use rl_spaces::Space;
     let space = read_space(definition_json)?;
-    let element = convert::element_from_python(&space, object)?;
-    Ok(space.contains(&element))
+    Ok(convert::element_from_python(&space, object).is_ok_and(|element| space.contains(&element)))
 }
 
 /// Reads a batch written in Gymnasium's `to_jsonable` layout (JSON text) as elements of the

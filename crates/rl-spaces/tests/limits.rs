@@ -64,11 +64,14 @@ fn a_discrete_too_large_to_flatten_samples_but_never_flattens_or_enumerates() {
     // (and 2^40 aborted on memory). Since issue 34 any n is a space, as Gymnasium's
     // Discrete(2**40) is (sampled, checked, written to JSON), but one above MAX_FLAT_LEN is
     // neither flattened nor enumerated: an error or `None`, never an allocation of n.
+    // Since issue 40, n above i64::MAX is refused, as Gymnasium's np.int64(n) refuses it.
+    assert!(Discrete::new(1 << 63).is_err());
+    assert!(Discrete::with_start(u64::MAX, i64::MIN).is_err());
     let mut rng = rand_pcg::Pcg64::seed_from_u64(0);
     for space in [
-        Discrete::new(1 << 63).unwrap(),
+        Discrete::new(i64::MAX as u64).unwrap(),
         Discrete::new(1 << 40).unwrap(),
-        Discrete::with_start(u64::MAX, i64::MIN).unwrap(),
+        Discrete::with_start(i64::MAX as u64, i64::MIN).unwrap(),
         Discrete::new(MAX_FLAT_LEN as u64 + 1).unwrap(),
     ] {
         assert!(!space.is_flattenable(), "{space}");
@@ -99,9 +102,13 @@ fn a_discrete_too_large_to_flatten_samples_but_never_flattens_or_enumerates() {
                 .is_err()
         );
     }
-    // Gymnasium's seeded sampling of them (rl-fuzz's space-json input 703 of seed 1: 2^63
-    // values from -2^62, which numpy's integers(n) refuses but a Discrete holds).
-    let space = read(json!({"type": "Discrete", "n": 1u64 << 63, "start": -(1i64 << 62)})).unwrap();
+    // Gymnasium's seeded sampling of them (rl-fuzz's space-json input 703 of seed 1 was 2^63
+    // values from -2^62, refused since issue 40 as Gymnasium refuses it; one fewer is a space).
+    let error =
+        read(json!({"type": "Discrete", "n": 1u64 << 63, "start": -(1i64 << 62)})).unwrap_err();
+    assert!(error.to_string().contains("does not fit in i64"), "{error}");
+    let space =
+        read(json!({"type": "Discrete", "n": (1u64 << 63) - 1, "start": -(1i64 << 62)})).unwrap();
     let mut sampler = rl_spaces::SeededSampler::new(space.clone(), 1);
     let x = sampler.sample(None).unwrap().expect("a sample");
     assert!(space.contains(&x), "{x:?}");
