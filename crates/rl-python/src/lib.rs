@@ -60,6 +60,7 @@ mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
 pub mod single;
+mod toy_text;
 pub mod vector;
 
 /// A registry failure as a Python exception: unknown ids are `KeyError`s, bad parameters and
@@ -257,6 +258,11 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(space_jsonable_round_trip, module)?)?;
     module.add_function(wrap_pyfunction!(space_samples, module)?)?;
     module.add_function(wrap_pyfunction!(space_contains, module)?)?;
+    // Gymnasium's toy-text internals (rlrs.toy_text).
+    module.add_function(wrap_pyfunction!(toy_text::toy_text_kind, module)?)?;
+    module.add_function(wrap_pyfunction!(toy_text::toy_text_tables, module)?)?;
+    module.add_function(wrap_pyfunction!(toy_text::taxi_locations, module)?)?;
+    module.add_function(wrap_pyfunction!(toy_text::frozen_lake_random_map, module)?)?;
     Ok(())
 }
 

@@ -72,7 +72,7 @@ def test_observations_have_the_declared_dtype_and_lie_in_the_space(rust_id):
     space = env.observation_space
     assert observation in space
     if isinstance(space, spaces.Discrete):
-        assert isinstance(observation, np.int64)
+        assert type(observation) is int  # as Gymnasium's toy text (int(s))
     elif isinstance(space, spaces.Tuple):  # Blackjack's, a tuple as Gymnasium's
         assert isinstance(observation, tuple) and len(observation) == len(space.spaces)
     elif isinstance(space, spaces.Dict):  # MiniGrid's image, direction and mission
@@ -86,7 +86,8 @@ def test_observations_have_the_declared_dtype_and_lie_in_the_space(rust_id):
     for _ in range(20):
         observation, reward, terminated, truncated, info = env.step(env.action_space.sample())
         assert observation in space
-        assert isinstance(reward, float)
+        # A float, or an int where the reference gives one (test_dropin.py checks which).
+        assert type(reward) in (float, int)
         assert isinstance(terminated, bool) and isinstance(truncated, bool)
         if terminated or truncated:
             observation, _ = env.reset()

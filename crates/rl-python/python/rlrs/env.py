@@ -161,6 +161,17 @@ class RustEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 50}
 
+    def __new__(cls, env_id: Any = None, *args: Any, **kwargs: Any) -> RustEnv:
+        # Gymnasium's toy text (rlrs.toy_text): RustEnv("FrozenLake-v1") is a FrozenLakeEnv,
+        # a RustEnv with FrozenLake's attributes (P, desc, ...).
+        if cls is RustEnv and isinstance(env_id, str):
+            from .toy_text import env_class
+
+            special = env_class(kwargs.get("core_module", "rlrs._core"), env_id)
+            if special is not None:
+                cls = special
+        return super().__new__(cls)
+
     def __init__(
         self,
         env_id: str,
@@ -175,8 +186,10 @@ class RustEnv(gym.Env):
         self.env_id = env_id
         self.params = dict(params)
         module = core(core_module)
+        self._core_module = module
+        self._params_json = params_json(params)
         try:
-            self._core = module.Environment(env_id, params_json(params), 0)
+            self._core = module.Environment(env_id, self._params_json, 0)
         except KeyError as error:
             raise UnknownIdError(*error.args) from None
         self._episode_cap = module.domain_info(env_id, params_json(params))[1]
