@@ -28,6 +28,8 @@ MODULES = [
     ("rlrs", "__init__.py", "The package: registration of every id in Gymnasium, ids, version."),
     ("rlrs.env", "env.py", "One environment: `RustEnv`, a `gymnasium.Env`."),
     ("rlrs.vector", "vector.py", "The vector: `RustVectorEnv`, a `gymnasium.vector.VectorEnv`."),
+    ("rlrs.entry", "entry.py", "Gymnasium entry points by id (`rlrs.entry:<id>`)."),
+    ("rlrs.human", "human.py", "The `render_mode=\"human\"` window (pygame)."),
     ("rlrs.toy_text", "toy_text.py", "Gymnasium's toy-text internals (`P`, `desc`, `s`, ...)."),
     ("rlrs.spaces", "spaces.py", "Space definitions from Rust as `gymnasium.spaces`."),
     ("rlrs.sb3", "sb3.py", "Stable-Baselines3 over the Rust vector (needs `stable_baselines3`)."),

@@ -16,7 +16,9 @@
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
 //! - `domain_info`, `settings` and `space_definition`, which the Python classes use, and
 //!   `space_samples_jsonable`, `space_jsonable_round_trip`, `space_samples` and
-//!   `space_contains`, which the side-by-side tests of elements against Gymnasium use.
+//!   `space_contains`, which the side-by-side tests of elements against Gymnasium use,
+//! - `toy_text_kind`, `toy_text_tables`, `taxi_locations` and `frozen_lake_random_map`:
+//!   Gymnasium's toy-text internals for `rlrs.toy_text` ([`toy_text`]).
 //!
 //! # Exposing a domain of your own
 //!
@@ -60,7 +62,7 @@ mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
 pub mod single;
-mod toy_text;
+pub mod toy_text;
 pub mod vector;
 
 /// A registry failure as a Python exception: unknown ids are `KeyError`s, bad parameters and
