@@ -36,8 +36,9 @@ pub trait RegisteredEnvironment:
     /// # Errors
     ///
     /// [`CoreError::Unsupported`] when the registration declared no state access, and
-    /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's
-    /// (the environment is then left as it was).
+    /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's,
+    /// fails the domain's [`check_state`](crate::Domain::check_state), or is terminal (an
+    /// episode cannot start where one has ended); the environment is then left as it was.
     fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError>;
 
     /// A text picture of the current state ([`Render::render_text`](crate::Render::render_text)),
@@ -302,7 +303,10 @@ where
         let refuse = |reason: String| {
             CoreError::invalid_parameter(
                 "state",
-                format!("{state} is not a state of this domain: {reason}"),
+                format!(
+                    "{} is not a state of this domain: {reason}",
+                    abbreviated(&state.to_string())
+                ),
             )
         };
         let typed = (fns.from_json)(state).map_err(refuse)?;
@@ -312,9 +316,17 @@ where
         let space = domain.observation_space();
         if !space.contains(&observation) {
             return Err(refuse(format!(
-                "its observation {} lies outside the observation space {space}",
-                space.element_to_any(&observation)
+                "its observation {} lies outside the observation space {}",
+                abbreviated(&space.element_to_any(&observation).to_string()),
+                abbreviated(&space.to_string())
             )));
+        }
+        if domain.is_terminal(&typed) {
+            return Err(refuse(
+                "it is terminal (the episode it belongs to has ended, such as Blackjack's \
+                 `stuck` or a bust hand); an episode starts from a state that is not"
+                    .to_owned(),
+            ));
         }
         let episode = self.inner_mut();
         let observation = episode.simulator.reset_to(typed, mode);
@@ -452,5 +464,19 @@ where
 
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
         FrameEnvironment::render_frame(self.inner(), frame)
+    }
+}
+
+/// `text` as an error message quotes outside input: whole when short, else its first 80
+/// characters and its length (a state of a 200k-cell grid is two million characters).
+fn abbreviated(text: &str) -> String {
+    const SHOWN: usize = 80;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_owned(),
+        Some((end, _)) => format!(
+            "{}... ({} characters in all)",
+            &text[..end],
+            text.chars().count()
+        ),
     }
 }

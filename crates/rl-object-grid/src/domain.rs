@@ -49,7 +49,8 @@ pub struct MiniGridParams {
     /// The side of the agent's square view (7; odd, 3 to 63).
     pub agent_view_size: usize,
     /// The episode's time limit in steps (`null`: the environment's own formula, minigrid's
-    /// `max_steps=None`); at least 1.
+    /// `max_steps=None`). 0 is accepted, as minigrid accepts it: minigrid truncates when
+    /// `step_count >= max_steps`, so the episode ends at its first step.
     pub max_steps: Option<u64>,
 }
 
@@ -131,12 +132,6 @@ impl MiniGridParams {
             return Err(Error::InvalidParameter {
                 parameter: "agent_view_size".to_owned(),
                 reason: format!("must be odd and between 3 and {MAX_VIEW_SIZE}, got {size}"),
-            });
-        }
-        if self.max_steps == Some(0) {
-            return Err(Error::InvalidParameter {
-                parameter: "max_steps".to_owned(),
-                reason: "must be at least 1, got 0".to_owned(),
             });
         }
         self.env.validate()
@@ -298,6 +293,42 @@ impl MiniGrid {
         let mut out = vec![0; state.grid.width() * state.grid.height() * 3];
         self.write_full_encoding(state, &mut out);
         out
+    }
+
+    /// The obstacles of a state given from outside: none but in Dynamic-Obstacles, where each
+    /// stands inside the outer wall, on a cell that holds its blue ball, away from the agent
+    /// and from every other obstacle (a ball in the wall would erase wall cells as it moves).
+    fn check_obstacles(&self, state: &MiniGridState) -> Result<(), String> {
+        if self.rules != Rules::DynamicObstacles {
+            if let Some(obstacle) = state.obstacles.first() {
+                return Err(format!(
+                    "obstacles holds {obstacle:?}, but only Dynamic-Obstacles has moving obstacles"
+                ));
+            }
+            return Ok(());
+        }
+        let (width, height) = (self.width as i32, self.height as i32);
+        for (index, &obstacle) in state.obstacles.iter().enumerate() {
+            let field = format!("obstacles[{index}] at {obstacle:?}");
+            if obstacle.x < 1
+                || obstacle.y < 1
+                || obstacle.x >= width - 1
+                || obstacle.y >= height - 1
+            {
+                return Err(format!("{field} is not inside the outer wall"));
+            }
+            let cell = state.grid.get(obstacle);
+            if cell.kind() != ObjectKind::Ball {
+                return Err(format!("{field} stands on {cell:?}, not on its ball"));
+            }
+            if obstacle == state.agent {
+                return Err(format!("{field} is where the agent is"));
+            }
+            if state.obstacles[..index].contains(&obstacle) {
+                return Err(format!("{field} repeats an earlier obstacle"));
+            }
+        }
+        Ok(())
     }
 
     /// minigrid's `_reward()` at the state's step count: `1 - 0.9 * (step_count / max_steps)`.
@@ -676,8 +707,17 @@ impl Domain for MiniGrid {
         state.terminated
     }
 
+    /// minigrid's `max_steps`, except that a `max_steps` of 0 (which minigrid accepts, and
+    /// which ObstructedMaze's `num_rooms_visited=0` gives) is a cap of 1: minigrid truncates
+    /// when `step_count >= max_steps`, so both end the episode at its first step.
     fn episode_cap(&self) -> Option<u64> {
-        Some(self.max_steps)
+        Some(self.max_steps.max(1))
+    }
+
+    /// The state's `step_count`: an episode restored from a state counts its time limit from
+    /// there, as minigrid's would.
+    fn steps_taken(&self, state: &MiniGridState) -> u64 {
+        state.step_count
     }
 
     fn check_state(&self, state: &MiniGridState) -> Result<(), String> {
@@ -721,9 +761,32 @@ impl Domain for MiniGrid {
                 state.carrying
             ));
         }
-        if let Some(obstacle) = state.obstacles.iter().find(|&&p| !state.grid.contains(p)) {
-            return Err(format!("the obstacle at {obstacle:?} is outside the grid"));
+        if state.step_count >= self.max_steps.max(1) {
+            return Err(format!(
+                "step_count is {}, but an episode still running has taken fewer than max_steps \
+                 ({}) steps",
+                state.step_count, self.max_steps
+            ));
         }
-        Ok(())
+        if state.terminated {
+            return Err(
+                "terminated is true: an episode that has ended cannot be continued".to_owned(),
+            );
+        }
+        for (field, position) in [
+            ("task.first", state.task.first),
+            ("task.second", state.task.second),
+        ] {
+            if !state.grid.contains(position) {
+                return Err(format!("{field} at {position:?} is outside the grid"));
+            }
+        }
+        if !valid(state.task.object) {
+            return Err(format!(
+                "task.object ({:?}) is not an object of this crate",
+                state.task.object.to_bytes()
+            ));
+        }
+        self.check_obstacles(state)
     }
 }

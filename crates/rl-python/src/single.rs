@@ -294,13 +294,22 @@ impl PyEnvironment {
     }
 
     /// Releases the environment's resources; every later call but `close` is a
-    /// `RuntimeError`. Idempotent.
+    /// `RuntimeError`. Idempotent, and never fails: called from another thread while a call is
+    /// in progress, that call finishes first.
     fn close(&self) -> PyResult<()> {
-        if self.closed.load(Ordering::Acquire) {
+        if self.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
-        self.lock()?.environment.close();
-        self.closed.store(true, Ordering::Release);
+        // Closing never fails: from another thread while a call is in progress, that call
+        // finishes, every later one raises "closed", and the environment is released when
+        // the object is.
+        match self.inner.try_lock() {
+            Ok(mut inner) => inner.environment.close(),
+            Err(TryLockError::Poisoned(poisoned)) => {
+                PoisonError::into_inner(poisoned).environment.close();
+            }
+            Err(TryLockError::WouldBlock) => {}
+        }
         Ok(())
     }
 }

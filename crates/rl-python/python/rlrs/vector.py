@@ -339,6 +339,13 @@ class RustVectorEnv(VectorEnv):
                 f"the actions have shape {array.shape}; expected ({self.num_envs},): one "
                 f"integer of {self.single_action_space} per environment ({self.action_space})"
             )
+        if array.dtype == np.uint64 and array.size and int(array.max()) > np.iinfo(np.int64).max:
+            # A cast would wrap these to negative numbers, and the error would name those.
+            index = int(np.argmax(array > np.iinfo(np.int64).max))
+            raise ValueError(
+                f"invalid action {int(array[index])} for environment {index}: not an element "
+                f"of the action space {self.single_action_space}"
+            )
         return array.astype(np.int64)
 
     def _out(self, array: np.ndarray) -> np.ndarray:
