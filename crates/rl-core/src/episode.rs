@@ -436,8 +436,9 @@ where
             }
         };
         let episode = self.inner_mut();
-        if let Some((state, steps, ended)) = resumed {
-            episode.simulator.resume(state, mode, steps, ended);
+        match resumed {
+            Some((state, steps, ended)) => episode.simulator.resume(state, mode, steps, ended),
+            None => episode.simulator.unstart(mode),
         }
         episode.last_action = None;
         episode.simulator.set_random_state(RandomState::new(rng))

@@ -198,6 +198,17 @@ impl<D: Domain> Simulator<D> {
         }
     }
 
+    /// Forgets the episode, as before the first reset (a snapshot taken then).
+    pub(crate) fn unstart(&mut self, mode: Mode) {
+        if let Some(memory) = self.memory.as_mut() {
+            memory.clear();
+        }
+        self.state = None;
+        self.mode = mode;
+        self.steps = 0;
+        self.status = Status::NotStarted;
+    }
+
     /// Resumes a snapshot's episode: in `state`, `steps` steps in, ended or running (the
     /// generator is set apart, with [`Environment::set_random_state`]). The constraints'
     /// memory restarts from `state`.

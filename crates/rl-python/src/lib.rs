@@ -275,7 +275,8 @@ fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, Stri
 
 /// Adds the classes and functions of `rlrs._core` (`Environment`, `Vector`, `ids`, `entries`,
 /// `check`, `domain_info`, `settings`, `space_definition`, `space_samples_jsonable`,
-/// `space_jsonable_round_trip`, `space_samples`, `space_contains`) to `module`: what a domain
+/// `space_jsonable_round_trip`, `space_samples`, `space_contains`, and the toy-text functions
+/// of [`toy_text`]) to `module`: what a domain
 /// author's own extension module calls, after registering its domains, so that the Python
 /// classes `rlrs.RustEnv` and `rlrs.RustVectorEnv` drive them (see the [crate
 /// documentation](crate)). It registers nothing itself: the module serves the ids in the
