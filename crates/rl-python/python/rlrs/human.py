@@ -20,7 +20,7 @@ class Window:
             import pygame
         except ImportError as error:
             raise ImportError(
-                'render_mode="human" needs pygame: pip install pygame-ce (or pygame)'
+                'render_mode="human" needs pygame: pip install "rlrs[human]" (pygame-ce), or pygame'
             ) from error
         self._pygame = pygame
         self._title = title
