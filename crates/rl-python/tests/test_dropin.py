@@ -233,3 +233,10 @@ def test_human_mode_shows_the_frames_in_a_window(rust_id, monkeypatch):
     assert env.render() is None
     env.close()
     assert window.surface is None
+
+
+def test_a_vector_refuses_copies_plainly():
+    envs = rlrs.RustVectorEnv("CartPole-v1", 2)
+    for copier in (copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="single environments"):
+            copier(envs)

@@ -11,7 +11,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
-from .env import UnknownIdError, checked_seed, core, gymnasium_render_fps, mask_info, params_json
+from .env import UnknownIdError, checked_seed, core, id_metadata, mask_info, params_json
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -260,7 +260,7 @@ class RustVectorEnv(VectorEnv):
         self.metadata = {
             "autoreset_mode": autoreset_mode,
             "render_modes": modes,
-            "render_fps": gymnasium_render_fps(env_id) if core_module == "rlrs._core" else 50,
+            "render_fps": id_metadata(core_module, env_id)["render_fps"],
         }
         self._autoreset_mode = autoreset_mode
         # What the registration adds to Gymnasium's infos (the toy text's reset {"prob": 1},
@@ -634,6 +634,13 @@ class RustVectorEnv(VectorEnv):
         # Drops the Rust environments and stops their threads at once, whatever still refers
         # to the core (the bound stepping method does); later calls raise RuntimeError.
         self._core.close()
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # copy.deepcopy and pickle: refused plainly (single environments copy, RustEnv).
+        raise TypeError(
+            f"a RustVectorEnv ({self.env_id}) cannot be copied or pickled; single environments "
+            "(rlrs.RustEnv, gym.make) can: copy those, or make a new vector"
+        )
 
 
 def _first(batch: Any) -> Any:
