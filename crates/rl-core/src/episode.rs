@@ -5,6 +5,8 @@
 //! This is what code keyed by id that shows or restores episodes needs (the Python package's
 //! single environment, `rl render`), so that none of it keeps a table of domain types.
 
+use std::any::Any;
+
 use rl_spaces::{AnyElement, AnySpace, DynamicSpace, Space};
 use serde_json::Value;
 
@@ -36,9 +38,10 @@ pub trait RegisteredEnvironment:
     /// # Errors
     ///
     /// [`CoreError::Unsupported`] when the registration declared no state access, and
-    /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's,
-    /// fails the domain's [`check_state`](crate::Domain::check_state), or is terminal (an
-    /// episode cannot start where one has ended); the environment is then left as it was.
+    /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's
+    /// or fails the domain's [`check_state`](crate::Domain::check_state) (the environment is
+    /// then left as it was). A terminal state is taken, as Gymnasium steps from any state it
+    /// is given (the reference traces step from such states).
     fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError>;
 
     /// A text picture of the current state ([`Render::render_text`](crate::Render::render_text)),
@@ -92,6 +95,18 @@ pub trait RegisteredEnvironment:
         Err(CoreError::Unsupported {
             operation: "restoring a snapshot (the registration declared no with_state)",
         })
+    }
+
+    /// The current state, to downcast to the domain's state type (`None` before the first
+    /// reset): what code that knows the domain type reads beyond the JSON form (the Python
+    /// package's MiniGrid attributes).
+    fn state_any(&self) -> Option<&dyn Any> {
+        None
+    }
+
+    /// The typed domain, to downcast (`None` where the environment does not give it).
+    fn domain_any(&self) -> Option<&dyn Any> {
+        None
     }
 }
 
@@ -321,13 +336,6 @@ where
                 abbreviated(&space.to_string())
             )));
         }
-        if domain.is_terminal(&typed) {
-            return Err(refuse(
-                "it is terminal (the episode it belongs to has ended, such as Blackjack's \
-                 `stuck` or a bust hand); an episode starts from a state that is not"
-                    .to_owned(),
-            ));
-        }
         let episode = self.inner_mut();
         let observation = episode.simulator.reset_to(typed, mode);
         episode.last_action = None;
@@ -465,6 +473,17 @@ where
 
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
         FrameEnvironment::render_frame(self.inner(), frame)
+    }
+
+    fn state_any(&self) -> Option<&dyn Any> {
+        self.inner()
+            .simulator
+            .state()
+            .map(|state| state as &dyn Any)
+    }
+
+    fn domain_any(&self) -> Option<&dyn Any> {
+        Some(self.inner().simulator.domain() as &dyn Any)
     }
 }
 

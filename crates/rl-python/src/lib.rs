@@ -19,6 +19,8 @@
 //!   `space_contains`, which the side-by-side tests of elements against Gymnasium use,
 //! - `toy_text_kind`, `toy_text_tables`, `taxi_locations` and `frozen_lake_random_map`:
 //!   Gymnasium's toy-text internals for `rlrs.toy_text` ([`toy_text`]).
+//! - `is_minigrid`, `minigrid_domain`, `minigrid_state`, `minigrid_frame` and `minigrid_view`:
+//!   what `rlrs.minigrid.MiniGridEnv` reads for minigrid's attributes (`src/minigrid.rs`).
 //!
 //! # Exposing a domain of your own
 //!
@@ -61,6 +63,7 @@ use serde_json::Value;
 mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
+mod minigrid;
 pub mod single;
 pub mod toy_text;
 pub mod vector;
@@ -305,6 +308,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(toy_text::toy_text_tables, module)?)?;
     module.add_function(wrap_pyfunction!(toy_text::taxi_locations, module)?)?;
     module.add_function(wrap_pyfunction!(toy_text::frozen_lake_random_map, module)?)?;
+    minigrid::add_to_module(module)?;
     Ok(())
 }
 

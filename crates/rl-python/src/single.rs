@@ -20,8 +20,8 @@ use crate::convert::{element_from_python, element_to_python, info_to_python};
 use crate::{build_domain, core_error};
 
 /// The environment state behind the Python object.
-struct Inner {
-    environment: BoxedRegisteredEnvironment,
+pub(crate) struct Inner {
+    pub(crate) environment: BoxedRegisteredEnvironment,
     observation_space: AnySpace,
     action_space: AnySpace,
     /// The frame `render_rgb` draws into, made on its first call.
@@ -46,7 +46,7 @@ impl PyEnvironment {
     /// The environment, or an error if another Python thread is using it (conversions may
     /// run Python code, which can switch threads; waiting for the lock while holding the
     /// interpreter could deadlock).
-    fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+    pub(crate) fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
         if self.closed.load(Ordering::Acquire) {
             return Err(PyRuntimeError::new_err(format!(
                 "the {} environment is closed; make a new one",
@@ -151,7 +151,7 @@ impl PyEnvironment {
 
     /// The id it was built from.
     #[getter]
-    fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         &self.id
     }
 

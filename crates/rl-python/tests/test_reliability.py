@@ -335,10 +335,10 @@ def test_close_from_another_thread_while_stepping_never_fails():
         env.step(0)
 
 
-def test_a_terminal_state_is_refused():
+def test_a_stuck_blackjack_state_is_refused():
     # Issue 40 item 7: Blackjack's `stuck` was accepted and ignored.
     env = gym.make("rlrs/Blackjack-v1")
     env.reset(seed=0)
     state = {"player": [2, 3], "dealer": [4, 4], "dealer_top_card_suit": "H", "stuck": True}
-    with pytest.raises(ValueError, match="terminal"):
+    with pytest.raises(ValueError, match="stuck"):
         env.reset(options={"state": state})

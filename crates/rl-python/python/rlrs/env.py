@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import json
+import types
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -84,6 +86,13 @@ def seed_words(seed: int) -> list[int]:
             return words
 
 
+@dataclasses.dataclass(frozen=True)
+class _ModuleName:
+    """A module in a pickled or copied ``RustEnv``, by name."""
+
+    name: str
+
+
 # id_metadata's answers, by (core module, id).
 _METADATA: dict[tuple[str, str], dict[str, Any]] = {}
 
@@ -159,6 +168,19 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+@functools.lru_cache(maxsize=None)
+def _is_minigrid(env_id: str, core_module: str) -> bool:
+    """Whether ``env_id`` is a MiniGrid id of the core ``core_module`` (``False`` for an id it
+    does not know: the constructor then says so)."""
+    module = core(core_module)
+    if not hasattr(module, "is_minigrid"):
+        return False
+    try:
+        return bool(module.is_minigrid(env_id))
+    except (KeyError, ValueError):
+        return False
+
+
 class RustEnv(gym.Env):
     """The environment registered in Rust under ``env_id``, with Gymnasium's API.
 
@@ -207,15 +229,21 @@ class RustEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 50}
 
-    def __new__(cls, env_id: Any = None, *args: Any, **kwargs: Any) -> RustEnv:
-        # Gymnasium's toy text (rlrs.toy_text): RustEnv("FrozenLake-v1") is a FrozenLakeEnv,
-        # a RustEnv with FrozenLake's attributes (P, desc, ...).
+    def __new__(cls, env_id: Any = None, *args: Any, core_module: str = "rlrs._core", **kwargs: Any):
+        # A MiniGrid id gets minigrid's attributes (rlrs.minigrid.MiniGridEnv); Gymnasium's toy
+        # text theirs (rlrs.toy_text): RustEnv("FrozenLake-v1") is a FrozenLakeEnv, a RustEnv
+        # with FrozenLake's attributes (P, desc, ...).
         if cls is RustEnv and isinstance(env_id, str):
-            from .toy_text import env_class
+            if _is_minigrid(env_id, core_module):
+                from .minigrid import MiniGridEnv
 
-            special = env_class(kwargs.get("core_module", "rlrs._core"), env_id)
-            if special is not None:
-                cls = special
+                cls = MiniGridEnv
+            else:
+                from .toy_text import env_class
+
+                special = env_class(core_module, env_id)
+                if special is not None:
+                    cls = special
         return super().__new__(cls)
 
     def __init__(
@@ -277,9 +305,16 @@ class RustEnv(gym.Env):
         state = dict(self.__dict__)
         state["_window"] = None
         state.pop("_convert", None)
+        # Modules (a subclass's core module) travel by name.
+        for key, value in state.items():
+            if isinstance(value, types.ModuleType):
+                state[key] = _ModuleName(value.__name__)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            if isinstance(value, _ModuleName):
+                state[key] = importlib.import_module(value.name)
         self.__dict__.update(state)
         self._convert = observation_converter(self.observation_space)
         if self.render_mode == "human":
