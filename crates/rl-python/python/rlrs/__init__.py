@@ -75,11 +75,22 @@ def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -
             continue
         # An id that mirrors one of Gymnasium's carries its reward threshold and determinism.
         mirrored = gym.registry.get(rust_id) if core_module == "rlrs._core" else None
+        if core_module == "rlrs._core":
+            # Entry points by id (rlrs.entry): the spec's kwargs are the environment's alone,
+            # Gymnasium's registered ones for its ids, as the reference's spec has them
+            # (minigrid's ids take theirs flat once rl-object-grid reads them; {} until then).
+            entry_point = f"rlrs.entry:{rust_id}"
+            vector_entry_point = f"rlrs.entry:vector/{rust_id}"
+            kwargs = {} if mirrored is None or rust_id.startswith("MiniGrid-") else dict(mirrored.kwargs)
+        else:
+            entry_point = "rlrs.env:RustEnv"
+            vector_entry_point = "rlrs.vector:RustVectorEnv"
+            kwargs = {"env_id": rust_id, "core_module": core_module}
         gym.register(
             id=gym_id,
-            entry_point="rlrs.env:RustEnv",
-            vector_entry_point="rlrs.vector:RustVectorEnv",
-            kwargs={"env_id": rust_id, "core_module": core_module},
+            entry_point=entry_point,
+            vector_entry_point=vector_entry_point,
+            kwargs=kwargs,
             # The Rust domain truncates at its own episode cap: no TimeLimit on top (the
             # environment's spec reports that cap as max_episode_steps all the same).
             max_episode_steps=None,
