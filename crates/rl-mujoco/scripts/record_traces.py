@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Records the MuJoCo reference traces of testdata/reference/mujoco_v5.json from Gymnasium
+1.4.0 with the installed mujoco.
+
+Usage (in a venv with gymnasium==1.4.0, numpy==2.4.6, mujoco==4.0.0):
+    python3 crates/rl-mujoco/scripts/record_traces.py > testdata/reference/mujoco_v5.json
+
+For each id and seed: `gym.make(id)`, `reset(seed=seed)`, then STEPS steps of the actions
+`action(t)` below (a deterministic float32 sweep of the control ranges, which the Rust test
+computes the same way), resetting without a seed after each episode end. Each run is kept as
+the FNV-1a 64 digest of every reset observation and step (observation, reward, terminated,
+truncated and the infos' float64 values in key order, all as little-endian bytes), with the
+first steps written out in full to read a mismatch by.
+"""
+
+import json
+import struct
+import sys
+
+import gymnasium as gym
+import mujoco
+import numpy as np
+
+IDS = ["Hopper-v5", "HalfCheetah-v5", "InvertedPendulum-v5"]
+SEEDS = [0, 1, 2]
+STEPS = 300
+FULL = 3
+
+
+def action(space, t):
+    frac = np.array([((t * 7 + j * 3) % 11) / 10.0 for j in range(space.shape[0])], dtype=np.float32)
+    low = space.low.astype(np.float32)
+    high = space.high.astype(np.float32)
+    return (low + (high - low) * frac).astype(np.float32)
+
+
+class Digest:
+    def __init__(self):
+        self.value = 0xCBF29CE484222325
+
+    def add(self, data: bytes):
+        for byte in data:
+            self.value ^= byte
+            self.value = (self.value * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+
+    def floats(self, values):
+        self.add(struct.pack(f"<{len(values)}d", *[float(v) for v in values]))
+
+
+def step_bytes(digest, observation, reward, terminated, truncated, info):
+    digest.floats(np.asarray(observation, dtype=np.float64).ravel())
+    digest.floats([reward])
+    digest.add(bytes([int(terminated), int(truncated)]))
+    for key in sorted(info):
+        digest.add(key.encode())
+        digest.floats([info[key]])
+
+
+def record(env_id, seed):
+    env = gym.make(env_id)
+    digest = Digest()
+    observation, _ = env.reset(seed=seed)
+    digest.floats(np.asarray(observation, dtype=np.float64).ravel())
+    first = [{"reset": [float(x) for x in observation]}]
+    episodes = 1
+    for t in range(STEPS):
+        a = action(env.action_space, t)
+        observation, reward, terminated, truncated, info = env.step(a)
+        step_bytes(digest, observation, reward, terminated, truncated, info)
+        if t < FULL:
+            first.append({
+                "observation": [float(x) for x in observation],
+                "reward": float(reward),
+                "terminated": bool(terminated),
+                "truncated": bool(truncated),
+                "info": {key: float(value) for key, value in sorted(info.items())},
+            })
+        if terminated or truncated:
+            observation, _ = env.reset()
+            digest.floats(np.asarray(observation, dtype=np.float64).ravel())
+            episodes += 1
+    env.close()
+    return {"seed": seed, "episodes": episodes, "digest": f"{digest.value:016x}", "first": first}
+
+
+def main():
+    traces = {
+        "gymnasium": gym.__version__,
+        "numpy": np.__version__,
+        "mujoco": mujoco.__version__,
+        "steps": STEPS,
+        "ids": {env_id: [record(env_id, seed) for seed in SEEDS] for env_id in IDS},
+    }
+    json.dump(traces, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

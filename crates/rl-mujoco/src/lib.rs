@@ -1,0 +1,66 @@
+//! Gymnasium 1.4.0's MuJoCo v5 environments, seed for seed equal to Gymnasium's, on the MuJoCo
+//! library found at run time.
+//!
+//! | id | task |
+//! |---|---|
+//! | `Hopper-v5` | [`tasks::hopper`] |
+//! | `HalfCheetah-v5` | [`tasks::half_cheetah`] |
+//! | `InvertedPendulum-v5` | [`tasks::inverted_pendulum`] |
+//!
+//! # The library
+//!
+//! Nothing is linked at build time: `libmujoco` is opened when the first MuJoCo environment
+//! is made ([`library::library`]), from the file named by `RL_MUJOCO_LIBRARY`, else from the
+//! Python `mujoco` package (`pip install mujoco`; the `mujoco-core` wheel ships the library
+//! alone) of the interpreter named by `RL_MUJOCO_PYTHON`, else of `python3` or `python` on
+//! `PATH`. Its version must be one whose struct layout this crate carries (MuJoCo 3.17.0,
+//! 4.0.0, 4.0.1: `src/layout_table.rs`, generated from each version's headers by
+//! `scripts/mujoco_layout.py`); anything else is refused with the list. Without a library,
+//! the ids are still registered and making one is an error that says how to install it.
+//!
+//! # The models
+//!
+//! Gymnasium's MJCF files are carried in this crate (`assets/`, MIT, with Gymnasium's
+//! licence) and compiled by the loaded library. `xml_file` works as in Gymnasium: the name of
+//! one of those files, or a path starting with `.`, `/` or `~` to a model of your own
+//! ([`ModelSource`]).
+//!
+//! # Exactness
+//!
+//! The step is Gymnasium's `MujocoEnv` (controls set, `mj_step` `frame_skip` times,
+//! `mj_rnePostConstraint`), the reset noise comes from rl-core's NumPy generator in
+//! Gymnasium's order, and the rewards use NumPy's arithmetic (float32 control costs,
+//! pairwise sums): with the same library, the trajectories are Gymnasium's bit for bit.
+//!
+//! ```
+//! use rl_core::{Environment, Mode};
+//!
+//! rl_mujoco::register();
+//! match rl_core::registry::make("Hopper-v5", None) {
+//!     Ok(mut env) => {
+//!         env.seed(0);
+//!         env.reset(Mode::Training)?;
+//!     }
+//!     // Without MuJoCo: the error says how to get it.
+//!     Err(error) => assert!(error.to_string().contains("pip install mujoco"), "{error}"),
+//! }
+//! # Ok::<(), rl_core::CoreError>(())
+//! ```
+
+mod assets;
+mod environment;
+mod error;
+mod layout;
+mod layout_table;
+pub mod library;
+mod numpy_math;
+mod params;
+pub mod registry;
+mod simulation;
+pub mod tasks;
+
+pub use assets::{ModelSource, asset, asset_names};
+pub use environment::{MujocoDomain, Setup, Task};
+pub use error::MujocoError;
+pub use registry::register;
+pub use simulation::{Data, Model, Sizes};
