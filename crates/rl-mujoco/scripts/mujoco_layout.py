@@ -26,6 +26,7 @@ FIELDS = [
     ("mjModel", "na", "model_na"),
     ("mjModel", "nbody", "model_nbody"),
     ("mjModel", "nsite", "model_nsite"),
+    ("mjModel", "ntendon", "model_ntendon"),
     ("mjModel", "opt.timestep", "model_timestep"),
     ("mjModel", "qpos0", "model_qpos0"),
     ("mjModel", "body_mass", "model_body_mass"),
@@ -43,6 +44,9 @@ FIELDS = [
     ("mjData", "cvel", "data_cvel"),
     ("mjData", "qfrc_actuator", "data_qfrc_actuator"),
     ("mjData", "cfrc_ext", "data_cfrc_ext"),
+    ("mjData", "qfrc_constraint", "data_qfrc_constraint"),
+    ("mjData", "ten_length", "data_ten_length"),
+    ("mjData", "ten_velocity", "data_ten_velocity"),
 ]
 ENUMS = [("mjOBJ_BODY", "object_body"), ("mjOBJ_SITE", "object_site")]
 

@@ -27,6 +27,7 @@ pub(crate) struct Layout {
     pub(crate) model_na: Field,
     pub(crate) model_nbody: Field,
     pub(crate) model_nsite: Field,
+    pub(crate) model_ntendon: Field,
     pub(crate) model_timestep: Field,
     pub(crate) model_qpos0: Field,
     pub(crate) model_body_mass: Field,
@@ -44,6 +45,9 @@ pub(crate) struct Layout {
     pub(crate) data_cvel: Field,
     pub(crate) data_qfrc_actuator: Field,
     pub(crate) data_cfrc_ext: Field,
+    pub(crate) data_qfrc_constraint: Field,
+    pub(crate) data_ten_length: Field,
+    pub(crate) data_ten_velocity: Field,
     /// `mjOBJ_BODY`.
     pub(crate) object_body: i32,
     /// `mjOBJ_SITE`.
@@ -70,6 +74,7 @@ impl Layout {
             self.model_na,
             self.model_nbody,
             self.model_nsite,
+            self.model_ntendon,
         ];
         let words = [
             self.model_timestep,
@@ -91,6 +96,9 @@ impl Layout {
             self.data_cvel,
             self.data_qfrc_actuator,
             self.data_cfrc_ext,
+            self.data_qfrc_constraint,
+            self.data_ten_length,
+            self.data_ten_velocity,
         ];
         let fits = |field: &Field, size: usize| field.offset + field.size <= size;
         sizes

@@ -26,6 +26,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 144,
             size: 8,
         },
+        model_ntendon: Field {
+            offset: 480,
+            size: 8,
+        },
         model_timestep: Field {
             offset: 792,
             size: 8,
@@ -94,6 +98,18 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 161464,
             size: 8,
         },
+        data_qfrc_constraint: Field {
+            offset: 161432,
+            size: 8,
+        },
+        data_ten_length: Field {
+            offset: 161112,
+            size: 8,
+        },
+        data_ten_velocity: Field {
+            offset: 161264,
+            size: 8,
+        },
         object_body: 1,
         object_site: 6,
         model_size: 5680,
@@ -117,6 +133,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         },
         model_nsite: Field {
             offset: 144,
+            size: 8,
+        },
+        model_ntendon: Field {
+            offset: 472,
             size: 8,
         },
         model_timestep: Field {
@@ -185,6 +205,18 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         },
         data_cfrc_ext: Field {
             offset: 161480,
+            size: 8,
+        },
+        data_qfrc_constraint: Field {
+            offset: 161448,
+            size: 8,
+        },
+        data_ten_length: Field {
+            offset: 161128,
+            size: 8,
+        },
+        data_ten_velocity: Field {
+            offset: 161280,
             size: 8,
         },
         object_body: 1,
@@ -212,6 +244,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 144,
             size: 8,
         },
+        model_ntendon: Field {
+            offset: 472,
+            size: 8,
+        },
         model_timestep: Field {
             offset: 792,
             size: 8,
@@ -278,6 +314,18 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         },
         data_cfrc_ext: Field {
             offset: 161480,
+            size: 8,
+        },
+        data_qfrc_constraint: Field {
+            offset: 161448,
+            size: 8,
+        },
+        data_ten_length: Field {
+            offset: 161128,
+            size: 8,
+        },
+        data_ten_velocity: Field {
+            offset: 161280,
             size: 8,
         },
         object_body: 1,

@@ -3,9 +3,17 @@
 //!
 //! | id | task |
 //! |---|---|
-//! | `Hopper-v5` | [`tasks::hopper`] |
+//! | `Ant-v5` | [`tasks::ant`] |
 //! | `HalfCheetah-v5` | [`tasks::half_cheetah`] |
+//! | `Hopper-v5` | [`tasks::hopper`] |
+//! | `Humanoid-v5` | [`tasks::humanoid`] |
+//! | `HumanoidStandup-v5` | [`tasks::humanoid_standup`] |
+//! | `InvertedDoublePendulum-v5` | [`tasks::inverted_double_pendulum`] |
 //! | `InvertedPendulum-v5` | [`tasks::inverted_pendulum`] |
+//! | `Pusher-v5` | [`tasks::pusher`] |
+//! | `Reacher-v5` | [`tasks::reacher`] |
+//! | `Swimmer-v5` | [`tasks::swimmer`] |
+//! | `Walker2d-v5` | [`tasks::walker2d`] |
 //!
 //! # The library
 //!
@@ -30,7 +38,17 @@
 //! The step is Gymnasium's `MujocoEnv` (controls set, `mj_step` `frame_skip` times,
 //! `mj_rnePostConstraint`), the reset noise comes from rl-core's NumPy generator in
 //! Gymnasium's order, and the rewards use NumPy's arithmetic (float32 control costs,
-//! pairwise sums): with the same library, the trajectories are Gymnasium's bit for bit.
+//! pairwise sums, `np.linalg.norm` as OpenBLAS's `dot` computes it, fused where its kernel
+//! for the processor fuses): with the same library, the trajectories are Gymnasium's bit for
+//! bit (`tests/traces.rs`: all 11 ids, 3 seeds of 300 steps each, against Gymnasium 1.4.0 with
+//! mujoco 4.0.0; 4.0.1 gives the same bits).
+//!
+//! # Limits
+//!
+//! Rendering is not offered (no `render_mode="rgb_array"`); the reset infos Gymnasium returns
+//! (`x_position`, ...) are not produced, as rl-core's reset returns an observation only; the
+//! infos are JSON numbers (a float32 `reward_ctrl` widens exactly to float64) and lists (the
+//! humanoids' tendons), not NumPy scalars and arrays.
 //!
 //! ```
 //! use rl_core::{Environment, Mode};

@@ -68,6 +68,62 @@ pub(crate) fn clip(value: f64, low: f64, high: f64) -> f64 {
     }
 }
 
+/// Whether NumPy's `dot` (OpenBLAS's `ddot`, behind `np.linalg.norm`) fuses its multiply-adds
+/// on this processor: its x86-64 kernels for processors with AVX2 and FMA (Haswell on) and
+/// its AArch64 kernels do; older x86-64 kernels multiply and add separately.
+fn blas_fuses() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        true
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        false
+    }
+}
+
+/// `np.linalg.norm(x)` (or `ord=2`) of a short float64 vector (2 or 3 entries):
+/// `sqrt(dot(x, x))`, the dot product accumulated from 0 in order, fused where OpenBLAS's
+/// kernel fuses ([`blas_fuses`]).
+pub(crate) fn norm(values: &[f64]) -> f64 {
+    let fused = blas_fuses();
+    let mut sum = 0.0f64;
+    for &value in values {
+        sum = if fused {
+            value.mul_add(value, sum)
+        } else {
+            sum + value * value
+        };
+    }
+    sum.sqrt()
+}
+
+/// `x**2` on a float64 as NumPy computes it: C `pow(x, 2.0)`, the exponent hidden from the
+/// optimiser (which would rewrite it as `x * x`).
+#[inline]
+pub(crate) fn python_square(value: f64) -> f64 {
+    value.powf(std::hint::black_box(2.0))
+}
+
+/// `np.sum(np.square(values))` of float64 values (pairwise), without allocating for up to
+/// 512 entries.
+pub(crate) fn sum_of_squares_f64(values: &[f64]) -> f64 {
+    let mut squares = [0f64; 512];
+    if values.len() <= squares.len() {
+        for (square, &value) in squares.iter_mut().zip(values) {
+            *square = value * value;
+        }
+        pairwise_sum(&squares[..values.len()])
+    } else {
+        let squares: Vec<f64> = values.iter().map(|&value| value * value).collect();
+        pairwise_sum(&squares)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

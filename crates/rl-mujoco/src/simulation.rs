@@ -35,6 +35,8 @@ pub struct Sizes {
     pub nbody: usize,
     /// Sites (`nsite`).
     pub nsite: usize,
+    /// Tendons (`ntendon`).
+    pub ntendon: usize,
 }
 
 /// A compiled MuJoCo model (`mjModel`), read-only once built.
@@ -182,6 +184,7 @@ impl Model {
                 na: read_size(base, layout.model_na),
                 nbody: read_size(base, layout.model_nbody),
                 nsite: read_size(base, layout.model_nsite),
+                ntendon: read_size(base, layout.model_ntendon),
             }
         };
         Ok(Model {
@@ -469,6 +472,21 @@ impl Data {
     /// The com-based external forces on the bodies (`cfrc_ext`, `nbody x 6`).
     pub fn cfrc_ext(&self) -> &[f64] {
         self.array(self.layout().data_cfrc_ext, 6 * self.model.sizes.nbody)
+    }
+
+    /// The constraint forces in joint space (`qfrc_constraint`, `nv`).
+    pub fn qfrc_constraint(&self) -> &[f64] {
+        self.array(self.layout().data_qfrc_constraint, self.model.sizes.nv)
+    }
+
+    /// The tendons' lengths (`ten_length`, `ntendon`).
+    pub fn ten_length(&self) -> &[f64] {
+        self.array(self.layout().data_ten_length, self.model.sizes.ntendon)
+    }
+
+    /// The tendons' velocities (`ten_velocity`, `ntendon`).
+    pub fn ten_velocity(&self) -> &[f64] {
+        self.array(self.layout().data_ten_velocity, self.model.sizes.ntendon)
     }
 
     /// `mj_resetData`: back to the reference configuration, at rest, time 0.

@@ -13,9 +13,17 @@ use std::path::{Path, PathBuf};
 use ndarray::{ArrayD, IxDyn};
 use rl_core::{Environment, Mode, Simulator, Value};
 use rl_mujoco::library::{self, LibrarySource};
-use rl_mujoco::tasks::half_cheetah::{HalfCheetah, HalfCheetahParams};
-use rl_mujoco::tasks::hopper::{Hopper, HopperParams};
-use rl_mujoco::tasks::inverted_pendulum::{InvertedPendulum, InvertedPendulumParams};
+use rl_mujoco::tasks::ant::Ant;
+use rl_mujoco::tasks::half_cheetah::HalfCheetah;
+use rl_mujoco::tasks::hopper::Hopper;
+use rl_mujoco::tasks::humanoid::Humanoid;
+use rl_mujoco::tasks::humanoid_standup::HumanoidStandup;
+use rl_mujoco::tasks::inverted_double_pendulum::InvertedDoublePendulum;
+use rl_mujoco::tasks::inverted_pendulum::InvertedPendulum;
+use rl_mujoco::tasks::pusher::Pusher;
+use rl_mujoco::tasks::reacher::Reacher;
+use rl_mujoco::tasks::swimmer::Swimmer;
+use rl_mujoco::tasks::walker2d::Walker2d;
 use rl_mujoco::{MujocoDomain, Task};
 use rl_spaces::BoxSpace;
 use serde_json::Value as Json;
@@ -77,6 +85,14 @@ fn action(space: &BoxSpace<f32>, t: usize) -> ArrayD<f32> {
     ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("a vector")
 }
 
+/// An info value's floats: a number, or a list of numbers (the humanoids' tendons).
+fn info_floats(value: &Json) -> Vec<f64> {
+    match value {
+        Json::Array(_) => floats(value),
+        _ => vec![value.as_f64().expect("a number")],
+    }
+}
+
 fn floats(values: &Json) -> Vec<f64> {
     values
         .as_array()
@@ -95,11 +111,13 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
     let observation = env.reset(Mode::Training).expect("reset");
     digest.floats(observation.iter().copied());
     let first = run["first"].as_array().expect("the first steps");
-    assert_eq!(
-        observation.iter().copied().collect::<Vec<_>>(),
-        floats(&first[0]["reset"]),
-        "{id} seed {seed}: the reset observation"
-    );
+    if let Some(reset) = first.first() {
+        assert_eq!(
+            observation.iter().copied().collect::<Vec<_>>(),
+            floats(&reset["reset"]),
+            "{id} seed {seed}: the reset observation"
+        );
+    }
     let mut episodes = 1;
     for t in 0..steps {
         let outcome = env.step(&action(space, t)).expect("step");
@@ -110,7 +128,7 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
         entries.sort_by_key(|(key, _)| *key);
         for (key, value) in entries {
             digest.add(key.as_bytes());
-            digest.floats([value.as_f64().expect("a number")]);
+            digest.floats(info_floats(value));
         }
         if let Some(expected) = first.get(t + 1) {
             let context = format!("{id} seed {seed} step {t}");
@@ -130,10 +148,11 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
                 .info
                 .iter()
                 .map(|(key, value)| {
-                    (
-                        key.to_owned(),
-                        Json::from(value.as_f64().expect("a number")),
-                    )
+                    let value = match value {
+                        Json::Array(_) => value.clone(),
+                        _ => Json::from(value.as_f64().expect("a number")),
+                    };
+                    (key.to_owned(), value)
                 })
                 .collect();
             assert_eq!(Json::Object(info), expected["info"], "{context}: info");
@@ -172,30 +191,40 @@ impl<T: Task> ActionBox for MujocoDomain<T> {
     }
 }
 
-#[test]
-fn hopper_matches_gymnasium() {
-    if library_or_skip().is_none() {
-        return;
-    }
-    let domain = Hopper::domain(HopperParams::default()).expect("Hopper");
-    check_id(&reference(), "Hopper-v5", domain);
+/// One test per id: its default parameters against the recorded runs.
+macro_rules! matches_gymnasium {
+    ($($test:ident: $id:literal => $task:ident;)*) => {$(
+        #[test]
+        fn $test() {
+            if library_or_skip().is_none() {
+                return;
+            }
+            let domain = $task::domain(Default::default()).expect($id);
+            check_id(&reference(), $id, domain);
+        }
+    )*};
+}
+
+matches_gymnasium! {
+    ant_matches_gymnasium: "Ant-v5" => Ant;
+    half_cheetah_matches_gymnasium: "HalfCheetah-v5" => HalfCheetah;
+    hopper_matches_gymnasium: "Hopper-v5" => Hopper;
+    humanoid_matches_gymnasium: "Humanoid-v5" => Humanoid;
+    humanoid_standup_matches_gymnasium: "HumanoidStandup-v5" => HumanoidStandup;
+    inverted_double_pendulum_matches_gymnasium: "InvertedDoublePendulum-v5" => InvertedDoublePendulum;
+    inverted_pendulum_matches_gymnasium: "InvertedPendulum-v5" => InvertedPendulum;
+    pusher_matches_gymnasium: "Pusher-v5" => Pusher;
+    reacher_matches_gymnasium: "Reacher-v5" => Reacher;
+    swimmer_matches_gymnasium: "Swimmer-v5" => Swimmer;
+    walker2d_matches_gymnasium: "Walker2d-v5" => Walker2d;
 }
 
 #[test]
-fn half_cheetah_matches_gymnasium() {
-    if library_or_skip().is_none() {
-        return;
+fn every_id_is_recorded_and_registered() {
+    let reference = reference();
+    rl_mujoco::register();
+    for id in rl_mujoco::registry::IDS {
+        assert!(reference["ids"][id].is_array(), "{id} has no recorded runs");
+        assert!(rl_core::registry::contains(id), "{id} is not registered");
     }
-    let domain = HalfCheetah::domain(HalfCheetahParams::default()).expect("HalfCheetah");
-    check_id(&reference(), "HalfCheetah-v5", domain);
-}
-
-#[test]
-fn inverted_pendulum_matches_gymnasium() {
-    if library_or_skip().is_none() {
-        return;
-    }
-    let domain =
-        InvertedPendulum::domain(InvertedPendulumParams::default()).expect("InvertedPendulum");
-    check_id(&reference(), "InvertedPendulum-v5", domain);
 }

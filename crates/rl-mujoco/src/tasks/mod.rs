@@ -1,8 +1,17 @@
 //! The environments' tasks, one file each, and what several share.
 
+pub mod ant;
 pub mod half_cheetah;
 pub mod hopper;
+pub mod humanoid;
+pub mod humanoid_standup;
+pub mod inverted_double_pendulum;
 pub mod inverted_pendulum;
+pub mod locomotion;
+pub mod pusher;
+pub mod reacher;
+pub mod swimmer;
+pub mod walker2d;
 
 use rl_core::Info;
 
