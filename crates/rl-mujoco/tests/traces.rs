@@ -1,7 +1,8 @@
-//! The MuJoCo ids against Gymnasium 1.4.0's recorded traces
-//! (`testdata/reference/mujoco_v5.json`, written by `scripts/record_traces.py` with mujoco
-//! 4.0.0): every reset observation and step (observation, reward, flags, infos) bit for bit,
-//! through FNV-1a digests of 300 steps per seed and the first steps in full.
+//! The MuJoCo ids against Gymnasium 1.4.0's recorded traces (`testdata/reference/`
+//! `mujoco_v5.json` with mujoco 4.0.0 and `mujoco_v5_mujoco3.json` with mujoco 3.17.0, written
+//! by `scripts/record_traces.py`; the file of the loaded library's version is used): every
+//! reset observation and step (observation, reward, flags, infos) bit for bit, through FNV-1a
+//! digests of 300 steps per seed and the first steps in full.
 //!
 //! The tests need the MuJoCo library: they find it as the crate does (`RL_MUJOCO_LIBRARY`,
 //! `RL_MUJOCO_PYTHON`), else through the Python package's test venv
@@ -47,11 +48,37 @@ fn library_or_skip() -> Option<&'static library::Library> {
     }
 }
 
-fn reference() -> Json {
-    let path: PathBuf =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/reference/mujoco_v5.json");
-    let text = std::fs::read_to_string(&path).expect("the MuJoCo reference traces");
-    serde_json::from_str(&text).expect("valid JSON")
+/// The recorded files, one per MuJoCo version they were recorded with.
+const REFERENCE_FILES: [&str; 2] = ["mujoco_v5.json", "mujoco_v5_mujoco3.json"];
+
+/// The traces recorded with the loaded library's version (or, failing that, its
+/// `major.minor`), or `None` (after saying why) where none was.
+fn reference(library: &library::Library) -> Option<Json> {
+    let version = library.version_text();
+    let minor = |text: &str| text.rsplit_once('.').map(|(head, _)| head.to_owned());
+    let files: Vec<Json> = REFERENCE_FILES
+        .iter()
+        .map(|name| {
+            let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../testdata/reference")
+                .join(name);
+            let text = std::fs::read_to_string(&path).expect("the MuJoCo reference traces");
+            serde_json::from_str(&text).expect("valid JSON")
+        })
+        .collect();
+    let recorded = |file: &Json| file["mujoco"].as_str().unwrap_or("").to_owned();
+    let found = files
+        .iter()
+        .find(|file| recorded(file) == version)
+        .or_else(|| {
+            files
+                .iter()
+                .find(|file| minor(&recorded(file)) == minor(&version))
+        });
+    if found.is_none() {
+        println!("skipping the MuJoCo traces: none was recorded with MuJoCo {version}");
+    }
+    found.cloned()
 }
 
 /// FNV-1a 64, as the recorder computes it.
@@ -196,11 +223,11 @@ macro_rules! matches_gymnasium {
     ($($test:ident: $id:literal => $task:ident;)*) => {$(
         #[test]
         fn $test() {
-            if library_or_skip().is_none() {
+            let Some(reference) = library_or_skip().and_then(reference) else {
                 return;
-            }
+            };
             let domain = $task::domain(Default::default()).expect($id);
-            check_id(&reference(), $id, domain);
+            check_id(&reference, $id, domain);
         }
     )*};
 }
@@ -221,10 +248,21 @@ matches_gymnasium! {
 
 #[test]
 fn every_id_is_recorded_and_registered() {
-    let reference = reference();
     rl_mujoco::register();
+    for name in REFERENCE_FILES {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/reference")
+            .join(name);
+        let text = std::fs::read_to_string(&path).expect("the MuJoCo reference traces");
+        let reference: Json = serde_json::from_str(&text).expect("valid JSON");
+        for id in rl_mujoco::registry::IDS {
+            assert!(
+                reference["ids"][id].is_array(),
+                "{id} has no runs in {name}"
+            );
+        }
+    }
     for id in rl_mujoco::registry::IDS {
-        assert!(reference["ids"][id].is_array(), "{id} has no recorded runs");
         assert!(rl_core::registry::contains(id), "{id} is not registered");
     }
 }
