@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Records the MuJoCo reference traces of testdata/reference/mujoco_v5.json from Gymnasium
-1.4.0 with the installed mujoco.
+"""Records the MuJoCo reference traces of testdata/reference/ from Gymnasium 1.4.0 with the
+installed mujoco.
 
-Usage (in a venv with gymnasium==1.4.0, numpy==2.4.6, mujoco==4.0.0):
+Usage (in a venv with gymnasium==1.4.0, numpy==2.4.6, imageio and mujoco==4.0.0, or 3.17.0):
     python3 crates/rl-mujoco/scripts/record_traces.py > testdata/reference/mujoco_v5.json
+    python3 crates/rl-mujoco/scripts/record_traces.py > testdata/reference/mujoco_v5_mujoco3.json
 
 For each id and seed: `gym.make(id)`, `reset(seed=seed)`, then STEPS steps of the actions
 `action(t)` below (a deterministic float32 sweep of the control ranges, which the Rust test
 computes the same way), resetting without a seed after each episode end. Each run is kept as
-the FNV-1a 64 digest of every reset observation and step (observation, reward, terminated,
-truncated and the infos' float64 values in key order, all as little-endian bytes), with the
+the FNV-1a 64 digest of every reset (observation and info) and step (observation, reward,
+terminated, truncated and the infos' float64 values in key order, all as little-endian
+bytes), with the
 reset and first step of the first seed written out in full to read a mismatch by.
 """
 
@@ -51,20 +53,25 @@ class Digest:
         self.add(struct.pack(f"<{len(values)}d", *[float(v) for v in values]))
 
 
-def step_bytes(digest, observation, reward, terminated, truncated, info):
-    digest.floats(np.asarray(observation, dtype=np.float64).ravel())
-    digest.floats([reward])
-    digest.add(bytes([int(terminated), int(truncated)]))
+def info_bytes(digest, info):
     for key in sorted(info):
         digest.add(key.encode())
         digest.floats(np.asarray(info[key], dtype=np.float64).ravel())
 
 
+def step_bytes(digest, observation, reward, terminated, truncated, info):
+    digest.floats(np.asarray(observation, dtype=np.float64).ravel())
+    digest.floats([reward])
+    digest.add(bytes([int(terminated), int(truncated)]))
+    info_bytes(digest, info)
+
+
 def record(env_id, seed, full):
     env = gym.make(env_id)
     digest = Digest()
-    observation, _ = env.reset(seed=seed)
+    observation, info = env.reset(seed=seed)
     digest.floats(np.asarray(observation, dtype=np.float64).ravel())
+    info_bytes(digest, info)
     first = [{"reset": [float(x) for x in observation]}] if full else []
     episodes = 1
     for t in range(STEPS):
@@ -80,8 +87,9 @@ def record(env_id, seed, full):
                 "info": {key: np.asarray(value, dtype=np.float64).tolist() for key, value in sorted(info.items())},
             })
         if terminated or truncated:
-            observation, _ = env.reset()
+            observation, info = env.reset()
             digest.floats(np.asarray(observation, dtype=np.float64).ravel())
+            info_bytes(digest, info)
             episodes += 1
     env.close()
     return {"seed": seed, "episodes": episodes, "digest": f"{digest.value:016x}", "first": first}

@@ -147,6 +147,13 @@ pub trait Task: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// Whether `data` is terminal (what `step` reports for the state it reaches).
     fn is_terminal(&self, setup: &Setup, data: &Data) -> bool;
+
+    /// The info of a reset to `data` (Gymnasium's `_get_reset_info`; empty by default, as
+    /// `MujocoEnv`'s).
+    fn reset_info(&self, setup: &Setup, data: &Data) -> Info {
+        let _ = (setup, data);
+        Info::new()
+    }
 }
 
 /// One MuJoCo environment: a [`Task`] on its [`Setup`], with Gymnasium's spaces (a float64
@@ -355,6 +362,10 @@ impl<T: Task> Domain for MujocoDomain<T> {
 
     fn is_terminal(&self, state: &Data) -> bool {
         self.task.is_terminal(&self.setup, state)
+    }
+
+    fn reset_info(&self, state: &Data) -> Info {
+        self.task.reset_info(&self.setup, state)
     }
 
     fn episode_cap(&self) -> Option<u64> {

@@ -45,10 +45,10 @@
 //!
 //! # Limits
 //!
-//! Rendering is not offered (no `render_mode="rgb_array"`); the reset infos Gymnasium returns
-//! (`x_position`, ...) are not produced, as rl-core's reset returns an observation only; the
-//! infos are JSON numbers (a float32 `reward_ctrl` widens exactly to float64) and lists (the
-//! humanoids' tendons), not NumPy scalars and arrays.
+//! Rendering is not offered (no `render_mode="rgb_array"`). The infos are JSON numbers (a
+//! float32 `reward_ctrl` widens exactly to float64) and lists (the humanoids' tendons), not
+//! NumPy scalars and arrays; the reset infos ([`Task::reset_info`]) reach the Python package's
+//! single environment, not yet the vectors' reset infos.
 //!
 //! ```
 //! use rl_core::{Environment, Mode};

@@ -204,7 +204,11 @@ pub fn load(source: LibrarySource) -> Result<&'static Library, MujocoError> {
 fn open_from(source: &LibrarySource) -> Result<Library, MujocoError> {
     match source {
         LibrarySource::File(path) => Library::open(path),
-        LibrarySource::Python(python) => Library::open(&library_of_python(python)?),
+        LibrarySource::Python(python) => {
+            let path =
+                library_of_python(python).map_err(|tried| MujocoError::NotFound { tried })?;
+            Library::open(&path)
+        }
         LibrarySource::Default => {
             if let Some(path) = std::env::var_os(LIBRARY_VARIABLE) {
                 return Library::open(Path::new(&path));
@@ -217,7 +221,7 @@ fn open_from(source: &LibrarySource) -> Result<Library, MujocoError> {
             for python in &pythons {
                 match library_of_python(python) {
                     Ok(path) => return Library::open(&path),
-                    Err(error) => tried.push(error.to_string()),
+                    Err(reason) => tried.push(reason),
                 }
             }
             Err(MujocoError::NotFound {
@@ -227,14 +231,13 @@ fn open_from(source: &LibrarySource) -> Result<Library, MujocoError> {
     }
 }
 
-/// The libmujoco file of `python`'s `mujoco` package, found without importing it.
-fn library_of_python(python: &Path) -> Result<PathBuf, MujocoError> {
+/// The libmujoco file of `python`'s `mujoco` package, found without importing it, or why
+/// not (naming the interpreter).
+fn library_of_python(python: &Path) -> Result<PathBuf, String> {
     const FIND: &str = "import importlib.util as u\n\
 s = u.find_spec('mujoco')\n\
 print(s.submodule_search_locations[0] if s and s.submodule_search_locations else '')";
-    let missing = |reason: String| MujocoError::NotFound {
-        tried: format!("{}: {reason}", python.display()),
-    };
+    let missing = |reason: String| format!("{}: {reason}", python.display());
     let output = Command::new(python)
         .args(["-c", FIND])
         .output()

@@ -1,8 +1,8 @@
 //! The MuJoCo ids against Gymnasium 1.4.0's recorded traces (`testdata/reference/`
 //! `mujoco_v5.json` with mujoco 4.0.0 and `mujoco_v5_mujoco3.json` with mujoco 3.17.0, written
 //! by `scripts/record_traces.py`; the file of the loaded library's version is used): every
-//! reset observation and step (observation, reward, flags, infos) bit for bit, through FNV-1a
-//! digests of 300 steps per seed and the first steps in full.
+//! reset (observation and info) and step (observation, reward, flags, infos) bit for bit,
+//! through FNV-1a digests of 300 steps per seed and the first steps in full.
 //!
 //! The tests need the MuJoCo library: they find it as the crate does (`RL_MUJOCO_LIBRARY`,
 //! `RL_MUJOCO_PYTHON`), else through the Python package's test venv
@@ -129,6 +129,22 @@ fn floats(values: &Json) -> Vec<f64> {
         .collect()
 }
 
+/// Adds the reset info of the episode `env` just started to the digest, as the recorder
+/// adds Gymnasium's.
+fn reset_info_bytes<T: Task>(
+    digest: &mut Digest,
+    domain: &MujocoDomain<T>,
+    env: &Simulator<MujocoDomain<T>>,
+) {
+    let info = rl_core::Domain::reset_info(domain, env.state().expect("a started episode"));
+    let mut entries: Vec<(&str, &Json)> = info.iter().collect();
+    entries.sort_by_key(|(key, _)| *key);
+    for (key, value) in entries {
+        digest.add(key.as_bytes());
+        digest.floats(info_floats(value));
+    }
+}
+
 /// Runs one recorded seed and compares it.
 fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Json) {
     let seed = run["seed"].as_u64().expect("a seed");
@@ -137,6 +153,7 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
     let mut digest = Digest(0xcbf2_9ce4_8422_2325);
     let observation = env.reset(Mode::Training).expect("reset");
     digest.floats(observation.iter().copied());
+    reset_info_bytes(&mut digest, domain, &env);
     let first = run["first"].as_array().expect("the first steps");
     if let Some(reset) = first.first() {
         assert_eq!(
@@ -187,6 +204,7 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
         if outcome.is_done() {
             let observation = env.reset(Mode::Training).expect("reset");
             digest.floats(observation.iter().copied());
+            reset_info_bytes(&mut digest, domain, &env);
             episodes += 1;
         }
     }

@@ -198,6 +198,15 @@ impl Task for Ant {
     fn is_terminal(&self, _setup: &Setup, data: &crate::Data) -> bool {
         !self.is_healthy(data) && self.params.terminate_when_unhealthy
     }
+
+    fn reset_info(&self, _setup: &Setup, data: &crate::Data) -> Info {
+        let qpos = data.qpos();
+        info(&[
+            ("x_position", qpos[0]),
+            ("y_position", qpos[1]),
+            ("distance_from_origin", norm(&qpos[..2])),
+        ])
+    }
 }
 
 impl Ant {

@@ -116,4 +116,8 @@ impl Task for HalfCheetah {
     fn is_terminal(&self, _setup: &Setup, _data: &crate::Data) -> bool {
         false
     }
+
+    fn reset_info(&self, _setup: &Setup, data: &crate::Data) -> Info {
+        info(&[("x_position", data.qpos()[0])])
+    }
 }

@@ -170,4 +170,14 @@ impl Task for Hopper {
     fn is_terminal(&self, _setup: &Setup, data: &crate::Data) -> bool {
         !self.is_healthy(data) && self.params.terminate_when_unhealthy
     }
+
+    fn reset_info(&self, setup: &Setup, data: &crate::Data) -> Info {
+        info(&[
+            ("x_position", data.qpos()[0]),
+            (
+                "z_distance_from_origin",
+                data.qpos()[1] - setup.init_qpos()[1],
+            ),
+        ])
+    }
 }

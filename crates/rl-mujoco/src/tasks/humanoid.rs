@@ -283,4 +283,14 @@ impl Task for Humanoid {
     fn is_terminal(&self, _setup: &Setup, data: &Data) -> bool {
         !self.is_healthy(data) && self.params.terminate_when_unhealthy
     }
+
+    fn reset_info(&self, _setup: &Setup, data: &Data) -> Info {
+        let qpos = data.qpos();
+        let mut info = Info::new();
+        info.insert("x_position", qpos[0]);
+        info.insert("y_position", qpos[1]);
+        insert_tendons(&mut info, data);
+        info.insert("distance_from_origin", norm(&qpos[..2]));
+        info
+    }
 }

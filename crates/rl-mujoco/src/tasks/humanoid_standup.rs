@@ -156,4 +156,14 @@ impl Task for HumanoidStandup {
     fn is_terminal(&self, _setup: &Setup, _data: &Data) -> bool {
         false
     }
+
+    fn reset_info(&self, setup: &Setup, data: &Data) -> Info {
+        let qpos = data.qpos();
+        let mut info = Info::new();
+        info.insert("x_position", qpos[0]);
+        info.insert("y_position", qpos[1]);
+        info.insert("z_distance_from_origin", qpos[2] - setup.init_qpos()[2]);
+        insert_tendons(&mut info, data);
+        info
+    }
 }

@@ -128,4 +128,13 @@ impl Task for Swimmer {
     fn is_terminal(&self, _setup: &Setup, _data: &crate::Data) -> bool {
         false
     }
+
+    fn reset_info(&self, _setup: &Setup, data: &crate::Data) -> Info {
+        let qpos = data.qpos();
+        info(&[
+            ("x_position", qpos[0]),
+            ("y_position", qpos[1]),
+            ("distance_from_origin", norm(&qpos[..2])),
+        ])
+    }
 }

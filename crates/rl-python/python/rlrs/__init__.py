@@ -11,9 +11,17 @@ namespace ``rlrs`` on import::
     envs = gym.make_vec("rlrs/CartPole-v1", num_envs=8, vectorization_mode="vector_entry_point")
 
 ``gym.make("rlrs:rlrs/CartPole-v1")`` imports the package itself first.
+
+The MuJoCo ids (``rlrs/Hopper-v5``, ...) run on the MuJoCo library of the installed ``mujoco``
+package (``pip install mujoco``), the very file Gymnasium's MuJoCo environments load, so that
+both give the same bits: on import, unless ``RL_MUJOCO_LIBRARY`` is set already, this package
+sets it to that file (found without importing ``mujoco``).
 """
 
 from __future__ import annotations
+
+import importlib.util
+import os
 
 import gymnasium as gym
 
@@ -38,6 +46,36 @@ __all__ = [
 ]
 
 NAMESPACE = "rlrs"
+
+
+def _point_at_mujoco() -> None:
+    """Sets ``RL_MUJOCO_LIBRARY`` to the libmujoco file of the ``mujoco`` package this Python
+    would import, unless it is set or there is no such package; the Rust core opens it when
+    a MuJoCo id is first made."""
+    if os.environ.get("RL_MUJOCO_LIBRARY"):
+        return
+    try:
+        spec = importlib.util.find_spec("mujoco")
+    except (ImportError, ValueError):
+        return
+    if spec is None or not spec.submodule_search_locations:
+        return
+    directory = list(spec.submodule_search_locations)[0]
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return
+    for name in reversed(names):
+        if (
+            name.startswith("libmujoco.so")
+            or (name.startswith("libmujoco") and name.endswith(".dylib"))
+            or name == "mujoco.dll"
+        ):
+            os.environ["RL_MUJOCO_LIBRARY"] = os.path.join(directory, name)
+            return
+
+
+_point_at_mujoco()
 
 
 def ids() -> list[str]:
