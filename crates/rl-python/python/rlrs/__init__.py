@@ -16,6 +16,11 @@ The MuJoCo ids (``rlrs/Hopper-v5``, ...) run on the MuJoCo library of the instal
 package (``pip install mujoco``), the very file Gymnasium's MuJoCo environments load, so that
 both give the same bits: on import, unless ``RL_MUJOCO_LIBRARY`` is set already, this package
 sets it to that file (found without importing ``mujoco``).
+
+A MiniGrid id's environment is a ``MiniGridEnv`` (``rlrs.minigrid``), with minigrid's
+attributes, so that minigrid's own wrappers work on it. Importing rlrs puts
+``rlrs.make_vec.make_vec`` in place of ``gymnasium.make_vec``, so that
+``gym.make_vec(id, n, wrappers=[...])`` works on rlrs's ids (see ``rlrs.make_vec``).
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ import os
 import gymnasium as gym
 
 from . import _core
+from . import make_vec as _make_vec
 from .env import RustEnv, UnknownIdError, core
+from .minigrid import MiniGridEnv
 from .spaces import space_from_definition
 from .vector import RustVectorEnv
 
@@ -35,6 +42,7 @@ __version__: str = _core.__version__
 __all__ = [
     "NAMESPACE",
     "__version__",
+    "MiniGridEnv",
     "RustEnv",
     "RustVectorEnv",
     "UnknownIdError",
@@ -120,3 +128,6 @@ def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -
 
 
 register_envs()
+# gym.make_vec(id, n, wrappers=[...]) on rlrs's ids (Gymnasium refuses wrappers in the
+# vector_entry_point mode they get by default): rlrs.make_vec.
+_make_vec.install()
