@@ -172,11 +172,17 @@ def float64_rows(ours, theirs, where):
     assert ours.tobytes() == theirs.tobytes(), where
 
 
-@pytest.mark.parametrize("env_id", ["Hopper-v5", "Ant-v5", "InvertedPendulum-v5"])
-@pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
+@pytest.mark.parametrize(
+    ("env_id", "threads", "autoreset_mode"),
+    [
+        ("Hopper-v5", 1, "NextStep"),
+        ("Hopper-v5", 2, "SameStep"),
+        ("Ant-v5", 2, "NextStep"),
+        ("InvertedPendulum-v5", 2, "SameStep"),
+    ],
+)
 def test_vectors_step_as_sync_vector_env(env_id, threads, autoreset_mode):
-    run_vectors(env_id, threads, autoreset_mode, 150, float32_rows)
+    run_vectors(env_id, threads, autoreset_mode, 120, float32_rows)
 
 
 @pytest.mark.xfail(
