@@ -271,11 +271,22 @@ pub fn library_in(directory: &Path) -> Option<PathBuf> {
     found.pop()
 }
 
-/// MuJoCo's warning handler: the message on stderr (never panicking, since it is called
-/// from C).
+/// MuJoCo's warning handler: the message on stderr, the first time it comes (a model compiled
+/// once per environment of a vector would repeat its compiler's warning for each), never
+/// panicking, since it is called from C.
 extern "C" fn print_warning(message: *const c_char) {
+    use std::collections::HashSet;
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "MuJoCo warning: {}", c_text(message));
+    use std::sync::Mutex;
+    static SEEN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let text = c_text(message);
+    let first = match SEEN.lock() {
+        Ok(mut seen) => seen.get_or_insert_with(HashSet::new).insert(text.clone()),
+        Err(_) => true,
+    };
+    if first {
+        let _ = writeln!(std::io::stderr(), "MuJoCo warning: {text}");
+    }
 }
 
 /// A C string MuJoCo returned, as text (empty for a null pointer).
