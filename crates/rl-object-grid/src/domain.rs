@@ -182,6 +182,7 @@ impl MiniGridParams {
         let mut merged = serde_json::to_value(&defaults)
             .map_err(|error| invalid(String::new(), error.to_string()))?;
         let overrides = flat_into_env(id, &merged, overrides)?;
+        check_family(id, &merged, &overrides)?;
         merge(&mut merged, &overrides);
         serde_path_to_error::deserialize(merged).map_err(|error| {
             let path = error.path().to_string();
@@ -224,6 +225,43 @@ impl MiniGridParams {
         }
         self.env.validate()
     }
+}
+
+/// Refuses an `env` override that names another family than the id's (which serde would
+/// report as "expected map with a single key"), naming the id's family and its parameters.
+fn check_family(
+    id: &str,
+    defaults: &serde_json::Value,
+    overrides: &serde_json::Value,
+) -> Result<(), Error> {
+    let (Some(serde_json::Value::Object(own)), Some(serde_json::Value::Object(given))) =
+        (defaults.get("env"), overrides.get("env"))
+    else {
+        return Ok(());
+    };
+    let Some((family, fields)) = own.iter().next() else {
+        return Ok(());
+    };
+    if let Some(other) = given.keys().find(|key| *key != family) {
+        let names: Vec<&str> = fields
+            .as_object()
+            .map(|fields| fields.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        return Err(Error::InvalidJson {
+            id: id.to_owned(),
+            path: format!("env.{other}"),
+            reason: format!(
+                "{id} is of the family `{family}`, whose parameters are {} (given flat or under \
+                 env.{family}); `{other}` is another family's",
+                if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// `overrides` with every key that is not a field of [`MiniGridParams`] moved into the

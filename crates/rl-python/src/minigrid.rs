@@ -176,7 +176,7 @@ fn minigrid_frame<'py>(
         }
         Ok((pixels, rows, columns))
     })?;
-    Ok(PyArray1::from_vec(py, pixels).reshape([rows, columns, 3])?)
+    PyArray1::from_vec(py, pixels).reshape([rows, columns, 3])
 }
 
 /// minigrid's `gen_obs_grid(size)` of `env`'s current state: `(cells, mask)`, `cells` the
