@@ -48,7 +48,10 @@
 //! Rendering is not offered (no `render_mode="rgb_array"`). The infos are JSON numbers (a
 //! float32 `reward_ctrl` widens exactly to float64) and lists (the humanoids' tendons), not
 //! NumPy scalars and arrays; the reset infos ([`Task::reset_info`]) reach the Python package's
-//! single environment, not yet the vectors' reset infos.
+//! single environment, not yet the vectors' reset infos. Vectors by id (rl-wrappers'
+//! `RegisteredVector`, the Python `RustVectorEnv`) carry float32 observation rows, so their
+//! observations are Gymnasium's rounded to float32 (rewards, flags and step infos stay exact);
+//! a single environment's are float64 and exact.
 //!
 //! ```
 //! use rl_core::{Environment, Mode};
