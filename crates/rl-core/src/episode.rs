@@ -27,6 +27,13 @@ pub trait RegisteredEnvironment:
         ActionSpace = AnySpace,
     > + Send
 {
+    /// The info of the reset that started the current episode ([`Domain::reset_info`] of its
+    /// first state; empty by default and before the first reset). Read right after a reset,
+    /// before the first step.
+    fn reset_info(&self) -> crate::Info {
+        crate::Info::new()
+    }
+
     /// The current state in the domain's serde form (the last one after an episode ended);
     /// `None` before the first reset, or when the registration declared no state access
     /// ([`Registration::with_state`](crate::registry::Registration::with_state)).
@@ -305,6 +312,15 @@ where
     D::ObservationSpace: DynamicSpace,
     D::ActionSpace: DynamicSpace,
 {
+    fn reset_info(&self) -> crate::Info {
+        let episode = self.inner();
+        episode
+            .simulator
+            .state()
+            .map(|state| episode.simulator.domain().reset_info(state))
+            .unwrap_or_default()
+    }
+
     fn state(&self) -> Option<Value> {
         let episode = self.inner();
         let state = episode.simulator.state()?;

@@ -312,8 +312,8 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The extension module `rlrs._core`: the built-in domains of `rl-domains` and
-/// `rl-object-grid` (registered on import; idempotent),
+/// The extension module `rlrs._core`: the built-in domains of `rl-domains`,
+/// `rl-object-grid` and `rl-mujoco` (registered on import; idempotent),
 /// the package's `__version__` and the classes of [`add_to_module`].
 #[cfg(feature = "rlrs-module")]
 #[pymodule]
@@ -321,6 +321,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     rl_domains::register_builtins();
     rl_object_grid::register();
+    rl_mujoco::register();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     add_to_module(module)
 }

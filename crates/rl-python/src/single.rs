@@ -171,6 +171,13 @@ impl PyEnvironment {
         Ok(())
     }
 
+    /// The info of the reset that started the current episode (the domain's reset info, e.g.
+    /// the MuJoCo ids' `x_position`; empty for most domains), as a `dict`.
+    fn reset_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let info = self.lock()?.environment.reset_info();
+        info_to_python(py, &info)
+    }
+
     /// Starts an episode and returns its first observation.
     fn reset<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let observation = self

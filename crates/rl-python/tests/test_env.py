@@ -16,6 +16,12 @@ import rlrs
 from rlrs import _core
 
 IDS = rlrs.ids()
+# Gymnasium's MuJoCo v5 ids (rl-mujoco): they draw no frames yet (issue 42, item 6).
+MUJOCO_IDS = [
+    "Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5", "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5",
+    "Swimmer-v5", "Walker2d-v5",
+]
 
 
 def test_every_builtin_family_is_registered():
@@ -37,6 +43,20 @@ EXPLAINED_WARNINGS = {
     # Gymnasium 1.4.0's CartPole velocity bounds are np.inf, and so are ours.
     "CartPole-v1": INFINITE_BOUNDS,
     "FastCartPole-v1": INFINITE_BOUNDS,
+    # Gymnasium's own MuJoCo environments get the same warnings: their observations are
+    # unbounded, and InvertedPendulum's and Pusher's action bounds are not [-1, 1].
+    **{
+        env_id: [
+            "observation space minimum value is -infinity",
+            "observation space maximum value is infinity",
+        ]
+        + (
+            ["we recommend using a symmetric and normalized space"]
+            if env_id in ("InvertedPendulum-v5", "Pusher-v5")
+            else []
+        )
+        for env_id in MUJOCO_IDS
+    },
 }
 
 
@@ -227,7 +247,21 @@ GYMNASIUM_FRAME_SHAPES = {
 }
 
 
-@pytest.mark.parametrize("rust_id", IDS)
+def without_frames_yet(rust_id: str):
+    """``rust_id``, marked as the known gap (a strict xfail: the mark must go when MuJoCo's
+    frames arrive) for the MuJoCo ids, which refuse ``render_mode="rgb_array"`` with a
+    ``ValueError`` naming the modes they have."""
+    if rust_id in MUJOCO_IDS:
+        return pytest.param(
+            rust_id,
+            marks=pytest.mark.xfail(
+                strict=True, raises=ValueError, reason="MuJoCo ids draw no frames yet (issue 42)"
+            ),
+        )
+    return rust_id
+
+
+@pytest.mark.parametrize("rust_id", [without_frames_yet(rust_id) for rust_id in IDS])
 def test_rgb_array_frames_on_every_id(rust_id):
     env = gym.make(f"rlrs/{rust_id}", render_mode="rgb_array")
     assert env.unwrapped.render() is None  # before the first reset, as Gymnasium's

@@ -360,6 +360,7 @@ class RustEnv(gym.Env):
             observation = self._convert(observation)
         self._observation = observation
         info = dict(self._reset_info)
+        info.update(self._core.reset_info())
         if self._mask_info:
             info["action_mask"] = self._core.action_mask()
         if self._window is not None:
