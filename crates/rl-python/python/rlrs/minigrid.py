@@ -194,7 +194,6 @@ class MiniGridEnv(RustEnv):
             core_module=core_module,
             **_minigrid_params(params),
         )
-        self._core_module = core_module
         fixed = self._module.minigrid_domain(self._core)
         self.width: int = fixed["width"]
         self.height: int = fixed["height"]
@@ -221,7 +220,7 @@ class MiniGridEnv(RustEnv):
     @property
     def _module(self):
         """The Rust core module (looked up, not kept, so that the object holds no module)."""
-        return core(self._core_module)
+        return self._core_module
 
     # --- the state, read from Rust on demand -------------------------------------------------
 
