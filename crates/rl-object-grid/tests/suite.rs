@@ -2,5 +2,6 @@
 //! this directory. `cargo xtask tidy` checks that every file of `tests/` is named here.
 
 mod allocation;
+mod babyai;
 mod conformance;
 mod registry;
