@@ -69,7 +69,7 @@ pub(crate) fn painter(view_size: usize) -> Result<MiniGrid, crate::Error> {
     MiniGrid::new(MiniGridParams {
         env: EnvParams::DoorKey(DoorKeyParams::default()),
         agent_view_size: view_size,
-        max_steps: None,
+        ..MiniGridParams::default()
     })
 }
 
