@@ -28,18 +28,14 @@ IDS = [env_id for env_id in rlrs.ids() if env_id.startswith("BabyAI-")]
 
 #: The CI slice: every kind of instruction (go to, open, pick up, put next, sequences, the
 #: random grammar), strict levels, a start carrying an object, fixed and per-instruction limits.
+#: The last episode of each id takes random actions only (so that truncations happen).
 FAST = [
-    "BabyAI-GoToRedBallGrey-v0",
+    "BabyAI-GoToObjS4-v0",
     "BabyAI-GoToLocal-v0",
-    "BabyAI-GoToImpUnlock-v0",
-    "BabyAI-OpenDoorLoc-v0",
     "BabyAI-OpenDoorsOrderN4Debug-v0",
     "BabyAI-PickupDistDebug-v0",
-    "BabyAI-PutNextLocal-v0",
     "BabyAI-PutNextS6N3Carrying-v0",
     "BabyAI-KeyInBox-v0",
-    "BabyAI-MoveTwoAcrossS5N2-v0",
-    "BabyAI-SynthLoc-v0",
     "BabyAI-BossLevel-v0",
 ]
 
@@ -91,7 +87,7 @@ def step_beside(env_ids, episodes: int, steps: int, seed: int) -> dict:
             assert_same_observation(mine, reference, f"{env_id} seed {reset_seed} reset")
             if episode == 0:
                 np.testing.assert_array_equal(ours.render(), theirs.render(), err_msg=env_id)
-            bot = BabyAIBot(theirs)
+            bot = BabyAIBot(theirs) if episode < episodes - 1 else None
             taken = None
             for step in range(steps):
                 suggested = bot_action(bot, taken) if bot is not None else None
@@ -126,15 +122,14 @@ def test_spaces_and_time_limits_are_minigrids():
         assert ours.observation_space["image"] == theirs.observation_space["image"], env_id
         assert isinstance(ours.observation_space["mission"], gym.spaces.Text), env_id
         observation, _ = ours.reset(seed=1)
-        theirs.reset(seed=1)
         assert ours.observation_space.contains(observation), env_id
         ours.close()
         theirs.close()
 
 
 def test_the_fast_slice_steps_beside_minigrid():
-    ends = step_beside(FAST, episodes=3, steps=300, seed=43)
-    assert ends["steps"] > 1000
+    ends = step_beside(FAST, episodes=3, steps=200, seed=43)
+    assert ends["steps"] > 500
     assert ends["success"] > 0 and ends["failure"] > 0 and ends["truncated"] > 0, ends
 
 
@@ -147,7 +142,7 @@ def test_every_id_steps_beside_minigrid():
 @pytest.mark.parametrize("autoreset", ["NEXT_STEP", "SAME_STEP"])
 def test_the_vector_batches_as_sync_vector_env(autoreset):
     mode = gym.vector.AutoresetMode[autoreset]
-    for env_id in ["BabyAI-GoToRedBallGrey-v0", "BabyAI-OneRoomS8-v0", "BabyAI-PutNextS5N2Carrying-v0"]:
+    for env_id in ["BabyAI-GoToObjS4-v0", "BabyAI-PutNextS5N2Carrying-v0"]:
         n = 4
         ours = gym.make_vec(
             f"rlrs/{env_id}", num_envs=n, vectorization_mode="vector_entry_point", autoreset_mode=mode
@@ -161,7 +156,7 @@ def test_the_vector_batches_as_sync_vector_env(autoreset):
         reference, _ = theirs.reset(seed=7)
         rng = np.random.default_rng(5)
         ended = 0
-        for step in range(200):
+        for step in range(210):
             where = f"{env_id} {autoreset} step {step}"
             np.testing.assert_array_equal(mine["image"], reference["image"], err_msg=where)
             np.testing.assert_array_equal(mine["direction"], reference["direction"], err_msg=where)
