@@ -51,6 +51,10 @@ pub(crate) fn room_grid_size(room_size: usize, num_rows: usize, num_cols: usize)
     )
 }
 
+/// How many placements `RoomGrid.place_agent` tries before giving up (see
+/// [`Rooms::place_agent`]).
+const PLACE_AGENT_ATTEMPTS: usize = 100_000;
+
 /// minigrid's `reject_next_to`: a position less than 2 steps (Manhattan) from the agent.
 fn next_to(agent: Position, position: Position) -> bool {
     (agent.x - position.x).abs() + (agent.y - position.y).abs() < 2
@@ -243,7 +247,8 @@ impl Rooms {
     }
 
     /// minigrid's `RoomGrid.place_agent(i, j)`: the room drawn when not given (column, then
-    /// row), then `place_agent` in it (1000 tries) until the cell in front is empty or a wall.
+    /// row), then `place_agent` in it (1000 tries) until the cell in front is empty or a wall
+    /// (at most [`PLACE_AGENT_ATTEMPTS`] times, where minigrid would loop forever).
     pub(crate) fn place_agent<R: Rng + ?Sized>(
         &self,
         builder: &mut Builder<'_, R>,
@@ -253,7 +258,10 @@ impl Rooms {
         let i = i.unwrap_or_else(|| builder.rand_int(0, i64::from(self.num_cols)) as i32);
         let j = j.unwrap_or_else(|| builder.rand_int(0, i64::from(self.num_rows)) as i32);
         let room = &self.rooms[self.index(i, j)];
-        loop {
+        // minigrid loops forever where every free cell faces an object whatever the
+        // direction; this gives up (the attempt fails) after as many placements as a
+        // valid layout never needs.
+        for _ in 0..PLACE_AGENT_ATTEMPTS {
             builder.place_agent(
                 Some(room.top),
                 Some((room.size, room.size)),
@@ -266,6 +274,7 @@ impl Rooms {
                 return Ok(builder.agent);
             }
         }
+        Err(PlacementFailed::TooManyTries)
     }
 
     /// The rooms reachable from `start` through doors and removed walls.
