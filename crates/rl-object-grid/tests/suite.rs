@@ -4,4 +4,5 @@
 mod allocation;
 mod babyai;
 mod conformance;
+mod images;
 mod registry;
