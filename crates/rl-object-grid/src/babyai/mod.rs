@@ -766,6 +766,20 @@ impl Domain for BabyAi {
         if state.max_steps == 0 {
             return Err("max_steps is 0".to_owned());
         }
+        if !(world.carrying.is_empty() || world.carrying.can_pickup()) {
+            return Err(format!(
+                "the carried {:?} cannot be carried",
+                world.carrying
+            ));
+        }
+        if let Some(position) = state.pending_carry {
+            if !world.grid.get(position).can_pickup() || !world.carrying.is_empty() {
+                return Err(format!(
+                    "the object to start carrying at {position:?} is not one the empty-handed \
+                     agent can carry"
+                ));
+            }
+        }
         if state.mission.chars().count() > self.observations.max_mission_len() {
             return Err(format!("the mission {:?} is too long", state.mission));
         }
