@@ -183,6 +183,19 @@ pub trait BatchStates<T: FlatScalar>: Send {
     /// The domain's episode cap ([`Domain::episode_cap`]).
     fn episode_cap(&self) -> Option<u64>;
 
+    /// Whether the episodes have time limits of their own
+    /// ([`Domain::has_episode_time_limits`]); false by default.
+    fn has_episode_time_limits(&self) -> bool {
+        false
+    }
+
+    /// Whether episode `i`'s state has reached its own time limit
+    /// ([`Domain::time_limit_reached`]); false by default and for an index out of range.
+    fn time_limit_reached(&self, i: usize) -> bool {
+        let _ = i;
+        false
+    }
+
     /// The number of episodes.
     fn len(&self) -> usize;
 
@@ -298,6 +311,14 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
 
     fn episode_cap(&self) -> Option<u64> {
         (**self).episode_cap()
+    }
+
+    fn has_episode_time_limits(&self) -> bool {
+        (**self).has_episode_time_limits()
+    }
+
+    fn time_limit_reached(&self, i: usize) -> bool {
+        (**self).time_limit_reached(i)
     }
 
     fn len(&self) -> usize {
@@ -574,6 +595,14 @@ where
 
     fn episode_cap(&self) -> Option<u64> {
         self.typed.episode_cap()
+    }
+
+    fn has_episode_time_limits(&self) -> bool {
+        self.typed.has_episode_time_limits()
+    }
+
+    fn time_limit_reached(&self, i: usize) -> bool {
+        self.typed.time_limit_reached(i)
     }
 
     fn len(&self) -> usize {

@@ -176,6 +176,23 @@ pub trait Domain {
         None
     }
 
+    /// Whether the domain's episodes have time limits of their own, drawn with each episode
+    /// (BabyAI's `max_steps` follows the episode's instruction), which
+    /// [`time_limit_reached`](Self::time_limit_reached) tells and
+    /// [`episode_cap`](Self::episode_cap), one number for every episode, cannot. By default
+    /// none, so that vectors skip asking.
+    fn has_episode_time_limits(&self) -> bool {
+        false
+    }
+
+    /// Whether `state` has reached its episode's own time limit (see
+    /// [`has_episode_time_limits`](Self::has_episode_time_limits)): the simulator and vectors
+    /// truncate the episode there, as at the episode cap. By default never.
+    fn time_limit_reached(&self, state: &Self::State) -> bool {
+        let _ = state;
+        false
+    }
+
     /// Whether the simulator and vectors pass `action` to [`step`](Self::step): by default
     /// exactly the actions of the action space, and anything else is
     /// [`CoreError::InvalidAction`](crate::CoreError::InvalidAction). A domain whose reference

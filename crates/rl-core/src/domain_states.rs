@@ -429,6 +429,16 @@ where
         self.domain.episode_cap()
     }
 
+    fn has_episode_time_limits(&self) -> bool {
+        self.domain.has_episode_time_limits()
+    }
+
+    fn time_limit_reached(&self, i: usize) -> bool {
+        self.states
+            .get(i)
+            .is_some_and(|state| self.domain.time_limit_reached(state))
+    }
+
     fn len(&self) -> usize {
         self.states.len()
     }

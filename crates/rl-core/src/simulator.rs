@@ -334,7 +334,8 @@ impl<D: Domain> Environment for Simulator<D> {
         let next_state = &*state;
         let observation = self.domain.observe(next_state);
         self.steps += 1;
-        let truncated = self.episode_cap.is_some_and(|cap| self.steps >= cap.get());
+        let truncated = self.episode_cap.is_some_and(|cap| self.steps >= cap.get())
+            || self.domain.time_limit_reached(next_state);
         if terminated || truncated {
             self.status = Status::Ended;
         }

@@ -30,6 +30,11 @@
 //! the text picture is minigrid's `pprint_grid`, and the RGB frames are minigrid's tile
 //! renderer's, pixel for pixel ([`TILE_PIXELS`] a cell).
 //!
+//! [`babyai`] holds minigrid's 96 `BabyAI-*` levels ([`babyai::BabyAi`], a domain of its own
+//! over the same grid world): BabyAI's instruction language, its rejection-sampled level
+//! generation and the verifier, exact to minigrid seed for seed; [`register`] enters their ids
+//! too.
+//!
 //! The crate depends on `rl-spaces` and `rl-core` only.
 //!
 //! # Quick start
@@ -60,6 +65,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod babyai;
 mod domain;
 pub mod envs;
 mod error;

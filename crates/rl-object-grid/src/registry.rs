@@ -68,7 +68,8 @@ pub const LEARNED: [(&str, u64, f64); 2] = [
 /// The step budget of `rl run` on the ids outside [`LEARNED`].
 const DEFAULT_BUDGET: u64 = 100_000;
 
-/// Registers every id of [`IDS`] in rl-core's table. Only the first call
+/// Registers every id of [`IDS`] and every BabyAI id
+/// ([`babyai::ids::IDS`](crate::babyai::ids::IDS)) in rl-core's table. Only the first call
 /// registers; later calls do nothing, so every entry point may call it.
 ///
 /// ```
@@ -88,6 +89,7 @@ pub fn register() {
                 "registering {id} failed: {result:?}"
             );
         }
+        crate::babyai::register_all();
     });
 }
 

@@ -51,6 +51,10 @@ pub(crate) fn room_grid_size(room_size: usize, num_rows: usize, num_cols: usize)
     )
 }
 
+/// How many placements `RoomGrid.place_agent` tries before giving up (see
+/// [`Rooms::place_agent`]).
+const PLACE_AGENT_ATTEMPTS: usize = 100_000;
+
 /// minigrid's `reject_next_to`: a position less than 2 steps (Manhattan) from the agent.
 fn next_to(agent: Position, position: Position) -> bool {
     (agent.x - position.x).abs() + (agent.y - position.y).abs() < 2
@@ -243,7 +247,8 @@ impl Rooms {
     }
 
     /// minigrid's `RoomGrid.place_agent(i, j)`: the room drawn when not given (column, then
-    /// row), then `place_agent` in it (1000 tries) until the cell in front is empty or a wall.
+    /// row), then `place_agent` in it (1000 tries) until the cell in front is empty or a wall
+    /// (at most [`PLACE_AGENT_ATTEMPTS`] times, where minigrid would loop forever).
     pub(crate) fn place_agent<R: Rng + ?Sized>(
         &self,
         builder: &mut Builder<'_, R>,
@@ -253,7 +258,10 @@ impl Rooms {
         let i = i.unwrap_or_else(|| builder.rand_int(0, i64::from(self.num_cols)) as i32);
         let j = j.unwrap_or_else(|| builder.rand_int(0, i64::from(self.num_rows)) as i32);
         let room = &self.rooms[self.index(i, j)];
-        loop {
+        // minigrid loops forever where every free cell faces an object whatever the
+        // direction; this gives up (the attempt fails) after as many placements as a
+        // valid layout never needs.
+        for _ in 0..PLACE_AGENT_ATTEMPTS {
             builder.place_agent(
                 Some(room.top),
                 Some((room.size, room.size)),
@@ -266,6 +274,7 @@ impl Rooms {
                 return Ok(builder.agent);
             }
         }
+        Err(PlacementFailed::TooManyTries)
     }
 
     /// The rooms reachable from `start` through doors and removed walls.
@@ -294,6 +303,16 @@ impl Rooms {
     pub(crate) fn connect_all<R: Rng + ?Sized>(
         &mut self,
         builder: &mut Builder<'_, R>,
+    ) -> Result<(), PlacementFailed> {
+        self.connect_all_with(builder, &Color::NAMES_ORDER)
+    }
+
+    /// minigrid's `connect_all(door_colors=colors)`: [`connect_all`](Self::connect_all) with
+    /// the door colours drawn from `colors`.
+    pub(crate) fn connect_all_with<R: Rng + ?Sized>(
+        &mut self,
+        builder: &mut Builder<'_, R>,
+        colors: &[Color],
     ) -> Result<(), PlacementFailed> {
         let agent = builder.agent;
         let start = self.index(
@@ -324,15 +343,14 @@ impl Rooms {
             if self.rooms[room].locked || self.rooms[neighbor].locked {
                 continue;
             }
-            let color = Color::NAMES_ORDER[builder.rand_elem(Color::NAMES_ORDER.len())];
+            let color = colors[builder.rand_elem(colors.len())];
             self.add_door(builder, i, j, Some(k), Some(color), Some(false));
         }
     }
 
     /// minigrid's `add_distractors(i, j, num_distractors, all_unique)`: objects of drawn
     /// colour then kind, in room `(i, j)` (or a drawn room), distinct from every object already
-    /// in a room when `all_unique`.
-    #[allow(dead_code)]
+    /// in a room when `all_unique`; each with where it was placed.
     pub(crate) fn add_distractors<R: Rng + ?Sized>(
         &mut self,
         builder: &mut Builder<'_, R>,
@@ -340,7 +358,7 @@ impl Rooms {
         j: Option<i32>,
         count: usize,
         all_unique: bool,
-    ) -> Result<Vec<Cell>, PlacementFailed> {
+    ) -> Result<Vec<(Cell, Position)>, PlacementFailed> {
         let mut objects: Vec<(ObjectKind, Color)> = self
             .rooms
             .iter()
@@ -355,10 +373,44 @@ impl Rooms {
             }
             let room_i = i.unwrap_or_else(|| builder.rand_int(0, i64::from(self.num_cols)) as i32);
             let room_j = j.unwrap_or_else(|| builder.rand_int(0, i64::from(self.num_rows)) as i32);
-            let (cell, _) = self.add_object(builder, room_i, room_j, Some(kind), Some(color))?;
+            let placed = self.add_object(builder, room_i, room_j, Some(kind), Some(color))?;
             objects.push((kind, color));
-            distractors.push(cell);
+            distractors.push(placed);
         }
         Ok(distractors)
+    }
+
+    /// The number of room columns and rows.
+    pub(crate) fn shape(&self) -> (i32, i32) {
+        (self.num_cols, self.num_rows)
+    }
+
+    /// minigrid's `room_from_pos(x, y)`: the column and row of the room holding `position`.
+    pub(crate) fn room_of(&self, position: Position) -> (i32, i32) {
+        (
+            position.x / (self.room_size - 1),
+            position.y / (self.room_size - 1),
+        )
+    }
+
+    /// The top-left corner and side (walls included) of room `(i, j)`.
+    pub(crate) fn rect(&self, i: i32, j: i32) -> (Position, i32) {
+        let room = &self.rooms[self.index(i, j)];
+        (room.top, room.size)
+    }
+
+    /// Whether room `(i, j)` has a neighbour on wall `k`.
+    pub(crate) fn has_neighbor(&self, i: i32, j: i32, k: usize) -> bool {
+        self.rooms[self.index(i, j)].neighbors[k].is_some()
+    }
+
+    /// The positions of the doors of room `(i, j)` (minigrid's `room.doors`, right, down,
+    /// left, up; a removed wall or no door: `None`).
+    pub(crate) fn doors(&self, i: i32, j: i32) -> [Option<Position>; 4] {
+        let room = &self.rooms[self.index(i, j)];
+        std::array::from_fn(|k| match room.openings[k] {
+            Opening::Door(_) => room.door_positions[k],
+            _ => None,
+        })
     }
 }

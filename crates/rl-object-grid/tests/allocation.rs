@@ -121,3 +121,39 @@ fn flat_rows_and_resets_in_place_are_the_flattened_observations_and_fresh_states
         );
     }
 }
+
+/// BabyAI: stepping in place and writing the flat observation allocate nothing for every
+/// level (the verifier's bookkeeping included); the flat row is the flattened observation.
+#[test]
+fn babyai_steps_in_place_without_allocating() {
+    use rl_object_grid::babyai::{BabyAi, ids as babyai_ids};
+    for id in babyai_ids::IDS {
+        let domain = BabyAi::for_id(id).expect("a registered id");
+        let mut rng = NumpyGenerator::seed_from_u64(7);
+        let mut state = domain.generate(&mut rng);
+        let mut row = vec![0.0f32; domain.observation_space().flat_dim()];
+        let mut flat = vec![0.0f32; domain.observation_space().flat_dim()];
+        let mut actions = Actions(13);
+        let mut allocated = 0;
+        for step in 0..400 {
+            let action = actions.next(7);
+            let before = allocations();
+            let outcome = domain.step_in_place(&mut state, &action, Mode::Training, &mut rng);
+            domain
+                .observe_flat_into(&state, &mut row)
+                .expect("a flat row");
+            allocated += allocations() - before;
+            if step % 50 == 0 {
+                domain
+                    .observation_space()
+                    .flatten_into(&domain.observe(&state), &mut flat)
+                    .expect("flattens");
+                assert_eq!(row, flat, "{id}");
+            }
+            if outcome.terminated || state.is_truncated() {
+                state = domain.generate(&mut rng);
+            }
+        }
+        assert_eq!(allocated, 0, "{id}");
+    }
+}

@@ -2,6 +2,7 @@
 //! this directory. `cargo xtask tidy` checks that every file of `tests/` is named here.
 
 mod allocation;
+mod babyai;
 mod conformance;
 mod images;
 mod registry;

@@ -344,6 +344,16 @@ where
             }
             self.longest = longest;
         }
+        // Episodes with time limits of their own (BabyAI's) are truncated where their state says.
+        if self.states.has_episode_time_limits() {
+            let flags = rows.truncated.iter_mut().zip(all_ended.iter_mut());
+            for (i, (truncated, ended)) in flags.enumerate() {
+                if self.states.time_limit_reached(i) {
+                    *truncated = true;
+                    *ended = true;
+                }
+            }
+        }
         // The episodes that ended on this step, in order. (A pending episode may be listed;
         // its reset below clears its flag, and the list is then cut to the episodes still
         // ended.)
