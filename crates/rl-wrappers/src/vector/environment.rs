@@ -13,7 +13,7 @@ use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Resets};
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::{Mirror, Outputs};
-use crate::vector::threads::{Threads, shares};
+use crate::vector::threads::{Threads, chunks};
 use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
@@ -68,13 +68,13 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 ///
 /// # Threads
 ///
-/// With [`VectorOptions::with_threads`], the batch is split into even, contiguous shares, one
-/// per thread, fixed for the vector's life, and worker threads are started at construction
-/// (`threads - 1` of them, joined on drop). The calling thread steps the first share and each
-/// worker the next; every thread writes its rows of the buffers in place, and a share whose
-/// worker has not started on it by the time the calling thread is done with its own (its core
-/// busy with other work) is stepped by the calling thread. An idle worker spins for a few tens
-/// of microseconds, then parks until the next call unparks it. A panic inside an environment on
+/// With [`VectorOptions::with_threads`], the environments are cut into small contiguous chunks
+/// (eight per thread), fixed for the vector's life, and worker threads are started at
+/// construction (`threads - 1` of them, joined on drop). Each thread steps the chunks of its own
+/// share first, then takes those left in the others' shares, so a thread whose core is busy
+/// with other work leaves its chunks to whichever thread is free; every thread writes its
+/// chunks' rows of the buffers in place. An idle worker spins for a few tens of microseconds,
+/// then parks until the next call unparks it. A panic inside an environment on
 /// any thread reaches the caller after every thread is done, and the vector then refuses to
 /// step ([`VectorError::Interrupted`]) until it is reset. Every environment's results
 /// depend only on its own seed and actions, so they are bit-identical with any number of
@@ -253,19 +253,19 @@ where
                 ));
             }
         }
-        // The batch of every share, built from the back so that each takes the tail.
-        let shares = shares(len, threads);
-        let mut batches = Vec::with_capacity(shares.len());
-        for share in shares.iter().rev() {
-            let environments = environments.split_off(share.start);
+        // The batch of every chunk, built from the back so that each takes the tail.
+        let chunks = chunks(len, threads);
+        let mut batches = Vec::with_capacity(chunks.len());
+        for chunk in chunks.iter().rev() {
+            let environments = environments.split_off(chunk.start);
             batches.push(EnvironmentBatch::new(
                 environments,
-                share.start,
+                chunk.start,
                 action_space.clone(),
             ));
         }
         batches.reverse();
-        VectorEnvironment::assemble(batches, len, dim, seed, options)
+        VectorEnvironment::assemble(batches, threads, len, dim, seed, options)
     }
 }
 
@@ -295,7 +295,7 @@ where
         let domain = Arc::new(domain);
         let env_bytes =
             std::mem::size_of::<D::State>() + domain.state_heap_bytes() + BOOKKEEPING_BYTES;
-        VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
+        VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
             let states = DomainStates::new(Arc::clone(&domain), len);
             Ok(KernelBatch::new(states, first))
         })
@@ -309,9 +309,9 @@ where
     B::Scalar: Send + 'static,
 {
     /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
-    /// besides the output buffers ([`check_size`]), in one batch per thread's share
-    /// ([`shares`]) that `share(first, len)` builds, seeded with `seed`.
-    pub(crate) fn from_shares(
+    /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`]) that
+    /// `share(first, len)` builds, seeded with `seed`.
+    pub(crate) fn from_chunks(
         count: NonZeroUsize,
         dim: usize,
         env_bytes: usize,
@@ -322,17 +322,18 @@ where
         let len = count.get();
         let threads = check_threads(len, &options)?;
         check_size(len, dim, env_bytes)?;
-        let batches = shares(len, threads)
+        let batches = chunks(len, threads)
             .into_iter()
             .map(|range| share(range.start, range.len()))
             .collect::<Result<Vec<B>, VectorError>>()?;
-        VectorEnvironment::assemble(batches, len, dim, seed, options)
+        VectorEnvironment::assemble(batches, threads, len, dim, seed, options)
     }
 
-    /// Puts the first share's batch on the calling thread and the others' on worker threads,
-    /// and seeds everything.
+    /// Hands the chunks' batches to `threads` threads (starting the workers), and seeds
+    /// everything.
     fn assemble(
         batches: Vec<B>,
+        threads: usize,
         len: usize,
         dim: usize,
         seed: u64,
@@ -340,7 +341,7 @@ where
     ) -> Result<Self, VectorError> {
         let keep_final = options.autoreset() == Autoreset::SameStep;
         let mut vector = VectorEnvironment {
-            threads: Threads::new(batches)?,
+            threads: Threads::new(batches, threads)?,
             outputs: Outputs::new(len, dim, keep_final),
             options,
             mode: Mode::Training,
