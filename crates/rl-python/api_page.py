@@ -28,6 +28,8 @@ MODULES = [
     ("rlrs", "__init__.py", "The package: registration of every id in Gymnasium, ids, version."),
     ("rlrs.env", "env.py", "One environment: `RustEnv`, a `gymnasium.Env`."),
     ("rlrs.vector", "vector.py", "The vector: `RustVectorEnv`, a `gymnasium.vector.VectorEnv`."),
+    ("rlrs.minigrid", "minigrid.py", "A MiniGrid id's environment with minigrid's attributes: `MiniGridEnv`."),
+    ("rlrs.make_vec", "make_vec.py", "`gym.make_vec(id, n, wrappers=[...])` on rlrs's ids."),
     ("rlrs.spaces", "spaces.py", "Space definitions from Rust as `gymnasium.spaces`."),
     ("rlrs.sb3", "sb3.py", "Stable-Baselines3 over the Rust vector (needs `stable_baselines3`)."),
 ]

@@ -189,6 +189,16 @@ pub trait Domain {
         Ok(())
     }
 
+    /// The steps of its episode that `state` records as already taken (minigrid's
+    /// `step_count`, which its reward reads): an episode started from the state
+    /// ([`Simulator::reset_to`](crate::Simulator::reset_to)) counts its episode cap from there,
+    /// so that it truncates where the reference's would. By default 0: states that do not
+    /// record their step count start a fresh count.
+    fn steps_taken(&self, state: &Self::State) -> u64 {
+        let _ = state;
+        0
+    }
+
     /// Whether `action` is applicable in `state` (RLPy's `possibleActions`). By default every
     /// action of the action space is. Applicability is advice for agents (an action mask); the
     /// simulator only rejects actions outside the action space.

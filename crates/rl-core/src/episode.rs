@@ -5,6 +5,8 @@
 //! This is what code keyed by id that shows or restores episodes needs (the Python package's
 //! single environment, `rl render`), so that none of it keeps a table of domain types.
 
+use std::any::Any;
+
 use rl_spaces::{AnyElement, AnySpace, DynamicSpace, Space};
 use serde_json::Value;
 
@@ -37,7 +39,9 @@ pub trait RegisteredEnvironment:
     ///
     /// [`CoreError::Unsupported`] when the registration declared no state access, and
     /// [`CoreError::InvalidParameter`] naming `state` when `state` is not one of the domain's
-    /// (the environment is then left as it was).
+    /// or fails the domain's [`check_state`](crate::Domain::check_state) (the environment is
+    /// then left as it was). A terminal state is taken, as Gymnasium steps from any state it
+    /// is given (the reference traces step from such states).
     fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError>;
 
     /// A text picture of the current state ([`Render::render_text`](crate::Render::render_text)),
@@ -56,6 +60,18 @@ pub trait RegisteredEnvironment:
     /// [`CoreError::Unsupported`] when the registration declared no frames,
     /// [`CoreError::NeedsReset`] before the first reset.
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError>;
+
+    /// The current state, to downcast to the domain's state type (`None` before the first
+    /// reset): what code that knows the domain type reads beyond the JSON form (the Python
+    /// package's MiniGrid attributes).
+    fn state_any(&self) -> Option<&dyn Any> {
+        None
+    }
+
+    /// The typed domain, to downcast (`None` where the environment does not give it).
+    fn domain_any(&self) -> Option<&dyn Any> {
+        None
+    }
 }
 
 /// A [`RegisteredEnvironment`], boxed.
@@ -237,7 +253,7 @@ impl<D: Domain> FrameEnvironment for Episode<D> {
 
 impl<D> RegisteredEnvironment for DynamicEnvironment<Episode<D>>
 where
-    D: Domain + Send,
+    D: Domain + Send + 'static,
     D::State: Send,
     D::Action: Send,
     D::ObservationSpace: DynamicSpace,
@@ -256,7 +272,10 @@ where
         let refuse = |reason: String| {
             CoreError::invalid_parameter(
                 "state",
-                format!("{state} is not a state of this domain: {reason}"),
+                format!(
+                    "{} is not a state of this domain: {reason}",
+                    abbreviated(&state.to_string())
+                ),
             )
         };
         let typed = (fns.from_json)(state).map_err(refuse)?;
@@ -266,8 +285,9 @@ where
         let space = domain.observation_space();
         if !space.contains(&observation) {
             return Err(refuse(format!(
-                "its observation {} lies outside the observation space {space}",
-                space.element_to_any(&observation)
+                "its observation {} lies outside the observation space {}",
+                abbreviated(&space.element_to_any(&observation).to_string()),
+                abbreviated(&space.to_string())
             )));
         }
         let episode = self.inner_mut();
@@ -300,5 +320,30 @@ where
 
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
         FrameEnvironment::render_frame(self.inner(), frame)
+    }
+
+    fn state_any(&self) -> Option<&dyn Any> {
+        self.inner()
+            .simulator
+            .state()
+            .map(|state| state as &dyn Any)
+    }
+
+    fn domain_any(&self) -> Option<&dyn Any> {
+        Some(self.inner().simulator.domain() as &dyn Any)
+    }
+}
+
+/// `text` as an error message quotes outside input: whole when short, else its first 80
+/// characters and its length (a state of a 200k-cell grid is two million characters).
+fn abbreviated(text: &str) -> String {
+    const SHOWN: usize = 80;
+    match text.char_indices().nth(SHOWN) {
+        None => text.to_owned(),
+        Some((end, _)) => format!(
+            "{}... ({} characters in all)",
+            &text[..end],
+            text.chars().count()
+        ),
     }
 }

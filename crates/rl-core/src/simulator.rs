@@ -161,11 +161,14 @@ impl<D: Domain> Simulator<D> {
     }
 
     /// Starts an episode from a given state instead of an initial state (for planners, tests
-    /// and replays), and returns its observation. The step count starts at zero and the
-    /// generator is not touched.
+    /// and replays), and returns its observation. The step count starts at the steps the state
+    /// records as taken ([`Domain::steps_taken`]: 0 for most domains, minigrid's `step_count`),
+    /// so the episode cap counts from there; the generator is not touched.
     pub fn reset_to(&mut self, state: D::State, mode: Mode) -> D::Observation {
         let observation = self.domain.observe(&state);
+        let steps = self.domain.steps_taken(&state);
         self.start(state, mode);
+        self.steps = steps;
         observation
     }
 

@@ -594,3 +594,73 @@ fn every_registered_id_draws_frames_by_id() {
         }
     }
 }
+
+/// Issue 40 item 5: the largest maps FrozenLake and GridWorld accept draw frames of bounded
+/// size, as their references bound them (Gymnasium's FrozenLake window is at most 512 pixels a
+/// side, whatever the map; RLPy draws GridWorld in one figure), and are drawn.
+#[test]
+fn the_largest_maps_draw_frames_of_bounded_size() {
+    use rl_domains::frames::gridworld::GRID_MAX_FRAME_SIDE;
+    use rl_domains::frames::toy_text::FROZEN_LAKE_MAX_SIDE;
+    use rl_domains::gridworld::GridMap;
+    use rl_domains::toy_text::frozen_lake::{FrozenLake, FrozenLakeParams, MAX_CELLS};
+
+    let side = (MAX_CELLS as f64).sqrt() as usize;
+    let mut square: Vec<String> = vec!["F".repeat(side); side];
+    square[0].replace_range(0..1, "S");
+    let mut long = "F".repeat(MAX_CELLS);
+    long.replace_range(0..1, "S");
+    for (name, desc, expected) in [
+        ("the largest square map", square, (512, 512)),
+        ("the longest row", vec![long], (512, 64)),
+    ] {
+        let lake = FrozenLake::new(FrozenLakeParams {
+            desc: Some(desc),
+            ..FrozenLakeParams::default()
+        })
+        .expect("a map of MAX_CELLS tiles is accepted");
+        let (width, height) = lake.frame_size();
+        assert_eq!((width, height), expected, "FrozenLake, {name}");
+        assert!(width <= FROZEN_LAKE_MAX_SIDE && height <= FROZEN_LAKE_MAX_SIDE);
+        let frame = lake.frame(&0);
+        assert_eq!(
+            (frame.width(), frame.height()),
+            expected,
+            "FrozenLake, {name}"
+        );
+        if height == 512 {
+            // 2 pixels a cell: the agent shows (on the row of 65536, a cell is a fraction of a
+            // pixel, as Gymnasium's `512 // 65536`-pixel cells are).
+            assert_ne!(
+                frame,
+                lake.frame(&1),
+                "FrozenLake, {name}: the frame shows the agent"
+            );
+        }
+    }
+    // Gymnasium's cell size for the built-in maps is kept: 64 pixels.
+    let eight = FrozenLake::new(FrozenLakeParams::eight_by_eight()).unwrap();
+    assert_eq!(eight.frame_size(), (512, 512));
+    assert_eq!(
+        FrozenLake::new(FrozenLakeParams::default())
+            .unwrap()
+            .frame_size(),
+        (256, 256)
+    );
+
+    // GridWorld's largest map, 1024 by 1024 cells (MAX_MAP_CELLS), as text.
+    let row = format!("{}\n", vec!["0"; 1024].join(" "));
+    let mut first = vec!["0"; 1024];
+    (first[0], first[1023]) = ("2", "3");
+    let mut text = format!("{}\n", first.join(" "));
+    text.push_str(&row.repeat(1023));
+    let map = GridMap::parse(&text).expect("the largest map parses");
+    let world = GridWorld::new(map, GridWorldParams::default()).expect("the largest map builds");
+    assert_eq!(
+        world.frame_size(),
+        (GRID_MAX_FRAME_SIDE, GRID_MAX_FRAME_SIDE)
+    );
+    let start = GridCell::new(0, 0);
+    let frame = world.frame(&start);
+    assert_eq!((frame.width(), frame.height()), (1024, 1024));
+}

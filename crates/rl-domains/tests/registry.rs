@@ -335,6 +335,13 @@ fn states_set_from_outside_are_validated() {
         "outside the observation space",
     );
     refused("FrozenLake-v1", json!(16), "outside the observation space");
+    // Issue 40 item 7: Blackjack's `stuck` (the game over, the dealer's hand played out) was
+    // accepted and ignored; a state to play from has not stuck.
+    refused(
+        "Blackjack-v1",
+        json!({"player": [2, 3], "dealer": [4, 4], "dealer_top_card_suit": "H", "stuck": true}),
+        "stuck",
+    );
     // A valid state is taken.
     let domain = registry::build("GridWorld-4x5", None).expect("registered");
     let mut env = domain.registered_environment(0);

@@ -65,7 +65,9 @@ enum Command {
         /// The seed of the initial state.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// The SVG file to write (the GIF file with --episode); another extension is an error.
+        /// The SVG file to write (the GIF file with --episode): its name must end in .svg (.gif);
+        /// an existing file there is replaced, but a link, named pipe, device or directory is
+        /// refused.
         #[arg(long)]
         out: PathBuf,
         #[command(flatten)]
@@ -271,32 +273,45 @@ impl OutputFormat {
     }
 }
 
-/// Refuses an `--out` path whose extension is not `format`'s (ignoring case), before anything
-/// is computed or written: `command` (as the message names it, such as "`rl plot`") writes
-/// `format` whatever the name says. `advice` ends the message (", or add --episode ..."). A
-/// path without an extension is taken as it is.
-pub(crate) fn check_out_extension(
+/// Checks an `--out` file before anything is computed or written: its extension must be
+/// `format`'s (ignoring case; a name without one is refused too), because `command` (as the
+/// message names it, such as "`rl plot`") writes `format` whatever the name says, and what is
+/// there must be nothing or a regular file ([`check_replaceable`](crate::results::check_replaceable):
+/// a symbolic link, named pipe, device or directory is refused, never replaced). `advice` ends
+/// the extension message (", or add --episode ..."). Every command that writes a file named by
+/// `--out` calls this; the writer checks the target once more just before it replaces it.
+pub(crate) fn check_out_file(
     path: &std::path::Path,
     format: OutputFormat,
     command: &str,
     advice: &str,
 ) -> Result<(), ExperimentError> {
-    let Some(extension) = path.extension() else {
-        return Ok(());
-    };
-    if extension.eq_ignore_ascii_case(format.extension()) {
-        return Ok(());
+    let wanted = format.extension();
+    match path.extension() {
+        Some(extension) if extension.eq_ignore_ascii_case(wanted) => {}
+        Some(extension) => {
+            return Err(ExperimentError::invalid(
+                "--out",
+                format!(
+                    "{} ends in .{}, but {command} writes {}: name a .{wanted} file{advice}",
+                    path.display(),
+                    extension.to_string_lossy(),
+                    format.description(),
+                ),
+            ));
+        }
+        None => {
+            return Err(ExperimentError::invalid(
+                "--out",
+                format!(
+                    "{} has no extension, but {command} writes {}: name a .{wanted} file{advice}",
+                    path.display(),
+                    format.description(),
+                ),
+            ));
+        }
     }
-    Err(ExperimentError::invalid(
-        "--out",
-        format!(
-            "{} ends in .{}, but {command} writes {}: name a .{} file{advice}",
-            path.display(),
-            extension.to_string_lossy(),
-            format.description(),
-            format.extension(),
-        ),
-    ))
+    crate::results::check_replaceable(path).map_err(|error| ExperimentError::io(path, &error))
 }
 
 /// Parses a `--params`-style JSON object.
@@ -441,9 +456,9 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
             video,
         } => {
             if video.wanted() {
-                check_out_extension(&path, OutputFormat::Gif, "`rl render --episode`", "")?;
+                check_out_file(&path, OutputFormat::Gif, "`rl render --episode`", "")?;
             } else {
-                check_out_extension(
+                check_out_file(
                     &path,
                     OutputFormat::Svg,
                     "`rl render` without --episode",

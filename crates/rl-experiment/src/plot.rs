@@ -442,7 +442,8 @@ pub(crate) struct PlotArgs {
     /// Result directories written by `rl run` (1 to 16), drawn in this order.
     #[arg(required = true, value_name = "DIR")]
     directories: Vec<PathBuf>,
-    /// The SVG file to write (another extension than .svg is an error).
+    /// The SVG file to write: a name ending in .svg; an existing file there is replaced, but a
+    /// link, named pipe, device or directory is refused.
     #[arg(long)]
     out: PathBuf,
     /// The plot's title (default: "evaluation return on DOMAIN" when every directory ran the
@@ -454,9 +455,10 @@ pub(crate) struct PlotArgs {
 impl PlotArgs {
     /// Reads the directories, draws them and writes the picture to `--out` (creating its
     /// directory), returning the path written. Nothing is written when a directory does not
-    /// read, or when `--out` ends in another extension than `.svg`.
+    /// read, when `--out` does not end in `.svg`, or when it names something other than a regular
+    /// file ([`check_replaceable`](crate::results::check_replaceable)).
     pub(crate) fn write(&self) -> Result<&Path, ExperimentError> {
-        crate::cli::check_out_extension(&self.out, crate::cli::OutputFormat::Svg, "`rl plot`", "")?;
+        crate::cli::check_out_file(&self.out, crate::cli::OutputFormat::Svg, "`rl plot`", "")?;
         let svg = overlay_directories(&self.directories, self.title.as_deref())?;
         if let Some(parent) = self.out.parent().filter(|p| !p.as_os_str().is_empty()) {
             crate::results::create_dir_all_durably(parent)

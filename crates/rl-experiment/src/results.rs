@@ -64,37 +64,139 @@ pub const EXPERIMENT_FORMAT: &str = "rl-experiment/experiment";
 /// and then, on Unix, the directory synced (see [Durability](self#durability)). Several
 /// processes, on one machine or several sharing the file system, may write the same path at
 /// once: each rename is whole, and the last one wins.
+///
+/// Only a regular file is ever replaced ([`check_replaceable`]): an existing `path` that is a
+/// symbolic link, a named pipe, a socket, a device or a directory is refused, both before the
+/// temporary file is written and again just before the rename.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
-    static WRITES: AtomicU64 = AtomicU64::new(0);
-    let directory = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| {
-            ExperimentError::invalid("path", format!("{} has no file name", path.display()))
-        })?;
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.subsec_nanos());
-    let temporary = directory.join(format!(
-        ".{name}.tmp-{}-{}-{nanos}",
-        std::process::id(),
-        WRITES.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(contents)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)?;
-        sync_directory(directory)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&temporary);
-        ExperimentError::io(path, &e)
-    })
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(contents)
+        .map_err(|error| ExperimentError::io(path, &error))?;
+    file.commit()
+}
+
+/// Checks that writing `path` may replace what is there: nothing, or a regular file. Every
+/// command that writes a file follows this one rule: an existing `path` that is a **symbolic
+/// link** is refused (never followed, never replaced: name the file it points to instead), and
+/// so is a named pipe, a socket, a device or a directory, with an error of kind
+/// [`InvalidInput`](std::io::ErrorKind::InvalidInput) that says what it is. Only the last
+/// component is looked at: directories above it may be links.
+pub fn check_replaceable(path: &Path) -> std::io::Result<()> {
+    let metadata = match fs::symlink_metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(error),
+    };
+    let file_type = metadata.file_type();
+    if file_type.is_file() {
+        return Ok(());
+    }
+    let (what, advice) = if file_type.is_symlink() {
+        let what = match fs::read_link(path) {
+            Ok(target) => format!("a symbolic link to {}", target.display()),
+            Err(_) => "a symbolic link".to_owned(),
+        };
+        (what, "name the file it points to instead")
+    } else {
+        (describe_file_type(file_type).to_owned(), "name a new file")
+    };
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "exists and is {what}, not a regular file; rl replaces only regular files, never \
+             a link, pipe, device or directory ({advice})"
+        ),
+    ))
+}
+
+/// A file being written whole: bytes go to a temporary file beside the target
+/// (`.NAME.tmp-PID-N-NANOS`), and [`commit`](AtomicFile::commit) syncs it, checks the target
+/// again ([`check_replaceable`]), renames it over the target and syncs the directory, as
+/// [`write_atomically`] does (which uses it). Dropped without a commit, the temporary file is
+/// removed and the target is untouched. For outputs written piece by piece, such as GIFs.
+#[derive(Debug)]
+pub struct AtomicFile {
+    path: PathBuf,
+    temporary: PathBuf,
+    file: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `path`: refuses a target that is not a regular file
+    /// ([`check_replaceable`]) and creates the temporary file.
+    pub fn create(path: &Path) -> Result<AtomicFile, ExperimentError> {
+        static WRITES: AtomicU64 = AtomicU64::new(0);
+        check_replaceable(path).map_err(|error| ExperimentError::io(path, &error))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| {
+                ExperimentError::invalid("path", format!("{} has no file name", path.display()))
+            })?;
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.subsec_nanos());
+        let temporary = directory_of(path).join(format!(
+            ".{name}.tmp-{}-{}-{nanos}",
+            std::process::id(),
+            WRITES.fetch_add(1, Ordering::Relaxed)
+        ));
+        let file = fs::File::create(&temporary).map_err(|e| ExperimentError::io(path, &e))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            temporary,
+            file: Some(std::io::BufWriter::new(file)),
+        })
+    }
+
+    /// The file this writes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Finishes: flushes and syncs the temporary file, checks the target once more, renames
+    /// the temporary file over it and syncs the directory.
+    pub fn commit(mut self) -> Result<(), ExperimentError> {
+        let Some(writer) = self.file.take() else {
+            return Ok(());
+        };
+        let result = (|| {
+            let file = writer.into_inner().map_err(|error| error.into_error())?;
+            file.sync_all()?;
+            drop(file);
+            check_replaceable(&self.path)?;
+            fs::rename(&self.temporary, &self.path)?;
+            sync_directory(directory_of(&self.path))
+        })();
+        result.map_err(|error| {
+            let _ = fs::remove_file(&self.temporary);
+            ExperimentError::io(&self.path, &error)
+        })
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match &mut self.file {
+            Some(file) => file.write(bytes),
+            None => Err(std::io::Error::other("the file was already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// A new name for a temporary file of this process beside `path`: `.NAME.tmp-PID-N` (`NAME`

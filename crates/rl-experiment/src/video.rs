@@ -31,8 +31,7 @@
 //! the nearest grey, any other the nearest cube colour. Every colour of the built-in
 //! pictures lands within 26 levels of itself per channel.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rand::SeedableRng;
@@ -114,6 +113,14 @@ fn output_error(target: &str, error: impl std::fmt::Display) -> CoreError {
     CoreError::Output {
         target: target.to_owned(),
         reason: error.to_string(),
+    }
+}
+
+/// [`output_error`] for an error of writing the file `path`, without naming the path twice.
+fn file_error(path: &Path, error: ExperimentError) -> CoreError {
+    match error {
+        ExperimentError::Io { message, .. } => output_error(&path.display().to_string(), message),
+        other => output_error(&path.display().to_string(), other),
     }
 }
 
@@ -260,11 +267,14 @@ impl<W: Write> GifWriter<W> {
 
 /// A [`VideoSink`] writing each recorded episode to its own GIF file: in a folder as
 /// `<prefix>-episode-<n>.gif` ([`in_folder`](Self::in_folder)), or every video to one path
-/// ([`to_file`](Self::to_file), for one episode).
+/// ([`to_file`](Self::to_file), for one episode). Each file is written whole, as
+/// [`AtomicFile`](crate::results::AtomicFile) writes it: into a temporary file renamed over the
+/// target when the episode's video finishes, so that a symbolic link, named pipe or device at
+/// the target is refused and never written through or replaced.
 pub struct GifFiles {
     path_of: Box<dyn FnMut(u64) -> PathBuf + Send>,
     frames_per_second: u32,
-    current: Option<(PathBuf, GifWriter<BufWriter<File>>)>,
+    current: Option<(PathBuf, GifWriter<crate::results::AtomicFile>)>,
     written: Vec<(PathBuf, u64)>,
 }
 
@@ -319,9 +329,9 @@ impl VideoSink for GifFiles {
             std::fs::create_dir_all(parent)
                 .map_err(|error| output_error(&parent.display().to_string(), error))?;
         }
-        let file = File::create(&path)
-            .map_err(|error| output_error(&path.display().to_string(), error))?;
-        let writer = GifWriter::new(BufWriter::new(file), width, height, self.frames_per_second)?;
+        let file =
+            crate::results::AtomicFile::create(&path).map_err(|error| file_error(&path, error))?;
+        let writer = GifWriter::new(file, width, height, self.frames_per_second)?;
         self.current = Some((path, writer));
         Ok(())
     }
@@ -338,9 +348,8 @@ impl VideoSink for GifFiles {
     fn finish(&mut self) -> Result<(), CoreError> {
         if let Some((path, writer)) = self.current.take() {
             let frames = writer.frames();
-            let mut file = writer.finish()?;
-            file.flush()
-                .map_err(|error| output_error(&path.display().to_string(), error))?;
+            let file = writer.finish()?;
+            file.commit().map_err(|error| file_error(&path, error))?;
             self.written.push((path, frames));
         }
         Ok(())

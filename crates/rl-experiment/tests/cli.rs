@@ -479,3 +479,168 @@ fn a_second_run_on_a_directory_in_use_refuses_at_once() {
     );
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+/// Makes a named pipe at `path` with `mkfifo`, or says why not (then the caller skips).
+#[cfg(unix)]
+fn make_fifo(path: &Path) -> bool {
+    match Command::new("mkfifo").arg(path).status() {
+        Ok(status) => {
+            assert!(status.success(), "mkfifo {} failed", path.display());
+            true
+        }
+        Err(error) => {
+            println!("skipped the named-pipe cases: mkfifo cannot run ({error})");
+            false
+        }
+    }
+}
+
+/// Issue 40 item 1: every command that writes a file named by `--out` (`rl render`, `rl
+/// render --episode`, `rl plot`) refuses a target that is not a regular file (a named pipe, a
+/// symbolic link, a directory) and a name without the format's extension, exits non-zero, and
+/// leaves the target as it was; a regular file is replaced.
+#[cfg(unix)]
+#[test]
+fn out_files_never_replace_what_is_not_a_regular_file() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("out-targets");
+    // A results directory for `rl plot`.
+    let results = rl(
+        &[
+            "run",
+            "--max-steps",
+            "200",
+            "--runs",
+            "1",
+            "--out",
+            "results",
+        ],
+        &dir,
+    );
+    assert!(results.status.success(), "{}", text(&results.stderr));
+    let commands: [(&str, Vec<&str>); 3] = [
+        ("svg", vec!["render", "--domain", "GridWorld-4x5"]),
+        (
+            "gif",
+            vec![
+                "render",
+                "--domain",
+                "CartPole-v1",
+                "--episode",
+                "--max-steps",
+                "3",
+            ],
+        ),
+        ("svg", vec!["plot", "results"]),
+    ];
+    for (extension, command) in &commands {
+        let run = |out: &str| {
+            let mut args = command.clone();
+            args.extend(["--out", out]);
+            rl(&args, &dir)
+        };
+        let label = command.join(" ");
+        // A regular file is replaced.
+        let regular = format!("regular.{extension}");
+        std::fs::write(dir.join(&regular), b"old").unwrap();
+        let output = run(&regular);
+        assert!(output.status.success(), "{label}: {}", text(&output.stderr));
+        assert_ne!(
+            std::fs::read(dir.join(&regular)).unwrap(),
+            b"old",
+            "{label}"
+        );
+        // A name without an extension is refused.
+        let output = run("picture");
+        assert!(
+            !output.status.success(),
+            "{label} wrote a file without an extension"
+        );
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains("has no extension"), "{label}: {stderr}");
+        assert!(!dir.join("picture").exists(), "{label}");
+        // A symbolic link is refused, and neither it nor its target changes.
+        let target = dir.join(format!("target.{extension}"));
+        std::fs::write(&target, b"keep").unwrap();
+        let link = format!("link.{extension}");
+        let _ = std::fs::remove_file(dir.join(&link));
+        std::os::unix::fs::symlink(&target, dir.join(&link)).unwrap();
+        let output = run(&link);
+        assert!(!output.status.success(), "{label} wrote through a link");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains("symbolic link"), "{label}: {stderr}");
+        assert!(
+            std::fs::symlink_metadata(dir.join(&link))
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "{label} replaced the link"
+        );
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep", "{label}");
+        // A directory is refused.
+        let directory = format!("folder.{extension}");
+        std::fs::create_dir_all(dir.join(&directory)).unwrap();
+        let output = run(&directory);
+        assert!(!output.status.success(), "{label} replaced a directory");
+        assert!(text(&output.stderr).contains("a directory"), "{label}");
+        assert!(dir.join(&directory).is_dir(), "{label}");
+        // A named pipe is refused (never opened, so nothing blocks) and stays a pipe.
+        let pipe = dir.join(format!("pipe.{extension}"));
+        let _ = std::fs::remove_file(&pipe);
+        if make_fifo(&pipe) {
+            let output = run(pipe.to_str().unwrap());
+            assert!(!output.status.success(), "{label} replaced a named pipe");
+            let stderr = text(&output.stderr);
+            assert!(stderr.contains("named pipe"), "{label}: {stderr}");
+            let file_type = std::fs::symlink_metadata(&pipe).unwrap().file_type();
+            assert!(
+                file_type.is_fifo(),
+                "{label}: the pipe is now {file_type:?}"
+            );
+        }
+        // No temporary file is left behind.
+        let leftovers: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains(".tmp-"))
+            .collect();
+        assert!(leftovers.is_empty(), "{label} left {leftovers:?}");
+    }
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// Issue 40 item 6: `rl replay` reads only regular files of at most
+/// `REFERENCE_FILE_SIZE_LIMIT` bytes: a directory, a named pipe (never opened, so nothing
+/// blocks) and a larger file (sparse, so the test writes nothing) are each refused on their own
+/// line, with a failure status.
+#[cfg(unix)]
+#[test]
+fn replay_refuses_special_and_oversized_files() {
+    let dir = scratch("replay-files");
+    let large = dir.join("large.json");
+    let file = std::fs::File::create(&large).unwrap();
+    file.set_len(rl_reference::REFERENCE_FILE_SIZE_LIMIT + 1)
+        .unwrap();
+    drop(file);
+    std::fs::create_dir(dir.join("folder.json")).unwrap();
+    let mut cases = vec![
+        (
+            "large.json",
+            "bytes; a reference file has at most".to_owned(),
+        ),
+        ("folder.json", "not a regular file".to_owned()),
+    ];
+    if make_fifo(&dir.join("pipe.json")) {
+        cases.push(("pipe.json", "not a regular file".to_owned()));
+    }
+    for (name, expected) in &cases {
+        let output = rl(&["replay", name], &dir);
+        assert!(!output.status.success(), "{name} replayed");
+        let stdout = text(&output.stdout);
+        assert!(
+            stdout.contains(name) && stdout.contains(expected.as_str()),
+            "{name}: {stdout}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

@@ -13,10 +13,11 @@ use crate::envs::dynamic_obstacles::move_obstacles;
 use crate::envs::{EnvParams, Rules};
 use crate::generation::Builder;
 use crate::grid::Grid;
+use crate::image::ImageKind;
 use crate::object::{Cell, DoorState, ObjectKind};
 use crate::observation::{MiniGridObservation, MiniGridObservationSpace};
 use crate::state::MiniGridState;
-use crate::view::{MAX_VIEW_SIZE, write_full, write_image};
+use crate::view::{MAX_VIEW_SIZE, write_full};
 
 /// minigrid's action 0: turn left.
 pub const LEFT: i64 = 0;
@@ -39,7 +40,8 @@ pub const DONE: i64 = 6;
 const GENERATION_RETRIES: usize = 1000;
 
 /// The parameters of a [`MiniGrid`] domain: the environment and its own parameters, the view
-/// size and the time limit. [`Default`] is `MiniGrid-Empty-8x8-v0`;
+/// size, the time limit, whether the agent sees through walls, what the observation's image
+/// holds and how frames are drawn. [`Default`] is `MiniGrid-Empty-8x8-v0`;
 /// [`for_id`](Self::for_id) gives any registered id's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -49,8 +51,28 @@ pub struct MiniGridParams {
     /// The side of the agent's square view (7; odd, 3 to 63).
     pub agent_view_size: usize,
     /// The episode's time limit in steps (`null`: the environment's own formula, minigrid's
-    /// `max_steps=None`); at least 1.
+    /// `max_steps=None`). 0 is accepted, as minigrid accepts it: minigrid truncates when
+    /// `step_count >= max_steps`, so the episode ends at its first step.
     pub max_steps: Option<u64>,
+    /// Whether the agent sees through walls (`null`: the environment's own choice). minigrid's
+    /// environments that set it themselves (Empty, DistShift, Dynamic-Obstacles, Fetch,
+    /// GoToDoor, GoToObject, PutNear, LavaGap, the crossings, Memory) refuse it, as their
+    /// constructors do.
+    pub see_through_walls: Option<bool>,
+    /// What the observation's `image` holds ([`ImageKind`]: minigrid's partial view, or what
+    /// one of its observation wrappers puts there).
+    pub image: ImageKind,
+    /// The tile size of the RGB images (8, the wrappers' default; 1 to
+    /// [`MAX_TILE_SIZE`](crate::image::MAX_TILE_SIZE)).
+    pub image_tile_size: usize,
+    /// minigrid's `highlight`: whether frames (and the `rgb_full` image) lighten the cells the
+    /// agent sees (`true`).
+    pub highlight: bool,
+    /// minigrid's `tile_size`: the pixels a cell of the frames (32).
+    pub tile_size: usize,
+    /// minigrid's `agent_pov`: whether frames show the agent's view rather than the whole grid
+    /// (`false`).
+    pub agent_pov: bool,
 }
 
 impl Default for MiniGridParams {
@@ -59,8 +81,46 @@ impl Default for MiniGridParams {
             env: EnvParams::default(),
             agent_view_size: 7,
             max_steps: None,
+            see_through_walls: None,
+            image: ImageKind::Partial,
+            image_tile_size: 8,
+            highlight: true,
+            tile_size: crate::TILE_PIXELS as usize,
+            agent_pov: false,
         }
     }
+}
+
+/// The fields of [`MiniGridParams`] as JSON names them: any other key given by id is one of the
+/// environment's own parameters, given flat as minigrid's constructors take them.
+const COMMON_FIELDS: [&str; 9] = [
+    "env",
+    "agent_view_size",
+    "max_steps",
+    "see_through_walls",
+    "image",
+    "image_tile_size",
+    "highlight",
+    "tile_size",
+    "agent_pov",
+];
+
+/// Whether minigrid's class for `env` passes `see_through_walls` to `MiniGridEnv` itself (so
+/// that its constructor refuses the keyword).
+fn sets_see_through_walls(env: &EnvParams) -> bool {
+    matches!(
+        env,
+        EnvParams::Empty(_)
+            | EnvParams::DistShift(_)
+            | EnvParams::DynamicObstacles(_)
+            | EnvParams::Fetch(_)
+            | EnvParams::GoToDoor(_)
+            | EnvParams::GoToObject(_)
+            | EnvParams::PutNear(_)
+            | EnvParams::LavaGap(_)
+            | EnvParams::Crossing(_)
+            | EnvParams::Memory(_)
+    )
 }
 
 impl MiniGridParams {
@@ -79,8 +139,9 @@ impl MiniGridParams {
     }
 
     /// The parameters of a registered id with the fields of `overrides` (a JSON object of
-    /// [`MiniGridParams`]' fields, the environment's own nested as in the id's defaults)
-    /// read over them; `null` gives the defaults. A value that does not read is an
+    /// [`MiniGridParams`]' fields, the environment's own nested as in the id's defaults, or
+    /// given flat as minigrid's constructors take them: `{"size": 6}` for DoorKey,
+    /// `{"minNumRooms": 2}` for MultiRoom) read over them; `null` gives the defaults. A value that does not read is an
     /// [`Error::InvalidJson`] naming its JSON path (`env.door_key.size`).
     ///
     /// ```
@@ -93,6 +154,10 @@ impl MiniGridParams {
     /// )?;
     /// assert_eq!(params.max_steps, Some(50));
     /// assert!(matches!(params.env, EnvParams::DoorKey(ref door_key) if door_key.size == 6));
+    ///
+    /// // minigrid's own keyword arguments, flat.
+    /// let flat = MiniGridParams::for_id_with("MiniGrid-DoorKey-8x8-v0", &json!({"size": 6}))?;
+    /// assert_eq!(flat, MiniGridParams::for_id_with("MiniGrid-DoorKey-8x8-v0", &json!({"env": {"door_key": {"size": 6}}}))?);
     ///
     /// let error = MiniGridParams::for_id_with("MiniGrid-DoorKey-8x8-v0", &json!({"env": {"door_key": {"size": "six"}}}));
     /// assert!(error.unwrap_err().to_string().contains("env.door_key.size"));
@@ -116,7 +181,8 @@ impl MiniGridParams {
         }
         let mut merged = serde_json::to_value(&defaults)
             .map_err(|error| invalid(String::new(), error.to_string()))?;
-        merge(&mut merged, overrides);
+        let overrides = flat_into_env(id, &merged, overrides)?;
+        merge(&mut merged, &overrides);
         serde_path_to_error::deserialize(merged).map_err(|error| {
             let path = error.path().to_string();
             let reason = error.into_inner().to_string();
@@ -133,13 +199,112 @@ impl MiniGridParams {
                 reason: format!("must be odd and between 3 and {MAX_VIEW_SIZE}, got {size}"),
             });
         }
-        if self.max_steps == Some(0) {
+        for (parameter, tile) in [
+            ("image_tile_size", self.image_tile_size),
+            ("tile_size", self.tile_size),
+        ] {
+            if !(1..=crate::image::MAX_TILE_SIZE).contains(&tile) {
+                return Err(Error::InvalidParameter {
+                    parameter: parameter.to_owned(),
+                    reason: format!(
+                        "must be between 1 and {}, got {tile}",
+                        crate::image::MAX_TILE_SIZE
+                    ),
+                });
+            }
+        }
+        if self.see_through_walls.is_some() && sets_see_through_walls(&self.env) {
             return Err(Error::InvalidParameter {
-                parameter: "max_steps".to_owned(),
-                reason: "must be at least 1, got 0".to_owned(),
+                parameter: "see_through_walls".to_owned(),
+                reason: format!(
+                    "the {} environment sets it itself (minigrid's constructor refuses it too)",
+                    self.env.family()
+                ),
             });
         }
         self.env.validate()
+    }
+}
+
+/// `overrides` with every key that is not a field of [`MiniGridParams`] moved into the
+/// environment's own parameters (`{"size": 6}` becomes `{"env": {"door_key": {"size": 6}}}`
+/// for DoorKey), as minigrid's constructors take them flat; `defaults` is the id's parameters
+/// as JSON. A flat key for an environment without parameters is an error naming it.
+fn flat_into_env(
+    id: &str,
+    defaults: &serde_json::Value,
+    overrides: &serde_json::Value,
+) -> Result<serde_json::Value, Error> {
+    let serde_json::Value::Object(entries) = overrides else {
+        return Ok(overrides.clone());
+    };
+    if entries
+        .keys()
+        .all(|key| COMMON_FIELDS.contains(&key.as_str()))
+    {
+        return Ok(overrides.clone());
+    }
+    let family = match defaults.get("env") {
+        Some(serde_json::Value::Object(env)) => env.keys().next().cloned(),
+        _ => None,
+    };
+    let mut common = serde_json::Map::new();
+    let mut own = serde_json::Map::new();
+    for (key, value) in entries {
+        if COMMON_FIELDS.contains(&key.as_str()) {
+            common.insert(key.clone(), value.clone());
+        } else {
+            own.insert(minigrid_name(key).to_owned(), value.clone());
+        }
+    }
+    let Some(family) = family else {
+        let names: Vec<&str> = own.keys().map(String::as_str).collect();
+        return Err(Error::InvalidJson {
+            id: id.to_owned(),
+            path: names.first().copied().unwrap_or_default().to_owned(),
+            reason: format!(
+                "unknown parameter; {id} takes no parameters of its own, only {}",
+                COMMON_FIELDS[1..].join(", ")
+            ),
+        });
+    };
+    let env = common.entry("env").or_insert_with(|| serde_json::json!({}));
+    match env {
+        serde_json::Value::Object(env) => {
+            let nested = env.entry(family).or_insert_with(|| serde_json::json!({}));
+            let serde_json::Value::Object(nested) = nested else {
+                return Err(Error::InvalidJson {
+                    id: id.to_owned(),
+                    path: "env".to_owned(),
+                    reason: "expected the environment's parameters as an object when some are \
+                             also given flat"
+                        .to_owned(),
+                });
+            };
+            nested.extend(own);
+        }
+        _ => {
+            return Err(Error::InvalidJson {
+                id: id.to_owned(),
+                path: "env".to_owned(),
+                reason: "expected an object when the environment's parameters are also given flat"
+                    .to_owned(),
+            });
+        }
+    }
+    Ok(serde_json::Value::Object(common))
+}
+
+/// The field name of an environment's parameter that minigrid's constructor spells in camel
+/// case (`numObjs`, MultiRoom's `minNumRooms`, `maxNumRooms`, `maxRoomSize`); any other name
+/// as it is.
+fn minigrid_name(key: &str) -> &str {
+    match key {
+        "numObjs" => "num_objs",
+        "minNumRooms" => "min_num_rooms",
+        "maxNumRooms" => "max_num_rooms",
+        "maxRoomSize" => "max_room_size",
+        other => other,
     }
 }
 
@@ -187,6 +352,35 @@ impl MiniGrid {
             .max_steps
             .unwrap_or_else(|| params.env.default_max_steps());
         let missions: Arc<[Arc<str>]> = params.env.missions().into_iter().map(Arc::from).collect();
+        let image_shape = params.image.shape(
+            width,
+            height,
+            params.agent_view_size,
+            params.image_tile_size,
+        );
+        let frame_cells = if params.agent_pov {
+            params.agent_view_size * params.agent_view_size
+        } else {
+            width * height
+        };
+        let checks = [
+            ("image_tile_size", image_shape.iter().product::<usize>()),
+            (
+                "tile_size",
+                frame_cells * params.tile_size * params.tile_size * 3,
+            ),
+        ];
+        for (parameter, bytes) in checks {
+            if bytes > crate::image::MAX_IMAGE_BYTES {
+                return Err(Error::InvalidParameter {
+                    parameter: parameter.to_owned(),
+                    reason: format!(
+                        "the images would take {bytes} bytes each, more than {}",
+                        crate::image::MAX_IMAGE_BYTES
+                    ),
+                });
+            }
+        }
         let actions = Discrete::new(params.env.action_count() as u64).map_err(|error| {
             Error::InvalidParameter {
                 parameter: "env".to_owned(),
@@ -197,10 +391,12 @@ impl MiniGrid {
             width,
             height,
             max_steps,
-            see_through_walls: params.env.see_through_walls(),
+            see_through_walls: params
+                .see_through_walls
+                .unwrap_or_else(|| params.env.see_through_walls()),
             rules: params.env.rules(),
             actions,
-            observations: MiniGridObservationSpace::new(params.agent_view_size, missions).map_err(
+            observations: MiniGridObservationSpace::new(image_shape, missions).map_err(
                 |error| Error::InvalidParameter {
                     parameter: "env".to_owned(),
                     reason: error.to_string(),
@@ -235,9 +431,10 @@ impl MiniGrid {
         self.params.agent_view_size
     }
 
-    /// The number of bytes of an image (`view * view * 3`).
+    /// The number of bytes of the observation's image (`view * view * 3` for minigrid's
+    /// partial view; see [`image_shape`](Self::image_shape)).
     pub fn image_len(&self) -> usize {
-        self.view_size() * self.view_size() * 3
+        self.image_shape().iter().product()
     }
 
     /// Whether the agent sees through walls.
@@ -257,8 +454,9 @@ impl MiniGrid {
         &missions[state.mission_index().min(missions.len() - 1)]
     }
 
-    /// Writes the image observation of `state` into `out` (`image_len()` bytes, numpy's C
-    /// order), allocating nothing: what a vector's kernel writes into its buffer.
+    /// Writes the observation's image of `state` into `out` ([`image_len`](Self::image_len)
+    /// bytes, numpy's C order; minigrid's partial view unless the parameter `image` says
+    /// otherwise), allocating nothing: what a vector's kernel writes into its buffer.
     ///
     /// # Panics
     ///
@@ -267,18 +465,9 @@ impl MiniGrid {
         assert_eq!(
             out.len(),
             self.image_len(),
-            "an image needs view * view * 3 bytes"
+            "an image needs image_len() bytes"
         );
-        write_image(
-            &state.grid,
-            state.agent,
-            state.direction,
-            state.carrying,
-            self.view_size(),
-            self.see_through_walls,
-            out,
-            |byte| byte,
-        );
+        self.write_observation_image(state, out, |byte| byte);
     }
 
     /// Writes the fully observed encoding of `state` into `out` (`width * height * 3` bytes,
@@ -298,6 +487,42 @@ impl MiniGrid {
         let mut out = vec![0; state.grid.width() * state.grid.height() * 3];
         self.write_full_encoding(state, &mut out);
         out
+    }
+
+    /// The obstacles of a state given from outside: none but in Dynamic-Obstacles, where each
+    /// stands inside the outer wall, on a cell that holds its blue ball, away from the agent
+    /// and from every other obstacle (a ball in the wall would erase wall cells as it moves).
+    fn check_obstacles(&self, state: &MiniGridState) -> Result<(), String> {
+        if self.rules != Rules::DynamicObstacles {
+            if let Some(obstacle) = state.obstacles.first() {
+                return Err(format!(
+                    "obstacles holds {obstacle:?}, but only Dynamic-Obstacles has moving obstacles"
+                ));
+            }
+            return Ok(());
+        }
+        let (width, height) = (self.width as i32, self.height as i32);
+        for (index, &obstacle) in state.obstacles.iter().enumerate() {
+            let field = format!("obstacles[{index}] at {obstacle:?}");
+            if obstacle.x < 1
+                || obstacle.y < 1
+                || obstacle.x >= width - 1
+                || obstacle.y >= height - 1
+            {
+                return Err(format!("{field} is not inside the outer wall"));
+            }
+            let cell = state.grid.get(obstacle);
+            if cell.kind() != ObjectKind::Ball {
+                return Err(format!("{field} stands on {cell:?}, not on its ball"));
+            }
+            if obstacle == state.agent {
+                return Err(format!("{field} is where the agent is"));
+            }
+            if state.obstacles[..index].contains(&obstacle) {
+                return Err(format!("{field} repeats an earlier obstacle"));
+            }
+        }
+        Ok(())
     }
 
     /// minigrid's `_reward()` at the state's step count: `1 - 0.9 * (step_count / max_steps)`.
@@ -643,16 +868,7 @@ impl Domain for MiniGrid {
         let mission = state.mission_index().min(self.missions().len() - 1);
         self.observations
             .write_row(layout, state.direction.index(), mission, out, |image| {
-                write_image(
-                    &state.grid,
-                    state.agent,
-                    state.direction,
-                    state.carrying,
-                    self.view_size(),
-                    self.see_through_walls,
-                    image,
-                    |byte| F::from_f64(f64::from(byte)),
-                );
+                self.write_observation_image(state, image, |byte| F::from_f64(f64::from(byte)));
             })
     }
 
@@ -676,8 +892,17 @@ impl Domain for MiniGrid {
         state.terminated
     }
 
+    /// minigrid's `max_steps`, except that a `max_steps` of 0 (which minigrid accepts, and
+    /// which ObstructedMaze's `num_rooms_visited=0` gives) is a cap of 1: minigrid truncates
+    /// when `step_count >= max_steps`, so both end the episode at its first step.
     fn episode_cap(&self) -> Option<u64> {
-        Some(self.max_steps)
+        Some(self.max_steps.max(1))
+    }
+
+    /// The state's `step_count`: an episode restored from a state counts its time limit from
+    /// there, as minigrid's would.
+    fn steps_taken(&self, state: &MiniGridState) -> u64 {
+        state.step_count
     }
 
     fn check_state(&self, state: &MiniGridState) -> Result<(), String> {
@@ -721,9 +946,32 @@ impl Domain for MiniGrid {
                 state.carrying
             ));
         }
-        if let Some(obstacle) = state.obstacles.iter().find(|&&p| !state.grid.contains(p)) {
-            return Err(format!("the obstacle at {obstacle:?} is outside the grid"));
+        if state.step_count >= self.max_steps.max(1) {
+            return Err(format!(
+                "step_count is {}, but an episode still running has taken fewer than max_steps \
+                 ({}) steps",
+                state.step_count, self.max_steps
+            ));
         }
-        Ok(())
+        if state.terminated {
+            return Err(
+                "terminated is true: an episode that has ended cannot be continued".to_owned(),
+            );
+        }
+        for (field, position) in [
+            ("task.first", state.task.first),
+            ("task.second", state.task.second),
+        ] {
+            if !state.grid.contains(position) {
+                return Err(format!("{field} at {position:?} is outside the grid"));
+            }
+        }
+        if !valid(state.task.object) {
+            return Err(format!(
+                "task.object ({:?}) is not an object of this crate",
+                state.task.object.to_bytes()
+            ));
+        }
+        self.check_obstacles(state)
     }
 }

@@ -20,8 +20,9 @@ pub enum Error {
         /// The id asked for.
         id: String,
     },
-    /// Parameters given as JSON could not be read.
-    #[error("invalid parameters for `{id}` at `{path}`: {reason}")]
+    /// Parameters given as JSON could not be read. The message names the JSON path but not
+    /// the id: the registry's error (`invalid parameters for ID: ...`) names it once.
+    #[error("{}", json_message(path, reason))]
     InvalidJson {
         /// The id whose parameters were read.
         id: String,
@@ -31,4 +32,14 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+}
+
+/// The message of [`Error::InvalidJson`]: the parameter's JSON path, when there is one, then
+/// what was wrong.
+fn json_message(path: &str, reason: &str) -> String {
+    if path.is_empty() {
+        reason.to_owned()
+    } else {
+        format!("parameter `{path}`: {reason}")
+    }
 }

@@ -202,18 +202,111 @@ fn sample(cell: Cell, agent: Option<u8>, highlight: bool, x: f64, y: f64) -> [u8
 
 /// What a tile shows: the cell's encoding, the agent's direction if it stands there, and
 /// whether the agent sees the cell.
-type TileKey = ([u8; 3], Option<u8>, bool);
+pub(crate) type TileKey = ([u8; 3], Option<u8>, bool);
 
-/// The most tiles [`TILES`] keeps before it starts again (a few hundred kinds of tile exist).
-const MAX_CACHED_TILES: usize = 4096;
+/// The number of distinct tiles a grid can show (11 kinds, 6 colours, 3 states, the agent
+/// absent or facing one of 4 ways, highlighted or not): the length of a [`TileSet`].
+const TILE_KINDS: usize = 11 * 6 * 3 * 5 * 2;
 
-/// Drawn tiles by what they show and their width and height in pixels.
-type TileCache = HashMap<(TileKey, usize, usize), Box<[u8]>>;
+/// The index of a tile in a [`TileSet`], or `None` for an encoding no cell has.
+#[inline]
+fn tile_index(key: TileKey) -> Option<usize> {
+    let ([kind, color, state], agent, highlight) = key;
+    if kind > 10 || color > 5 || state > 2 {
+        return None;
+    }
+    let agent = agent.map_or(0, |direction| usize::from(direction % 4) + 1);
+    Some(
+        (((usize::from(kind) * 6 + usize::from(color)) * 3 + usize::from(state)) * 5 + agent) * 2
+            + usize::from(highlight),
+    )
+}
+
+/// The tiles of one size drawn so far, indexed by [`tile_index`], as minigrid caches them: a
+/// frame after the first mostly copies tiles.
+type TileSet = Vec<Option<Box<[u8]>>>;
+
+/// The most tile sizes [`TILES`] keeps before it starts again.
+const MAX_CACHED_SIZES: usize = 16;
 
 thread_local! {
-    /// The tiles drawn at each integral tile size, as minigrid caches them: a frame after the
-    /// first mostly copies tiles.
-    static TILES: RefCell<TileCache> = RefCell::new(HashMap::new());
+    /// The tiles drawn, by their width and height in pixels.
+    static TILES: RefCell<HashMap<(usize, usize), TileSet>> = RefCell::new(HashMap::new());
+}
+
+/// Calls `with` with the tile of `key` drawn `tile_width` by `tile_height` pixels (row by
+/// row, 3 bytes a pixel), drawn once per thread and size and copied after.
+fn with_tile<R>(
+    tiles: &mut TileSet,
+    key: TileKey,
+    tile_width: usize,
+    tile_height: usize,
+    with: impl FnOnce(&[u8]) -> R,
+) -> R {
+    let draw = || {
+        let mut tile = vec![0; tile_width * tile_height * 3];
+        for y in 0..tile_height {
+            for x in 0..tile_width {
+                let at = 3 * (y * tile_width + x);
+                tile[at..at + 3].copy_from_slice(&tile_pixel(
+                    key,
+                    x as f64,
+                    y as f64,
+                    tile_width as f64,
+                    tile_height as f64,
+                ));
+            }
+        }
+        tile.into_boxed_slice()
+    };
+    match tile_index(key) {
+        Some(index) => with(tiles[index].get_or_insert_with(draw)),
+        None => with(&draw()),
+    }
+}
+
+/// Draws a picture of `columns` by `rows` tiles of `tile_width` by `tile_height` pixels into
+/// `out` (`rows * tile_height` by `columns * tile_width` pixels, row by row, 3 entries a
+/// pixel, each byte as `from_byte` converts it), tile `(column, row)` showing `key(column,
+/// row)`. Tiles come from the thread's cache ([`TILES`]): after the first frame of a size,
+/// drawing allocates nothing.
+///
+/// The caller passes `out` of the picture's length.
+pub(crate) fn draw_tiles<T: Copy>(
+    columns: usize,
+    rows: usize,
+    tile_width: usize,
+    tile_height: usize,
+    mut key: impl FnMut(usize, usize) -> TileKey,
+    out: &mut [T],
+    from_byte: impl Fn(u8) -> T,
+) {
+    let width = columns * tile_width;
+    TILES.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= MAX_CACHED_SIZES && !cache.contains_key(&(tile_width, tile_height)) {
+            cache.clear();
+        }
+        let tiles = cache
+            .entry((tile_width, tile_height))
+            .or_insert_with(|| vec![None; TILE_KINDS]);
+        for row in 0..rows {
+            for column in 0..columns {
+                with_tile(tiles, key(column, row), tile_width, tile_height, |tile| {
+                    for y in 0..tile_height {
+                        let from = 3 * y * tile_width;
+                        let to = 3 * ((row * tile_height + y) * width + column * tile_width);
+                        for (slot, &byte) in out[to..to + 3 * tile_width]
+                            .iter_mut()
+                            .zip(&tile[from..from + 3 * tile_width])
+                        {
+                            *slot = from_byte(byte);
+                        }
+                    }
+                });
+            }
+        }
+    });
 }
 
 /// The pixel at `(local_x, local_y)` of a `tile_width` by `tile_height` tile (pixels from its
@@ -248,20 +341,21 @@ fn tile_pixel(
 }
 
 impl MiniGrid {
-    /// Draws `state` into `frame` at the frame's size: the natural size
-    /// ([`RenderFrame::frame_size`], 32 pixels a tile) gives minigrid's `env.render()`;
-    /// another size stretches the tiles (each pixel still averages 3 by 3 sample points).
+    /// Draws the whole grid of `state` into `frame` at the frame's size, stretching the tiles
+    /// (each pixel still averages 3 by 3 sample points), the seen cells lightened as the
+    /// parameter `highlight` says.
     fn draw(&self, state: &MiniGridState, frame: &mut Frame) {
         let grid = state.grid();
         let (columns, rows) = (grid.width(), grid.height());
         let mut highlight = vec![false; columns * rows];
+        let lighten = self.params().highlight;
         for_each_visible(
             grid,
             state.agent,
             state.direction,
             self.view_size(),
             self.see_through_walls(),
-            |position| highlight[position.y as usize * columns + position.x as usize] = true,
+            |position| highlight[position.y as usize * columns + position.x as usize] = lighten,
         );
         let key = |column: usize, row: usize| -> TileKey {
             let index = row * columns + column;
@@ -273,48 +367,20 @@ impl MiniGrid {
             )
         };
         let (width, height) = (frame.width() as usize, frame.height() as usize);
-        let pixels = frame.pixels_mut();
         if width % columns == 0 && height % rows == 0 {
             // Whole tiles: each kind of tile drawn once and copied.
-            let (tile_width, tile_height) = (width / columns, height / rows);
-            TILES.with(|tiles| {
-                let mut tiles = tiles.borrow_mut();
-                for row in 0..rows {
-                    for column in 0..columns {
-                        let key = key(column, row);
-                        if tiles.len() >= MAX_CACHED_TILES {
-                            tiles.clear();
-                        }
-                        let tile =
-                            tiles
-                                .entry((key, tile_width, tile_height))
-                                .or_insert_with(|| {
-                                    let mut tile = vec![0; tile_width * tile_height * 3];
-                                    for y in 0..tile_height {
-                                        for x in 0..tile_width {
-                                            let at = 3 * (y * tile_width + x);
-                                            tile[at..at + 3].copy_from_slice(&tile_pixel(
-                                                key,
-                                                x as f64,
-                                                y as f64,
-                                                tile_width as f64,
-                                                tile_height as f64,
-                                            ));
-                                        }
-                                    }
-                                    tile.into_boxed_slice()
-                                });
-                        for y in 0..tile_height {
-                            let from = 3 * y * tile_width;
-                            let to = 3 * ((row * tile_height + y) * width + column * tile_width);
-                            pixels[to..to + 3 * tile_width]
-                                .copy_from_slice(&tile[from..from + 3 * tile_width]);
-                        }
-                    }
-                }
-            });
+            draw_tiles(
+                columns,
+                rows,
+                width / columns,
+                height / rows,
+                key,
+                frame.pixels_mut(),
+                |byte| byte,
+            );
             return;
         }
+        let pixels = frame.pixels_mut();
         let tile_width = width as f64 / columns as f64;
         let tile_height = height as f64 / rows as f64;
         for py in 0..height {
@@ -337,13 +403,32 @@ impl MiniGrid {
 }
 
 impl RenderFrame for MiniGrid {
-    /// 32 pixels a cell: `(width * 32, height * 32)`, minigrid's `rgb_array` size.
+    /// minigrid's `rgb_array` size: `tile_size` pixels a cell (32 by default) of the whole
+    /// grid, `(width * tile, height * tile)`, or of the agent's view with `agent_pov`.
     fn frame_size(&self) -> (u32, u32) {
-        let (width, height) = self.grid_size();
-        (width as u32 * TILE_PIXELS, height as u32 * TILE_PIXELS)
+        let tile = self.params().tile_size;
+        let (width, height) = if self.params().agent_pov {
+            (self.view_size(), self.view_size())
+        } else {
+            self.grid_size()
+        };
+        ((width * tile) as u32, (height * tile) as u32)
     }
 
+    /// minigrid's `render()`: `get_frame(highlight, tile_size, agent_pov)` at the natural
+    /// size; another size stretches the whole grid's tiles.
     fn draw_frame(&self, state: &MiniGridState, frame: &mut Frame) {
+        let natural = self.frame_size();
+        if (frame.width(), frame.height()) == natural {
+            let tile = self.params().tile_size;
+            if self.params().agent_pov {
+                self.write_pov_frame(state, tile, frame.pixels_mut(), |byte| byte);
+            } else {
+                let highlight = self.params().highlight;
+                self.write_full_frame(state, tile, highlight, frame.pixels_mut(), |byte| byte);
+            }
+            return;
+        }
         self.draw(state, frame);
     }
 }

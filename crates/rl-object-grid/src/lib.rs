@@ -18,7 +18,10 @@
 //! flat observation straight into a vector's row and
 //! [`Domain::initial_state_into`](rl_core::Domain::initial_state_into) restarts an episode in
 //! the state's own memory: a vector built by id steps without allocating.
-//! [`MiniGrid::full_encoding`] is minigrid's `FullyObsWrapper` image.
+//! [`MiniGrid::full_encoding`] is minigrid's `FullyObsWrapper` image; the parameter `image`
+//! ([`ImageKind`]) puts what minigrid's observation wrappers give in the observation itself
+//! (the fully observed encoding, one-hot, or RGB pictures of the agent's view or of the grid
+//! at any tile size, pixel for pixel minigrid's), written straight into a vector's rows.
 //!
 //! [`register`] enters every id in rl-core's registration table ([`registry`]), so that
 //! everything keyed by id works with them: `registry::make("MiniGrid-DoorKey-8x8-v0", ...)`,
@@ -64,6 +67,7 @@ mod frames;
 mod generation;
 pub mod grid;
 pub mod ids;
+pub mod image;
 pub mod object;
 mod observation;
 pub mod registry;
@@ -77,6 +81,7 @@ pub use envs::EnvParams;
 pub use error::Error;
 pub use frames::TILE_PIXELS;
 pub use grid::{Grid, Position};
+pub use image::ImageKind;
 pub use object::{Cell, Color, DoorState, ObjectKind};
 pub use observation::{MISSION_CHARSET, MiniGridObservation, MiniGridObservationSpace};
 pub use registry::register;

@@ -33,7 +33,8 @@ pub struct MiniGridObservation {
 
 /// The observations of a [`MiniGrid`](crate::MiniGrid) domain, minigrid's
 /// `Dict(direction: Discrete(4), image: Box(0, 255, (view, view, 3), uint8), mission:
-/// MissionSpace)`: an image of the view's size, a direction below 4 and one of the domain's
+/// MissionSpace)`: an image of the view's size (or of the shape of what the domain's
+/// [`ImageKind`](crate::ImageKind) puts there), a direction below 4 and one of the domain's
 /// missions.
 ///
 /// # As a dynamic space
@@ -48,7 +49,7 @@ pub struct MiniGridObservation {
 /// element back ([`DynamicSpace::element_from_any`]) accepts the domain's missions only.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MiniGridObservationSpace {
-    view_size: usize,
+    image_shape: [usize; 3],
     missions: Arc<[Arc<str>]>,
     /// Each mission's flattened characters (their charset indices, padded to the Text's
     /// `max_length` with the charset's length), mission after mission: what a flat row's
@@ -59,10 +60,11 @@ pub struct MiniGridObservationSpace {
 }
 
 impl MiniGridObservationSpace {
-    /// The space of a `view_size` by `view_size` image and these missions. Fails when the
-    /// view is empty or a mission has a character outside [`MISSION_CHARSET`].
+    /// The space of an image of `image_shape` (`(view, view, 3)` for minigrid's partial view)
+    /// and these missions. Fails when the image is empty or a mission has a character outside
+    /// [`MISSION_CHARSET`].
     pub fn new(
-        view_size: usize,
+        image_shape: [usize; 3],
         missions: Arc<[Arc<str>]>,
     ) -> Result<MiniGridObservationSpace, SpaceError> {
         let lengths = missions.iter().map(|mission| mission.chars().count());
@@ -84,11 +86,7 @@ impl MiniGridObservationSpace {
             ("direction", AnySpace::Discrete(Discrete::new(4)?)),
             (
                 "image",
-                AnySpace::from(BoxSpace::<u8>::uniform(
-                    &[view_size, view_size, 3],
-                    0,
-                    u8::MAX,
-                )?),
+                AnySpace::from(BoxSpace::<u8>::uniform(&image_shape, 0, u8::MAX)?),
             ),
             ("mission", AnySpace::Text(text.clone())),
         ])?);
@@ -109,7 +107,7 @@ impl MiniGridObservationSpace {
             mission_codes.resize(start + max_length, padding);
         }
         Ok(MiniGridObservationSpace {
-            view_size,
+            image_shape,
             missions,
             mission_codes: mission_codes.into(),
             text,
@@ -141,9 +139,14 @@ impl MiniGridObservationSpace {
         Ok(())
     }
 
-    /// The side of the view.
-    pub fn view_size(&self) -> usize {
-        self.view_size
+    /// The shape of the image (`(view, view, 3)` for minigrid's partial view).
+    pub fn image_shape(&self) -> [usize; 3] {
+        self.image_shape
+    }
+
+    /// The number of entries of the image.
+    fn image_len(&self) -> usize {
+        self.image_shape.iter().product()
     }
 
     /// The missions an observation may carry.
@@ -159,11 +162,11 @@ impl MiniGridObservationSpace {
 
 impl fmt::Display for MiniGridObservationSpace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, c] = self.image_shape;
         write!(
             f,
-            "Dict('direction': Discrete(4), 'image': Box(0, 255, ({0}, {0}, 3), uint8), \
-             'mission': MissionSpace({1} missions))",
-            self.view_size,
+            "Dict('direction': Discrete(4), 'image': Box(0, 255, ({a}, {b}, {c}), uint8), \
+             'mission': MissionSpace({} missions))",
             self.missions.len()
         )
     }
@@ -173,9 +176,7 @@ impl Space for MiniGridObservationSpace {
     type Element = MiniGridObservation;
 
     fn contains(&self, x: &MiniGridObservation) -> bool {
-        x.image.len() == self.view_size * self.view_size * 3
-            && x.direction < 4
-            && self.mission(&x.mission).is_some()
+        x.image.len() == self.image_len() && x.direction < 4 && self.mission(&x.mission).is_some()
     }
 }
 
@@ -185,7 +186,7 @@ impl DynamicSpace for MiniGridObservationSpace {
     }
 
     fn element_to_any(&self, x: &MiniGridObservation) -> AnyElement {
-        let image = ndarray_image(self.view_size, &x.image);
+        let image = ndarray_image(self.image_shape, &x.image);
         AnyElement::Dict(BTreeMap::from([
             (
                 "direction".to_owned(),
@@ -217,7 +218,7 @@ impl DynamicSpace for MiniGridObservationSpace {
             .get("image")
             .and_then(AnyElement::as_array)
             .and_then(AnyArray::as_array::<u8>)
-            .filter(|image| image.shape() == [self.view_size, self.view_size, 3])
+            .filter(|image| image.shape() == self.image_shape)
             .ok_or_else(refuse)?;
         let mission = entries
             .get("mission")
@@ -243,7 +244,7 @@ impl DynamicSpace for MiniGridObservationSpace {
 /// of the domain's states writes into its rows).
 impl FlattenSpace for MiniGridObservationSpace {
     fn flat_dim(&self) -> usize {
-        4 + self.view_size * self.view_size * 3 + self.text.max_length()
+        4 + self.image_len() + self.text.max_length()
     }
 
     fn flatten_into<F: FlatScalar>(
@@ -255,7 +256,7 @@ impl FlattenSpace for MiniGridObservationSpace {
     }
 
     fn batched_dim(&self) -> usize {
-        1 + self.view_size * self.view_size * 3 + self.text.max_length()
+        1 + self.image_len() + self.text.max_length()
     }
 
     fn batched_into<F: FlatScalar>(
@@ -290,7 +291,7 @@ impl MiniGridObservationSpace {
                 found: out.len(),
             });
         }
-        let image_len = self.view_size * self.view_size * 3;
+        let image_len = self.image_len();
         let direction_width = row_dim - image_len - self.text.max_length();
         let (direction_part, rest) = out.split_at_mut(direction_width);
         match direction_part {
@@ -310,7 +311,7 @@ impl MiniGridObservationSpace {
         x: &MiniGridObservation,
         out: &mut [F],
     ) -> Result<(), SpaceError> {
-        let image_len = self.view_size * self.view_size * 3;
+        let image_len = self.image_len();
         if x.direction >= 4 || x.image.len() != image_len {
             return Err(SpaceError::NotInSpace {
                 element: format!("{x:?}"),
@@ -340,10 +341,9 @@ impl MiniGridObservationSpace {
     }
 }
 
-/// The image bytes as a `(view, view, 3)` `u8` array element.
-fn ndarray_image(view_size: usize, image: &[u8]) -> AnyElement {
-    let array =
-        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[view_size, view_size, 3]), image.to_vec());
+/// The image bytes as a `u8` array element of `shape`.
+fn ndarray_image(shape: [usize; 3], image: &[u8]) -> AnyElement {
+    let array = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), image.to_vec());
     match array {
         Ok(array) => AnyElement::from(array),
         // An image of another length (built by hand) keeps its bytes, flat.

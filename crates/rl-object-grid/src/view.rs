@@ -112,6 +112,79 @@ pub(crate) fn write_image<T: Copy>(
     from_byte: impl Fn(u8) -> T,
 ) {
     let out = &mut out[..size * size * 3];
+    for_each_encoded(
+        grid,
+        agent,
+        direction,
+        carrying,
+        size,
+        see_through_walls,
+        |column, row, bytes| {
+            let at = (column * size + row) * 3;
+            for (slot, byte) in out[at..at + 3].iter_mut().zip(bytes) {
+                *slot = from_byte(byte);
+            }
+        },
+    );
+}
+
+/// The number of entries of a one-hot cell (minigrid's `OneHotPartialObsWrapper`): 11
+/// kinds, 6 colours and 3 states.
+pub(crate) const ONE_HOT_BITS: usize = 11 + 6 + 3;
+
+/// Writes minigrid's `OneHotPartialObsWrapper` image: the partial view's encoding (see
+/// [`write_image`]) with each cell's kind, colour and state one-hot (`size x size x 20`
+/// entries, view column first), each entry as `from_byte` converts 0 or 1. Allocates nothing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_one_hot<T: Copy>(
+    grid: &Grid,
+    agent: Position,
+    direction: Direction,
+    carrying: Cell,
+    size: usize,
+    see_through_walls: bool,
+    out: &mut [T],
+    from_byte: impl Fn(u8) -> T,
+) {
+    let out = &mut out[..size * size * ONE_HOT_BITS];
+    let (zero, one) = (from_byte(0), from_byte(1));
+    out.fill(zero);
+    for_each_encoded(
+        grid,
+        agent,
+        direction,
+        carrying,
+        size,
+        see_through_walls,
+        |column, row, [kind, color, state]| {
+            let at = (column * size + row) * ONE_HOT_BITS;
+            // minigrid writes out[i, j, index] = 1 for each index; an index past the cell's
+            // entries (no cell encodes one) is left out rather than written elsewhere.
+            for index in [
+                usize::from(kind),
+                11 + usize::from(color),
+                17 + usize::from(state),
+            ] {
+                if index < ONE_HOT_BITS {
+                    out[at + index] = one;
+                }
+            }
+        },
+    );
+}
+
+/// Calls `visit(column, row, encoding)` with each cell of minigrid's `image` observation (see
+/// [`write_image`]).
+#[inline]
+fn for_each_encoded(
+    grid: &Grid,
+    agent: Position,
+    direction: Direction,
+    carrying: Cell,
+    size: usize,
+    see_through_walls: bool,
+    mut visit: impl FnMut(usize, usize, [u8; 3]),
+) {
     for_each_view_row(
         grid,
         agent,
@@ -127,10 +200,7 @@ pub(crate) fn write_image<T: Copy>(
                 } else {
                     UNSEEN
                 };
-                let at = (column * size + row) * 3;
-                for (slot, byte) in out[at..at + 3].iter_mut().zip(bytes) {
-                    *slot = from_byte(byte);
-                }
+                visit(column, row, bytes);
             }
         },
     );
@@ -180,4 +250,105 @@ pub(crate) fn for_each_visible(
             }
         },
     );
+}
+
+/// Writes minigrid's `gen_obs_grid(size)`: the view's cells row by row (`cells[row * size +
+/// column]`, row 0 the farthest from the agent, walls outside the grid, the cells the agent
+/// does not see emptied unless it sees through walls (minigrid's `process_vis`), the carried
+/// object or an empty cell at the agent's own cell, the middle of the bottom row) and which of them the
+/// agent sees (bit `column` of `seen[row]`: minigrid's `vis_mask[column, row]`). Allocates
+/// nothing.
+///
+/// The caller passes a valid view size and at least `size * size` cells and `size` masks.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn view_grid(
+    grid: &Grid,
+    agent: Position,
+    direction: Direction,
+    carrying: Cell,
+    size: usize,
+    see_through_walls: bool,
+    cells: &mut [Cell],
+    seen: &mut [u64],
+) {
+    let all = if size >= 64 {
+        u64::MAX
+    } else {
+        (1 << size) - 1
+    };
+    for_each_view_row(
+        grid,
+        agent,
+        direction,
+        size,
+        see_through_walls,
+        |row, row_cells, visible| {
+            let visible = visible & all;
+            // minigrid's process_vis empties the cells the agent does not see.
+            for (column, (slot, &cell)) in cells[row * size..(row + 1) * size]
+                .iter_mut()
+                .zip(row_cells)
+                .enumerate()
+            {
+                *slot = if see_through_walls || visible & (1 << column) != 0 {
+                    cell
+                } else {
+                    Cell::EMPTY
+                };
+            }
+            seen[row] = visible;
+        },
+    );
+    cells[(size - 1) * size + size / 2] = carrying;
+}
+
+/// Which grid positions the agent sees (minigrid's `get_full_render` highlight mask), looked
+/// up position by position from the view's rows kept on the stack: no allocation.
+pub(crate) struct VisibleCells {
+    seen: [u64; MAX_VIEW_SIZE],
+    agent: Position,
+    direction: Direction,
+    size: usize,
+}
+
+impl VisibleCells {
+    /// The cells seen from `agent` facing `direction` with a view of `size` (every cell of the
+    /// view when the agent sees through walls).
+    pub(crate) fn new(
+        grid: &Grid,
+        agent: Position,
+        direction: Direction,
+        size: usize,
+        see_through_walls: bool,
+    ) -> VisibleCells {
+        let mut seen = [0; MAX_VIEW_SIZE];
+        for_each_view_row(
+            grid,
+            agent,
+            direction,
+            size,
+            see_through_walls,
+            |row, _, visible| seen[row] = visible,
+        );
+        VisibleCells {
+            seen,
+            agent,
+            direction,
+            size,
+        }
+    }
+
+    /// Whether the agent sees `position` (a position inside the grid).
+    #[inline]
+    pub(crate) fn contains(&self, position: Position) -> bool {
+        let (fx, fy) = self.direction.vector();
+        let (rx, ry) = (-fy, fx);
+        let (dx, dy) = (position.x - self.agent.x, position.y - self.agent.y);
+        let n = self.size as i32;
+        let row = n - 1 - (dx * fx + dy * fy);
+        let column = dx * rx + dy * ry + n / 2;
+        (0..n).contains(&row)
+            && (0..n).contains(&column)
+            && self.seen[row as usize] & (1 << column) != 0
+    }
 }

@@ -81,12 +81,16 @@ fn grids_too_small_or_too_large_are_refused_by_name() {
         assert!(error.to_string().contains(name), "{error}");
         assert_eq!(parameter(error), name);
     }
-    let error = MiniGrid::new(MiniGridParams {
+    // max_steps 0 is minigrid's to accept: the episode ends at its first step (a cap of 1).
+    let zero = MiniGrid::new(MiniGridParams {
         max_steps: Some(0),
         ..MiniGridParams::default()
     })
-    .expect_err("no steps");
-    assert_eq!(parameter(error), "max_steps");
+    .expect("max_steps 0 is accepted, as minigrid accepts it");
+    assert_eq!(
+        (zero.max_steps(), rl_core::Domain::episode_cap(&zero)),
+        (0, Some(1))
+    );
 }
 
 #[test]

@@ -170,7 +170,6 @@ fn parameters_read_over_the_ids_defaults_and_errors_name_them() {
             json!({"env": {"door_key": {"colour": 1}}}),
             "env.door_key.colour",
         ),
-        (json!({"max_steps": 0}), "max_steps"),
         (json!([1, 2]), "expected an object"),
     ];
     for (params, named) in cases {
@@ -204,4 +203,104 @@ fn frames_fill_any_size_and_show_the_agent() {
     let mut small = Frame::new(50, 30).expect("a size");
     domain.draw_frame(&state, &mut small);
     assert!(small.pixels().iter().any(|&byte| byte != 0));
+}
+
+/// Issue 40 items 3 and 7: a restored state counts its time limit from its `step_count`, as
+/// minigrid's episode would, and is checked whole (step count, termination, task positions,
+/// obstacles), each refusal naming the field without echoing the whole state.
+#[test]
+fn restored_states_keep_their_step_count_and_are_checked_whole() {
+    rl_object_grid::register();
+    let make = |id: &str| {
+        let mut env = registry::build(id, None)
+            .expect("an id")
+            .registered_environment(3);
+        env.reset(Mode::Training).expect("reset");
+        env
+    };
+    // Empty-5x5: max_steps 100. Three steps, then the state goes to a fresh environment.
+    let mut env = make("MiniGrid-Empty-5x5-v0");
+    for _ in 0..3 {
+        env.step(&AnyElement::Int(0)).expect("a step");
+    }
+    let state = env.state().expect("a state");
+    assert_eq!(state["step_count"], 3);
+    let mut restored = make("MiniGrid-Empty-5x5-v0");
+    restored
+        .reset_to_state(&state, Mode::Training)
+        .expect("restores");
+    let mut steps = 0;
+    loop {
+        let outcome = restored.step(&AnyElement::Int(0)).expect("a step");
+        steps += 1;
+        if outcome.truncated {
+            break;
+        }
+        assert!(steps < 100, "never truncated");
+    }
+    assert_eq!(steps, 97, "the cap counts from the restored step_count");
+
+    let refused = |env: &mut rl_core::registry::BoxedRegisteredEnvironment,
+                   state: &serde_json::Value,
+                   field: &str| {
+        let message = env
+            .reset_to_state(state, Mode::Training)
+            .expect_err("refused")
+            .to_string();
+        assert!(message.contains(field), "{field}: {message}");
+        assert!(message.len() < 600, "{field}: {} characters", message.len());
+    };
+    let mut env = make("MiniGrid-Empty-5x5-v0");
+    let good = env.state().expect("a state");
+    for step_count in [100u64, 1_000_000] {
+        let mut bad = good.clone();
+        bad["step_count"] = json!(step_count);
+        refused(&mut env, &bad, "step_count");
+    }
+    let mut bad = good.clone();
+    bad["terminated"] = json!(true);
+    refused(&mut env, &bad, "terminated");
+    let mut bad = good.clone();
+    bad["task"]["first"] = json!({"x": 40, "y": 2});
+    refused(&mut env, &bad, "task.first");
+    let mut bad = good.clone();
+    bad["obstacles"] = json!([{"x": 1, "y": 1}]);
+    refused(&mut env, &bad, "obstacles");
+
+    // Dynamic-Obstacles: an obstacle moved into the outer wall is refused.
+    let mut env = make("MiniGrid-Dynamic-Obstacles-5x5-v0");
+    let good = env.state().expect("a state");
+    let mut bad = good.clone();
+    bad["obstacles"][0] = json!({"x": 0, "y": 2});
+    refused(&mut env, &bad, "obstacles[0]");
+    env.reset_to_state(&good, Mode::Training)
+        .expect("the state as it was");
+
+    // A large state's refusal names the field and quotes a few characters of the state.
+    let mut env = make("MiniGrid-Empty-16x16-v0");
+    let mut bad = env.state().expect("a state");
+    bad["step_count"] = json!(10_000);
+    refused(&mut env, &bad, "step_count");
+}
+
+/// Issue 40 item 4: one rule for caps, the reference's. `max_steps=0` (minigrid accepts it,
+/// and ObstructedMaze-Full with `num_rooms_visited=0` computes it) ends the episode at its
+/// first step, as minigrid's `step_count >= max_steps` does.
+#[test]
+fn a_cap_of_zero_truncates_at_the_first_step() {
+    rl_object_grid::register();
+    for (id, params) in [
+        ("MiniGrid-Empty-5x5-v0", json!({"max_steps": 0})),
+        (
+            "MiniGrid-ObstructedMaze-Full-v1",
+            json!({"env": {"obstructed_maze_full": {"num_rooms_visited": 0}}}),
+        ),
+    ] {
+        let mut env = registry::build(id, Some(&params))
+            .expect("builds with a cap of 0")
+            .registered_environment(1);
+        env.reset(Mode::Training).expect("reset");
+        let outcome = env.step(&AnyElement::Int(0)).expect("a step");
+        assert!(outcome.truncated, "{id}: not truncated at the first step");
+    }
 }

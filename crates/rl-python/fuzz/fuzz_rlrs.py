@@ -898,6 +898,21 @@ class Generator:
             return self.pick(["rlrs.ids()", "rlrs.entries()", f"rlrs._core.settings({lit(env_id)})",
                               'rlrs.register_envs(core_module="rlrs._core", namespace="rlrs")',
                               f'rlrs.register_envs(core_module={lit(self.pick(["os", "json", "no_such_module_xyz", "", "rlrs._core"]))}, namespace={lit(self.pick(["", "x/y", "fuzz", "rlrs"]))})'])
+        elif roll < 8:
+            # Issue 40: counts that size an allocation, deep Sequences and foreign objects,
+            # each a ValueError, MemoryError or False, never an abort.
+            nested = '{"type": "Discrete", "n": 2}'
+            for _ in range(self.pick([1, 6, 7, 50])):
+                nested = '{"type": "Sequence", "feature_space": ' + nested + '}'
+            definition = self.pick([nested, '{"type": "Discrete", "n": 3}',
+                                    '{"type": "Discrete", "n": 9223372036854775808}',
+                                    '{"type": "Box", "low": 0, "high": 1, "shape": [4096, 4096], "dtype": "float32"}'])
+            count = self.pick([0, 1, 3, 2**20, 2**20 + 1, 10**9, 2**63, 2**64, -1])
+            fn = self.pick(["rlrs._core.space_samples", "rlrs._core.space_samples_jsonable"])
+            if self.chance(0.3):
+                thing = self.pick(["'x'", "None", "2**64 - 1", "np.uint64(2**64 - 1)", "[1, 2]", "1.5"])
+                return f"rlrs._core.space_contains({lit(definition)}, {thing})"
+            return f"{fn}({lit(definition)}, {self.pick([0, 7])}, {count})"
         else:
             definition = self.pick([
                 '{"type": "discrete", "n": 0}', '{"type": "discrete", "n": 18446744073709551615}',

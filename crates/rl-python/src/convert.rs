@@ -157,10 +157,18 @@ pub(crate) fn element_from_python(
     Ok(match space {
         AnySpace::Discrete(_) => {
             let value: i64 = object.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "an action of {space} is an integer, found {}",
-                    describe(object)
-                ))
+                // An integer (Python's or numpy's: it has `__index__`) that i64 cannot hold.
+                if object.hasattr("__index__").unwrap_or(false) {
+                    PyValueError::new_err(format!(
+                        "invalid action {}: not an element of the action space {space}",
+                        describe(object)
+                    ))
+                } else {
+                    PyTypeError::new_err(format!(
+                        "an action of {space} is an integer, found {}",
+                        describe(object)
+                    ))
+                }
             })?;
             AnyElement::Int(value)
         }

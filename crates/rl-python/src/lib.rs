@@ -16,7 +16,9 @@
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
 //! - `domain_info`, `settings` and `space_definition`, which the Python classes use, and
 //!   `space_samples_jsonable`, `space_jsonable_round_trip`, `space_samples` and
-//!   `space_contains`, which the side-by-side tests of elements against Gymnasium use.
+//!   `space_contains`, which the side-by-side tests of elements against Gymnasium use,
+//! - `is_minigrid`, `minigrid_domain`, `minigrid_state`, `minigrid_frame` and `minigrid_view`:
+//!   what `rlrs.minigrid.MiniGridEnv` reads for minigrid's attributes (`src/minigrid.rs`).
 //!
 //! # Exposing a domain of your own
 //!
@@ -59,6 +61,7 @@ use serde_json::Value;
 mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
+mod minigrid;
 pub mod single;
 pub mod vector;
 
@@ -150,18 +153,58 @@ fn read_space(definition_json: &str) -> PyResult<rl_spaces::AnySpace> {
     })
 }
 
+/// The most samples [`space_samples`] and [`space_samples_jsonable`] draw in one call: a larger
+/// `count` is a `ValueError` before anything is allocated.
+const SAMPLES_LIMIT: usize = 1 << 20;
+
+/// The most numbers (samples times the space's flat length) those functions draw in one call:
+/// 2^26, 512 MiB of `f64`.
+const SAMPLE_ENTRIES_LIMIT: usize = 1 << 26;
+
+/// Draws `count` samples of `space` (numpy's generator seeded with `seed`) into a vector
+/// reserved fallibly: a `count` over [`SAMPLES_LIMIT`], or samples holding more than
+/// [`SAMPLE_ENTRIES_LIMIT`] numbers in all, is a `ValueError`, memory that cannot be
+/// had a `MemoryError`, never an abort of the Python process.
+fn draw_samples(
+    space: &rl_spaces::AnySpace,
+    seed: u64,
+    count: u64,
+) -> PyResult<Vec<rl_spaces::AnyElement>> {
+    use rl_core::rand::SeedableRng;
+    use rl_spaces::TrySampleSpace;
+    let count = usize::try_from(count)
+        .ok()
+        .filter(|&count| count <= SAMPLES_LIMIT)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "count is {count}; at most {SAMPLES_LIMIT} samples are drawn in one call"
+            ))
+        })?;
+    let entries = count.saturating_mul(rl_spaces::FlattenSpace::flat_dim(space).max(1));
+    if entries > SAMPLE_ENTRIES_LIMIT {
+        return Err(PyValueError::new_err(format!(
+            "{count} samples of {space} hold {entries} numbers; at most {SAMPLE_ENTRIES_LIMIT} \
+             are drawn in one call"
+        )));
+    }
+    let mut batch = Vec::new();
+    batch.try_reserve_exact(count).map_err(|error| {
+        pyo3::exceptions::PyMemoryError::new_err(format!("{count} samples: {error}"))
+    })?;
+    let mut rng = rl_spaces::NumpyGenerator::seed_from_u64(seed);
+    batch.extend((0..count).map_while(|_| space.try_sample(&mut rng)));
+    Ok(batch)
+}
+
 /// `count` samples of the space defined by `definition_json`, drawn with numpy's generator
 /// seeded with `seed`, written as a batch in Gymnasium's `to_jsonable` layout (JSON text): what
-/// the side-by-side tests hand to Gymnasium's `from_jsonable`.
+/// the side-by-side tests hand to Gymnasium's `from_jsonable`. At most 2^20 samples (a larger
+/// `count` is a `ValueError`).
 #[pyfunction]
-fn space_samples_jsonable(definition_json: &str, seed: u64, count: usize) -> PyResult<String> {
-    use rl_core::rand::SeedableRng;
-    use rl_spaces::{JsonSpace, TrySampleSpace};
+fn space_samples_jsonable(definition_json: &str, seed: u64, count: u64) -> PyResult<String> {
+    use rl_spaces::JsonSpace;
     let space = read_space(definition_json)?;
-    let mut rng = rl_spaces::NumpyGenerator::seed_from_u64(seed);
-    let batch: Vec<_> = (0..count)
-        .map_while(|_| space.try_sample(&mut rng))
-        .collect();
+    let batch = draw_samples(&space, seed, count)?;
     let json = space
         .batch_to_jsonable(&batch)
         .map_err(|error| PyValueError::new_err(format!("{error}")))?;
@@ -169,32 +212,31 @@ fn space_samples_jsonable(definition_json: &str, seed: u64, count: usize) -> PyR
 }
 
 /// `count` samples of the space defined by `definition_json` (numpy's generator seeded with
-/// `seed`) as the Python values the package hands to Gymnasium code (see `convert.rs`).
+/// `seed`) as the Python values the package hands to Gymnasium code (see `convert.rs`). At
+/// most 2^20 samples (a larger `count` is a `ValueError`).
 #[pyfunction]
 fn space_samples<'py>(
     py: Python<'py>,
     definition_json: &str,
     seed: u64,
-    count: usize,
+    count: u64,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    use rl_core::rand::SeedableRng;
-    use rl_spaces::TrySampleSpace;
     let space = read_space(definition_json)?;
-    let mut rng = rl_spaces::NumpyGenerator::seed_from_u64(seed);
-    (0..count)
-        .map_while(|_| space.try_sample(&mut rng))
-        .map(|element| convert::element_to_python(py, &element))
+    draw_samples(&space, seed, count)?
+        .iter()
+        .map(|element| convert::element_to_python(py, element))
         .collect()
 }
 
 /// Whether `object`, read as an element of the space defined by `definition_json` the way
-/// actions are read, is an element of it.
+/// actions are read, is an element of it. Like Gymnasium's `Space.contains`, an object that
+/// cannot be read as an element at all (a string for a Discrete space, an array of the wrong
+/// shape) is `False`, not an error; only an invalid definition raises.
 #[pyfunction]
 fn space_contains(definition_json: &str, object: &Bound<'_, PyAny>) -> PyResult<bool> {
     use rl_spaces::Space;
     let space = read_space(definition_json)?;
-    let element = convert::element_from_python(&space, object)?;
-    Ok(space.contains(&element))
+    Ok(convert::element_from_python(&space, object).is_ok_and(|element| space.contains(&element)))
 }
 
 /// Reads a batch written in Gymnasium's `to_jsonable` layout (JSON text) as elements of the
@@ -257,6 +299,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(space_jsonable_round_trip, module)?)?;
     module.add_function(wrap_pyfunction!(space_samples, module)?)?;
     module.add_function(wrap_pyfunction!(space_contains, module)?)?;
+    minigrid::add_to_module(module)?;
     Ok(())
 }
 

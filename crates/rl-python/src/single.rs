@@ -20,8 +20,8 @@ use crate::convert::{element_from_python, element_to_python, info_to_python};
 use crate::{build_domain, core_error};
 
 /// The environment state behind the Python object.
-struct Inner {
-    environment: BoxedRegisteredEnvironment,
+pub(crate) struct Inner {
+    pub(crate) environment: BoxedRegisteredEnvironment,
     observation_space: AnySpace,
     action_space: AnySpace,
     /// The frame `render_rgb` draws into, made on its first call.
@@ -44,7 +44,7 @@ impl PyEnvironment {
     /// The environment, or an error if another Python thread is using it (conversions may
     /// run Python code, which can switch threads; waiting for the lock while holding the
     /// interpreter could deadlock).
-    fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+    pub(crate) fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
         if self.closed.load(Ordering::Acquire) {
             return Err(PyRuntimeError::new_err(format!(
                 "the {} environment is closed; make a new one",
@@ -86,7 +86,7 @@ impl PyEnvironment {
 
     /// The id it was built from.
     #[getter]
-    fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         &self.id
     }
 
@@ -229,13 +229,22 @@ impl PyEnvironment {
     }
 
     /// Releases the environment's resources; every later call but `close` is a
-    /// `RuntimeError`. Idempotent.
+    /// `RuntimeError`. Idempotent, and never fails: called from another thread while a call is
+    /// in progress, that call finishes first.
     fn close(&self) -> PyResult<()> {
-        if self.closed.load(Ordering::Acquire) {
+        if self.closed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
-        self.lock()?.environment.close();
-        self.closed.store(true, Ordering::Release);
+        // Closing never fails: from another thread while a call is in progress, that call
+        // finishes, every later one raises "closed", and the environment is released when
+        // the object is.
+        match self.inner.try_lock() {
+            Ok(mut inner) => inner.environment.close(),
+            Err(TryLockError::Poisoned(poisoned)) => {
+                PoisonError::into_inner(poisoned).environment.close();
+            }
+            Err(TryLockError::WouldBlock) => {}
+        }
         Ok(())
     }
 }

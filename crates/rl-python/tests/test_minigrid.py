@@ -16,6 +16,7 @@ import minigrid  # noqa: F401  (registers minigrid's ids with Gymnasium)
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from minigrid.core.mission import MissionSpace
 from minigrid.wrappers import FlatObsWrapper, ImgObsWrapper
 
 import rlrs
@@ -96,7 +97,8 @@ def test_spaces_are_gymnasiums_and_check_env_is_clean():
     assert list(space.spaces) == ["direction", "image", "mission"]
     assert space["image"] == gym.spaces.Box(0, 255, (7, 7, 3), np.uint8)
     assert space["direction"] == gym.spaces.Discrete(4)
-    assert isinstance(space["mission"], gym.spaces.Text)
+    # minigrid's own MissionSpace, minigrid being installed (rlrs's Text otherwise).
+    assert isinstance(space["mission"], MissionSpace)
     assert env.action_space == gym.spaces.Discrete(7)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -106,7 +108,7 @@ def test_spaces_are_gymnasiums_and_check_env_is_clean():
         observation, _ = ours.reset(seed=1)
         assert ours.observation_space.contains(observation), env_id
         assert ours.action_space == theirs.action_space, env_id
-        assert ours.observation_space["image"] == theirs.observation_space["image"], env_id
+        assert ours.observation_space == theirs.observation_space, env_id
         assert ours.spec.max_episode_steps == theirs.unwrapped.max_steps, env_id
 
 
@@ -221,3 +223,60 @@ def test_the_vector_batches_as_sync_vector_env(autoreset):
                     assert_same_observation(info["final_obs"][i], info_ref["final_obs"][i], where)
         ours.close()
         theirs.close()
+
+
+@pytest.mark.parametrize("tail", [[2, 2, 1, 2, 2], [0] * 12])
+def test_a_restored_state_continues_as_minigrids_episode(tail):
+    # Issue 40 item 3: a state restored with reset(options={"state": s}) counted a fresh time
+    # limit while its reward used the state's step_count. Now the episode continues exactly
+    # as minigrid's: 92 turns on both, our state moved to a fresh environment, then the same
+    # actions (to the goal at step 97, or turning until the cap of 100 truncates at step 100).
+    ours, theirs = make_pair("MiniGrid-Empty-5x5-v0")
+    ours.reset(seed=4)
+    theirs.reset(seed=4)
+    for _ in range(92):
+        ours.step(0)
+        theirs.step(0)
+    state = ours.unwrapped.state()
+    assert state["step_count"] == 92
+    restored = gym.make("rlrs/MiniGrid-Empty-5x5-v0")
+    restored.reset(seed=11)
+    restored.reset(options={"state": state})
+    for step, action in enumerate(tail, start=93):
+        obs, reward, terminated, truncated, _ = restored.step(action)
+        expected, expected_reward, expected_terminated, expected_truncated, _ = theirs.step(action)
+        where = f"step {step}"
+        assert_same_observation(obs, expected, where)
+        assert (reward, terminated, truncated) == (
+            expected_reward, expected_terminated, expected_truncated), where
+        if terminated or truncated:
+            break
+    assert terminated or truncated, "the episode did not end where minigrid's did"
+
+
+@pytest.mark.parametrize(
+    "change, field",
+    [({"step_count": 100}, "step_count"), ({"step_count": 10**6}, "step_count"),
+     ({"terminated": True}, "terminated"), ({"obstacles": [{"x": 1, "y": 1}]}, "obstacles")],
+)
+def test_restored_states_are_checked_whole(change, field):
+    env = gym.make("rlrs/MiniGrid-Empty-5x5-v0")
+    env.reset(seed=0)
+    state = {**env.unwrapped.state(), **change}
+    with pytest.raises(ValueError, match=field) as refused:
+        env.reset(options={"state": state})
+    assert len(str(refused.value)) < 600
+
+
+def test_a_cap_of_zero_truncates_at_the_first_step_as_minigrids():
+    # Issue 40 item 4: ObstructedMaze-Full with num_rooms_visited=0 has max_steps 0, which
+    # minigrid truncates at step 1; ours never truncated.
+    from minigrid.envs import ObstructedMaze_Full_V1
+
+    theirs = ObstructedMaze_Full_V1(num_rooms_visited=0)
+    theirs.reset(seed=1)
+    assert theirs.step(0)[3] is True
+    ours = gym.make("rlrs/MiniGrid-ObstructedMaze-Full-v1",
+                    env={"obstructed_maze_full": {"num_rooms_visited": 0}})
+    ours.reset(seed=1)
+    assert ours.step(0)[3] is True

@@ -252,3 +252,93 @@ def test_a_track_that_excludes_the_reset_range_is_refused_naming_the_track(env_i
     # set, not the track's end that excluded it.
     with pytest.raises(ValueError, match=name):
         rlrs.RustEnv(env_id, **{name: value})
+
+
+@pytest.mark.parametrize("count", [2**20 + 1, 10**9, 2**63])
+def test_sample_counts_that_would_exhaust_memory_are_value_errors(count):
+    # Issue 40 item 2: these aborted the interpreter (SIGABRT) on a failed allocation.
+    definition = '{"type": "Discrete", "n": 3}'
+    for function in (rlrs._core.space_samples, rlrs._core.space_samples_jsonable):
+        with pytest.raises(ValueError, match="at most"):
+            function(definition, 0, count)
+    box = '{"type": "Box", "low": 0, "high": 1, "shape": [4096, 4096], "dtype": "float32"}'
+    with pytest.raises(ValueError, match="numbers"):
+        rlrs._core.space_samples(box, 0, 8)
+    assert len(rlrs._core.space_samples(definition, 0, 5)) == 5
+
+
+def test_sequences_nested_50_deep_are_refused_before_sampling():
+    nested = '{"type": "Discrete", "n": 2}'
+    for _ in range(50):
+        nested = '{"type": "Sequence", "feature_space": ' + nested + '}'
+    with pytest.raises(ValueError, match="nested"):
+        rlrs._core.space_samples(nested, 0, 1)
+
+
+def test_space_contains_is_false_for_what_is_no_element_as_gymnasiums():
+    # Issue 40 item 7: this raised where Gymnasium's `contains` returns False.
+    definition = '{"type": "Discrete", "n": 3}'
+    space = gym.spaces.Discrete(3)
+    for thing in ["x", None, [1, 2], 2**64 - 1, 7]:
+        assert rlrs._core.space_contains(definition, thing) is False
+        assert space.contains(thing) is False
+    assert rlrs._core.space_contains(definition, 2) is True
+
+
+def test_a_discrete_gymnasium_cannot_hold_is_refused():
+    # Issue 40 item 7: the core accepted Discrete(n=2**63), which Gymnasium (np.int64(n)) and
+    # so the Python layer cannot build.
+    with pytest.raises(ValueError, match="does not fit in i64"):
+        rlrs._core.space_samples('{"type": "Discrete", "n": 9223372036854775808}', 0, 1)
+
+
+def test_an_action_beyond_int64_is_named_as_given():
+    # Issue 40 item 7: a uint64 action of 2**64 - 1 was reported as -1.
+    env = gym.make("rlrs/CartPole-v1")
+    env.reset(seed=0)
+    for action in (2**64 - 1, np.uint64(2**64 - 1)):
+        with pytest.raises(ValueError, match="18446744073709551615"):
+            env.step(action)
+    vector = rlrs.RustVectorEnv("CartPole-v1", 2)
+    vector.reset(seed=0)
+    with pytest.raises(ValueError, match="invalid action 18446744073709551615 for environment 0"):
+        vector.step(np.array([2**64 - 1, 0], dtype=np.uint64))
+
+
+def test_close_from_another_thread_while_stepping_never_fails():
+    # Issue 40 item 7: close() from a second thread failed while another thread stepped.
+    import threading
+
+    env = rlrs.RustEnv("CartPole-v1")
+    env.reset(seed=0)
+    errors, stop = [], threading.Event()
+
+    def stepping():
+        while not stop.is_set():
+            try:
+                _, _, terminated, truncated, _ = env.step(0)
+                if terminated or truncated:
+                    env.reset()
+            except RuntimeError as error:
+                errors.append(str(error))
+                if "closed" in str(error):
+                    return
+
+    thread = threading.Thread(target=stepping, daemon=True)
+    thread.start()
+    env.close()  # must not raise, whatever the other thread is doing
+    stop.set()
+    thread.join(10.0)
+    assert not thread.is_alive()
+    assert all("closed" in error or "another thread" in error for error in errors), errors
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(0)
+
+
+def test_a_stuck_blackjack_state_is_refused():
+    # Issue 40 item 7: Blackjack's `stuck` was accepted and ignored.
+    env = gym.make("rlrs/Blackjack-v1")
+    env.reset(seed=0)
+    state = {"player": [2, 3], "dealer": [4, 4], "dealer_top_card_suit": "H", "stuck": True}
+    with pytest.raises(ValueError, match="stuck"):
+        env.reset(options={"state": state})

@@ -72,6 +72,6 @@ pub use replay::{
     replay_files_report,
 };
 pub use schema::{
-    PROBABILITY_TOLERANCE, ReferenceContent, ReferenceFile, SCHEMA_VERSION, load_reference_file,
-    parse_reference,
+    PROBABILITY_TOLERANCE, REFERENCE_FILE_SIZE_LIMIT, ReferenceContent, ReferenceFile,
+    SCHEMA_VERSION, load_reference_file, parse_reference,
 };

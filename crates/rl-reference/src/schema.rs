@@ -417,13 +417,55 @@ impl ReferenceFile {
     }
 }
 
-/// Reads and resolves a reference file (see [`parse_reference`]).
+/// The largest reference file [`load_reference_file`] reads, in bytes: 32 MiB, nine times
+/// the largest file the project records (`acrobot_v1.json`, 3.7 MB). Parsing holds the file as
+/// a JSON tree about 25 times its size, so the cap keeps `rl replay` under 1 GB whatever it is
+/// given.
+pub const REFERENCE_FILE_SIZE_LIMIT: u64 = 32 << 20;
+
+/// Reads and resolves a reference file (see [`parse_reference`]). Only a regular file of at
+/// most [`REFERENCE_FILE_SIZE_LIMIT`] bytes is read: a named pipe, device or directory, or a
+/// larger file, is refused before it is opened (an error of kind
+/// [`InvalidInput`](std::io::ErrorKind::InvalidInput) that says which), so that a pipe or
+/// `/dev/zero` can never block the reader or exhaust its memory.
 pub fn load_reference_file(path: impl AsRef<Path>) -> Result<ReferenceFile, ReferenceError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|source| ReferenceError::Io {
+    let io_error = |source| ReferenceError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let refused = |reason: String| {
+        io_error(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            reason,
+        ))
+    };
+    let metadata = std::fs::metadata(path).map_err(io_error)?;
+    if !metadata.is_file() {
+        return Err(refused(
+            "not a regular file; a reference file must be a regular file".to_owned(),
+        ));
+    }
+    if metadata.len() > REFERENCE_FILE_SIZE_LIMIT {
+        return Err(refused(format!(
+            "{} bytes; a reference file has at most {REFERENCE_FILE_SIZE_LIMIT}",
+            metadata.len()
+        )));
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(
+            std::fs::File::open(path).map_err(io_error)?,
+            REFERENCE_FILE_SIZE_LIMIT + 1,
+        ),
+        &mut text,
+    )
+    .map_err(io_error)?;
+    if text.len() as u64 > REFERENCE_FILE_SIZE_LIMIT {
+        return Err(refused(format!(
+            "grew past {REFERENCE_FILE_SIZE_LIMIT} bytes while it was read; a reference file has at most that"
+        )));
+    }
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())

@@ -48,12 +48,19 @@ impl Discrete {
         Discrete::with_start(n, 0)
     }
 
-    /// The integers `start..start + n`. Errors if `n` is zero or if `start + n - 1` overflows
-    /// `i64`. Above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values it neither flattens nor
+    /// The integers `start..start + n`. Errors if `n` is zero or above `i64::MAX` (Gymnasium
+    /// holds `n` as an int64), or if `start + n - 1` overflows `i64`. Above [`MAX_FLAT_LEN`](crate::MAX_FLAT_LEN) values it neither flattens nor
     /// enumerates ([`new`](Self::new)).
     pub fn with_start(n: u64, start: i64) -> Result<Self, SpaceError> {
         if n == 0 {
             return Err(SpaceError::invalid("Discrete", "n must be at least 1"));
+        }
+        if n > i64::MAX as u64 {
+            // Gymnasium stores n as an int64 (`np.int64(n)` overflows above it).
+            return Err(SpaceError::invalid(
+                "Discrete",
+                format!("n = {n} does not fit in i64, as Gymnasium stores it"),
+            ));
         }
         let last = i128::from(start) + i128::from(n) - 1;
         if last > i128::from(i64::MAX) {

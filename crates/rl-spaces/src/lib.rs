@@ -58,6 +58,7 @@
 //! |---|---|
 //! | [`MAX_FLAT_LEN`] | 2^24 numbers in a space's flat vector (so at most 2^24 entries per element, `Discrete` `n` at most 2^24, `Tuple` and `Dict` at most 2^24 in all) |
 //! | [`definition::MAX_BROADCAST_ENTRIES`] | 2^24 entries for one bound value broadcast over a Box shape in a definition |
+//! | [`MAX_SEQUENCE_NESTING`] | Sequences nested at most 6 deep (a sample's expected size is `4^depth` items; this one is [`SpaceError::InvalidSpace`]) |
 //!
 //! Reading a batch of elements from JSON allocates in proportion to the document, which the
 //! caller already holds, and each element is checked against its (bounded) space.
@@ -162,7 +163,7 @@ pub use multi_discrete::MultiDiscrete;
 pub use numpy_random::{NumpyGenerator, SeedSequence};
 pub use one_of::OneOfSpace;
 pub use scalar::{BoxScalar, DType};
-pub use sequence::SequenceSpace;
+pub use sequence::{MAX_SEQUENCE_NESTING, SequenceSpace};
 pub use space::{
     Elements, FiniteSpace, FlatScalar, FlattenSpace, JsonSpace, RowLayout, SampleSpace, Space,
     TrySampleSpace,

@@ -45,6 +45,34 @@ pub struct SequenceSpace {
     stack: bool,
 }
 
+/// The deepest nesting of Sequence spaces (a Sequence whose items hold Sequences, directly
+/// or inside a Tuple, Dict or OneOf): 6. Gymnasium draws each sampled length from a geometric
+/// distribution of mean 4, so a sample of Sequences nested `d` deep has `4^d` items on average
+/// (4096 at the limit): deeper nesting would make one sample exhaust memory (50 levels: about
+/// 10^30 items). Every constructor, and so every definition read from JSON, checks it.
+pub const MAX_SEQUENCE_NESTING: usize = 6;
+
+/// How deeply Sequences nest inside `space` (0 when it holds none).
+fn sequence_depth(space: &AnySpace) -> usize {
+    match space {
+        AnySpace::Sequence(sequence) => 1 + sequence_depth(sequence.feature_space()),
+        AnySpace::Tuple(tuple) => tuple.spaces().iter().map(sequence_depth).max().unwrap_or(0),
+        AnySpace::Dict(dict) => dict
+            .spaces()
+            .values()
+            .map(sequence_depth)
+            .max()
+            .unwrap_or(0),
+        AnySpace::OneOf(one_of) => one_of
+            .spaces()
+            .iter()
+            .map(sequence_depth)
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
 impl SequenceSpace {
     /// Sequences of elements of `feature`; `stack` as Gymnasium's. Errors if the feature space
     /// is empty.
@@ -53,6 +81,18 @@ impl SequenceSpace {
             return Err(SpaceError::invalid(
                 "Sequence",
                 "the feature space is empty, so only the empty sequence would be an element",
+            ));
+        }
+        let depth = sequence_depth(&feature) + 1;
+        if depth > MAX_SEQUENCE_NESTING {
+            return Err(SpaceError::invalid(
+                "Sequence",
+                format!(
+                    "Sequences nested {depth} deep (through any Tuple, Dict or OneOf between \
+                     them); at most {MAX_SEQUENCE_NESTING} are allowed, because a sample's \
+                     expected size grows fourfold with each level (Gymnasium draws each length \
+                     from a geometric distribution of mean 4)"
+                ),
             ));
         }
         Ok(SequenceSpace {

@@ -64,11 +64,14 @@ fn a_discrete_too_large_to_flatten_samples_but_never_flattens_or_enumerates() {
     // (and 2^40 aborted on memory). Since issue 34 any n is a space, as Gymnasium's
     // Discrete(2**40) is (sampled, checked, written to JSON), but one above MAX_FLAT_LEN is
     // neither flattened nor enumerated: an error or `None`, never an allocation of n.
+    // Since issue 40, n above i64::MAX is refused, as Gymnasium's np.int64(n) refuses it.
+    assert!(Discrete::new(1 << 63).is_err());
+    assert!(Discrete::with_start(u64::MAX, i64::MIN).is_err());
     let mut rng = rand_pcg::Pcg64::seed_from_u64(0);
     for space in [
-        Discrete::new(1 << 63).unwrap(),
+        Discrete::new(i64::MAX as u64).unwrap(),
         Discrete::new(1 << 40).unwrap(),
-        Discrete::with_start(u64::MAX, i64::MIN).unwrap(),
+        Discrete::with_start(i64::MAX as u64, i64::MIN).unwrap(),
         Discrete::new(MAX_FLAT_LEN as u64 + 1).unwrap(),
     ] {
         assert!(!space.is_flattenable(), "{space}");
@@ -99,9 +102,13 @@ fn a_discrete_too_large_to_flatten_samples_but_never_flattens_or_enumerates() {
                 .is_err()
         );
     }
-    // Gymnasium's seeded sampling of them (rl-fuzz's space-json input 703 of seed 1: 2^63
-    // values from -2^62, which numpy's integers(n) refuses but a Discrete holds).
-    let space = read(json!({"type": "Discrete", "n": 1u64 << 63, "start": -(1i64 << 62)})).unwrap();
+    // Gymnasium's seeded sampling of them (rl-fuzz's space-json input 703 of seed 1 was 2^63
+    // values from -2^62, refused since issue 40 as Gymnasium refuses it; one fewer is a space).
+    let error =
+        read(json!({"type": "Discrete", "n": 1u64 << 63, "start": -(1i64 << 62)})).unwrap_err();
+    assert!(error.to_string().contains("does not fit in i64"), "{error}");
+    let space =
+        read(json!({"type": "Discrete", "n": (1u64 << 63) - 1, "start": -(1i64 << 62)})).unwrap();
     let mut sampler = rl_spaces::SeededSampler::new(space.clone(), 1);
     let x = sampler.sample(None).unwrap().expect("a sample");
     assert!(space.contains(&x), "{x:?}");
@@ -248,4 +255,43 @@ fn elements_are_displayed_as_users_write_them() {
         AnyElement::Tuple(vec![AnyElement::Int(2), action]).to_string(),
         "(2, [NaN])"
     );
+}
+
+/// Issue 40 item 2: Sequences nested deeper than `MAX_SEQUENCE_NESTING` (through Tuples too)
+/// are refused when built and when read from JSON (sampling one nested 50 deep would need
+/// about 4^50 items); at the limit, a space builds and samples.
+#[test]
+fn deeply_nested_sequences_are_refused_before_sampling() {
+    use rl_spaces::{MAX_SEQUENCE_NESTING, SequenceSpace};
+    let nest = |depth: usize| -> Result<AnySpace, SpaceError> {
+        let mut space = AnySpace::from(Discrete::new(3).unwrap());
+        for level in 0..depth {
+            let sequence = AnySpace::from(SequenceSpace::new(space, false)?);
+            // Every other level inside a Tuple: the nesting is counted through composites.
+            space = if level % 2 == 0 {
+                AnySpace::from(TupleSpace::new(vec![sequence])?)
+            } else {
+                sequence
+            };
+        }
+        Ok(space)
+    };
+    let at_limit = nest(MAX_SEQUENCE_NESTING).expect("the limit itself is allowed");
+    let mut rng = rl_spaces::NumpyGenerator::seed_from_u64(7);
+    for _ in 0..20 {
+        let element = at_limit.try_sample(&mut rng).expect("a sample");
+        assert!(at_limit.contains(&element));
+    }
+    let message = nest(MAX_SEQUENCE_NESTING + 1).unwrap_err().to_string();
+    assert!(message.contains("nested 7 deep"), "{message}");
+
+    // The same from a JSON definition nested 50 deep.
+    let mut definition = json!({"type": "Discrete", "n": 2});
+    for _ in 0..50 {
+        definition = json!({"type": "Sequence", "feature_space": definition});
+    }
+    let error = AnySpace::from_definition(&definition)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("at most 6 are allowed"), "{error}");
 }

@@ -48,7 +48,8 @@ pub(crate) fn grid_size(rows: usize, cols: usize) -> (u32, u32) {
 }
 
 /// Draws a grid of `rows` by `cols` cells over the whole of `frame`: cell `index` (row-major)
-/// in `colour(index)`, the lines between cells, then `marks` (each a cell index and a colour:
+/// in `colour(index)`, the lines between cells (while cells are at least
+/// [`MIN_CELL_PIXELS_FOR_LINES`](super::gridworld::MIN_CELL_PIXELS_FOR_LINES) pixels a side), then `marks` (each a cell index and a colour:
 /// a disc in that cell, the agent last so that it shows on top).
 pub(crate) fn draw_grid(
     frame: &mut Frame,
@@ -58,17 +59,24 @@ pub(crate) fn draw_grid(
     marks: &[(usize, Rgb, f64)],
 ) {
     let (height, width) = (rows.max(1) as f64, cols.max(1) as f64);
+    let lines_show = super::gridworld::cells_wide_enough_for_lines(frame, rows, cols);
     canvas::draw(frame, width, height, YAxis::Down, |painter| {
         painter.clear(GROUND);
+        // Cells of the background's colour are already drawn (most of a large map).
         for index in 0..rows * cols {
-            let (row, col) = ((index / cols) as f64, (index % cols) as f64);
-            painter.rectangle(col, row, col + 1.0, row + 1.0, colour(index));
+            let cell = colour(index);
+            if cell != GROUND {
+                let (row, col) = ((index / cols) as f64, (index % cols) as f64);
+                painter.rectangle(col, row, col + 1.0, row + 1.0, cell);
+            }
         }
-        for row in 0..=rows {
-            painter.hairline((0.0, row as f64), (width, row as f64), GRID_LINE);
-        }
-        for col in 0..=cols {
-            painter.hairline((col as f64, 0.0), (col as f64, height), GRID_LINE);
+        if lines_show {
+            for row in 0..=rows {
+                painter.hairline((0.0, row as f64), (width, row as f64), GRID_LINE);
+            }
+            for col in 0..=cols {
+                painter.hairline((col as f64, 0.0), (col as f64, height), GRID_LINE);
+            }
         }
         for &(index, mark, radius) in marks {
             if index < rows * cols {
@@ -196,10 +204,20 @@ pub(crate) fn draw_blackjack(
     );
 }
 
+/// The largest side of FrozenLake's frame, in pixels: Gymnasium's window is
+/// `min(64 * ncol, 512)` by `min(64 * nrow, 512)` whatever the map, so a larger map gets smaller
+/// cells, not a larger frame.
+pub const FROZEN_LAKE_MAX_SIDE: u32 = 512;
+
 impl rl_core::RenderFrame for crate::toy_text::frozen_lake::FrozenLake {
-    /// [`TOY_CELL_PIXELS`] per cell: 256 by 256 for the 4 by 4 map.
+    /// [`TOY_CELL_PIXELS`] per cell up to Gymnasium's bound of [`FROZEN_LAKE_MAX_SIDE`] a side:
+    /// 256 by 256 for the 4 by 4 map, 512 by 512 for 8 by 8 and for every larger map.
     fn frame_size(&self) -> (u32, u32) {
-        grid_size(self.rows(), self.cols())
+        let (width, height) = grid_size(self.rows(), self.cols());
+        (
+            width.min(FROZEN_LAKE_MAX_SIDE),
+            height.min(FROZEN_LAKE_MAX_SIDE),
+        )
     }
 
     /// The map (start pale yellow, frozen light blue, holes dark, the goal green) and the

@@ -750,6 +750,20 @@ impl Domain for Blackjack {
     fn is_terminal(&self, state: &BlackjackState) -> bool {
         state.stuck || state.player.is_bust()
     }
+
+    /// A state given from outside has not stuck: `stuck` marks a game whose dealer has played
+    /// out, which Gymnasium's state (the hands alone) cannot express, and stepping from it
+    /// would play the dealer's hand a second time.
+    fn check_state(&self, state: &BlackjackState) -> Result<(), String> {
+        if state.stuck {
+            return Err(
+                "stuck is true: the player has stuck and the dealer has played, so the game is \
+                 over; give a state with stuck false (or without it)"
+                    .to_owned(),
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The cards of a hand as text, `1 10`.

@@ -11,6 +11,11 @@ namespace ``rlrs`` on import::
     envs = gym.make_vec("rlrs/CartPole-v1", num_envs=8, vectorization_mode="vector_entry_point")
 
 ``gym.make("rlrs:rlrs/CartPole-v1")`` imports the package itself first.
+
+A MiniGrid id's environment is a ``MiniGridEnv`` (``rlrs.minigrid``), with minigrid's
+attributes, so that minigrid's own wrappers work on it. Importing rlrs puts
+``rlrs.make_vec.make_vec`` in place of ``gymnasium.make_vec``, so that
+``gym.make_vec(id, n, wrappers=[...])`` works on rlrs's ids (see ``rlrs.make_vec``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from __future__ import annotations
 import gymnasium as gym
 
 from . import _core
+from . import make_vec as _make_vec
 from .env import RustEnv, UnknownIdError, core
+from .minigrid import MiniGridEnv
 from .spaces import space_from_definition
 from .vector import RustVectorEnv
 
@@ -27,6 +34,7 @@ __version__: str = _core.__version__
 __all__ = [
     "NAMESPACE",
     "__version__",
+    "MiniGridEnv",
     "RustEnv",
     "RustVectorEnv",
     "UnknownIdError",
@@ -82,3 +90,6 @@ def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -
 
 
 register_envs()
+# gym.make_vec(id, n, wrappers=[...]) on rlrs's ids (Gymnasium refuses wrappers in the
+# vector_entry_point mode they get by default): rlrs.make_vec.
+_make_vec.install()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import json
 from typing import Any, SupportsFloat
@@ -117,6 +118,19 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+@functools.lru_cache(maxsize=None)
+def _is_minigrid(env_id: str, core_module: str) -> bool:
+    """Whether ``env_id`` is a MiniGrid id of the core ``core_module`` (``False`` for an id it
+    does not know: the constructor then says so)."""
+    module = core(core_module)
+    if not hasattr(module, "is_minigrid"):
+        return False
+    try:
+        return bool(module.is_minigrid(env_id))
+    except (KeyError, ValueError):
+        return False
+
+
 class RustEnv(gym.Env):
     """The environment registered in Rust under ``env_id``, with Gymnasium's API.
 
@@ -160,6 +174,14 @@ class RustEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 50}
+
+    def __new__(cls, env_id: Any = None, *args: Any, core_module: str = "rlrs._core", **kwargs: Any):
+        # A MiniGrid id gets minigrid's attributes (rlrs.minigrid.MiniGridEnv).
+        if cls is RustEnv and isinstance(env_id, str) and _is_minigrid(env_id, core_module):
+            from .minigrid import MiniGridEnv
+
+            cls = MiniGridEnv
+        return super().__new__(cls)
 
     def __init__(
         self,

@@ -11,7 +11,15 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
-from .env import UnknownIdError, checked_seed, core, gymnasium_render_fps, mask_info, params_json
+from .env import (
+    UnknownIdError,
+    _is_minigrid,
+    checked_seed,
+    core,
+    gymnasium_render_fps,
+    mask_info,
+    params_json,
+)
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -272,6 +280,11 @@ class RustVectorEnv(VectorEnv):
         )
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
         observation_space = space_from_definition(self._core.observation_space_json())
+        if core_module == "rlrs._core" and _is_minigrid(env_id, core_module):
+            # minigrid's own MissionSpace for the mission, where minigrid is installed.
+            from .minigrid import with_mission_space
+
+            observation_space = with_mission_space(observation_space, env_id, params)
         self.single_action_space = space_from_definition(self._core.action_space_json())
         self.single_observation_space = observation_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -338,6 +351,13 @@ class RustVectorEnv(VectorEnv):
             raise ValueError(
                 f"the actions have shape {array.shape}; expected ({self.num_envs},): one "
                 f"integer of {self.single_action_space} per environment ({self.action_space})"
+            )
+        if array.dtype == np.uint64 and array.size and int(array.max()) > np.iinfo(np.int64).max:
+            # A cast would wrap these to negative numbers, and the error would name those.
+            index = int(np.argmax(array > np.iinfo(np.int64).max))
+            raise ValueError(
+                f"invalid action {int(array[index])} for environment {index}: not an element "
+                f"of the action space {self.single_action_space}"
             )
         return array.astype(np.int64)
 
