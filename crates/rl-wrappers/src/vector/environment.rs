@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use ndarray::Array2;
-use rl_core::{BatchStep, DomainStates, Environment, Info, Mode};
+use rl_core::{Domain, DomainStates, Environment, Info, Mode, SteppedStates, Stepping};
 use rl_spaces::{FiniteSpace, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
@@ -24,6 +24,27 @@ pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
 /// [`VectorEnvironment::from_kernel`]).
 pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>;
 
+/// A vector environment of any domain `D`, each state stepped by the domain's step with its
+/// infos, with observations of `T` (see [`VectorEnvironment::from_kernel`]): the typed vector
+/// of a domain without a structure-of-arrays kernel (Acrobot, Pendulum,
+/// MountainCarContinuous, ...), its actions read as they are.
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::Mode;
+/// use rl_core::corridor::{Corridor, RIGHT};
+/// use rl_wrappers::vector::{SteppedVector, VectorOptions};
+///
+/// let count = NonZeroUsize::new(3).expect("non-zero");
+/// let corridor = Corridor::new(3, 0.0)?;
+/// let mut vector = SteppedVector::<_, f32>::from_kernel(corridor, count, 0, VectorOptions::new())?;
+/// vector.reset(Mode::Training)?;
+/// vector.step(&[RIGHT; 3])?;
+/// assert_eq!(vector.observations().row(0).to_vec(), [0.0f32, 1.0, 0.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type SteppedVector<D, T> = VectorEnvironment<KernelBatch<SteppedStates<D>, T>>;
+
 /// `N` environments stepped in lockstep (Gymnasium's vector environments), with the results
 /// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
 /// [`Array2`], rewards, termination and truncation flags and infos as slices, read by
@@ -34,9 +55,10 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 /// - [`from_environments`](Self::from_environments): `N` copies of any [`Environment`] made by
 ///   a factory, each stepped through its own `step` and its observation flattened into its
 ///   row.
-/// - [`from_kernel`](Self::from_kernel): a [`BatchStep`] domain whose kernel steps the whole
-///   batch at once in structure-of-arrays columns. It gives, bit for bit, what copies of
-///   `Simulator::new(domain, seed_i)` give.
+/// - [`from_kernel`](Self::from_kernel): a [`BatchStep`](rl_core::BatchStep) domain whose
+///   kernel steps the whole batch at once ([`KernelVector`]), or any domain's states stepped
+///   one by one by its step ([`SteppedVector`]).
+///   Either gives, bit for bit, what copies of `Simulator::new(domain, seed_i)` give.
 ///
 /// A vector built by id ([`make_vector`](crate::vector::make_vector)) is of the second kind
 /// for every id: its registration's kernel, or any domain's states in one `Vec` stepped by
@@ -269,15 +291,17 @@ where
     }
 }
 
-impl<D, T> VectorEnvironment<KernelBatch<DomainStates<D>, T>>
+impl<D, S, T> VectorEnvironment<KernelBatch<DomainStates<D, S>, T>>
 where
-    D: BatchStep + Send + Sync + 'static,
+    D: Domain + Send + Sync + 'static,
     D::State: Send + 'static,
     D::Action: Send + Sync + 'static,
     D::ObservationSpace: FlattenSpace,
+    S: Stepping<D> + Default + 'static,
     T: rl_spaces::FlatScalar,
 {
-    /// `count` episodes of `domain` stepped by its structure-of-arrays kernel. The vector
+    /// `count` episodes of `domain` stepped by its structure-of-arrays kernel
+    /// ([`KernelVector`]) or state by state by its step ([`SteppedVector`]). The vector
     /// environment owns the columns, a `NumpyGenerator` per episode
     /// (`NumpyGenerator::seed_from_u64(seed + i)`), the step counts and the episode cap
     /// ([`Domain::episode_cap`](rl_core::Domain::episode_cap)).
@@ -751,12 +775,13 @@ fn check_mask_shape(
     }
 }
 
-impl<D, T> VectorEnvironment<KernelBatch<DomainStates<D>, T>>
+impl<D, S, T> VectorEnvironment<KernelBatch<DomainStates<D, S>, T>>
 where
-    D: BatchStep + Send,
+    D: Domain + Send + Sync,
     D::State: Send + 'static,
     D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
+    S: Stepping<D>,
     T: rl_spaces::FlatScalar,
 {
     /// The domain.
