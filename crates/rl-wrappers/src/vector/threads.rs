@@ -681,11 +681,14 @@ impl Pace {
             let clear = parallel.1 > 0 && solo.1 > 0 && mean(parallel) > 2.0 * mean(solo);
             if self.blocks == 0 || clear {
                 self.solo = clear || mean(parallel) > FASTER * mean(solo);
-                self.stay = if self.solo == self.faster_solo {
+                let stay = if self.solo == self.faster_solo {
                     (2 * self.stay).min(LONGEST_STAY)
                 } else {
                     STAY
                 };
+                // At least three times the timing itself, for steps so slow that a timing
+                // takes long.
+                self.stay = stay.max(3 * (parallel.0 + solo.0));
                 self.faster_solo = self.solo;
                 self.blocks = 0;
                 self.timed = [(Duration::ZERO, 0); 2];
