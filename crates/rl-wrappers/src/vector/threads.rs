@@ -620,7 +620,8 @@ const BLOCKS: u32 = 16;
 /// does in the middle of a chunk the call waits for it; then the calling thread alone is
 /// faster. So the steps are timed both ways now and then, in alternating blocks of [`BLOCK`]
 /// (so that both ways meet the same load), and the faster way, by the mean time per step, runs
-/// until the next timing ([`STAY`]). Only the time inside the steps counts; resets and seeds run the
+/// until the next timing ([`STAY`]), or, with the workers, until its steps take twice as long
+/// as the timing found alone. Only the time inside the steps counts; resets and seeds run the
 /// current way, untimed. The results are the same either way: each chunk steps its own
 /// environments.
 #[derive(Debug)]
@@ -634,6 +635,8 @@ struct Pace {
     stay: Duration,
     /// Whether the last step switched to another block or spell.
     switched: bool,
+    /// The mean time per step alone, in seconds, that the last timing found.
+    alone: f64,
     /// The time spent in the steps of the current block or stay, and their number.
     spent: Duration,
     steps: u32,
@@ -650,6 +653,7 @@ impl Pace {
             faster_solo: false,
             stay: STAY,
             switched: true,
+            alone: 0.0,
             spent: Duration::ZERO,
             steps: 0,
             timed: [(Duration::ZERO, 0); 2],
@@ -666,7 +670,14 @@ impl Pace {
         }
         self.spent += elapsed;
         self.steps += 1;
-        if self.spent < if self.blocks > 0 { BLOCK } else { self.stay } {
+        // A stay with the workers that turns out twice as slow per step as the last timing
+        // found the calling thread alone (the load changed, or the timing was unlucky) ends
+        // after a block's worth: a wrong choice costs little.
+        let losing = !self.solo
+            && self.blocks == 0
+            && self.spent >= BLOCK
+            && self.spent.as_secs_f64() > 2.0 * self.alone * f64::from(self.steps);
+        if self.spent < if self.blocks > 0 { BLOCK } else { self.stay } && !losing {
             return;
         }
         if self.blocks > 0 {
@@ -690,6 +701,7 @@ impl Pace {
                 // takes long.
                 self.stay = stay.max(3 * (parallel.0 + solo.0));
                 self.faster_solo = self.solo;
+                self.alone = mean(solo);
                 self.blocks = 0;
                 self.timed = [(Duration::ZERO, 0); 2];
             } else {
@@ -981,6 +993,7 @@ mod tests {
             solo: false,
             blocks: 0,
             stay: Duration::MAX,
+            alone: f64::INFINITY,
             ..Pace::new()
         };
         let mut expected = Outputs::<f32>::new(len, 4, false);
@@ -1113,6 +1126,17 @@ mod tests {
             "workers barely faster (within the margin): alone"
         );
         assert_eq!(pace.stay, STAY);
+        // A stay with the workers that turns twice as slow as alone ends after a block.
+        assert!(!timing(&mut pace, 10, 6));
+        let mut slow = Duration::ZERO;
+        while pace.blocks == 0 {
+            pace.record(Duration::from_micros(50));
+            slow += Duration::from_micros(50);
+        }
+        assert!(
+            slow <= 2 * BLOCK,
+            "{slow:?} of slow steps before timing again"
+        );
         // The first step of each block is not counted: a slow first step with the workers
         // (a parked worker woken) changes nothing.
         let mut pace = Pace::new();
