@@ -182,6 +182,7 @@ impl MiniGridParams {
         let mut merged = serde_json::to_value(&defaults)
             .map_err(|error| invalid(String::new(), error.to_string()))?;
         let overrides = flat_into_env(id, &merged, overrides)?;
+        check_family(id, &merged, &overrides)?;
         merge(&mut merged, &overrides);
         serde_path_to_error::deserialize(merged).map_err(|error| {
             let path = error.path().to_string();
@@ -224,6 +225,43 @@ impl MiniGridParams {
         }
         self.env.validate()
     }
+}
+
+/// Refuses an `env` override that names another family than the id's (which serde would
+/// report as "expected map with a single key"), naming the id's family and its parameters.
+fn check_family(
+    id: &str,
+    defaults: &serde_json::Value,
+    overrides: &serde_json::Value,
+) -> Result<(), Error> {
+    let (Some(serde_json::Value::Object(own)), Some(serde_json::Value::Object(given))) =
+        (defaults.get("env"), overrides.get("env"))
+    else {
+        return Ok(());
+    };
+    let Some((family, fields)) = own.iter().next() else {
+        return Ok(());
+    };
+    if let Some(other) = given.keys().find(|key| *key != family) {
+        let names: Vec<&str> = fields
+            .as_object()
+            .map(|fields| fields.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        return Err(Error::InvalidJson {
+            id: id.to_owned(),
+            path: format!("env.{other}"),
+            reason: format!(
+                "{id} is of the family `{family}`, whose parameters are {} (given flat or under \
+                 env.{family}); `{other}` is another family's",
+                if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// `overrides` with every key that is not a field of [`MiniGridParams`] moved into the
@@ -358,28 +396,15 @@ impl MiniGrid {
             params.agent_view_size,
             params.image_tile_size,
         );
-        let frame_cells = if params.agent_pov {
-            params.agent_view_size * params.agent_view_size
-        } else {
-            width * height
-        };
-        let checks = [
-            ("image_tile_size", image_shape.iter().product::<usize>()),
-            (
-                "tile_size",
-                frame_cells * params.tile_size * params.tile_size * 3,
-            ),
-        ];
-        for (parameter, bytes) in checks {
-            if bytes > crate::image::MAX_IMAGE_BYTES {
-                return Err(Error::InvalidParameter {
-                    parameter: parameter.to_owned(),
-                    reason: format!(
-                        "the images would take {bytes} bytes each, more than {}",
-                        crate::image::MAX_IMAGE_BYTES
-                    ),
-                });
-            }
+        let bytes = image_shape.iter().product::<usize>();
+        if bytes > crate::image::MAX_IMAGE_BYTES {
+            return Err(Error::InvalidParameter {
+                parameter: "image_tile_size".to_owned(),
+                reason: format!(
+                    "the observation's images would take {bytes} bytes each, more than {}",
+                    crate::image::MAX_IMAGE_BYTES
+                ),
+            });
         }
         let actions = Discrete::new(params.env.action_count() as u64).map_err(|error| {
             Error::InvalidParameter {

@@ -171,6 +171,11 @@ fn parameters_read_over_the_ids_defaults_and_errors_name_them() {
             "env.door_key.colour",
         ),
         (json!([1, 2]), "expected an object"),
+        // Issue 40 item 7: another family's parameters name the id's family and its own.
+        (
+            json!({"env": {"empty": {"size": 5}}}),
+            "is of the family `door_key`, whose parameters are size",
+        ),
     ];
     for (params, named) in cases {
         match registry::make("MiniGrid-DoorKey-8x8-v0", Some(&params)) {
