@@ -62,6 +62,8 @@ ROWS = [
     ("envpool:cartpole/vector/1024/2+busy", "CartPole-v1, 1024 envs, EnvPool, 2 threads, one core busy"),
     ("rl:cartpole/vector/1024/1+busy", "CartPole-v1, 1024 envs, rl VectorEnvironment, 1 thread, one core busy"),
     ("rl:cartpole/vector/1024/2+busy", "CartPole-v1, 1024 envs, rl VectorEnvironment, 2 threads, one core busy"),
+    ("rlrs-python:cartpole/vector/1024/1+busy", "CartPole-v1, 1024 envs, rlrs from Python, 1 thread, one core busy"),
+    ("rlrs-python:cartpole/vector/1024/2+busy", "CartPole-v1, 1024 envs, rlrs from Python, 2 threads, one core busy"),
     ("gymnasium:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, Gymnasium rgb_array (frames/s)"),
     ("rl:cartpole/frame/600x400", "CartPole-v1 RGB frame 600x400, rl RenderFrame (frames/s)"),
 ]
@@ -120,7 +122,8 @@ def main(paths):
     # One core busy with other work (a spinning loop): what two threads still buy.
     busy_envpool = best("envpool:cartpole/vector/1024/1+busy", "envpool:cartpole/vector/1024/2+busy")
     busy_rl = value("rl:cartpole/vector/1024/2+busy")
-    checks.append(("CartPole 1024 envs, one core busy: rl 2 threads / rl 1 thread", ratio("rl:cartpole/vector/1024/2+busy", "rl:cartpole/vector/1024/1+busy"), None, None))
+    checks.append(("CartPole 1024 envs, one core busy: rl 2 threads / rl 1 thread", ratio("rl:cartpole/vector/1024/2+busy", "rl:cartpole/vector/1024/1+busy"), ">=", 0.95))
+    checks.append(("CartPole 1024 envs, one core busy: rlrs from Python 2 threads / 1 thread", ratio("rlrs-python:cartpole/vector/1024/2+busy", "rlrs-python:cartpole/vector/1024/1+busy"), ">=", 0.95))
     checks.append(("CartPole 1024 envs, one core busy: rl 2 threads / EnvPool best", None if busy_rl is None or not busy_envpool else busy_rl / busy_envpool, None, None))
     checks.append(("CartPole 1024 envs, 1 thread: rl fast / rl exact (stretch)", ratio("rl:cartpole/fast/1024/1", "rl:cartpole/vector/1024/1"), ">=", 3))
     checks.append(("CartPole 600x400 frame: rl / Gymnasium rgb_array (frames/s)", ratio("rl:cartpole/frame/600x400", "gymnasium:cartpole/frame/600x400"), ">=", 2))

@@ -60,15 +60,19 @@ for round in $(seq 1 "$rounds"); do
 done
 
 # One core busy with other work (issue 32: what the vector runtime buys a user whose machine
-# also runs something else): the 1024-environment CartPole vectors of Gymnasium (numpy), EnvPool
-# and rl while a shell loop spins at normal priority, their names marked "+busy".
+# also runs something else): the 1024-environment CartPole vectors of Gymnasium (numpy), EnvPool,
+# rlrs from Python (issue 44) and rl while a shell loop spins at normal priority, their names
+# marked "+busy".
 if [[ "${SKIP_BUSY:-0}" != 1 ]]; then
     bash -c 'while :; do :; done' &
     busy_pid=$!
     trap 'kill "$busy_pid" 2>/dev/null || true' EXIT
     for round in $(seq 1 "$rounds"); do
-        echo "round $round of $rounds: one core busy, EnvPool and rl" >&2
+        echo "round $round of $rounds: one core busy, EnvPool, rlrs from Python and rl" >&2
         "$venv/bin/python" "$here/python_bench.py" --runs "$runs" --run-seconds "$run_seconds" \
+            --warm-up-seconds "$warm_up_seconds" --only cartpole/vector/1024/ \
+            | sed 's/"name": "\([^"]*\)"/"name": "\1+busy"/' >> "$results"
+        "$venv/bin/python" "$here/rlrs_bench.py" --runs "$runs" --run-seconds "$run_seconds" \
             --warm-up-seconds "$warm_up_seconds" --only cartpole/vector/1024/ \
             | sed 's/"name": "\([^"]*\)"/"name": "\1+busy"/' >> "$results"
         "$throughput" --runs "$runs" --run-seconds "$run_seconds" \

@@ -15,7 +15,7 @@ use rl_domains::pendulum::{MAX_TORQUE, Pendulum, PendulumParams};
 use rl_spaces::{AnyElement, DynamicSpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Batch, EnvironmentVector, KernelVector, RegisteredVector, VectorEnv, VectorEnvironment,
+    Batch, KernelVector, RegisteredVector, SteppedVector, VectorEnv, VectorEnvironment,
     VectorEpisodeStatistics, VectorOptions, make_discrete_vector, make_vector,
 };
 
@@ -206,26 +206,22 @@ where
     Ok(vector)
 }
 
-/// A vector environment of copies of `domain`'s simulator (`from_environments`, the typed vector
-/// of a domain without a kernel) with float32 observations, `envs` environments on `threads`
-/// threads, seeded with [`ENVIRONMENT_SEED`] and reset.
-pub fn copies_vector<D>(
+/// The typed vector of a domain without a kernel ([`SteppedVector`]: each state stepped by the
+/// domain's step, its actions read as they are) with float32 observations, `envs`
+/// environments on `threads` threads, seeded with [`ENVIRONMENT_SEED`] and reset.
+pub fn stepped_vector<D>(
     domain: D,
     envs: usize,
     threads: usize,
-) -> Result<EnvironmentVector<Simulator<D>, f32>, VectorError>
+) -> Result<SteppedVector<D, f32>, VectorError>
 where
-    D: rl_core::Domain + Clone + Send + 'static,
-    D::State: Send,
-    D::Action: Send + Sync,
-    D::ActionSpace: Clone + PartialEq + Send,
+    D: rl_core::Domain + Send + Sync + 'static,
+    D::State: Send + 'static,
+    D::Action: Send + Sync + 'static,
     D::ObservationSpace: rl_spaces::FlattenSpace,
 {
     let (count, options) = id_vector_options(envs, threads);
-    let mut vector =
-        VectorEnvironment::from_environments(count, ENVIRONMENT_SEED, options, |_| {
-            Simulator::new(domain.clone(), ENVIRONMENT_SEED)
-        })?;
+    let mut vector = SteppedVector::from_kernel(domain, count, ENVIRONMENT_SEED, options)?;
     vector.reset(Mode::Training)?;
     Ok(vector)
 }

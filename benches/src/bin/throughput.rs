@@ -27,9 +27,9 @@ use rl_benches::raw::{
 use rl_benches::timing::{Rates, Timing, measure_interleaved};
 use rl_benches::workloads::{
     ENVIRONMENT_SEED, acrobot, acrobot_simulator, by_id_vector, cartpole, cartpole_simulator,
-    copies_vector, discrete_actions, discrete_rows, kernel_vector, mountain_car,
-    mountain_car_simulator, pendulum, pendulum_simulator, run_by_id_vector, run_episodes, run_raw,
-    run_raw_batch, run_vector, torque_actions, torque_rows,
+    discrete_actions, discrete_rows, kernel_vector, mountain_car, mountain_car_simulator, pendulum,
+    pendulum_simulator, run_by_id_vector, run_episodes, run_raw, run_raw_batch, run_vector,
+    stepped_vector, torque_actions, torque_rows,
 };
 use rl_core::{Frame, RenderFrame};
 use rl_domains::cartpole::{CartPoleParams, CartPoleState};
@@ -276,9 +276,9 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         }),
     });
 
-    // Acrobot-v1: the simulator, the typed vector environment (copies of the simulator,
-    // `from_environments`: Acrobot has no block kernel; by id its domain's step serves, state
-    // by state) and the hand-written loop.
+    // Acrobot-v1: the simulator, the typed vector environment (`SteppedVector`: Acrobot has no
+    // block kernel, so its domain's step serves, state by state, as by id) and the
+    // hand-written loop.
     let tape = discrete_actions(3, SINGLE_CHUNK);
     let mut simulator = acrobot_simulator()?;
     workloads.push(Workload {
@@ -288,7 +288,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         }),
     });
     for (threads, name) in [(1, "acrobot/vector/1024/1"), (2, "acrobot/vector/1024/2")] {
-        let mut vector = copies_vector(acrobot()?, BATCH_ENVS, threads)?;
+        let mut vector = stepped_vector(acrobot()?, BATCH_ENVS, threads)?;
         let mut rows = discrete_rows(3, BATCH_ENVS);
         workloads.push(Workload {
             configuration: batch(name, "Acrobot-v1", threads),
@@ -318,7 +318,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
         }),
     });
     for (threads, name) in [(1, "pendulum/vector/1024/1"), (2, "pendulum/vector/1024/2")] {
-        let mut vector = copies_vector(pendulum()?, BATCH_ENVS, threads)?;
+        let mut vector = stepped_vector(pendulum()?, BATCH_ENVS, threads)?;
         let mut rows = torque_rows(BATCH_ENVS);
         workloads.push(Workload {
             configuration: batch(name, "Pendulum-v1", threads),

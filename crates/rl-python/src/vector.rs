@@ -768,12 +768,15 @@ fn info_pairs<'py>(
         .collect()
 }
 
-/// The rows of a batch of array actions, one element of shape `shape` per environment.
+/// The rows of a batch of array actions, one element of shape `shape` per environment. An
+/// action slot that already holds an array of this type and size (the last step's action) is
+/// overwritten in place: no allocation per action.
 fn split_rows<T: Clone>(
     batch: &ArrayD<T>,
     count: usize,
     shape: &[usize],
     wrap: fn(ArrayD<T>) -> AnyArray,
+    kept: fn(&mut AnyArray) -> Option<&mut ArrayD<T>>,
     actions: &mut [AnyElement],
 ) -> PyResult<()> {
     if batch.ndim() == 0 || batch.shape()[0] != count {
@@ -783,6 +786,17 @@ fn split_rows<T: Clone>(
         )));
     }
     for (row, action) in batch.axis_iter(Axis(0)).zip(actions.iter_mut()) {
+        if let AnyElement::Array(array) = action {
+            if let Some(slot) = kept(array) {
+                if slot.shape() == shape && slot.len() == row.len() {
+                    // Both in logical (row-major) order, the order of the reshape below.
+                    for (to, from) in slot.iter_mut().zip(row.iter()) {
+                        to.clone_from(from);
+                    }
+                    continue;
+                }
+            }
+        }
         let row = row.to_owned();
         let row = if row.shape() == shape {
             row
@@ -797,6 +811,23 @@ fn split_rows<T: Clone>(
         *action = AnyElement::Array(wrap(row));
     }
     Ok(())
+}
+
+/// [`split_rows`] for the variant `$variant` of [`AnyArray`].
+macro_rules! split_rows_of {
+    ($variant:ident, $batch:expr, $count:expr, $shape:expr, $targets:expr) => {
+        split_rows(
+            $batch,
+            $count,
+            $shape,
+            AnyArray::$variant,
+            |array| match array {
+                AnyArray::$variant(kept) => Some(kept),
+                _ => None,
+            },
+            $targets,
+        )
+    };
 }
 
 #[pymethods]
@@ -1217,16 +1248,16 @@ impl PyVector {
         let count = self.count;
         let targets = self.any_actions(&mut inner)?;
         match batch {
-            AnyArray::F32(a) => split_rows(&a, count, &shape, AnyArray::F32, targets)?,
-            AnyArray::F64(a) => split_rows(&a, count, &shape, AnyArray::F64, targets)?,
-            AnyArray::I8(a) => split_rows(&a, count, &shape, AnyArray::I8, targets)?,
-            AnyArray::I16(a) => split_rows(&a, count, &shape, AnyArray::I16, targets)?,
-            AnyArray::I32(a) => split_rows(&a, count, &shape, AnyArray::I32, targets)?,
-            AnyArray::I64(a) => split_rows(&a, count, &shape, AnyArray::I64, targets)?,
-            AnyArray::U8(a) => split_rows(&a, count, &shape, AnyArray::U8, targets)?,
-            AnyArray::U16(a) => split_rows(&a, count, &shape, AnyArray::U16, targets)?,
-            AnyArray::U32(a) => split_rows(&a, count, &shape, AnyArray::U32, targets)?,
-            AnyArray::U64(a) => split_rows(&a, count, &shape, AnyArray::U64, targets)?,
+            AnyArray::F32(a) => split_rows_of!(F32, &a, count, &shape, targets)?,
+            AnyArray::F64(a) => split_rows_of!(F64, &a, count, &shape, targets)?,
+            AnyArray::I8(a) => split_rows_of!(I8, &a, count, &shape, targets)?,
+            AnyArray::I16(a) => split_rows_of!(I16, &a, count, &shape, targets)?,
+            AnyArray::I32(a) => split_rows_of!(I32, &a, count, &shape, targets)?,
+            AnyArray::I64(a) => split_rows_of!(I64, &a, count, &shape, targets)?,
+            AnyArray::U8(a) => split_rows_of!(U8, &a, count, &shape, targets)?,
+            AnyArray::U16(a) => split_rows_of!(U16, &a, count, &shape, targets)?,
+            AnyArray::U32(a) => split_rows_of!(U32, &a, count, &shape, targets)?,
+            AnyArray::U64(a) => split_rows_of!(U64, &a, count, &shape, targets)?,
         }
         self.step_prepared(py, &mut inner)
     }

@@ -6,14 +6,14 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use ndarray::Array2;
-use rl_core::{BatchStep, DomainStates, Environment, Info, Mode};
+use rl_core::{Domain, DomainStates, Environment, Info, Mode, SteppedStates, Stepping};
 use rl_spaces::{FiniteSpace, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Resets};
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::{Mirror, Outputs};
-use crate::vector::threads::{Threads, shares};
+use crate::vector::threads::{Threads, chunks};
 use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
@@ -23,6 +23,27 @@ pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
 /// A vector environment of the domain `D`'s kernel with observations of `T` (see
 /// [`VectorEnvironment::from_kernel`]).
 pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>;
+
+/// A vector environment of any domain `D`, each state stepped by the domain's step with its
+/// infos, with observations of `T` (see [`VectorEnvironment::from_kernel`]): the typed vector
+/// of a domain without a structure-of-arrays kernel (Acrobot, Pendulum,
+/// MountainCarContinuous, ...), its actions read as they are.
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::Mode;
+/// use rl_core::corridor::{Corridor, RIGHT};
+/// use rl_wrappers::vector::{SteppedVector, VectorOptions};
+///
+/// let count = NonZeroUsize::new(3).expect("non-zero");
+/// let corridor = Corridor::new(3, 0.0)?;
+/// let mut vector = SteppedVector::<_, f32>::from_kernel(corridor, count, 0, VectorOptions::new())?;
+/// vector.reset(Mode::Training)?;
+/// vector.step(&[RIGHT; 3])?;
+/// assert_eq!(vector.observations().row(0).to_vec(), [0.0f32, 1.0, 0.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type SteppedVector<D, T> = VectorEnvironment<KernelBatch<SteppedStates<D>, T>>;
 
 /// `N` environments stepped in lockstep (Gymnasium's vector environments), with the results
 /// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
@@ -34,9 +55,10 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 /// - [`from_environments`](Self::from_environments): `N` copies of any [`Environment`] made by
 ///   a factory, each stepped through its own `step` and its observation flattened into its
 ///   row.
-/// - [`from_kernel`](Self::from_kernel): a [`BatchStep`] domain whose kernel steps the whole
-///   batch at once in structure-of-arrays columns. It gives, bit for bit, what copies of
-///   `Simulator::new(domain, seed_i)` give.
+/// - [`from_kernel`](Self::from_kernel): a [`BatchStep`](rl_core::BatchStep) domain whose
+///   kernel steps the whole batch at once ([`KernelVector`]), or any domain's states stepped
+///   one by one by its step ([`SteppedVector`]).
+///   Either gives, bit for bit, what copies of `Simulator::new(domain, seed_i)` give.
 ///
 /// A vector built by id ([`make_vector`](crate::vector::make_vector)) is of the second kind
 /// for every id: its registration's kernel, or any domain's states in one `Vec` stepped by
@@ -68,13 +90,13 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 ///
 /// # Threads
 ///
-/// With [`VectorOptions::with_threads`], the batch is split into even, contiguous shares, one
-/// per thread, fixed for the vector's life, and worker threads are started at construction
-/// (`threads - 1` of them, joined on drop). The calling thread steps the first share and each
-/// worker the next; every thread writes its rows of the buffers in place, and a share whose
-/// worker has not started on it by the time the calling thread is done with its own (its core
-/// busy with other work) is stepped by the calling thread. An idle worker spins for a few tens
-/// of microseconds, then parks until the next call unparks it. A panic inside an environment on
+/// With [`VectorOptions::with_threads`], the environments are cut into small contiguous chunks
+/// (eight per thread), fixed for the vector's life, and worker threads are started at
+/// construction (`threads - 1` of them, joined on drop). Each thread steps the chunks of its own
+/// share first, then takes those left in the others' shares, so a thread whose core is busy
+/// with other work leaves its chunks to whichever thread is free; every thread writes its
+/// chunks' rows of the buffers in place. An idle worker spins for a few tens of microseconds,
+/// then parks until the next call unparks it. A panic inside an environment on
 /// any thread reaches the caller after every thread is done, and the vector then refuses to
 /// step ([`VectorError::Interrupted`]) until it is reset. Every environment's results
 /// depend only on its own seed and actions, so they are bit-identical with any number of
@@ -253,31 +275,33 @@ where
                 ));
             }
         }
-        // The batch of every share, built from the back so that each takes the tail.
-        let shares = shares(len, threads);
-        let mut batches = Vec::with_capacity(shares.len());
-        for share in shares.iter().rev() {
-            let environments = environments.split_off(share.start);
+        // The batch of every chunk, built from the back so that each takes the tail.
+        let chunks = chunks(len, threads);
+        let mut batches = Vec::with_capacity(chunks.len());
+        for chunk in chunks.iter().rev() {
+            let environments = environments.split_off(chunk.start);
             batches.push(EnvironmentBatch::new(
                 environments,
-                share.start,
+                chunk.start,
                 action_space.clone(),
             ));
         }
         batches.reverse();
-        VectorEnvironment::assemble(batches, len, dim, seed, options)
+        VectorEnvironment::assemble(batches, threads, len, dim, seed, options)
     }
 }
 
-impl<D, T> VectorEnvironment<KernelBatch<DomainStates<D>, T>>
+impl<D, S, T> VectorEnvironment<KernelBatch<DomainStates<D, S>, T>>
 where
-    D: BatchStep + Send + Sync + 'static,
+    D: Domain + Send + Sync + 'static,
     D::State: Send + 'static,
     D::Action: Send + Sync + 'static,
     D::ObservationSpace: FlattenSpace,
+    S: Stepping<D> + Default + 'static,
     T: rl_spaces::FlatScalar,
 {
-    /// `count` episodes of `domain` stepped by its structure-of-arrays kernel. The vector
+    /// `count` episodes of `domain` stepped by its structure-of-arrays kernel
+    /// ([`KernelVector`]) or state by state by its step ([`SteppedVector`]). The vector
     /// environment owns the columns, a `NumpyGenerator` per episode
     /// (`NumpyGenerator::seed_from_u64(seed + i)`), the step counts and the episode cap
     /// ([`Domain::episode_cap`](rl_core::Domain::episode_cap)).
@@ -295,7 +319,7 @@ where
         let domain = Arc::new(domain);
         let env_bytes =
             std::mem::size_of::<D::State>() + domain.state_heap_bytes() + BOOKKEEPING_BYTES;
-        VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
+        VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
             let states = DomainStates::new(Arc::clone(&domain), len);
             Ok(KernelBatch::new(states, first))
         })
@@ -309,9 +333,9 @@ where
     B::Scalar: Send + 'static,
 {
     /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
-    /// besides the output buffers ([`check_size`]), in one batch per thread's share
-    /// ([`shares`]) that `share(first, len)` builds, seeded with `seed`.
-    pub(crate) fn from_shares(
+    /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`]) that
+    /// `share(first, len)` builds, seeded with `seed`.
+    pub(crate) fn from_chunks(
         count: NonZeroUsize,
         dim: usize,
         env_bytes: usize,
@@ -322,17 +346,18 @@ where
         let len = count.get();
         let threads = check_threads(len, &options)?;
         check_size(len, dim, env_bytes)?;
-        let batches = shares(len, threads)
+        let batches = chunks(len, threads)
             .into_iter()
             .map(|range| share(range.start, range.len()))
             .collect::<Result<Vec<B>, VectorError>>()?;
-        VectorEnvironment::assemble(batches, len, dim, seed, options)
+        VectorEnvironment::assemble(batches, threads, len, dim, seed, options)
     }
 
-    /// Puts the first share's batch on the calling thread and the others' on worker threads,
-    /// and seeds everything.
+    /// Hands the chunks' batches to `threads` threads (starting the workers), and seeds
+    /// everything.
     fn assemble(
         batches: Vec<B>,
+        threads: usize,
         len: usize,
         dim: usize,
         seed: u64,
@@ -340,7 +365,7 @@ where
     ) -> Result<Self, VectorError> {
         let keep_final = options.autoreset() == Autoreset::SameStep;
         let mut vector = VectorEnvironment {
-            threads: Threads::new(batches)?,
+            threads: Threads::new(batches, threads)?,
             outputs: Outputs::new(len, dim, keep_final),
             options,
             mode: Mode::Training,
@@ -750,12 +775,13 @@ fn check_mask_shape(
     }
 }
 
-impl<D, T> VectorEnvironment<KernelBatch<DomainStates<D>, T>>
+impl<D, S, T> VectorEnvironment<KernelBatch<DomainStates<D, S>, T>>
 where
-    D: BatchStep + Send,
+    D: Domain + Send + Sync,
     D::State: Send + 'static,
     D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
+    S: Stepping<D>,
     T: rl_spaces::FlatScalar,
 {
     /// The domain.

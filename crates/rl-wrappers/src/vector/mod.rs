@@ -17,7 +17,9 @@ mod wrappers;
 pub use autoreset::Autoreset;
 pub use batch::Batch;
 pub use copies::EnvironmentBatch;
-pub use environment::{EnvironmentVector, KernelVector, MAX_ENVS, VectorEnvironment};
+pub use environment::{
+    EnvironmentVector, KernelVector, MAX_ENVS, SteppedVector, VectorEnvironment,
+};
 pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use outputs::Mirror;

@@ -197,7 +197,7 @@ fn build<A: ErasedAction>(
     };
     let dim = environment.observation_space().row_dim(options.layout());
     let env_bytes = probe.episode_bytes() + BOOKKEEPING_BYTES;
-    VectorEnvironment::from_shares(count, dim, env_bytes, seed, options, |first, len| {
+    VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
         // The action space was read above: every batch of the domain has its form in `A`.
         let states = batch(domain.as_ref(), len).ok_or_else(|| {
             VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))

@@ -1,17 +1,21 @@
-//! [`Threads`]: the scheduling of a vector environment's calls over its threads: one even,
-//! contiguous share of the environments per thread ([`shares`]), one batch each, fixed for the
-//! vector's life; the calling thread steps its own share and each worker thread, started
-//! once, steps the next; every thread writes its rows of the vector environment's buffers in
-//! place (and copies them into the caller's [`Mirror`], if the call has one). A share whose
-//! worker has not claimed it by the time the calling thread is done with its own (a worker
-//! descheduled or parked, or its core busy with other work) is stepped by the calling thread
-//! instead.
+//! [`Threads`]: the scheduling of a vector environment's calls over its threads. The
+//! environments are cut into small contiguous chunks ([`chunks`]), one batch each, fixed for
+//! the vector's life, and the chunks into one home range per thread; for each call every
+//! thread steps the chunks of its own range, then takes those left in the others' ranges, so
+//! a thread whose core is busy with other work (or that is not awake yet) leaves its chunks to
+//! whichever thread is free, and a call waits at most for the chunks already started. Every
+//! thread writes the rows of the chunks it steps in the vector environment's buffers in place
+//! (and copies them into the caller's [`Mirror`], if the call has one). Idle workers spin
+//! briefly, then park. On a busy machine a worker that loses its processor in the middle of a
+//! chunk holds the call up for a scheduler time slice, so the steps are timed now and then
+//! with and without the workers, and run the faster way ([`Pace`]): two threads never step
+//! much slower than one.
 //!
 //! This module holds the only `unsafe` code of the workspace's libraries (ARCHITECTURE.md,
 //! "Unsafe code"; docs/PERFORMANCE.md, "The vector runtime", says what it buys). Safe Rust
 //! cannot lend disjoint rows of one buffer to threads that outlive the call, nor hand a call
 //! to a thread without a lock or a boxed message; this module does both through addresses,
-//! under the protocol written on [`Link`].
+//! under the protocol written on [`Shared`].
 
 #![allow(unsafe_code)]
 
@@ -21,8 +25,9 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 use ndarray::Array2;
 use rl_core::Info;
@@ -30,13 +35,6 @@ use rl_core::Info;
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Failure, execute};
 use crate::vector::outputs::{Columns, Form, MapColumns, Mirror, Outputs, Owned, Rows, Slices};
-
-/// How many times a waiting thread checks before it parks (a worker waiting for the next
-/// call) or yields its processor (the calling thread waiting for a worker). A call usually
-/// follows the last one within microseconds when stepping in a loop, and waking a parked
-/// thread costs tens of microseconds; a worker left idle longer parks and uses no processor
-/// time.
-const SPINS_BEFORE_PARKING: u32 = 1 << 14;
 
 /// A value alone on its cache lines (128 bytes covers adjacent-line prefetching), so that what
 /// one thread writes never shares a line with what another writes: each line written on one
@@ -123,7 +121,7 @@ impl<'a, 'r> MapColumns<'a, Addresses, Slices<'r>> for AtAddresses<'r> {
 }
 
 /// The addresses of the vector environment's result buffers, through which each thread of a
-/// call writes the rows of its own share.
+/// call writes the rows of the chunks it steps.
 struct RawOutputs<T: 'static> {
     len: usize,
     columns: Columns<Addresses, T>,
@@ -178,7 +176,7 @@ unsafe fn slice_at<'a, X>(base: *mut X, start: usize, len: usize) -> &'a mut [X]
 }
 
 /// The addresses of a [`Mirror`]'s buffers, into which each thread of a call copies the
-/// rows of its own share once they are stepped.
+/// rows of the chunks it steps once they are stepped.
 struct RawMirror<T> {
     dim: usize,
     len: usize,
@@ -288,7 +286,7 @@ impl<A> SharedSlice<A> {
     }
 }
 
-/// What one call asks of every share.
+/// What one call asks of every chunk.
 struct Call<B: Batch> {
     command: Command,
     actions: SharedSlice<B::Action>,
@@ -298,7 +296,7 @@ struct Call<B: Batch> {
     /// environment.
     selected: SharedSlice<bool>,
     outputs: RawOutputs<B::Scalar>,
-    /// Where each share's results are also copied, if the caller gave a [`Mirror`].
+    /// Where each chunk's results are also copied, if the caller gave a [`Mirror`].
     mirror: Option<RawMirror<B::Scalar>>,
 }
 
@@ -310,19 +308,19 @@ impl<B: Batch> Clone for Call<B> {
 
 impl<B: Batch> Copy for Call<B> {}
 
-/// A share of the environments that a worker steps: its batch, and what the last call gave.
-struct Share<B: Batch> {
+/// A chunk of the environments: its batch, and what the last call gave it.
+struct Chunk<B: Batch> {
     batch: B,
     failure: Option<Failure>,
     panic: Option<Box<dyn Any + Send>>,
 }
 
-impl<B: Batch> Share<B> {
+impl<B: Batch> Chunk<B> {
     /// Runs `call` on the batch, keeping its failure or its panic.
     ///
     /// # Safety
     ///
-    /// As for [`run_batch`], for this share's batch.
+    /// As for [`run_batch`], for this chunk's batch.
     unsafe fn run(&mut self, call: &Call<B>) {
         let batch = &mut self.batch;
         // SAFETY: as the caller promises.
@@ -362,60 +360,120 @@ unsafe fn run_batch<B: Batch>(batch: &mut B, call: &Call<B>) -> Option<Failure> 
     result.err()
 }
 
-/// What the calling thread and one worker share.
+/// A cursor's word: the chunks `front..back` of a thread's home range not claimed yet.
+fn pack(front: usize, back: usize) -> u64 {
+    ((front as u64) << 32) | back as u64
+}
+
+/// The chunks `front..back` of a cursor's word.
+fn unpack(word: u64) -> (usize, usize) {
+    ((word >> 32) as usize, (word & u64::from(u32::MAX)) as usize)
+}
+
+/// Claims the first (`front`) or the last chunk a cursor has left, if any.
+fn claim(cursor: &AtomicU64, front: bool) -> Option<usize> {
+    let mut word = cursor.load(Ordering::Acquire);
+    loop {
+        let (first, end) = unpack(word);
+        if first >= end {
+            return None;
+        }
+        let (next, chunk) = if front {
+            (pack(first + 1, end), first)
+        } else {
+            (pack(first, end - 1), end - 1)
+        };
+        match cursor.compare_exchange_weak(word, next, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return Some(chunk),
+            Err(now) => word = now,
+        }
+    }
+}
+
+/// What the calling thread and the workers share.
 ///
 /// # The protocol
 ///
-/// Calls are numbered from 1. For call `n` the calling thread writes `call`, then stores `n`
-/// in `number` (release). Whoever steps the share for call `n` first claims it by moving
-/// `claimed` from `n - 1` to `n` (a compare-and-swap: the worker when it sees `n`, or the
-/// calling thread once its own share is done), then reads `call`, steps `share`, and stores
-/// `n` in `done` (release). So:
+/// The environments are cut into chunks (one batch each, [`chunks`]) and the chunks into one
+/// contiguous home range per thread. For each call the calling thread writes `call`, sets
+/// `done` to 0, stores each thread's home range in its `cursors` entry (release), then the
+/// call's number in `number` (release), and wakes the workers. Every thread then claims the
+/// chunks of its own home range from the front, one at a time, by a compare-and-swap on its
+/// cursor, then those left in the others' ranges from the back (so a thread whose core is
+/// busy, or that is not awake yet, leaves its chunks to whichever thread is free); it steps
+/// each chunk it claimed, and once no cursor has a chunk left it adds how many it stepped to
+/// `done` (release). The calling thread returns once `done` counts every chunk (acquire). So:
 ///
-/// - `call` is written only while `done` equals `claimed` (no call outstanding) and read only
-///   by the one thread that claimed the current call, before it stores `done`;
-/// - `share` is accessed only by that thread until it stores `done`, and by the calling thread
-///   while no call is outstanding (it read `done == claimed == number`, acquire);
+/// - every cursor is empty and `done` counts every chunk between calls, so `call` and `done`
+///   are written while no thread reads them: a thread reads `call` only after claiming a
+///   chunk (whose compare-and-swap, acquire, reads the calling thread's release store of the
+///   cursor or a later claim of the same call), before it adds that chunk to `done`;
+/// - a chunk is accessed only by the thread that claimed it, from the claim until that thread
+///   adds it to `done`, and by the calling thread while no call is outstanding;
 /// - the rows each thread writes (of the outputs, and of the mirror if the call has one) are
-///   those of its own share, disjoint from every other share's, and [`Threads::run`] neither
-///   returns nor unwinds until every share's `done` has reached the call's number, so the
-///   buffers and actions outlive every access.
-struct Link<B: Batch> {
-    /// Written by the calling thread, read by the worker while it waits.
+///   those of the chunks it claimed, disjoint from every other chunk's, and [`Threads::run`]
+///   returns (or passes on a panic, which each chunk catches) only once `done` counts every
+///   chunk, so the buffers and actions outlive every access.
+///
+/// A step that [`Pace`] runs on the calling thread alone publishes nothing: the calling thread
+/// steps every chunk itself, while no other thread accesses them. Which thread steps a chunk
+/// changes nothing in its results: each environment's results depend only on its own seed and
+/// actions.
+struct Shared<B: Batch> {
+    /// Each thread's chunks not claimed yet in this call ([`pack`]), one cache line each, so
+    /// that a thread claiming its own chunks writes no line the others read (but when one of
+    /// them runs out of its own).
+    cursors: Vec<Padded<AtomicU64>>,
+    /// The home ranges of the threads (the calling thread's first).
+    homes: Vec<Range<usize>>,
+    /// The chunks, in the order of the environments.
+    chunks: Vec<Padded<UnsafeCell<Chunk<B>>>>,
+    /// Written by the calling thread only.
     request: Padded<Request<B>>,
-    /// Written by whoever steps the share, read by the calling thread when it collects.
-    reply: Padded<Reply>,
-    share: UnsafeCell<Share<B>>,
+    /// How many chunks of the call are done.
+    done: Padded<AtomicUsize>,
+    /// How many workers have started (the runtime's naming of a thread allocates: that is
+    /// over before the vector is handed out, so a thread the system starts late cannot
+    /// allocate in the middle of a step).
+    started: AtomicUsize,
+    /// Tests only: while set, the workers see calls but claim nothing, as workers the system
+    /// has descheduled, so that the calling thread's stepping of their chunks is tested every
+    /// time rather than when the scheduler happens to delay them.
+    #[cfg(test)]
+    held: AtomicBool,
+    /// Tests only: how many chunks the workers stepped.
+    #[cfg(test)]
+    stepped_by_workers: AtomicU64,
 }
 
-/// The calling thread's side of a [`Link`].
+/// The calling thread's side of [`Shared`].
 struct Request<B: Batch> {
     /// The number of the last call.
     number: AtomicU64,
     /// Set once, when the threads are dropped.
     stop: AtomicBool,
-    /// Tests only: while set, the worker sees calls but does not claim them, as a worker the
-    /// system has descheduled, so that the calling thread's takeover is tested every time
-    /// rather than when the scheduler happens to delay the worker.
-    #[cfg(test)]
-    held: AtomicBool,
     call: UnsafeCell<Option<Call<B>>>,
 }
 
-/// The stepping side of a [`Link`].
-struct Reply {
-    /// The number of the last call claimed.
-    claimed: AtomicU64,
-    /// The number of the last call done.
-    done: AtomicU64,
-    /// Tests only: how many calls the worker stepped itself (the others were stepped by the
-    /// calling thread).
-    #[cfg(test)]
-    stepped_by_worker: AtomicU64,
-    /// Set by the worker once its thread runs: the thread's start-up (the runtime's naming of
-    /// it allocates) is over before the vector is handed out, so a thread the system starts
-    /// late cannot allocate in the middle of a step.
-    started: AtomicBool,
+// SAFETY: `Shared` crosses to the worker threads, which step chunks (`B: Send`), read the
+// actions (`B::Action: Sync`) and write rows of the outputs (`B::Scalar: Send`; the infos are
+// `Info`, which is `Send`) under the protocol above, which orders every access to the
+// `UnsafeCell`s and to the addresses in `call`.
+unsafe impl<B> Send for Shared<B>
+where
+    B: Batch + Send,
+    B::Action: Sync,
+    B::Scalar: Send,
+{
+}
+
+// SAFETY: as for `Send`: the protocol above lets one thread at a time access each cell.
+unsafe impl<B> Sync for Shared<B>
+where
+    B: Batch + Send,
+    B::Action: Sync,
+    B::Scalar: Send,
+{
 }
 
 /// The infos a worker writes in place are dropped and replaced on its thread.
@@ -424,72 +482,72 @@ const _: fn() = || {
     send::<Info>();
 };
 
-// SAFETY: a `Link` crosses to its worker thread, which steps the share (`B: Send`), reads the
-// actions (`B::Action: Sync`) and writes rows of the outputs (`B::Scalar: Send`; the infos are
-// `Info`, which is `Send`) under the protocol above, which orders every access to the
-// `UnsafeCell`s and to the addresses in `call`.
-unsafe impl<B> Send for Link<B>
-where
-    B: Batch + Send,
-    B::Action: Sync,
-    B::Scalar: Send,
-{
-}
-
-// SAFETY: as for `Send`: the protocol above lets one thread at a time access the cells.
-unsafe impl<B> Sync for Link<B>
-where
-    B: Batch + Send,
-    B::Action: Sync,
-    B::Scalar: Send,
-{
-}
-
-impl<B: Batch> Link<B> {
-    /// Claims call `number` (whose predecessor is done); true if this thread is the one to
-    /// step it.
-    fn claim(&self, number: u64) -> bool {
-        self.reply
-            .0
-            .claimed
-            .compare_exchange(number - 1, number, Ordering::AcqRel, Ordering::Relaxed)
-            .is_ok()
-    }
-
-    /// Steps the share for call `number`, which this thread claimed, and reports it done.
-    ///
-    /// # Safety
-    ///
-    /// This thread claimed call `number` and it is not done yet.
-    unsafe fn step_claimed(&self, number: u64) {
-        // SAFETY: the calling thread wrote the call before publishing `number`, which this
-        // thread loaded (acquire) before claiming it, and writes it again only once this call
-        // is done; the claim gives this thread the share and its rows until then.
-        unsafe {
-            if let Some(call) = *self.request.0.call.get() {
-                (*self.share.get()).run(&call);
+impl<B: Batch> Shared<B> {
+    /// Claims and steps chunks, this thread's own (`home`) first, until no cursor has one
+    /// left; then adds them to `done`.
+    fn work(&self, home: usize) {
+        let threads = self.cursors.len();
+        let mut stepped = 0;
+        let mut call = None;
+        for k in 0..threads {
+            let thread = (home + k) % threads;
+            while let Some(index) = claim(&self.cursors[thread].0, k == 0) {
+                // SAFETY: a chunk of the current call was claimed, so the call was written
+                // before its cursor (acquire) and stays until the chunk is added to `done`.
+                let call = call.get_or_insert_with(|| unsafe { *self.request.0.call.get() });
+                if let Some(call) = call {
+                    // SAFETY: the claim gives this thread the chunk and its rows until it is
+                    // added to `done` (see `Shared`).
+                    unsafe { (*self.chunks[index].0.get()).run(call) };
+                }
+                stepped += 1;
             }
         }
-        self.reply.0.done.store(number, Ordering::Release);
+        if stepped == 0 {
+            return;
+        }
+        #[cfg(test)]
+        if home != 0 {
+            self.stepped_by_workers
+                .fetch_add(stepped as u64, Ordering::Relaxed);
+        }
+        self.done.0.fetch_add(stepped, Ordering::Release);
+    }
+
+    /// Whether every chunk of the call is done (acquire: their writes are visible).
+    fn all_done(&self) -> bool {
+        self.done.0.load(Ordering::Acquire) == self.chunks.len()
     }
 }
+
+/// How many times a waiting thread checks before it parks (a worker waiting for the next call)
+/// or yields its processor (the calling thread waiting for a chunk a worker claimed). A call
+/// usually follows the last one within microseconds when stepping in a loop, and waking a
+/// parked thread costs tens of microseconds; a worker left idle longer parks and uses no
+/// processor time.
+const SPINS_BEFORE_PARKING: u32 = 1 << 14;
+
+/// How many chunks each thread's home range holds when there are several threads: enough
+/// that a thread slowed by other work leaves most of its range to the others, few enough that
+/// claiming (one compare-and-swap each) costs nothing measurable.
+const CHUNKS_PER_THREAD: usize = 8;
 
 /// The stack of a worker thread: Rust's default for spawned threads, set explicitly so that
 /// the vector's size check reserves what the threads will take.
 pub(crate) const WORKER_STACK: usize = 2 << 20;
 
-/// The loop of a worker thread: waits for a call, claims and steps its share, until told to
-/// stop.
-fn work<B: Batch>(link: &Link<B>) {
-    link.reply.0.started.store(true, Ordering::Release);
-    let request = &link.request.0;
+/// The loop of worker thread `home`: waits for a call, steps chunks, until told to stop.
+fn work<B: Batch>(shared: &Shared<B>, home: usize) {
+    shared.started.fetch_add(1, Ordering::Release);
+    let request = &shared.request.0;
     let mut seen = 0;
     loop {
         let mut spins = 0;
-        let number = loop {
+        loop {
             let number = request.number.load(Ordering::Acquire);
             if number != seen {
-                break number;
+                seen = number;
+                break;
             }
             if request.stop.load(Ordering::Acquire) {
                 return;
@@ -498,93 +556,166 @@ fn work<B: Batch>(link: &Link<B>) {
                 spins += 1;
                 std::hint::spin_loop();
             } else {
-                // The calling thread unparks after each call it publishes, so a call
-                // published after the check above makes this return at once.
+                // The calling thread unparks every worker after each call it publishes, so a
+                // call published after the check above makes this return at once.
                 thread::park();
             }
-        };
-        seen = number;
+        }
         #[cfg(test)]
-        while request.held.load(Ordering::Acquire) && !request.stop.load(Ordering::Acquire) {
+        while shared.held.load(Ordering::Acquire) && !request.stop.load(Ordering::Acquire) {
             thread::yield_now();
         }
-        // The calling thread may have claimed it first (then it steps the share itself).
-        if link.claim(number) {
-            // Counted before the call is reported done, so that the calling thread sees it.
-            #[cfg(test)]
-            link.reply
-                .0
-                .stepped_by_worker
-                .fetch_add(1, Ordering::Relaxed);
-            // SAFETY: claimed just now, and only this thread reports it done.
-            unsafe { link.step_claimed(number) };
-        }
+        shared.work(home);
     }
 }
 
-/// A worker thread and its link.
-struct Worker<B: Batch> {
-    link: Arc<Link<B>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl<B: Batch> Worker<B> {
-    /// Waits until the worker's share is done with call `number`: steps it here if the worker
-    /// has not claimed it (and `step`, otherwise only claims it), or waits for the worker.
-    /// Returns false if the worker's thread ended without finishing the call (a bug: a worker
-    /// catches its share's panics and ends only when told to stop), which must not hang the
-    /// caller; a thread that ended accesses nothing any more.
-    fn collect(&self, number: u64, step: bool) -> bool {
-        let link = &*self.link;
-        // Read first, so that the usual case (the worker claimed it) writes no line the
-        // worker writes next.
-        if link.reply.0.claimed.load(Ordering::Relaxed) != number && link.claim(number) {
-            if step {
-                // SAFETY: claimed just now.
-                unsafe { link.step_claimed(number) };
-            } else {
-                link.reply.0.done.store(number, Ordering::Release);
-            }
-            return true;
-        }
-        let mut spins = 0u32;
-        while link.reply.0.done.load(Ordering::Acquire) != number {
-            if spins < SPINS_BEFORE_PARKING {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                if self.thread.as_ref().is_none_or(JoinHandle::is_finished) {
-                    return false;
-                }
-                thread::yield_now();
-            }
-        }
-        true
-    }
-}
-
-/// The even, contiguous shares of `len` environments on `threads` threads, in order: thread
-/// `k` steps environments `k * len / threads` up to `(k + 1) * len / threads` (one share with
-/// one thread; never more shares than environments).
+/// The contiguous chunks of `len` environments on `threads` threads, in order: one with one
+/// thread, else [`CHUNKS_PER_THREAD`] per thread (never more chunks than environments), as
+/// even as they can be.
 ///
-/// A share's start needs no rounding to the kernels' blocks: a kernel cuts its own slice into
+/// A chunk's start needs no rounding to the kernels' blocks: a kernel cuts its own slice into
 /// blocks from the slice's start, into local arrays, and every environment's results are its
-/// own, so a share of any length steps as fast, but for its last partial block, and gives the
+/// own, so a chunk of any length steps as fast, but for its last partial block, and gives the
 /// same bits.
-pub(crate) fn shares(len: usize, threads: usize) -> Vec<Range<usize>> {
-    let threads = threads.clamp(1, len.max(1));
-    (0..threads)
-        .map(|k| k * len / threads..(k + 1) * len / threads)
+pub(crate) fn chunks(len: usize, threads: usize) -> Vec<Range<usize>> {
+    let count = if threads <= 1 {
+        1
+    } else {
+        threads.saturating_mul(CHUNKS_PER_THREAD).min(len.max(1))
+    };
+    (0..count)
+        .map(|k| k * len / count..(k + 1) * len / count)
         .collect()
 }
 
-/// The threads of a vector environment and their shares: the calling thread's batch (the
-/// first environments), and one worker per other thread with the next share each.
+/// The threads of a vector environment: the chunks, and the worker threads that step them
+/// with the calling thread.
 pub(crate) struct Threads<B: Batch> {
-    main: B,
-    workers: Vec<Worker<B>>,
+    shared: Arc<Shared<B>>,
+    workers: Vec<JoinHandle<()>>,
     /// The number of the last call.
     number: u64,
+    /// Whether the workers take part in the next step ([`Pace`]).
+    pace: Pace,
+}
+
+/// How long (of time inside the steps) the steps first run the way found faster before the two
+/// ways are timed again; each timing that finds the same way faster doubles it, up to
+/// [`LONGEST_STAY`], so that on a steady machine the timings cost little.
+const STAY: Duration = Duration::from_millis(100);
+/// The longest time between two timings.
+const LONGEST_STAY: Duration = Duration::from_secs(4);
+/// How long each block of a timing runs one way before switching to the other.
+const BLOCK: Duration = Duration::from_millis(2);
+/// How much faster than the calling thread alone the workers must be found to take part: a
+/// margin for the noise of a short timing on a busy machine (on an idle one, two threads take
+/// about 0.6 times one thread's time).
+const FASTER: f64 = 0.85;
+/// How many blocks a timing has, half of them each way.
+const BLOCKS: u32 = 16;
+
+/// Whether the workers take part in the steps, so that the threads never step slower than the
+/// calling thread alone. With the machine's cores busy (other processes, or the caller's own
+/// threads), a worker loses its processor for a scheduler time slice now and then, and when it
+/// does in the middle of a chunk the call waits for it; then the calling thread alone is
+/// faster. So the steps are timed both ways now and then, in alternating blocks of [`BLOCK`]
+/// (so that both ways meet the same load), and the faster way, by the mean time per step, runs
+/// until the next timing ([`STAY`]), or, with the workers, until its steps take twice as long
+/// as the timing found alone. Only the time inside the steps counts; resets and seeds run the
+/// current way, untimed. The results are the same either way: each chunk steps its own
+/// environments.
+#[derive(Debug)]
+struct Pace {
+    /// Whether the steps run on the calling thread alone.
+    solo: bool,
+    /// The blocks left in the current timing (0: running the faster way).
+    blocks: u32,
+    /// The way the last timing found faster, and how long it runs before the next timing.
+    faster_solo: bool,
+    stay: Duration,
+    /// Whether the last step switched to another block or spell.
+    switched: bool,
+    /// The mean time per step alone, in seconds, that the last timing found.
+    alone: f64,
+    /// The time spent in the steps of the current block or stay, and their number.
+    spent: Duration,
+    steps: u32,
+    /// The time and steps of the current timing, on every thread and alone (index: `solo`).
+    timed: [(Duration, u32); 2],
+}
+
+impl Pace {
+    /// Starts with a timing.
+    fn new() -> Self {
+        Pace {
+            solo: true,
+            blocks: BLOCKS,
+            faster_solo: false,
+            stay: STAY,
+            switched: true,
+            alone: 0.0,
+            spent: Duration::ZERO,
+            steps: 0,
+            timed: [(Duration::ZERO, 0); 2],
+        }
+    }
+
+    /// Counts a step that took `elapsed`; at the end of a block or a stay, chooses the next.
+    fn record(&mut self, elapsed: Duration) {
+        if self.switched {
+            // The first step of a block pays for the switch (a parked worker woken), which
+            // the long spell after the timing pays once: not counted.
+            self.switched = false;
+            return;
+        }
+        self.spent += elapsed;
+        self.steps += 1;
+        // A stay with the workers that turns out twice as slow per step as the last timing
+        // found the calling thread alone (the load changed, or the timing was unlucky) ends
+        // after a block's worth: a wrong choice costs little.
+        let losing = !self.solo
+            && self.blocks == 0
+            && self.spent >= BLOCK
+            && self.spent.as_secs_f64() > 2.0 * self.alone * f64::from(self.steps);
+        if self.spent < if self.blocks > 0 { BLOCK } else { self.stay } && !losing {
+            return;
+        }
+        if self.blocks > 0 {
+            let (time, steps) = &mut self.timed[usize::from(self.solo)];
+            *time += self.spent;
+            *steps += self.steps;
+            self.blocks -= 1;
+            let mean = |(time, steps): (Duration, u32)| time.as_secs_f64() / f64::from(steps);
+            let [parallel, solo] = self.timed;
+            // Ended early when the workers clearly lose (the usual case on a busy machine),
+            // which keeps the cost of a timing there small.
+            let clear = parallel.1 > 0 && solo.1 > 0 && mean(parallel) > 2.0 * mean(solo);
+            if self.blocks == 0 || clear {
+                self.solo = clear || mean(parallel) > FASTER * mean(solo);
+                let stay = if self.solo == self.faster_solo {
+                    (2 * self.stay).min(LONGEST_STAY)
+                } else {
+                    STAY
+                };
+                // At least three times the timing itself, for steps so slow that a timing
+                // takes long.
+                self.stay = stay.max(3 * (parallel.0 + solo.0));
+                self.faster_solo = self.solo;
+                self.alone = mean(solo);
+                self.blocks = 0;
+                self.timed = [(Duration::ZERO, 0); 2];
+            } else {
+                self.solo = !self.solo;
+            }
+        } else {
+            // A timing starts alone, so that the workers' first block can be judged at once.
+            self.blocks = BLOCKS;
+            self.solo = true;
+        }
+        self.spent = Duration::ZERO;
+        self.steps = 0;
+        self.switched = true;
+    }
 }
 
 impl<B> Threads<B>
@@ -593,50 +724,95 @@ where
     B::Action: Sync,
     B::Scalar: Send,
 {
-    /// Puts the first share's batch on the calling thread and starts a worker for each
-    /// other share's, in order.
-    pub(crate) fn new(batches: Vec<B>) -> Result<Self, VectorError> {
-        let mut batches = batches.into_iter();
-        let Some(main) = batches.next() else {
+    /// Takes the chunks' batches (in order, [`chunks`]) and starts `threads - 1` workers.
+    pub(crate) fn new(batches: Vec<B>, threads: usize) -> Result<Self, VectorError> {
+        if batches.is_empty() {
             return Err(VectorError::invalid_parameter("count", "no environment"));
-        };
-        let mut workers = Vec::with_capacity(batches.len());
-        for batch in batches {
-            // On a failure, the workers already started are stopped and joined as `workers`
-            // drops them (`Worker`'s `Drop`): none is left parked.
-            workers.push(Worker::spawn(batch, workers.len() + 1)?);
         }
-        Ok(Threads {
-            main,
-            workers,
+        let threads = threads.clamp(1, batches.len());
+        let count = batches.len();
+        let homes: Vec<Range<usize>> = (0..threads)
+            .map(|k| k * count / threads..(k + 1) * count / threads)
+            .collect();
+        let shared = Arc::new(Shared {
+            cursors: (0..threads).map(|_| Padded(AtomicU64::new(0))).collect(),
+            homes,
+            chunks: batches
+                .into_iter()
+                .map(|batch| {
+                    Padded(UnsafeCell::new(Chunk {
+                        batch,
+                        failure: None,
+                        panic: None,
+                    }))
+                })
+                .collect(),
+            request: Padded(Request {
+                number: AtomicU64::new(0),
+                stop: AtomicBool::new(false),
+                call: UnsafeCell::new(None),
+            }),
+            done: Padded(AtomicUsize::new(0)),
+            started: AtomicUsize::new(0),
+            #[cfg(test)]
+            held: AtomicBool::new(false),
+            #[cfg(test)]
+            stepped_by_workers: AtomicU64::new(0),
+        });
+        let mut pool = Threads {
+            shared,
+            workers: Vec::with_capacity(threads - 1),
             number: 0,
-        })
+            pace: Pace::new(),
+        };
+        for home in 1..threads {
+            let theirs = Arc::clone(&pool.shared);
+            // On a failure, the workers already started are stopped and joined as `pool`
+            // drops: none is left parked.
+            let thread = thread::Builder::new()
+                .name(format!("rl-vector-{home}"))
+                .stack_size(WORKER_STACK)
+                .spawn(move || work(&theirs, home))
+                .map_err(|e| VectorError::ThreadSpawn {
+                    reason: e.to_string(),
+                })?;
+            pool.workers.push(thread);
+            // Wait until the thread runs (found by the allocation test under load: a worker
+            // the system started only during a later step allocated its name then).
+            while pool.shared.started.load(Ordering::Acquire) < home {
+                if pool.workers.iter().any(JoinHandle::is_finished) {
+                    return Err(VectorError::ThreadSpawn {
+                        reason: format!("the thread rl-vector-{home} ended before it started"),
+                    });
+                }
+                thread::yield_now();
+            }
+        }
+        Ok(pool)
     }
 }
 
 impl<B: Batch> Threads<B> {
-    /// The share of a worker, while no call is outstanding.
-    fn share(&self, worker: &Worker<B>) -> &Share<B> {
-        // SAFETY: `run` takes `&mut self` and returns (or unwinds) only once every share is
-        // done, so while `self` is borrowed no thread accesses a share.
-        unsafe { &*worker.link.share.get() }
+    /// The chunk `index`, while no call is outstanding.
+    fn chunk(&self, index: usize) -> &Chunk<B> {
+        // SAFETY: `run` takes `&mut self` and returns (or unwinds) only once every chunk is
+        // done, so while `self` is borrowed no thread accesses a chunk.
+        unsafe { &*self.shared.chunks[index].0.get() }
     }
 
-    /// The calling thread's batch (the first environments; all of them with one thread).
+    /// The first chunk's batch (all the environments with one thread).
     pub(crate) fn main(&self) -> &B {
-        &self.main
+        &self.chunk(0).batch
     }
 
     /// Every batch, in the order of the environments.
     pub(crate) fn batches(&self) -> impl Iterator<Item = &B> + '_ {
-        let workers = self.workers.iter().map(|worker| &self.share(worker).batch);
-        std::iter::once(&self.main).chain(workers)
+        (0..self.shared.chunks.len()).map(|index| &self.chunk(index).batch)
     }
 
-    /// Runs `command` on every share, each thread writing its rows of `outputs` in place:
-    /// hands the call to each worker, runs the calling thread's batch, then waits for each
-    /// worker (stepping a share its worker has not claimed). Returns the failure of the
-    /// lowest index, if any; passes on the panic of a share, after every share is done.
+    /// Runs `command` on every chunk, each thread writing the rows of the chunks it claims in
+    /// `outputs` in place (see [`Shared`]). Returns the failure of the lowest index, if any;
+    /// passes on the panic of the lowest chunk that panicked, after every chunk is done.
     pub(crate) fn run(
         &mut self,
         command: Command,
@@ -646,16 +822,17 @@ impl<B: Batch> Threads<B> {
         outputs: &mut Outputs<B::Scalar>,
         mirror: Option<Mirror<'_, B::Scalar>>,
     ) -> Option<Failure> {
+        let shared = &*self.shared;
         if self.workers.is_empty() {
-            let main = &mut self.main;
+            let chunk = shared.chunks[0].0.get();
+            // SAFETY: no worker, so nothing else accesses the chunk.
+            let main = unsafe { &mut (*chunk).batch };
             let result = execute(main, command, actions, seeds, selected, outputs.all_rows());
             if let Some(mirror) = mirror {
                 outputs.all_rows().mirror_into(mirror);
             }
             return result.err();
         }
-        self.number += 1;
-        let number = self.number;
         let call = Call {
             command,
             actions: SharedSlice::new(actions),
@@ -666,131 +843,86 @@ impl<B: Batch> Threads<B> {
                 RawMirror::new(mirror, outputs.rewards.len(), outputs.observations.ncols())
             }),
         };
-        for worker in &self.workers {
-            let request = &worker.link.request.0;
-            // SAFETY: every share is done with the last call (`run` waits for them all), so
-            // no thread reads the call now (see `Link`).
-            unsafe { *request.call.get() = Some(call) };
-            request.number.store(number, Ordering::Release);
-            if let Some(thread) = &worker.thread {
-                thread.thread().unpark();
+        let timed = matches!(command, Command::Step { .. });
+        let start = timed.then(Instant::now);
+        if self.pace.solo {
+            for chunk in &shared.chunks {
+                // SAFETY: no call is published, so no other thread accesses a chunk, and the
+                // buffers of `call` outlive the loop.
+                unsafe { (*chunk.0.get()).run(&call) };
             }
+        } else {
+            self.number += 1;
+            // SAFETY: every chunk of the last call is done and every cursor empty, so no
+            // thread reads the call now (see `Shared`).
+            unsafe { *shared.request.0.call.get() = Some(call) };
+            shared.done.0.store(0, Ordering::Relaxed);
+            for (cursor, home) in shared.cursors.iter().zip(&shared.homes) {
+                cursor
+                    .0
+                    .store(pack(home.start, home.end), Ordering::Release);
+            }
+            shared
+                .request
+                .0
+                .number
+                .store(self.number, Ordering::Release);
+            for worker in &self.workers {
+                worker.thread().unpark();
+            }
+            shared.work(0);
+            self.wait();
         }
-        // Waits for every share, without stepping more, if the calling thread's own batch
-        // panics: the buffers must outlive every access.
-        let guard = Collect {
-            workers: &self.workers,
-            number,
-        };
-        // SAFETY: the calling thread's batch's rows are its own; `call`'s buffers outlive this
-        // call, since `guard` waits for every share before they can be used again or freed.
-        let mut failure = unsafe { run_batch(&mut self.main, &call) };
-        std::mem::forget(guard);
+        if let Some(start) = start {
+            self.pace.record(start.elapsed());
+        }
+        let mut failure = None;
         let mut panic = None;
-        let mut ended = false;
-        for worker in &self.workers {
-            if !worker.collect(number, true) {
-                ended = true;
-                continue;
-            }
-            // SAFETY: the share is done with this call (`collect` read `done`, acquire), and
-            // no call is outstanding until the next `run`.
-            let share = unsafe { &mut *worker.link.share.get() };
-            failure = failure.or(share.failure.take());
-            panic = panic.or(share.panic.take());
+        for chunk in &shared.chunks {
+            // SAFETY: every chunk is done with this call (`wait`), and no call is
+            // outstanding until the next `run`.
+            let chunk = unsafe { &mut *chunk.0.get() };
+            failure = failure.or(chunk.failure.take());
+            panic = panic.or(chunk.panic.take());
         }
-        assert!(
-            !ended,
-            "a vector environment's worker thread ended during a call"
-        );
         if let Some(panic) = panic {
             resume_unwind(panic);
         }
         failure
     }
-}
 
-/// Waits for every worker's share of call `number` when dropped, claiming (without stepping)
-/// those not claimed yet: what the calling thread does when its own batch panics, so that no
-/// thread writes the buffers after the panic leaves [`Threads::run`].
-struct Collect<'a, B: Batch> {
-    workers: &'a [Worker<B>],
-    number: u64,
-}
-
-impl<B: Batch> Drop for Collect<'_, B> {
-    fn drop(&mut self) {
-        for worker in self.workers {
-            // A worker whose thread ended accesses nothing any more: nothing to wait for.
-            let _ = worker.collect(self.number, false);
-        }
-    }
-}
-
-impl<B> Worker<B>
-where
-    B: Batch + Send + 'static,
-    B::Action: Send + Sync + 'static,
-    B::Scalar: Send,
-{
-    /// Starts the worker thread number `index` over `batch`.
-    fn spawn(batch: B, index: usize) -> Result<Self, VectorError> {
-        let link = Arc::new(Link {
-            request: Padded(Request {
-                number: AtomicU64::new(0),
-                stop: AtomicBool::new(false),
-                #[cfg(test)]
-                held: AtomicBool::new(false),
-                call: UnsafeCell::new(None),
-            }),
-            reply: Padded(Reply {
-                claimed: AtomicU64::new(0),
-                done: AtomicU64::new(0),
-                #[cfg(test)]
-                stepped_by_worker: AtomicU64::new(0),
-                started: AtomicBool::new(false),
-            }),
-            share: UnsafeCell::new(Share {
-                batch,
-                failure: None,
-                panic: None,
-            }),
-        });
-        let theirs = Arc::clone(&link);
-        let thread = thread::Builder::new()
-            .name(format!("rl-vector-{index}"))
-            .stack_size(WORKER_STACK)
-            .spawn(move || work(&theirs))
-            .map_err(|e| VectorError::ThreadSpawn {
-                reason: e.to_string(),
-            })?;
-        // Wait until the thread runs (found by the allocation test under load: a worker the
-        // system started only during a later step allocated its name then).
-        while !link.reply.0.started.load(Ordering::Acquire) {
-            if thread.is_finished() {
-                return Err(VectorError::ThreadSpawn {
-                    reason: format!("the thread rl-vector-{index} ended before it started"),
-                });
+    /// Waits until every chunk of the call is done: spins, then yields its processor between
+    /// checks (a worker that lost its processor in the middle of a chunk may get this one).
+    fn wait(&self) {
+        let shared = &*self.shared;
+        let mut spins = 0u32;
+        while !shared.all_done() {
+            if spins < SPINS_BEFORE_PARKING {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                // A worker catches its chunks' panics and ends only when told to stop; one
+                // that ended in the middle of a call (a bug) must not hang the caller.
+                assert!(
+                    !self.workers.iter().any(JoinHandle::is_finished),
+                    "a vector environment's worker thread ended during a call"
+                );
+                thread::yield_now();
             }
-            thread::yield_now();
         }
-        Ok(Worker {
-            link,
-            thread: Some(thread),
-        })
     }
 }
 
-impl<B: Batch> Drop for Worker<B> {
-    /// Asks the thread to stop, wakes it and joins it: a worker never outlives its owner,
-    /// whether the whole pool is dropped or a later worker failed to start.
+impl<B: Batch> Drop for Threads<B> {
+    /// Asks the workers to stop, wakes them and joins them: a worker never outlives its
+    /// owner, whether the whole vector is dropped or a later worker failed to start.
     fn drop(&mut self) {
-        self.link.request.0.stop.store(true, Ordering::Release);
-        if let Some(thread) = self.thread.take() {
-            thread.thread().unpark();
-            // A worker catches its share's panics, so joining fails only if the thread itself
+        self.shared.request.0.stop.store(true, Ordering::Release);
+        for worker in self.workers.drain(..) {
+            worker.thread().unpark();
+            // A worker catches its chunks' panics, so joining fails only if the thread itself
             // died, which leaves nothing to clean up.
-            let _ = thread.join();
+            let _ = worker.join();
         }
     }
 }
@@ -805,39 +937,40 @@ mod tests {
 
     type Copies = EnvironmentBatch<Simulator<Corridor>, f32>;
 
-    /// The batch of corridors `first..first + len`, each seeded by its index.
-    fn corridors(first: usize, len: usize) -> Copies {
+    /// The batches of corridors `0..len` in `chunks(len, threads)`, each seeded by its index.
+    fn corridors(len: usize, threads: usize) -> Vec<Copies> {
         let corridor = Corridor::new(4, 0.3).expect("valid");
-        let environments = (first..first + len)
-            .map(|i| Simulator::new(corridor.clone(), i as u64))
-            .collect();
-        let action_space = *Simulator::new(corridor, 0).action_space();
-        EnvironmentBatch::new(environments, first, action_space)
+        let action_space = *Simulator::new(corridor.clone(), 0).action_space();
+        chunks(len, threads)
+            .into_iter()
+            .map(|range| {
+                let environments = range
+                    .clone()
+                    .map(|i| Simulator::new(corridor.clone(), i as u64))
+                    .collect();
+                EnvironmentBatch::new(environments, range.start, action_space)
+            })
+            .collect()
     }
 
     /// Issue 33: when a later worker failed to start, the workers already started were left
-    /// parked forever (only the whole pool stopped its threads). Each worker now stops and
-    /// joins its own thread when dropped, which is what `Threads::new` relies on when a spawn
-    /// fails: the thread's handle on the link is gone once the drop returns.
+    /// parked forever. Dropping the threads stops and joins every worker: their handles on
+    /// the shared state are gone once the drop returns.
     #[test]
-    fn a_dropped_worker_stops_and_joins_its_thread() {
-        let worker = Worker::spawn(corridors(0, 2), 1).expect("a thread");
-        let link = Arc::clone(&worker.link);
+    fn dropped_threads_stop_and_join_their_workers() {
+        let threads = Threads::new(corridors(6, 3), 3).expect("threads");
+        let shared = Arc::clone(&threads.shared);
         assert_eq!(
-            Arc::strong_count(&link),
-            3,
-            "the worker, its thread and this test"
+            Arc::strong_count(&shared),
+            4,
+            "the threads, two workers, this test"
         );
-        drop(worker);
-        assert_eq!(
-            Arc::strong_count(&link),
-            1,
-            "the thread ended and released the link"
-        );
+        drop(threads);
+        assert_eq!(Arc::strong_count(&shared), 1, "the workers ended");
     }
 
     #[test]
-    fn a_share_its_worker_has_not_claimed_is_stepped_by_the_calling_thread() {
+    fn chunks_its_workers_do_not_claim_are_stepped_by_the_calling_thread() {
         let len = 6;
         let step = Command::Step {
             mode: Mode::Training,
@@ -847,8 +980,22 @@ mod tests {
             mode: Mode::Training,
             which: Resets::All,
         };
-        let mut single = Threads::new(vec![corridors(0, len)]).expect("threads");
-        let mut split = Threads::new(vec![corridors(0, 3), corridors(3, 3)]).expect("threads");
+        let mut single = Threads::new(corridors(len, 1), 1).expect("threads");
+        let mut split = Threads::new(corridors(len, 2), 2).expect("threads");
+        assert_eq!(
+            split.shared.chunks.len(),
+            len,
+            "one chunk per environment here"
+        );
+        // Every step on both threads, whatever the timings would find (this test is about the
+        // claims; under Miri or on a busy machine they might choose the calling thread alone).
+        split.pace = Pace {
+            solo: false,
+            blocks: 0,
+            stay: Duration::MAX,
+            alone: f64::INFINITY,
+            ..Pace::new()
+        };
         let mut expected = Outputs::<f32>::new(len, 4, false);
         let mut outputs = Outputs::<f32>::new(len, 4, false);
         for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
@@ -860,13 +1007,13 @@ mod tests {
             assert!(threads.run(reset, &[], &[], &[], outputs, None).is_none());
         }
         // The worker is held as a descheduled worker would be: it sees every call but claims
-        // none, so the calling thread steps the worker's share each time, and the results
-        // are the single thread's.
-        let link = Arc::clone(&split.workers[0].link);
-        let stepped_by_worker = || link.reply.0.stepped_by_worker.load(Ordering::Relaxed);
+        // nothing, so the calling thread steps every chunk each time, and the results are the
+        // single thread's.
+        let shared = Arc::clone(&split.shared);
+        let stepped_by_workers = || shared.stepped_by_workers.load(Ordering::Relaxed);
         // The seed and the reset may have been stepped by either thread.
-        let before = stepped_by_worker();
-        link.request.0.held.store(true, Ordering::Release);
+        let before = stepped_by_workers();
+        shared.held.store(true, Ordering::Release);
         for call in 0..40 {
             let actions: Vec<i64> = (0..len)
                 .map(|i| if (i + call) % 3 == 0 { LEFT } else { RIGHT })
@@ -882,21 +1029,21 @@ mod tests {
                     .is_none()
             );
             assert_eq!(
-                stepped_by_worker(),
+                stepped_by_workers(),
                 before,
-                "call {call}: the held worker's share was not stepped by the calling thread"
+                "call {call}: the held worker stepped a chunk"
             );
             assert_eq!(outputs.observations, expected.observations, "call {call}");
             assert_eq!(outputs.rewards, expected.rewards, "call {call}");
             assert_eq!(outputs.terminated, expected.terminated, "call {call}");
             assert_eq!(outputs.truncated, expected.truncated, "call {call}");
         }
-        link.request.0.held.store(false, Ordering::Release);
-        // Released, the worker claims calls again: it steps one itself within the first calls
-        // it runs alongside the calling thread (how many depends on the scheduler, hence the
+        shared.held.store(false, Ordering::Release);
+        // Released, the worker claims chunks again: it steps one within the first calls it
+        // runs alongside the calling thread (how many depends on the scheduler, hence the
         // generous bound), and the results stay the single thread's.
         let mut calls = 0;
-        while stepped_by_worker() == before && calls < 1_000_000 {
+        while stepped_by_workers() == before && calls < 1_000_000 {
             calls += 1;
             assert!(
                 split
@@ -911,30 +1058,107 @@ mod tests {
             assert_eq!(outputs.observations, expected.observations, "call {calls}");
         }
         assert!(
-            stepped_by_worker() > before,
-            "the released worker stepped no call in {calls}"
+            stepped_by_workers() > before,
+            "the released worker stepped no chunk in {calls} calls"
         );
     }
 
     #[test]
-    fn the_shares_are_even_contiguous_and_cover_every_environment_in_order() {
-        assert_eq!(shares(5, 1), vec![0..5]);
-        assert_eq!(shares(1024, 2), vec![0..512, 512..1024]);
-        assert_eq!(shares(7, 3), vec![0..2, 2..4, 4..7]);
-        for (len, threads) in [(1, 1), (7, 4), (130, 3), (64, 2), (1000, 3), (3, 8)] {
-            let list = shares(len, threads);
-            assert_eq!(list.len(), threads.min(len), "{len} on {threads}");
+    fn the_chunks_are_even_contiguous_and_cover_every_environment_in_order() {
+        assert_eq!(chunks(5, 1), vec![0..5]);
+        assert_eq!(chunks(1024, 2).len(), 2 * CHUNKS_PER_THREAD);
+        assert_eq!(chunks(3, 2), vec![0..1, 1..2, 2..3]);
+        for (len, threads) in [(1, 1), (7, 4), (130, 3), (64, 2), (1000, 3), (3, 3)] {
+            let list = chunks(len, threads);
+            let count = if threads == 1 {
+                1
+            } else {
+                (threads * CHUNKS_PER_THREAD).min(len)
+            };
+            assert_eq!(list.len(), count, "{len} on {threads}");
             let mut next = 0;
-            for share in &list {
-                assert_eq!(share.start, next, "{len} on {threads}");
+            for chunk in &list {
+                assert_eq!(chunk.start, next, "{len} on {threads}");
                 let even = len / list.len();
                 assert!(
-                    (even..=even + 1).contains(&share.len()),
-                    "{len} on {threads}: {share:?}"
+                    (even..=even + 1).contains(&chunk.len()),
+                    "{len} on {threads}: {chunk:?}"
                 );
-                next = share.end;
+                next = chunk.end;
             }
             assert_eq!(next, len, "{len} on {threads}");
         }
+    }
+
+    /// Runs steps that take `solo` alone and `parallel` on every thread until the end of the
+    /// next timing; returns whether it chose to step alone.
+    fn timing(pace: &mut Pace, solo: u64, parallel: u64) -> bool {
+        let step = |pace: &mut Pace| {
+            let micros = if pace.solo { solo } else { parallel };
+            pace.record(Duration::from_micros(micros));
+        };
+        while pace.blocks == 0 {
+            step(pace);
+        }
+        while pace.blocks > 0 {
+            step(pace);
+        }
+        pace.solo
+    }
+
+    #[test]
+    fn the_pace_keeps_the_faster_way_and_times_a_steady_one_less_often() {
+        let mut pace = Pace::new();
+        assert!(
+            timing(&mut pace, 10, 30),
+            "workers three times slower: alone"
+        );
+        assert!(!timing(&mut pace, 10, 6), "workers faster: with them");
+        assert_eq!(pace.stay, STAY, "the way changed: timed again soon");
+        assert!(!timing(&mut pace, 10, 6));
+        assert_eq!(
+            pace.stay,
+            2 * STAY,
+            "the same way again: timed half as often"
+        );
+        assert!(
+            timing(&mut pace, 10, 9),
+            "workers barely faster (within the margin): alone"
+        );
+        assert_eq!(pace.stay, STAY);
+        // A stay with the workers that turns twice as slow as alone ends after a block.
+        assert!(!timing(&mut pace, 10, 6));
+        let mut slow = Duration::ZERO;
+        while pace.blocks == 0 {
+            pace.record(Duration::from_micros(50));
+            slow += Duration::from_micros(50);
+        }
+        assert!(
+            slow <= 2 * BLOCK,
+            "{slow:?} of slow steps before timing again"
+        );
+        // The first step of each block is not counted: a slow first step with the workers
+        // (a parked worker woken) changes nothing.
+        let mut pace = Pace::new();
+        while pace.blocks > 0 {
+            let micros = match (pace.solo, pace.switched) {
+                (true, _) => 10,
+                (false, true) => 100_000,
+                (false, false) => 6,
+            };
+            pace.record(Duration::from_micros(micros));
+        }
+        assert!(!pace.solo, "the workers' first steps were counted");
+    }
+
+    #[test]
+    fn every_thread_claims_its_own_chunks_from_the_front_and_others_from_the_back() {
+        let cursor = AtomicU64::new(pack(4, 8));
+        assert_eq!(claim(&cursor, true), Some(4));
+        assert_eq!(claim(&cursor, false), Some(7));
+        assert_eq!(claim(&cursor, false), Some(6));
+        assert_eq!(claim(&cursor, true), Some(5));
+        assert_eq!(claim(&cursor, true), None);
+        assert_eq!(claim(&cursor, false), None);
     }
 }
