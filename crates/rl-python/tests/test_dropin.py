@@ -19,9 +19,9 @@ import rlrs
 
 assert minigrid.__version__ == "3.2.0"
 
-# Every id both register (classic control, toy text, MuJoCo, minigrid).
+# Every id both register (classic control, toy text, MuJoCo, minigrid's MiniGrid and BabyAI).
 SHARED = [rust_id for rust_id in rlrs.ids() if rust_id in gym.registry]
-NOT_MINIGRID = [rust_id for rust_id in SHARED if not rust_id.startswith("MiniGrid-")]
+NOT_MINIGRID = [rust_id for rust_id in SHARED if not rust_id.startswith(("MiniGrid-", "BabyAI-"))]
 # A few MiniGrid ids whose rewards take both types (0 and the success reward; DynamicObstacles'
 # -1), stepped beside minigrid.
 MINIGRID = ["MiniGrid-Empty-5x5-v0", "MiniGrid-Dynamic-Obstacles-5x5-v0", "MiniGrid-LavaGapS5-v0"]
@@ -38,8 +38,8 @@ def make_pair(rust_id, **kwargs):
 
 
 def test_every_shared_id_is_tested():
-    # 87 before issue 42's 11 MuJoCo v5 ids.
-    assert len(SHARED) == 98 and len(NOT_MINIGRID) == 22
+    # 87 before issue 42's 11 MuJoCo v5 ids and issue 43's 96 BabyAI levels.
+    assert len(SHARED) == 194 and len(NOT_MINIGRID) == 22
 
 
 @pytest.mark.parametrize("rust_id", SHARED)
@@ -50,8 +50,8 @@ def test_spaces_and_specs_are_the_references(rust_id):
     assert ours.observation_space == theirs.observation_space
     for field in SPEC_FIELDS:
         assert getattr(ours.spec, field) == getattr(theirs.spec, field), field
-    if not rust_id.startswith("MiniGrid-"):
-        # minigrid's kwargs are read flat by the MiniGrid side of issue 41.
+    if not rust_id.startswith(("MiniGrid-", "BabyAI-")):
+        # minigrid's registered kwargs are not mirrored in the spec (ours are {}).
         assert ours.spec.kwargs == theirs.spec.kwargs
     # The spec makes the environment again, as Gymnasium's does.
     again = gym.make(ours.spec)

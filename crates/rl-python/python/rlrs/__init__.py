@@ -119,7 +119,7 @@ def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -
             # (minigrid's ids take theirs flat once rl-object-grid reads them; {} until then).
             entry_point = f"rlrs.entry:{rust_id}"
             vector_entry_point = f"rlrs.entry:vector/{rust_id}"
-            kwargs = {} if mirrored is None or rust_id.startswith("MiniGrid-") else dict(mirrored.kwargs)
+            kwargs = {} if mirrored is None or rust_id.startswith(("MiniGrid-", "BabyAI-")) else dict(mirrored.kwargs)
         else:
             entry_point = "rlrs.env:RustEnv"
             vector_entry_point = "rlrs.vector:RustVectorEnv"

@@ -280,6 +280,11 @@ class RustEnv(gym.Env):
         self.action_space = space_from_definition(self._core.action_space_json())
         self.render_mode = render_mode
         self._convert = observation_converter(self.observation_space)
+        if core_module == "rlrs._core" and env_id.startswith("BabyAI-"):
+            # minigrid's BabyAIMissionSpace where minigrid is installed, as for MiniGrid ids.
+            from rlrs.minigrid import with_mission_space
+
+            self.observation_space = with_mission_space(self.observation_space, env_id, params)
         self._seeded = False
         self._observation: Any = None
         # minigrid's rewards are int where whole (its 0 and DynamicObstacles' -1), float
@@ -329,7 +334,8 @@ class RustEnv(gym.Env):
         CartPole-v1, as Gymnasium's), but ``None`` for the MiniGrid ids, as minigrid's (its
         environments truncate at their ``max_steps`` themselves)."""
         spec = self.__dict__.get("_spec")
-        if spec is None or self._episode_cap is None or self.env_id.startswith("MiniGrid-"):
+        # minigrid's ids (MiniGrid and BabyAI) truncate inside: their specs say None.
+        if spec is None or self._episode_cap is None or self.env_id.startswith(("MiniGrid-", "BabyAI-")):
             return spec
         return dataclasses.replace(spec, max_episode_steps=self._episode_cap)
 
