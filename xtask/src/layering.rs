@@ -20,22 +20,24 @@ pub(crate) enum Allowed {
 
 /// The layer table: every crate of ours, lowest first, with the `rl-*` crates it may depend on.
 ///
-/// The order is rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid < rl-reference <
-/// rl-experiment < rl-python, and each crate may depend only on crates before it, with two
-/// exceptions: rl-domains and rl-object-grid (grid worlds with objects, MiniGrid), siblings at
-/// one level, depend on rl-spaces and rl-core only, never on rl-wrappers nor on each other, so
+/// The order is rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid, rl-mujoco <
+/// rl-reference < rl-experiment < rl-python, and each crate may depend only on crates before
+/// it, with these exceptions: rl-domains, rl-object-grid (grid worlds with objects, MiniGrid)
+/// and rl-mujoco (MuJoCo), siblings at one level, depend on rl-spaces and rl-core only, never
+/// on rl-wrappers nor on each other, so
 /// that a planner that wants a domain does not pull in the vector runtime and a user who wants
 /// only MiniGrid depends on rl-object-grid alone. The rule covers normal, build and
 /// dev-dependencies alike, so a crate's tests cannot reach up either; a crate may also
 /// dev-depend on itself (tests use that to turn on its own features). A crate under
 /// [`LIBRARY_DIRECTORY`], or any workspace package or dependency named `rl-*`, that is not in
 /// this table is an error until it is added here.
-pub(crate) const LAYERS: [(&str, Allowed); 11] = [
+pub(crate) const LAYERS: [(&str, Allowed); 12] = [
     ("rl-spaces", Allowed::Only(&[])),
     ("rl-core", Allowed::Only(&["rl-spaces"])),
     ("rl-wrappers", Allowed::Only(&["rl-spaces", "rl-core"])),
     ("rl-domains", Allowed::Only(&["rl-spaces", "rl-core"])),
     ("rl-object-grid", Allowed::Only(&["rl-spaces", "rl-core"])),
+    ("rl-mujoco", Allowed::Only(&["rl-spaces", "rl-core"])),
     (
         "rl-reference",
         Allowed::Only(&[
@@ -44,6 +46,7 @@ pub(crate) const LAYERS: [(&str, Allowed); 11] = [
             "rl-wrappers",
             "rl-domains",
             "rl-object-grid",
+            "rl-mujoco",
         ]),
     ),
     (
@@ -54,6 +57,7 @@ pub(crate) const LAYERS: [(&str, Allowed); 11] = [
             "rl-wrappers",
             "rl-domains",
             "rl-object-grid",
+            "rl-mujoco",
             "rl-reference",
         ]),
     ),
@@ -65,6 +69,7 @@ pub(crate) const LAYERS: [(&str, Allowed); 11] = [
             "rl-wrappers",
             "rl-domains",
             "rl-object-grid",
+            "rl-mujoco",
             "rl-reference",
             "rl-experiment",
         ]),
@@ -81,8 +86,8 @@ pub(crate) const LAYERS: [(&str, Allowed); 11] = [
 pub(crate) const OPTIONAL_EDGES: [(&str, &str); 1] = [("rl-domains", "rl-wrappers")];
 
 /// The layer order as the messages and the help spell it, lowest first.
-pub(crate) const LAYER_ORDER: &str = "rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid < rl-reference < rl-experiment \
-     < rl-python";
+pub(crate) const LAYER_ORDER: &str = "rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid, rl-mujoco < rl-reference \
+     < rl-experiment < rl-python";
 
 /// The name prefix of our own crates: every package or dependency with it must be in [`LAYERS`].
 const OWN_CRATE_PREFIX: &str = "rl-";
@@ -427,10 +432,11 @@ mod tests {
             .filter(|(_, allowed)| *allowed != Allowed::Anything)
             .map(|(name, _)| *name)
             .collect();
-        // rl-object-grid sits beside rl-domains, at one level.
+        // rl-object-grid and rl-mujoco sit beside rl-domains, at one level.
         let order = published
             .join(" < ")
-            .replace(" < rl-object-grid", ", rl-object-grid");
+            .replace(" < rl-object-grid", ", rl-object-grid")
+            .replace(" < rl-mujoco", ", rl-mujoco");
         assert_eq!(order, LAYER_ORDER);
         for (index, (name, allowed)) in LAYERS.iter().enumerate() {
             let Allowed::Only(names) = allowed else {
@@ -445,9 +451,9 @@ mod tests {
                     "{name} may depend on {allowed_name}, which is not below it"
                 );
             }
-            // Every earlier published crate is allowed, except rl-wrappers for rl-domains and
-            // rl-object-grid, and rl-domains for its sibling rl-object-grid.
-            let domain_level = ["rl-domains", "rl-object-grid"];
+            // Every earlier published crate is allowed, except rl-wrappers for rl-domains,
+            // rl-object-grid and rl-mujoco, and the siblings for each other.
+            let domain_level = ["rl-domains", "rl-object-grid", "rl-mujoco"];
             let expected: Vec<&str> = published[..index]
                 .iter()
                 .copied()

@@ -86,14 +86,14 @@ pub(crate) static STEPS: [Step; 12] = [
     },
     Step {
         name: "layering",
-        summary: "rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid < rl-reference \
-                  < rl-experiment < rl-python, rl-domains and rl-object-grid without rl-wrappers: \
+        summary: "rl-spaces < rl-core < rl-wrappers < rl-domains, rl-object-grid, rl-mujoco < \
+                  rl-reference < rl-experiment < rl-python, the domain crates without rl-wrappers: \
                   each depends only on what its row of the layer table allows",
         action: Action::Layering,
         remedy: "fix each listed problem: remove the dependency, or move the code it needs down \
                  a layer; the order is rl-spaces < rl-core < rl-wrappers < rl-domains, \
-                 rl-object-grid < rl-reference < rl-experiment < rl-python, and rl-domains and \
-                 rl-object-grid depend on rl-spaces and rl-core only (the table is LAYERS in \
+                 rl-object-grid, rl-mujoco < rl-reference < rl-experiment < rl-python, and \
+                 rl-domains, rl-object-grid and rl-mujoco depend on rl-spaces and rl-core only (the table is LAYERS in \
                  xtask/src/layering.rs; see ARCHITECTURE.md)",
     },
     Step {

@@ -151,6 +151,15 @@ pub trait Domain {
         }
     }
 
+    /// The info a reset that starts an episode in `state` reports (Gymnasium's MuJoCo
+    /// environments' `_get_reset_info`: the x position, ...). Empty by default; read by
+    /// [`RegisteredEnvironment::reset_info`](crate::registry::RegisteredEnvironment::reset_info)
+    /// for the Python package's `reset`.
+    fn reset_info(&self, state: &Self::State) -> crate::Info {
+        let _ = state;
+        crate::Info::new()
+    }
+
     /// Whether `state` is terminal. `step` reports `terminated` exactly when the state it
     /// reaches is terminal (the conformance checker verifies this).
     fn is_terminal(&self, state: &Self::State) -> bool;

@@ -35,7 +35,7 @@ pub type BoxedEnvironment = Box<
 /// assert!(env.step(&AnyElement::Int(7)).is_err());
 /// # Ok::<(), rl_core::CoreError>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DynamicEnvironment<E> {
     inner: E,
     observation_space: AnySpace,

@@ -27,6 +27,13 @@ pub trait RegisteredEnvironment:
         ActionSpace = AnySpace,
     > + Send
 {
+    /// The info of the reset that started the current episode ([`Domain::reset_info`] of its
+    /// first state; empty by default and before the first reset). Read right after a reset,
+    /// before the first step.
+    fn reset_info(&self) -> crate::Info {
+        crate::Info::new()
+    }
+
     /// The current state in the domain's serde form (the last one after an episode ended);
     /// `None` before the first reset, or when the registration declared no state access
     /// ([`Registration::with_state`](crate::registry::Registration::with_state)).
@@ -60,6 +67,42 @@ pub trait RegisteredEnvironment:
     /// [`CoreError::Unsupported`] when the registration declared no frames,
     /// [`CoreError::NeedsReset`] before the first reset.
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError>;
+
+    /// An independent copy that continues exactly as this one would (its state, step count
+    /// and generator), or `None` when the environment cannot be copied (the default).
+    fn try_clone(&self) -> Option<BoxedRegisteredEnvironment> {
+        None
+    }
+
+    /// The episode as JSON data from which [`restore`](Self::restore) continues it exactly:
+    /// the state (the domain's serde form), the step count, whether it ended, the mode and the
+    /// generator's state. Not kept: the last action (the next frame of a domain that draws it
+    /// is drawn as after a reset) and the states a constraint with a history remembers.
+    ///
+    /// # Errors
+    ///
+    /// [`CoreError::Unsupported`] when the registration declared no state access (the
+    /// default).
+    fn snapshot(&self) -> Result<Value, CoreError> {
+        Err(CoreError::Unsupported {
+            operation: "a snapshot (the registration declared no with_state)",
+        })
+    }
+
+    /// Continues the episode of a [`snapshot`](Self::snapshot) of an environment of the same
+    /// id and parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`CoreError::Unsupported`] when the registration declared no state access (the
+    /// default), [`CoreError::InvalidParameter`] naming `snapshot` when it is not one (the
+    /// environment is then left as it was).
+    fn restore(&mut self, snapshot: &Value) -> Result<(), CoreError> {
+        let _ = snapshot;
+        Err(CoreError::Unsupported {
+            operation: "restoring a snapshot (the registration declared no with_state)",
+        })
+    }
 
     /// The current state, to downcast to the domain's state type (`None` before the first
     /// reset): what code that knows the domain type reads beyond the JSON form (the Python
@@ -151,6 +194,16 @@ impl<D: Domain> Episode<D> {
             simulator,
             last_action: None,
             fns,
+        }
+    }
+}
+
+impl<D: Domain + Clone> Clone for Episode<D> {
+    fn clone(&self) -> Self {
+        Episode {
+            simulator: self.simulator.clone(),
+            last_action: self.last_action.clone(),
+            fns: self.fns,
         }
     }
 }
@@ -253,12 +306,21 @@ impl<D: Domain> FrameEnvironment for Episode<D> {
 
 impl<D> RegisteredEnvironment for DynamicEnvironment<Episode<D>>
 where
-    D: Domain + Send + 'static,
+    D: Domain + Clone + Send + 'static,
     D::State: Send,
     D::Action: Send,
     D::ObservationSpace: DynamicSpace,
     D::ActionSpace: DynamicSpace,
 {
+    fn reset_info(&self) -> crate::Info {
+        let episode = self.inner();
+        episode
+            .simulator
+            .state()
+            .map(|state| episode.simulator.domain().reset_info(state))
+            .unwrap_or_default()
+    }
+
     fn state(&self) -> Option<Value> {
         let episode = self.inner();
         let state = episode.simulator.state()?;
@@ -297,6 +359,113 @@ where
             .simulator
             .observation_space()
             .element_to_any(&observation))
+    }
+
+    fn try_clone(&self) -> Option<BoxedRegisteredEnvironment> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn snapshot(&self) -> Result<Value, CoreError> {
+        let episode = self.inner();
+        let fns = episode.fns.state.ok_or(CoreError::Unsupported {
+            operation: "a snapshot (the registration declared no with_state)",
+        })?;
+        let simulator = &episode.simulator;
+        let rng = simulator.random_state()?.into_generator();
+        let generator = serde_json::json!({
+            "state": rng.state().to_string(),
+            "inc": rng.inc().to_string(),
+            "buffered": rng.buffered_u32(),
+        });
+        let episode_json = match (simulator.progress(), simulator.state()) {
+            (Some((ended, steps)), Some(state)) => {
+                let state = (fns.to_json)(state).ok_or(CoreError::Unsupported {
+                    operation: "a snapshot of a state with no JSON form",
+                })?;
+                serde_json::json!({"state": state, "steps": steps, "ended": ended})
+            }
+            _ => Value::Null,
+        };
+        Ok(serde_json::json!({
+            "episode": episode_json,
+            "mode": serde_json::to_value(simulator.mode()).unwrap_or(Value::Null),
+            "generator": generator,
+        }))
+    }
+
+    fn restore(&mut self, snapshot: &Value) -> Result<(), CoreError> {
+        let fns = self.inner().fns.state.ok_or(CoreError::Unsupported {
+            operation: "restoring a snapshot (the registration declared no with_state)",
+        })?;
+        let refuse = |reason: String| {
+            CoreError::invalid_parameter(
+                "snapshot",
+                format!("not a snapshot of this environment: {reason}"),
+            )
+        };
+        let number = |value: &Value, name: &str| -> Result<u128, CoreError> {
+            value
+                .get(name)
+                .and_then(Value::as_str)
+                .and_then(|text| text.parse::<u128>().ok())
+                .ok_or_else(|| refuse(format!("`generator.{name}` is not a 128-bit integer")))
+        };
+        let generator = snapshot
+            .get("generator")
+            .ok_or_else(|| refuse("no `generator`".to_owned()))?;
+        let buffered = match generator.get("buffered") {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(
+                value
+                    .as_u64()
+                    .and_then(|word| u32::try_from(word).ok())
+                    .ok_or_else(|| {
+                        refuse("`generator.buffered` is not a 32-bit word".to_owned())
+                    })?,
+            ),
+        };
+        let rng = crate::NumpyGenerator::from_state(
+            number(generator, "state")?,
+            number(generator, "inc")?,
+            buffered,
+        );
+        let mode: Mode = snapshot
+            .get("mode")
+            .map(|mode| serde_json::from_value(mode.clone()))
+            .transpose()
+            .map_err(|error| refuse(format!("`mode`: {error}")))?
+            .unwrap_or_default();
+        let resumed = match snapshot.get("episode") {
+            None | Some(Value::Null) => None,
+            Some(episode) => {
+                let state = episode
+                    .get("state")
+                    .ok_or_else(|| refuse("no `episode.state`".to_owned()))?;
+                let typed = (fns.from_json)(state)
+                    .map_err(|reason| refuse(format!("`episode.state`: {reason}")))?;
+                self.inner()
+                    .simulator
+                    .domain()
+                    .check_state(&typed)
+                    .map_err(|reason| refuse(format!("`episode.state`: {reason}")))?;
+                let steps = episode
+                    .get("steps")
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| refuse("`episode.steps` is not a step count".to_owned()))?;
+                let ended = episode
+                    .get("ended")
+                    .and_then(Value::as_bool)
+                    .ok_or_else(|| refuse("`episode.ended` is not true or false".to_owned()))?;
+                Some((typed, steps, ended))
+            }
+        };
+        let episode = self.inner_mut();
+        match resumed {
+            Some((state, steps, ended)) => episode.simulator.resume(state, mode, steps, ended),
+            None => episode.simulator.unstart(mode),
+        }
+        episode.last_action = None;
+        episode.simulator.set_random_state(RandomState::new(rng))
     }
 
     fn render_text(&self) -> Option<String> {

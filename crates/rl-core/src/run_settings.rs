@@ -76,6 +76,11 @@ pub struct RunSettings {
     /// by the Python package.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub info_action_mask: bool,
+    /// The frames per second at which the id's episodes are shown (its reference's
+    /// `metadata["render_fps"]`: 50 for CartPole, 4 for the toy text, 10 for MiniGrid):
+    /// `rl render`'s GIFs and the Python package's `"human"` window; 50 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_fps: Option<u32>,
 }
 
 /// How an evaluation episode succeeds ([`RunSettings::success`]).

@@ -187,6 +187,38 @@ impl<D: Domain> Simulator<D> {
     pub fn into_domain(self) -> D {
         self.domain
     }
+
+    /// Where the episode stands, for a snapshot: `None` before the first reset, else whether
+    /// it has ended and its step count.
+    pub(crate) fn progress(&self) -> Option<(bool, u64)> {
+        match self.status {
+            Status::NotStarted => None,
+            Status::Running => Some((false, self.steps)),
+            Status::Ended => Some((true, self.steps)),
+        }
+    }
+
+    /// Forgets the episode, as before the first reset (a snapshot taken then).
+    pub(crate) fn unstart(&mut self, mode: Mode) {
+        if let Some(memory) = self.memory.as_mut() {
+            memory.clear();
+        }
+        self.state = None;
+        self.mode = mode;
+        self.steps = 0;
+        self.status = Status::NotStarted;
+    }
+
+    /// Resumes a snapshot's episode: in `state`, `steps` steps in, ended or running (the
+    /// generator is set apart, with [`Environment::set_random_state`]). The constraints'
+    /// memory restarts from `state`.
+    pub(crate) fn resume(&mut self, state: D::State, mode: Mode, steps: u64, ended: bool) {
+        self.start(state, mode);
+        self.steps = steps;
+        if ended {
+            self.status = Status::Ended;
+        }
+    }
 }
 
 impl<D: Domain> fmt::Debug for Simulator<D>

@@ -131,6 +131,89 @@ fn a_registered_environment_steps_as_the_plain_one() {
     }
 }
 
+/// The outcomes of `steps` steps of `env` (resetting after an episode ends), as text.
+fn trajectory(env: &mut rl_core::registry::BoxedRegisteredEnvironment, steps: u32) -> Vec<String> {
+    (0..steps)
+        .map(|t| {
+            let outcome = env
+                .step(&AnyElement::Int(i64::from(t % 4 != 0)))
+                .expect("a step");
+            if outcome.is_done() {
+                env.reset(Mode::Training).expect("reset");
+            }
+            format!(
+                "{:?} {} {} {}",
+                outcome.observation,
+                outcome.reward().to_bits(),
+                outcome.terminated,
+                outcome.truncated
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn copies_and_snapshots_continue_exactly_as_the_original() {
+    register();
+    let domain = registry::build("Corridor-registered-all-v0", Some(&json!({"slip": 0.4})))
+        .expect("registered");
+    let mut env = domain.registered_environment(5);
+    env.reset(Mode::Training).expect("reset");
+    trajectory(&mut env, 3);
+    let mut copy = env.try_clone().expect("a corridor copies");
+    let snapshot = env.snapshot().expect("state access declared");
+    let mut restored = domain.registered_environment(99);
+    restored
+        .restore(&snapshot)
+        .expect("a snapshot of the same id");
+    assert_eq!(restored.state(), env.state());
+    let original = trajectory(&mut env, 60);
+    assert_eq!(trajectory(&mut copy, 60), original);
+    assert_eq!(trajectory(&mut restored, 60), original);
+    // A snapshot before the first reset restores the generator alone.
+    let fresh = domain.registered_environment(7);
+    let mut from_fresh = domain.registered_environment(8);
+    from_fresh
+        .restore(&fresh.snapshot().expect("a snapshot"))
+        .expect("restored");
+    let mut fresh = fresh;
+    fresh.reset(Mode::Training).expect("reset");
+    from_fresh.reset(Mode::Training).expect("reset");
+    assert_eq!(trajectory(&mut from_fresh, 30), trajectory(&mut fresh, 30));
+    // What is not a snapshot is refused by name, the environment left as it was.
+    for bad in [
+        json!({}),
+        json!({"generator": {"state": "1", "inc": "x"}}),
+        json!({"generator": {"state": "1", "inc": "3"}, "episode": {"state": "far", "steps": 1, "ended": false}}),
+    ] {
+        let before = restored.state();
+        let error = restored.restore(&bad).expect_err("not a snapshot");
+        assert!(
+            matches!(
+                error,
+                CoreError::InvalidParameter {
+                    name: "snapshot",
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        assert_eq!(restored.state(), before);
+    }
+    // Without state access: no snapshot, no restore, said plainly; copies still work.
+    let bare = registry::build("Corridor-registered-bare-v0", None).expect("registered");
+    let mut bare_env = bare.registered_environment(0);
+    assert!(matches!(
+        bare_env.snapshot(),
+        Err(CoreError::Unsupported { .. })
+    ));
+    assert!(matches!(
+        bare_env.restore(&snapshot),
+        Err(CoreError::Unsupported { .. })
+    ));
+    assert!(bare_env.try_clone().is_some());
+}
+
 #[test]
 fn the_registry_gives_the_documentation_and_family_a_registration_declared() {
     register();

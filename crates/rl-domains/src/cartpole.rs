@@ -392,9 +392,9 @@ impl CartPole {
         let high = if params.has_gymnasium_dynamics() {
             [
                 (2.0 * params.x_threshold) as f32,
-                f32::MAX,
+                f32::INFINITY,
                 (2.0 * params.theta_threshold_radians) as f32,
-                f32::MAX,
+                f32::INFINITY,
             ]
         } else {
             // Other physics can overshoot any finite bound in one step (a time step of 0.37

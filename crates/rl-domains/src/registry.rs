@@ -179,6 +179,7 @@ pub fn register_builtins() {
 fn cartpole_settings() -> Value {
     json!({
         "agent": "linear-sarsa",
+        "render_fps": 50,
         // 100 000 steps reached 475 (the threshold of rl-experiment's learning table) for
         // only 3 of 6 master seeds once the environments drew from numpy's generator; with
         // 200 000, master seeds 1 to 8 end between 494 and 500 (mean over 8 runs).
@@ -220,7 +221,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_frames()
         .with_documentation(docs::MOUNTAIN_CAR)
         .with_settings(
-            json!({"agent": "linear-sarsa", "max_steps": 60_000, "learning_threshold": -130.0, "success": "terminated"}),
+            json!({"render_fps": 30, "agent": "linear-sarsa", "max_steps": 60_000, "learning_threshold": -130.0, "success": "terminated"}),
         )
         .register(),
         Registration::new(
@@ -238,6 +239,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // the hilltop rather than settling on pushing nothing (measured: 8 tiles leave one run
         // of 8 at the bottom after 100 000 steps and more after 200 000).
         .with_settings(json!({
+            "render_fps": 30,
             "agent": "linear-sarsa",
             "max_steps": 200_000,
             "learning_threshold": 0.0,
@@ -260,6 +262,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // policy explores enough with all values starting at 0 (optimistic, as every reward
         // is -1 or 0).
         .with_settings(json!({
+            "render_fps": 15,
             "agent": "linear-sarsa",
             "max_steps": 100_000,
             "learning_threshold": -150.0,
@@ -282,6 +285,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // The torque is discretised into 5 values; the episodes never terminate (only the
         // time limit ends them), so learning discounts by 0.99 to keep the values bounded.
         .with_settings(json!({
+            "render_fps": 30,
             "agent": "linear-sarsa",
             "max_steps": 100_000,
             "learning_threshold": -400.0,
@@ -322,6 +326,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // learning table asks 90% of the optimum; the 125 evaluation episodes per check of 8
         // runs make 1000 at the last check, enough to tell 0.67 from 0.74).
         .with_settings(json!({
+            "render_fps": 4,
             "agent": "q-learning",
             "max_steps": 100_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
@@ -347,6 +352,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // policy that the 200 steps cut less often but that falls more: 0.787 after 400 000
         // steps, against the optimum 0.913) and twice the budget: 0.875.
         .with_settings(json!({
+            "render_fps": 4,
             "agent": "q-learning",
             "max_steps": 800_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
@@ -370,6 +376,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_documentation(docs::CLIFF_WALKING)
         .with_transitions()
         .with_settings(json!({
+            "render_fps": 4,
             "agent": "q-learning",
             "max_steps": 20_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
@@ -392,6 +399,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // (measured, mean over 1000 evaluation episodes against the optimum -64.7: -70.4
         // with 0.1 after 200 000 steps, -67.0 with 0.05 after 400 000).
         .with_settings(json!({
+            "render_fps": 4,
             "agent": "q-learning",
             "max_steps": 400_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
@@ -413,6 +421,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         .with_documentation(docs::TAXI)
         .with_transitions()
         .with_settings(json!({
+            "render_fps": 4,
             "agent": "q-learning",
             "max_steps": 100_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
@@ -435,6 +444,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
         // Issue 28's criterion: at least -0.10 over 10^4 evaluation episodes (a random policy
         // gets about -0.4), so 1250 episodes per check of 8 runs (measured: -0.065).
         .with_settings(json!({
+            "render_fps": 4,
             "agent": "q-learning",
             "max_steps": 200_000,
             "learning_threshold": -0.1,

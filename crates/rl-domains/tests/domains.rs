@@ -137,7 +137,7 @@ fn metadata_follows_rlpy() {
     assert_eq!(cartpole.continuous_dimensions(), [0, 1, 2, 3]);
     let limits = cartpole.state_space_limits().expect("limits");
     assert_eq!(limits[0], [-4.8f32 as f64, 4.8f32 as f64]);
-    assert_eq!(limits[1], [-(f32::MAX as f64), f32::MAX as f64]);
+    assert_eq!(limits[1], [f64::NEG_INFINITY, f64::INFINITY]);
     assert_eq!(cartpole.state_count(), None);
 
     let car = MountainCar::new(MountainCarParams::default()).expect("valid");

@@ -88,7 +88,7 @@ fn gymnasium_dynamics_keep_gymnasium_bounds() {
         let domain = CartPole::new(params).expect("valid");
         let high = domain.observation_space().high();
         assert_eq!(high[0], 4.8);
-        assert_eq!(high[1], f32::MAX);
+        assert_eq!(high[1], f32::INFINITY); // Gymnasium 1.4.0's np.inf
         assert_eq!(high[2], (2.0 * params.theta_threshold_radians) as f32);
         assert_eq!(first_observation_outside(params, 400), None, "{params:?}");
     }

@@ -16,7 +16,7 @@
 
 use std::io::Write;
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -408,8 +408,30 @@ where
     }
 }
 
+/// A configuration mismatch in the default output directory, `results`, that comes from
+/// another id, with the way out: every id shares that default, `--out results/<id>` keeps them
+/// apart. Any other error as it is.
+fn shared_default_hint(error: ExperimentError, out: &Path, domain: &str) -> ExperimentError {
+    match error {
+        ExperimentError::ConfigMismatch {
+            directory,
+            differences,
+        } if out == Path::new("results") && differences.starts_with("domain was") => {
+            ExperimentError::ConfigMismatch {
+                directory,
+                differences: format!(
+                    "{differences}; the default --out, results, is shared by every id: \
+                     --out results/{domain} keeps this one apart"
+                ),
+            }
+        }
+        other => other,
+    }
+}
+
 /// The parser's error as one line: its first line, with the arguments it lists (a missing
-/// argument's name) joined to it.
+/// argument's name) joined to it, and clap's suggestion for a mistyped flag, subcommand or
+/// value (`--domian`: did you mean `--domain`?).
 fn parse_error_line(error: &clap::Error) -> String {
     let text = error.render().to_string();
     let mut lines = text.lines().skip_while(|line| line.trim().is_empty());
@@ -427,6 +449,22 @@ fn parse_error_line(error: &clap::Error) -> String {
     if !listed.is_empty() {
         line.push(' ');
         line.push_str(&listed.join(", "));
+    }
+    use clap::error::{ContextKind, ContextValue};
+    for kind in [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedValue,
+    ] {
+        let suggested = match error.get(kind) {
+            Some(ContextValue::String(one)) => vec![one.clone()],
+            Some(ContextValue::Strings(many)) => many.clone(),
+            _ => continue,
+        };
+        if !suggested.is_empty() {
+            let names: Vec<String> = suggested.iter().map(|name| format!("'{name}'")).collect();
+            line.push_str(&format!("; did you mean {}?", names.join(" or ")));
+        }
     }
     line
 }
@@ -590,7 +628,8 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     // Held until this function returns, after the last file (the analysis below included) is
     // written: a second `rl run` on this directory meanwhile refuses at once.
     let lock = crate::lock::RunLock::acquire(&args.out)?;
-    crate::results::prepare_directory(&args.out, &config)?;
+    crate::results::prepare_directory(&args.out, &config)
+        .map_err(|error| shared_default_hint(error, &args.out, &config.domain))?;
     writeln!(
         out,
         "{} on {}{}: {} runs of {} steps, {} checks of {} episodes, seed {} (results in {})",

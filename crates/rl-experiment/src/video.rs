@@ -629,9 +629,20 @@ pub(crate) struct EpisodeArgs {
     /// CartPole).
     #[arg(long, requires = "episode", value_parser = parse_frame_size)]
     size: Option<(u32, u32)>,
-    /// With --episode: frames per second of the GIF.
-    #[arg(long, default_value_t = 50, requires = "episode")]
-    fps: u32,
+    /// With --episode: frames per second of the GIF (default: the id's, its reference's
+    /// `render_fps`: 50 for CartPole, 4 for the toy text, 10 for MiniGrid; 50 for an id with
+    /// none).
+    #[arg(long, requires = "episode")]
+    fps: Option<u32>,
+}
+
+/// The frames per second at which `id`'s episodes are shown: its registration's `render_fps`
+/// setting, else 50.
+fn default_fps(id: &str) -> u32 {
+    rl_core::registry::describe(id)
+        .ok()
+        .and_then(|entry| entry.run_settings().render_fps)
+        .unwrap_or(50)
 }
 
 /// Reads `WIDTHxHEIGHT`.
@@ -673,7 +684,7 @@ pub(crate) fn render_episode(
             Some(value)
         }
     };
-    if args.fps == 0 {
+    if args.fps == Some(0) {
         return Err(ExperimentError::invalid("--fps", "must be at least 1"));
     }
     if let Some(run) = args.run.as_deref() {
@@ -687,7 +698,9 @@ pub(crate) fn render_episode(
             seed,
             max_steps: args.max_steps,
             frame_size: args.size,
-            frames_per_second: args.fps,
+            frames_per_second: args
+                .fps
+                .unwrap_or_else(|| default_fps(&saved.config.domain)),
         };
         let recorded = record_saved_run(&saved, &run_file, &video, path)?;
         return Ok(format!(
@@ -711,7 +724,7 @@ pub(crate) fn render_episode(
         seed,
         max_steps: args.max_steps,
         frame_size: args.size,
-        frames_per_second: args.fps,
+        frames_per_second: args.fps.unwrap_or_else(|| default_fps(domain)),
     };
     let recorded = record_episode(&video, path)?;
     Ok(format!(

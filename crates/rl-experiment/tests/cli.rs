@@ -644,3 +644,72 @@ fn replay_refuses_special_and_oversized_files() {
     }
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+#[test]
+fn a_mistyped_flag_or_command_gets_clap_s_suggestion_on_its_one_line() {
+    let dir = scratch("did-you-mean");
+    for (args, suggestion) in [
+        (
+            &["run", "--domian", "CartPole-v1"][..],
+            "did you mean '--domain'?",
+        ),
+        (&["rendr"][..], "did you mean 'render'?"),
+        (
+            &[
+                "render",
+                "--domain",
+                "CartPole-v1",
+                "--episode",
+                "--sed",
+                "1",
+            ][..],
+            "did you mean '--seed'?",
+        ),
+    ] {
+        let output = rl(args, &dir);
+        let stderr = text(&output.stderr);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        assert_eq!(stderr.lines().count(), 1, "{args:?} printed:\n{stderr}");
+        assert!(stderr.contains(suggestion), "{args:?} printed: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn another_id_in_the_default_results_directory_is_told_how_to_keep_apart() {
+    let dir = scratch("shared-default");
+    let small = |domain: &'static str| {
+        [
+            "run",
+            "--domain",
+            domain,
+            "--max-steps",
+            "20",
+            "--checks",
+            "1",
+            "--checks-per-policy",
+            "1",
+            "--runs",
+            "1",
+            "--threads",
+            "1",
+        ]
+    };
+    let first = rl(&small("GridWorld-1x3"), &dir);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let second = rl(&small("GridWorld-1x2"), &dir);
+    let stderr = text(&second.stderr);
+    assert!(!second.status.success());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("domain was \"GridWorld-1x3\", now \"GridWorld-1x2\"")
+            && stderr.contains("--out results/GridWorld-1x2 keeps this one apart"),
+        "{stderr}"
+    );
+    // Following the advice works.
+    let mut apart = small("GridWorld-1x2").to_vec();
+    apart.extend(["--out", "results/GridWorld-1x2"]);
+    let third = rl(&apart, &dir);
+    assert!(third.status.success(), "{}", text(&third.stderr));
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

@@ -60,6 +60,55 @@ fn decode_pictures(path: &Path) -> (u16, u16, Vec<Vec<u8>>) {
     (width, height, pictures)
 }
 
+/// The delay of the first frame of a GIF file, in hundredths of a second.
+fn first_delay(path: &Path) -> u16 {
+    let file = std::fs::File::open(path).expect("the GIF exists");
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(file)
+        .expect("a GIF header");
+    decoder
+        .read_next_frame()
+        .expect("a GIF frame")
+        .expect("one frame at least")
+        .delay
+}
+
+#[test]
+fn rl_render_gifs_play_at_the_ids_render_fps_by_default() {
+    // The references' metadata["render_fps"]: 50 for CartPole (2 hundredths of a second a
+    // frame), 4 for the toy text (25), 10 for MiniGrid (10), 50 for an id without one
+    // (GridWorld); --fps overrides it.
+    let dir = scratch("fps");
+    for (id, fps, delay) in [
+        ("CartPole-v1", None, 2),
+        ("FrozenLake-v1", None, 25),
+        ("MiniGrid-Empty-5x5-v0", None, 10),
+        ("GridWorld-4x5", None, 2),
+        ("MiniGrid-Empty-5x5-v0", Some("20"), 5),
+    ] {
+        let path = dir.join(format!("{id}.gif"));
+        let path_text = path.display().to_string();
+        let mut args = vec![
+            "render",
+            "--domain",
+            id,
+            "--episode",
+            "--seed",
+            "1",
+            "--max-steps",
+            "3",
+            "--out",
+            &path_text,
+        ];
+        if let Some(fps) = fps {
+            args.extend(["--fps", fps]);
+        }
+        let (code, _, err) = rl(&args);
+        assert_eq!(code, ExitCode::SUCCESS, "{id}: {err}");
+        assert_eq!(first_delay(&path), delay, "{id} with --fps {fps:?}");
+    }
+}
+
 #[test]
 fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
     let dir = scratch("cli");

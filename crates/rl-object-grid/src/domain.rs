@@ -396,28 +396,15 @@ impl MiniGrid {
             params.agent_view_size,
             params.image_tile_size,
         );
-        let frame_cells = if params.agent_pov {
-            params.agent_view_size * params.agent_view_size
-        } else {
-            width * height
-        };
-        let checks = [
-            ("image_tile_size", image_shape.iter().product::<usize>()),
-            (
-                "tile_size",
-                frame_cells * params.tile_size * params.tile_size * 3,
-            ),
-        ];
-        for (parameter, bytes) in checks {
-            if bytes > crate::image::MAX_IMAGE_BYTES {
-                return Err(Error::InvalidParameter {
-                    parameter: parameter.to_owned(),
-                    reason: format!(
-                        "the images would take {bytes} bytes each, more than {}",
-                        crate::image::MAX_IMAGE_BYTES
-                    ),
-                });
-            }
+        let bytes = image_shape.iter().product::<usize>();
+        if bytes > crate::image::MAX_IMAGE_BYTES {
+            return Err(Error::InvalidParameter {
+                parameter: "image_tile_size".to_owned(),
+                reason: format!(
+                    "the observation's images would take {bytes} bytes each, more than {}",
+                    crate::image::MAX_IMAGE_BYTES
+                ),
+            });
         }
         let actions = Discrete::new(params.env.action_count() as u64).map_err(|error| {
             Error::InvalidParameter {

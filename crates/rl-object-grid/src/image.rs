@@ -19,9 +19,9 @@ use crate::view::{
 /// makes a 7 by 7 view 896 pixels a side).
 pub const MAX_TILE_SIZE: usize = 128;
 
-/// The most bytes one RGB image may take (64 MiB): a larger grid times tile size is refused
-/// before anything is allocated.
-pub const MAX_IMAGE_BYTES: usize = 64 << 20;
+/// The most bytes one observation's image may take (16 MiB): a larger grid times tile size is
+/// refused before anything is allocated (a vector holds one per environment).
+pub const MAX_IMAGE_BYTES: usize = 16 << 20;
 
 /// What the observation's `image` holds: the environment's own partial view (minigrid's
 /// observation), or what a minigrid observation wrapper replaces it with. The `direction`

@@ -118,6 +118,8 @@ fn settings(id: &str) -> Value {
         "max_steps": budget,
         "learning_threshold": threshold,
         "success": "terminated",
+        // minigrid's metadata["render_fps"].
+        "render_fps": 10,
         // minigrid's reward shrinks with the steps taken, but the step count is not observed,
         // and an undiscounted target values a long way to the goal as much as a short one: a
         // discount of 0.9 and a step size of 0.2 (measured on DoorKey-5x5 with 8 runs of

@@ -3,4 +3,5 @@
 
 mod allocation;
 mod conformance;
+mod images;
 mod registry;

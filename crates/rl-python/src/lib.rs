@@ -17,6 +17,8 @@
 //! - `domain_info`, `settings` and `space_definition`, which the Python classes use, and
 //!   `space_samples_jsonable`, `space_jsonable_round_trip`, `space_samples` and
 //!   `space_contains`, which the side-by-side tests of elements against Gymnasium use,
+//! - `toy_text_kind`, `toy_text_tables`, `taxi_locations` and `frozen_lake_random_map`:
+//!   Gymnasium's toy-text internals for `rlrs.toy_text` ([`toy_text`]).
 //! - `is_minigrid`, `minigrid_domain`, `minigrid_state`, `minigrid_frame` and `minigrid_view`:
 //!   what `rlrs.minigrid.MiniGridEnv` reads for minigrid's attributes (`src/minigrid.rs`).
 //!
@@ -63,6 +65,7 @@ mod convert;
 pub mod driver;
 mod minigrid;
 pub mod single;
+pub mod toy_text;
 pub mod vector;
 
 /// A registry failure as a Python exception: unknown ids are `KeyError`s, bad parameters and
@@ -275,7 +278,8 @@ fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, Stri
 
 /// Adds the classes and functions of `rlrs._core` (`Environment`, `Vector`, `ids`, `entries`,
 /// `check`, `domain_info`, `settings`, `space_definition`, `space_samples_jsonable`,
-/// `space_jsonable_round_trip`, `space_samples`, `space_contains`) to `module`: what a domain
+/// `space_jsonable_round_trip`, `space_samples`, `space_contains`, and the toy-text functions
+/// of [`toy_text`]) to `module`: what a domain
 /// author's own extension module calls, after registering its domains, so that the Python
 /// classes `rlrs.RustEnv` and `rlrs.RustVectorEnv` drive them (see the [crate
 /// documentation](crate)). It registers nothing itself: the module serves the ids in the
@@ -299,12 +303,17 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(space_jsonable_round_trip, module)?)?;
     module.add_function(wrap_pyfunction!(space_samples, module)?)?;
     module.add_function(wrap_pyfunction!(space_contains, module)?)?;
+    // Gymnasium's toy-text internals (rlrs.toy_text).
+    module.add_function(wrap_pyfunction!(toy_text::toy_text_kind, module)?)?;
+    module.add_function(wrap_pyfunction!(toy_text::toy_text_tables, module)?)?;
+    module.add_function(wrap_pyfunction!(toy_text::taxi_locations, module)?)?;
+    module.add_function(wrap_pyfunction!(toy_text::frozen_lake_random_map, module)?)?;
     minigrid::add_to_module(module)?;
     Ok(())
 }
 
-/// The extension module `rlrs._core`: the built-in domains of `rl-domains` and
-/// `rl-object-grid` (registered on import; idempotent),
+/// The extension module `rlrs._core`: the built-in domains of `rl-domains`,
+/// `rl-object-grid` and `rl-mujoco` (registered on import; idempotent),
 /// the package's `__version__` and the classes of [`add_to_module`].
 #[cfg(feature = "rlrs-module")]
 #[pymodule]
@@ -312,6 +321,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     rl_domains::register_builtins();
     rl_object_grid::register();
+    rl_mujoco::register();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     add_to_module(module)
 }

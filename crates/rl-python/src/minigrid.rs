@@ -132,7 +132,7 @@ fn minigrid_state<'py>(
 /// minigrid's `get_frame(highlight, tile_size, agent_pov)` of `env`'s current state: a new
 /// `(height, width, 3)` `uint8` array drawn by the tile renderer (the agent's view from its
 /// point of view with `agent_pov`, else the whole grid, the cells it sees lightened when
-/// `highlight`). A `ValueError` for a tile size outside 1 to 128 or an image over 64 MiB, a
+/// `highlight`). A `ValueError` for a tile size outside 1 to 128 or a frame over 16 MiB, a
 /// `RuntimeError` before the first reset.
 #[pyfunction]
 #[pyo3(signature = (env, tile_size, highlight = true, agent_pov = false))]

@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use numpy::{PyArray1, PyArray3};
-use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rl_core::registry::BoxedRegisteredEnvironment;
-use rl_core::{CoreError, Frame, Mode};
+use rl_core::{CoreError, Frame, Mode, RandomState};
 use rl_spaces::{AnyElement, AnySpace};
 use serde_json::Value;
 
@@ -36,6 +36,8 @@ pub(crate) struct Inner {
 pub struct PyEnvironment {
     inner: Mutex<Inner>,
     id: String,
+    /// The JSON parameters it was built with (for copies and pickles).
+    params_json: Option<String>,
     /// Set by `close`: every later call but `close` is an error.
     closed: AtomicBool,
 }
@@ -80,8 +82,71 @@ impl PyEnvironment {
                 frame: None,
             }),
             id: id.to_owned(),
+            params_json: params_json.map(str::to_owned),
             closed: AtomicBool::new(false),
         })
+    }
+
+    /// Reseeds the generator with the non-negative integer whose 32-bit words, least
+    /// significant first, are `words`: numpy's `SeedSequence` of a Python integer of any size
+    /// (`seed` takes those below 2**64).
+    fn seed_words(&self, words: Vec<u32>) -> PyResult<()> {
+        let generator = rl_core::NumpyGenerator::from_seed_words(&words);
+        self.lock()?
+            .environment
+            .set_random_state(RandomState::new(generator))
+            .map_err(core_error)
+    }
+
+    /// An independent copy (`copy.deepcopy`): the same state, step count, last action and
+    /// generator state, so that it continues exactly as this one would. A `TypeError` for an
+    /// environment that cannot be copied.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<PyEnvironment> {
+        let inner = self.lock()?;
+        let environment = inner.environment.try_clone().ok_or_else(|| {
+            PyTypeError::new_err(format!("the {} environment cannot be copied", self.id))
+        })?;
+        Ok(PyEnvironment {
+            inner: Mutex::new(Inner {
+                environment,
+                observation_space: inner.observation_space.clone(),
+                action_space: inner.action_space.clone(),
+                frame: None,
+            }),
+            id: self.id.clone(),
+            params_json: self.params_json.clone(),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    /// `pickle`'s arguments for `Environment(...)`: the id and the parameters.
+    fn __getnewargs__(&self) -> (String, Option<String>, u64) {
+        (self.id.clone(), self.params_json.clone(), 0)
+    }
+
+    /// `pickle`'s state: the episode as JSON text (its state, step count, mode and generator
+    /// state; `RegisteredEnvironment::snapshot`). A `TypeError` for an id whose registration
+    /// declares no state access.
+    fn __getstate__(&self) -> PyResult<String> {
+        let snapshot = self.lock()?.environment.snapshot().map_err(|error| match error {
+            CoreError::Unsupported { .. } => PyTypeError::new_err(format!(
+                "the {} environment cannot be pickled: its registration declares no with_state()",
+                self.id
+            )),
+            other => core_error(other),
+        })?;
+        Ok(snapshot.to_string())
+    }
+
+    /// Continues the episode of a `__getstate__` snapshot.
+    fn __setstate__(&self, state: &str) -> PyResult<()> {
+        let snapshot: Value = serde_json::from_str(state).map_err(|error| {
+            PyValueError::new_err(format!("the pickled state is not valid JSON: {error}"))
+        })?;
+        self.lock()?
+            .environment
+            .restore(&snapshot)
+            .map_err(core_error)
     }
 
     /// The id it was built from.
@@ -104,6 +169,13 @@ impl PyEnvironment {
     fn seed(&self, seed: u64) -> PyResult<()> {
         self.lock()?.environment.seed(seed);
         Ok(())
+    }
+
+    /// The info of the reset that started the current episode (the domain's reset info, e.g.
+    /// the MuJoCo ids' `x_position`; empty for most domains), as a `dict`.
+    fn reset_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let info = self.lock()?.environment.reset_info();
+        info_to_python(py, &info)
     }
 
     /// Starts an episode and returns its first observation.

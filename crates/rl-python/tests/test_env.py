@@ -16,6 +16,12 @@ import rlrs
 from rlrs import _core
 
 IDS = rlrs.ids()
+# Gymnasium's MuJoCo v5 ids (rl-mujoco): they draw no frames yet (issue 42, item 6).
+MUJOCO_IDS = [
+    "Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5", "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5",
+    "Swimmer-v5", "Walker2d-v5",
+]
 
 
 def test_every_builtin_family_is_registered():
@@ -30,8 +36,27 @@ def test_every_builtin_family_is_registered():
 
 # The one warning check_env gives that is explained: Pendulum-v1's torque lies in [-2, 2], as
 # in Gymnasium's own Pendulum-v1, which gets the same advice to normalise its Box actions.
+# The warnings Gymnasium's check_env gives its own environment of the id too.
+INFINITE_BOUNDS = ["minimum value is -infinity", "maximum value is infinity"]
 EXPLAINED_WARNINGS = {
     "Pendulum-v1": ["we recommend using a symmetric and normalized space"],
+    # Gymnasium 1.4.0's CartPole velocity bounds are np.inf, and so are ours.
+    "CartPole-v1": INFINITE_BOUNDS,
+    "FastCartPole-v1": INFINITE_BOUNDS,
+    # Gymnasium's own MuJoCo environments get the same warnings: their observations are
+    # unbounded, and InvertedPendulum's and Pusher's action bounds are not [-1, 1].
+    **{
+        env_id: [
+            "observation space minimum value is -infinity",
+            "observation space maximum value is infinity",
+        ]
+        + (
+            ["we recommend using a symmetric and normalized space"]
+            if env_id in ("InvertedPendulum-v5", "Pusher-v5")
+            else []
+        )
+        for env_id in MUJOCO_IDS
+    },
 }
 
 
@@ -51,12 +76,13 @@ def test_check_env_passes_without_warnings(rust_id):
     env.close()
 
 
-def test_gymnasiums_own_pendulum_gets_the_explained_warning():
+@pytest.mark.parametrize("env_id", ["Pendulum-v1", "CartPole-v1"])
+def test_gymnasiums_own_environments_get_the_explained_warnings(env_id):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        check_env(gym.make("Pendulum-v1").unwrapped, skip_render_check=True)
-    reason = EXPLAINED_WARNINGS["Pendulum-v1"][0]
-    assert any(reason in str(w.message) for w in caught)
+        check_env(gym.make(env_id).unwrapped, skip_render_check=True)
+    for reason in EXPLAINED_WARNINGS[env_id]:
+        assert any(reason in str(w.message) for w in caught), reason
 
 
 @pytest.mark.parametrize("rust_id", IDS)
@@ -72,7 +98,7 @@ def test_observations_have_the_declared_dtype_and_lie_in_the_space(rust_id):
     space = env.observation_space
     assert observation in space
     if isinstance(space, spaces.Discrete):
-        assert isinstance(observation, np.int64)
+        assert type(observation) is int  # as Gymnasium's toy text (int(s))
     elif isinstance(space, spaces.Tuple):  # Blackjack's, a tuple as Gymnasium's
         assert isinstance(observation, tuple) and len(observation) == len(space.spaces)
     elif isinstance(space, spaces.Dict):  # MiniGrid's image, direction and mission
@@ -86,7 +112,8 @@ def test_observations_have_the_declared_dtype_and_lie_in_the_space(rust_id):
     for _ in range(20):
         observation, reward, terminated, truncated, info = env.step(env.action_space.sample())
         assert observation in space
-        assert isinstance(reward, float)
+        # A float, or an int where the reference gives one (test_dropin.py checks which).
+        assert isinstance(reward, (float, int)) and not isinstance(reward, bool)
         assert isinstance(terminated, bool) and isinstance(truncated, bool)
         if terminated or truncated:
             observation, _ = env.reset()
@@ -206,7 +233,7 @@ def test_render_ansi_draws_the_current_state():
     cart.reset(seed=0)
     assert "x =" in cart.render()
     with pytest.raises(ValueError):
-        rlrs.RustEnv("CartPole-v1", render_mode="human")
+        rlrs.RustEnv("CartPole-v1", render_mode="rgb_array_list")
 
 
 # The frame shapes of Gymnasium 1.4.0's rgb_array (screen_height, screen_width, 3) for the ids
@@ -220,7 +247,21 @@ GYMNASIUM_FRAME_SHAPES = {
 }
 
 
-@pytest.mark.parametrize("rust_id", IDS)
+def without_frames_yet(rust_id: str):
+    """``rust_id``, marked as the known gap (a strict xfail: the mark must go when MuJoCo's
+    frames arrive) for the MuJoCo ids, which refuse ``render_mode="rgb_array"`` with a
+    ``ValueError`` naming the modes they have."""
+    if rust_id in MUJOCO_IDS:
+        return pytest.param(
+            rust_id,
+            marks=pytest.mark.xfail(
+                strict=True, raises=ValueError, reason="MuJoCo ids draw no frames yet (issue 42)"
+            ),
+        )
+    return rust_id
+
+
+@pytest.mark.parametrize("rust_id", [without_frames_yet(rust_id) for rust_id in IDS])
 def test_rgb_array_frames_on_every_id(rust_id):
     env = gym.make(f"rlrs/{rust_id}", render_mode="rgb_array")
     assert env.unwrapped.render() is None  # before the first reset, as Gymnasium's

@@ -12,6 +12,11 @@ namespace ``rlrs`` on import::
 
 ``gym.make("rlrs:rlrs/CartPole-v1")`` imports the package itself first.
 
+The MuJoCo ids (``rlrs/Hopper-v5``, ...) run on the MuJoCo library of the installed ``mujoco``
+package (``pip install mujoco``), the very file Gymnasium's MuJoCo environments load, so that
+both give the same bits: on import, unless ``RL_MUJOCO_LIBRARY`` is set already, this package
+sets it to that file (found without importing ``mujoco``).
+
 A MiniGrid id's environment is a ``MiniGridEnv`` (``rlrs.minigrid``), with minigrid's
 attributes, so that minigrid's own wrappers work on it. Importing rlrs puts
 ``rlrs.make_vec.make_vec`` in place of ``gymnasium.make_vec``, so that
@@ -19,6 +24,9 @@ attributes, so that minigrid's own wrappers work on it. Importing rlrs puts
 """
 
 from __future__ import annotations
+
+import importlib.util
+import os
 
 import gymnasium as gym
 
@@ -48,6 +56,36 @@ __all__ = [
 NAMESPACE = "rlrs"
 
 
+def _point_at_mujoco() -> None:
+    """Sets ``RL_MUJOCO_LIBRARY`` to the libmujoco file of the ``mujoco`` package this Python
+    would import, unless it is set or there is no such package; the Rust core opens it when
+    a MuJoCo id is first made."""
+    if os.environ.get("RL_MUJOCO_LIBRARY"):
+        return
+    try:
+        spec = importlib.util.find_spec("mujoco")
+    except (ImportError, ValueError):
+        return
+    if spec is None or not spec.submodule_search_locations:
+        return
+    directory = list(spec.submodule_search_locations)[0]
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return
+    for name in reversed(names):
+        if (
+            name.startswith("libmujoco.so")
+            or (name.startswith("libmujoco") and name.endswith(".dylib"))
+            or name == "mujoco.dll"
+        ):
+            os.environ["RL_MUJOCO_LIBRARY"] = os.path.join(directory, name)
+            return
+
+
+_point_at_mujoco()
+
+
 def ids() -> list[str]:
     """Every id registered in the Rust registry, in registration order."""
     return list(_core.ids())
@@ -75,11 +113,22 @@ def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -
             continue
         # An id that mirrors one of Gymnasium's carries its reward threshold and determinism.
         mirrored = gym.registry.get(rust_id) if core_module == "rlrs._core" else None
+        if core_module == "rlrs._core":
+            # Entry points by id (rlrs.entry): the spec's kwargs are the environment's alone,
+            # Gymnasium's registered ones for its ids, as the reference's spec has them
+            # (minigrid's ids take theirs flat once rl-object-grid reads them; {} until then).
+            entry_point = f"rlrs.entry:{rust_id}"
+            vector_entry_point = f"rlrs.entry:vector/{rust_id}"
+            kwargs = {} if mirrored is None or rust_id.startswith("MiniGrid-") else dict(mirrored.kwargs)
+        else:
+            entry_point = "rlrs.env:RustEnv"
+            vector_entry_point = "rlrs.vector:RustVectorEnv"
+            kwargs = {"env_id": rust_id, "core_module": core_module}
         gym.register(
             id=gym_id,
-            entry_point="rlrs.env:RustEnv",
-            vector_entry_point="rlrs.vector:RustVectorEnv",
-            kwargs={"env_id": rust_id, "core_module": core_module},
+            entry_point=entry_point,
+            vector_entry_point=vector_entry_point,
+            kwargs=kwargs,
             # The Rust domain truncates at its own episode cap: no TimeLimit on top (the
             # environment's spec reports that cap as max_episode_steps all the same).
             max_episode_steps=None,

@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import importlib
 import json
+import types
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -20,7 +21,9 @@ __all__ = [
     "checked_seed",
     "core",
     "gymnasium_render_fps",
+    "id_metadata",
     "params_json",
+    "seed_words",
 ]
 
 
@@ -54,20 +57,67 @@ def mask_info(asked: bool | None, settings: dict[str, Any], masks: Any, env_id: 
     return asked
 
 
-def checked_seed(seed: Any, name: str) -> int:
-    """``seed`` as the Rust core takes it: an integer in ``[0, 2**64)``, else ``TypeError``
-    (not an integer) or ``ValueError`` (out of range), naming ``name``."""
+def checked_seed(seed: Any, name: str, any_size: bool = False) -> int:
+    """``seed`` as the Rust core takes it: a non-negative integer, below ``2**64`` unless
+    ``any_size`` (single environments take any, as numpy's ``SeedSequence``; vectors' are
+    64-bit), else ``TypeError`` (not an integer) or ``ValueError`` (out of range), naming
+    ``name``."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"{name} must be an integer or None, not {seed!r}")
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"{name} is {seed}; seeds are non-negative integers (numpy's rule)")
-    if seed >= 2**64:
+    if seed >= 2**64 and not any_size:
         raise ValueError(
-            f"{name} is {seed}; rlrs takes seeds below 2**64 (numpy takes larger ones, "
-            "the Rust environments' seeds are 64-bit)"
+            f"{name} is {seed}; rlrs's vectors take seeds below 2**64 (single environments "
+            "take any non-negative integer, as numpy does)"
         )
     return seed
+
+
+def seed_words(seed: int) -> list[int]:
+    """The 32-bit words of the non-negative integer ``seed``, least significant first (``[0]``
+    for 0): what numpy's ``SeedSequence`` reads from an integer of any size."""
+    words = []
+    while True:
+        words.append(seed & 0xFFFFFFFF)
+        seed >>= 32
+        if seed == 0:
+            return words
+
+
+@dataclasses.dataclass(frozen=True)
+class _ModuleName:
+    """A module in a pickled or copied ``RustEnv``, by name."""
+
+    name: str
+
+
+# id_metadata's answers, by (core module, id).
+_METADATA: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def id_metadata(core_module: str, env_id: str) -> dict[str, Any]:
+    """The ``metadata`` of ``env_id``'s environments (a new dict each call):
+    ``render_modes``, ``"ansi"`` always, ``"human"`` and ``"rgb_array"`` where the core draws
+    frames for the id; ``render_fps``, the registration's (its reference's: Gymnasium's or
+    minigrid's), else Gymnasium's for an id it registers (``gymnasium_render_fps``), else 50."""
+    key = (core_module, env_id)
+    if key not in _METADATA:
+        module = core(core_module)
+        try:
+            frames = module.Environment(env_id, None, 0).frame_size() is not None
+        except KeyError as error:
+            raise UnknownIdError(*error.args) from None
+        fps = json.loads(module.settings(env_id) or "{}").get("render_fps")
+        if fps is None:
+            fps = gymnasium_render_fps(env_id) if core_module == "rlrs._core" else 50
+        _METADATA[key] = {
+            "render_modes": ["human", "ansi", "rgb_array"] if frames else ["ansi"],
+            "render_fps": int(fps),
+        }
+    metadata = _METADATA[key]
+    return {"render_modes": list(metadata["render_modes"]), "render_fps": metadata["render_fps"]}
 
 
 def gymnasium_render_fps(env_id: str) -> int:
@@ -118,7 +168,7 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=256)
 def _is_minigrid(env_id: str, core_module: str) -> bool:
     """Whether ``env_id`` is a MiniGrid id of the core ``core_module`` (``False`` for an id it
     does not know: the constructor then says so)."""
@@ -143,8 +193,9 @@ class RustEnv(gym.Env):
     bit for bit) and draws the initial state as the Gymnasium environment of the same id does,
     so the trajectory is Gymnasium's; ``reset()`` continues the stream (the first unseeded
     reset draws a seed from ``np_random``, itself seeded from entropy, as Gymnasium starts from
-    entropy). Seeds are integers in ``[0, 2**64)``: a negative or non-integer seed raises
-    Gymnasium's own error, a larger one ``ValueError``. The dynamics never use ``np_random``
+    entropy). Seeds are non-negative integers of any size, as numpy's (``reset(seed=10**30)``
+    is Gymnasium's ``reset(seed=10**30)``): a negative or non-integer seed raises Gymnasium's
+    own error. The dynamics never use ``np_random``
     (it is seeded with the same seed, for the caller's own draws).
 
     ``reset(options={"state": state})`` starts the episode in ``state`` (the domain's state as
@@ -156,9 +207,12 @@ class RustEnv(gym.Env):
     the Rust core as an ``H x W x 3`` ``uint8`` array, at the size of Gymnasium's frames for
     its ids, e.g. 400 x 600 for CartPole; ``None`` before the first reset; every built-in id
     draws frames, a domain author's id where its registration declares them; the instance's
-    ``metadata["render_modes"]`` lists the modes of its id).
-    ``metadata["render_fps"]`` is Gymnasium's for the ids that mirror one of its environments
-    (50 for CartPole, 30 for MountainCar and Pendulum, 15 for Acrobot), 50 otherwise.
+    ``metadata["render_modes"]`` lists the modes of its id), and, for the ids that draw
+    frames, ``"human"``: a pygame window showing those frames after every reset and step at
+    ``render_fps`` (``rlrs.human``; needs pygame or pygame-ce).
+    ``metadata["render_fps"]`` is the reference's for the ids that mirror one (50 for CartPole,
+    30 for MountainCar and Pendulum, 15 for Acrobot, 4 for the toy text, 10 for MiniGrid), 50
+    otherwise.
 
     Infos are the domain's (its Rust ``Info`` entries as Python values). A domain registered
     with its constraints (``Registration::with_constraints``, scikit-decide's constrained
@@ -176,11 +230,20 @@ class RustEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 50}
 
     def __new__(cls, env_id: Any = None, *args: Any, core_module: str = "rlrs._core", **kwargs: Any):
-        # A MiniGrid id gets minigrid's attributes (rlrs.minigrid.MiniGridEnv).
-        if cls is RustEnv and isinstance(env_id, str) and _is_minigrid(env_id, core_module):
-            from .minigrid import MiniGridEnv
+        # A MiniGrid id gets minigrid's attributes (rlrs.minigrid.MiniGridEnv); Gymnasium's toy
+        # text theirs (rlrs.toy_text): RustEnv("FrozenLake-v1") is a FrozenLakeEnv, a RustEnv
+        # with FrozenLake's attributes (P, desc, ...).
+        if cls is RustEnv and isinstance(env_id, str):
+            if _is_minigrid(env_id, core_module):
+                from .minigrid import MiniGridEnv
 
-            cls = MiniGridEnv
+                cls = MiniGridEnv
+            else:
+                from .toy_text import env_class
+
+                special = env_class(core_module, env_id)
+                if special is not None:
+                    cls = special
         return super().__new__(cls)
 
     def __init__(
@@ -197,8 +260,10 @@ class RustEnv(gym.Env):
         self.env_id = env_id
         self.params = dict(params)
         module = core(core_module)
+        self._core_module_name = core_module
+        self._params_json = params_json(params)
         try:
-            self._core = module.Environment(env_id, params_json(params), 0)
+            self._core = module.Environment(env_id, self._params_json, 0)
         except KeyError as error:
             raise UnknownIdError(*error.args) from None
         self._episode_cap = module.domain_info(env_id, params_json(params))[1]
@@ -207,12 +272,8 @@ class RustEnv(gym.Env):
         settings = json.loads(module.settings(env_id) or "{}")
         self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
         self._mask_info = mask_info(info_action_mask, settings, self._core.action_mask, env_id)
-        # This id's modes: "rgb_array" only where the core draws frames for it.
-        modes = ["ansi"] + (["rgb_array"] if self._core.frame_size() is not None else [])
-        self.metadata = {
-            "render_modes": modes,
-            "render_fps": gymnasium_render_fps(env_id) if core_module == "rlrs._core" else 50,
-        }
+        self.metadata = id_metadata(core_module, env_id)
+        modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode {render_mode!r} is not one of {env_id}'s {modes}")
         self.observation_space = space_from_definition(self._core.observation_space_json())
@@ -221,14 +282,54 @@ class RustEnv(gym.Env):
         self._convert = observation_converter(self.observation_space)
         self._seeded = False
         self._observation: Any = None
+        # minigrid's rewards are int where whole (its 0 and DynamicObstacles' -1), float
+        # otherwise (its success reward, between 0.1 and 1).
+        self._int_rewards = core_module == "rlrs._core" and env_id.startswith("MiniGrid-")
+        # Gymnasium's Pendulum returns its reward as np.float64 (-costs, computed with numpy).
+        self._numpy_rewards = core_module == "rlrs._core" and env_id == "Pendulum-v1"
+        # render_mode="human": a pygame window (rlrs.human), shown after every reset and step.
+        self._window = None
+        if render_mode == "human":
+            from .human import Window
+
+            self._window = Window(f"{env_id} (rlrs)", self.metadata["render_fps"])
+
+    @property
+    def _core_module(self):
+        """The Rust core module of the id."""
+        return core(self._core_module_name)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # copy.deepcopy and pickle: the Rust environment copies itself (its state, step count
+        # and generator: Environment.__deepcopy__, __getstate__); no window is copied.
+        state = dict(self.__dict__)
+        state["_window"] = None
+        state.pop("_convert", None)
+        # Modules (a subclass's core module) travel by name.
+        for key, value in state.items():
+            if isinstance(value, types.ModuleType):
+                state[key] = _ModuleName(value.__name__)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            if isinstance(value, _ModuleName):
+                state[key] = importlib.import_module(value.name)
+        self.__dict__.update(state)
+        self._convert = observation_converter(self.observation_space)
+        if self.render_mode == "human":
+            from .human import Window
+
+            self._window = Window(f"{self.env_id} (rlrs)", self.metadata["render_fps"])
 
     @property
     def spec(self) -> EnvSpec | None:
         """The spec ``gym.make`` gave, with ``max_episode_steps`` the domain's own episode cap
         (the Rust domain truncates there, so no ``TimeLimit`` wrapper is needed: 500 for
-        CartPole-v1, as Gymnasium's)."""
+        CartPole-v1, as Gymnasium's), but ``None`` for the MiniGrid ids, as minigrid's (its
+        environments truncate at their ``max_steps`` themselves)."""
         spec = self.__dict__.get("_spec")
-        if spec is None or self._episode_cap is None:
+        if spec is None or self._episode_cap is None or self.env_id.startswith("MiniGrid-"):
             return spec
         return dataclasses.replace(spec, max_episode_steps=self._episode_cap)
 
@@ -241,7 +342,11 @@ class RustEnv(gym.Env):
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            self._core.seed(checked_seed(seed, "seed"))
+            seed = checked_seed(seed, "seed", any_size=True)
+            if seed < 2**64:
+                self._core.seed(seed)
+            else:
+                self._core.seed_words(seed_words(seed))
             self._seeded = True
         elif not self._seeded:
             self._core.seed(int(self.np_random.integers(0, 2**63 - 1)))
@@ -255,18 +360,27 @@ class RustEnv(gym.Env):
             observation = self._convert(observation)
         self._observation = observation
         info = dict(self._reset_info)
+        info.update(self._core.reset_info())
         if self._mask_info:
             info["action_mask"] = self._core.action_mask()
+        if self._window is not None:
+            self._window.show(self._core.render_rgb())
         return observation, info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         # The info is the domain's (its JSON entries as Python values; {} for most domains).
         observation, reward, terminated, truncated, info = self._core.step(action)
+        if self._int_rewards and reward.is_integer():
+            reward = int(reward)
+        elif self._numpy_rewards:
+            reward = np.float64(reward)
         if self._convert is not None:
             observation = self._convert(observation)
         self._observation = observation
         if self._mask_info:
             info["action_mask"] = self._core.action_mask()
+        if self._window is not None:
+            self._window.show(self._core.render_rgb())
         return observation, reward, terminated, truncated, info
 
     def render(self) -> str | np.ndarray | None:
@@ -283,6 +397,9 @@ class RustEnv(gym.Env):
             return text
         if self.render_mode == "rgb_array":
             return self._core.render_rgb()
+        if self.render_mode == "human":
+            self._window.show(self._core.render_rgb())
+            return None
         raise ValueError(f"unknown render_mode {self.render_mode!r}")
 
     def action_mask(self) -> np.ndarray | None:
@@ -298,5 +415,7 @@ class RustEnv(gym.Env):
         return None if text is None else json.loads(text)
 
     def close(self) -> None:
+        if self.__dict__.get("_window") is not None:
+            self._window.close()
         self._core.close()
         super().close()

@@ -72,7 +72,8 @@ def image_option(wrappers: list[Any]) -> tuple[dict[str, Any], bool] | None:
     if name not in _IMAGE_OPTIONS:
         return None
     params: dict[str, Any] = {"image": _IMAGE_OPTIONS[name]}
-    tile_size = keywords.pop("tile_size", 8)
+    # FullyObsWrapper takes no tile_size (minigrid would refuse it): left to Gymnasium.
+    tile_size = keywords.pop("tile_size", 8) if name != "FullyObsWrapper" else 8
     if keywords or isinstance(tile_size, bool) or not isinstance(tile_size, int):
         return None
     if name in ("RGBImgPartialObsWrapper", "RGBImgObsWrapper"):
@@ -114,7 +115,20 @@ def _rust_spec(env_id: Any) -> EnvSpec | None:
             return None
     else:
         return None
-    return spec if spec.vector_entry_point == "rlrs.vector:RustVectorEnv" else None
+    return spec if _rust_id(spec) is not None else None
+
+
+def _rust_id(spec: EnvSpec) -> tuple[str, str] | None:
+    """The Rust id and core module ``spec`` makes, if it is one of rlrs's: an id of
+    ``rlrs._core`` registered by id (``rlrs.entry:vector/<id>``), or a domain author's
+    (``RustVectorEnv`` with ``env_id`` and ``core_module`` in its kwargs)."""
+    entry = spec.vector_entry_point
+    if isinstance(entry, str) and entry.startswith("rlrs.entry:vector/"):
+        return entry[len("rlrs.entry:vector/") :], "rlrs._core"
+    env_id = spec.kwargs.get("env_id")
+    if entry == "rlrs.vector:RustVectorEnv" and isinstance(env_id, str):
+        return env_id, spec.kwargs.get("core_module", "rlrs._core")
+    return None
 
 
 def make_vec(
@@ -134,7 +148,8 @@ def make_vec(
         return original(id, num_envs, vectorization_mode, vector_kwargs, wrappers, **kwargs)
     wrappers = list(wrappers)
     option = None
-    if "image" not in kwargs and not vector_kwargs and _is_minigrid_spec(spec):
+    image_given = bool({"image", "image_tile_size"} & set(kwargs))
+    if not image_given and not vector_kwargs and _is_minigrid_spec(spec):
         option = image_option(wrappers)
     if option is not None:
         params, image_only = option
@@ -149,8 +164,8 @@ def _is_minigrid_spec(spec: EnvSpec) -> bool:
     """Whether ``spec`` makes a MiniGrid id of rlrs."""
     from .env import _is_minigrid
 
-    env_id, core_module = spec.kwargs.get("env_id"), spec.kwargs.get("core_module", "rlrs._core")
-    return isinstance(env_id, str) and _is_minigrid(env_id, core_module)
+    found = _rust_id(spec)
+    return found is not None and _is_minigrid(*found)
 
 
 make_vec._gymnasium_make_vec = None  # type: ignore[attr-defined]

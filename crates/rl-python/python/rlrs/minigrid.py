@@ -129,6 +129,8 @@ def _mission_space(env_id: str, key: str, kwargs: dict[str, Any]):
             env.close()
     except Exception:  # minigrid missing, or refusing arguments rlrs takes: rlrs's own Text
         space = None
+    if len(_MISSION_SPACES) >= 256:
+        _MISSION_SPACES.clear()
     _MISSION_SPACES[env_id, key] = space
     return space
 
@@ -192,7 +194,6 @@ class MiniGridEnv(RustEnv):
             core_module=core_module,
             **_minigrid_params(params),
         )
-        self._module = core(core_module)
         fixed = self._module.minigrid_domain(self._core)
         self.width: int = fixed["width"]
         self.height: int = fixed["height"]
@@ -215,6 +216,11 @@ class MiniGridEnv(RustEnv):
         if core_module == "rlrs._core":
             self.metadata = {**self.metadata, "render_fps": 10}
             self.observation_space = with_mission_space(self.observation_space, env_id, params)
+
+    @property
+    def _module(self):
+        """The Rust core module (looked up, not kept, so that the object holds no module)."""
+        return self._core_module
 
     # --- the state, read from Rust on demand -------------------------------------------------
 
@@ -300,7 +306,9 @@ class MiniGridEnv(RustEnv):
     def get_frame(self, highlight: bool = True, tile_size: int = 32, agent_pov: bool = False):
         """minigrid's ``get_frame``: the agent's view (``agent_pov``) or the whole grid drawn
         with ``tile_size`` pixels a cell, by the Rust tile renderer."""
-        return self._module.minigrid_frame(self._core, int(tile_size), bool(highlight), bool(agent_pov))
+        return self._module.minigrid_frame(
+            self._core, int(tile_size), bool(highlight), bool(agent_pov)
+        )
 
     def get_full_render(self, highlight: bool, tile_size: int):
         """minigrid's ``get_full_render``."""
@@ -322,7 +330,11 @@ class MiniGridEnv(RustEnv):
         """minigrid's ``gen_obs``: the partial view's encoding, the direction and the
         mission."""
         grid, vis_mask = self.gen_obs_grid()
-        return {"image": grid.encode(vis_mask), "direction": self.agent_dir, "mission": self.mission}
+        return {
+            "image": grid.encode(vis_mask),
+            "direction": self.agent_dir,
+            "mission": self.mission,
+        }
 
     def _borrowed(name: str):  # noqa: N805 - a helper run in the class body
         """minigrid's own method ``name`` of ``MiniGridEnv``, run on this object."""
@@ -375,7 +387,8 @@ class MiniGridEnv(RustEnv):
         state = self._generator.bit_generator.state
         if state.get("bit_generator") != "PCG64":
             raise TypeError(
-                f"{self.env_id}'s np_random must be a PCG64 Generator, not {state.get('bit_generator')}"
+                f"{self.env_id}'s np_random must be a PCG64 Generator, not "
+                f"{state.get('bit_generator')}"
             )
         buffered = state["uinteger"] if state["has_uint32"] else None
         self._module.set_generator_state(

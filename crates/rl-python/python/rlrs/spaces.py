@@ -79,12 +79,13 @@ def _identity(value: Any) -> Any:
 
 def observation_converter(space: spaces.Space):
     """A function giving an element from the Rust core the exact type Gymnasium expects in
-    ``space``: NumPy ``int64`` scalars for Discrete, arrays as they come (already of the
-    space's dtype), tuples and dicts converted entry by entry, a OneOf's index as ``int64``,
+    ``space``: Python ``int`` for Discrete (as Gymnasium's own Discrete environments return
+    them), arrays as they come (already of the space's dtype), tuples and dicts converted entry by entry, a OneOf's index as ``int64``,
     a Sequence's items as a tuple or, for a stacked Sequence, stacked as Gymnasium stacks them
     (``None`` when the element needs no conversion)."""
     if isinstance(space, spaces.Discrete):
-        return np.int64
+        # Python ints, as Gymnasium's toy text (int(s)), Blackjack and minigrid give them.
+        return int
     if isinstance(space, spaces.Tuple):
         children = [observation_converter(child) or _identity for child in space.spaces]
         return lambda value: tuple(c(v) for c, v in zip(children, value))

@@ -16,7 +16,7 @@ from .env import (
     _is_minigrid,
     checked_seed,
     core,
-    gymnasium_render_fps,
+    id_metadata,
     mask_info,
     params_json,
 )
@@ -268,7 +268,7 @@ class RustVectorEnv(VectorEnv):
         self.metadata = {
             "autoreset_mode": autoreset_mode,
             "render_modes": modes,
-            "render_fps": gymnasium_render_fps(env_id) if core_module == "rlrs._core" else 50,
+            "render_fps": id_metadata(core_module, env_id)["render_fps"],
         }
         self._autoreset_mode = autoreset_mode
         # What the registration adds to Gymnasium's infos (the toy text's reset {"prob": 1},
@@ -647,6 +647,13 @@ class RustVectorEnv(VectorEnv):
         # Drops the Rust environments and stops their threads at once, whatever still refers
         # to the core (the bound stepping method does); later calls raise RuntimeError.
         self._core.close()
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # copy.deepcopy and pickle: refused plainly (single environments copy, RustEnv).
+        raise TypeError(
+            f"a RustVectorEnv ({self.env_id}) cannot be copied or pickled; single environments "
+            "(rlrs.RustEnv, gym.make) can: copy those, or make a new vector"
+        )
 
 
 def _first(batch: Any) -> Any:

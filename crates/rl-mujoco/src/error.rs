@@ -1,0 +1,42 @@
+//! The crate's error type, [`MujocoError`].
+
+use std::path::PathBuf;
+
+/// What can go wrong when finding MuJoCo, loading a model or building an environment.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MujocoError {
+    /// No libmujoco was found.
+    #[error("the MuJoCo library was not found: {how} (tried {tried})", how = crate::library::HOW_TO_GET)]
+    NotFound {
+        /// Where it was looked for, and why each place failed.
+        tried: String,
+    },
+    /// A libmujoco file could not be used.
+    #[error("the MuJoCo library {path} cannot be used: {reason}")]
+    Library {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        reason: String,
+    },
+    /// A model could not be loaded or compiled.
+    #[error("the MuJoCo model {model} cannot be loaded: {reason}")]
+    Model {
+        /// The model's file or name.
+        model: String,
+        /// MuJoCo's message.
+        reason: String,
+    },
+    /// A parameter is invalid.
+    #[error("invalid parameter `{name}`: {reason}")]
+    Parameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A space could not be built.
+    #[error(transparent)]
+    Space(#[from] rl_spaces::SpaceError),
+}

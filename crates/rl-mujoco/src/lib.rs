@@ -1,0 +1,87 @@
+//! Gymnasium 1.4.0's MuJoCo v5 environments, seed for seed equal to Gymnasium's, on the MuJoCo
+//! library found at run time.
+//!
+//! | id | task |
+//! |---|---|
+//! | `Ant-v5` | [`tasks::ant`] |
+//! | `HalfCheetah-v5` | [`tasks::half_cheetah`] |
+//! | `Hopper-v5` | [`tasks::hopper`] |
+//! | `Humanoid-v5` | [`tasks::humanoid`] |
+//! | `HumanoidStandup-v5` | [`tasks::humanoid_standup`] |
+//! | `InvertedDoublePendulum-v5` | [`tasks::inverted_double_pendulum`] |
+//! | `InvertedPendulum-v5` | [`tasks::inverted_pendulum`] |
+//! | `Pusher-v5` | [`tasks::pusher`] |
+//! | `Reacher-v5` | [`tasks::reacher`] |
+//! | `Swimmer-v5` | [`tasks::swimmer`] |
+//! | `Walker2d-v5` | [`tasks::walker2d`] |
+//!
+//! # The library
+//!
+//! Nothing is linked at build time: `libmujoco` is opened when the first MuJoCo environment
+//! is made ([`library::library`]), from the file named by `RL_MUJOCO_LIBRARY`, else from the
+//! Python `mujoco` package (`pip install mujoco`; the `mujoco-core` wheel ships the library
+//! alone) of the interpreter named by `RL_MUJOCO_PYTHON`, else of `python3` or `python` on
+//! `PATH`. Its version must be one whose struct layout this crate carries (MuJoCo 3.17.0,
+//! 4.0.0, 4.0.1: `src/layout_table.rs`, generated from each version's headers by
+//! `scripts/mujoco_layout.py`); anything else is refused with the list. Without a library,
+//! the ids are still registered and making one is an error that says how to install it.
+//!
+//! # The models
+//!
+//! Gymnasium's MJCF files are carried in this crate (`assets/`, MIT, with Gymnasium's
+//! licence) and compiled by the loaded library. `xml_file` works as in Gymnasium: the name of
+//! one of those files, or a path starting with `.`, `/` or `~` to a model of your own
+//! ([`ModelSource`]).
+//!
+//! # Exactness
+//!
+//! The step is Gymnasium's `MujocoEnv` (controls set, `mj_step` `frame_skip` times,
+//! `mj_rnePostConstraint`), the reset noise comes from rl-core's NumPy generator in
+//! Gymnasium's order, and the rewards use NumPy's arithmetic (float32 control costs,
+//! pairwise sums, `np.linalg.norm` as OpenBLAS's `dot` computes it, fused where its kernel
+//! for the processor fuses): with the same library, the trajectories are Gymnasium's bit for
+//! bit (`tests/traces.rs`: all 11 ids, 3 seeds of 300 steps each, against Gymnasium 1.4.0 with
+//! mujoco 4.0.0; 4.0.1 gives the same bits).
+//!
+//! # Limits
+//!
+//! Rendering is not offered (no `render_mode="rgb_array"`). The infos are JSON numbers (a
+//! float32 `reward_ctrl` widens exactly to float64) and lists (the humanoids' tendons), not
+//! NumPy scalars and arrays; the reset infos ([`Task::reset_info`]) reach the Python package's
+//! single environment, not yet the vectors' reset infos. Vectors by id (rl-wrappers'
+//! `RegisteredVector`, the Python `RustVectorEnv`) carry float32 observation rows, so their
+//! observations are Gymnasium's rounded to float32 (rewards, flags and step infos stay exact);
+//! a single environment's are float64 and exact.
+//!
+//! ```
+//! use rl_core::{Environment, Mode};
+//!
+//! rl_mujoco::register();
+//! match rl_core::registry::make("Hopper-v5", None) {
+//!     Ok(mut env) => {
+//!         env.seed(0);
+//!         env.reset(Mode::Training)?;
+//!     }
+//!     // Without MuJoCo: the error says how to get it.
+//!     Err(error) => assert!(error.to_string().contains("pip install mujoco"), "{error}"),
+//! }
+//! # Ok::<(), rl_core::CoreError>(())
+//! ```
+
+mod assets;
+mod environment;
+mod error;
+mod layout;
+mod layout_table;
+pub mod library;
+mod numpy_math;
+mod params;
+pub mod registry;
+mod simulation;
+pub mod tasks;
+
+pub use assets::{ModelSource, asset, asset_names};
+pub use environment::{MujocoDomain, Setup, Task};
+pub use error::MujocoError;
+pub use registry::register;
+pub use simulation::{Data, Model, Sizes};

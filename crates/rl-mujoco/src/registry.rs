@@ -1,0 +1,159 @@
+//! The MuJoCo ids in rl-core's registration table, registered through the same public call a
+//! user makes ([`Registration::register`]).
+//!
+//! | id | task | time limit |
+//! |---|---|---|
+//! | `Ant-v5` | [`Ant`] | 1000 |
+//! | `HalfCheetah-v5` | [`HalfCheetah`] | 1000 |
+//! | `Hopper-v5` | [`Hopper`] | 1000 |
+//! | `Humanoid-v5` | [`Humanoid`] | 1000 |
+//! | `HumanoidStandup-v5` | [`HumanoidStandup`] | 1000 |
+//! | `InvertedDoublePendulum-v5` | [`InvertedDoublePendulum`] | 1000 |
+//! | `InvertedPendulum-v5` | [`InvertedPendulum`] | 1000 |
+//! | `Pusher-v5` | [`Pusher`] | 100 |
+//! | `Reacher-v5` | [`Reacher`] | 50 |
+//! | `Swimmer-v5` | [`Swimmer`] | 1000 |
+//! | `Walker2d-v5` | [`Walker2d`] | 1000 |
+//!
+//! Each id's parameters are its task's `...Params` (Gymnasium's keyword arguments with their
+//! defaults, rendering aside, and `max_episode_steps`). The ids are registered whether or not
+//! MuJoCo is installed: building one without the library fails with
+//! [`CoreError::InvalidDomain`] saying how to get it.
+
+use rl_core::CoreError;
+use rl_core::registry::Registration;
+use serde_json::{Value, json};
+
+use crate::tasks::ant::Ant;
+use crate::tasks::half_cheetah::HalfCheetah;
+use crate::tasks::hopper::Hopper;
+use crate::tasks::humanoid::Humanoid;
+use crate::tasks::humanoid_standup::HumanoidStandup;
+use crate::tasks::inverted_double_pendulum::InvertedDoublePendulum;
+use crate::tasks::inverted_pendulum::InvertedPendulum;
+use crate::tasks::pusher::Pusher;
+use crate::tasks::reacher::Reacher;
+use crate::tasks::swimmer::Swimmer;
+use crate::tasks::walker2d::Walker2d;
+
+/// Every MuJoCo id, in registration order (Gymnasium's names).
+pub const IDS: [&str; 11] = [
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5",
+    "InvertedPendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
+];
+
+/// Registers every MuJoCo id in rl-core's table. Only the first call registers; later calls
+/// do nothing, so every entry point may call it.
+///
+/// ```
+/// rl_mujoco::register();
+/// assert!(rl_core::registry::contains("Hopper-v5"));
+/// assert!(rl_mujoco::registry::IDS.iter().all(|id| rl_core::registry::contains(id)));
+/// ```
+pub fn register() {
+    static REGISTERED: std::sync::Once = std::sync::Once::new();
+    REGISTERED.call_once(|| {
+        for result in register_all() {
+            // Only a user who registered one of our ids first can make this fail; their entry
+            // then stays.
+            debug_assert!(result.is_ok(), "MuJoCo registration failed: {result:?}");
+            let _ = result;
+        }
+    });
+}
+
+/// The `rl run` settings: no learning claim (no agent of rl-experiment learns these today).
+fn settings() -> Value {
+    json!({"learning_threshold": null})
+}
+
+fn register_all() -> Vec<Result<(), CoreError>> {
+    vec![
+        Registration::new(
+            "Ant-v5",
+            "Gymnasium 1.4.0 Ant-v5 (MuJoCo): a four-legged robot walks forward",
+            Ant::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "HalfCheetah-v5",
+            "Gymnasium 1.4.0 HalfCheetah-v5 (MuJoCo): a planar cat runs forward",
+            HalfCheetah::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "Hopper-v5",
+            "Gymnasium 1.4.0 Hopper-v5 (MuJoCo): a one-legged robot hops forward",
+            Hopper::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "Humanoid-v5",
+            "Gymnasium 1.4.0 Humanoid-v5 (MuJoCo): a 3D biped walks forward",
+            Humanoid::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "HumanoidStandup-v5",
+            "Gymnasium 1.4.0 HumanoidStandup-v5 (MuJoCo): a lying humanoid stands up",
+            HumanoidStandup::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "InvertedDoublePendulum-v5",
+            "Gymnasium 1.4.0 InvertedDoublePendulum-v5 (MuJoCo): a cart balances two linked poles",
+            InvertedDoublePendulum::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "InvertedPendulum-v5",
+            "Gymnasium 1.4.0 InvertedPendulum-v5 (MuJoCo): a cart balances a pole",
+            InvertedPendulum::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "Pusher-v5",
+            "Gymnasium 1.4.0 Pusher-v5 (MuJoCo): an arm pushes a cylinder to a goal",
+            Pusher::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "Reacher-v5",
+            "Gymnasium 1.4.0 Reacher-v5 (MuJoCo): a two-joint arm reaches a target",
+            Reacher::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "Swimmer-v5",
+            "Gymnasium 1.4.0 Swimmer-v5 (MuJoCo): a three-link swimmer moves forward",
+            Swimmer::domain,
+        )
+        .with_settings(settings())
+        .register(),
+        Registration::new(
+            "Walker2d-v5",
+            "Gymnasium 1.4.0 Walker2d-v5 (MuJoCo): a planar biped walks forward",
+            Walker2d::domain,
+        )
+        .with_settings(settings())
+        .register(),
+    ]
+}

@@ -1,0 +1,171 @@
+//! Walker2d-v5: Gymnasium 1.4.0's `Walker2dEnv` (`walker2d_v5.py`), a planar biped walking
+//! forward (its v5 model, `walker2d_v5.xml`, with both feet's friction 0.9).
+//!
+//! Reward `forward_reward_weight * x_velocity + healthy_reward - ctrl_cost_weight *
+//! sum(action^2)`, the control cost in float32 as NumPy 2 computes it (the action is float32,
+//! the weight a Python float); terminated when unhealthy (the height outside
+//! `healthy_z_range` or the angle outside `healthy_angle_range`) if
+//! `terminate_when_unhealthy`. Observation: `qpos` without the x
+//! position (unless `exclude_current_positions_from_observation` is false), then `qvel`
+//! clipped to `[-10, 10]`. Reset: `qpos` and `qvel` plus `uniform(-reset_noise_scale,
+//! reset_noise_scale)` noise. Infos: `x_position`, `z_distance_from_origin`, `x_velocity`,
+//! `reward_forward`, `reward_ctrl`, `reward_survive`.
+
+use rand::Rng;
+use rl_core::Info;
+use serde::Deserialize;
+
+use crate::environment::{MujocoDomain, Setup, Task};
+use crate::error::MujocoError;
+use crate::numpy_math::{clip, sum_of_squares_f32};
+use crate::params::{finite, ordered, range};
+use crate::tasks::{bool_times, in_open_range, info};
+
+/// Walker2d-v5's keyword arguments (Gymnasium's defaults) and time limit.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Walker2dParams {
+    /// The model file (`"walker2d_v5.xml"`; see [`ModelSource`](crate::ModelSource)).
+    pub xml_file: String,
+    /// MuJoCo steps per environment step (4).
+    pub frame_skip: u32,
+    /// The weight of the forward velocity (1.0).
+    pub forward_reward_weight: f64,
+    /// The weight of the control cost (1e-3).
+    pub ctrl_cost_weight: f64,
+    /// The reward of each healthy step (1.0).
+    pub healthy_reward: f64,
+    /// Whether an unhealthy state ends the episode (true).
+    pub terminate_when_unhealthy: bool,
+    /// The open range of the height (`[0.8, 2.0]`).
+    #[serde(deserialize_with = "range")]
+    pub healthy_z_range: [f64; 2],
+    /// The open range of the angle (`[-1, 1]`).
+    #[serde(deserialize_with = "range")]
+    pub healthy_angle_range: [f64; 2],
+    /// The scale of the reset noise (5e-3).
+    pub reset_noise_scale: f64,
+    /// Whether the observation leaves out the x position (true).
+    pub exclude_current_positions_from_observation: bool,
+    /// The time limit in steps (1000, Gymnasium's registration).
+    pub max_episode_steps: u64,
+}
+
+impl Default for Walker2dParams {
+    fn default() -> Self {
+        Walker2dParams {
+            xml_file: "walker2d_v5.xml".into(),
+            frame_skip: 4,
+            forward_reward_weight: 1.0,
+            ctrl_cost_weight: 1e-3,
+            healthy_reward: 1.0,
+            terminate_when_unhealthy: true,
+            healthy_z_range: [0.8, 2.0],
+            healthy_angle_range: [-1.0, 1.0],
+            reset_noise_scale: 5e-3,
+            exclude_current_positions_from_observation: true,
+            max_episode_steps: 1000,
+        }
+    }
+}
+
+/// Walker2d-v5's task (see the [module](self)).
+#[derive(Debug, Clone)]
+pub struct Walker2d {
+    params: Walker2dParams,
+}
+
+/// Walker2d-v5 as a domain.
+pub type Walker2dDomain = MujocoDomain<Walker2d>;
+
+impl Walker2d {
+    /// The domain with `params`, on the process's MuJoCo library.
+    pub fn domain(params: Walker2dParams) -> Result<Walker2dDomain, MujocoError> {
+        for (name, value) in [
+            ("forward_reward_weight", params.forward_reward_weight),
+            ("ctrl_cost_weight", params.ctrl_cost_weight),
+            ("healthy_reward", params.healthy_reward),
+            ("reset_noise_scale", params.reset_noise_scale),
+        ] {
+            finite(name, value)?;
+        }
+        ordered("healthy_z_range", params.healthy_z_range)?;
+        ordered("healthy_angle_range", params.healthy_angle_range)?;
+        let setup = Setup::new(&params.xml_file, params.frame_skip)?;
+        let steps = params.max_episode_steps;
+        MujocoDomain::new(Walker2d { params }, setup, steps)
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &Walker2dParams {
+        &self.params
+    }
+
+    fn is_healthy(&self, data: &crate::Data) -> bool {
+        let qpos = data.qpos();
+        let p = &self.params;
+        in_open_range(qpos[1], p.healthy_z_range) && in_open_range(qpos[2], p.healthy_angle_range)
+    }
+}
+
+impl Task for Walker2d {
+    fn observation_size(&self, setup: &Setup) -> usize {
+        let sizes = setup.model().sizes();
+        sizes.nq + sizes.nv - usize::from(self.params.exclude_current_positions_from_observation)
+    }
+
+    fn reset<R: Rng + ?Sized>(&self, setup: &Setup, data: &mut crate::Data, rng: &mut R) {
+        setup.reset_uniform(data, self.params.reset_noise_scale, rng);
+    }
+
+    fn observe(&self, _setup: &Setup, data: &crate::Data, out: &mut [f64]) {
+        let skip = usize::from(self.params.exclude_current_positions_from_observation);
+        let positions = &data.qpos()[skip..];
+        let (head, tail) = out.split_at_mut(positions.len());
+        head.copy_from_slice(positions);
+        for (slot, &velocity) in tail.iter_mut().zip(data.qvel()) {
+            *slot = clip(velocity, -10.0, 10.0);
+        }
+    }
+
+    fn step(&self, setup: &Setup, data: &mut crate::Data, action: &[f32]) -> (f64, bool, Info) {
+        let p = &self.params;
+        let x_before = data.qpos()[0];
+        setup.simulate(data, action);
+        let x_after = data.qpos()[0];
+        let x_velocity = (x_after - x_before) / setup.dt();
+        let forward_reward = p.forward_reward_weight * x_velocity;
+        let healthy = self.is_healthy(data);
+        let healthy_reward = bool_times(healthy, p.healthy_reward);
+        let rewards = forward_reward + healthy_reward;
+        let ctrl_cost = p.ctrl_cost_weight as f32 * sum_of_squares_f32(action);
+        let reward = rewards - f64::from(ctrl_cost);
+        let terminated = !healthy && p.terminate_when_unhealthy;
+        let info = info(&[
+            ("x_position", x_after),
+            (
+                "z_distance_from_origin",
+                data.qpos()[1] - setup.init_qpos()[1],
+            ),
+            ("x_velocity", x_velocity),
+            ("reward_forward", forward_reward),
+            ("reward_ctrl", f64::from(-ctrl_cost)),
+            ("reward_survive", healthy_reward),
+        ]);
+        (reward, terminated, info)
+    }
+
+    fn is_terminal(&self, _setup: &Setup, data: &crate::Data) -> bool {
+        !self.is_healthy(data) && self.params.terminate_when_unhealthy
+    }
+
+    fn reset_info(&self, setup: &Setup, data: &crate::Data) -> Info {
+        info(&[
+            ("x_position", data.qpos()[0]),
+            (
+                "z_distance_from_origin",
+                data.qpos()[1] - setup.init_qpos()[1],
+            ),
+        ])
+    }
+}
