@@ -66,8 +66,13 @@ debian_packages=(
     libkrb5support0 libcom-err2 libkeyutils1 libreadline8 libsqlite3-0 libuuid1
     libpython3.11-minimal libpython3.11-stdlib python3.11-minimal
 )
-# wheel.sh's test pins.
-test_pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1)
+# wheel.sh's test pins, read from wheel.sh so that the two runs test with the same packages.
+pins_line="$(grep -m 1 '^test_pins=(' "$crate_dir/wheel.sh")"
+if [ -z "$pins_line" ]; then
+    echo "wheel-aarch64.sh: no 'test_pins=(...)' line in wheel.sh to take the test packages from" >&2
+    exit 1
+fi
+eval "$pins_line"
 
 if [ "$(uname -s)" != Linux ] || [ "$(uname -m)" != x86_64 ]; then
     echo "wheel-aarch64.sh: runs on x86-64 Linux (this is $(uname -s) $(uname -m)); on an aarch64 Linux, wheel.sh builds and tests the wheel natively" >&2
