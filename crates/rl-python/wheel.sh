@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds rlrs as Python users install it, a wheel, and tests that wheel where no Rust is.
 #
+#     bash crates/rl-python/wheel.sh [--build-only] [--target TRIPLE]
+#
 # 1. In a tools virtualenv (target/rl-wheel-tools: maturin and ziglang, pinned below), builds an
 #    abi3 wheel for manylinux2014 (glibc 2.17 and later, so any Linux of the last decade) with
-#    maturin's zig linker, and a source distribution, into target/wheels/.
+#    maturin's zig linker, and a source distribution, into target/wheels/PROFILE/ (dev or
+#    release, below: the two profiles' wheels have the same file name, so each has its own
+#    directory and a CI run never replaces a release wheel with an unoptimised one).
 # 2. Makes a fresh virtualenv (target/rl-wheel-test-venv, removed and made again on every run),
 #    installs the wheel and the pinned test packages into it, and runs the package's pytest
 #    suite against the installed wheel with a PATH that has no cargo or rustc on it (the script
@@ -13,8 +17,16 @@
 #    tests/test_driver.py, are left out here and run by ci.sh).
 # 3. Checks that the source distribution holds the Rust crates the package builds from.
 #
+# --build-only stops after step 1 (no virtualenv, no PyPI but for the tools on the first run).
+# --target TRIPLE builds for aarch64-unknown-linux-gnu or x86_64-unknown-linux-gnu (the default
+# is this machine's); for the other machine it cross-builds, with the Rust standard library of
+# `rustup target add TRIPLE` and zig as the linker. This script cannot test a wheel for another
+# machine, so that needs --build-only: wheel-aarch64.sh builds the aarch64 wheel this way and
+# runs the package's tests on it under qemu-user.
+#
 # CI (`cargo xtask ci`) builds the wheel in the dev profile (`--profile dev`, unoptimised: it
-# tests the packaging, not the speed) to stay within its time. A release wheel, as published:
+# tests the packaging, not the speed) to stay within its time, into target/wheels/dev/. A
+# release wheel, as published, into target/wheels/release/:
 #
 #     RLRS_WHEEL_PROFILE=release bash crates/rl-python/wheel.sh
 #
@@ -30,8 +42,57 @@ export CARGO_TARGET_DIR="$target_dir"
 python="${PYTHON:-python3}"
 profile="${RLRS_WHEEL_PROFILE:-dev}"
 tools="$target_dir/rl-wheel-tools"
-out="$target_dir/wheels"
+out="$target_dir/wheels/$profile"
 venv="$target_dir/rl-wheel-test-venv"
+
+build_only=0
+host_triple="$(uname -m)-unknown-linux-gnu"
+triple="$host_triple"
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --build-only) build_only=1 ;;
+        --target)
+            if [ "$#" -lt 2 ]; then
+                echo "wheel.sh: --target needs a target triple" >&2
+                exit 2
+            fi
+            triple="$2"
+            shift
+            ;;
+        *)
+            echo "wheel.sh: unknown argument '$1' (usage: wheel.sh [--build-only] [--target TRIPLE])" >&2
+            exit 2
+            ;;
+    esac
+    shift
+done
+case "$triple" in
+    x86_64-unknown-linux-gnu) arch=x86_64 ;;
+    aarch64-unknown-linux-gnu) arch=aarch64 ;;
+    *)
+        echo "wheel.sh: --target $triple is not one this script builds (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu)" >&2
+        exit 2
+        ;;
+esac
+case "$profile" in
+    dev | release) ;;
+    *)
+        echo "wheel.sh: RLRS_WHEEL_PROFILE=$profile is neither dev nor release" >&2
+        exit 2
+        ;;
+esac
+target_args=()
+if [ "$triple" != "$host_triple" ]; then
+    target_args=(--target "$triple")
+fi
+if [ "$build_only" -eq 0 ] && [ "$triple" != "$host_triple" ]; then
+    echo "wheel.sh: the $arch wheel cannot be tested on this $(uname -m) machine by wheel.sh: add --build-only (wheel-aarch64.sh builds and tests the aarch64 wheel under qemu-user)" >&2
+    exit 2
+fi
+if command -v rustup > /dev/null && ! rustup target list --installed | grep -qx "$triple"; then
+    echo "wheel.sh: the Rust standard library for $triple is not installed: run 'rustup target add $triple'" >&2
+    exit 1
+fi
 
 tool_pins=(maturin==1.16.0 ziglang==0.17.1)
 test_pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0)
@@ -48,23 +109,27 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "${tool_pins[*]}" ]; then
 fi
 
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$workspace_dir/Cargo.toml" | head -n 1)"
-rm -f "$out"/rlrs-"$version"-*.whl "$out"/rlrs-"$version".tar.gz
-echo "wheel.sh: building the abi3 manylinux2014 wheel ($profile profile) and the sdist into $out"
+# Only this target's wheel is replaced: the other machine's wheel of the same profile stays.
+rm -f "$out"/rlrs-"$version"-*_"$arch".whl "$out"/rlrs-"$version".tar.gz
+echo "wheel.sh: building the abi3 manylinux2014 $arch wheel ($profile profile) and the sdist into $out"
 (
     cd "$crate_dir"
     PATH="$tools/bin:$PATH" "$tools/bin/maturin" build --quiet --zig --compatibility manylinux2014 \
-        --profile "$profile" --out "$out"
+        ${target_args[@]+"${target_args[@]}"} --profile "$profile" --out "$out"
     PATH="$tools/bin:$PATH" "$tools/bin/maturin" sdist --out "$out"
 )
-wheels=("$out"/rlrs-"$version"-cp310-abi3-manylinux2014_x86_64*.whl)
+wheels=("$out"/rlrs-"$version"-cp310-abi3-manylinux*_"$arch".whl)
 if [ ! -f "${wheels[0]}" ]; then
-    echo "wheel.sh: no abi3 manylinux2014 wheel in $out:" >&2
+    echo "wheel.sh: no abi3 manylinux2014 $arch wheel in $out:" >&2
     ls "$out" >&2
     exit 1
 fi
 wheel="${wheels[0]}"
 sdist="$out/rlrs-$version.tar.gz"
-echo "wheel.sh: built $(basename "$wheel") and $(basename "$sdist")"
+echo "wheel.sh: built $wheel and $(basename "$sdist")"
+if [ "$build_only" -eq 1 ]; then
+    exit 0
+fi
 
 echo "wheel.sh: a fresh virtualenv $venv with the wheel"
 rm -rf "$venv"

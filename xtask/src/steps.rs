@@ -211,8 +211,8 @@ pub(crate) static STEPS: [Step; 12] = [
             path: "crates/rl-python/ci.sh",
         },
         remedy: "run 'bash crates/rl-python/ci.sh' and fix the failing test (the wheels are in \
-                 target/wheels, the virtualenvs are target/rl-wheel-test-venv for the tests and \
-                 target/rl-python-venv for the rest; the first run needs PyPI)",
+                 target/wheels/dev, the virtualenvs are target/rl-wheel-test-venv for the tests \
+                 and target/rl-python-venv for the rest; the first run needs PyPI)",
     },
 ];
 

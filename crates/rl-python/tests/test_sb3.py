@@ -9,7 +9,7 @@ them all by hand::
 
     python3 -m venv /tmp/sb3-venv
     /tmp/sb3-venv/bin/pip install -r crates/rl-python/sb3-requirements.txt
-    /tmp/sb3-venv/bin/pip install target/wheels/rlrs-*.whl     # bash crates/rl-python/wheel.sh
+    /tmp/sb3-venv/bin/pip install target/wheels/dev/rlrs-*_x86_64.whl   # bash crates/rl-python/wheel.sh
     /tmp/sb3-venv/bin/python -m pytest crates/rl-python/tests/test_sb3.py
 """
 
