@@ -280,7 +280,9 @@ class RustVectorEnv(VectorEnv):
         )
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
         observation_space = space_from_definition(self._core.observation_space_json())
-        if core_module == "rlrs._core" and _is_minigrid(env_id, core_module):
+        if core_module == "rlrs._core" and (
+            _is_minigrid(env_id, core_module) or env_id.startswith("BabyAI-")
+        ):
             # minigrid's own MissionSpace for the mission, where minigrid is installed.
             from .minigrid import with_mission_space
 
