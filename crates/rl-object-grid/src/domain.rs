@@ -386,6 +386,16 @@ impl MiniGrid {
     pub fn new(params: MiniGridParams) -> Result<MiniGrid, Error> {
         params.validate()?;
         let (width, height) = params.env.grid_size();
+        let max_side = crate::grid::MAX_SIDE;
+        if width > max_side || height > max_side || width == 0 || height == 0 {
+            // Before any size is multiplied out (the image's shape, the step formula).
+            return Err(Error::InvalidParameter {
+                parameter: "size".to_owned(),
+                reason: format!(
+                    "the grid would be {width} by {height}; each side is 1 to {max_side}"
+                ),
+            });
+        }
         let max_steps = params
             .max_steps
             .unwrap_or_else(|| params.env.default_max_steps());

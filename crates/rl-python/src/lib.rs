@@ -160,9 +160,13 @@ fn read_space(definition_json: &str) -> PyResult<rl_spaces::AnySpace> {
 /// `count` is a `ValueError` before anything is allocated.
 const SAMPLES_LIMIT: usize = 1 << 20;
 
+/// The most samples of a space that does not flatten (Sequence, Text, Graph) those functions
+/// draw in one call.
+const UNFLATTENABLE_SAMPLES_LIMIT: usize = 1 << 6;
+
 /// The most numbers (samples times the space's flat length) those functions draw in one call:
-/// 2^26, 512 MiB of `f64`.
-const SAMPLE_ENTRIES_LIMIT: usize = 1 << 26;
+/// 2^22: as JSON text and its parsed tree, a few hundred MiB.
+const SAMPLE_ENTRIES_LIMIT: usize = 1 << 22;
 
 /// Draws `count` samples of `space` (numpy's generator seeded with `seed`) into a vector
 /// reserved fallibly: a `count` over [`SAMPLES_LIMIT`], or samples holding more than
@@ -183,6 +187,14 @@ fn draw_samples(
                 "count is {count}; at most {SAMPLES_LIMIT} samples are drawn in one call"
             ))
         })?;
+    // A space that does not flatten (a Sequence, Text or Graph) has elements of random size
+    // (a Sequence nested six deep holds 4096 items on average): at most 2^10 of them a call.
+    if !rl_spaces::FlattenSpace::is_flattenable(space) && count > UNFLATTENABLE_SAMPLES_LIMIT {
+        return Err(PyValueError::new_err(format!(
+            "count is {count}; at most {UNFLATTENABLE_SAMPLES_LIMIT} samples of {space}, whose \
+             elements have no fixed size, are drawn in one call"
+        )));
+    }
     let entries = count.saturating_mul(rl_spaces::FlattenSpace::flat_dim(space).max(1));
     if entries > SAMPLE_ENTRIES_LIMIT {
         return Err(PyValueError::new_err(format!(

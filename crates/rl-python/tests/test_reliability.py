@@ -273,6 +273,13 @@ def test_sequences_nested_50_deep_are_refused_before_sampling():
         nested = '{"type": "Sequence", "feature_space": ' + nested + '}'
     with pytest.raises(ValueError, match="nested"):
         rlrs._core.space_samples(nested, 0, 1)
+    # Six deep is allowed, but elements without a fixed size come at most 64 a call.
+    six = '{"type": "Discrete", "n": 2}'
+    for _ in range(6):
+        six = '{"type": "Sequence", "feature_space": ' + six + '}'
+    assert len(rlrs._core.space_samples(six, 0, 64)) == 64
+    with pytest.raises(ValueError, match="no fixed size"):
+        rlrs._core.space_samples_jsonable(six, 0, 2**20)
 
 
 def test_space_contains_is_false_for_what_is_no_element_as_gymnasiums():

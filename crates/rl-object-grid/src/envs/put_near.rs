@@ -41,7 +41,7 @@ impl PutNearParams {
         check.at_most(
             "num_objs",
             self.num_objs,
-            inside.div_ceil(2) * inside.div_ceil(2),
+            inside.div_ceil(2).saturating_mul(inside.div_ceil(2)),
         );
     }
 
