@@ -163,3 +163,94 @@ fn grids_read_from_json_have_as_many_cells_as_their_sides_say() {
     .expect("one wall");
     assert_eq!(grid.encode(), vec![2, 5, 0]);
 }
+
+/// The numeric fields of a JSON object, with their paths as flat keyword arguments take them.
+fn numeric_fields(value: &serde_json::Value, out: &mut Vec<String>) {
+    if let serde_json::Value::Object(fields) = value {
+        for (name, field) in fields {
+            match field {
+                serde_json::Value::Number(_) | serde_json::Value::Null => out.push(name.clone()),
+                serde_json::Value::Array(items) if items.iter().all(|item| item.is_number()) => {
+                    out.push(name.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Every numeric keyword argument of every MiniGrid and BabyAI id, given flat with values
+/// from 0 to 2^64 - 1 as a Python caller may pass them: the build either succeeds or is an
+/// error naming the argument; it never panics (sizes multiplied out before they are bounded
+/// overflowed once: `size=2**63-1` on GoToObject).
+#[test]
+fn huge_keyword_arguments_are_refused_by_name_never_overflow() {
+    rl_object_grid::register();
+    let values: [serde_json::Value; 8] = [
+        serde_json::json!(0),
+        serde_json::json!(1),
+        serde_json::json!(257),
+        serde_json::json!(1_u64 << 32),
+        serde_json::json!((1_u64 << 53) + 1),
+        serde_json::json!(i64::MAX),
+        serde_json::json!(u64::MAX),
+        serde_json::json!(-1),
+    ];
+    let mut built = 0;
+    let mut refused = 0;
+    let ids = ids::IDS
+        .iter()
+        .copied()
+        .chain(rl_object_grid::babyai::ids::IDS.iter().copied());
+    for id in ids {
+        let defaults = rl_core::registry::describe(id).expect("registered");
+        let mut names = Vec::new();
+        if id.starts_with("MiniGrid-") {
+            let params = serde_json::to_value(MiniGridParams::for_id(id).expect("an id"))
+                .expect("parameters as JSON");
+            numeric_fields(&params, &mut names);
+            if let Some(family) = params["env"]
+                .as_object()
+                .and_then(|env| env.values().next())
+            {
+                numeric_fields(family, &mut names);
+            }
+        } else {
+            let params = serde_json::to_value(
+                rl_object_grid::babyai::BabyAiParams::for_id(id).expect("an id"),
+            )
+            .expect("parameters as JSON");
+            numeric_fields(&params, &mut names);
+            if let Some(level) = params["level"]
+                .as_object()
+                .and_then(|level| level.values().next())
+            {
+                numeric_fields(level, &mut names);
+            }
+        }
+        assert!(
+            !names.is_empty(),
+            "{id}: no numeric parameters found ({defaults:?})"
+        );
+        for name in &names {
+            for value in &values {
+                let value = if name.ends_with("_pos") || name == "agent_room" || name == "goal_pos"
+                {
+                    serde_json::json!([value, value])
+                } else {
+                    value.clone()
+                };
+                let overrides = serde_json::json!({ name.as_str(): value });
+                match rl_core::registry::build(id, Some(&overrides)) {
+                    Ok(_) => built += 1,
+                    Err(error) => {
+                        refused += 1;
+                        let text = error.to_string();
+                        assert!(text.contains(name.as_str()), "{id} {overrides}: {text}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(built > 0 && refused > 0, "built {built}, refused {refused}");
+}

@@ -166,7 +166,12 @@ impl BabyAiParams {
         let needs = |min_cols: usize, min_rows: usize| -> Result<(), Error> {
             if cols < min_cols || rows < min_rows {
                 return Err(Error::InvalidParameter {
-                    parameter: "num_cols".to_owned(),
+                    parameter: if cols < min_cols {
+                        "num_cols"
+                    } else {
+                        "num_rows"
+                    }
+                    .to_owned(),
                     reason: format!(
                         "the level needs at least {min_cols} columns and {min_rows} rows of \
                          rooms, got {cols} by {rows}"
@@ -177,7 +182,7 @@ impl BabyAiParams {
         };
         let inside = (self.room_size - 2) * (self.room_size - 2);
         let per_room = |count: usize, name: &str| -> Result<(), Error> {
-            if count + 1 >= inside {
+            if count.saturating_add(1) >= inside {
                 return Err(Error::InvalidParameter {
                     parameter: format!("level.{name}"),
                     reason: format!(
@@ -191,15 +196,23 @@ impl BabyAiParams {
         match &self.level {
             Level::GoToRedBallGrey { num_dists }
             | Level::GoToRedBall { num_dists }
-            | Level::GoToRedBlueBall { num_dists } => per_room(num_dists + 1, "num_dists"),
+            | Level::GoToRedBlueBall { num_dists } => {
+                per_room(num_dists.saturating_add(1), "num_dists")
+            }
             Level::GoToLocal { num_dists } => per_room(*num_dists, "num_dists"),
             Level::GoTo { num_dists, .. } => {
                 if *num_dists == 0 {
                     return fail("go_to.num_dists", "must be at least 1, got 0".to_owned());
                 }
                 per_room(num_dists / (rows * cols), "num_dists")?;
-                if *num_dists + 1 >= total {
-                    return fail("go_to.num_dists", format!("{num_dists} objects do not fit"));
+                if num_dists.saturating_add(1) >= total {
+                    return fail(
+                        "go_to.num_dists",
+                        format!(
+                            "{num_dists} objects do not fit {rows} by {cols} rooms (num_rows by \
+                             num_cols) of {inside} free cells each with the agent"
+                        ),
+                    );
                 }
                 Ok(())
             }
@@ -288,10 +301,14 @@ impl BabyAiParams {
                         "a locked room needs at least two rooms".to_owned(),
                     );
                 }
-                if params.num_dists + 1 >= total {
+                if params.num_dists.saturating_add(1) >= total {
                     return fail(
                         "level_gen.num_dists",
-                        format!("{} objects do not fit", params.num_dists),
+                        format!(
+                            "{} objects do not fit {rows} by {cols} rooms (num_rows by num_cols) \
+                             of {inside} free cells each with the agent",
+                            params.num_dists
+                        ),
                     );
                 }
                 Ok(())

@@ -38,7 +38,11 @@ impl KeyCorridorParams {
     pub(crate) fn check(&self, check: &mut Check) {
         check.at_least("num_rows", self.num_rows, 1);
         check.at_least("room_size", self.room_size, 3);
-        check.room_grid("room_size", self.room_size, self.num_rows, 3);
+        check.room_grid(
+            ("room_size", self.room_size),
+            ("num_rows", self.num_rows),
+            3,
+        );
         check.pickable("obj_type", self.obj_type);
     }
 

@@ -278,7 +278,8 @@ impl EnvParams {
             EnvParams::RedBlueDoors(p) => 20 * square(p.size),
             EnvParams::ObstructedMaze1(_) => 4 * 2 * square(obstructed_maze::ROOM_SIZE),
             EnvParams::ObstructedMazeFull(p) => {
-                4 * p.num_rooms_visited as u64 * square(obstructed_maze::ROOM_SIZE)
+                // Python's integers do not overflow: a cap past u64 is no cap at all.
+                (p.num_rooms_visited as u64).saturating_mul(4 * square(obstructed_maze::ROOM_SIZE))
             }
         }
     }
@@ -547,7 +548,9 @@ impl Check {
 
     /// `count` objects and the agent fit inside the walls of a `width` by `height` room.
     pub(crate) fn objects(&mut self, parameter: &str, count: usize, width: usize, height: usize) {
-        let inside = width.saturating_sub(2) * height.saturating_sub(2);
+        let inside = width
+            .saturating_sub(2)
+            .saturating_mul(height.saturating_sub(2));
         if count == 0 || count >= inside {
             self.fail(
                 parameter,
@@ -560,12 +563,12 @@ impl Check {
         }
     }
 
-    /// A room grid whose size stays within [`MAX_SIDE`].
+    /// A room grid whose size stays within [`MAX_SIDE`]: a grid too wide names the room size,
+    /// one too tall (and not too wide) the number of rows.
     pub(crate) fn room_grid(
         &mut self,
-        parameter: &str,
-        room_size: usize,
-        rows: usize,
+        (size_parameter, room_size): (&str, usize),
+        (rows_parameter, rows): (&str, usize),
         columns: usize,
     ) {
         if room_size < 3 || rows == 0 {
@@ -573,10 +576,16 @@ impl Check {
         }
         let (width, height) = room_grid_size(room_size.min(MAX_SIDE), rows.min(MAX_SIDE), columns);
         if width > MAX_SIDE || height > MAX_SIDE {
+            let parameter = if width > MAX_SIDE {
+                size_parameter
+            } else {
+                rows_parameter
+            };
             self.fail(
                 parameter,
                 format!(
-                    "makes a grid of {width} by {height}, beyond the limit of {MAX_SIDE} a side"
+                    "makes a grid of {width} by {height} ({size_parameter} {room_size}, \
+                     {rows_parameter} {rows}), beyond the limit of {MAX_SIDE} a side"
                 ),
             );
         }

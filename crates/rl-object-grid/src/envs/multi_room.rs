@@ -59,7 +59,15 @@ struct Room {
 impl MultiRoomParams {
     pub(crate) fn check(&self, check: &mut Check) {
         check.at_least("min_num_rooms", self.min_num_rooms, 1);
-        check.at_least("max_num_rooms", self.max_num_rooms, self.min_num_rooms);
+        if self.max_num_rooms < self.min_num_rooms {
+            check.fail(
+                "max_num_rooms",
+                format!(
+                    "must be at least min_num_rooms ({}), got {}",
+                    self.min_num_rooms, self.max_num_rooms
+                ),
+            );
+        }
         check.at_most("max_num_rooms", self.max_num_rooms, 64);
         check.at_least("max_room_size", self.max_room_size, 4);
         check.side("width", self.width, 5);
