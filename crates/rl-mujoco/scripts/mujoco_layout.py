@@ -27,6 +27,8 @@ FIELDS = [
     ("mjModel", "nbody", "model_nbody"),
     ("mjModel", "nsite", "model_nsite"),
     ("mjModel", "ntendon", "model_ntendon"),
+    ("mjModel", "narena", "model_narena"),
+    ("mjModel", "nbuffer", "model_nbuffer"),
     ("mjModel", "opt.timestep", "model_timestep"),
     ("mjModel", "qpos0", "model_qpos0"),
     ("mjModel", "body_mass", "model_body_mass"),

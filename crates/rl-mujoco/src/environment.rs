@@ -261,10 +261,18 @@ impl<T: Task> Domain for MujocoDomain<T> {
         &self.action_space
     }
 
+    /// The bytes of one `mjData` (its arena, buffer and struct), which MuJoCo allocates
+    /// outside the Rust state: vectors reserve them for every environment before building
+    /// any, so that too many environments are an error rather than MuJoCo's exit.
+    fn state_heap_bytes(&self) -> usize {
+        self.setup.model().sizes().data_bytes
+    }
+
     /// A new `mjData`, then [`initial_state_into`](Domain::initial_state_into).
     ///
     /// # Panics
-    /// When MuJoCo cannot allocate the data (out of memory).
+    /// When MuJoCo cannot allocate the data (out of memory, [`Data::new`]'s error); vectors
+    /// check the memory of all their states first ([`Domain::state_heap_bytes`]).
     fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> Data {
         let mut data = Data::new(Arc::clone(self.setup.model()))
             .unwrap_or_else(|error| panic!("making MuJoCo data: {error}"));

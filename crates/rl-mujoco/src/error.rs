@@ -28,6 +28,14 @@ pub enum MujocoError {
         /// MuJoCo's message.
         reason: String,
     },
+    /// The memory for a simulation state (`mjData`) could not be allocated.
+    #[error("out of memory: a state of the MuJoCo model {model} needs {bytes} bytes")]
+    OutOfMemory {
+        /// The model's file or name.
+        model: String,
+        /// The bytes one state takes (`narena + nbuffer + sizeof(mjData)`).
+        bytes: usize,
+    },
     /// A parameter is invalid.
     #[error("invalid parameter `{name}`: {reason}")]
     Parameter {

@@ -28,6 +28,8 @@ pub(crate) struct Layout {
     pub(crate) model_nbody: Field,
     pub(crate) model_nsite: Field,
     pub(crate) model_ntendon: Field,
+    pub(crate) model_narena: Field,
+    pub(crate) model_nbuffer: Field,
     pub(crate) model_timestep: Field,
     pub(crate) model_qpos0: Field,
     pub(crate) model_body_mass: Field,
@@ -75,6 +77,8 @@ impl Layout {
             self.model_nbody,
             self.model_nsite,
             self.model_ntendon,
+            self.model_narena,
+            self.model_nbuffer,
         ];
         let words = [
             self.model_timestep,

@@ -30,6 +30,14 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 480,
             size: 8,
         },
+        model_narena: Field {
+            offset: 768,
+            size: 8,
+        },
+        model_nbuffer: Field {
+            offset: 776,
+            size: 8,
+        },
         model_timestep: Field {
             offset: 792,
             size: 8,
@@ -139,6 +147,14 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 472,
             size: 8,
         },
+        model_narena: Field {
+            offset: 768,
+            size: 8,
+        },
+        model_nbuffer: Field {
+            offset: 776,
+            size: 8,
+        },
         model_timestep: Field {
             offset: 792,
             size: 8,
@@ -246,6 +262,14 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         },
         model_ntendon: Field {
             offset: 472,
+            size: 8,
+        },
+        model_narena: Field {
+            offset: 768,
+            size: 8,
+        },
+        model_nbuffer: Field {
+            offset: 776,
             size: 8,
         },
         model_timestep: Field {

@@ -37,6 +37,9 @@ pub struct Sizes {
     pub nsite: usize,
     /// Tendons (`ntendon`).
     pub ntendon: usize,
+    /// The bytes `mj_makeData` allocates for one state: its arena (`narena`, the stack
+    /// included), its buffer (`nbuffer`) and the `mjData` struct itself.
+    pub data_bytes: usize,
 }
 
 /// A compiled MuJoCo model (`mjModel`), read-only once built.
@@ -185,6 +188,9 @@ impl Model {
                 nbody: read_size(base, layout.model_nbody),
                 nsite: read_size(base, layout.model_nsite),
                 ntendon: read_size(base, layout.model_ntendon),
+                data_bytes: read_size(base, layout.model_narena)
+                    .saturating_add(read_size(base, layout.model_nbuffer))
+                    .saturating_add(layout.data_size),
             }
         };
         Ok(Model {
@@ -333,7 +339,22 @@ impl fmt::Debug for Data {
 impl Data {
     /// A fresh state of `model` (`mj_makeData`: the reference configuration, at rest).
     #[allow(unsafe_code)]
+    ///
+    /// # Errors
+    /// [`MujocoError::OutOfMemory`] when the memory the state needs cannot be had: MuJoCo's own
+    /// allocation failure ends the process (its error handler exits), so the bytes are first
+    /// reserved and released here, and a state that would not fit is refused before MuJoCo
+    /// allocates it.
     pub fn new(model: Arc<Model>) -> Result<Data, MujocoError> {
+        let bytes = model.sizes.data_bytes;
+        let mut probe: Vec<u8> = Vec::new();
+        if probe.try_reserve_exact(bytes).is_err() {
+            return Err(MujocoError::OutOfMemory {
+                model: model.name.clone(),
+                bytes,
+            });
+        }
+        drop(probe);
         // SAFETY: a live model.
         let data = unsafe { (model.library.functions.make_data)(model.pointer.as_ptr()) };
         let pointer = NonNull::new(data).ok_or_else(|| MujocoError::Model {

@@ -186,13 +186,14 @@ fn numeric_fields(value: &serde_json::Value, out: &mut Vec<String>) {
 #[test]
 fn huge_keyword_arguments_are_refused_by_name_never_overflow() {
     rl_object_grid::register();
-    let values: [serde_json::Value; 8] = [
+    let values: [serde_json::Value; 9] = [
         serde_json::json!(0),
         serde_json::json!(1),
         serde_json::json!(257),
         serde_json::json!(1_u64 << 32),
         serde_json::json!((1_u64 << 53) + 1),
         serde_json::json!(i64::MAX),
+        serde_json::json!(1_u64 << 63),
         serde_json::json!(u64::MAX),
         serde_json::json!(-1),
     ];

@@ -192,3 +192,29 @@ def test_vectors_step_as_sync_vector_env(env_id, threads, autoreset_mode):
 )
 def test_vector_observations_are_float64_bit_for_bit():
     run_vectors("Hopper-v5", 1, "NextStep", 5, float64_rows)
+
+
+def test_a_vector_too_large_for_the_memory_is_an_error_not_an_exit():
+    """MuJoCo's own allocation failure ends the process (its error handler prints "Could not
+    allocate memory" and exits, found by the fuzz target under a 4 GiB address-space limit):
+    a vector reserves every state's MuJoCo memory first, so too many environments are a
+    ValueError naming the count, and the process lives on."""
+    import subprocess
+    import sys
+
+    script = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (4096 << 20, 4096 << 20))
+import rlrs
+try:
+    rlrs.RustVectorEnv('Humanoid-v5', 400, threads=2)
+except ValueError as error:
+    assert 'count' in str(error), error
+    print('refused')
+vector = rlrs.RustVectorEnv('Humanoid-v5', 8, threads=2)
+vector.reset(seed=0)
+print('still alive')
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["refused", "still", "alive"], done.stdout

@@ -521,7 +521,7 @@ impl Check {
     ) {
         if let Some([x, y]) = start {
             let inside =
-                x >= 1 && y >= 1 && (x as i64) < width as i64 - 1 && (y as i64) < height as i64 - 1;
+                x >= 1 && y >= 1 && x as u64 + 1 < width as u64 && y as u64 + 1 < height as u64;
             if !inside {
                 self.fail(
                     parameter,
