@@ -11,9 +11,22 @@
 //! `drop` and read beside its objects index by index, a door it should open but finds open
 //! closed first, the "move away" rule when standing on the target). Where minigrid's bot raises
 //! an exception, [`BabyAiBot::replan`] returns the matching [`BotError`]; where it would loop
-//! forever (a plan that keeps replacing itself without suggesting an action, as after random
-//! actions in UnlockToUnlock), the replan stops after [`MAX_REPLANS`] subgoal replans with
+//! forever (a plan that keeps replacing itself without suggesting an action, as in some
+//! episodes of UnlockToUnlock, GoToImpUnlock and Unlock), the replan stops after [`MAX_REPLANS`] subgoal replans with
 //! [`BotError::PlanningLoop`] instead of hanging.
+//!
+//! How often it succeeds alone (the episode ends with a positive reward), over seeds 0 to 199
+//! of every id (`cargo run --release -p rlrs-object-grid --example babyai_bot -- 200`): every
+//! episode of 85 of the 96 ids, 93.8% of all 19 200. The others fail as minigrid's bot does
+//! (its docstring names KeyInBox and the PutNext*Carrying levels; the failing levels' seeds
+//! were stepped beside minigrid's bot, which fails the same episodes the same way): KeyInBox
+//! 0% (its key lies in a box: no key to fetch, an assertion), PutNextS5N2Carrying,
+//! PutNextS6N3Carrying and PutNextS7N4Carrying 0% ("nothing left to explore", an assertion),
+//! OpenDoorsOrderN2Debug 35% and OpenDoorsOrderN4Debug 29% (exploring, it opens doors out of
+//! the instruction's order, which these strict levels fail), UnlockToUnlock 54.5%,
+//! GoToImpUnlock 95% and Unlock 98% (replans forever: [`BotError::PlanningLoop`]),
+//! SynthS5R2 98% (two time limits, two assertions), PickupDistDebug 98.5% (a pickup of another
+//! object, which the strict level fails).
 //!
 //! ```
 //! use rand::SeedableRng;
