@@ -284,3 +284,33 @@ fn babyai_bot_stops_with_minigrids_error_in_key_in_box() {
     let result = solve(&domain, 1);
     assert!(matches!(result, Err(BotError::Assertion(_))), "{result:?}");
 }
+
+/// What minigrid's bot cannot read raises there (a toggle said taken before any replan: its
+/// `prev_fwd_cell` is not set yet); a state of another episode's size is refused; after an
+/// error the bot gives it again.
+#[test]
+fn babyai_bot_errors_name_the_problem_and_stay() {
+    let domain = BabyAi::for_id("BabyAI-GoToLocal-v0").expect("a registered id");
+    let mut rng = NumpyGenerator::seed_from_u64(2);
+    let state = domain.initial_state(Mode::Training, &mut rng);
+    let mut bot = BabyAiBot::new(&domain, &state);
+    let error = bot.replan(&state, Some(rl_object_grid::TOGGLE));
+    assert!(
+        matches!(error, Err(BotError::MissingMemory(_))),
+        "{error:?}"
+    );
+    assert_eq!(bot.replan(&state, None), error);
+    let larger = BabyAi::for_id("BabyAI-GoTo-v0").expect("a registered id");
+    let other = larger.initial_state(Mode::Training, &mut rng);
+    let mut bot = BabyAiBot::new(&domain, &state);
+    let error = bot.replan(&other, None).expect_err("another grid size");
+    assert_eq!(
+        error,
+        BotError::WrongEpisode {
+            expected: (8, 8),
+            found: (22, 22)
+        }
+    );
+    assert!(error.to_string().contains("22 by 22"), "{error}");
+    assert!(bot.replan(&state, None).is_ok());
+}

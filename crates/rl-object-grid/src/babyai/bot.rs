@@ -71,7 +71,8 @@ use crate::{DONE, DROP, FORWARD, LEFT, PICKUP, RIGHT, TOGGLE};
 pub const MAX_REPLANS: usize = 10_000;
 
 /// Why [`BabyAiBot::replan`] gave no action: minigrid's bot raises an exception there, or
-/// would loop forever. After an error the bot gives the same error again (make a new bot).
+/// would loop forever. After an error the bot gives the same error again (make a new bot),
+/// but for [`BotError::WrongEpisode`], which changes nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BotError {
@@ -546,7 +547,8 @@ impl BabyAiBot {
     /// # Errors
     ///
     /// Where minigrid's bot raises, or would loop forever: see [`BotError`]. After an error
-    /// every call returns it again.
+    /// every call returns it again (but after [`BotError::WrongEpisode`], which changes
+    /// nothing).
     pub fn replan(
         &mut self,
         state: &BabyAiState,
@@ -1317,7 +1319,7 @@ impl BabyAiBot {
 
 /// The position of cell index `cell`.
 fn position_of(cell: u32, width: usize) -> Position {
-    let width = width as u32;
+    let width = (width as u32).max(1);
     Position::new((cell % width) as i32, (cell / width) as i32)
 }
 
