@@ -65,9 +65,10 @@ use crate::view::for_each_visible;
 use crate::{DONE, DROP, FORWARD, LEFT, PICKUP, RIGHT, TOGGLE};
 
 /// The most subgoal replans one [`BabyAiBot::replan`] makes before giving up with
-/// [`BotError::PlanningLoop`]. A replan that ends takes a handful (each replan of a subgoal
-/// either suggests an action or changes the plan towards one); minigrid's bot, in the
-/// situations where it exceeds this, replans forever.
+/// [`BotError::PlanningLoop`]. A replan that ends takes a handful; each replan that reached
+/// this bound in the recorded traces (`tests/babyai_bot.rs`) is one where minigrid's bot never
+/// returned (the recording script's alarm stopped it), and the bot's actions and errors there
+/// are minigrid's.
 pub const MAX_REPLANS: usize = 10_000;
 
 /// Why [`BabyAiBot::replan`] gave no action: minigrid's bot raises an exception there, or
