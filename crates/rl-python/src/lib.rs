@@ -21,6 +21,8 @@
 //!   Gymnasium's toy-text internals for `rlrs.toy_text` ([`toy_text`]).
 //! - `is_minigrid`, `minigrid_domain`, `minigrid_state`, `minigrid_frame` and `minigrid_view`:
 //!   what `rlrs.minigrid.MiniGridEnv` reads for minigrid's attributes (`src/minigrid.rs`).
+//! - `BabyAiBot(env)` and `DisappearedBoxError`: minigrid's BabyAI bot over an environment of
+//!   a `BabyAI-*` id, which `rlrs.BabyAIBot` wraps (`src/babyai.rs`).
 //!
 //! # Exposing a domain of your own
 //!
@@ -60,6 +62,7 @@ use rl_core::CoreError;
 use rl_core::registry::RegisteredDomain;
 use serde_json::Value;
 
+mod babyai;
 mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
@@ -346,6 +349,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(toy_text::taxi_locations, module)?)?;
     module.add_function(wrap_pyfunction!(toy_text::frozen_lake_random_map, module)?)?;
     minigrid::add_to_module(module)?;
+    babyai::add_to_module(module)?;
     Ok(())
 }
 
