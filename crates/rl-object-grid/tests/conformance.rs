@@ -186,9 +186,10 @@ fn numeric_fields(value: &serde_json::Value, out: &mut Vec<String>) {
 #[test]
 fn huge_keyword_arguments_are_refused_by_name_never_overflow() {
     rl_object_grid::register();
-    let values: [serde_json::Value; 9] = [
+    let values: [serde_json::Value; 10] = [
         serde_json::json!(0),
         serde_json::json!(1),
+        serde_json::json!(3),
         serde_json::json!(257),
         serde_json::json!(1_u64 << 32),
         serde_json::json!((1_u64 << 53) + 1),

@@ -356,6 +356,11 @@ class Catalogue:
         # The benchmarks' driver is in a build with the feature `bench-driver` only (ci.sh's);
         # without it, no operation uses one.
         self.driver = hasattr(rlrs._core, "RustDriver")
+        # The render modes of each id ("rgb_array" and "human" only where the core draws
+        # frames: not yet the MuJoCo ids).
+        self.render_modes: dict[str, list[str]] = {
+            env_id: rlrs.env.id_metadata("rlrs._core", env_id)["render_modes"] for env_id in self.ids
+        }
         self.params: dict[str, list[str]] = {}
         self.states: dict[str, list] = {}
         self.action: dict[str, tuple] = {}
@@ -593,7 +598,8 @@ class Generator:
         if kind == "E":
             self.env_ids[k] = env_id
             self.human.discard(k)
-            return "make_env", f"E[{k}] = rlrs.RustEnv({env_id!r}, render_mode={self.pick(['ansi', 'rgb_array', None])!r})\nreset(E[{k}], seed={seed})"
+            mode = self.pick([m for m in ("ansi", "rgb_array") if m in self.cat.render_modes[env_id]] + [None])
+            return "make_env", f"E[{k}] = rlrs.RustEnv({env_id!r}, render_mode={mode!r})\nreset(E[{k}], seed={seed})"
         if kind == "C":
             self.core_ids[k] = env_id
             return "core_env", f"C[{k}] = rlrs._core.Environment({env_id!r}, None, {seed})"
@@ -616,18 +622,19 @@ class Generator:
         k = self.rng.randrange(self.VEC_SLOTS)
         return k, self.vec_ids.get(k) or self.good_id()
 
-    def render_mode(self):
-        """A render_mode argument (source) and whether it is a valid one."""
+    def render_mode(self, env_id):
+        """A render_mode argument (source) and whether it is a valid one for `env_id`."""
         if not self.chance(0.3):
             return "", True
         mode = self.pick(["ansi", "rgb_array", "ansi", "rgb_array", "human", "", 3, None])
-        return f", render_mode={lit(mode)}", mode in ("ansi", "rgb_array", None)
+        modes = self.cat.render_modes.get(env_id, []) if isinstance(env_id, str) else []
+        return f", render_mode={lit(mode)}", mode is None or (mode in ("ansi", "rgb_array") and mode in modes)
 
     def op_make_env(self) -> str:
         k = self.rng.randrange(self.ENV_SLOTS)
         env_id = self.good_id() if self.chance(0.92) else self.bad_id()
         kwargs, hostile = self.params(env_id if isinstance(env_id, str) else "")
-        render, render_ok = self.render_mode()
+        render, render_ok = self.render_mode(env_id)
         if self.chance(0.85):
             call = f"rlrs.RustEnv({lit(env_id)}{render}{self.kwargs_source(kwargs, render)})"
         else:

@@ -218,3 +218,18 @@ print('still alive')
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["refused", "still", "alive"], done.stdout
+
+
+def test_weights_and_noise_beyond_a_million_are_refused_by_name():
+    """Gymnasium takes any float, but ``reset_noise_scale=1.5e58`` gives InvertedDoublePendulum
+    NaN observations at its reset (found by the fuzz target): weights and noise scales are at
+    most 10^6 in magnitude, as the classic domains' physical quantities, and a refusal names
+    the parameter."""
+    for env_id, name in [("InvertedDoublePendulum-v5", "reset_noise_scale"),
+                         ("HalfCheetah-v5", "forward_reward_weight"), ("Pusher-v5", "reward_control_weight")]:
+        for value in [1.54e58, -2e6, float("inf")]:
+            with pytest.raises(ValueError, match=name):
+                rlrs.RustEnv(env_id, **{name: value})
+        env = rlrs.RustEnv(env_id, **{name: 1e6})
+        observation, _ = env.reset(seed=0)
+        assert np.all(np.isfinite(observation))

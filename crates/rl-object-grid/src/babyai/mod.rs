@@ -190,7 +190,9 @@ impl BabyAiParams {
                 return Err(Error::InvalidParameter {
                     parameter: format!("level.{name}"),
                     reason: format!(
-                        "{count} objects do not fit a room of {inside} free cells with the agent"
+                        "{count} objects do not fit a room of {inside} free cells with the agent \
+                         (room_size {})",
+                        self.room_size
                     ),
                 });
             }
@@ -214,7 +216,8 @@ impl BabyAiParams {
                         "go_to.num_dists",
                         format!(
                             "{num_dists} objects do not fit {rows} by {cols} rooms (num_rows by \
-                             num_cols) of {inside} free cells each with the agent"
+                             num_cols) of {inside} free cells each (room_size {}) with the agent",
+                            self.room_size
                         ),
                     );
                 }
@@ -310,8 +313,8 @@ impl BabyAiParams {
                         "level_gen.num_dists",
                         format!(
                             "{} objects do not fit {rows} by {cols} rooms (num_rows by num_cols) \
-                             of {inside} free cells each with the agent",
-                            params.num_dists
+                             of {inside} free cells each (room_size {}) with the agent",
+                            params.num_dists, self.room_size
                         ),
                     );
                 }

@@ -70,6 +70,8 @@ impl MultiRoomParams {
         }
         check.at_most("max_num_rooms", self.max_num_rooms, 64);
         check.at_least("max_room_size", self.max_room_size, 4);
+        // A room wider than any grid can never be placed: minigrid would draw sizes forever.
+        check.at_most("max_room_size", self.max_room_size, super::MAX_SIDE);
         check.side("width", self.width, 5);
         check.side("height", self.height, 5);
     }
