@@ -81,7 +81,7 @@ use crate::batch::AnyDomainStates;
 pub use crate::documentation::{Documentation, DocumentationSection};
 pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
 use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
-pub use crate::run_settings::{RunSettings, Success};
+pub use crate::run_settings::{PythonType, RunSettings, Success};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,

@@ -140,6 +140,9 @@ def assert_same_vector_info(ours: dict, theirs: dict, where: str) -> None:
             assert ours[key].dtype == value.dtype == np.bool_, f"{where}: info[{key!r}]"
             assert (ours[key] == value).all(), f"{where}: info[{key!r}]"
         else:
+            # Gymnasium's dtypes (float32 for the control costs, float64 otherwise; the
+            # humanoids' tendons (num_envs, 2) arrays), then the values bit for bit.
+            assert np.asarray(ours[key]).dtype == np.asarray(value).dtype, f"{where}: {key!r}"
             mine = np.asarray(ours[key], dtype=np.float64)
             expected = np.asarray(value, dtype=np.float64)
             assert mine.shape == expected.shape, f"{where}: info[{key!r}]"
@@ -197,14 +200,23 @@ def run_vectors(env_id, threads, autoreset_mode, steps):
         ("Ant-v5", 2, "NextStep"),
         ("InvertedPendulum-v5", 2, "SameStep"),
         ("InvertedPendulum-v5", 1, "NextStep"),
+        # Infos with arrays (the tendons): laid out by Gymnasium's own _add_info.
+        ("Humanoid-v5", 2, "SameStep"),
     ],
 )
 def test_vectors_step_as_sync_vector_env(env_id, threads, autoreset_mode):
     ended = run_vectors(env_id, threads, autoreset_mode, 120)
     if env_id != "Ant-v5":
-        # Hopper's and InvertedPendulum's random episodes end within 120 steps: the
-        # autoresets' reset infos and final infos were compared.
+        # Hopper's, InvertedPendulum's and Humanoid's random episodes end within 120 steps:
+        # the autoresets' reset infos and final infos were compared.
         assert ended > 0
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_every_ids_vector_is_sync_vector_envs(env_id):
+    """Every id's vector (same-step autoreset, 2 threads) beside SyncVectorEnv: observations,
+    rewards, flags and infos with their dtypes, the autoresets' reset and final infos."""
+    run_vectors(env_id, 2, "SameStep", 60)
 
 
 def test_vector_observations_are_float64_bit_for_bit():

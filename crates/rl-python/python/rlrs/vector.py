@@ -12,13 +12,16 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
 from .env import (
+    PYTHON_TYPES,
     UnknownIdError,
     _is_minigrid,
     checked_seed,
     core,
     id_metadata,
+    info_converters,
     mask_info,
     params_json,
+    typed_info,
 )
 from .spaces import space_from_definition
 
@@ -282,6 +285,13 @@ class RustVectorEnv(VectorEnv):
         self._mask_info = mask_info(
             info_action_mask, settings, self._core.action_masks, env_id
         )
+        # The reference's types of the info entries, where the registration names them
+        # (Gymnasium's MuJoCo ids): each environment's entry converted, and the batch of a
+        # key in the dtype SyncVectorEnv's _add_info gives it (float32 for a float32 entry).
+        self._info_converters = info_converters(settings)
+        self._info_dtypes = {
+            key: PYTHON_TYPES[kind][1] for key, kind in settings.get("info_types", {}).items()
+        }
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
         observation_space = space_from_definition(self._core.observation_space_json())
         if core_module == "rlrs._core" and (
@@ -563,11 +573,16 @@ class RustVectorEnv(VectorEnv):
         columns = self._core.info_columns(final, selected)
         if columns is not None:
             for key, (values, mask) in columns.items():
+                dtype = self._info_dtypes.get(key)
+                if dtype is not None and values.dtype != dtype:
+                    values = values.astype(dtype)
                 info[key] = values
                 info[f"_{key}"] = mask
             return info
         pairs = self._core.final_infos() if final else self._core.infos(selected)
         for i, env_info in pairs:
+            if self._info_converters:
+                env_info = typed_info(env_info, self._info_converters)
             info = self._add_info(info, env_info, i)
         return info
 
