@@ -37,7 +37,7 @@ python="${PYTHON:-python3}"
 # Gymnasium's RecordVideo; mujoco for the MuJoCo v5 ids beside Gymnasium's, tests/test_mujoco.py,
 # and the Rust tests of rl-mujoco, which find its library through this venv). wheel.sh pins the
 # same test packages.
-pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 maturin==1.16.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0)
+pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 maturin==1.16.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0)
 
 if ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)'; then
     echo "ci.sh: $python is older than Python 3.10, which rlrs needs" >&2

@@ -95,7 +95,7 @@ if command -v rustup > /dev/null && ! rustup target list --installed | grep -qx 
 fi
 
 tool_pins=(maturin==1.16.0 ziglang==0.17.1)
-test_pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0)
+test_pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0)
 
 if [ ! -x "$tools/bin/python" ]; then
     echo "wheel.sh: creating the tools virtualenv $tools"
@@ -170,7 +170,10 @@ print(f"wheel.sh: rlrs {rlrs.__version__} imported from {where.parent}")
 EOF
     echo "wheel.sh: running pytest against the wheel"
     set +e
-    "$venv/bin/python" -m pytest a/b/tests -q -p no:cacheprovider --ignore=a/b/tests/test_driver.py
+    # pytest-xdist: the ~1,000 tests (most of them side by side with the references) on every
+    # core, about half the time on two (`-n 0` runs them in this process).
+    "$venv/bin/python" -m pytest a/b/tests -q -p no:cacheprovider -n "${RL_PYTEST_WORKERS:-auto}" \
+        --ignore=a/b/tests/test_driver.py
     status=$?
     set -e
     if [ "$status" -eq 5 ]; then

@@ -157,3 +157,42 @@ fn babyai_steps_in_place_without_allocating() {
         assert_eq!(allocated, 0, "{id}");
     }
 }
+
+/// The BabyAI bot's replans allocate nothing (its searches' buffers are made for the grid
+/// when the bot is made) on levels where it fetches no key (fetching a key lists the keys of
+/// its colour).
+#[test]
+fn babyai_bot_replans_allocate_nothing() {
+    use rl_object_grid::babyai::BabyAi;
+    use rl_object_grid::babyai::bot::BabyAiBot;
+    for id in [
+        "BabyAI-GoToLocal-v0",
+        "BabyAI-GoTo-v0",
+        "BabyAI-PickupLoc-v0",
+        "BabyAI-PutNextLocal-v0",
+        "BabyAI-GoToSeq-v0",
+    ] {
+        let domain = BabyAi::for_id(id).expect("a registered id");
+        for seed in 0..3 {
+            let mut rng = NumpyGenerator::seed_from_u64(seed);
+            let mut state = domain.generate(&mut rng);
+            let mut bot = BabyAiBot::new(&domain, &state);
+            let mut taken = None;
+            let mut replans = 0;
+            let mut allocated = 0;
+            loop {
+                let before = allocations();
+                let action = bot.replan(&state, taken).expect("the bot plays");
+                allocated += allocations() - before;
+                replans += 1;
+                let outcome = domain.step_in_place(&mut state, &action, Mode::Training, &mut rng);
+                if outcome.terminated || state.is_truncated() {
+                    break;
+                }
+                taken = Some(action);
+            }
+            assert!(replans > 1, "{id} seed {seed}");
+            assert_eq!(allocated, 0, "{id} seed {seed}: {replans} replans");
+        }
+    }
+}

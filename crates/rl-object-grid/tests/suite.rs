@@ -3,6 +3,7 @@
 
 mod allocation;
 mod babyai;
+mod babyai_bot;
 mod conformance;
 mod images;
 mod registry;

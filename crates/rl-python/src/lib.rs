@@ -21,6 +21,8 @@
 //!   Gymnasium's toy-text internals for `rlrs.toy_text` ([`toy_text`]).
 //! - `is_minigrid`, `minigrid_domain`, `minigrid_state`, `minigrid_frame` and `minigrid_view`:
 //!   what `rlrs.minigrid.MiniGridEnv` reads for minigrid's attributes (`src/minigrid.rs`).
+//! - `BabyAiBot(env)` and `DisappearedBoxError`: minigrid's BabyAI bot over an environment of
+//!   a `BabyAI-*` id, which `rlrs.BabyAIBot` wraps (`src/babyai.rs`).
 //!
 //! # Exposing a domain of your own
 //!
@@ -60,6 +62,7 @@ use rl_core::CoreError;
 use rl_core::registry::RegisteredDomain;
 use serde_json::Value;
 
+mod babyai;
 mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
@@ -272,16 +275,41 @@ fn space_jsonable_round_trip(definition_json: &str, jsonable_json: &str) -> PyRe
     Ok(json.to_string())
 }
 
+/// The most episodes, and steps an episode, of a [`check`] run (the checker keeps every
+/// trajectory it compares: 10^7 steps in all at most).
+const CHECK_LIMITS: (usize, usize) = (1_000, 10_000);
+
 /// The conformance checker's verdict and report for the domain registered under `id` (built
-/// with `params_json`, its environment seeded with `seed`): `(ok, report)`, where `report` is
-/// the text `rl_core::CheckReport` prints. Transitions are checked too where the registration
-/// declared them.
+/// with `params_json`, its environment seeded with `seed`), over `episodes` episodes of at
+/// most `max_steps` steps (the checker's defaults, 5 and 1,000; a quick check of an expensive
+/// domain such as `HumanoidStandup-v5`, whose episodes never end early, takes fewer):
+/// `(ok, report)`, where `report` is the text `rl_core::CheckReport` prints. Transitions are
+/// checked too where the registration declared them.
 #[pyfunction]
-#[pyo3(signature = (id, params_json = None, seed = 0))]
-fn check(id: &str, params_json: Option<&str>, seed: u64) -> PyResult<(bool, String)> {
+#[pyo3(signature = (id, params_json = None, seed = 0, episodes = 5, max_steps = 1_000))]
+fn check(
+    id: &str,
+    params_json: Option<&str>,
+    seed: u64,
+    episodes: usize,
+    max_steps: usize,
+) -> PyResult<(bool, String)> {
+    let (most_episodes, most_steps) = CHECK_LIMITS;
+    if !(1..=most_episodes).contains(&episodes) {
+        return Err(PyValueError::new_err(format!(
+            "episodes must be between 1 and {most_episodes}, got {episodes}"
+        )));
+    }
+    if !(1..=most_steps).contains(&max_steps) {
+        return Err(PyValueError::new_err(format!(
+            "max_steps must be between 1 and {most_steps}, got {max_steps}"
+        )));
+    }
     let domain = build_domain(id, params_json)?;
     let config = rl_core::CheckConfig {
         seed,
+        episodes,
+        max_steps,
         ..rl_core::CheckConfig::default()
     };
     let report = domain.check(&config);
@@ -321,6 +349,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(toy_text::taxi_locations, module)?)?;
     module.add_function(wrap_pyfunction!(toy_text::frozen_lake_random_map, module)?)?;
     minigrid::add_to_module(module)?;
+    babyai::add_to_module(module)?;
     Ok(())
 }
 

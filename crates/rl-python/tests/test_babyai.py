@@ -173,3 +173,106 @@ def test_the_vector_batches_as_sync_vector_env(autoreset):
         assert ended > 0, env_id
         ours.close()
         theirs.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The bot: rlrs.BabyAIBot on gym.make("rlrs/<id>") beside minigrid's BabyAIBot on minigrid's
+# env, from the same seeds and actions.
+
+#: The bot's CI slice: go to, pick up, put next, unlocking (keys fetched and dropped), a
+#: corridor to explore, sequences, the random grammar, and KeyInBox (where both bots raise).
+BOT_FAST = [
+    "BabyAI-GoToLocal-v0",
+    "BabyAI-PickupLoc-v0",
+    "BabyAI-PutNextLocal-v0",
+    "BabyAI-UnlockPickup-v0",
+    "BabyAI-KeyCorridorS3R3-v0",
+    "BabyAI-SynthSeq-v0",
+    "BabyAI-BossLevel-v0",
+    "BabyAI-KeyInBox-v0",
+]
+
+
+def bot_outcome(bot, taken):
+    """The bot's action, or the kind of exception it raised (``"loop"`` for a replan that
+    does not return, which minigrid's bot can; ours raises ``RuntimeError`` there)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 5.0)
+        return int(bot.replan(taken))
+    except _Stuck:
+        return "loop"
+    except RuntimeError:
+        return "loop"
+    except Exception as error:  # noqa: BLE001
+        return type(error).__name__
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def bots_beside(env_ids, episodes: int, steps: int, random_share: float, seed: int) -> dict:
+    """Both bots on each id, told the same actions taken (theirs, or random ones with
+    probability ``random_share``): their suggestions (or exceptions) must be equal at every
+    step. Returns counts of how the episodes ended."""
+    rng = np.random.default_rng(seed)
+    ends = {"success": 0, "other": 0, "raised": 0, "bot_steps": 0}
+    for env_id in env_ids:
+        ours, theirs = make_pair(env_id)
+        for _ in range(episodes):
+            reset_seed = int(rng.integers(0, 2**31))
+            ours.reset(seed=reset_seed)
+            theirs.reset(seed=reset_seed)
+            our_bot = rlrs.BabyAIBot(ours)
+            their_bot = BabyAIBot(theirs)
+            taken = None
+            for step in range(steps):
+                mine = bot_outcome(our_bot, taken)
+                reference = bot_outcome(their_bot, taken)
+                assert mine == reference, f"{env_id} seed {reset_seed} step {step} after {taken}"
+                if isinstance(reference, str):
+                    ends["raised"] += 1
+                    break
+                ends["bot_steps"] += 1
+                action = int(rng.integers(0, 7)) if rng.random() < random_share else reference
+                _, reward, terminated, truncated, _ = ours.step(action)
+                _, reward_ref, terminated_ref, truncated_ref, _ = theirs.step(action)
+                assert (reward, terminated, truncated) == (reward_ref, terminated_ref, truncated_ref)
+                taken = action
+                if terminated or truncated:
+                    ends["success" if reward > 0 else "other"] += 1
+                    break
+        ours.close()
+        theirs.close()
+    return ends
+
+
+def test_the_bot_gives_minigrids_actions():
+    ends = bots_beside(BOT_FAST, episodes=2, steps=300, random_share=0.0, seed=45)
+    assert ends["success"] >= 12 and ends["raised"] >= 1, ends
+
+
+def test_the_bot_adjusts_to_other_actions_as_minigrids_does():
+    ends = bots_beside(BOT_FAST, episodes=1, steps=150, random_share=0.25, seed=46)
+    assert ends["bot_steps"] > 300, ends
+
+
+def test_the_bot_refuses_what_is_not_a_babyai_environment():
+    with pytest.raises(TypeError):
+        rlrs.BabyAIBot(gym.make("rlrs/MiniGrid-Empty-5x5-v0"))
+    env = gym.make("rlrs/BabyAI-GoToLocal-v0")
+    with pytest.raises(RuntimeError):
+        rlrs.BabyAIBot(env)
+    env.reset(seed=1)
+    bot = rlrs.BabyAIBot(env)
+    assert bot.replan() in range(7)
+    assert bot.vis_mask.shape == (8, 8) and bot.vis_mask.any()
+    assert bot.bfs_counter > 0 and bot.bfs_step_counter > 0
+
+
+@pytest.mark.skipif(not os.environ.get("RL_BABYAI_ALL"), reason="the longer check: RL_BABYAI_ALL=1")
+def test_the_bot_gives_minigrids_actions_on_every_id():
+    ends = bots_beside(IDS, episodes=5, steps=400, random_share=0.0, seed=47)
+    assert ends["success"] > 0, ends
+    ends = bots_beside(IDS, episodes=3, steps=200, random_share=0.2, seed=48)
+    assert ends["bot_steps"] > 0, ends

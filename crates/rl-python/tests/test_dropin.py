@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import rlrs
+from conftest import every_id
 
 assert minigrid.__version__ == "3.2.0"
 
@@ -42,7 +43,7 @@ def test_every_shared_id_is_tested():
     assert len(SHARED) == 194 and len(NOT_MINIGRID) == 22
 
 
-@pytest.mark.parametrize("rust_id", SHARED)
+@pytest.mark.parametrize("rust_id", every_id(SHARED))
 def test_spaces_and_specs_are_the_references(rust_id):
     ours, theirs = make_pair(rust_id)
     assert ours.action_space == theirs.action_space

@@ -13,6 +13,7 @@ from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
 
 import rlrs
+from conftest import every_id
 from rlrs import _core
 
 IDS = rlrs.ids()
@@ -60,7 +61,7 @@ EXPLAINED_WARNINGS = {
 }
 
 
-@pytest.mark.parametrize("rust_id", IDS)
+@pytest.mark.parametrize("rust_id", every_id(IDS))
 def test_check_env_passes_without_warnings(rust_id):
     env = gym.make(f"rlrs/{rust_id}", render_mode="ansi")
     with warnings.catch_warnings(record=True) as caught:
@@ -85,7 +86,7 @@ def test_gymnasiums_own_environments_get_the_explained_warnings(env_id):
         assert any(reason in str(w.message) for w in caught), reason
 
 
-@pytest.mark.parametrize("rust_id", IDS)
+@pytest.mark.parametrize("rust_id", every_id(IDS))
 def test_observations_have_the_declared_dtype_and_lie_in_the_space(rust_id):
     env = gym.make(f"rlrs/{rust_id}")
     observation, info = env.reset(seed=5)
@@ -261,7 +262,7 @@ def without_frames_yet(rust_id: str):
     return rust_id
 
 
-@pytest.mark.parametrize("rust_id", [without_frames_yet(rust_id) for rust_id in IDS])
+@pytest.mark.parametrize("rust_id", [without_frames_yet(rust_id) for rust_id in every_id(IDS)])
 def test_rgb_array_frames_on_every_id(rust_id):
     env = gym.make(f"rlrs/{rust_id}", render_mode="rgb_array")
     assert env.unwrapped.render() is None  # before the first reset, as Gymnasium's

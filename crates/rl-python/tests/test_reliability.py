@@ -349,3 +349,17 @@ def test_a_stuck_blackjack_state_is_refused():
     state = {"player": [2, 3], "dealer": [4, 4], "dealer_top_card_suit": "H", "stuck": True}
     with pytest.raises(ValueError, match="stuck"):
         env.reset(options={"state": state})
+
+
+def test_the_checker_run_size_is_bounded_and_named():
+    """``_core.check`` takes the run's size (a quick check of an expensive id: the default run
+    of HumanoidStandup-v5, whose episodes never end early, took 22 s and read as a hang to
+    the fuzz target); sizes outside 1..1000 episodes and 1..10^4 steps are refused by name."""
+    ok, report = rlrs._core.check("CartPole-v1", "{}", 0, episodes=1, max_steps=20)
+    assert ok, report
+    for keywords, name in [({"episodes": 0}, "episodes"), ({"episodes": 1001}, "episodes"),
+                           ({"max_steps": 0}, "max_steps"), ({"max_steps": 10**9}, "max_steps")]:
+        with pytest.raises(ValueError, match=name):
+            rlrs._core.check("CartPole-v1", "{}", 0, **keywords)
+    with pytest.raises(OverflowError):
+        rlrs._core.check("CartPole-v1", "{}", 0, episodes=-1)

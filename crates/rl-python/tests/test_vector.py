@@ -11,6 +11,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 import rlrs
+from conftest import every_id
 
 
 def make(rust_id="CartPole-v1", num_envs=4, **kwargs):
@@ -22,7 +23,7 @@ def make(rust_id="CartPole-v1", num_envs=4, **kwargs):
     )
 
 
-@pytest.mark.parametrize("rust_id", rlrs.ids())
+@pytest.mark.parametrize("rust_id", every_id(rlrs.ids()))
 def test_make_vec_works_for_every_id(rust_id):
     envs = make(rust_id, num_envs=3)
     assert isinstance(envs, rlrs.RustVectorEnv)

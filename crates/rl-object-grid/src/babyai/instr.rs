@@ -356,6 +356,53 @@ impl Instr {
         }
     }
 
+    /// Calls `f` on every description (read only), in [`Instr::for_each_desc`]'s order.
+    pub(crate) fn visit_descs<'a>(&'a self, f: &mut impl FnMut(&'a ObjDesc)) {
+        match self {
+            Instr::GoTo { desc } | Instr::Open { desc, .. } | Instr::Pickup { desc, .. } => f(desc),
+            Instr::PutNext { moved, fixed, .. } => {
+                f(moved);
+                f(fixed);
+            }
+            Instr::Before(seq) | Instr::After(seq) | Instr::And(seq) => {
+                seq.a.visit_descs(f);
+                seq.b.visit_descs(f);
+            }
+        }
+    }
+
+    /// The number of descriptions in the instruction.
+    pub(crate) fn desc_count(&self) -> usize {
+        let mut count = 0;
+        self.visit_descs(&mut |_| count += 1);
+        count
+    }
+
+    /// The description number `index` in [`Instr::for_each_desc`]'s order.
+    pub(crate) fn desc_at(&self, index: usize) -> Option<&ObjDesc> {
+        let mut seen = 0;
+        let mut found = None;
+        self.visit_descs(&mut |desc| {
+            if seen == index {
+                found = Some(desc);
+            }
+            seen += 1;
+        });
+        found
+    }
+
+    /// The identity of the tracked object lying at `position` (any description's), if any,
+    /// without changing anything.
+    pub(crate) fn tracked_at(&self, position: Position) -> Option<u32> {
+        let mut found = None;
+        self.visit_descs(&mut |desc| {
+            if found.is_none() {
+                found = desc.id_at(position);
+            }
+        });
+        found
+    }
+
     /// minigrid's `reset_verifier(env)`: every description matched again (with locations),
     /// the carried-object memories and the sequences' progress cleared.
     pub(crate) fn reset_verifier(&mut self, grid: &Grid, pose: Pose) {

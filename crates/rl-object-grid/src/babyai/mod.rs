@@ -10,6 +10,9 @@
 //! `num_navs_needed * room_size² * num_rows * num_cols`, fixed per episode
 //! ([`BabyAiState::max_steps`]).
 //!
+//! [`bot::BabyAiBot`] is minigrid's `BabyAIBot`, the expert that plans through these levels:
+//! from the same state and history it gives minigrid's bot's action.
+//!
 //! ```
 //! use rl_core::{Domain, Mode};
 //! use rl_core::numpy_random::NumpyGenerator;
@@ -24,6 +27,7 @@
 //! # Ok::<(), rl_object_grid::Error>(())
 //! ```
 
+pub mod bot;
 pub mod ids;
 pub mod instr;
 pub mod levels;
@@ -394,6 +398,19 @@ impl BabyAiState {
         self.pending_carry
     }
 
+    /// PutNext's `start_carrying`: the pending object taken into the agent's hands, as
+    /// minigrid's `reset` does after computing the first observation (nothing when none is
+    /// pending).
+    pub(crate) fn take_pending_carry(&mut self) {
+        if let Some(position) = self.pending_carry.take() {
+            let world = &mut self.world;
+            world.carrying = world.grid.get(position);
+            world.grid.set(position, Cell::EMPTY);
+            self.carrying_id = Some(self.instr.id_at(position).unwrap_or(UNTRACKED));
+            self.instr.apply(Event::Removed(position));
+        }
+    }
+
     /// Whether minigrid's `step_count >= max_steps` truncates the episode.
     pub fn is_truncated(&self) -> bool {
         self.world.step_count >= self.max_steps
@@ -572,14 +589,7 @@ impl BabyAi {
     /// One step of `RoomGridLevel.step`: `MiniGridEnv.step`'s effect, the verifier's
     /// bookkeeping and its verdict. Returns the reward and whether the episode terminated.
     fn apply_action(&self, state: &mut BabyAiState, action: i64) -> (f64, bool) {
-        if let Some(position) = state.pending_carry.take() {
-            // PutNext's `start_carrying`, applied after `reset` returned its observation.
-            let world = &mut state.world;
-            world.carrying = world.grid.get(position);
-            world.grid.set(position, Cell::EMPTY);
-            state.carrying_id = Some(state.instr.id_at(position).unwrap_or(UNTRACKED));
-            state.instr.apply(Event::Removed(position));
-        }
+        state.take_pending_carry();
         let world = &mut state.world;
         world.step_count += 1;
         let front = world.front();

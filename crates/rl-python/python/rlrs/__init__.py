@@ -21,6 +21,9 @@ A MiniGrid id's environment is a ``MiniGridEnv`` (``rlrs.minigrid``), with minig
 attributes, so that minigrid's own wrappers work on it. Importing rlrs puts
 ``rlrs.make_vec.make_vec`` in place of ``gymnasium.make_vec``, so that
 ``gym.make_vec(id, n, wrappers=[...])`` works on rlrs's ids (see ``rlrs.make_vec``).
+
+``rlrs.BabyAIBot(env)`` is minigrid's BabyAI bot (``BabyAIBot``) for a ``BabyAI-*`` id's
+environment, running in Rust (see ``rlrs.babyai``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import gymnasium as gym
 
 from . import _core
 from . import make_vec as _make_vec
+from .babyai import BabyAIBot, DisappearedBoxError
 from .env import RustEnv, UnknownIdError, core
 from .minigrid import MiniGridEnv
 from .spaces import space_from_definition
@@ -42,6 +46,8 @@ __version__: str = _core.__version__
 __all__ = [
     "NAMESPACE",
     "__version__",
+    "BabyAIBot",
+    "DisappearedBoxError",
     "MiniGridEnv",
     "RustEnv",
     "RustVectorEnv",
