@@ -217,6 +217,16 @@ pub trait BatchStates<T: FlatScalar>: Send {
         observation: &mut [T],
     ) -> Result<(), CoreError>;
 
+    /// The info of the reset that started episode `i`'s current episode
+    /// ([`Domain::reset_info`] of its state: Gymnasium's MuJoCo environments' x position,
+    /// ...), which a vector reports beside the reset's observation; empty by default (a batch
+    /// that hands out no states) and for an index out of range. Read right after
+    /// [`reset_at`](Self::reset_at), before the episode steps.
+    fn reset_info(&self, i: usize) -> Info {
+        let _ = i;
+        Info::new()
+    }
+
     /// Steps every episode with the action of the same index, as
     /// [`BatchStep::step_batch`] does (same slices, same contract).
     ///
@@ -333,6 +343,10 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
         observation: &mut [T],
     ) -> Result<(), CoreError> {
         (**self).reset_at(i, mode, rng, observation)
+    }
+
+    fn reset_info(&self, i: usize) -> Info {
+        (**self).reset_info(i)
     }
 
     fn step(
@@ -498,27 +512,32 @@ impl ErasedAction for i64 {
 }
 
 /// The states of a batch of episodes of a domain built by id, behind a box: actions are
-/// [`ErasedAction`]s (by default [`AnyElement`]s of an [`AnySpace`]) and observations `f32`,
-/// as rl-wrappers' `make_vector` and `make_discrete_vector` step them.
-pub type BoxedBatchStates<A = AnyElement> =
-    Box<dyn BatchStates<f32, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
+/// [`ErasedAction`]s (by default [`AnyElement`]s of an [`AnySpace`]) and observation rows
+/// of `T` (by default `f32`), as rl-wrappers' `make_vector` and `make_discrete_vector` step
+/// them (`f64` rows: `make_vector_f64`, for an observation space with a float64 Box).
+pub type BoxedBatchStates<A = AnyElement, T = f32> =
+    Box<dyn BatchStates<T, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
 
-/// A typed batch ([`DomainStates`] or [`SteppedStates`](crate::SteppedStates)) that reads
-/// [`ErasedAction`]s: each step converts the actions into a buffer of the domain's actions
-/// kept between steps (no allocation for plain actions), then steps the typed batch.
-pub(crate) struct AnyDomainStates<S: BatchStates<f32>, A: ErasedAction> {
+/// A typed batch ([`DomainStates`] or [`SteppedStates`](crate::SteppedStates)) with rows of
+/// `T` that reads [`ErasedAction`]s: each step converts the actions into a buffer of the
+/// domain's actions kept between steps (no allocation for plain actions), then steps the
+/// typed batch.
+pub(crate) struct AnyDomainStates<S: BatchStates<T>, A: ErasedAction, T: FlatScalar> {
     typed: S,
     action_space: A::Space,
     actions: Vec<S::Action>,
     /// Whether the typed action space is `Discrete` (its masks then index the same actions).
     discrete_actions: bool,
+    /// The rows' type.
+    rows: std::marker::PhantomData<fn() -> T>,
 }
 
-impl<S, A> AnyDomainStates<S, A>
+impl<S, A, T> AnyDomainStates<S, A, T>
 where
-    S: BatchStates<f32>,
+    S: BatchStates<T>,
     S::ActionSpace: DynamicSpace,
     A: ErasedAction,
+    T: FlatScalar,
 {
     /// `typed` reading actions of type `A`, or `None` when its action space has no form in
     /// `A` ([`ErasedAction::space`]).
@@ -536,6 +555,7 @@ where
             action_space,
             actions: Vec::with_capacity(len),
             discrete_actions,
+            rows: std::marker::PhantomData,
         }
     }
 
@@ -568,10 +588,11 @@ where
     }
 }
 
-impl<S> AnyDomainStates<S, AnyElement>
+impl<S, T> AnyDomainStates<S, AnyElement, T>
 where
-    S: BatchStates<f32>,
+    S: BatchStates<T>,
     S::ActionSpace: DynamicSpace,
+    T: FlatScalar,
 {
     /// `typed` reading [`AnyElement`] actions (which every action space has a form in).
     pub(crate) fn any(typed: S) -> Self {
@@ -580,11 +601,12 @@ where
     }
 }
 
-impl<S, A> BatchStates<f32> for AnyDomainStates<S, A>
+impl<S, A, T> BatchStates<T> for AnyDomainStates<S, A, T>
 where
-    S: BatchStates<f32>,
+    S: BatchStates<T>,
     S::ActionSpace: DynamicSpace,
     A: ErasedAction,
+    T: FlatScalar,
 {
     type Action = A;
     type ActionSpace = A::Space;
@@ -614,9 +636,13 @@ where
         i: usize,
         mode: Mode,
         rng: &mut NumpyGenerator,
-        observation: &mut [f32],
+        observation: &mut [T],
     ) -> Result<(), CoreError> {
         self.typed.reset_at(i, mode, rng, observation)
+    }
+
+    fn reset_info(&self, i: usize) -> Info {
+        self.typed.reset_info(i)
     }
 
     fn step(
@@ -626,7 +652,7 @@ where
         rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
-        observations: &mut [f32],
+        observations: &mut [T],
     ) -> Result<(), (usize, CoreError)> {
         self.convert(actions)?;
         self.typed
@@ -641,7 +667,7 @@ where
         rngs: &mut [NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
-        observations: &mut [f32],
+        observations: &mut [T],
         infos: &mut [Info],
     ) -> Result<(), (usize, CoreError)> {
         self.convert(actions)?;

@@ -464,6 +464,12 @@ where
         Ok(())
     }
 
+    fn reset_info(&self, i: usize) -> Info {
+        self.states
+            .get(i)
+            .map_or_else(Info::new, |state| self.domain.reset_info(state))
+    }
+
     /// Steps every state, writing no info.
     #[inline]
     fn step(

@@ -72,7 +72,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::NumpyGenerator;
 use rand::SeedableRng;
-use rl_spaces::{DynamicSpace, FlattenSpace, RowLayout, TrySampleSpace};
+use rl_spaces::{AnyElement, DynamicSpace, FlatScalar, FlattenSpace, RowLayout, TrySampleSpace};
 use serde::Serialize;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde_json::Value;
@@ -81,7 +81,7 @@ use crate::batch::AnyDomainStates;
 pub use crate::documentation::{Documentation, DocumentationSection};
 pub use crate::episode::{BoxedRegisteredEnvironment, RegisteredEnvironment};
 use crate::episode::{DrawFns, Episode, EpisodeFns, PictureFn, StateFns};
-pub use crate::run_settings::{RunSettings, Success};
+pub use crate::run_settings::{PythonType, RunSettings, Success};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
@@ -197,6 +197,25 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
         layout: RowLayout,
     ) -> Option<BoxedBatchStates<i64>>;
 
+    /// The states of `len` episodes as [`batch_states_in`](Self::batch_states_in) builds
+    /// them, their observation rows of `f64`: what rl-wrappers' `make_vector_f64` steps for
+    /// an observation space with a float64 Box (MuJoCo's), whose values `f32` rows would
+    /// round.
+    fn batch_states_f64_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> BoxedBatchStates<AnyElement, f64>;
+
+    /// The states of `len` episodes with `i64` actions and observation rows of `f64`, as
+    /// [`discrete_batch_states_in`](Self::discrete_batch_states_in) builds them; `None` when
+    /// the action space is not [`Discrete`](rl_spaces::Discrete).
+    fn discrete_batch_states_f64_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, f64>>;
+
     /// The names of the domain's declared constraints, in index order (the indices
     /// [`StepOutcome::violations`](crate::StepOutcome::violations) reports), or nothing when
     /// the registration declared none ([`Registration::with_constraints`]).
@@ -236,20 +255,85 @@ impl<D: Domain> Clone for ConstraintFns<D> {
 
 impl<D: Domain> Copy for ConstraintFns<D> {}
 /// Builds the states of a batch of episodes (the domain's kernel, or its step state by
-/// state), with [`AnyElement`](rl_spaces::AnyElement) actions and with `i64` actions (`None`
-/// for an action space other than [`Discrete`](rl_spaces::Discrete)).
-struct KernelFns<D: Domain> {
-    any: fn(&D, usize, RowLayout) -> BoxedBatchStates,
-    discrete: fn(&D, usize, RowLayout) -> Option<BoxedBatchStates<i64>>,
+/// state) with observation rows of `T`, with [`AnyElement`] actions and with `i64` actions
+/// (`None` for an action space other than [`Discrete`](rl_spaces::Discrete)).
+struct KernelFns<D: Domain, T: FlatScalar> {
+    any: fn(&D, usize, RowLayout) -> BoxedBatchStates<AnyElement, T>,
+    discrete: fn(&D, usize, RowLayout) -> Option<BoxedBatchStates<i64, T>>,
 }
 
-impl<D: Domain> Clone for KernelFns<D> {
+impl<D: Domain, T: FlatScalar> Clone for KernelFns<D, T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<D: Domain> Copy for KernelFns<D> {}
+impl<D: Domain, T: FlatScalar> Copy for KernelFns<D, T> {}
+
+impl<D, T> KernelFns<D, T>
+where
+    D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
+    D::State: Send,
+    D::Action: Send + Sync,
+    D::ObservationSpace: DynamicSpace + FlattenSpace,
+    D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
+    T: FlatScalar,
+{
+    /// The domain's states stepped one by one by its step, with its infos
+    /// ([`SteppedStates`]).
+    fn stepped() -> Self {
+        KernelFns {
+            any: |domain, len, layout| {
+                let states = SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
+                Box::new(AnyDomainStates::<_, AnyElement, T>::any(states))
+            },
+            discrete: |domain, len, layout| {
+                let states = SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
+                Some(Box::new(AnyDomainStates::<_, i64, T>::new(states)?))
+            },
+        }
+    }
+
+    /// The domain's structure-of-arrays kernel where it writes rows of the layout
+    /// ([`kernel_writes`]), its states stepped one by one otherwise.
+    fn kernel() -> Self
+    where
+        D: BatchStep,
+    {
+        KernelFns {
+            any: |domain, len, layout| {
+                if kernel_writes(domain, layout) {
+                    let states = DomainStates::<D>::new(Arc::new(domain.clone()), len);
+                    Box::new(AnyDomainStates::<_, AnyElement, T>::any(states))
+                } else {
+                    (Self::stepped().any)(domain, len, layout)
+                }
+            },
+            discrete: |domain, len, layout| {
+                if kernel_writes(domain, layout) {
+                    let states = DomainStates::<D>::new(Arc::new(domain.clone()), len);
+                    Some(Box::new(AnyDomainStates::<_, i64, T>::new(states)?))
+                } else {
+                    (Self::stepped().discrete)(domain, len, layout)
+                }
+            },
+        }
+    }
+}
+
+/// How a domain's episodes are batched, with observation rows of `f32` and of `f64`.
+struct Kernels<D: Domain> {
+    f32: KernelFns<D, f32>,
+    f64: KernelFns<D, f64>,
+}
+
+impl<D: Domain> Clone for Kernels<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D: Domain> Copy for Kernels<D> {}
 
 /// What a registration with frames keeps: the domain's frame size and its drawing, of a
 /// state and of a state after an action.
@@ -275,7 +359,7 @@ struct Capabilities<D: Domain> {
     frames: Option<FrameFns<D>>,
     /// How the domain's episodes are batched: its kernel ([`Registration::with_kernel`]) or,
     /// by default, its step state by state.
-    kernel: KernelFns<D>,
+    kernel: Kernels<D>,
     state: Option<StateFns<D>>,
     constraints: Option<ConstraintFns<D>>,
 }
@@ -422,12 +506,7 @@ where
     }
 
     fn batch_states_in(&self, len: usize, layout: RowLayout) -> BoxedBatchStates {
-        match &self.constraints {
-            Some(constraints) => Box::new(AnyDomainStates::any(
-                self.constrained(len, constraints).with_layout(layout),
-            )),
-            None => (self.capabilities.kernel.any)(&self.domain, len, layout),
-        }
+        self.any_batch(len, layout, self.capabilities.kernel.f32)
     }
 
     fn discrete_batch_states_in(
@@ -435,12 +514,23 @@ where
         len: usize,
         layout: RowLayout,
     ) -> Option<BoxedBatchStates<i64>> {
-        match &self.constraints {
-            Some(constraints) => Some(Box::new(AnyDomainStates::<_, i64>::new(
-                self.constrained(len, constraints).with_layout(layout),
-            )?)),
-            None => (self.capabilities.kernel.discrete)(&self.domain, len, layout),
-        }
+        self.discrete_batch(len, layout, self.capabilities.kernel.f32)
+    }
+
+    fn batch_states_f64_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> BoxedBatchStates<AnyElement, f64> {
+        self.any_batch(len, layout, self.capabilities.kernel.f64)
+    }
+
+    fn discrete_batch_states_f64_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, f64>> {
+        self.discrete_batch(len, layout, self.capabilities.kernel.f64)
     }
 
     fn constraint_names(&self) -> Vec<String> {
@@ -471,6 +561,47 @@ where
     D::ObservationSpace: DynamicSpace,
 {
     layout == RowLayout::Flat || domain.observation_space().to_any_space().batched_is_flat()
+}
+
+impl<D> Built<D>
+where
+    D: Domain + Clone + fmt::Debug + Send + Sync + 'static,
+    D::State: Send,
+    D::Action: Send + Sync,
+    D::ObservationSpace: DynamicSpace + FlattenSpace,
+    D::ActionSpace: DynamicSpace + TrySampleSpace + InvalidExamples,
+{
+    /// The states of `len` episodes with [`AnyElement`] actions and rows of `T` in `layout`:
+    /// stepped one by one with their declared constraints, else as `kernel` builds them.
+    fn any_batch<T: FlatScalar>(
+        &self,
+        len: usize,
+        layout: RowLayout,
+        kernel: KernelFns<D, T>,
+    ) -> BoxedBatchStates<AnyElement, T> {
+        match &self.constraints {
+            Some(constraints) => Box::new(AnyDomainStates::<_, AnyElement, T>::any(
+                self.constrained(len, constraints).with_layout(layout),
+            )),
+            None => (kernel.any)(&self.domain, len, layout),
+        }
+    }
+
+    /// The states of `len` episodes with `i64` actions, as [`any_batch`](Self::any_batch)
+    /// builds them; `None` when the action space is not [`Discrete`](rl_spaces::Discrete).
+    fn discrete_batch<T: FlatScalar>(
+        &self,
+        len: usize,
+        layout: RowLayout,
+        kernel: KernelFns<D, T>,
+    ) -> Option<BoxedBatchStates<i64, T>> {
+        match &self.constraints {
+            Some(constraints) => Some(Box::new(AnyDomainStates::<_, i64, T>::new(
+                self.constrained(len, constraints).with_layout(layout),
+            )?)),
+            None => (kernel.discrete)(&self.domain, len, layout),
+        }
+    }
 }
 
 impl<D: Domain + Clone> Built<D> {
@@ -616,17 +747,9 @@ where
                 draw: None,
                 transitions: None,
                 frames: None,
-                kernel: KernelFns {
-                    any: |domain, len, layout| {
-                        let states =
-                            SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
-                        Box::new(AnyDomainStates::any(states))
-                    },
-                    discrete: |domain, len, layout| {
-                        let states =
-                            SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
-                        Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
-                    },
+                kernel: Kernels {
+                    f32: KernelFns::stepped(),
+                    f64: KernelFns::stepped(),
                 },
                 state: None,
                 constraints: None,
@@ -728,27 +851,9 @@ where
     {
         // The kernel writes flat rows: a layout whose rows differ (a Discrete leaf in the
         // batched layout) steps the domain state by state instead.
-        self.capabilities.kernel = KernelFns {
-            any: |domain, len, layout| {
-                if kernel_writes(domain, layout) {
-                    let states = DomainStates::<D>::new(Arc::new(domain.clone()), len);
-                    Box::new(AnyDomainStates::any(states))
-                } else {
-                    let states =
-                        SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
-                    Box::new(AnyDomainStates::any(states))
-                }
-            },
-            discrete: |domain, len, layout| {
-                if kernel_writes(domain, layout) {
-                    let states = DomainStates::<D>::new(Arc::new(domain.clone()), len);
-                    Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
-                } else {
-                    let states =
-                        SteppedStates::new(Arc::new(domain.clone()), len).with_layout(layout);
-                    Some(Box::new(AnyDomainStates::<_, i64>::new(states)?))
-                }
-            },
+        self.capabilities.kernel = Kernels {
+            f32: KernelFns::kernel(),
+            f64: KernelFns::kernel(),
         };
         self
     }

@@ -3,6 +3,8 @@
 //! and checked when the registration enters the table, so that a misspelled key is an error
 //! naming it rather than a setting silently ignored.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
@@ -72,6 +74,19 @@ pub struct RunSettings {
     /// the Python package.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reset_info: Option<Map<String, Value>>,
+    /// The Python types of the domain's info entries by key, where its reference's are not
+    /// what the entries' JSON values become in Python (a `float`, an `int`, a `list`):
+    /// Gymnasium's MuJoCo environments report NumPy scalars and arrays. The Python package
+    /// converts each entry to its type, in a single environment's infos and in a vector's
+    /// (whose arrays take the entries' dtypes, as `SyncVectorEnv`'s do).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub info_types: Option<BTreeMap<String, PythonType>>,
+    /// The Python type of the reward of a step, where the reference's is not a Python `float`
+    /// (Gymnasium's MuJoCo environments return NumPy `float64` rewards, InvertedPendulum an
+    /// `int`), applied by the Python package's single environment (a vector's rewards are a
+    /// `float64` array whatever they are).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reward_type: Option<PythonType>,
     /// Whether Gymnasium's infos hold the action mask (`info["action_mask"]`, Taxi's), added
     /// by the Python package.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -81,6 +96,29 @@ pub struct RunSettings {
     /// `rl render`'s GIFs and the Python package's `"human"` window; 50 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_fps: Option<u32>,
+}
+
+/// The Python type of a value the reference environment returns where it is not what the
+/// value's JSON becomes in Python (a reward, [`RunSettings::reward_type`]; an info entry,
+/// [`RunSettings::info_types`]), named as in the settings' JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum PythonType {
+    /// A NumPy `float64` scalar (`"float64"`).
+    #[serde(rename = "float64")]
+    Float64,
+    /// A NumPy `float32` scalar (`"float32"`): the entry's value is a float32 widened exactly.
+    #[serde(rename = "float32")]
+    Float32,
+    /// A Python `float` (`"float"`).
+    #[serde(rename = "float")]
+    Float,
+    /// A Python `int` (`"int"`): the entry's value is a whole number.
+    #[serde(rename = "int")]
+    Int,
+    /// A NumPy `float64` array (`"float64[]"`), from a list of numbers.
+    #[serde(rename = "float64[]")]
+    Float64Array,
 }
 
 /// How an evaluation episode succeeds ([`RunSettings::success`]).
@@ -120,11 +158,19 @@ mod tests {
             "agent": "linear-sarsa", "agent_params": {"linear-": {"tiles": 8}}, "max_steps": 9,
             "checks_per_policy": 125, "discretize_bins": 5, "success": "terminated",
             "learning_threshold": null, "reset_info": {"prob": 1}, "info_action_mask": true,
+            "info_types": {"x": "float64", "y": "float32", "z": "float", "n": "int", "t": "float64[]"},
+            "reward_type": "float64",
         }))
         .expect("valid");
         assert_eq!(settings.success, Some(Success::Terminated));
         assert_eq!(settings.learning_threshold, Some(Value::Null));
         assert!(settings.info_action_mask);
+        let types = settings.info_types.expect("info types");
+        assert_eq!(types["t"], PythonType::Float64Array);
+        assert_eq!(types["n"], PythonType::Int);
+        assert_eq!(settings.reward_type, Some(PythonType::Float64));
+        let error = RunSettings::from_json(&json!({"info_types": {"x": "double"}})).unwrap_err();
+        assert!(error.to_string().contains("double"), "{error}");
         assert_eq!(
             RunSettings::from_json(&json!({}))
                 .expect("empty")

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use ndarray::{ArrayD, IxDyn};
 use rand::Rng;
+use rl_core::registry::PythonType;
 use rl_core::{Domain, Info, Mode, TransitionOutcome, Value};
 use rl_spaces::numpy_random::{standard_normal, uniform};
 use rl_spaces::{BoxSpace, FlatScalar, FlattenSpace, RowLayout, SpaceError};
@@ -132,6 +133,18 @@ impl Setup {
 /// What one environment adds to [`Setup`]: its reset noise, observation, reward, termination
 /// and infos, as its Gymnasium v5 class computes them.
 pub trait Task: Clone + fmt::Debug + Send + Sync + 'static {
+    /// The Python types of the entries of Gymnasium's infos (step and reset) by key, which
+    /// the registration hands the Python package (rl-core's
+    /// [`RunSettings::info_types`](rl_core::registry::RunSettings::info_types)): NumPy
+    /// `float64` scalars mostly, the control cost a `float32` where Gymnasium computes it
+    /// from the float32 action, arrays for the tendons. None by default.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[];
+
+    /// The Python type of Gymnasium's reward
+    /// ([`RunSettings::reward_type`](rl_core::registry::RunSettings::reward_type)): a NumPy
+    /// `float64` by default.
+    const REWARD_TYPE: PythonType = PythonType::Float64;
+
     /// The length of the observation.
     fn observation_size(&self, setup: &Setup) -> usize;
 

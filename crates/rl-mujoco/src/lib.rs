@@ -46,12 +46,16 @@
 //! # Limits
 //!
 //! Rendering is not offered (no `render_mode="rgb_array"`). The infos are JSON numbers (a
-//! float32 `reward_ctrl` widens exactly to float64) and lists (the humanoids' tendons), not
-//! NumPy scalars and arrays; the reset infos ([`Task::reset_info`]) reach the Python package's
-//! single environment, not yet the vectors' reset infos. Vectors by id (rl-wrappers'
-//! `RegisteredVector`, the Python `RustVectorEnv`) carry float32 observation rows, so their
-//! observations are Gymnasium's rounded to float32 (rewards, flags and step infos stay exact);
-//! a single environment's are float64 and exact.
+//! float32 `reward_ctrl` widens exactly to float64) and lists (the humanoids' tendons); each
+//! registration names Gymnasium's Python types for them and for the reward ([`Task::INFO_TYPES`],
+//! [`Task::REWARD_TYPE`]: NumPy `float64` and `float32` scalars, `float64` arrays, the odd
+//! Python `float` or `int`, those of the default keyword arguments), which the Python package
+//! gives them, single and vector. The reset infos ([`Task::reset_info`]) reach the Python package's
+//! single environment and vectors (rl-wrappers' vectors by id report them as Gymnasium's
+//! `SyncVectorEnv` does, autoresets included). Vectors by id carry float64 observation rows
+//! for these ids (rl-wrappers' `make_vector_f64`, which the Python `RustVectorEnv` chooses for
+//! a float64 Box: `needs_f64_rows`), so their observations are Gymnasium's bit for bit, as a
+//! single environment's are (`tests/batch.rs`); `make_vector`'s `f32` rows round them.
 //!
 //! ```
 //! use rl_core::{Environment, Mode};

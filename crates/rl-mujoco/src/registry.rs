@@ -24,6 +24,7 @@ use rl_core::CoreError;
 use rl_core::registry::Registration;
 use serde_json::{Value, json};
 
+use crate::Task;
 use crate::tasks::ant::Ant;
 use crate::tasks::half_cheetah::HalfCheetah;
 use crate::tasks::hopper::Hopper;
@@ -71,9 +72,19 @@ pub fn register() {
     });
 }
 
-/// The `rl run` settings: no learning claim (no agent of rl-experiment learns these today).
-fn settings() -> Value {
-    json!({"learning_threshold": null})
+/// The settings of `T`'s id: no learning claim for `rl run` (no agent of rl-experiment learns
+/// these today), and the Python types of Gymnasium's infos and reward ([`Task::INFO_TYPES`],
+/// [`Task::REWARD_TYPE`]), which the Python package gives its entries.
+fn settings<T: Task>() -> Value {
+    let info_types: serde_json::Map<String, Value> = T::INFO_TYPES
+        .iter()
+        .map(|(key, kind)| ((*key).to_owned(), json!(kind)))
+        .collect();
+    json!({
+        "learning_threshold": null,
+        "info_types": info_types,
+        "reward_type": T::REWARD_TYPE,
+    })
 }
 
 fn register_all() -> Vec<Result<(), CoreError>> {
@@ -83,77 +94,77 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Ant-v5 (MuJoCo): a four-legged robot walks forward",
             Ant::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<Ant>())
         .register(),
         Registration::new(
             "HalfCheetah-v5",
             "Gymnasium 1.4.0 HalfCheetah-v5 (MuJoCo): a planar cat runs forward",
             HalfCheetah::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<HalfCheetah>())
         .register(),
         Registration::new(
             "Hopper-v5",
             "Gymnasium 1.4.0 Hopper-v5 (MuJoCo): a one-legged robot hops forward",
             Hopper::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<Hopper>())
         .register(),
         Registration::new(
             "Humanoid-v5",
             "Gymnasium 1.4.0 Humanoid-v5 (MuJoCo): a 3D biped walks forward",
             Humanoid::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<Humanoid>())
         .register(),
         Registration::new(
             "HumanoidStandup-v5",
             "Gymnasium 1.4.0 HumanoidStandup-v5 (MuJoCo): a lying humanoid stands up",
             HumanoidStandup::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<HumanoidStandup>())
         .register(),
         Registration::new(
             "InvertedDoublePendulum-v5",
             "Gymnasium 1.4.0 InvertedDoublePendulum-v5 (MuJoCo): a cart balances two linked poles",
             InvertedDoublePendulum::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<InvertedDoublePendulum>())
         .register(),
         Registration::new(
             "InvertedPendulum-v5",
             "Gymnasium 1.4.0 InvertedPendulum-v5 (MuJoCo): a cart balances a pole",
             InvertedPendulum::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<InvertedPendulum>())
         .register(),
         Registration::new(
             "Pusher-v5",
             "Gymnasium 1.4.0 Pusher-v5 (MuJoCo): an arm pushes a cylinder to a goal",
             Pusher::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<Pusher>())
         .register(),
         Registration::new(
             "Reacher-v5",
             "Gymnasium 1.4.0 Reacher-v5 (MuJoCo): a two-joint arm reaches a target",
             Reacher::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<Reacher>())
         .register(),
         Registration::new(
             "Swimmer-v5",
             "Gymnasium 1.4.0 Swimmer-v5 (MuJoCo): a three-link swimmer moves forward",
             Swimmer::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<Swimmer>())
         .register(),
         Registration::new(
             "Walker2d-v5",
             "Gymnasium 1.4.0 Walker2d-v5 (MuJoCo): a planar biped walks forward",
             Walker2d::domain,
         )
-        .with_settings(settings())
+        .with_settings(settings::<Walker2d>())
         .register(),
     ]
 }

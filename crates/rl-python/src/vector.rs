@@ -18,50 +18,135 @@ use pyo3::types::{PyDict, PyList};
 use rl_core::registry::RegisteredDomain;
 use rl_core::{ErasedAction, Frame, Mode};
 use rl_spaces::{
-    AnyArray, AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, RowLayout,
+    AnyArray, AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, FlatScalar,
+    RowLayout,
 };
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Autoreset, Mirror, RegisteredVector, StackedVector, VectorEnv, VectorOptions,
-    make_discrete_vector, make_vector, stack,
+    make_discrete_vector, make_discrete_vector_f64, make_vector, make_vector_f64, needs_f64_rows,
+    stack,
 };
 
 use crate::convert::{element_from_python, read_any_array};
 use crate::parse_params;
 
-/// The vector of an id as [`stack`] wraps it, and the actions of the next step (reused from
-/// step to step): integer actions for a `Discrete` action space (`make_discrete_vector`, no
+/// The vector of an id as [`stack`] wraps it with actions of type `A`, its observation rows
+/// of `f32`, or of `f64` for an observation space with a float64 Box ([`needs_f64_rows`]:
+/// Gymnasium's MuJoCo ids, whose observations `f32` would round), chosen at construction.
+enum ByScalar<A: ErasedAction> {
+    /// Rows of `f32` (every id whose observations are exact in them).
+    F32(StackedVector<A, f32>),
+    /// Rows of `f64`.
+    F64(StackedVector<A, f64>),
+}
+
+/// The vector of an id ([`ByScalar`]), and the actions of the next step (reused from step to
+/// step): integer actions for a `Discrete` action space (`make_discrete_vector`, no
 /// `AnyElement` per action), `AnyElement`s for the others. Which wrappers the stack holds is
 /// `stack`'s business: this binding reaches them through the `VectorEnv` trait.
 enum Stepper {
     /// A `Discrete` action space.
     Discrete {
-        vector: StackedVector<i64>,
+        vector: ByScalar<i64>,
         actions: Vec<i64>,
     },
     /// Any other action space.
     Any {
-        vector: StackedVector<AnyElement>,
+        vector: ByScalar<AnyElement>,
         actions: Vec<AnyElement>,
     },
     /// Closed: the environments are dropped (their threads stopped); every call is an error.
     Closed,
 }
 
-/// Runs the same expression on either vector of a [`Stepper`].
+/// Runs the same expression on the vector of a [`Stepper`], whichever its actions and rows
+/// (`$vector` bound to it, and `$actions` to the action buffer where named).
 macro_rules! with_vector {
     ($stepper:expr, $vector:ident => $body:expr) => {
+        with_vector!($stepper, $vector, _actions => $body)
+    };
+    ($stepper:expr, $vector:ident, $actions:ident => $body:expr) => {
         match $stepper {
             Stepper::Discrete {
-                vector: $vector, ..
+                vector: ByScalar::F32($vector),
+                actions: $actions,
+            } => $body,
+            Stepper::Discrete {
+                vector: ByScalar::F64($vector),
+                actions: $actions,
             } => $body,
             Stepper::Any {
-                vector: $vector, ..
+                vector: ByScalar::F32($vector),
+                actions: $actions,
+            } => $body,
+            Stepper::Any {
+                vector: ByScalar::F64($vector),
+                actions: $actions,
             } => $body,
             Stepper::Closed => return Err(closed_error()),
         }
     };
 }
+
+/// The numeric type of a vector's observation rows (`f32` or `f64`), with the conversions of
+/// a row entry into each dtype of the typed columns (Rust's `as`: exact for the rows' values,
+/// indices and a Box's own values).
+trait RowScalar: FlatScalar + bytemuck::Pod {
+    /// NumPy's name of the type, and its bytes.
+    const DTYPE: (&'static str, usize);
+    /// The rows' own column dtype.
+    const COLUMN: DType;
+    /// The entry as an `f32`.
+    fn to_f32(self) -> f32;
+    /// The entry as an `i64` (truncated).
+    fn to_i64(self) -> i64;
+    /// The entry as a `u8` (saturated).
+    fn to_u8(self) -> u8;
+    /// The entry as a `u16` (saturated).
+    fn to_u16(self) -> u16;
+    /// The entry as a `u32` (saturated).
+    fn to_u32(self) -> u32;
+    /// The entry as a `u64` (saturated).
+    fn to_u64(self) -> u64;
+}
+
+/// Implements [`RowScalar`] for a float type.
+macro_rules! row_scalar {
+    ($type:ty, $name:literal, $column:expr) => {
+        impl RowScalar for $type {
+            const DTYPE: (&'static str, usize) = ($name, std::mem::size_of::<$type>());
+            const COLUMN: DType = $column;
+            #[inline]
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+            #[inline]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            #[inline]
+            fn to_u8(self) -> u8 {
+                self as u8
+            }
+            #[inline]
+            fn to_u16(self) -> u16 {
+                self as u16
+            }
+            #[inline]
+            fn to_u32(self) -> u32 {
+                self as u32
+            }
+            #[inline]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+        }
+    };
+}
+
+row_scalar!(f32, "float32", DType::F32);
+row_scalar!(f64, "float64", DType::F64);
 
 /// The error of a call on a closed vector.
 fn closed_error() -> PyErr {
@@ -87,11 +172,11 @@ fn built_error(error: VectorError) -> PyErr {
     }
 }
 
-/// The stack ([`stack`]) over the vector `made` by `make_vector` or `make_discrete_vector`:
-/// what `rlrs.RustVectorEnv` steps (and the benchmarks' driver).
-pub(crate) fn stacked<A: ErasedAction>(
-    made: Result<RegisteredVector<A>, VectorError>,
-) -> PyResult<StackedVector<A>> {
+/// The stack ([`stack`]) over the vector `made` by `make_vector` or `make_discrete_vector`
+/// (or their `f64` forms): what `rlrs.RustVectorEnv` steps (and the benchmarks' driver).
+pub(crate) fn stacked<A: ErasedAction, T: FlatScalar>(
+    made: Result<RegisteredVector<A, T>, VectorError>,
+) -> PyResult<StackedVector<A, T>> {
     stack(made.map_err(built_error)?).map_err(built_error)
 }
 
@@ -139,12 +224,13 @@ impl Section {
         Section::EpisodeMask,
     ];
 
-    /// NumPy's name of the section's dtype, and the bytes of one entry.
-    fn dtype(self) -> (&'static str, usize) {
+    /// NumPy's name of the section's dtype, and the bytes of one entry, for observation rows
+    /// of the dtype `rows` (`float32` or `float64`, with its bytes).
+    fn dtype(self, rows: (&'static str, usize)) -> (&'static str, usize) {
         match self {
             Section::Rewards | Section::EpisodeReturns | Section::EpisodeTimes => ("float64", 8),
             Section::EpisodeLengths => ("int64", 8),
-            Section::Observations | Section::FinalObservations => ("float32", 4),
+            Section::Observations | Section::FinalObservations => rows,
             Section::Terminated
             | Section::Truncated
             | Section::FinalMask
@@ -168,16 +254,22 @@ struct Layout {
     /// The byte range of each section, in the order of [`Section::ALL`].
     sections: [std::ops::Range<usize>; 10],
     /// The byte offset of the typed column of each leaf of the observations ([`Columns`]),
-    /// where the rows are not the column themselves (a float32 Box).
+    /// where the rows are not the column themselves (a Box of the rows' dtype).
     columns: Vec<usize>,
     /// The length of the buffer in bytes.
     len: usize,
 }
 
 impl Layout {
-    /// The layout for `count` environments with observation rows of `flat_dim` `f32`s and the
-    /// typed columns `columns`, or an error if the buffer's size overflows.
-    fn new(count: usize, flat_dim: usize, columns: &[Column]) -> PyResult<Self> {
+    /// The layout for `count` environments with observation rows of `flat_dim` numbers of the
+    /// dtype `rows` and the typed columns `columns`, or an error if the buffer's size
+    /// overflows.
+    fn new(
+        count: usize,
+        flat_dim: usize,
+        rows: (&'static str, usize),
+        columns: &[Column],
+    ) -> PyResult<Self> {
         let overflow = || {
             PyValueError::new_err(format!(
                 "{count} environments with observations of {flat_dim} floats need more memory \
@@ -197,7 +289,7 @@ impl Layout {
         };
         let mut sections: [std::ops::Range<usize>; 10] = Default::default();
         for (range, kind) in sections.iter_mut().zip(Section::ALL) {
-            *range = section(&kind.shape(count, flat_dim), kind.dtype().1)?;
+            *range = section(&kind.shape(count, flat_dim), kind.dtype(rows).1)?;
         }
         let columns = columns
             .iter()
@@ -259,10 +351,16 @@ fn dtype_size(dtype: DType) -> usize {
 }
 
 impl Buffers {
-    /// Zeroed buffers for `count` environments with observation rows of `flat_dim` and the
-    /// typed columns `columns`.
-    fn new(py: Python<'_>, count: usize, flat_dim: usize, columns: &[Column]) -> PyResult<Self> {
-        let layout = Layout::new(count, flat_dim, columns)?;
+    /// Zeroed buffers for `count` environments with observation rows of `flat_dim` numbers of
+    /// the dtype `rows` and the typed columns `columns`.
+    fn new(
+        py: Python<'_>,
+        count: usize,
+        flat_dim: usize,
+        rows: (&'static str, usize),
+        columns: &[Column],
+    ) -> PyResult<Self> {
+        let layout = Layout::new(count, flat_dim, rows, columns)?;
         // `numpy.zeros` (not rust-numpy's `PyArray1::zeros`, which panics when NumPy cannot
         // allocate): a size that cannot be allocated is NumPy's own `MemoryError`.
         let numpy = py.import("numpy")?;
@@ -281,7 +379,11 @@ impl Buffers {
             .iter()
             .map(|section| {
                 let offset = layout.range(*section).start;
-                view(section.shape(count, flat_dim), section.dtype().0, offset)
+                view(
+                    section.shape(count, flat_dim),
+                    section.dtype(rows).0,
+                    offset,
+                )
             })
             .collect::<PyResult<_>>()?;
         let columns = columns
@@ -347,8 +449,10 @@ fn fill<T: bytemuck::NoUninit>(bytes: &mut [u8], source: &[T]) -> PyResult<()> {
 /// `Vector(id, params_json, num_envs, seed, autoreset, threads)`, with `autoreset` one of
 /// `"next_step"`, `"same_step"`, `"disabled"`.
 ///
-/// Observations are flat `float32` rows (the id's observation flattened, as
-/// `gymnasium.spaces.flatten` does). The output arrays are the attributes `observations`,
+/// Observations are rows of `float32` (the id's observation flattened, as
+/// `gymnasium.spaces.flatten` does, or in the batched layout), or of `float64` for an
+/// observation space with a float64 Box (`needs_f64_rows`: MuJoCo's), so that every value is
+/// exact. The output arrays are the attributes `observations`,
 /// `rewards`, `terminated`, `truncated`, `final_observations`, `final_mask`, and the episode
 /// statistics `episode_mask`, `episode_returns`, `episode_lengths`, `episode_times`; each
 /// reset and step overwrites them in place.
@@ -363,8 +467,8 @@ pub struct PyVector {
     layout: RowLayout,
     /// The columns of the batched rows (empty for flat rows).
     columns: Vec<Column>,
-    /// Which of `columns` have a typed section of their own (all but the rows themselves: a
-    /// float32 Box observation's column is its rows).
+    /// Which of `columns` have a typed section of their own (all but the rows themselves: the
+    /// column of a Box observation of the rows' dtype is its rows).
     typed: Vec<Column>,
     autoreset: &'static str,
     /// Whether the environments may report infos (a domain stepped state by state, not a
@@ -434,10 +538,10 @@ impl PyVector {
     /// Copies every output of `vector`'s last reset or step into the NumPy buffers' bytes;
     /// returns the [flags](ENDED_FLAG) of what happened. `written` holds the indices whose
     /// episode statistics the last call wrote, and is replaced by this call's.
-    fn write_vector<A: ErasedAction>(
+    fn write_vector<A: ErasedAction, T: RowScalar>(
         &self,
         bytes: &mut [u8],
-        vector: &StackedVector<A>,
+        vector: &StackedVector<A, T>,
         written: &mut Vec<usize>,
         mirrored: bool,
     ) -> PyResult<u8> {
@@ -571,21 +675,18 @@ impl PyVector {
         // cache); the rest is written after the step.
         let mut storage = self.buffers.writable(py)?;
         let bytes = storage.as_slice_mut().map_err(buffer_error)?;
-        let mirror = self.mirror(bytes)?;
-        match &mut inner.stepper {
-            Stepper::Discrete { vector, actions } => {
-                py.detach(|| vector.step_mirrored(actions, mirror))
-            }
-            Stepper::Any { vector, actions } => py.detach(|| vector.step_mirrored(actions, mirror)),
-            Stepper::Closed => return Err(closed_error()),
-        }
+        with_vector!(&mut inner.stepper, vector, actions => {
+            let mirror = self.mirror(bytes)?;
+            py.detach(|| vector.step_mirrored(actions, mirror))
+        })
         .map_err(vector_error)?;
         let written = &mut inner.written;
         with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written, true))
     }
 
-    /// The sections of the output buffer `bytes` a step writes through a [`Mirror`].
-    fn mirror<'a>(&self, bytes: &'a mut [u8]) -> PyResult<Mirror<'a, f32>> {
+    /// The sections of the output buffer `bytes` a step writes through a [`Mirror`], with
+    /// observation rows of `T`.
+    fn mirror<'a, T: RowScalar>(&self, bytes: &'a mut [u8]) -> PyResult<Mirror<'a, T>> {
         let [
             rewards,
             _,
@@ -868,10 +969,17 @@ impl PyVector {
         let action_space = rl_core::Environment::action_space(&probe).clone();
         rl_core::Environment::close(&mut probe);
         let (layout, columns) = row_layout(&observation_space);
+        // Rows of f64 where f32 would round an observation (a float64 Box: MuJoCo's).
+        let f64_rows = needs_f64_rows(&observation_space);
+        let (row_dtype, row_column) = if f64_rows {
+            (f64::DTYPE, f64::COLUMN)
+        } else {
+            (f32::DTYPE, f32::COLUMN)
+        };
         let rows_are_the_column = matches!(
             columns.as_slice(),
-            [Column { path, dtype: DType::F32, kind: ColumnKind::Numbers { .. }, .. }]
-                if path.is_empty()
+            [Column { path, dtype, kind: ColumnKind::Numbers { .. }, .. }]
+                if path.is_empty() && *dtype == row_column
         );
         let typed = if rows_are_the_column {
             Vec::new()
@@ -884,19 +992,33 @@ impl PyVector {
             .with_layout(layout);
         let params = params.as_ref();
         let stepper = if let AnySpace::Discrete(space) = &action_space {
+            let vector = if f64_rows {
+                ByScalar::F64(stacked(make_discrete_vector_f64(
+                    id, params, count, seed, options,
+                ))?)
+            } else {
+                ByScalar::F32(stacked(make_discrete_vector(
+                    id, params, count, seed, options,
+                ))?)
+            };
             Stepper::Discrete {
-                vector: stacked(make_discrete_vector(id, params, count, seed, options))?,
+                vector,
                 actions: vec![space.start(); num_envs],
             }
         } else {
+            let vector = if f64_rows {
+                ByScalar::F64(stacked(make_vector_f64(id, params, count, seed, options))?)
+            } else {
+                ByScalar::F32(stacked(make_vector(id, params, count, seed, options))?)
+            };
             Stepper::Any {
-                vector: stacked(make_vector(id, params, count, seed, options))?,
+                vector,
                 actions: vec![AnyElement::Int(0); num_envs],
             }
         };
         let flat_dim = with_vector!(&stepper, vector => vector.flat_dim());
         let reports_infos = with_vector!(&stepper, vector => vector.reports_infos());
-        let buffers = Buffers::new(py, num_envs, flat_dim, &typed)?;
+        let buffers = Buffers::new(py, num_envs, flat_dim, row_dtype, &typed)?;
         Ok(PyVector {
             inner: Mutex::new(Inner {
                 stepper,
@@ -941,7 +1063,8 @@ impl PyVector {
     /// and `width` (its entries in a row), `dtype` (NumPy's name), `shape` (one element's),
     /// `offsets` (added to each entry: a Discrete's start; empty for 0), `charset` (a Text's
     /// characters, else `None`) and `array` (its typed `(num_envs, *shape)` array, written by
-    /// every reset and step; `None` for a float32 Box, whose column is `observations`).
+    /// every reset and step; `None` for a Box of the rows' dtype, whose column is
+    /// `observations`).
     fn columns<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let mut typed = self.buffers.columns.iter();
         let typed_columns = !self.typed.is_empty();
@@ -998,7 +1121,8 @@ impl PyVector {
         Ok(self.lock()?.action_space.to_definition().to_string())
     }
 
-    /// The observations, one flat `float32` row per environment.
+    /// The observations, one row per environment, of `float32`, or of `float64` for an
+    /// observation space with a float64 Box.
     #[getter]
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         self.buffers.view(py, Section::Observations)
@@ -1062,10 +1186,24 @@ impl PyVector {
 
     /// The infos of the last call that are not empty, as `(index, dict)` pairs in index order
     /// (the domain's JSON entries as Python values); empty unless the call returned the
-    /// info flag (4).
-    fn infos<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyDict>)>> {
+    /// info flag (4). With `selected` (one flag per environment), only those of the selected
+    /// environments: after `reset_selected`, the others' infos are their last step's.
+    #[pyo3(signature = (selected = None))]
+    fn infos<'py>(
+        &self,
+        py: Python<'py>,
+        selected: Option<Vec<bool>>,
+    ) -> PyResult<Vec<(usize, Bound<'py, PyDict>)>> {
         let inner = self.lock()?;
-        with_vector!(&inner.stepper, vector => info_pairs(py, vector.infos(), None))
+        let pairs = with_vector!(&inner.stepper, vector => info_pairs(py, vector.infos(), None))?;
+        Ok(pairs
+            .into_iter()
+            .filter(|(index, _)| {
+                selected
+                    .as_ref()
+                    .is_none_or(|selected| selected.get(*index).copied().unwrap_or(false))
+            })
+            .collect())
     }
 
     /// The action masks of the environments' current states for a `Discrete` action space: an
@@ -1091,12 +1229,15 @@ impl PyVector {
     /// dict from each key (in the order first met, environment by environment) to `(values,
     /// mask)`, NumPy arrays over the batch (`bool`, `int64` or `float64`; 0 where the mask is
     /// unset); `None` when some value is not a boolean or a number (then `infos` gives the
-    /// dicts). `final` reads the final infos of same-step autoreset instead.
-    #[pyo3(signature = (r#final = false))]
+    /// dicts). `final` reads the final infos of same-step autoreset instead. With `selected`
+    /// (one flag per environment), only the selected environments' infos count (after
+    /// `reset_selected`, the others' are their last step's).
+    #[pyo3(signature = (r#final = false, selected = None))]
     fn info_columns<'py>(
         &self,
         py: Python<'py>,
         r#final: bool,
+        selected: Option<Vec<bool>>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let inner = self.lock()?;
         with_vector!(&inner.stepper, vector => {
@@ -1105,7 +1246,7 @@ impl PyVector {
                 // infos are those of earlier calls.
                 info_columns(py, vector.final_infos(), Some(vector.final_mask()))
             } else {
-                info_columns(py, vector.infos(), None)
+                info_columns(py, vector.infos(), selected.as_deref())
             }
         })
     }
@@ -1307,9 +1448,9 @@ impl PyVector {
 /// sections of the output buffer `bytes`: each leaf's entries plus its offsets (a Discrete's
 /// start), converted to its dtype (exact: the rows hold indices below 2^24 and the Box's own
 /// values).
-fn write_columns(
+fn write_columns<T: RowScalar>(
     bytes: &mut [u8],
-    rows: &[f32],
+    rows: &[T],
     dim: usize,
     columns: &[Column],
     sections: &[usize],
@@ -1349,16 +1490,16 @@ fn write_columns(
             continue;
         }
         match column.dtype {
-            DType::F32 => fill!(f32, |x: f32, _: i64| x),
-            DType::F64 => fill!(f64, |x: f32, _: i64| f64::from(x)),
-            DType::I8 => fill!(i8, |x: f32, o: i64| (x as i64 + o) as i8),
-            DType::I16 => fill!(i16, |x: f32, o: i64| (x as i64 + o) as i16),
-            DType::I32 => fill!(i32, |x: f32, o: i64| (x as i64 + o) as i32),
-            DType::I64 => fill!(i64, |x: f32, o: i64| x as i64 + o),
-            DType::U8 => fill!(u8, |x: f32, _: i64| x as u8),
-            DType::U16 => fill!(u16, |x: f32, _: i64| x as u16),
-            DType::U32 => fill!(u32, |x: f32, _: i64| x as u32),
-            DType::U64 => fill!(u64, |x: f32, _: i64| x as u64),
+            DType::F32 => fill!(f32, |x: T, _: i64| x.to_f32()),
+            DType::F64 => fill!(f64, |x: T, _: i64| x.to_f64()),
+            DType::I8 => fill!(i8, |x: T, o: i64| (x.to_i64() + o) as i8),
+            DType::I16 => fill!(i16, |x: T, o: i64| (x.to_i64() + o) as i16),
+            DType::I32 => fill!(i32, |x: T, o: i64| (x.to_i64() + o) as i32),
+            DType::I64 => fill!(i64, |x: T, o: i64| x.to_i64() + o),
+            DType::U8 => fill!(u8, |x: T, _: i64| x.to_u8()),
+            DType::U16 => fill!(u16, |x: T, _: i64| x.to_u16()),
+            DType::U32 => fill!(u32, |x: T, _: i64| x.to_u32()),
+            DType::U64 => fill!(u64, |x: T, _: i64| x.to_u64()),
             other => {
                 return Err(PyRuntimeError::new_err(format!(
                     "no column of dtype {}",

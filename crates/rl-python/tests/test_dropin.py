@@ -76,19 +76,7 @@ def scalar_types(value):
     return type(value).__name__
 
 
-# Issue 42's MuJoCo ids give Gymnasium's values but not yet its info types: their infos travel
-# as JSON values, so np.float64 entries (x_position, ...) arrive as Python floats and arrays as
-# lists. Known and open (issue 44's declared info fields carry the types); strict, so that the
-# fix shows.
-MUJOCO_INFO_TYPES = pytest.mark.xfail(
-    strict=True, reason="MuJoCo infos arrive as Python floats and lists, not numpy's types")
-
-
-@pytest.mark.parametrize(
-    "rust_id",
-    [pytest.param(i, marks=MUJOCO_INFO_TYPES) if i.endswith("-v5") else i
-     for i in NOT_MINIGRID + MINIGRID],
-)
+@pytest.mark.parametrize("rust_id", NOT_MINIGRID + MINIGRID)
 def test_scalar_types_are_the_references_step_by_step(rust_id):
     ours, theirs = make_pair(rust_id)
     rng = np.random.default_rng(11)

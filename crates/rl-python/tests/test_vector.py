@@ -23,28 +23,7 @@ def make(rust_id="CartPole-v1", num_envs=4, **kwargs):
     )
 
 
-# The MuJoCo ids whose Gymnasium reset infos (x_position, ...) the vectors do not report yet
-# (the single environments do; issue 42): a strict xfail, to be removed when they do.
-MUJOCO_RESET_INFO_IDS = [
-    "Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5",
-    "Swimmer-v5", "Walker2d-v5",
-]
-
-
-def vector_reset_infos_known_gap(rust_id: str):
-    if rust_id in MUJOCO_RESET_INFO_IDS:
-        return pytest.param(
-            rust_id,
-            marks=pytest.mark.xfail(
-                strict=True,
-                raises=AssertionError,
-                reason="MuJoCo vectors' reset infos (issue 42)",
-            ),
-        )
-    return rust_id
-
-
-@pytest.mark.parametrize("rust_id", [vector_reset_infos_known_gap(i) for i in every_id(rlrs.ids())])
+@pytest.mark.parametrize("rust_id", every_id(rlrs.ids()))
 def test_make_vec_works_for_every_id(rust_id):
     envs = make(rust_id, num_envs=3)
     assert isinstance(envs, rlrs.RustVectorEnv)

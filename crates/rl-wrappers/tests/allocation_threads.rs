@@ -1,7 +1,9 @@
 //! A vector environment of 1024 environments stepped by two threads allocates nothing per
 //! step after warm-up, on either construction path, and neither does every vector wrapper
 //! stacked on one, nor a mirrored step under episode statistics (the Python package's), over
-//! the vector itself or over a boxed stack of wrappers (`DynVector`). The counter is global (it
+//! the vector itself or over a boxed stack of wrappers (`DynVector`), nor the stack of a vector
+//! by id with `f64` rows stepped state by state (the MuJoCo ids' path; resets included). The
+//! counter is global (it
 //! must see the worker thread), so this test runs without the test harness, alone in its
 //! process.
 
@@ -12,15 +14,17 @@ mod common;
 use std::num::NonZeroUsize;
 
 use rl_core::corridor::Corridor;
+use rl_core::registry::Registration;
 use rl_core::{Mode, Simulator};
+use rl_spaces::FlatScalar;
 use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
     Autoreset, DynVector, EnvironmentVector, KernelVector, Mirror, VectorEnv,
     VectorEpisodeStatistics, VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward,
-    VectorOptions,
+    VectorOptions, make_discrete_vector_f64, stack,
 };
 
-use common::Drift;
+use common::{Drift, NoParams};
 
 /// Steps `vector` (whose actions are `0..choices`) for a warm-up, then 300 steps; returns the
 /// allocations of the 300.
@@ -45,14 +49,14 @@ fn allocations_per_run<V: VectorEnv<Action = i64>>(vector: &mut V, choices: usiz
 }
 
 /// As [`allocations_per_run`], with every step mirrored into buffers made before the steps.
-fn mirrored_allocations_per_run<V: VectorEnv<Action = i64, Scalar = f32>>(
+fn mirrored_allocations_per_run<T: FlatScalar, V: VectorEnv<Action = i64, Scalar = T>>(
     vector: &mut VectorEpisodeStatistics<V>,
 ) -> usize {
     let len = vector.len();
     let actions: Vec<Vec<i64>> = (0..3)
         .map(|k| (0..len).map(|i| ((i + k) % 3) as i64).collect())
         .collect();
-    let mut observations = vec![0.0; len * vector.flat_dim()];
+    let mut observations = vec![T::ZERO; len * vector.flat_dim()];
     let mut rewards = vec![0.0; len];
     let (mut terminated, mut truncated) = (vec![0; len], vec![0; len]);
     vector.reset(Mode::Training).expect("reset");
@@ -77,6 +81,13 @@ fn mirrored_allocations_per_run<V: VectorEnv<Action = i64, Scalar = f32>>(
 }
 
 fn main() {
+    // The drift by id, without its kernel: stepped state by state, as the MuJoCo ids are.
+    let id = "Drift-allocation-f64-v0";
+    Registration::new(id, "a drift stepped state by state", |_: NoParams| {
+        Ok::<_, std::convert::Infallible>(Drift::new(30, 0.05))
+    })
+    .register()
+    .expect("a new id");
     let count = NonZeroUsize::new(1024).expect("non-zero");
     let two = NonZeroUsize::new(2).expect("non-zero");
     let mut failures = Vec::new();
@@ -120,6 +131,9 @@ fn main() {
             .expect("valid"),
         );
         let mut stacked = VectorEpisodeStatistics::new(below);
+        // The Python package's stack over a vector by id with `f64` rows.
+        let mut wide = stack(make_discrete_vector_f64(id, None, count, 1, options).expect("by id"))
+            .expect("stacked");
         for (path, allocated) in [
             (
                 "mirrored kernel",
@@ -128,6 +142,10 @@ fn main() {
             (
                 "mirrored boxed stack",
                 mirrored_allocations_per_run(&mut stacked),
+            ),
+            (
+                "mirrored f64 rows by id",
+                mirrored_allocations_per_run(&mut wide),
             ),
             ("copies", allocations_per_run(&mut copies, 3)),
             ("kernel", allocations_per_run(&mut kernel, 3)),

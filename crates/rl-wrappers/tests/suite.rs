@@ -8,6 +8,7 @@ mod allocation;
 mod allocation_pictures;
 mod conformance;
 mod constraints_by_id;
+mod f64_rows;
 mod history;
 mod infos;
 mod kernel;

@@ -22,6 +22,7 @@ use crate::numpy_math::{clip, norm, pairwise_sum, sum_of_squares_f32};
 use crate::params::{finite, ordered, range};
 use crate::tasks::locomotion::{BodyRef, write_positions_velocities};
 use crate::tasks::{bool_times, info};
+use rl_core::registry::PythonType;
 
 /// Ant-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -144,6 +145,19 @@ impl Ant {
 }
 
 impl Task for Ant {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("x_position", PythonType::Float64),
+        ("y_position", PythonType::Float64),
+        ("distance_from_origin", PythonType::Float64),
+        ("x_velocity", PythonType::Float64),
+        ("y_velocity", PythonType::Float64),
+        ("reward_forward", PythonType::Float64),
+        ("reward_ctrl", PythonType::Float32),
+        ("reward_contact", PythonType::Float64),
+        ("reward_survive", PythonType::Float64),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         let sizes = setup.model().sizes();
         let forces = 6 * sizes.nbody.saturating_sub(1);

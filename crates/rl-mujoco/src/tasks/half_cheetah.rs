@@ -16,6 +16,7 @@ use crate::error::MujocoError;
 use crate::numpy_math::sum_of_squares_f32;
 use crate::params::finite;
 use crate::tasks::info;
+use rl_core::registry::PythonType;
 
 /// HalfCheetah-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -78,6 +79,14 @@ impl HalfCheetah {
 }
 
 impl Task for HalfCheetah {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("x_position", PythonType::Float64),
+        ("x_velocity", PythonType::Float64),
+        ("reward_forward", PythonType::Float64),
+        ("reward_ctrl", PythonType::Float32),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         let sizes = setup.model().sizes();
         sizes.nq + sizes.nv - usize::from(self.params.exclude_current_positions_from_observation)

@@ -26,6 +26,7 @@ use crate::params::{finite, ordered, range};
 use crate::simulation::Data;
 use crate::tasks::locomotion::write_positions_velocities;
 use crate::tasks::{bool_times, in_open_range};
+use rl_core::registry::PythonType;
 
 /// Which parts the humanoids' observations hold (their `include_*_in_observation` and
 /// `exclude_current_positions_from_observation` arguments).
@@ -232,6 +233,21 @@ impl Humanoid {
 }
 
 impl Task for Humanoid {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("x_position", PythonType::Float64),
+        ("y_position", PythonType::Float64),
+        ("tendon_length", PythonType::Float64Array),
+        ("tendon_velocity", PythonType::Float64Array),
+        ("distance_from_origin", PythonType::Float64),
+        ("x_velocity", PythonType::Float64),
+        ("y_velocity", PythonType::Float64),
+        ("reward_survive", PythonType::Float64),
+        ("reward_forward", PythonType::Float64),
+        ("reward_ctrl", PythonType::Float64),
+        ("reward_contact", PythonType::Float64),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         self.parts.size(setup)
     }

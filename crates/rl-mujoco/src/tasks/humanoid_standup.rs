@@ -20,6 +20,7 @@ use crate::numpy_math::{clip, sum_of_squares_f64};
 use crate::params::{finite, ordered, range};
 use crate::simulation::Data;
 use crate::tasks::humanoid::{HumanoidParts, check_humanoid_model, insert_tendons};
+use rl_core::registry::PythonType;
 
 /// HumanoidStandup-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -116,6 +117,18 @@ impl HumanoidStandup {
 }
 
 impl Task for HumanoidStandup {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("x_position", PythonType::Float64),
+        ("y_position", PythonType::Float64),
+        ("z_distance_from_origin", PythonType::Float64),
+        ("tendon_length", PythonType::Float64Array),
+        ("tendon_velocity", PythonType::Float64Array),
+        ("reward_linup", PythonType::Float64),
+        ("reward_quadctrl", PythonType::Float64),
+        ("reward_impact", PythonType::Float64),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         self.parts.size(setup)
     }

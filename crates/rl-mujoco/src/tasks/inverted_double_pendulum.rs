@@ -19,6 +19,7 @@ use crate::numpy_math::{clip, python_square};
 use crate::params::finite;
 use crate::simulation::Data;
 use crate::tasks::{bool_times, info};
+use rl_core::registry::PythonType;
 
 /// InvertedDoublePendulum-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -88,6 +89,13 @@ fn fallen(data: &Data) -> bool {
 }
 
 impl Task for InvertedDoublePendulum {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("reward_survive", PythonType::Float),
+        ("distance_penalty", PythonType::Float64),
+        ("velocity_penalty", PythonType::Float64),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         let sizes = setup.model().sizes();
         1 + 2 * (sizes.nq - 1) + sizes.nv + 1

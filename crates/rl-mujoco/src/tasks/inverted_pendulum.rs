@@ -12,6 +12,7 @@ use serde::Deserialize;
 use crate::environment::{MujocoDomain, Setup, Task};
 use crate::error::MujocoError;
 use crate::params::finite;
+use rl_core::registry::PythonType;
 
 /// InvertedPendulum-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -75,6 +76,12 @@ fn fallen(data: &crate::Data) -> bool {
 }
 
 impl Task for InvertedPendulum {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] =
+        &[("reward_survive", PythonType::Int)];
+    /// Gymnasium's reward is the Python int `int(not terminated)`.
+    const REWARD_TYPE: PythonType = PythonType::Int;
+
     fn observation_size(&self, setup: &Setup) -> usize {
         let sizes = setup.model().sizes();
         sizes.nq + sizes.nv

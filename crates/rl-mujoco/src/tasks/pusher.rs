@@ -22,6 +22,7 @@ use crate::params::finite;
 use crate::simulation::Data;
 use crate::tasks::info;
 use crate::tasks::locomotion::body;
+use rl_core::registry::PythonType;
 
 /// Pusher-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -113,6 +114,13 @@ impl Pusher {
 }
 
 impl Task for Pusher {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("reward_dist", PythonType::Float64),
+        ("reward_ctrl", PythonType::Float32),
+        ("reward_near", PythonType::Float64),
+    ];
+
     fn observation_size(&self, _setup: &Setup) -> usize {
         23
     }

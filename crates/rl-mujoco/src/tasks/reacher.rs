@@ -22,6 +22,7 @@ use crate::params::finite;
 use crate::simulation::Data;
 use crate::tasks::info;
 use crate::tasks::locomotion::body;
+use rl_core::registry::PythonType;
 
 /// Reacher-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -107,6 +108,12 @@ impl Reacher {
 }
 
 impl Task for Reacher {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("reward_dist", PythonType::Float64),
+        ("reward_ctrl", PythonType::Float32),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         let sizes = setup.model().sizes();
         4 + (sizes.nq - 2) + 2 + 2

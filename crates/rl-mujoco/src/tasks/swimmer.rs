@@ -18,6 +18,7 @@ use crate::numpy_math::{norm, sum_of_squares_f32};
 use crate::params::finite;
 use crate::tasks::info;
 use crate::tasks::locomotion::write_positions_velocities;
+use rl_core::registry::PythonType;
 
 /// Swimmer-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -90,6 +91,17 @@ impl Swimmer {
 }
 
 impl Task for Swimmer {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("x_position", PythonType::Float64),
+        ("y_position", PythonType::Float64),
+        ("distance_from_origin", PythonType::Float64),
+        ("x_velocity", PythonType::Float64),
+        ("y_velocity", PythonType::Float64),
+        ("reward_forward", PythonType::Float64),
+        ("reward_ctrl", PythonType::Float32),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         let sizes = setup.model().sizes();
         sizes.nq + sizes.nv - self.skipped()

@@ -20,6 +20,7 @@ use crate::error::MujocoError;
 use crate::numpy_math::{clip, sum_of_squares_f32};
 use crate::params::{finite, ordered, range};
 use crate::tasks::{bool_times, in_open_range, info};
+use rl_core::registry::PythonType;
 
 /// Walker2d-v5's keyword arguments (Gymnasium's defaults) and time limit.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -109,6 +110,16 @@ impl Walker2d {
 }
 
 impl Task for Walker2d {
+    /// Gymnasium's types, as its class computes the entries.
+    const INFO_TYPES: &'static [(&'static str, PythonType)] = &[
+        ("x_position", PythonType::Float64),
+        ("z_distance_from_origin", PythonType::Float64),
+        ("x_velocity", PythonType::Float64),
+        ("reward_forward", PythonType::Float64),
+        ("reward_ctrl", PythonType::Float32),
+        ("reward_survive", PythonType::Float64),
+    ];
+
     fn observation_size(&self, setup: &Setup) -> usize {
         let sizes = setup.model().sizes();
         sizes.nq + sizes.nv - usize::from(self.params.exclude_current_positions_from_observation)

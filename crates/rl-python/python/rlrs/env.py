@@ -42,6 +42,32 @@ class UnknownIdError(KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+# The Python types a registration names for its reference's rewards and info entries
+# (rl-core's ``RunSettings::reward_type`` and ``info_types``), as conversions of the JSON
+# values' Python forms, with the dtype ``SyncVectorEnv``'s ``_add_info`` gives a batch of them.
+PYTHON_TYPES: dict[str, tuple[Any, Any]] = {
+    "float64": (np.float64, np.float64),
+    "float32": (np.float32, np.float32),
+    "float": (float, np.float64),
+    "int": (int, np.int64),
+    "float64[]": (functools.partial(np.asarray, dtype=np.float64), np.float64),
+}
+
+
+def info_converters(settings: dict[str, Any]) -> dict[str, Any]:
+    """The conversion of each info entry whose type the registration names (``info_types``:
+    Gymnasium's MuJoCo infos are NumPy scalars and arrays), by key."""
+    return {key: PYTHON_TYPES[kind][0] for key, kind in settings.get("info_types", {}).items()}
+
+
+def typed_info(info: dict[str, Any], converters: dict[str, Any]) -> dict[str, Any]:
+    """``info`` with each entry that has a conversion in ``converters`` converted in place."""
+    for key, convert in converters.items():
+        if key in info:
+            info[key] = convert(info[key])
+    return info
+
+
 def mask_info(asked: bool | None, settings: dict[str, Any], masks: Any, env_id: str) -> bool:
     """Whether the infos hold the action mask: as asked (``info_action_mask``), else as the
     id's registration says (Gymnasium's Taxi's). A ``ValueError`` when asked for an id whose
@@ -272,6 +298,11 @@ class RustEnv(gym.Env):
         settings = json.loads(module.settings(env_id) or "{}")
         self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
         self._mask_info = mask_info(info_action_mask, settings, self._core.action_mask, env_id)
+        # The reference's types of its info entries and reward, where the registration names
+        # them (Gymnasium's MuJoCo ids: NumPy float64 and float32 scalars, float64 arrays).
+        self._info_converters = info_converters(settings)
+        reward_type = settings.get("reward_type")
+        self._reward_converter = None if reward_type is None else PYTHON_TYPES[reward_type][0]
         self.metadata = id_metadata(core_module, env_id)
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
@@ -367,6 +398,8 @@ class RustEnv(gym.Env):
         self._observation = observation
         info = dict(self._reset_info)
         info.update(self._core.reset_info())
+        if self._info_converters:
+            info = typed_info(info, self._info_converters)
         if self._mask_info:
             info["action_mask"] = self._core.action_mask()
         if self._window is not None:
@@ -380,6 +413,10 @@ class RustEnv(gym.Env):
             reward = int(reward)
         elif self._numpy_rewards:
             reward = np.float64(reward)
+        elif self._reward_converter is not None:
+            reward = self._reward_converter(reward)
+        if self._info_converters:
+            info = typed_info(info, self._info_converters)
         if self._convert is not None:
             observation = self._convert(observation)
         self._observation = observation

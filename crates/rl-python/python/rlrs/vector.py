@@ -12,13 +12,16 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, iterate
 
 from .env import (
+    PYTHON_TYPES,
     UnknownIdError,
     _is_minigrid,
     checked_seed,
     core,
     id_metadata,
+    info_converters,
     mask_info,
     params_json,
+    typed_info,
 )
 from .spaces import space_from_definition
 
@@ -32,7 +35,7 @@ _MODES = {
 
 
 def _unflattener(space: spaces.Space):
-    """A function from the vector's flat float32 rows (``(n, flatdim)``, laid out as
+    """A function from the vector's flat rows (``(n, flatdim)``, float32, laid out as
     ``gymnasium.spaces.flatten`` lays out one element) to the batch Gymnasium's
     ``batch_space(space, n)`` describes: integers for Discrete and MultiDiscrete (the one-hot
     parts read back), int8 for MultiBinary, the Box's dtype and shape, a tuple of ``n``
@@ -152,7 +155,7 @@ class _Columns:
         return _assemble(self._space, leaves)
 
     def from_rows(self, rows: np.ndarray) -> Any:
-        """The batch of the batched float32 ``rows`` (``(n, width)``), in new arrays."""
+        """The batch of the batched ``rows`` (``(n, width)``), in new arrays."""
         leaves = {}
         for column in self._columns:
             path = tuple(column["path"])
@@ -179,7 +182,10 @@ class RustVectorEnv(VectorEnv):
       observation where ``info["_final_obs"]`` is set and ``None`` elsewhere, and
       ``info["final_info"]`` (the ended steps' infos, batched) with its mask
       ``info["_final_info"]``.
-    - Infos: a domain's step infos (the Rust ``Info`` entries) are laid out as
+    - Infos: a domain's step and reset infos (the Rust ``Info`` entries: MuJoCo's
+      ``x_position``, ...; a reset's at ``reset`` and, for the environments an autoreset
+      restarted, in the step's ``info``, the ended step's in ``final_info`` with
+      ``SAME_STEP``) are laid out as
       ``SyncVectorEnv`` lays them out, ``info[key]`` an array over the batch and
       ``info["_key"]`` its mask (Gymnasium's own ``_add_info``); a domain that reports none
       costs nothing. The violations of a domain registered with its constraints are one such
@@ -192,7 +198,8 @@ class RustVectorEnv(VectorEnv):
     - Observations: as Gymnasium batches them, ``observation_space`` being
       ``batch_space(single_observation_space, num_envs)`` and ``single_observation_space`` the
       environment's: a float32 Box's rows as the vector writes them (views of its buffer with
-      ``copy=False``); integers for Discrete (``(num_envs,)`` int64) and MultiDiscrete, int8
+      ``copy=False``), and a float64 Box's (MuJoCo's) likewise, from float64 rows the Rust
+      vector chooses for such a space, so that they are exact; integers for Discrete (``(num_envs,)`` int64) and MultiDiscrete, int8
       for MultiBinary, the Box's dtype (a MiniGrid image stays uint8), tuples and dicts of
       batches for Tuple and Dict, a tuple of strings for Text: typed arrays the Rust vector
       writes from its rows in Gymnasium's batched layout (one entry per Discrete, not a
@@ -278,6 +285,13 @@ class RustVectorEnv(VectorEnv):
         self._mask_info = mask_info(
             info_action_mask, settings, self._core.action_masks, env_id
         )
+        # The reference's types of the info entries, where the registration names them
+        # (Gymnasium's MuJoCo ids): each environment's entry converted, and the batch of a
+        # key in the dtype SyncVectorEnv's _add_info gives it (float32 for a float32 entry).
+        self._info_converters = info_converters(settings)
+        self._info_dtypes = {
+            key: PYTHON_TYPES[kind][1] for key, kind in settings.get("info_types", {}).items()
+        }
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
         observation_space = space_from_definition(self._core.observation_space_json())
         if core_module == "rlrs._core" and (
@@ -292,8 +306,11 @@ class RustVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._columns = None
+        # The rows' dtype: float32, or float64 for an observation space with a float64 Box
+        # (MuJoCo's), so that every observation is exact.
+        rows_dtype = self._core.observations.dtype
         if self._core.batched and not (
-            isinstance(observation_space, spaces.Box) and observation_space.dtype == np.float32
+            isinstance(observation_space, spaces.Box) and observation_space.dtype == rows_dtype
         ):
             # Typed columns written by the Rust vector: Gymnasium's batch with no conversion.
             shape = (self.num_envs, self._core.flat_dim)
@@ -303,11 +320,12 @@ class RustVectorEnv(VectorEnv):
             )
         elif (
             isinstance(observation_space, spaces.Box)
-            and observation_space.dtype == np.float32
+            and observation_space.dtype == rows_dtype
             and int(np.prod(observation_space.shape)) == self._core.flat_dim
         ):
-            # Float32 boxes: views of the Rust-written buffers (reshaping a contiguous array
-            # makes a view), handed out as they are with copy=False.
+            # Boxes of the rows' dtype (float32, or float64: MuJoCo's): views of the
+            # Rust-written buffers (reshaping a contiguous array makes a view), handed out as
+            # they are with copy=False.
             shape = (self.num_envs, *observation_space.shape)
             self._batched = None
         else:
@@ -413,9 +431,13 @@ class RustVectorEnv(VectorEnv):
                 self._seed_from_np_random()
             self._core.seed_each(seed)
             self._seeded = True
-        self._core.reset()
+        flags = self._core.reset()
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
         info: dict[str, Any] = {}
+        if flags & 4:
+            # The domain's reset infos (MuJoCo's x_position, ...), as SyncVectorEnv lays
+            # them out.
+            info = self._with_infos(info, final=False)
         for key, value in self._reset_info.items():
             info[key] = np.full(self.num_envs, value, dtype=type(value))
             info[f"_{key}"] = np.ones(self.num_envs, dtype=bool)
@@ -489,9 +511,12 @@ class RustVectorEnv(VectorEnv):
         selected_seeds = [s if m else None for s, m in zip(seeds, reset_mask)]
         if any(s is not None for s in selected_seeds):
             self._core.seed_each(selected_seeds)
-        self._core.reset_selected(reset_mask.tolist())
+        flags = self._core.reset_selected(reset_mask.tolist())
         self._reset_next[reset_mask] = False
         info: dict[str, Any] = {}
+        if flags & 4:
+            # The selected environments' reset infos (the others' are their last step's).
+            info = self._with_infos(info, final=False, selected=reset_mask.tolist())
         for key, value in self._reset_info.items():
             values = np.zeros(self.num_envs, dtype=type(value))
             values[reset_mask] = value
@@ -540,16 +565,24 @@ class RustVectorEnv(VectorEnv):
                 info["_action_mask"] = np.ones(n, dtype=bool)
         return info
 
-    def _with_infos(self, info: dict[str, Any], final: bool) -> dict[str, Any]:
-        """``info`` with the last call's infos (or final infos) added in Gymnasium's layout."""
-        columns = self._core.info_columns(final)
+    def _with_infos(
+        self, info: dict[str, Any], final: bool, selected: list[bool] | None = None
+    ) -> dict[str, Any]:
+        """``info`` with the last call's infos (or final infos) added in Gymnasium's layout
+        (with ``selected``, the infos of the selected environments only)."""
+        columns = self._core.info_columns(final, selected)
         if columns is not None:
             for key, (values, mask) in columns.items():
+                dtype = self._info_dtypes.get(key)
+                if dtype is not None and values.dtype != dtype:
+                    values = values.astype(dtype)
                 info[key] = values
                 info[f"_{key}"] = mask
             return info
-        pairs = self._core.final_infos() if final else self._core.infos()
+        pairs = self._core.final_infos() if final else self._core.infos(selected)
         for i, env_info in pairs:
+            if self._info_converters:
+                env_info = typed_info(env_info, self._info_converters)
             info = self._add_info(info, env_info, i)
         return info
 

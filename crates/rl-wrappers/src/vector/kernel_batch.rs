@@ -27,7 +27,11 @@ use rl_core::BatchStates;
 /// episode is truncated when its step count reaches
 /// [`Domain::episode_cap`](rl_core::Domain::episode_cap). So a kernel batch gives, bit for bit,
 /// what copies of `Simulator::new(domain, seed + i)` give, the steps' infos included (in
-/// `infos`, and in `final_infos` with same-step autoreset), where the batch reports them.
+/// `infos`, and in `final_infos` with same-step autoreset), where the batch reports them, and
+/// the resets' infos ([`Domain::reset_info`](rl_core::Domain::reset_info)) in `infos` as
+/// Gymnasium's `SyncVectorEnv` reports them: every environment's after a reset of the vector,
+/// an autoreset environment's in the step's `infos` (next-step autoreset: in place of a step's
+/// info; same-step: beside the ended step's info in `final_infos`).
 ///
 /// [`DomainStates`]: rl_core::DomainStates
 /// [`BoxedBatchStates`]: rl_core::BoxedBatchStates
@@ -108,8 +112,9 @@ pub(crate) const BOOKKEEPING_BYTES: usize = 2 * std::mem::size_of::<NumpyGenerat
     + 2 * std::mem::size_of::<usize>();
 
 /// Resets episode `i` of a kernel batch: a new initial state from its generator, its
-/// observation in row `i`, its step count 0 and its `ended` flag false. (A function of the
-/// parts rather than a method, so that the step can call it while it reads `pending`.)
+/// observation in row `i`, its step count 0 and its `ended` flag false. The caller then
+/// writes its reset info ([`put_reset_info`]). (A function of the parts rather than a method,
+/// so that the step can call it while it reads `pending`.)
 fn reset_at<S, T>(
     states: &mut S,
     generators: &mut [NumpyGenerator],
@@ -127,6 +132,20 @@ where
     steps[i] = 0;
     ended[i] = false;
     Ok(())
+}
+
+/// Writes the info of episode `i`'s reset (just done) into its info slot, as Gymnasium's
+/// vectors report a reset's info (at a reset of the vector, and in the step's `info` for an
+/// autoreset: next-step, or same-step beside the final info), where the batch reports infos;
+/// empty otherwise.
+fn put_reset_info<S, T>(states: &S, i: usize, rows: &mut Rows<'_, T>)
+where
+    S: BatchStates<T>,
+    T: FlatScalar,
+{
+    if states.reports_infos() {
+        rows.put_info(i, states.reset_info(i));
+    }
 }
 
 /// The action mask of episode `i` of `states` as bits, bit `k` set where the `k`-th action of
@@ -267,7 +286,10 @@ where
                 &mut rows,
             );
             match reset {
-                Ok(()) => rows.mark_reset(i),
+                Ok(()) => {
+                    rows.mark_reset(i);
+                    put_reset_info(&self.states, i, &mut rows);
+                }
                 Err(e) => failure = failure.or(Some((first + i, e))),
             }
         }
@@ -371,7 +393,10 @@ where
                     mode,
                     &mut rows,
                 ) {
-                    Ok(()) => rows.mark_reset(i),
+                    Ok(()) => {
+                        rows.mark_reset(i);
+                        put_reset_info(&self.states, i, &mut rows);
+                    }
                     Err(e) => failure = failure.or(Some((first + i, e))),
                 }
             }
@@ -381,12 +406,12 @@ where
             for i in ending.iter().copied() {
                 rows.keep_final_observation(i);
                 rows.final_mask[i] = true;
-                // The last step's info is the final info; the reset's info is empty.
+                // The last step's info is the final info; the reset's info is the info.
                 rows.move_info_to_final(i);
                 if let Some(bits) = self.mask_bits.get() {
                     self.final_masks[i] = bits(&self.states, i);
                 }
-                if let Err(e) = reset_at(
+                match reset_at(
                     &mut self.states,
                     generators,
                     all_steps,
@@ -395,7 +420,8 @@ where
                     mode,
                     &mut rows,
                 ) {
-                    failure = failure.or(Some((first + i, e)));
+                    Ok(()) => put_reset_info(&self.states, i, &mut rows),
+                    Err(e) => failure = failure.or(Some((first + i, e))),
                 }
             }
         }

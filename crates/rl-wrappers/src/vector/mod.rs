@@ -24,8 +24,8 @@ pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use outputs::Mirror;
 pub use registered::{
-    DynVector, RegisteredBatch, RegisteredVector, StackedVector, make_discrete_vector, make_vector,
-    stack,
+    DynVector, RegisteredBatch, RegisteredVector, StackedVector, make_discrete_vector,
+    make_discrete_vector_f64, make_vector, make_vector_f64, needs_f64_rows, stack,
 };
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).

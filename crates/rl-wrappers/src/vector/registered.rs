@@ -7,8 +7,8 @@ use std::num::NonZeroUsize;
 use rl_core::registry::RegisteredDomain;
 use rl_core::{BatchStates, BoxedBatchStates, ErasedAction};
 
-use rl_spaces::AnyElement;
 use rl_spaces::FlattenSpace;
+use rl_spaces::{AnyElement, AnySpace, DType, FlatScalar};
 use serde_json::Value;
 
 use crate::error::VectorError;
@@ -17,11 +17,13 @@ use crate::vector::{
     KernelBatch, VectorEnv, VectorEnvironment, VectorEpisodeStatistics, VectorOptions,
 };
 
-/// A vector of the environments of a registered id, with `f32` observations: what
-/// [`make_vector`] builds (actions are [`AnyElement`]s of the id's action space) and
-/// [`make_discrete_vector`] builds (`A = i64`: integer actions of a
-/// [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip).
-pub type RegisteredVector<A = AnyElement> = VectorEnvironment<RegisteredBatch<A>>;
+/// A vector of the environments of a registered id, with observation rows of `T` (`f32` by
+/// default): what [`make_vector`] builds (actions are [`AnyElement`]s of the id's action
+/// space) and [`make_discrete_vector`] builds (`A = i64`: integer actions of a
+/// [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip);
+/// with `T = f64`, what [`make_vector_f64`] and [`make_discrete_vector_f64`] build, for an
+/// observation space with a float64 Box ([`needs_f64_rows`]).
+pub type RegisteredVector<A = AnyElement, T = f32> = VectorEnvironment<RegisteredBatch<A, T>>;
 
 /// The storage of a [`RegisteredVector`] (each thread's share): the id's
 /// [`RegisteredDomain::batch_states`], the columns of the domain's batch kernel when its
@@ -35,18 +37,46 @@ pub type RegisteredVector<A = AnyElement> = VectorEnvironment<RegisteredBatch<A>
 /// stepped state by state with them evaluated, each violating step listing the violated
 /// constraints' names in its info under [`VIOLATIONS_INFO_KEY`](rl_core::VIOLATIONS_INFO_KEY)
 /// (`"violations"`), as the id's environments do. `A` is the actions'
-/// type ([`ErasedAction`]: [`AnyElement`] or `i64`).
-pub type RegisteredBatch<A = AnyElement> = KernelBatch<BoxedBatchStates<A>, f32>;
+/// type ([`ErasedAction`]: [`AnyElement`] or `i64`), `T` the observation rows' (`f32` or
+/// `f64`).
+pub type RegisteredBatch<A = AnyElement, T = f32> = KernelBatch<BoxedBatchStates<A, T>, T>;
 
-/// A vector with `f32` observations and actions of type `A` (an [`ErasedAction`]:
-/// [`AnyElement`] or `i64`) behind the [`VectorEnv`] trait: a [`RegisteredVector`] under any
-/// stack of wrappers, chosen at run time (the cost is one dynamic call per call, not one per
-/// environment).
-pub type DynVector<A = AnyElement> =
-    Box<dyn VectorEnv<Action = A, ActionSpace = <A as ErasedAction>::Space, Scalar = f32> + Send>;
+/// A vector with observation rows of `T` (`f32` by default) and actions of type `A` (an
+/// [`ErasedAction`]: [`AnyElement`] or `i64`) behind the [`VectorEnv`] trait: a
+/// [`RegisteredVector`] under any stack of wrappers, chosen at run time (the cost is one
+/// dynamic call per call, not one per environment).
+pub type DynVector<A = AnyElement, T = f32> =
+    Box<dyn VectorEnv<Action = A, ActionSpace = <A as ErasedAction>::Space, Scalar = T> + Send>;
 
 /// A vector of a registered id as [`stack`] wraps it: episode statistics over a [`DynVector`].
-pub type StackedVector<A = AnyElement> = VectorEpisodeStatistics<DynVector<A>>;
+pub type StackedVector<A = AnyElement, T = f32> = VectorEpisodeStatistics<DynVector<A, T>>;
+
+/// Whether observations of `space` need rows of `f64` to be exact: true when it has a Box
+/// of dtype float64 (at any depth of a Tuple, Dict or OneOf), whose values `f32` rows would
+/// round (Gymnasium's MuJoCo ids), false otherwise (every other built-in id: their
+/// observations are exact in `f32` rows). A caller that builds vectors of any id chooses
+/// [`make_vector_f64`] over [`make_vector`] by it, as the Python package does.
+///
+/// ```
+/// use rl_spaces::{AnySpace, ArrayBox, Discrete};
+/// use rl_wrappers::vector::needs_f64_rows;
+///
+/// let float64 = ArrayBox::<f64, 3>::new([-1.0; 3], [1.0; 3])?;
+/// assert!(needs_f64_rows(&AnySpace::from(float64)));
+/// let float32 = ArrayBox::<f32, 3>::new([-1.0; 3], [1.0; 3])?;
+/// assert!(!needs_f64_rows(&AnySpace::from(float32)));
+/// assert!(!needs_f64_rows(&AnySpace::Discrete(Discrete::new(4)?)));
+/// # Ok::<(), rl_spaces::SpaceError>(())
+/// ```
+pub fn needs_f64_rows(space: &AnySpace) -> bool {
+    match space {
+        AnySpace::Box(space) => space.dtype() == DType::F64,
+        AnySpace::Tuple(tuple) => tuple.spaces().iter().any(needs_f64_rows),
+        AnySpace::Dict(dict) => dict.spaces().values().any(needs_f64_rows),
+        AnySpace::OneOf(one_of) => one_of.spaces().iter().any(needs_f64_rows),
+        _ => false,
+    }
+}
 
 /// Wraps `vector` in the wrappers every vector built by id is stepped with, under its episode
 /// statistics (Gymnasium's `RecordEpisodeStatistics`): the one place that lists them. The
@@ -79,19 +109,21 @@ pub type StackedVector<A = AnyElement> = VectorEpisodeStatistics<DynVector<A>>;
 /// assert_eq!(stacked.episode_ended(), &[true, false, true]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn stack<A: ErasedAction>(
-    vector: RegisteredVector<A>,
-) -> Result<StackedVector<A>, VectorError> {
+pub fn stack<A: ErasedAction, T: FlatScalar>(
+    vector: RegisteredVector<A, T>,
+) -> Result<StackedVector<A, T>, VectorError> {
     // The wrappers below the statistics go here, innermost first, each over `vector`.
-    let vector: DynVector<A> = Box::new(vector);
+    let vector: DynVector<A, T> = Box::new(vector);
     Ok(VectorEpisodeStatistics::new(vector))
 }
 
 /// `count` environments of the domain registered under `id` in `rl-core`'s table
 /// ([`rl_core::registry`]), built with the JSON `params` over its defaults, environment `i`
 /// seeded with `seed + i` (an error if that overflows `u64`), stepped with `options`
-/// (autoreset mode, threads). Observations are flattened into one `f32` row per environment;
-/// actions are [`AnyElement`](rl_spaces::AnyElement)s of the id's action space.
+/// (autoreset mode, threads). Observations are flattened into one `f32` row per environment
+/// (exact for every id whose observation space has no float64 Box: [`needs_f64_rows`];
+/// [`make_vector_f64`] writes `f64` rows); actions are
+/// [`AnyElement`](rl_spaces::AnyElement)s of the id's action space.
 ///
 /// The built-in domains of `rl-domains` are in the table once `rl_domains::register_builtins()`
 /// has run. Fails with [`VectorError::Registry`] for an unknown id (the error lists the
@@ -174,16 +206,69 @@ pub fn make_discrete_vector(
     })
 }
 
-/// Builds the vector of [`make_vector`] with actions of type `A`, each share's states built
-/// by `batch` (`None`: the id's action space has no form in `A`).
-fn build<A: ErasedAction>(
+/// [`make_vector`] with `f64` observation rows: the same environments, seeds and results, the
+/// observations written as the domain computes them in `f64` (`Domain::observe_flat_into`),
+/// never through `f32`: exact for a float64 Box (Gymnasium's MuJoCo ids), where `f32` rows
+/// round ([`needs_f64_rows`]). Fails as `make_vector` does.
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::corridor::Corridor;
+/// use rl_core::registry::Registration;
+/// use rl_core::Mode;
+/// use rl_spaces::AnyElement;
+/// use rl_wrappers::vector::{make_vector_f64, VectorOptions};
+///
+/// #[derive(Default, serde::Deserialize)]
+/// struct NoParams {}
+///
+/// Registration::new("Corridor-f64-doc-v0", "a corridor of 3 cells", |_: NoParams| {
+///     Corridor::new(3, 0.0)
+/// })
+/// .register()?;
+/// let count = NonZeroUsize::new(2).expect("non-zero");
+/// let mut vector = make_vector_f64("Corridor-f64-doc-v0", None, count, 7, VectorOptions::new())?;
+/// vector.reset(Mode::Training)?;
+/// vector.step(&[AnyElement::Int(1), AnyElement::Int(0)])?;
+/// assert_eq!(vector.observations().row(0).to_vec(), [0.0f64, 1.0, 0.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn make_vector_f64(
     id: &str,
     params: Option<&Value>,
     count: NonZeroUsize,
     seed: u64,
     options: VectorOptions,
-    batch: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A>>,
-) -> Result<RegisteredVector<A>, VectorError> {
+) -> Result<RegisteredVector<AnyElement, f64>, VectorError> {
+    build(id, params, count, seed, options, |domain, len| {
+        Some(domain.batch_states_f64_in(len, options.layout()))
+    })
+}
+
+/// [`make_discrete_vector`] with `f64` observation rows, as [`make_vector_f64`] writes them.
+/// Fails as `make_discrete_vector` does.
+pub fn make_discrete_vector_f64(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+) -> Result<RegisteredVector<i64, f64>, VectorError> {
+    build(id, params, count, seed, options, |domain, len| {
+        domain.discrete_batch_states_f64_in(len, options.layout())
+    })
+}
+
+/// Builds the vector of [`make_vector`] with actions of type `A` and observation rows of `T`,
+/// each share's states built by `batch` (`None`: the id's action space has no form in `A`).
+fn build<A: ErasedAction, T: FlatScalar>(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+    batch: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A, T>>,
+) -> Result<RegisteredVector<A, T>, VectorError> {
     let domain = rl_core::registry::build(id, params).map_err(VectorError::Registry)?;
     let environment = domain.environment(0);
     let Some(probe) = batch(domain.as_ref(), 1) else {

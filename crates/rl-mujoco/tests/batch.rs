@@ -1,0 +1,230 @@
+//! The batches a vector by id steps (`RegisteredDomain::batch_states_f64_in`, what rl-wrappers'
+//! `make_vector_f64` and the Python `RustVectorEnv` build for the MuJoCo ids' float64 Box) give
+//! each environment's float64 observations bit for bit, and its rewards, flags, step infos and
+//! reset infos (`Domain::reset_info`: Gymnasium's `_get_reset_info`), against the single
+//! environment by id seeded alike; `f32` rows are those observations rounded.
+//!
+//! The tests need the MuJoCo library, found as `tests/traces.rs` finds it; without it they
+//! print why and pass without checking.
+
+use std::path::Path;
+
+use ndarray::{ArrayD, IxDyn};
+use rand::SeedableRng;
+use rl_core::registry::{self, RegisteredDomain};
+use rl_core::{BatchStates, Environment, Info, Mode, NumpyGenerator};
+use rl_mujoco::library::{self, LibrarySource};
+use rl_spaces::{AnyArray, AnyElement, AnySpace, FlattenSpace, RowLayout};
+
+/// The library, or `None` (after saying why) where none is found.
+fn library_or_skip() -> Option<&'static library::Library> {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/rl-python-venv/bin/python");
+    let configured = std::env::var_os(library::LIBRARY_VARIABLE).is_some()
+        || std::env::var_os(library::PYTHON_VARIABLE).is_some();
+    let source = if !configured && venv.exists() {
+        LibrarySource::Python(venv)
+    } else {
+        LibrarySource::Default
+    };
+    match library::load(source) {
+        Ok(library) => Some(library),
+        Err(error) => {
+            println!("skipping the MuJoCo batches: {error}");
+            None
+        }
+    }
+}
+
+/// Environment `i`'s action at step `t`: a float32 sweep of the Box `space`'s bounds.
+fn action(space: &AnySpace, i: usize, t: usize) -> AnyElement {
+    let AnySpace::Box(space) = space else {
+        panic!("a Box action space, not {space}");
+    };
+    let (low, high) = (space.low_f64(), space.high_f64());
+    let values: Vec<f32> = low
+        .iter()
+        .zip(&high)
+        .enumerate()
+        .map(|(j, (low, high))| {
+            let fraction = ((t * 7 + j * 3 + i * 5) % 11) as f64 / 10.0;
+            (low + (high - low) * fraction) as f32
+        })
+        .collect();
+    let array = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("a vector");
+    AnyElement::Array(AnyArray::F32(array))
+}
+
+/// An observation of a single environment by id: its float64 entries.
+fn floats(observation: &AnyElement) -> Vec<f64> {
+    match observation {
+        AnyElement::Array(AnyArray::F64(array)) => array.iter().copied().collect(),
+        other => panic!("a float64 array, not {other:?}"),
+    }
+}
+
+/// Steps `count` episodes of `id` in a batch with `f64` rows beside as many single
+/// environments by id (seeded `seed + i`), each reset when its episode ends, and compares
+/// everything bit for bit for `steps` steps.
+///
+/// Returns how many reset infos that were not empty it compared.
+fn batch_is_the_single_environments(domain: &dyn RegisteredDomain, steps: usize) -> usize {
+    const COUNT: usize = 3;
+    const SEED: u64 = 21;
+    let id = domain.id().to_owned();
+    let mut batch = domain.batch_states_f64_in(COUNT, RowLayout::Flat);
+    let mut narrow = domain.batch_states_in(COUNT, RowLayout::Flat);
+    let mut singles: Vec<_> = (0..COUNT as u64)
+        .map(|i| domain.registered_environment(SEED + i))
+        .collect();
+    let action_space = singles[0].action_space().clone();
+    let dim = singles[0].observation_space().row_dim(RowLayout::Flat);
+    let mut rngs: Vec<NumpyGenerator> = (0..COUNT as u64)
+        .map(|i| NumpyGenerator::seed_from_u64(SEED + i))
+        .collect();
+    let mut narrow_rngs = rngs.clone();
+    let mut rows = vec![0.0f64; COUNT * dim];
+    let mut narrow_rows = vec![0.0f32; COUNT * dim];
+    let (mut rewards, mut terminated) = ([0.0; COUNT], [false; COUNT]);
+    let (mut narrow_rewards, mut narrow_terminated) = ([0.0; COUNT], [false; COUNT]);
+    let mut infos = vec![Info::new(); COUNT];
+    let mut narrow_infos = vec![Info::new(); COUNT];
+    let mut steps_taken = [0u64; COUNT];
+    let cap = domain.episode_cap().expect("a time limit");
+    let (mut resets, mut reset_infos, mut rounded) = (0, 0, 0);
+    // Resets episode `i` in both batches and its single environment, and compares.
+    let mut reset = |i: usize,
+                     batch: &mut rl_core::BoxedBatchStates<AnyElement, f64>,
+                     narrow: &mut rl_core::BoxedBatchStates,
+                     singles: &mut [rl_core::registry::BoxedRegisteredEnvironment],
+                     rngs: &mut [NumpyGenerator],
+                     narrow_rngs: &mut [NumpyGenerator],
+                     rows: &mut [f64],
+                     narrow_rows: &mut [f32]| {
+        let row = &mut rows[i * dim..(i + 1) * dim];
+        batch
+            .reset_at(i, Mode::Training, &mut rngs[i], row)
+            .expect("a reset");
+        narrow
+            .reset_at(
+                i,
+                Mode::Training,
+                &mut narrow_rngs[i],
+                &mut narrow_rows[i * dim..(i + 1) * dim],
+            )
+            .expect("a reset");
+        let observation = singles[i].reset(Mode::Training).expect("a reset");
+        let bits = |values: &[f64]| values.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(row), bits(&floats(&observation)), "{id}: reset {i}");
+        let expected = singles[i].reset_info();
+        assert_eq!(batch.reset_info(i), expected, "{id}: reset info {i}");
+        assert_eq!(narrow.reset_info(i), expected, "{id}: reset info {i}");
+        resets += 1;
+        reset_infos += usize::from(!expected.is_empty());
+    };
+    for i in 0..COUNT {
+        reset(
+            i,
+            &mut batch,
+            &mut narrow,
+            &mut singles,
+            &mut rngs,
+            &mut narrow_rngs,
+            &mut rows,
+            &mut narrow_rows,
+        );
+    }
+    for t in 0..steps {
+        let actions: Vec<AnyElement> = (0..COUNT).map(|i| action(&action_space, i, t)).collect();
+        batch
+            .step_with_infos(
+                &actions,
+                &[false; COUNT],
+                Mode::Training,
+                &mut rngs,
+                &mut rewards,
+                &mut terminated,
+                &mut rows,
+                &mut infos,
+            )
+            .map_err(|(_, error)| error)
+            .expect("a step");
+        narrow
+            .step_with_infos(
+                &actions,
+                &[false; COUNT],
+                Mode::Training,
+                &mut narrow_rngs,
+                &mut narrow_rewards,
+                &mut narrow_terminated,
+                &mut narrow_rows,
+                &mut narrow_infos,
+            )
+            .map_err(|(_, error)| error)
+            .expect("a step");
+        for i in 0..COUNT {
+            let context = format!("{id}: step {t}, environment {i}");
+            let outcome = singles[i].step(&actions[i]).expect("a step");
+            let expected = floats(&outcome.observation);
+            let row = &rows[i * dim..(i + 1) * dim];
+            let bits = |values: &[f64]| values.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(row), bits(&expected), "{context}");
+            let narrow_row = &narrow_rows[i * dim..(i + 1) * dim];
+            for (narrow, wide) in narrow_row.iter().zip(row) {
+                assert_eq!(narrow.to_bits(), (*wide as f32).to_bits(), "{context}");
+            }
+            rounded += usize::from(row.iter().any(|x| f64::from(*x as f32) != *x));
+            assert_eq!(
+                rewards[i].to_bits(),
+                outcome.reward().to_bits(),
+                "{context}"
+            );
+            assert_eq!(
+                narrow_rewards[i].to_bits(),
+                rewards[i].to_bits(),
+                "{context}"
+            );
+            assert_eq!(terminated[i], outcome.terminated, "{context}");
+            assert_eq!(infos[i], outcome.info, "{context}");
+            assert_eq!(narrow_infos[i], outcome.info, "{context}");
+            steps_taken[i] += 1;
+            let truncated = steps_taken[i] >= cap;
+            assert_eq!(truncated, outcome.truncated, "{context}");
+            if outcome.terminated || truncated {
+                steps_taken[i] = 0;
+                reset(
+                    i,
+                    &mut batch,
+                    &mut narrow,
+                    &mut singles,
+                    &mut rngs,
+                    &mut narrow_rngs,
+                    &mut rows,
+                    &mut narrow_rows,
+                );
+            }
+        }
+    }
+    assert!(rounded > 0, "{id}: f32 rows would round the observations");
+    assert!(resets > COUNT, "{id}: episodes ended and were reset");
+    reset_infos
+}
+
+#[test]
+fn batches_by_id_give_the_environments_f64_observations_and_reset_infos() {
+    if library_or_skip().is_none() {
+        return;
+    }
+    rl_mujoco::register();
+    // Hopper's episodes under this sweep end early, and its resets report infos (its x
+    // position, ...); Reacher's time limit is 50 steps; InvertedPendulum's reset infos are
+    // empty, as Gymnasium's.
+    for (id, steps, reports) in [
+        ("Hopper-v5", 150, true),
+        ("Reacher-v5", 120, false),
+        ("InvertedPendulum-v5", 60, false),
+    ] {
+        let domain = registry::build(id, None).expect("the id builds with the library");
+        let reset_infos = batch_is_the_single_environments(domain.as_ref(), steps);
+        assert_eq!(reset_infos > 0, reports, "{id}: {reset_infos} reset infos");
+    }
+}
