@@ -31,7 +31,17 @@ pub(crate) struct Builder<'r, R: Rng + ?Sized> {
     pub(crate) task: Task,
     pub(crate) obstacles: Vec<Position>,
     rng: &'r mut R,
+    /// The placement draws this layout may still make ([`DRAW_BUDGET`] for a new builder;
+    /// BabyAI's rejection sampling carries what is left from attempt to attempt).
+    pub(crate) draws_left: u64,
 }
+
+/// The most placement draws (`place_obj`'s positions) one reset makes before its generation
+/// gives up, where minigrid would draw forever or for hours: parameters no layout satisfies
+/// (a BabyAI level with `room_size=3` or `4`, whose rooms leave no free cell for the agent
+/// and its objects, drew for minutes; found by the Python fuzz target). Valid layouts take a
+/// few hundred draws, the longest rejection sampling of the registered ids some thousands.
+pub(crate) const DRAW_BUDGET: u64 = 1_000_000;
 
 impl<'r, R: Rng + ?Sized> Builder<'r, R> {
     /// An empty `width` by `height` grid, the agent nowhere, facing right, built in the
@@ -54,6 +64,7 @@ impl<'r, R: Rng + ?Sized> Builder<'r, R> {
             task: Task::default(),
             obstacles,
             rng,
+            draws_left: DRAW_BUDGET,
         }
     }
 
@@ -127,16 +138,24 @@ impl<'r, R: Rng + ?Sized> Builder<'r, R> {
         reject: impl Fn(Position) -> bool,
         max_tries: Option<u32>,
     ) -> Result<Position, PlacementFailed> {
-        place_object(
+        if self.draws_left == 0 {
+            return Err(PlacementFailed::TooManyTries);
+        }
+        // At most the draws left: `max_tries` counts from 0, and the loop gives up after
+        // `max_tries + 1` draws.
+        let budget = u32::try_from(self.draws_left - 1).unwrap_or(u32::MAX);
+        let (result, draws) = place_object_counting(
             &mut self.grid,
             self.agent,
             self.rng,
             cell,
-            top,
-            size,
+            (top, size),
             reject,
-            max_tries,
-        )
+            (max_tries, budget),
+        );
+        self.draws_left = self.draws_left.saturating_sub(draws);
+        // A search minigrid runs without a limit that ran out of the budget: the layout fails.
+        result
     }
 
     /// minigrid's `place_agent(top, size, rand_dir, max_tries)`: the agent on an empty cell
@@ -184,6 +203,29 @@ pub(crate) fn place_object<R: Rng + ?Sized>(
     reject: impl Fn(Position) -> bool,
     max_tries: Option<u32>,
 ) -> Result<Position, PlacementFailed> {
+    place_object_counting(
+        grid,
+        agent,
+        rng,
+        cell,
+        (top, size),
+        reject,
+        (max_tries, u32::MAX),
+    )
+    .0
+}
+
+/// [`place_object`] giving up after `budget + 1` draws whatever `max_tries` says (`None`
+/// still fails at once on a rectangle with no free cell), and the number of positions it drew.
+fn place_object_counting<R: Rng + ?Sized>(
+    grid: &mut Grid,
+    agent: Position,
+    rng: &mut R,
+    cell: Option<Cell>,
+    (top, size): (Option<Position>, Option<(i32, i32)>),
+    reject: impl Fn(Position) -> bool,
+    (max_tries, budget): (Option<u32>, u32),
+) -> (Result<Position, PlacementFailed>, u64) {
     let top = top.map_or(Position::new(0, 0), |top| {
         Position::new(top.x.max(0), top.y.max(0))
     });
@@ -197,12 +239,12 @@ pub(crate) fn place_object<R: Rng + ?Sized>(
     if max_tries.is_none()
         && !(top.y..y_high).any(|y| (top.x..x_high).any(|x| free(Position::new(x, y))))
     {
-        return Err(PlacementFailed::NoRoom);
+        return (Err(PlacementFailed::NoRoom), 0);
     }
     let mut tries: u32 = 0;
     let position = loop {
-        if max_tries.is_some_and(|max| tries > max) {
-            return Err(PlacementFailed::TooManyTries);
+        if max_tries.is_some_and(|max| tries > max) || tries > budget {
+            return (Err(PlacementFailed::TooManyTries), u64::from(tries));
         }
         tries = tries.saturating_add(1);
         let x = integers(rng, i64::from(top.x), i64::from(x_high)).unwrap_or(i64::from(top.x));
@@ -215,5 +257,5 @@ pub(crate) fn place_object<R: Rng + ?Sized>(
     if let Some(cell) = cell {
         grid.set(position, cell);
     }
-    Ok(position)
+    (Ok(position), u64::from(tries))
 }

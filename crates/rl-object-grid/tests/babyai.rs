@@ -19,6 +19,7 @@ use rl_core::numpy_random::NumpyGenerator;
 use rl_core::{Domain, Mode};
 use rl_object_grid::Cell;
 use rl_object_grid::babyai::{BabyAi, ids};
+use rl_spaces::Space as _;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -251,5 +252,34 @@ fn babyai_parameters_are_checked() {
     for overrides in bad {
         let params = BabyAiParams::for_id_with("BabyAI-GoToLocal-v0", &overrides).expect("reads");
         assert!(BabyAi::new(params).is_err(), "{overrides}");
+    }
+}
+
+/// Rooms too small for the agent and the level's objects (`room_size` 3 or 4): minigrid's
+/// generation draws forever (ours drew for minutes before the draw budget, found by the
+/// Python fuzz target); every level now gives up within its budget of placement draws and
+/// starts an episode whose observation lies in its space.
+#[test]
+fn babyai_rooms_too_small_for_a_layout_give_up_and_reset() {
+    rl_object_grid::register();
+    for (room_size, ids) in [
+        (3, ids::IDS.as_slice()),
+        (
+            4,
+            ["BabyAI-GoToImpUnlock-v0", "BabyAI-OpenDoor-v0"].as_slice(),
+        ),
+    ] {
+        for id in ids {
+            let params = serde_json::json!({ "room_size": room_size });
+            let Ok(domain) = rl_core::registry::build(id, Some(&params)) else {
+                continue; // refused by the level's own checks, which name room_size
+            };
+            let mut env = domain.registered_environment(0);
+            let observation = env.reset(Mode::Training).expect("a reset");
+            assert!(
+                env.observation_space().contains(&observation),
+                "{id} room_size {room_size}"
+            );
+        }
     }
 }

@@ -188,7 +188,8 @@ def expect_named(name, make):
     try:
         return make()
     except Exception as error:
-        if name not in str(error):
+        # A size the memory cannot hold is refused for that reason, whatever else is wrong.
+        if name not in str(error) and "cannot be allocated" not in str(error):
             raise UnnamedRefusal(f"{type(error).__name__}: {error} (does not name {name!r})") from None
         raise
 ''', ("UnnamedRefusal",))

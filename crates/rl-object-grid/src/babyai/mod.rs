@@ -492,8 +492,10 @@ impl BabyAi {
         let p = &self.params;
         let unblocking = matches!(&p.level, Level::LevelGen(level_gen) if level_gen.unblocking);
         let mut grid = Grid::new(self.width, self.height);
+        let mut draws_left = crate::generation::DRAW_BUDGET;
         for attempt in 1.. {
             let mut builder = Builder::reusing(self.width, self.height, grid, Vec::new(), rng);
+            builder.draws_left = draws_left;
             let mut ctx = Ctx::new(&mut builder, p.room_size, p.num_rows, p.num_cols);
             let generated = ctx.gen_mission(&p.level).and_then(|mut instr| {
                 ctx.validate(&mut instr, unblocking)?;
@@ -514,7 +516,12 @@ impl BabyAi {
                         .unwrap_or(instr.num_navs() * nav_time_maze);
                     return self.state(builder, instr, mission, max_steps, start_carrying);
                 }
-                Err(_) if attempt < MAX_ATTEMPTS => grid = builder.grid,
+                // The draw budget spans the attempts: parameters no layout satisfies give up
+                // in a bounded time (a room too small for the agent and its objects).
+                Err(_) if attempt < MAX_ATTEMPTS && builder.draws_left > 0 => {
+                    draws_left = builder.draws_left;
+                    grid = builder.grid;
+                }
                 Err(_) => break,
             }
         }
