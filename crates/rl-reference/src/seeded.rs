@@ -260,11 +260,19 @@ pub(crate) fn replay_numpy_case(checker: &mut Checker, case: &NumpyGeneratorCase
     }
 }
 
+/// The most values one recorded call may ask for (`size`, `shuffle`'s `n`): a count read from
+/// the file sizes an allocation, so a larger one is a call this replay does not make (a
+/// `size` of 2^40 aborted on allocation; found by rl-fuzz's `trace` target). The recorded
+/// calls ask for a few dozen.
+const MAX_CALL_VALUES: i64 = 1 << 20;
+
 /// One recorded call on `rng`, its result in the file's JSON form; `None` for a method or
 /// arguments this replay does not know.
 fn numpy_call(rng: &mut NumpyGenerator, method: &str, args: &Map<String, Value>) -> Option<Value> {
     let float = |key: &str| args.get(key).and_then(Value::as_f64);
     let integer = |key: &str| args.get(key).and_then(Value::as_i64);
+    // A count of values to make: at most MAX_CALL_VALUES.
+    let count = |key: &str| integer(key).filter(|count| *count <= MAX_CALL_VALUES);
     Some(match method {
         "random" => random(rng).into(),
         "random_raw" => rng.next_u64().into(),
@@ -291,7 +299,7 @@ fn numpy_call(rng: &mut NumpyGenerator, method: &str, args: &Map<String, Value>)
                     if p.len() != n {
                         return None;
                     }
-                    (0..integer("size")?)
+                    (0..count("size")?)
                         .map(|_| choice_weighted(rng, &p).map(Value::from))
                         .collect::<Option<Vec<Value>>>()?
                         .into()
@@ -299,7 +307,7 @@ fn numpy_call(rng: &mut NumpyGenerator, method: &str, args: &Map<String, Value>)
             }
         }
         "shuffle" => {
-            let mut items: Vec<i64> = (0..integer("n")?).collect();
+            let mut items: Vec<i64> = (0..count("n")?).collect();
             shuffle(rng, &mut items);
             items.into()
         }

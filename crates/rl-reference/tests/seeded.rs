@@ -203,3 +203,23 @@ fn a_changed_minigrid_trace_is_a_mismatch() {
     let fields: Vec<&str> = report.mismatches.iter().map(|m| m.field.as_str()).collect();
     assert_eq!(fields, ["obs.image", "reward"]);
 }
+
+/// A recorded call asking for 2^40 values (`shuffle`'s `n`, a weighted `choice`'s `size`)
+/// is a mismatch, not an allocation of 8 TiB that aborts the process (found by rl-fuzz's
+/// `trace` target).
+#[test]
+fn numpy_calls_asking_for_too_many_values_are_mismatches() {
+    let text = r#"{"schema_version": 1, "kind": "numpy_generator", "generator": {}, "split": "public",
+        "cases": [{"id": "huge", "seed": 0,
+            "initial_state": {"state": "35399562948360463058890781895381311971",
+                              "inc": "87136372517582989555478159403783844777"},
+            "calls": [
+                {"method": "shuffle", "args": {"n": 1099511627776}, "result": [0]},
+                {"method": "choice", "args": {"a": 2, "p": [0.5, 0.5], "size": 1099511627776}, "result": [0]},
+                {"method": "random", "args": {}, "result": 0.6369616873214543}
+            ]}]}"#;
+    let file = rl_reference::parse_reference(text, "huge.json").expect("a valid file");
+    let report = replay(&file);
+    assert_eq!(report.mismatches.len(), 2, "{}", report.summary());
+    assert_eq!(report.steps_checked, 3);
+}
