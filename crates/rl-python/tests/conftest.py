@@ -25,7 +25,7 @@ def reference():
 # The BabyAI levels the tests over "every id" take in a normal run: one or two per level family
 # (all 96 share minigrid's RoomGridLevel, observations, frames and checks; test_babyai.py steps
 # levels of every family beside minigrid). RLRS_TEST_EVERY_ID=1 takes all 96, as the full run
-# before a release does (docs/python.md, "Tests").
+# before a release does (crates/rl-python/README.md, "Tests").
 BABYAI_SLICE = [
     f"BabyAI-{name}-v0"
     for name in (
