@@ -20,11 +20,12 @@
 //! MuJoCo is installed: building one without the library fails with
 //! [`CoreError::InvalidDomain`] saying how to get it.
 
+use std::any::Any;
+
 use rl_core::CoreError;
 use rl_core::registry::Registration;
 use serde_json::{Value, json};
 
-use crate::Task;
 use crate::tasks::ant::Ant;
 use crate::tasks::half_cheetah::HalfCheetah;
 use crate::tasks::hopper::Hopper;
@@ -36,6 +37,7 @@ use crate::tasks::pusher::Pusher;
 use crate::tasks::reacher::Reacher;
 use crate::tasks::swimmer::Swimmer;
 use crate::tasks::walker2d::Walker2d;
+use crate::{MujocoDomain, Setup, Task};
 
 /// Every MuJoCo id, in registration order (Gymnasium's names).
 pub const IDS: [&str; 11] = [
@@ -51,6 +53,44 @@ pub const IDS: [&str; 11] = [
     "Swimmer-v5",
     "Walker2d-v5",
 ];
+
+/// The [`Setup`] (model, `xml_file`, `frame_skip`, `dt`) of the MuJoCo domain behind
+/// `domain`, the typed domain rl-core hands out for an id
+/// ([`RegisteredDomain::as_any`](rl_core::registry::RegisteredDomain::as_any)), or `None` when
+/// it is not one of this crate's domains.
+///
+/// ```
+/// rl_mujoco::register();
+/// if let Ok(domain) = rl_core::registry::build("Hopper-v5", None) {
+///     let setup = rl_mujoco::registry::setup_of(domain.as_any()).expect("a MuJoCo domain");
+///     assert_eq!((setup.xml_file(), setup.frame_skip()), ("hopper.xml", 4));
+/// }
+/// ```
+pub fn setup_of(domain: &dyn Any) -> Option<&Setup> {
+    macro_rules! try_tasks {
+        ($($task:ty),*) => {
+            $(
+                if let Some(domain) = domain.downcast_ref::<MujocoDomain<$task>>() {
+                    return Some(domain.setup());
+                }
+            )*
+        };
+    }
+    try_tasks!(
+        Ant,
+        HalfCheetah,
+        Hopper,
+        Humanoid,
+        HumanoidStandup,
+        InvertedDoublePendulum,
+        InvertedPendulum,
+        Pusher,
+        Reacher,
+        Swimmer,
+        Walker2d
+    );
+    None
+}
 
 /// Registers every MuJoCo id in rl-core's table. Only the first call registers; later calls
 /// do nothing, so every entry point may call it.
