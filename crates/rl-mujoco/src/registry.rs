@@ -23,7 +23,7 @@
 use std::any::Any;
 
 use rl_core::CoreError;
-use rl_core::registry::Registration;
+use rl_core::registry::{Documentation, Registration};
 use serde_json::{Value, json};
 
 use crate::tasks::ant::Ant;
@@ -92,6 +92,10 @@ pub fn setup_of(domain: &dyn Any) -> Option<&Setup> {
     None
 }
 
+/// The documentation the ids' registrations carry (one family, `MuJoCo`, in the environment
+/// catalogue: `docs/catalogue/MuJoCo.md`), in the template of every family's.
+pub const DOCUMENTATION: Documentation = Documentation::new("MuJoCo", &[include_str!("mujoco.md")]);
+
 /// Registers every MuJoCo id in rl-core's table. Only the first call registers; later calls
 /// do nothing, so every entry point may call it.
 ///
@@ -134,6 +138,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Ant-v5 (MuJoCo): a four-legged robot walks forward",
             Ant::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<Ant>())
         .register(),
         Registration::new(
@@ -141,6 +146,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 HalfCheetah-v5 (MuJoCo): a planar cat runs forward",
             HalfCheetah::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<HalfCheetah>())
         .register(),
         Registration::new(
@@ -148,6 +154,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Hopper-v5 (MuJoCo): a one-legged robot hops forward",
             Hopper::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<Hopper>())
         .register(),
         Registration::new(
@@ -155,6 +162,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Humanoid-v5 (MuJoCo): a 3D biped walks forward",
             Humanoid::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<Humanoid>())
         .register(),
         Registration::new(
@@ -162,6 +170,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 HumanoidStandup-v5 (MuJoCo): a lying humanoid stands up",
             HumanoidStandup::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<HumanoidStandup>())
         .register(),
         Registration::new(
@@ -169,6 +178,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 InvertedDoublePendulum-v5 (MuJoCo): a cart balances two linked poles",
             InvertedDoublePendulum::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<InvertedDoublePendulum>())
         .register(),
         Registration::new(
@@ -176,6 +186,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 InvertedPendulum-v5 (MuJoCo): a cart balances a pole",
             InvertedPendulum::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<InvertedPendulum>())
         .register(),
         Registration::new(
@@ -183,6 +194,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Pusher-v5 (MuJoCo): an arm pushes a cylinder to a goal",
             Pusher::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<Pusher>())
         .register(),
         Registration::new(
@@ -190,6 +202,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Reacher-v5 (MuJoCo): a two-joint arm reaches a target",
             Reacher::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<Reacher>())
         .register(),
         Registration::new(
@@ -197,6 +210,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Swimmer-v5 (MuJoCo): a three-link swimmer moves forward",
             Swimmer::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<Swimmer>())
         .register(),
         Registration::new(
@@ -204,6 +218,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "Gymnasium 1.4.0 Walker2d-v5 (MuJoCo): a planar biped walks forward",
             Walker2d::domain,
         )
+        .with_documentation(DOCUMENTATION)
         .with_settings(settings::<Walker2d>())
         .register(),
     ]
