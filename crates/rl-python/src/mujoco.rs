@@ -19,10 +19,14 @@ use crate::build_domain;
 use crate::single::PyEnvironment;
 use crate::vector::PyVector;
 
-/// Gymnasium's MuJoCo v5 ids, in registration order.
+/// Gymnasium's MuJoCo v5 ids that this module's registry holds (all 11 in `rlrs._core`; none
+/// in a domain author's module that does not register them), in registration order.
 #[pyfunction]
 fn mujoco_ids() -> Vec<&'static str> {
-    rl_mujoco::registry::IDS.to_vec()
+    rl_mujoco::registry::IDS
+        .into_iter()
+        .filter(|id| rl_core::registry::contains(id))
+        .collect()
 }
 
 /// The MuJoCo library the Rust core opened: `(path, version)` (`"4.0.0"`), or a
