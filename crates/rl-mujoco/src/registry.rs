@@ -116,8 +116,8 @@ pub fn register() {
     });
 }
 
-/// The settings of `T`'s id: no learning claim for `rl run` (no agent of rl-experiment learns
-/// these today), and the Python types of Gymnasium's infos and reward ([`Task::INFO_TYPES`],
+/// The settings of `T`'s id: no learning claim for `rl run` (its default agent, `random`
+/// where no other is named, learns nothing), and the Python types of Gymnasium's infos and reward ([`Task::INFO_TYPES`],
 /// [`Task::REWARD_TYPE`]), which the Python package gives its entries.
 fn settings<T: Task>() -> Value {
     let info_types: serde_json::Map<String, Value> = T::INFO_TYPES
@@ -129,6 +129,26 @@ fn settings<T: Task>() -> Value {
         "info_types": info_types,
         "reward_type": T::REWARD_TYPE,
     })
+}
+
+/// InvertedPendulum-v5's settings: [`settings`], and a default agent for `rl run` that
+/// learns to balance (`linear-sarsa` over tile coding, the force discretised into 5 values):
+/// the velocities are unbounded in the observation space, so the tile coder gets ranges that
+/// hold while the pole stands (the rail's [-1, 1], the angle's [-0.2, 0.2] and a margin). No
+/// learning claim yet: `rl run --domain InvertedPendulum-v5` (8 runs of 100 000 steps, master
+/// seed 1) went from a mean evaluation return of 4.6 at step 0 to 522 (standard deviation 196)
+/// at the last check, short of the 1000 of an episode balanced to the time limit.
+fn inverted_pendulum_settings() -> Value {
+    let mut settings = settings::<InvertedPendulum>();
+    if let Value::Object(map) = &mut settings {
+        map.insert("agent".into(), json!("linear-sarsa"));
+        map.insert("max_steps".into(), json!(100_000));
+        map.insert(
+            "agent_params".into(),
+            json!({"linear-": {"bounds": [[-1.0, 1.0], [-0.21, 0.21], [-3.0, 3.0], [-6.0, 6.0]]}}),
+        );
+    }
+    settings
 }
 
 fn register_all() -> Vec<Result<(), CoreError>> {
@@ -187,7 +207,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             InvertedPendulum::domain,
         )
         .with_documentation(DOCUMENTATION)
-        .with_settings(settings::<InvertedPendulum>())
+        .with_settings(inverted_pendulum_settings())
         .register(),
         Registration::new(
             "Pusher-v5",
