@@ -150,6 +150,24 @@ def _mujoco():
     return mujoco
 
 
+def _initialize_egl_display() -> None:
+    """Initializes again the EGL display of the Python mujoco package's EGL backend, if it
+    made one: another library of the process may have terminated it (SDL's, when pygame
+    quits: seen in this package's tests after minigrid's windows), and new contexts on a
+    terminated display fail (``EGL_NOT_INITIALIZED``). Initializing an initialized display
+    does nothing (EGL 1.4, ``eglInitialize``)."""
+    import sys
+
+    egl = sys.modules.get("mujoco.egl")
+    display = getattr(egl, "EGL_DISPLAY", None)
+    if display is None:
+        return
+    try:
+        egl.EGL.eglInitialize(display, None, None)
+    except Exception:  # the context's own error, next, says what is wrong
+        pass
+
+
 def _check_display() -> None:
     """A ``RuntimeError`` where glfw finds no monitor to open ``"human"``'s window on (glfw
     itself would end the process: Gymnasium's window asks for the primary monitor's size)."""
@@ -225,6 +243,8 @@ class Frames:
             return self.renderer.render(render_mode)
         if render_mode == "human":
             _check_display()
+        else:
+            _initialize_egl_display()
         try:
             frame = self.renderer.render(render_mode)
         except Exception as error:
