@@ -347,7 +347,7 @@ fn minigrid_name(key: &str) -> &str {
 }
 
 /// Reads the fields of `overrides` over `target`, object into object.
-fn merge(target: &mut serde_json::Value, overrides: &serde_json::Value) {
+pub(crate) fn merge(target: &mut serde_json::Value, overrides: &serde_json::Value) {
     match (target, overrides) {
         (serde_json::Value::Object(target), serde_json::Value::Object(overrides)) => {
             for (key, value) in overrides {
