@@ -8,7 +8,7 @@
 # again with one core busy with other work (SKIP_BUSY=1 leaves that out). Then the toy-text and MiniGrid
 # vectors against EnvPool (and minigrid's own Python), each printing its ratios
 # (toy_text_bench.py, issue 28; minigrid_bench.py, issue 29; pixels_bench.py, issue 41's RGB
-# views; SKIP_GRIDS=1 leaves them out).
+# views; babyai_bench.py, issue 43's BabyAI levels; SKIP_GRIDS=1 leaves them out).
 # See docs/PERFORMANCE.md.
 #
 # Never run in CI: `cargo xtask ci` only compiles the benchmarks. Nothing installed here is
@@ -93,6 +93,8 @@ if [[ "${SKIP_GRIDS:-0}" != 1 ]]; then
     SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/minigrid_bench.py" --json "$results"
     echo "Pixel MiniGrid (issue 41): rlrs's RGB partial views and minigrid's SyncVectorEnv" >&2
     SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/pixels_bench.py" --json "$results"
+    echo "BabyAI (issue 43): rlrs, EnvPool and minigrid" >&2
+    SDL_VIDEODRIVER=dummy "$venv/bin/python" "$here/babyai_bench.py" --json "$results"
 fi
 
 # The speeds the environment catalogue shows (docs/measured-speeds.json; the catalogue test

@@ -64,7 +64,11 @@ fn every_id_is_registered_with_its_capabilities() {
         .collect();
     assert_eq!(
         learned,
-        ["MiniGrid-Empty-5x5-v0", "MiniGrid-DoorKey-5x5-v0"]
+        [
+            "MiniGrid-Empty-5x5-v0",
+            "MiniGrid-DoorKey-5x5-v0",
+            "BabyAI-GoToObjS4-v0"
+        ]
     );
     for id in learned {
         let settings = registry::describe(id)

@@ -52,7 +52,14 @@ pub struct Text {
     charset: Vec<char>,
     /// The charset's characters with their index, sorted by character (for membership).
     sorted: Vec<(char, u32)>,
+    /// The index of each ASCII character in the charset ([`NOT_IN_CHARSET`] for those not in
+    /// it): the lookup of [`character_index`](Text::character_index) for the characters of
+    /// most charsets (a BabyAI vector looks up every character of 1024 missions each step).
+    ascii: [u32; 128],
 }
+
+/// The entry of [`Text`]'s ASCII table for a character outside the charset.
+const NOT_IN_CHARSET: u32 = u32::MAX;
 
 /// A mask or probability vector over a Text's charset, with the length to draw.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -105,11 +112,18 @@ impl Text {
                 ),
             ));
         }
+        let mut ascii = [NOT_IN_CHARSET; 128];
+        for &(c, index) in &sorted {
+            if c.is_ascii() {
+                ascii[c as usize] = index;
+            }
+        }
         Ok(Text {
             min_length,
             max_length,
             charset: chars,
             sorted,
+            ascii,
         })
     }
 
@@ -140,6 +154,10 @@ impl Text {
 
     /// The index of `c` in the charset (Gymnasium's `character_index`), if it is in it.
     pub fn character_index(&self, c: char) -> Option<usize> {
+        if c.is_ascii() {
+            let index = self.ascii[c as usize];
+            return (index != NOT_IN_CHARSET).then_some(index as usize);
+        }
         self.sorted
             .binary_search_by_key(&c, |(ch, _)| *ch)
             .ok()
@@ -464,6 +482,18 @@ mod tests {
         assert!(!space.contains(&String::new()));
         assert!(!space.contains(&"b".to_owned()));
         assert_eq!(space.character_index('a'), Some(1));
+    }
+
+    #[test]
+    fn character_indices_are_positions_in_the_charset_ascii_or_not() {
+        let charset = "z é,a\u{7f}\u{0}日b";
+        let space = Text::new(0, 3, charset).unwrap();
+        for (position, c) in charset.chars().enumerate() {
+            assert_eq!(space.character_index(c), Some(position), "{c:?}");
+        }
+        for c in ['c', 'A', '\u{1}', 'è', '月', '\u{10ffff}'] {
+            assert_eq!(space.character_index(c), None, "{c:?}");
+        }
     }
 
     #[test]

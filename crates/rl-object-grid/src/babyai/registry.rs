@@ -13,7 +13,7 @@ use crate::{EnvParams, MiniGrid, MiniGridParams, TILE_PIXELS};
 /// What every BabyAI level shares: the text [`BabyAi`]'s rustdoc includes.
 const DOCUMENTATION: Documentation = Documentation::new("BabyAI", &[include_str!("babyai.md")]);
 
-/// The step budget of `rl run` on a BabyAI id.
+/// The step budget of `rl run` on the BabyAI ids outside [`LEARNED`](crate::registry::LEARNED).
 const DEFAULT_BUDGET: u64 = 100_000;
 
 /// Registers every BabyAI id (called by [`crate::register`]).
@@ -50,17 +50,29 @@ fn registration(id: &'static str) -> Option<Registration<BabyAi>> {
         .with_render()
         .with_frames()
         .with_documentation(DOCUMENTATION)
-        .with_settings(json!({
+        .with_settings(settings(id)),
+    )
+}
+
+/// The `rl run` settings of a BabyAI id.
+fn settings(id: &str) -> Value {
+    let learned = crate::registry::LEARNED
+        .iter()
+        .find(|(learned, ..)| *learned == id);
+    let (budget, threshold) = match learned {
+        Some(&(_, budget, threshold)) => (budget, Some(threshold)),
+        None => (DEFAULT_BUDGET, None),
+    };
+    json!({
             "agent": "q-learning",
-            "max_steps": DEFAULT_BUDGET,
-            "learning_threshold": null,
+            "max_steps": budget,
+            "learning_threshold": threshold,
             "success": "terminated",
             "agent_params": {
                 "q-learning": {"discount": 0.9, "learning_rate": 0.2},
                 "sarsa": {"discount": 0.9, "learning_rate": 0.2}
             }
-        })),
-    )
+    })
 }
 
 /// The MiniGrid domain that draws a BabyAI grid world: a room environment (walls hide what is
