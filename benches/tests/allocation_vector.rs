@@ -8,9 +8,9 @@
 //! allocate nothing per step after warm-up, on one and two threads, with next-step and
 //! same-step autoreset; nor does the Python package's path for MiniGrid's pictures: the stack
 //! over a vector by id with `u8` rows (`image="rgb_partial"`, Empty-5x5 crossing episode ends
-//! and DoorKey-8x8, the benchmark's id), each step mirrored into buffers made beforehand. The counter is
-//! global (it must see the worker thread), so this test runs without the test harness, alone
-//! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
+//! and DoorKey-8x8, the benchmark's id), each step mirrored into buffers made beforehand. The
+//! counter is global (it must see the worker thread), so this test runs without the test
+//! harness, alone in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
 
 use counting_allocator::process_allocations as allocations;

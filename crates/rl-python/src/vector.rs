@@ -1472,8 +1472,11 @@ impl PyVector {
 /// Box of that dtype), so that it needs no section of its own: Python reads it as a view of
 /// the observations.
 fn in_rows(column: &Column, rows: DType) -> bool {
-    column.dtype == rows
-        && matches!(&column.kind, ColumnKind::Numbers { offsets } if offsets.iter().all(|o| *o == 0))
+    let nothing_added = match &column.kind {
+        ColumnKind::Numbers { offsets } => offsets.iter().all(|offset| *offset == 0),
+        ColumnKind::Text { .. } => false,
+    };
+    column.dtype == rows && nothing_added
 }
 
 /// Writes the typed columns of the observation rows `rows` (of `dim` entries each) into their
