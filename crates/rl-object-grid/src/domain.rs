@@ -903,7 +903,7 @@ impl Domain for MiniGrid {
         let mission = state.mission_index().min(self.missions().len() - 1);
         self.observations
             .write_row(layout, state.direction.index(), mission, out, |image| {
-                self.write_observation_image(state, image, |byte| F::from_f64(f64::from(byte)));
+                self.write_observation_image(state, image, F::from_u8);
             })
     }
 

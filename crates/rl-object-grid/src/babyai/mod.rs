@@ -783,7 +783,7 @@ impl Domain for BabyAi {
                     self.view_size(),
                     false,
                     image,
-                    |byte| F::from_f64(f64::from(byte)),
+                    F::from_u8,
                 );
             },
         )
