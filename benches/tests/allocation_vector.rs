@@ -6,9 +6,11 @@
 //! FourRooms and Dynamic-Obstacles, whose states own their grids: stepped, observed and
 //! restarted in place),
 //! allocate nothing per step after warm-up, on one and two threads, with next-step and
-//! same-step autoreset. The counter is
-//! global (it must see the worker thread), so this test runs without the test harness, alone
-//! in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
+//! same-step autoreset; nor does the Python package's path for MiniGrid's pictures: the stack
+//! over a vector by id with `u8` rows (`image="rgb_partial"`, Empty-5x5 crossing episode ends
+//! and DoorKey-8x8, the benchmark's id), each step mirrored into buffers made beforehand. The
+//! counter is global (it must see the worker thread), so this test runs without the test
+//! harness, alone in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
 
 use counting_allocator::process_allocations as allocations;
@@ -19,8 +21,10 @@ use rl_core::{BatchStep, Mode};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
+use rl_spaces::RowLayout;
 use rl_wrappers::vector::{
-    Autoreset, KernelVector, VectorEnv, VectorOptions, make_discrete_vector, make_vector,
+    Autoreset, KernelVector, Mirror, VectorEnv, VectorOptions, make_discrete_vector,
+    make_discrete_vector_u8, make_vector, stack,
 };
 
 /// Resets `vector`, steps it for a warm-up, then 300 steps with the rows of actions in turn;
@@ -108,6 +112,50 @@ fn allocations_by_id_with_integers(
     measure(&mut vector, &rows)
 }
 
+/// As [`allocations_by_id_with_integers`], for the Python package's path for MiniGrid's
+/// pictures: the stack over the vector with `u8` rows in the batched layout that
+/// `make_discrete_vector_u8` builds from `id` with `params`, each step mirrored into buffers
+/// made before the steps (the NumPy buffer's part).
+fn mirrored_u8_allocations(
+    id: &str,
+    params: &serde_json::Value,
+    envs: usize,
+    options: VectorOptions,
+) -> (usize, usize) {
+    let count = NonZeroUsize::new(envs).expect("non-zero");
+    let options = options.with_layout(RowLayout::Batched);
+    let mut vector =
+        stack(make_discrete_vector_u8(id, Some(params), count, 3, options).expect("a u8 vector"))
+            .expect("stacked");
+    let n = vector.action_space().n() as i64;
+    let rows: Vec<Vec<i64>> = (0..7)
+        .map(|row| (0..envs).map(|i| (i as i64 + row) % n).collect())
+        .collect();
+    let mut observations = vec![0u8; envs * vector.flat_dim()];
+    let mut rewards = vec![0.0; envs];
+    let (mut terminated, mut truncated) = (vec![0u8; envs], vec![0u8; envs]);
+    vector.reset(Mode::Training).expect("reset");
+    let (mut before, mut ended) = (0, 0);
+    for i in 0..350 {
+        if i == 50 {
+            before = allocations();
+        }
+        let mirror = Mirror {
+            observations: &mut observations,
+            rewards: &mut rewards,
+            terminated: &mut terminated,
+            truncated: &mut truncated,
+        };
+        vector
+            .step_mirrored(&rows[i % rows.len()], mirror)
+            .expect("step");
+        if i >= 50 {
+            ended += vector.ended_indices().len();
+        }
+    }
+    (allocations() - before, ended)
+}
+
 fn main() {
     rl_domains::register_builtins();
     rl_object_grid::register();
@@ -177,6 +225,23 @@ fn main() {
                     allocations_by_id_with_integers(id, envs, options),
                 );
             }
+            // Pictures in u8 rows, mirrored; fewer environments (the test profile draws
+            // slowly), Empty-5x5's episodes truncated at 100 steps.
+            let pictures = serde_json::json!({"image": "rgb_partial"});
+            let envs = envs.min(16);
+            let label =
+                |domain: &str| format!("{domain}, {envs} envs, {threads} threads, {autoreset:?}");
+            let (allocated, ended) =
+                mirrored_u8_allocations("MiniGrid-Empty-5x5-v0", &pictures, envs, options);
+            assert!(ended >= envs, "the loop crosses episode ends ({ended})");
+            check(
+                &label("MiniGrid-Empty-5x5-v0 rgb_partial, u8 rows mirrored"),
+                (allocated, ended),
+            );
+            check(
+                &label("MiniGrid-DoorKey-8x8-v0 rgb_partial, u8 rows mirrored"),
+                mirrored_u8_allocations("MiniGrid-DoorKey-8x8-v0", &pictures, envs, options),
+            );
         }
     }
     if !failures.is_empty() {

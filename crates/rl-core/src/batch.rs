@@ -514,7 +514,8 @@ impl ErasedAction for i64 {
 /// The states of a batch of episodes of a domain built by id, behind a box: actions are
 /// [`ErasedAction`]s (by default [`AnyElement`]s of an [`AnySpace`]) and observation rows
 /// of `T` (by default `f32`), as rl-wrappers' `make_vector` and `make_discrete_vector` step
-/// them (`f64` rows: `make_vector_f64`, for an observation space with a float64 Box).
+/// them (`f64` rows: `make_vector_f64`, for an observation space with a float64 Box; `u8`
+/// rows: `make_vector_u8`, for observations whose every row entry is a byte).
 pub type BoxedBatchStates<A = AnyElement, T = f32> =
     Box<dyn BatchStates<T, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
 

@@ -216,6 +216,22 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
         layout: RowLayout,
     ) -> Option<BoxedBatchStates<i64, f64>>;
 
+    /// The states of `len` episodes as [`batch_states_in`](Self::batch_states_in) builds
+    /// them, their observation rows of `u8`: what rl-wrappers' `make_vector_u8` steps for an
+    /// observation whose every row entry is a byte (a `uint8` image, a small `Discrete`, a
+    /// Text's indices: MiniGrid's), written by the domain straight into bytes.
+    fn batch_states_u8_in(&self, len: usize, layout: RowLayout)
+    -> BoxedBatchStates<AnyElement, u8>;
+
+    /// The states of `len` episodes with `i64` actions and observation rows of `u8`, as
+    /// [`discrete_batch_states_in`](Self::discrete_batch_states_in) builds them; `None` when
+    /// the action space is not [`Discrete`](rl_spaces::Discrete).
+    fn discrete_batch_states_u8_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, u8>>;
+
     /// The names of the domain's declared constraints, in index order (the indices
     /// [`StepOutcome::violations`](crate::StepOutcome::violations) reports), or nothing when
     /// the registration declared none ([`Registration::with_constraints`]).
@@ -321,10 +337,11 @@ where
     }
 }
 
-/// How a domain's episodes are batched, with observation rows of `f32` and of `f64`.
+/// How a domain's episodes are batched, with observation rows of `f32`, of `f64` and of `u8`.
 struct Kernels<D: Domain> {
     f32: KernelFns<D, f32>,
     f64: KernelFns<D, f64>,
+    u8: KernelFns<D, u8>,
 }
 
 impl<D: Domain> Clone for Kernels<D> {
@@ -531,6 +548,22 @@ where
         layout: RowLayout,
     ) -> Option<BoxedBatchStates<i64, f64>> {
         self.discrete_batch(len, layout, self.capabilities.kernel.f64)
+    }
+
+    fn batch_states_u8_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> BoxedBatchStates<AnyElement, u8> {
+        self.any_batch(len, layout, self.capabilities.kernel.u8)
+    }
+
+    fn discrete_batch_states_u8_in(
+        &self,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, u8>> {
+        self.discrete_batch(len, layout, self.capabilities.kernel.u8)
     }
 
     fn constraint_names(&self) -> Vec<String> {
@@ -750,6 +783,7 @@ where
                 kernel: Kernels {
                     f32: KernelFns::stepped(),
                     f64: KernelFns::stepped(),
+                    u8: KernelFns::stepped(),
                 },
                 state: None,
                 constraints: None,
@@ -854,6 +888,7 @@ where
         self.capabilities.kernel = Kernels {
             f32: KernelFns::kernel(),
             f64: KernelFns::kernel(),
+            u8: KernelFns::kernel(),
         };
         self
     }

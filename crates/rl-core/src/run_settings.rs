@@ -96,6 +96,13 @@ pub struct RunSettings {
     /// `rl render`'s GIFs and the Python package's `"human"` window; 50 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_fps: Option<u32>,
+    /// The keyword arguments the reference registers the id with (minigrid's `{"size": 8}`
+    /// for MiniGrid-DoorKey-8x8-v0), which the id's parameters take as they are: the Python
+    /// package registers its Gymnasium id with them, so that its spec's `kwargs` are the
+    /// reference's. Absent for ids whose reference Gymnasium itself registers (the package
+    /// reads those from Gymnasium's registry) and for ids without a reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gymnasium_kwargs: Option<Map<String, Value>>,
 }
 
 /// The Python type of a value the reference environment returns where it is not what the

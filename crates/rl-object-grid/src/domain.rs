@@ -347,7 +347,7 @@ fn minigrid_name(key: &str) -> &str {
 }
 
 /// Reads the fields of `overrides` over `target`, object into object.
-fn merge(target: &mut serde_json::Value, overrides: &serde_json::Value) {
+pub(crate) fn merge(target: &mut serde_json::Value, overrides: &serde_json::Value) {
     match (target, overrides) {
         (serde_json::Value::Object(target), serde_json::Value::Object(overrides)) => {
             for (key, value) in overrides {
@@ -903,7 +903,7 @@ impl Domain for MiniGrid {
         let mission = state.mission_index().min(self.missions().len() - 1);
         self.observations
             .write_row(layout, state.direction.index(), mission, out, |image| {
-                self.write_observation_image(state, image, |byte| F::from_f64(f64::from(byte)));
+                self.write_observation_image(state, image, F::from_u8);
             })
     }
 

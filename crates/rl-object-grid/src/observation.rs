@@ -134,7 +134,7 @@ impl MiniGridObservationSpace {
         let max_length = self.text.max_length();
         let codes = &self.mission_codes[mission * max_length..(mission + 1) * max_length];
         for (slot, &code) in mission_part.iter_mut().zip(codes) {
-            *slot = F::from_f64(f64::from(code));
+            *slot = F::from_u8(code);
         }
         Ok(())
     }
@@ -295,7 +295,7 @@ impl MiniGridObservationSpace {
         let direction_width = row_dim - image_len - self.text.max_length();
         let (direction_part, rest) = out.split_at_mut(direction_width);
         match direction_part {
-            [index] => *index = F::from_f64(f64::from(direction % 4)),
+            [index] => *index = F::from_u8(direction % 4),
             one_hot => {
                 one_hot.fill(F::ZERO);
                 one_hot[usize::from(direction % 4)] = F::ONE;
@@ -327,7 +327,7 @@ impl MiniGridObservationSpace {
         }
         let (image, mission) = self.row_parts(layout, x.direction, out)?;
         for (slot, &byte) in image.iter_mut().zip(&x.image) {
-            *slot = F::from_f64(f64::from(byte));
+            *slot = F::from_u8(byte);
         }
         mission.fill(F::from_f64(self.text.charset().len() as f64));
         let mut failure = None;

@@ -74,6 +74,34 @@ pub const LEARNED: [(&str, u64, f64); 3] = [
     ("BabyAI-GoToObjS4-v0", 50_000, 0.8),
 ];
 
+/// minigrid 3.2.0's registered keyword arguments of every id of this crate (MiniGrid's and
+/// BabyAI's): the `kwargs` of its `gymnasium.register` calls, written by
+/// `scripts/minigrid_kwargs.py` from the live package.
+const MINIGRID_KWARGS: &str = include_str!("minigrid_kwargs.json");
+
+/// minigrid 3.2.0's registered keyword arguments of `id` (`{"size": 8}` for
+/// MiniGrid-DoorKey-8x8-v0, `{"room_size": 5, "num_dists": 2}` for BabyAI-GoToLocalS5N2-v0,
+/// `{}` for an id registered without any), `None` for an id this crate does not implement. The
+/// registrations carry them as the setting `gymnasium_kwargs`, which the Python package gives
+/// its specs (their `kwargs` are then minigrid's), and every id's parameters take them as they
+/// are (BabyAI's level parameters flat, as minigrid's classes take them).
+///
+/// ```
+/// let kwargs = rl_object_grid::registry::minigrid_kwargs("MiniGrid-DoorKey-8x8-v0");
+/// assert_eq!(kwargs, Some(serde_json::json!({"size": 8})));
+/// ```
+pub fn minigrid_kwargs(id: &str) -> Option<Value> {
+    static TABLE: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
+    TABLE
+        .get_or_init(|| match serde_json::from_str(MINIGRID_KWARGS) {
+            Ok(Value::Object(table)) => table,
+            // The file is generated and checked by the crate's tests: never reached.
+            _ => serde_json::Map::new(),
+        })
+        .get(id)
+        .cloned()
+}
+
 /// The step budget of `rl run` on the ids outside [`LEARNED`].
 const DEFAULT_BUDGET: u64 = 100_000;
 
@@ -129,6 +157,7 @@ fn settings(id: &str) -> Value {
         "max_steps": budget,
         "learning_threshold": threshold,
         "success": "terminated",
+        "gymnasium_kwargs": minigrid_kwargs(id),
         // minigrid's metadata["render_fps"].
         "render_fps": 10,
         // minigrid's reward shrinks with the steps taken, but the step count is not observed,

@@ -313,3 +313,78 @@ fn a_cap_of_zero_truncates_at_the_first_step() {
         assert!(outcome.truncated, "{id}: not truncated at the first step");
     }
 }
+
+/// minigrid's registered keyword arguments (issue 41: the Python specs' `kwargs`): one entry per
+/// id of this crate, in the registrations' settings, and taken flat by every id's parameters
+/// they give exactly the id's own (BabyAI's level parameters moved under the level).
+#[test]
+fn registered_kwargs_cover_every_id_and_give_its_parameters() {
+    use rl_object_grid::MiniGridParams;
+    use rl_object_grid::babyai::{BabyAiParams, ids as babyai_ids};
+    use rl_object_grid::registry::minigrid_kwargs;
+
+    rl_object_grid::register();
+    let table: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(include_str!("../src/minigrid_kwargs.json")).expect("JSON");
+    assert_eq!(table.len(), ids::IDS.len() + babyai_ids::IDS.len());
+    let mut with_kwargs = 0;
+    for id in ids::IDS.iter().chain(babyai_ids::IDS.iter()) {
+        let kwargs = minigrid_kwargs(id).unwrap_or_else(|| panic!("{id}: no kwargs"));
+        assert_eq!(Some(&kwargs), table.get(*id), "{id}");
+        let settings = registry::describe(id)
+            .expect("registered")
+            .settings
+            .expect("settings");
+        assert_eq!(settings["gymnasium_kwargs"], kwargs, "{id}");
+        if kwargs.as_object().is_some_and(|kwargs| !kwargs.is_empty()) {
+            with_kwargs += 1;
+        }
+        if id.starts_with("BabyAI-") {
+            assert_eq!(
+                BabyAiParams::for_id_with(id, &kwargs).expect("minigrid's kwargs"),
+                BabyAiParams::for_id(id).expect("an id"),
+                "{id} {kwargs}"
+            );
+        } else {
+            assert_eq!(
+                MiniGridParams::for_id_with(id, &kwargs).expect("minigrid's kwargs"),
+                MiniGridParams::for_id(id).expect("an id"),
+                "{id} {kwargs}"
+            );
+        }
+    }
+    assert!(with_kwargs > 100, "{with_kwargs}");
+    assert_eq!(minigrid_kwargs("CartPole-v1"), None);
+}
+
+/// BabyAI's level parameters given flat, as minigrid's classes take them, go under the level;
+/// given both flat and nested, the nested value wins; a flat name the level lacks is refused
+/// by name.
+#[test]
+fn babyai_level_parameters_are_taken_flat() {
+    use rl_object_grid::babyai::BabyAiParams;
+
+    let id = "BabyAI-GoToLocalS8N7-v0";
+    let flat =
+        BabyAiParams::for_id_with(id, &json!({"num_dists": 3, "room_size": 7})).expect("flat");
+    let nested = BabyAiParams::for_id_with(
+        id,
+        &json!({"level": {"go_to_local": {"num_dists": 3}}, "room_size": 7}),
+    )
+    .expect("nested");
+    assert_eq!(flat, nested);
+    assert_ne!(flat, BabyAiParams::for_id(id).expect("an id"));
+    let both = BabyAiParams::for_id_with(
+        id,
+        &json!({"num_dists": 2, "level": {"go_to_local": {"num_dists": 5}}}),
+    )
+    .expect("both");
+    assert_eq!(
+        both,
+        BabyAiParams::for_id_with(id, &json!({"num_dists": 5})).expect("nested value")
+    );
+    let error = BabyAiParams::for_id_with(id, &json!({"doors_open": true}))
+        .expect_err("GoToLocal has no doors_open")
+        .to_string();
+    assert!(error.contains("doors_open"), "{error}");
+}

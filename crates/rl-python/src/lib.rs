@@ -122,14 +122,13 @@ fn entries() -> Vec<(String, String)> {
 
 /// The settings the registration of `id` attaches for higher layers, as JSON text (`None`
 /// when it attaches none): the Python classes read `reset_info` (the info a reset returns,
-/// Gymnasium's `{"prob": 1}` for FrozenLake) and `info_action_mask` (whether each step's and
-/// reset's info carries the action mask, as Gymnasium's Taxi's does).
+/// Gymnasium's `{"prob": 1}` for FrozenLake), `info_action_mask` (whether each step's and
+/// reset's info carries the action mask, as Gymnasium's Taxi's does) and `gymnasium_kwargs`
+/// (the keyword arguments minigrid registers the id with, which its spec carries).
 #[pyfunction]
 fn settings(id: &str) -> PyResult<Option<String>> {
-    let entry = rl_core::registry::list()
-        .into_iter()
-        .find(|entry| entry.id == id)
-        .ok_or_else(|| PyKeyError::new_err(format!("{id} is not a registered id")))?;
+    let entry = rl_core::registry::describe(id)
+        .map_err(|_| PyKeyError::new_err(format!("{id} is not a registered id")))?;
     Ok(entry.settings.map(|settings| settings.to_string()))
 }
 

@@ -23,22 +23,26 @@ use rl_spaces::{
 };
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Autoreset, Mirror, RegisteredVector, StackedVector, VectorEnv, VectorOptions,
-    make_discrete_vector, make_discrete_vector_f64, make_vector, make_vector_f64, needs_f64_rows,
-    stack,
+    Autoreset, Mirror, RegisteredVector, StackedVector, VectorEnv, VectorOptions, fits_u8_rows,
+    make_discrete_vector, make_discrete_vector_f64, make_discrete_vector_u8, make_vector,
+    make_vector_f64, make_vector_u8, needs_f64_rows, stack,
 };
 
 use crate::convert::{element_from_python, read_any_array};
 use crate::parse_params;
 
 /// The vector of an id as [`stack`] wraps it with actions of type `A`, its observation rows
-/// of `f32`, or of `f64` for an observation space with a float64 Box ([`needs_f64_rows`]:
-/// Gymnasium's MuJoCo ids, whose observations `f32` would round), chosen at construction.
+/// of `f32`, of `f64` for an observation space with a float64 Box ([`needs_f64_rows`]:
+/// Gymnasium's MuJoCo ids, whose observations `f32` would round), or of `u8` where every row
+/// entry is a byte ([`fits_u8_rows`]: MiniGrid's and BabyAI's ids, their pictures written as
+/// bytes from the drawing to NumPy), chosen at construction.
 enum ByScalar<A: ErasedAction> {
-    /// Rows of `f32` (every id whose observations are exact in them).
+    /// Rows of `f32` (every other id: its observations are exact in them).
     F32(StackedVector<A, f32>),
     /// Rows of `f64`.
     F64(StackedVector<A, f64>),
+    /// Rows of `u8`.
+    U8(StackedVector<A, u8>),
 }
 
 /// The vector of an id ([`ByScalar`]), and the actions of the next step (reused from step to
@@ -76,6 +80,10 @@ macro_rules! with_vector {
                 vector: ByScalar::F64($vector),
                 actions: $actions,
             } => $body,
+            Stepper::Discrete {
+                vector: ByScalar::U8($vector),
+                actions: $actions,
+            } => $body,
             Stepper::Any {
                 vector: ByScalar::F32($vector),
                 actions: $actions,
@@ -84,14 +92,18 @@ macro_rules! with_vector {
                 vector: ByScalar::F64($vector),
                 actions: $actions,
             } => $body,
+            Stepper::Any {
+                vector: ByScalar::U8($vector),
+                actions: $actions,
+            } => $body,
             Stepper::Closed => return Err(closed_error()),
         }
     };
 }
 
-/// The numeric type of a vector's observation rows (`f32` or `f64`), with the conversions of
-/// a row entry into each dtype of the typed columns (Rust's `as`: exact for the rows' values,
-/// indices and a Box's own values).
+/// The numeric type of a vector's observation rows (`f32`, `f64` or `u8`), with the
+/// conversions of a row entry into each dtype of the typed columns (Rust's `as`: exact for the
+/// rows' values, indices and a Box's own values).
 trait RowScalar: FlatScalar + bytemuck::Pod {
     /// NumPy's name of the type, and its bytes.
     const DTYPE: (&'static str, usize);
@@ -111,7 +123,7 @@ trait RowScalar: FlatScalar + bytemuck::Pod {
     fn to_u64(self) -> u64;
 }
 
-/// Implements [`RowScalar`] for a float type.
+/// Implements [`RowScalar`] for a row type.
 macro_rules! row_scalar {
     ($type:ty, $name:literal, $column:expr) => {
         impl RowScalar for $type {
@@ -147,6 +159,7 @@ macro_rules! row_scalar {
 
 row_scalar!(f32, "float32", DType::F32);
 row_scalar!(f64, "float64", DType::F64);
+row_scalar!(u8, "uint8", DType::U8);
 
 /// The error of a call on a closed vector.
 fn closed_error() -> PyErr {
@@ -225,7 +238,7 @@ impl Section {
     ];
 
     /// NumPy's name of the section's dtype, and the bytes of one entry, for observation rows
-    /// of the dtype `rows` (`float32` or `float64`, with its bytes).
+    /// of the dtype `rows` (`float32`, `float64` or `uint8`, with its bytes).
     fn dtype(self, rows: (&'static str, usize)) -> (&'static str, usize) {
         match self {
             Section::Rewards | Section::EpisodeReturns | Section::EpisodeTimes => ("float64", 8),
@@ -272,7 +285,7 @@ impl Layout {
     ) -> PyResult<Self> {
         let overflow = || {
             PyValueError::new_err(format!(
-                "{count} environments with observations of {flat_dim} floats need more memory \
+                "{count} environments with observations of {flat_dim} numbers need more memory \
                  than can be addressed"
             ))
         };
@@ -452,7 +465,8 @@ fn fill<T: bytemuck::NoUninit>(bytes: &mut [u8], source: &[T]) -> PyResult<()> {
 /// Observations are rows of `float32` (the id's observation flattened, as
 /// `gymnasium.spaces.flatten` does, or in the batched layout), or of `float64` for an
 /// observation space with a float64 Box (`needs_f64_rows`: MuJoCo's), so that every value is
-/// exact. The output arrays are the attributes `observations`,
+/// exact, or of `uint8` where every entry is a byte (`fits_u8_rows`: MiniGrid's and BabyAI's,
+/// whose images are then never floats). The output arrays are the attributes `observations`,
 /// `rewards`, `terminated`, `truncated`, `final_observations`, `final_mask`, and the episode
 /// statistics `episode_mask`, `episode_returns`, `episode_lengths`, `episode_times`; each
 /// reset and step overwrites them in place.
@@ -467,9 +481,11 @@ pub struct PyVector {
     layout: RowLayout,
     /// The columns of the batched rows (empty for flat rows).
     columns: Vec<Column>,
-    /// Which of `columns` have a typed section of their own (all but the rows themselves: the
-    /// column of a Box observation of the rows' dtype is its rows).
+    /// Which of `columns` have a typed section of their own (all but those [`in_rows`]: a Box
+    /// of the rows' dtype is its part of the rows).
     typed: Vec<Column>,
+    /// The rows' dtype (`float32`, `float64` or `uint8`).
+    row_column: DType,
     autoreset: &'static str,
     /// Whether the environments may report infos (a domain stepped state by state, not a
     /// structure-of-arrays kernel, whose infos are always empty): only then are the infos
@@ -986,23 +1002,25 @@ impl PyVector {
         let action_space = rl_core::Environment::action_space(&probe).clone();
         rl_core::Environment::close(&mut probe);
         let (layout, columns) = row_layout(&observation_space);
-        // Rows of f64 where f32 would round an observation (a float64 Box: MuJoCo's).
+        // Rows of f64 where f32 would round an observation (a float64 Box: MuJoCo's), of u8
+        // where every entry is a byte (MiniGrid's, its pictures included), of f32 otherwise.
         let f64_rows = needs_f64_rows(&observation_space);
+        let u8_rows = !f64_rows && fits_u8_rows(&observation_space, layout);
         let (row_dtype, row_column) = if f64_rows {
             (f64::DTYPE, f64::COLUMN)
+        } else if u8_rows {
+            (u8::DTYPE, u8::COLUMN)
         } else {
             (f32::DTYPE, f32::COLUMN)
         };
-        let rows_are_the_column = matches!(
-            columns.as_slice(),
-            [Column { path, dtype, kind: ColumnKind::Numbers { .. }, .. }]
-                if path.is_empty() && *dtype == row_column
-        );
-        let typed = if rows_are_the_column {
-            Vec::new()
-        } else {
-            columns.clone()
-        };
+        // The columns that need a section of their own: not those whose entries are already
+        // their values in the rows (a Box of the rows' dtype: MuJoCo's whole row, MiniGrid's
+        // image in u8 rows), which Python reads as views of `observations`.
+        let typed: Vec<Column> = columns
+            .iter()
+            .filter(|column| !in_rows(column, row_column))
+            .cloned()
+            .collect();
         let options = VectorOptions::new()
             .with_autoreset(mode)
             .with_threads(threads)
@@ -1011,6 +1029,10 @@ impl PyVector {
         let stepper = if let AnySpace::Discrete(space) = &action_space {
             let vector = if f64_rows {
                 ByScalar::F64(stacked(make_discrete_vector_f64(
+                    id, params, count, seed, options,
+                ))?)
+            } else if u8_rows {
+                ByScalar::U8(stacked(make_discrete_vector_u8(
                     id, params, count, seed, options,
                 ))?)
             } else {
@@ -1025,6 +1047,8 @@ impl PyVector {
         } else {
             let vector = if f64_rows {
                 ByScalar::F64(stacked(make_vector_f64(id, params, count, seed, options))?)
+            } else if u8_rows {
+                ByScalar::U8(stacked(make_vector_u8(id, params, count, seed, options))?)
             } else {
                 ByScalar::F32(stacked(make_vector(id, params, count, seed, options))?)
             };
@@ -1051,6 +1075,7 @@ impl PyVector {
             layout,
             columns,
             typed,
+            row_column,
             autoreset,
             reports_infos,
         })
@@ -1080,11 +1105,10 @@ impl PyVector {
     /// and `width` (its entries in a row), `dtype` (NumPy's name), `shape` (one element's),
     /// `offsets` (added to each entry: a Discrete's start; empty for 0), `charset` (a Text's
     /// characters, else `None`) and `array` (its typed `(num_envs, *shape)` array, written by
-    /// every reset and step; `None` for a Box of the rows' dtype, whose column is
-    /// `observations`).
+    /// every reset and step; `None` for a Box of the rows' dtype, whose values are its part of
+    /// `observations`: `observations[:, offset:offset + width]`).
     fn columns<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let mut typed = self.buffers.columns.iter();
-        let typed_columns = !self.typed.is_empty();
         self.columns
             .iter()
             .map(|column| {
@@ -1111,10 +1135,10 @@ impl PyVector {
                         entry.set_item("charset", charset.iter().collect::<String>())?;
                     }
                 }
-                let array = if typed_columns {
-                    typed.next().map(|array| array.clone_ref(py))
-                } else {
+                let array = if in_rows(column, self.row_column) {
                     None
+                } else {
+                    typed.next().map(|array| array.clone_ref(py))
                 };
                 entry.set_item("array", array)?;
                 Ok(entry)
@@ -1138,8 +1162,8 @@ impl PyVector {
         Ok(self.lock()?.action_space.to_definition().to_string())
     }
 
-    /// The observations, one row per environment, of `float32`, or of `float64` for an
-    /// observation space with a float64 Box.
+    /// The observations, one row per environment, of `float32`, of `float64` for an
+    /// observation space with a float64 Box, or of `uint8` where every entry is a byte.
     #[getter]
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         self.buffers.view(py, Section::Observations)
@@ -1459,6 +1483,17 @@ impl PyVector {
         }
         self.step_prepared(py, &mut inner)
     }
+}
+
+/// Whether the values of `column` are its entries in rows of the dtype `rows` as they are (a
+/// Box of that dtype), so that it needs no section of its own: Python reads it as a view of
+/// the observations.
+fn in_rows(column: &Column, rows: DType) -> bool {
+    let nothing_added = match &column.kind {
+        ColumnKind::Numbers { offsets } => offsets.iter().all(|offset| *offset == 0),
+        ColumnKind::Text { .. } => false,
+    };
+    column.dtype == rows && nothing_added
 }
 
 /// Writes the typed columns of the observation rows `rows` (of `dim` entries each) into their

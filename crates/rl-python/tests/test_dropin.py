@@ -51,9 +51,7 @@ def test_spaces_and_specs_are_the_references(rust_id):
     assert ours.observation_space == theirs.observation_space
     for field in SPEC_FIELDS:
         assert getattr(ours.spec, field) == getattr(theirs.spec, field), field
-    if not rust_id.startswith(("MiniGrid-", "BabyAI-")):
-        # minigrid's registered kwargs are not mirrored in the spec (ours are {}).
-        assert ours.spec.kwargs == theirs.spec.kwargs
+    assert ours.spec.kwargs == theirs.spec.kwargs
     # The spec makes the environment again, as Gymnasium's does.
     again = gym.make(ours.spec)
     assert again.spec.kwargs == ours.spec.kwargs

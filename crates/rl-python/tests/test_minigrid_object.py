@@ -393,3 +393,68 @@ def test_stepping_after_a_termination_walks_on_as_minigrid():
                 if expected[3]:
                     break
         assert terminations > 2, env_id
+
+
+def assert_same_info(ours: dict, theirs: dict, where: str) -> None:
+    """The same vector info: keys, masks, and each final observation (an object array of
+    dicts, ``None`` where unmasked) entry by entry. The final observations' keys are compared
+    as sets: minigrid's come in its wrapper's order (``image`` first), ours in the space's
+    sorted order (a difference of order only, which ``==`` on dicts ignores)."""
+    assert sorted(ours) == sorted(theirs), where
+    for key in theirs:
+        if key == "final_obs":
+            assert len(ours[key]) == len(theirs[key]), where
+            for index, (a, b) in enumerate(zip(ours[key], theirs[key])):
+                if b is None:
+                    assert a is None, f"{where} {key}[{index}]"
+                else:
+                    assert isinstance(a, dict) and sorted(a) == sorted(b), where
+                    assert_same({k: a[k] for k in b}, b, f"{where} {key}[{index}]")
+        else:
+            assert_same(ours[key], theirs[key], f"{where} info[{key!r}]")
+
+
+@pytest.mark.parametrize("autoreset", ["NextStep", "SameStep"])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("copy", [True, False])
+def test_pixel_vectors_write_uint8_rows_equal_to_minigrids_sync_vector(autoreset, threads, copy):
+    """The pixel options' vector keeps its rows in uint8 (the image goes from the drawing to
+    NumPy as bytes, its array a view of the rows) and gives SyncVectorEnv's arrays, in both
+    autoreset modes, across episode ends (Empty-5x5 truncates at 100 steps), final
+    observations included."""
+    mode = getattr(gym.vector.AutoresetMode, autoreset.upper().replace("STEP", "_STEP"))
+    for env_id, option, wrapper in [
+        ("MiniGrid-Empty-5x5-v0", {"image": "rgb_partial"}, RGBImgPartialObsWrapper),
+        (
+            "MiniGrid-DoorKey-5x5-v0",
+            {"image": "rgb_full", "image_tile_size": 3},
+            functools.partial(RGBImgObsWrapper, tile_size=3),
+        ),
+    ]:
+        ours = rlrs.RustVectorEnv(
+            env_id, 3, threads=threads, autoreset_mode=mode, copy=copy, **option
+        )
+        assert ours._core.observations.dtype == np.uint8, "uint8 rows"
+        image_column = next(c for c in ours._core.columns() if c["path"] == ["image"])
+        assert image_column["array"] is None, "the image is a view of the rows"
+        theirs = gym.vector.SyncVectorEnv(
+            [lambda: wrapper(gym.make(env_id)) for _ in range(3)], autoreset_mode=mode
+        )
+        where = f"{env_id} {option} {autoreset} {threads} threads copy={copy}"
+        got, expected = ours.reset(seed=5), theirs.reset(seed=5)
+        assert_same(got[0], expected[0], f"{where} reset")
+        if not copy:
+            assert np.shares_memory(got[0]["image"], ours._core.observations), where
+        actions = np.random.default_rng(6)
+        ended = 0
+        for step in range(110):
+            batch = actions.integers(3, size=3)
+            got, expected = ours.step(batch), theirs.step(batch)
+            assert_same(got[0], expected[0], f"{where} step {step}")
+            for a, b in zip(got[1:4], expected[1:4]):
+                np.testing.assert_array_equal(a, b)
+            assert_same_info(got[4], expected[4], f"{where} step {step}")
+            ended += int(np.sum(expected[2] | expected[3]))
+        assert env_id != "MiniGrid-Empty-5x5-v0" or ended >= 3, f"{where}: episodes ended"
+        ours.close()
+        theirs.close()

@@ -130,18 +130,26 @@ impl<S: FiniteSpace> Iterator for Elements<'_, S> {
     }
 }
 
-/// The numeric types a flat vector can hold: `f32` and `f64`.
+/// The numeric types a flat vector can hold: `f32` and `f64`, and `u8` for rows whose every
+/// entry is a byte (a `uint8` image, one-hot blocks, indices below 256).
 ///
-/// Integer values convert exactly while they fit the mantissa (2^24 for `f32`, 2^53 for `f64`).
+/// Integer values convert exactly while they fit the mantissa (2^24 for `f32`, 2^53 for `f64`)
+/// or, for `u8`, the byte; flattening an integer that does not fit is an error.
 pub trait FlatScalar: Copy + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// Zero.
     const ZERO: Self;
     /// One.
     const ONE: Self;
-    /// Converts from `f64`, rounding to nearest.
+    /// Converts from `f64`, rounding to nearest (for `u8`, saturating at 0 and 255, NaN to 0).
     fn from_f64(x: f64) -> Self;
     /// Converts to `f64` (exact).
     fn to_f64(self) -> f64;
+    /// Converts from a byte (exact for every type): what an image writer calls per pixel
+    /// entry, a plain copy for `u8`.
+    #[inline]
+    fn from_u8(byte: u8) -> Self {
+        Self::from_f64(f64::from(byte))
+    }
 }
 
 impl FlatScalar for f32 {
@@ -167,6 +175,24 @@ impl FlatScalar for f64 {
     #[inline]
     fn to_f64(self) -> f64 {
         self
+    }
+}
+
+impl FlatScalar for u8 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    #[inline]
+    fn from_f64(x: f64) -> Self {
+        // `as` saturates (NaN to 0) after rounding half to even.
+        x.round_ties_even() as u8
+    }
+    #[inline]
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline]
+    fn from_u8(byte: u8) -> Self {
+        byte
     }
 }
 

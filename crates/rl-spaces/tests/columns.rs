@@ -145,3 +145,51 @@ fn a_dict_of_every_leaf_has_one_typed_column_each_in_key_order() {
     assert_eq!(flat.len(), 4 + 4 + 8 + 2 + 3);
     assert_eq!(&flat[..4], &[0.0, 0.0, 0.0, 1.0]);
 }
+
+#[test]
+fn rows_of_bytes_hold_byte_leaves_exactly_and_refuse_integers_beyond_a_byte() {
+    let mut rng = NumpyGenerator::seed_from_u64(9);
+    let image = rl_spaces::BoxSpace::<u8>::uniform(&[3, 3, 3], 0, 255).expect("a box");
+    let space = AnySpace::Dict(
+        DictSpace::new([
+            (
+                "direction",
+                AnySpace::Discrete(Discrete::new(4).expect("ok")),
+            ),
+            ("image", AnySpace::from(image)),
+            (
+                "mission",
+                AnySpace::Text(Text::new(0, 5, "ab c").expect("ok")),
+            ),
+            (
+                "seen",
+                AnySpace::MultiBinary(MultiBinary::new(&[3]).expect("ok")),
+            ),
+        ])
+        .expect("a dict"),
+    );
+    let mut samples = 0;
+    for layout in [RowLayout::Flat, RowLayout::Batched] {
+        for _ in 0..20 {
+            let x = space.try_sample(&mut rng).expect("a sample");
+            let mut wide = vec![0.0f64; space.row_dim(layout)];
+            let mut bytes = vec![0u8; space.row_dim(layout)];
+            space.write_row(layout, &x, &mut wide).expect("a row");
+            space
+                .write_row(layout, &x, &mut bytes)
+                .expect("a row of bytes");
+            let back: Vec<f64> = bytes.iter().map(|b| f64::from(*b)).collect();
+            assert_eq!(back, wide, "{layout:?}");
+            samples += usize::from(wide.iter().any(|v| *v > 200.0));
+        }
+    }
+    assert!(samples > 0, "the images' bytes above 200 were written");
+    // An integer Box's 300 has no byte: an error, not 255 (nor 44).
+    let wide = rl_spaces::BoxSpace::<i64>::uniform(&[2], 0, 1000).expect("a box");
+    let x = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[2]), vec![7, 300]).expect("shape");
+    let mut bytes = [0u8; 2];
+    assert!(wide.flatten_into(&x, &mut bytes).is_err());
+    let mut floats = [0.0f32; 2];
+    wide.flatten_into(&x, &mut floats).expect("exact in f32");
+    assert_eq!(floats, [7.0, 300.0]);
+}

@@ -108,7 +108,8 @@ impl BabyAiParams {
         }
         let mut merged = serde_json::to_value(&defaults)
             .map_err(|error| invalid(String::new(), error.to_string()))?;
-        merge(&mut merged, overrides);
+        let overrides = flat_into_level(&merged, overrides);
+        crate::domain::merge(&mut merged, &overrides);
         serde_path_to_error::deserialize(merged).map_err(|error| {
             let path = error.path().to_string();
             let reason = error.into_inner().to_string();
@@ -324,23 +325,48 @@ impl BabyAiParams {
     }
 }
 
-/// Reads the fields of `overrides` over `target`, object into object.
-fn merge(target: &mut serde_json::Value, overrides: &serde_json::Value) {
-    match (target, overrides) {
-        (serde_json::Value::Object(target), serde_json::Value::Object(overrides)) => {
-            for (key, value) in overrides {
-                match target.get_mut(key) {
-                    Some(existing) if existing.is_object() && value.is_object() => {
-                        merge(existing, value)
-                    }
-                    _ => {
-                        target.insert(key.clone(), value.clone());
-                    }
-                }
-            }
+/// [`BabyAiParams`]' fields, in the JSON of the parameters.
+const TOP_LEVEL_FIELDS: [&str; 6] = [
+    "level",
+    "room_size",
+    "num_rows",
+    "num_cols",
+    "agent_view_size",
+    "max_steps",
+];
+
+/// `overrides` with the level's own parameters given flat, as minigrid's classes take them
+/// (`{"num_dists": 3}` for GoToLocal), moved under the level (`{"level": {"go_to_local":
+/// {"num_dists": 3}}}`); `defaults` is the id's parameters as JSON. A flat key the level does
+/// not have stays where it is, and deserializing then refuses it by name.
+fn flat_into_level(
+    defaults: &serde_json::Value,
+    overrides: &serde_json::Value,
+) -> serde_json::Value {
+    let (serde_json::Value::Object(entries), Some(serde_json::Value::Object(level))) =
+        (overrides, defaults.get("level"))
+    else {
+        return overrides.clone();
+    };
+    let Some((variant, serde_json::Value::Object(fields))) = level.iter().next() else {
+        return overrides.clone();
+    };
+    let mut moved = serde_json::Map::new();
+    let mut kept = serde_json::Map::new();
+    for (key, value) in entries {
+        if !TOP_LEVEL_FIELDS.contains(&key.as_str()) && fields.contains_key(key) {
+            moved.insert(key.clone(), value.clone());
+        } else {
+            kept.insert(key.clone(), value.clone());
         }
-        (target, overrides) => *target = overrides.clone(),
     }
+    if moved.is_empty() {
+        return overrides.clone();
+    }
+    let mut flat = serde_json::json!({ "level": { variant.clone(): moved } });
+    // Fields also given nested, under the same level, win over the flat ones.
+    crate::domain::merge(&mut flat, &serde_json::Value::Object(kept));
+    flat
 }
 
 /// The state of a BabyAI episode: the grid world (grid, agent, carried object, step count),
@@ -757,7 +783,7 @@ impl Domain for BabyAi {
                     self.view_size(),
                     false,
                     image,
-                    |byte| F::from_f64(f64::from(byte)),
+                    F::from_u8,
                 );
             },
         )

@@ -101,7 +101,7 @@ impl BabyAiObservationSpace {
         let direction_width = row_dim - image_len - self.text.max_length();
         let (direction_part, rest) = out.split_at_mut(direction_width);
         match direction_part {
-            [index] => *index = F::from_f64(f64::from(direction % 4)),
+            [index] => *index = F::from_u8(direction % 4),
             one_hot => {
                 one_hot.fill(F::ZERO);
                 one_hot[usize::from(direction % 4)] = F::ONE;
@@ -124,7 +124,7 @@ impl BabyAiObservationSpace {
         }
         self.write_row(layout, x.direction, &x.mission, out, |image| {
             for (slot, &byte) in image.iter_mut().zip(&x.image) {
-                *slot = F::from_f64(f64::from(byte));
+                *slot = F::from_u8(byte);
             }
         })
     }

@@ -68,6 +68,7 @@ fn settings(id: &str) -> Value {
             "max_steps": budget,
             "learning_threshold": threshold,
             "success": "terminated",
+            "gymnasium_kwargs": crate::registry::minigrid_kwargs(id),
             "agent_params": {
                 "q-learning": {"discount": 0.9, "learning_rate": 0.2},
                 "sarsa": {"discount": 0.9, "learning_rate": 0.2}

@@ -29,6 +29,7 @@ environment, running in Rust (see ``rlrs.babyai``).
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 
 import gymnasium as gym
@@ -121,11 +122,21 @@ def register_envs(core_module: str = "rlrs._core", namespace: str = NAMESPACE) -
         mirrored = gym.registry.get(rust_id) if core_module == "rlrs._core" else None
         if core_module == "rlrs._core":
             # Entry points by id (rlrs.entry): the spec's kwargs are the environment's alone,
-            # Gymnasium's registered ones for its ids, as the reference's spec has them
-            # (minigrid's ids take theirs flat once rl-object-grid reads them; {} until then).
+            # the reference's registered ones, as the reference's spec has them: Gymnasium's
+            # from its registry, minigrid's from the id's registration in Rust (the setting
+            # gymnasium_kwargs, so that they do not depend on minigrid being installed or
+            # imported first), which the id's parameters take as they are.
             entry_point = f"rlrs.entry:{rust_id}"
             vector_entry_point = f"rlrs.entry:vector/{rust_id}"
-            kwargs = {} if mirrored is None or rust_id.startswith(("MiniGrid-", "BabyAI-")) else dict(mirrored.kwargs)
+            if rust_id.startswith(("MiniGrid-", "BabyAI-")):
+                settings = json.loads(module.settings(rust_id) or "{}")
+                # minigrid registers its sequences as tuples (ObstructedMaze's agent_room).
+                kwargs = {
+                    key: tuple(value) if isinstance(value, list) else value
+                    for key, value in (settings.get("gymnasium_kwargs") or {}).items()
+                }
+            else:
+                kwargs = {} if mirrored is None else dict(mirrored.kwargs)
         else:
             entry_point = "rlrs.env:RustEnv"
             vector_entry_point = "rlrs.vector:RustVectorEnv"

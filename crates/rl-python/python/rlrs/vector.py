@@ -160,12 +160,21 @@ class _Columns:
         self._space = space
         self._columns = columns
         self._texts = {}
+        # Each leaf's array: its typed array, or for a Box of the rows' dtype (``array`` is
+        # None: MuJoCo's float64 rows, MiniGrid's image in uint8 rows) the view of its part of
+        # the rows, made once (the rows are rewritten in place by every call).
+        self._arrays = {}
         for column in columns:
+            path = tuple(column["path"])
             if column["charset"] is not None:
-                self._texts[tuple(column["path"])] = _TextColumn(
-                    column["charset"], column["width"]
+                self._texts[path] = _TextColumn(column["charset"], column["width"])
+            array = column["array"]
+            if array is None:
+                start = column["offset"]
+                array = rows[:, start : start + column["width"]].reshape(
+                    (len(rows), *column["shape"])
                 )
-        self._rows = rows
+            self._arrays[path] = array
 
     def batch(self, copy: bool) -> Any:
         """The observations of the last call: the typed arrays themselves (copies if
@@ -173,9 +182,7 @@ class _Columns:
         leaves = {}
         for column in self._columns:
             path = tuple(column["path"])
-            array = column["array"]
-            if array is None:
-                array = self._rows.reshape((len(self._rows), *column["shape"]))
+            array = self._arrays[path]
             if path in self._texts:
                 leaves[path] = self._texts[path].latest(array)
             else:
@@ -233,7 +240,10 @@ class RustVectorEnv(VectorEnv):
       writes from its rows in Gymnasium's batched layout (one entry per Discrete, not a
       one-hot block) on every call, views of its buffer with ``copy=False``, so that nothing
       is converted per step but a Text's strings (integers of a Box above 2^24 lose precision
-      in the rows).
+      in the rows). Where every entry of a row is a byte (MiniGrid's and BabyAI's ids, their
+      RGB images included) the rows are uint8, written by the domain as bytes, and a uint8
+      Box leaf is a view of its part of the rows (with ``copy=False``, an array that is not
+      C-contiguous: its rows are ``flat_dim`` bytes apart).
     - Episode statistics: none by default, as Gymnasium's vectors (wrap it in
       ``gymnasium.wrappers.vector.RecordEpisodeStatistics``, which works on it as on
       ``SyncVectorEnv``); with ``record_episode_statistics=True`` the Rust vector computes
@@ -348,8 +358,9 @@ class RustVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._columns = None
-        # The rows' dtype: float32, or float64 for an observation space with a float64 Box
-        # (MuJoCo's), so that every observation is exact.
+        # The rows' dtype: float32, float64 for an observation space with a float64 Box
+        # (MuJoCo's), so that every observation is exact, or uint8 where every entry is a
+        # byte (MiniGrid's, BabyAI's).
         rows_dtype = self._core.observations.dtype
         if self._core.batched and not (
             isinstance(observation_space, spaces.Box) and observation_space.dtype == rows_dtype

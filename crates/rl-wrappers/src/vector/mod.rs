@@ -24,8 +24,9 @@ pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use outputs::Mirror;
 pub use registered::{
-    DynVector, RegisteredBatch, RegisteredVector, StackedVector, make_discrete_vector,
-    make_discrete_vector_f64, make_vector, make_vector_f64, needs_f64_rows, stack,
+    DynVector, RegisteredBatch, RegisteredVector, StackedVector, fits_u8_rows,
+    make_discrete_vector, make_discrete_vector_f64, make_discrete_vector_u8, make_vector,
+    make_vector_f64, make_vector_u8, needs_f64_rows, stack,
 };
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).

@@ -8,7 +8,7 @@ use rl_core::registry::RegisteredDomain;
 use rl_core::{BatchStates, BoxedBatchStates, ErasedAction};
 
 use rl_spaces::FlattenSpace;
-use rl_spaces::{AnyElement, AnySpace, DType, FlatScalar};
+use rl_spaces::{AnyElement, AnySpace, DType, FlatScalar, RowLayout};
 use serde_json::Value;
 
 use crate::error::VectorError;
@@ -22,7 +22,9 @@ use crate::vector::{
 /// space) and [`make_discrete_vector`] builds (`A = i64`: integer actions of a
 /// [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip);
 /// with `T = f64`, what [`make_vector_f64`] and [`make_discrete_vector_f64`] build, for an
-/// observation space with a float64 Box ([`needs_f64_rows`]).
+/// observation space with a float64 Box ([`needs_f64_rows`]); with `T = u8`, what
+/// [`make_vector_u8`] and [`make_discrete_vector_u8`] build, for observations whose every
+/// row entry is a byte ([`fits_u8_rows`]: MiniGrid's, its pictures included).
 pub type RegisteredVector<A = AnyElement, T = f32> = VectorEnvironment<RegisteredBatch<A, T>>;
 
 /// The storage of a [`RegisteredVector`] (each thread's share): the id's
@@ -37,8 +39,8 @@ pub type RegisteredVector<A = AnyElement, T = f32> = VectorEnvironment<Registere
 /// stepped state by state with them evaluated, each violating step listing the violated
 /// constraints' names in its info under [`VIOLATIONS_INFO_KEY`](rl_core::VIOLATIONS_INFO_KEY)
 /// (`"violations"`), as the id's environments do. `A` is the actions'
-/// type ([`ErasedAction`]: [`AnyElement`] or `i64`), `T` the observation rows' (`f32` or
-/// `f64`).
+/// type ([`ErasedAction`]: [`AnyElement`] or `i64`), `T` the observation rows' (`f32`, `f64`
+/// or `u8`).
 pub type RegisteredBatch<A = AnyElement, T = f32> = KernelBatch<BoxedBatchStates<A, T>, T>;
 
 /// A vector with observation rows of `T` (`f32` by default) and actions of type `A` (an
@@ -75,6 +77,54 @@ pub fn needs_f64_rows(space: &AnySpace) -> bool {
         AnySpace::Dict(dict) => dict.spaces().values().any(needs_f64_rows),
         AnySpace::OneOf(one_of) => one_of.spaces().iter().any(needs_f64_rows),
         _ => false,
+    }
+}
+
+/// Whether every entry of a row of `space` in `layout` is a byte, so that rows of `u8`
+/// ([`make_vector_u8`]) hold its observations exactly: true when each leaf (at any depth of a
+/// Tuple or Dict) is a `uint8` Box, a MultiBinary, a Text of at most 255 characters (its
+/// entries are character indices, padded with the charset's length), or a Discrete or
+/// MultiDiscrete (one-hot entries in the flat layout; in the batched layout, indices from the
+/// start: at most 256 values each). False for any other leaf (a float or wider integer Box, a
+/// FiniteSet, OneOf, Sequence or Graph). A caller that builds vectors of any id chooses
+/// [`make_vector_u8`] by it, as the Python package does for MiniGrid's and BabyAI's ids: their
+/// images then go from the domain's drawing into the rows as bytes, with no float in between.
+///
+/// ```
+/// use rl_spaces::{AnySpace, BoxSpace, DictSpace, Discrete, RowLayout};
+/// use rl_wrappers::vector::fits_u8_rows;
+///
+/// let image = AnySpace::from(BoxSpace::<u8>::uniform(&[7, 7, 3], 0, 255)?);
+/// let observation = AnySpace::Dict(DictSpace::new([
+///     ("direction", AnySpace::Discrete(Discrete::new(4)?)),
+///     ("image", image),
+/// ])?);
+/// assert!(fits_u8_rows(&observation, RowLayout::Batched));
+/// // 500 states: one-hot entries fit a byte, their index does not.
+/// let taxi = AnySpace::Discrete(Discrete::new(500)?);
+/// assert!(fits_u8_rows(&taxi, RowLayout::Flat));
+/// assert!(!fits_u8_rows(&taxi, RowLayout::Batched));
+/// let floats = AnySpace::from(BoxSpace::<f32>::uniform(&[4], -1.0, 1.0)?);
+/// assert!(!fits_u8_rows(&floats, RowLayout::Batched));
+/// # Ok::<(), rl_spaces::SpaceError>(())
+/// ```
+pub fn fits_u8_rows(space: &AnySpace, layout: RowLayout) -> bool {
+    let indices_fit = |n: u64| layout == RowLayout::Flat || n <= 256;
+    match space {
+        AnySpace::Box(space) => space.dtype() == DType::U8,
+        AnySpace::MultiBinary(_) | AnySpace::Empty(_) => true,
+        AnySpace::Text(text) => text.charset().len() <= 255,
+        AnySpace::Discrete(discrete) => indices_fit(discrete.n()),
+        AnySpace::MultiDiscrete(multi) => multi
+            .nvec()
+            .iter()
+            .all(|&n| u64::try_from(n).is_ok_and(indices_fit)),
+        AnySpace::Tuple(tuple) => tuple.spaces().iter().all(|s| fits_u8_rows(s, layout)),
+        AnySpace::Dict(dict) => dict.spaces().values().all(|s| fits_u8_rows(s, layout)),
+        AnySpace::FiniteSet(_)
+        | AnySpace::Sequence(_)
+        | AnySpace::Graph(_)
+        | AnySpace::OneOf(_) => false,
     }
 }
 
@@ -259,6 +309,61 @@ pub fn make_discrete_vector_f64(
     })
 }
 
+/// [`make_vector`] with `u8` observation rows: the same environments, seeds and results, the
+/// observations written by the domain straight into bytes (`Domain::observe_row_into::<u8>`:
+/// a MiniGrid image goes from the tile drawing into the row with no float in between). Fails
+/// as `make_vector` does, and with [`VectorError::InvalidParameter`] when some entry of the
+/// id's rows is not a byte ([`fits_u8_rows`]: a float Box, a Discrete of more than 256 values
+/// in the batched layout, ...), which a byte would not hold.
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::corridor::Corridor;
+/// use rl_core::registry::Registration;
+/// use rl_core::Mode;
+/// use rl_spaces::AnyElement;
+/// use rl_wrappers::vector::{make_vector_u8, VectorOptions};
+///
+/// #[derive(Default, serde::Deserialize)]
+/// struct NoParams {}
+///
+/// Registration::new("Corridor-u8-doc-v0", "a corridor of 3 cells", |_: NoParams| {
+///     Corridor::new(3, 0.0)
+/// })
+/// .register()?;
+/// let count = NonZeroUsize::new(2).expect("non-zero");
+/// let mut vector = make_vector_u8("Corridor-u8-doc-v0", None, count, 7, VectorOptions::new())?;
+/// vector.reset(Mode::Training)?;
+/// vector.step(&[AnyElement::Int(1), AnyElement::Int(0)])?;
+/// assert_eq!(vector.observations().row(0).to_vec(), [0u8, 1, 0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn make_vector_u8(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+) -> Result<RegisteredVector<AnyElement, u8>, VectorError> {
+    build(id, params, count, seed, options, |domain, len| {
+        Some(domain.batch_states_u8_in(len, options.layout()))
+    })
+}
+
+/// [`make_discrete_vector`] with `u8` observation rows, as [`make_vector_u8`] writes them.
+/// Fails as `make_discrete_vector` and `make_vector_u8` do.
+pub fn make_discrete_vector_u8(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+) -> Result<RegisteredVector<i64, u8>, VectorError> {
+    build(id, params, count, seed, options, |domain, len| {
+        domain.discrete_batch_states_u8_in(len, options.layout())
+    })
+}
+
 /// Builds the vector of [`make_vector`] with actions of type `A` and observation rows of `T`,
 /// each share's states built by `batch` (`None`: the id's action space has no form in `A`).
 fn build<A: ErasedAction, T: FlatScalar>(
@@ -280,7 +385,19 @@ fn build<A: ErasedAction, T: FlatScalar>(
             ),
         ));
     };
-    let dim = environment.observation_space().row_dim(options.layout());
+    let space = environment.observation_space();
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<u8>()
+        && !fits_u8_rows(space, options.layout())
+    {
+        return Err(VectorError::invalid_parameter(
+            "id",
+            format!(
+                "{id}'s observations ({space}) have row entries that are not bytes; rows of u8 \
+                 hold only uint8 Boxes, MultiBinary, Texts and small Discretes (use make_vector)"
+            ),
+        ));
+    }
+    let dim = space.row_dim(options.layout());
     let env_bytes = probe.episode_bytes() + BOOKKEEPING_BYTES;
     VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
         // The action space was read above: every batch of the domain has its form in `A`.
