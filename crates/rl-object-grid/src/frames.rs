@@ -234,6 +234,36 @@ thread_local! {
     static TILES: RefCell<HashMap<(usize, usize), TileSet>> = RefCell::new(HashMap::new());
 }
 
+/// The largest tiles (in pixels) drawn all at once when a thread first draws a picture of
+/// their size: 16 by 16, observation pictures' sizes (minigrid's wrappers take 8), 1,980
+/// tiles of at most 768 bytes. Larger tiles (frames for people: minigrid's `render` takes 32)
+/// are drawn the first time each is shown.
+const DRAWN_AT_ONCE_PIXELS: usize = 16 * 16;
+
+/// The tile set of a size new to a thread: every tile drawn for sizes up to
+/// [`DRAWN_AT_ONCE_PIXELS`], so that a vector's pictures allocate nothing after each thread's
+/// first one (a tile first shown mid-episode, a key carried or a door opened, would
+/// otherwise allocate then); none yet for larger ones.
+fn new_tile_set(tile_width: usize, tile_height: usize) -> TileSet {
+    let mut tiles: TileSet = vec![None; TILE_KINDS];
+    if tile_width * tile_height <= DRAWN_AT_ONCE_PIXELS {
+        for kind in 0..=10u8 {
+            for color in 0..=5u8 {
+                for state in 0..=2u8 {
+                    for agent in [None, Some(0), Some(1), Some(2), Some(3)] {
+                        for highlight in [false, true] {
+                            let key = ([kind, color, state], agent, highlight);
+                            with_tile(&mut tiles, key, tile_width, tile_height, |_| ());
+                        }
+                    }
+                }
+            }
+        }
+        debug_assert!(tiles.iter().all(Option::is_some), "every index drawn");
+    }
+    tiles
+}
+
 /// Calls `with` with the tile of `key` drawn `tile_width` by `tile_height` pixels (row by
 /// row, 3 bytes a pixel), drawn once per thread and size and copied after.
 fn with_tile<R>(
@@ -268,8 +298,9 @@ fn with_tile<R>(
 /// Draws a picture of `columns` by `rows` tiles of `tile_width` by `tile_height` pixels into
 /// `out` (`rows * tile_height` by `columns * tile_width` pixels, row by row, 3 entries a
 /// pixel, each byte as `from_byte` converts it), tile `(column, row)` showing `key(column,
-/// row)`. Tiles come from the thread's cache ([`TILES`]): after the first frame of a size,
-/// drawing allocates nothing.
+/// row)`. Tiles come from the thread's cache ([`TILES`]): after the thread's first picture of
+/// a size up to [`DRAWN_AT_ONCE_PIXELS`], drawing allocates nothing; larger tiles are drawn
+/// (and allocated) the first time each is shown.
 ///
 /// The caller passes `out` of the picture's length.
 pub(crate) fn draw_tiles<T: Copy>(
@@ -289,7 +320,7 @@ pub(crate) fn draw_tiles<T: Copy>(
         }
         let tiles = cache
             .entry((tile_width, tile_height))
-            .or_insert_with(|| vec![None; TILE_KINDS]);
+            .or_insert_with(|| new_tile_set(tile_width, tile_height));
         for row in 0..rows {
             for column in 0..columns {
                 with_tile(tiles, key(column, row), tile_width, tile_height, |tile| {
