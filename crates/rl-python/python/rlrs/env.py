@@ -83,21 +83,15 @@ def mask_info(asked: bool | None, settings: dict[str, Any], masks: Any, env_id: 
     return asked
 
 
-def checked_seed(seed: Any, name: str, any_size: bool = False) -> int:
-    """``seed`` as the Rust core takes it: a non-negative integer, below ``2**64`` unless
-    ``any_size`` (single environments take any, as numpy's ``SeedSequence``; vectors' are
-    64-bit), else ``TypeError`` (not an integer) or ``ValueError`` (out of range), naming
-    ``name``."""
+def checked_seed(seed: Any, name: str) -> int:
+    """``seed`` as the Rust core takes it: a non-negative integer of any size (numpy's
+    ``SeedSequence`` takes any), else ``TypeError`` (not an integer) or ``ValueError``
+    (negative), naming ``name``."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"{name} must be an integer or None, not {seed!r}")
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"{name} is {seed}; seeds are non-negative integers (numpy's rule)")
-    if seed >= 2**64 and not any_size:
-        raise ValueError(
-            f"{name} is {seed}; rlrs's vectors take seeds below 2**64 (single environments "
-            "take any non-negative integer, as numpy does)"
-        )
     return seed
 
 
@@ -379,7 +373,7 @@ class RustEnv(gym.Env):
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            seed = checked_seed(seed, "seed", any_size=True)
+            seed = checked_seed(seed, "seed")
             if seed < 2**64:
                 self._core.seed(seed)
             else:
