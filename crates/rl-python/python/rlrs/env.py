@@ -97,13 +97,10 @@ def checked_seed(seed: Any, name: str) -> int:
 
 def seed_words(seed: int) -> list[int]:
     """The 32-bit words of the non-negative integer ``seed``, least significant first (``[0]``
-    for 0): what numpy's ``SeedSequence`` reads from an integer of any size."""
-    words = []
-    while True:
-        words.append(seed & 0xFFFFFFFF)
-        seed >>= 32
-        if seed == 0:
-            return words
+    for 0): what numpy's ``SeedSequence`` reads from an integer of any size. Linear in the
+    integer's size (its bytes read as little-endian 32-bit words)."""
+    count = max(1, (seed.bit_length() + 31) // 32)
+    return np.frombuffer(seed.to_bytes(4 * count, "little"), dtype="<u4").tolist()
 
 
 @dataclasses.dataclass(frozen=True)
