@@ -32,6 +32,7 @@ MODULES = [
     ("rlrs.human", "human.py", "The `render_mode=\"human\"` window (pygame)."),
     ("rlrs.toy_text", "toy_text.py", "Gymnasium's toy-text internals (`P`, `desc`, `s`, ...)."),
     ("rlrs.minigrid", "minigrid.py", "A MiniGrid id's environment with minigrid's attributes: `MiniGridEnv`."),
+    ("rlrs.mujoco", "mujoco.py", "Gymnasium's MuJoCo v5 ids with Gymnasium's renderer: `MujocoEnv`, `Frames`."),
     ("rlrs.babyai", "babyai.py", "minigrid's BabyAI bot for a `BabyAI-*` id's environment: `BabyAIBot`."),
     ("rlrs.make_vec", "make_vec.py", "`gym.make_vec(id, n, wrappers=[...])` on rlrs's ids."),
     ("rlrs.spaces", "spaces.py", "Space definitions from Rust as `gymnasium.spaces`."),

@@ -35,9 +35,10 @@ python="${PYTHON:-python3}"
 # The versions this suite was verified with (minigrid 3.2.0 and its pygame-ce for the side-by-side
 # MiniGrid tests, tests/test_minigrid.py, and for Gymnasium's HumanRendering; moviepy for
 # Gymnasium's RecordVideo; mujoco for the MuJoCo v5 ids beside Gymnasium's, tests/test_mujoco.py,
-# and the Rust tests of rl-mujoco, which find its library through this venv). wheel.sh pins the
-# same test packages.
-pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 maturin==1.16.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0)
+# and the Rust tests of rl-mujoco, which find its library through this venv; imageio for
+# Gymnasium's MuJoCo renderer, which the MuJoCo frames use, tests/test_mujoco_frames.py).
+# wheel.sh pins the same test packages.
+pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 maturin==1.16.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0 imageio==2.38.1)
 
 if ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)'; then
     echo "ci.sh: $python is older than Python 3.10, which rlrs needs" >&2

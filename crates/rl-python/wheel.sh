@@ -95,7 +95,7 @@ if command -v rustup > /dev/null && ! rustup target list --installed | grep -qx 
 fi
 
 tool_pins=(maturin==1.16.0 ziglang==0.17.1)
-test_pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0)
+test_pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0 imageio==2.38.1)
 
 if [ ! -x "$tools/bin/python" ]; then
     echo "wheel.sh: creating the tools virtualenv $tools"

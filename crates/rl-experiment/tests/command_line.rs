@@ -351,10 +351,10 @@ fn an_unknown_id_suggests_the_closest_and_lists_the_ids_by_family() {
         assert_eq!(err.matches("rl:").count(), 1, "{err}");
     }
     // An id nothing is close to gets no guess.
-    let (_, _, err) = rl(&["run", "--domain", "Humanoid-v5", "--out", &out]);
+    let (_, _, err) = rl(&["run", "--domain", "Zeppelin-v9", "--out", &out]);
     assert_eq!(
         err.lines().next(),
-        Some("rl: error: unknown id `Humanoid-v5`"),
+        Some("rl: error: unknown id `Zeppelin-v9`"),
         "{err}"
     );
     assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
@@ -557,4 +557,59 @@ fn the_readme_says_how_to_get_rl_on_the_path() {
         manifest.contains("[[bin]]\nname = \"rl\"\n"),
         "crates/rl-experiment builds the `rl` binary"
     );
+}
+
+/// The MuJoCo ids are listed, and `rl run` runs one with its default agent (InvertedPendulum's
+/// `linear-sarsa` over tile-coding ranges its registration gives; the other ids' `random`)
+/// where the library is found; a bad
+/// parameter is an error naming it. Without the library, the test says so (making an id then
+/// says how to get it: rl-mujoco's doctests).
+#[test]
+fn mujoco_ids_are_listed_and_run_with_their_default_agent() {
+    let (code, out, err) = rl(&["list"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert!(out.lines().any(|line| line.trim() == "MuJoCo:"), "{out}");
+    assert!(out.contains("InvertedPendulum-v5"), "{out}");
+    if let Err(reason) = crate::mujoco_library() {
+        println!("skipping the MuJoCo run: {reason}");
+        return;
+    }
+    let dir = scratch("mujoco");
+    let results = dir.join("results");
+    let results_text = results.display().to_string();
+    let (code, out, err) = rl(&[
+        "run",
+        "--domain",
+        "InvertedPendulum-v5",
+        "--max-steps",
+        "300",
+        "--checks",
+        "2",
+        "--runs",
+        "2",
+        "--out",
+        &results_text,
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert!(
+        out.starts_with("linear-sarsa on InvertedPendulum-v5"),
+        "{out}"
+    );
+    assert!(
+        results.join("summary.csv").is_file(),
+        "{:?}",
+        entries(&results)
+    );
+    let (code, _, err) = rl(&[
+        "run",
+        "--domain",
+        "Hopper-v5",
+        "--params",
+        r#"{"frame_skip": 0}"#,
+        "--out",
+        &results_text,
+    ]);
+    assert_ne!(code, ExitCode::SUCCESS);
+    assert!(err.contains("frame_skip"), "{err}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
 }

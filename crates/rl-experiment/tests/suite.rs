@@ -18,6 +18,27 @@ mod video;
 /// leaves them out.
 pub const TEST_IDS: &[&str] = &[constraints::ID];
 
+/// Opens the MuJoCo library for the tests of the MuJoCo ids, as rl-mujoco's tests find it: the
+/// `mujoco` package of the developers' virtualenv (`target/rl-python-venv`, which
+/// `crates/rl-python/ci.sh` makes), unless `RL_MUJOCO_LIBRARY` or `RL_MUJOCO_PYTHON` name
+/// another, else the Python on `PATH`. Returns why not where none is found (the tests that need
+/// it then say so and check the rest).
+pub fn mujoco_library() -> Result<(), String> {
+    use rl_mujoco::library::{self, LibrarySource};
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target/rl-python-venv/bin/python");
+    let configured = std::env::var_os(library::LIBRARY_VARIABLE).is_some()
+        || std::env::var_os(library::PYTHON_VARIABLE).is_some();
+    let source = if !configured && venv.exists() {
+        LibrarySource::Python(venv)
+    } else {
+        LibrarySource::Default
+    };
+    library::load(source)
+        .map(|_| ())
+        .map_err(|error| error.to_string())
+}
+
 /// Runs the `rl` command line in-process with `args` (the words after `rl`): its exit status,
 /// standard output and standard error.
 pub fn rl(args: &[&str]) -> (std::process::ExitCode, String, String) {

@@ -33,6 +33,8 @@ FIELDS = [
     ("mjModel", "qpos0", "model_qpos0"),
     ("mjModel", "body_mass", "model_body_mass"),
     ("mjModel", "actuator_ctrlrange", "model_actuator_ctrlrange"),
+    ("mjData", "narena", "data_narena"),
+    ("mjData", "nbuffer", "data_nbuffer"),
     ("mjData", "time", "data_time"),
     ("mjData", "qpos", "data_qpos"),
     ("mjData", "qvel", "data_qvel"),

@@ -25,6 +25,7 @@ use crate::simulation::{Data, Model};
 /// What every MuJoCo environment shares (Gymnasium's `MujocoEnv`).
 #[derive(Debug)]
 pub struct Setup {
+    xml_file: String,
     model: Arc<Model>,
     frame_skip: u32,
     dt: f64,
@@ -56,12 +57,18 @@ impl Setup {
         let data = Data::new(Arc::clone(&model))?;
         let dt = model.timestep() * f64::from(frame_skip);
         Ok(Setup {
+            xml_file: xml_file.to_owned(),
             init_qpos: data.qpos().to_vec(),
             init_qvel: data.qvel().to_vec(),
             model,
             frame_skip,
             dt,
         })
+    }
+
+    /// The `xml_file` parameter the model was loaded from (see [`ModelSource`]).
+    pub fn xml_file(&self) -> &str {
+        &self.xml_file
     }
 
     /// The compiled model.

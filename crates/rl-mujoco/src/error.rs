@@ -36,6 +36,14 @@ pub enum MujocoError {
         /// The bytes one state takes (`narena + nbuffer + sizeof(mjData)`).
         bytes: usize,
     },
+    /// A state could not be copied into an `mjData` made elsewhere ([`Data::copy_into_raw`](crate::Data::copy_into_raw)).
+    #[error("a state of the MuJoCo model {model} cannot be copied there: {reason}")]
+    Copy {
+        /// The model's file or name.
+        model: String,
+        /// Why not.
+        reason: String,
+    },
     /// A parameter is invalid.
     #[error("invalid parameter `{name}`: {reason}")]
     Parameter {

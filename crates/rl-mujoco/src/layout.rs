@@ -17,7 +17,7 @@ pub(crate) struct Field {
 
 /// The fields rl-mujoco reads, for one MuJoCo version (`mjVERSION_HEADER`, `mj_version()`).
 /// `model_*` are `mjModel` fields (sizes, `opt.timestep`, array pointers), `data_*` are
-/// `mjData` fields (`time`, array pointers).
+/// `mjData` fields (its arena's and buffer's sizes, `time`, array pointers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Layout {
     pub(crate) version: i32,
@@ -34,6 +34,8 @@ pub(crate) struct Layout {
     pub(crate) model_qpos0: Field,
     pub(crate) model_body_mass: Field,
     pub(crate) model_actuator_ctrlrange: Field,
+    pub(crate) data_narena: Field,
+    pub(crate) data_nbuffer: Field,
     pub(crate) data_time: Field,
     pub(crate) data_qpos: Field,
     pub(crate) data_qvel: Field,
@@ -80,6 +82,7 @@ impl Layout {
             self.model_narena,
             self.model_nbuffer,
         ];
+        let data_sizes = [self.data_narena, self.data_nbuffer];
         let words = [
             self.model_timestep,
             self.model_qpos0,
@@ -108,6 +111,9 @@ impl Layout {
         sizes
             .iter()
             .all(|field| matches!(field.size, 4 | 8) && fits(field, self.model_size))
+            && data_sizes
+                .iter()
+                .all(|field| matches!(field.size, 4 | 8) && fits(field, self.data_size))
             && words
                 .iter()
                 .all(|field| field.size == 8 && fits(field, self.model_size))

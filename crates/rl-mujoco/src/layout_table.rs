@@ -54,6 +54,8 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 4992,
             size: 8,
         },
+        data_narena: Field { offset: 0, size: 8 },
+        data_nbuffer: Field { offset: 8, size: 8 },
         data_time: Field {
             offset: 160648,
             size: 8,
@@ -171,6 +173,8 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 5016,
             size: 8,
         },
+        data_narena: Field { offset: 0, size: 8 },
+        data_nbuffer: Field { offset: 8, size: 8 },
         data_time: Field {
             offset: 160648,
             size: 8,
@@ -288,6 +292,8 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 5016,
             size: 8,
         },
+        data_narena: Field { offset: 0, size: 8 },
+        data_nbuffer: Field { offset: 8, size: 8 },
         data_time: Field {
             offset: 160648,
             size: 8,

@@ -45,7 +45,13 @@
 //!
 //! # Limits
 //!
-//! Rendering is not offered (no `render_mode="rgb_array"`). The infos are JSON numbers (a
+//! Frames are drawn by the Python package only: `rlrs` gives these ids Gymnasium's render modes
+//! (`"rgb_array"`, `"depth_array"`, `"rgbd_tuple"`, `"human"`) by copying the state into a
+//! `mujoco.MjData` of the Python bindings ([`Data::copy_into_raw`], `mj_copyData` of the same
+//! library) and drawing it with Gymnasium's own `MujocoRenderer`, so its frames are Gymnasium's
+//! pixel for pixel (it needs OpenGL: `MUJOCO_GL=egl` or `osmesa`). From Rust, these ids draw no
+//! frames (their registrations declare none: `rl` and rl-experiment show no pictures of them).
+//! The infos are JSON numbers (a
 //! float32 `reward_ctrl` widens exactly to float64) and lists (the humanoids' tendons); each
 //! registration names Gymnasium's Python types for them and for the reward ([`Task::INFO_TYPES`],
 //! [`Task::REWARD_TYPE`]: NumPy `float64` and `float32` scalars, `float64` arrays, the odd

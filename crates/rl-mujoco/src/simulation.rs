@@ -566,6 +566,66 @@ impl Data {
     }
 }
 
+impl Data {
+    /// The `mjData` itself, for MuJoCo calls made elsewhere (valid while this `Data` lives;
+    /// writing through it is the caller's `unsafe` business).
+    pub fn as_ptr(&self) -> NonNull<c_void> {
+        self.pointer
+    }
+
+    /// Copies this state over the `mjData` at `destination`, made elsewhere in the process
+    /// (the Python bindings' `mujoco.MjData(model)._address`) for a model compiled from the
+    /// same file by the same library: `mj_copyData`, everything included (the kinematics
+    /// MuJoCo computed during the last `mj_step`, the contacts), which is what a renderer reads.
+    /// Refuses, copying nothing, a destination whose arena or buffer is not this state's size
+    /// (a model compiled from something else), with an error naming both sizes.
+    ///
+    /// # Safety
+    /// `destination` points to a live `mjData` made by `mj_makeData` of this very library (the
+    /// same loaded file, as the Python `mujoco` package of the process whose
+    /// `RL_MUJOCO_LIBRARY` it set), that nothing else reads or writes during the call.
+    #[allow(unsafe_code)]
+    pub unsafe fn copy_into_raw(&self, destination: NonNull<c_void>) -> Result<(), MujocoError> {
+        let layout = self.layout();
+        let mine = self.base();
+        let theirs = destination.as_ptr().cast::<u8>().cast_const();
+        // SAFETY: `mine` is this live mjData; `theirs` is a live mjData of this library by the
+        // caller's promise; both fields are the version's `narena` and `nbuffer`.
+        let (sizes, their_sizes) = unsafe {
+            (
+                (
+                    read_size(mine, layout.data_narena),
+                    read_size(mine, layout.data_nbuffer),
+                ),
+                (
+                    read_size(theirs, layout.data_narena),
+                    read_size(theirs, layout.data_nbuffer),
+                ),
+            )
+        };
+        if sizes != their_sizes {
+            return Err(MujocoError::Copy {
+                model: self.model.name.clone(),
+                reason: format!(
+                    "the destination mjData has an arena of {} bytes and a buffer of {} bytes, \
+                     this state {} and {}: it was made for another model",
+                    their_sizes.0, their_sizes.1, sizes.0, sizes.1
+                ),
+            });
+        }
+        // SAFETY: two live mjData of this library of the same sizes (checked above), `self`
+        // only read, the destination written by nobody else (the caller's promise).
+        unsafe {
+            (self.functions().copy_data)(
+                destination.as_ptr(),
+                self.model.pointer.as_ptr(),
+                self.pointer.as_ptr(),
+            );
+        }
+        Ok(())
+    }
+}
+
 impl Clone for Data {
     /// A new `mjData` holding a copy of this one (`mj_makeData`, then `mj_copyData`).
     ///

@@ -228,3 +228,53 @@ fn batches_by_id_give_the_environments_f64_observations_and_reset_infos() {
         assert_eq!(reset_infos > 0, reports, "{id}: {reset_infos} reset infos");
     }
 }
+
+/// [`Data::copy_into_raw`](rl_mujoco::Data::copy_into_raw), what the Python package's frames
+/// use: a state copied into an `mjData` made separately, for a model compiled again from the
+/// same file, is the same state, the kinematics of the last `mj_step` included (which
+/// `mj_forward` on the positions would not give back); a destination made for another model is
+/// refused with an error and left as it was.
+#[test]
+fn states_copy_into_mjdata_made_elsewhere_and_other_models_are_refused() {
+    use std::sync::Arc;
+
+    use rl_mujoco::{Data, Setup};
+
+    if library_or_skip().is_none() {
+        return;
+    }
+    rl_mujoco::register();
+    let hopper = registry::build("Hopper-v5", None).expect("Hopper-v5");
+    let setup = rl_mujoco::registry::setup_of(hopper.as_any()).expect("a MuJoCo domain");
+    assert!(rl_mujoco::registry::setup_of(&0_u8).is_none());
+    let again = Setup::new(setup.xml_file(), setup.frame_skip()).expect("the same file");
+    let mut source = Data::new(Arc::clone(setup.model())).expect("data");
+    source.reset();
+    for _ in 0..5 {
+        setup.simulate(&mut source, &[0.9, -0.7, 0.4]);
+    }
+    let destination = Data::new(Arc::clone(again.model())).expect("data");
+    // SAFETY: `destination` is a live mjData of the same library, used by nobody else.
+    #[allow(unsafe_code)]
+    unsafe { source.copy_into_raw(destination.as_ptr()) }.expect("same sizes");
+    assert_eq!(destination.time(), source.time());
+    assert_eq!(destination.qpos(), source.qpos());
+    assert_eq!(destination.qvel(), source.qvel());
+    assert_eq!(destination.xpos(), source.xpos());
+    assert_eq!(destination.cfrc_ext(), source.cfrc_ext());
+    // The positions of the bodies are those of the state before the last integration:
+    // recomputing them from qpos gives other numbers.
+    let mut forwarded = source.clone();
+    forwarded.forward();
+    assert_ne!(forwarded.xpos(), source.xpos());
+
+    let ant = registry::build("Ant-v5", None).expect("Ant-v5");
+    let ant_setup = rl_mujoco::registry::setup_of(ant.as_any()).expect("a MuJoCo domain");
+    let ant_data = Data::new(Arc::clone(ant_setup.model())).expect("data");
+    let before = ant_data.qpos().to_vec();
+    // SAFETY: as above; the sizes differ, so nothing is written.
+    #[allow(unsafe_code)]
+    let error = unsafe { source.copy_into_raw(ant_data.as_ptr()) }.expect_err("another model");
+    assert!(error.to_string().contains("another model"), "{error}");
+    assert_eq!(ant_data.qpos(), before.as_slice());
+}

@@ -358,9 +358,18 @@ class Catalogue:
         # without it, no operation uses one.
         self.driver = hasattr(rlrs._core, "RustDriver")
         # The render modes of each id ("rgb_array" and "human" only where the core draws
-        # frames: not yet the MuJoCo ids).
+        # frames). The MuJoCo ids' frames are drawn by Gymnasium's renderer through OpenGL
+        # (rlrs.mujoco, tested beside Gymnasium by tests/test_mujoco_frames.py): the fuzz
+        # target never asks them for frames ("ansi" only), since a machine may have no OpenGL
+        # and a software one is slow and large under the children's memory limit.
+        self.mujoco_ids = set(rlrs._core.mujoco_ids())
         self.render_modes: dict[str, list[str]] = {
-            env_id: rlrs.env.id_metadata("rlrs._core", env_id)["render_modes"] for env_id in self.ids
+            env_id: (
+                ["ansi"]
+                if env_id in self.mujoco_ids
+                else rlrs.env.id_metadata("rlrs._core", env_id)["render_modes"]
+            )
+            for env_id in self.ids
         }
         self.params: dict[str, list[str]] = {}
         self.states: dict[str, list] = {}
@@ -627,7 +636,11 @@ class Generator:
         """A render_mode argument (source) and whether it is a valid one for `env_id`."""
         if not self.chance(0.3):
             return "", True
-        mode = self.pick(["ansi", "rgb_array", "ansi", "rgb_array", "human", "", 3, None])
+        if isinstance(env_id, str) and env_id in self.cat.mujoco_ids:
+            # No frames of the MuJoCo ids (see Catalogue.render_modes).
+            mode = self.pick(["ansi", "", 3, None, "rgb"])
+        else:
+            mode = self.pick(["ansi", "rgb_array", "ansi", "rgb_array", "human", "", 3, None])
         modes = self.cat.render_modes.get(env_id, []) if isinstance(env_id, str) else []
         return f", render_mode={lit(mode)}", mode is None or (mode in ("ansi", "rgb_array") and mode in modes)
 
@@ -994,7 +1007,8 @@ class Generator:
         if self.chance(0.4):
             options.append(f"record_episode_statistics={self.pick([True, False])}")
         if self.chance(0.05):
-            mode = self.pick(['ansi', 'rgb_array', None])
+            # No frames of the MuJoCo ids (see Catalogue.render_modes).
+            mode = self.pick(['ansi', None] if isinstance(env_id, str) and env_id in self.cat.mujoco_ids else ['ansi', 'rgb_array', None])
             valid = valid and mode is None
             options.append(f"render_mode={lit(mode)}")
         explicit = "".join(", " + o for o in options)

@@ -67,6 +67,7 @@ mod convert;
 #[cfg(feature = "bench-driver")]
 pub mod driver;
 mod minigrid;
+mod mujoco;
 pub mod single;
 pub mod toy_text;
 pub mod vector;
@@ -349,6 +350,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(toy_text::frozen_lake_random_map, module)?)?;
     minigrid::add_to_module(module)?;
     babyai::add_to_module(module)?;
+    mujoco::add_to_module(module)?;
     Ok(())
 }
 

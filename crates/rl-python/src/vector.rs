@@ -541,6 +541,23 @@ impl PyVector {
         Ok(guard)
     }
 
+    /// Calls `read` with environment `i`'s current state (`None` where it has none, or
+    /// `i` is out of range), the vector locked meanwhile: what code that knows the domain's
+    /// state type reads (the MuJoCo frames, `crate::mujoco`).
+    pub(crate) fn with_state<R>(
+        &self,
+        i: usize,
+        read: impl FnOnce(Option<&dyn std::any::Any>) -> PyResult<R>,
+    ) -> PyResult<R> {
+        let inner = self.lock()?;
+        let state = if i < self.count {
+            with_vector!(&inner.stepper, vector => vector.state_any(i))
+        } else {
+            None
+        };
+        read(state)
+    }
+
     /// Copies every output of the last reset or step into the NumPy buffers (but the
     /// observations, rewards and flags if the step `mirrored` them there already).
     /// Returns the step's [flags](ENDED_FLAG).

@@ -50,3 +50,55 @@ def every_id(ids):
         f"BABYAI_SLICE names ids that are not registered: {missing}"
     )
     return [i for i in ids if not i.startswith("BabyAI-") or i in BABYAI_SLICE]
+
+
+_MUJOCO_OPENGL: list[tuple[str | None, str]] = []
+
+
+def mujoco_opengl() -> tuple[str | None, str]:
+    """The OpenGL backend the MuJoCo frames are drawn with here, and why there is none:
+    ``(backend, "")`` with ``MUJOCO_GL`` set to it in this process, or ``(None, reason)``.
+    Found as mujoco finds one, by trying: ``MUJOCO_GL``'s backend if set, else ``egl`` then
+    ``osmesa`` (the headless ones), each in a fresh interpreter (a backend once imported fixes
+    PyOpenGL's platform for the process) that makes a context with ``rlrs.mujoco.opengl_problem``.
+    Needs the ``mujoco`` package (else ``None`` and why)."""
+    if _MUJOCO_OPENGL:
+        return _MUJOCO_OPENGL[0]
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("mujoco") is None:
+        _MUJOCO_OPENGL.append((None, "the mujoco package is not installed"))
+        return _MUJOCO_OPENGL[0]
+    chosen = os.environ.get("MUJOCO_GL")
+    problems = []
+    for backend in [chosen] if chosen else ["egl", "osmesa"]:
+        probe = (
+            "import os, sys\n"
+            f"os.environ['MUJOCO_GL'] = {backend!r}\n"
+            "from rlrs.mujoco import opengl_problem\n"
+            "problem = opengl_problem()\n"
+            "print(problem or '')\n"
+            "sys.exit(1 if problem else 0)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+        )
+        if done.returncode == 0:
+            os.environ["MUJOCO_GL"] = backend
+            _MUJOCO_OPENGL.append((backend, ""))
+            return _MUJOCO_OPENGL[0]
+        problems.append(done.stdout.strip() or done.stderr.strip()[-300:])
+    _MUJOCO_OPENGL.append(
+        (None, "no OpenGL backend for MuJoCo's renderer here (" + "; ".join(problems) + ")")
+    )
+    return _MUJOCO_OPENGL[0]
+
+
+def needs_mujoco_opengl():
+    """A mark that skips a test, with the reason, where MuJoCo's renderer has no OpenGL
+    (:func:`mujoco_opengl`): CI machines without libEGL or OSMesa."""
+    backend, reason = mujoco_opengl()
+    return pytest.mark.skipif(backend is None, reason=reason)

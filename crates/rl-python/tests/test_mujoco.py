@@ -8,6 +8,8 @@ libmujoco of the installed ``mujoco`` package, the file Gymnasium's environments
 
 from __future__ import annotations
 
+import os
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -271,3 +273,73 @@ def test_weights_and_noise_beyond_a_million_are_refused_by_name():
         env = rlrs.RustEnv(env_id, **{name: 1e6})
         observation, _ = env.reset(seed=0)
         assert np.all(np.isfinite(observation))
+
+
+def test_default_camera_configs_are_the_v5_classes_defaults():
+    """rlrs.mujoco's table of each id's default ``default_camera_config`` is Gymnasium's: the
+    default of its v5 class's keyword argument (None for InvertedDoublePendulum and Swimmer)."""
+    import inspect
+
+    from rlrs.mujoco import DEFAULT_CAMERA_CONFIGS
+
+    assert sorted(DEFAULT_CAMERA_CONFIGS) == sorted(IDS)
+    for env_id in IDS:
+        creator = gym.envs.registration.load_env_creator(gym.spec(env_id).entry_point)
+        expected = inspect.signature(creator.__init__).parameters["default_camera_config"].default
+        ours = DEFAULT_CAMERA_CONFIGS[env_id]
+        if expected is None:
+            assert ours is None, env_id
+            continue
+        assert sorted(ours) == sorted(expected), env_id
+        for key, value in expected.items():
+            assert type(ours[key]) is type(value), f"{env_id} {key}"
+            assert np.array_equal(ours[key], value), f"{env_id} {key}"
+
+
+def test_render_metadata_and_keyword_arguments_are_gymnasiums():
+    """Gymnasium's render modes (and "ansi"), ``render_fps`` as ``round(1 / dt)`` (moved by
+    ``frame_skip``), its refusal of ``camera_id`` with ``camera_name``; the rendering keyword
+    arguments never reach the dynamics. Nothing is drawn: no OpenGL needed."""
+    for kwargs in ({}, {"frame_skip": 2}):
+        ours = gym.make("rlrs/Hopper-v5", **kwargs)
+        theirs = gym.make("Hopper-v5", **kwargs)
+        assert ours.metadata["render_fps"] == theirs.metadata["render_fps"]
+        assert ours.metadata["render_modes"] == theirs.metadata["render_modes"] + ["ansi"]
+        assert ours.unwrapped.dt == theirs.unwrapped.dt
+    for env_id in IDS:
+        assert gym.make(f"rlrs/{env_id}").metadata == {
+            **gym.make(env_id).unwrapped.metadata,
+            "render_modes": gym.make(env_id).metadata["render_modes"] + ["ansi"],
+        }, env_id
+    with pytest.raises(ValueError, match="camera_id"):
+        gym.make("rlrs/Hopper-v5", camera_id=0, camera_name="track")
+    with pytest.raises(ValueError, match="width"):
+        gym.make("rlrs/Hopper-v5", width=0)
+    with pytest.raises(ValueError, match="render_mode"):
+        rlrs.RustEnv("Hopper-v5", render_mode="rgb")
+    ours = gym.make("rlrs/Hopper-v5", width=64, height=48, camera_name="track", max_geom=10)
+    plain = gym.make("rlrs/Hopper-v5")
+    assert (ours.unwrapped.width, ours.unwrapped.height) == (64, 48)
+    assert ours.reset(seed=4)[0].tobytes() == plain.reset(seed=4)[0].tobytes()
+
+
+def test_without_opengl_the_error_says_what_to_set(monkeypatch):
+    """Where no OpenGL backend works (here: ``MUJOCO_GL`` names none), the first frame is a
+    RuntimeError that says what to install and set."""
+    monkeypatch.setenv("MUJOCO_GL", "none-such")
+    env = gym.make("rlrs/InvertedPendulum-v5", render_mode="rgb_array", width=8, height=8)
+    env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="MUJOCO_GL=egl") as raised:
+        env.render()
+    assert "apt install libegl1" in str(raised.value) and "none-such" in str(raised.value)
+
+
+def test_human_without_a_display_is_an_error_not_a_crash():
+    """``render_mode="human"`` opens a glfw window: without a display, Gymnasium's own
+    environments end the process (glfw asks for the primary monitor); ours raise a
+    RuntimeError saying to draw off screen instead."""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        pytest.skip("a display is set: the window would open")
+    env = gym.make("rlrs/InvertedPendulum-v5", render_mode="human")
+    with pytest.raises(RuntimeError, match="needs a display"):
+        env.reset(seed=0)

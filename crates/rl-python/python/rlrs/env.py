@@ -117,9 +117,17 @@ _METADATA: dict[tuple[str, str], dict[str, Any]] = {}
 def id_metadata(core_module: str, env_id: str) -> dict[str, Any]:
     """The ``metadata`` of ``env_id``'s environments (a new dict each call):
     ``render_modes``, ``"ansi"`` always, ``"human"`` and ``"rgb_array"`` where the core draws
-    frames for the id; ``render_fps``, the registration's (its reference's: Gymnasium's or
+    frames for the id (Gymnasium's MuJoCo modes and ``round(1 / dt)`` for its MuJoCo ids,
+    ``rlrs.mujoco``); ``render_fps``, the registration's (its reference's: Gymnasium's or
     minigrid's), else Gymnasium's for an id it registers (``gymnasium_render_fps``), else 50."""
     key = (core_module, env_id)
+    if key not in _METADATA and _is_mujoco(env_id, core_module):
+        # Gymnasium's MujocoEnv's modes (rlrs.mujoco), and its render_fps, round(1 / dt), of
+        # the default parameters.
+        from .mujoco import RENDER_MODES
+
+        dt = core(core_module).mujoco_model(env_id, None)[2]
+        _METADATA[key] = {"render_modes": [*RENDER_MODES, "ansi"], "render_fps": int(np.round(1.0 / dt))}
     if key not in _METADATA:
         module = core(core_module)
         try:
@@ -198,6 +206,14 @@ def _is_minigrid(env_id: str, core_module: str) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=256)
+def _is_mujoco(env_id: str, core_module: str) -> bool:
+    """Whether ``env_id`` is one of Gymnasium's MuJoCo v5 ids in the core ``core_module``,
+    whose environments get Gymnasium's MuJoCo rendering (``rlrs.mujoco.MujocoEnv``)."""
+    ids = getattr(core(core_module), "mujoco_ids", None)
+    return ids is not None and env_id in ids()
+
+
 class RustEnv(gym.Env):
     """The environment registered in Rust under ``env_id``, with Gymnasium's API.
 
@@ -255,6 +271,10 @@ class RustEnv(gym.Env):
                 from .minigrid import MiniGridEnv
 
                 cls = MiniGridEnv
+            elif _is_mujoco(env_id, core_module):
+                from .mujoco import MujocoEnv
+
+                cls = MujocoEnv
             else:
                 from .toy_text import env_class
 

@@ -15,6 +15,7 @@ from .env import (
     PYTHON_TYPES,
     UnknownIdError,
     _is_minigrid,
+    _is_mujoco,
     checked_seed,
     core,
     id_metadata,
@@ -24,6 +25,7 @@ from .env import (
     seed_words,
     typed_info,
 )
+from .mujoco import OFFSCREEN_MODES, Frames, split_render_params
 from .spaces import space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -297,24 +299,38 @@ class RustVectorEnv(VectorEnv):
         self.threads = int(threads)
         self.copy = copy
         self.record_episode_statistics = record_episode_statistics
+        self._core_module_name = core_module
+        # Gymnasium's MuJoCo ids: their rendering keyword arguments are Python's (rlrs.mujoco).
+        self._mujoco = _is_mujoco(env_id, core_module)
+        physics, self._render_params = split_render_params(params) if self._mujoco else (params, {})
+        self._physics_json = params_json(physics)
         try:
             self._core = core(core_module).Vector(
-                env_id, params_json(params), self.num_envs, 0, _MODES[autoreset_mode], self.threads
+                env_id, self._physics_json, self.num_envs, 0, _MODES[autoreset_mode], self.threads
             )
         except KeyError as error:
             raise UnknownIdError(*error.args) from None
-        modes = ["rgb_array"] if self._core.frame_size() is not None else []
+        if self._mujoco:
+            modes = list(OFFSCREEN_MODES)
+        else:
+            modes = ["rgb_array"] if self._core.frame_size() is not None else []
         if render_mode is not None and render_mode not in modes:
             raise ValueError(
                 f"render_mode is {render_mode!r}; the vector of {env_id} renders "
                 f"{' or '.join(map(repr, modes)) or 'nothing'} (or None)"
             )
         self.render_mode = render_mode
+        if self._mujoco:
+            fps = int(np.round(1.0 / core(core_module).mujoco_model(env_id, self._physics_json)[2]))
+        else:
+            fps = id_metadata(core_module, env_id)["render_fps"]
         self.metadata = {
             "autoreset_mode": autoreset_mode,
             "render_modes": modes,
-            "render_fps": id_metadata(core_module, env_id)["render_fps"],
+            "render_fps": fps,
         }
+        # A MuJoCo id's renderers, one per environment, made on the first render().
+        self._frames: list[Any] | None = None
         self._autoreset_mode = autoreset_mode
         # What the registration adds to Gymnasium's infos (the toy text's reset {"prob": 1},
         # Taxi's action mask), as for RustEnv.
@@ -722,9 +738,33 @@ class RustVectorEnv(VectorEnv):
         ``None`` with no render mode."""
         if self.render_mode is None:
             return None
+        if self._mujoco:
+            return self._mujoco_frames()
         return tuple(self._core.render_rgb())
 
+    def _mujoco_frames(self) -> tuple[Any, ...]:
+        """Each environment's frame of a MuJoCo id, drawn as ``rlrs.mujoco.MujocoEnv`` draws
+        it (Gymnasium's renderer, one per environment); a ``RuntimeError`` before the first
+        reset."""
+        module = core(self._core_module_name)
+        if self._frames is None:
+            self._frames = [
+                Frames(self.env_id, self._physics_json, self._render_params, self._core_module_name)
+                for _ in range(self.num_envs)
+            ]
+        frames = []
+        for i, drawer in enumerate(self._frames):
+            frame = drawer.render(
+                self.render_mode, lambda data, i=i: module.mujoco_copy_vector_state(self._core, i, data)
+            )
+            if frame is None:
+                raise RuntimeError(f"environment {i} has no state yet: call reset() first")
+            frames.append(frame)
+        return tuple(frames)
+
     def close_extras(self, **kwargs: Any) -> None:
+        for drawer in self.__dict__.get("_frames") or []:
+            drawer.close()
         # Drops the Rust environments and stops their threads at once, whatever still refers
         # to the core (the bound stepping method does); later calls raise RuntimeError.
         self._core.close()
