@@ -114,6 +114,6 @@ pub use invalid::InvalidExamples;
 pub use kernel::{BLOCK, BlockStep, LaneResults, check_block_kernel};
 pub use mode::Mode;
 pub use outcome::{StepOutcome, Transition, TransitionOutcome};
-pub use seeding::derive_seed;
+pub use seeding::{Seed, derive_seed};
 pub use simulator::Simulator;
 pub use value::Value;

@@ -1037,6 +1037,7 @@ class Generator:
             Expr(f"[-1] + [0] * ({v}.num_envs - 1)"), Expr(f"[2**64 - 1] * {v}.num_envs"),
             Expr(f"np.arange({v}.num_envs)"), Expr(f"[1.5] * {v}.num_envs"),
             Expr(f"[None, 2**64] + [3] * ({v}.num_envs - 2)"), Expr("(s for s in [1])"),
+            10**30, Expr(f"[10**30, None] * {v}.num_envs"), Expr(f"[2**70] * {v}.num_envs"),
             Expr(f"[Index(1)] * {v}.num_envs"), Expr(f"tuple(range({v}.num_envs))"),
         ])
 
@@ -1118,7 +1119,12 @@ class Generator:
         return self.pick([
             f"{v}.close()", f"{v}.close()", f"O[{k}] = ({v}.reset_ended(), {{}})",
             f"{core}.seed({lit(self.pick([0, 2**64 - 1, 2**64 - 2, -1, 2**64, None]))})",
-            f"{core}.seed_each({lit(self.vec_seed(v))})", f"{core}.infos()", f"{core}.final_infos()",
+            f"{core}.seed_each({lit(self.vec_seed(v))})",
+            # The core's seeds of any size: each a list of 32-bit words (or None), hostile too.
+            f"{core}.seed_each([{lit(self.pick([None, [5, 0, 1], [], [0] * 9, [2**32], [-1], 'x']))}]"
+            f" * {v}.num_envs)",
+            f"{core}.seed_words({lit(self.pick([[5, 0, 1], [], [2**32 - 1] * 40, [2**32], [-1]]))})",
+            f"{core}.infos()", f"{core}.final_infos()",
             f"{v}.render()", f"{v}.num_envs, {v}.observation_space, {v}.metadata, repr({v})",
             f"W = gym.wrappers.vector.RecordEpisodeStatistics({v})\nvreset(W, seed=1)\nfor i in range(30):\n    vstep(W, sample(W.action_space, i))",
             f"V.pop({k}, None)", f"{core}.close(); {core}.reset()", f"copy.deepcopy({v})",

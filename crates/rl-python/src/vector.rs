@@ -1321,16 +1321,29 @@ impl PyVector {
     }
 
     /// Reseeds the environments as Gymnasium's `reset(seed=seed)`: environment `i` with
-    /// `seed + i` (a `ValueError`, with nothing reseeded, if that overflows 64 bits).
+    /// `seed + i` (past 2^64 where `seed + i` is: numpy's generator of the larger integer).
     fn seed(&self, seed: u64) -> PyResult<()> {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => vector.seed(seed)).map_err(vector_error)
     }
 
+    /// [`seed`](Self::seed) with the non-negative integer of any size whose 32-bit words,
+    /// least significant first, are `words` (numpy's `SeedSequence` of a Python integer).
+    fn seed_words(&self, words: Vec<u32>) -> PyResult<()> {
+        let seed = rl_core::Seed::from_words(&words);
+        let mut inner = self.lock()?;
+        with_vector!(&mut inner.stepper, vector => vector.seed_from(&seed)).map_err(vector_error)
+    }
+
     /// Reseeds environment `i` with `seeds[i]` where it is not `None`, leaving the others'
-    /// streams as they are (Gymnasium's `reset(seed=[s0, None, ...])`); a `ValueError`, with
-    /// nothing reseeded, unless there is one entry per environment.
-    fn seed_each(&self, seeds: Vec<Option<u64>>) -> PyResult<()> {
+    /// streams as they are (Gymnasium's `reset(seed=[s0, None, ...])`); each seed is the 32-bit
+    /// words of a non-negative integer of any size, least significant first. A `ValueError`,
+    /// with nothing reseeded, unless there is one entry per environment.
+    fn seed_each(&self, seeds: Vec<Option<Vec<u32>>>) -> PyResult<()> {
+        let seeds: Vec<Option<rl_core::Seed>> = seeds
+            .iter()
+            .map(|words| words.as_deref().map(rl_core::Seed::from_words))
+            .collect();
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => vector.seed_each(&seeds)).map_err(vector_error)
     }

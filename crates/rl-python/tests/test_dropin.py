@@ -128,10 +128,69 @@ def test_seeds_of_any_size_are_numpys(rust_id):
                                       b["image"] if isinstance(b, dict) else b)
 
 
-def test_vectors_keep_64_bit_seeds_and_say_so():
-    envs = gym.make_vec("rlrs/CartPole-v1", 2, vectorization_mode="vector_entry_point")
-    with pytest.raises(ValueError, match="single environments take any"):
-        envs.reset(seed=2**64)
+
+def assert_same_batch(ours, theirs, where):
+    """Two batches (arrays, tuples of strings, dicts of batches) equal, entry for entry."""
+    if isinstance(theirs, dict):
+        assert set(ours) == set(theirs), where
+        for key in theirs:
+            assert_same_batch(ours[key], theirs[key], f"{where}[{key!r}]")
+    elif isinstance(theirs, tuple):
+        assert tuple(ours) == theirs, where
+    else:
+        np.testing.assert_array_equal(ours, theirs, err_msg=where)
+
+
+VECTOR_SEED_IDS = ["CartPole-v1", "Acrobot-v1", "FrozenLake-v1", "MiniGrid-DoorKey-5x5-v0"]
+
+
+@pytest.mark.parametrize("mode", [gym.vector.AutoresetMode.NEXT_STEP,
+                                  gym.vector.AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize("rust_id", VECTOR_SEED_IDS)
+def test_vectors_take_seeds_of_any_size_as_sync_vector_env(rust_id, mode):
+    """Issue 41 item 7: ``reset(seed=s)`` seeds environment ``i`` with ``s + i`` for any
+    non-negative ``s`` (past 2**64 too), a list of big integers and ``None`` reseeds some and
+    continues the others, with ``reset_mask`` too, and the batched action space takes a big
+    seed: all as Gymnasium's ``SyncVectorEnv`` of the reference's id, step by step."""
+    n = 3
+    ours = rlrs.RustVectorEnv(rust_id, n, autoreset_mode=mode)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = gym.vector.SyncVectorEnv([lambda: gym.make(rust_id)] * n, autoreset_mode=mode)
+    calls = [
+        {"seed": 2**64 + 5},
+        {"seed": 10**30},
+        {"seed": 2**64 - 2},  # environment 0 below 2**64, 1 and 2 above
+        {"seed": [2**70, None, 10**30 + 1]},
+        {"seed": [None, 2**64, None], "options": {"reset_mask": np.array([True, True, False])}},
+        {},  # every stream continues
+    ]
+    for k, call in enumerate(calls):
+        a, _ = ours.reset(**call)
+        b, _ = theirs.reset(**call)
+        assert_same_batch(a, b, f"{rust_id} reset {call}")
+        ours.action_space.seed(2**70 + k)
+        theirs.action_space.seed(2**70 + k)
+        for t in range(150):
+            actions = theirs.action_space.sample()
+            np.testing.assert_array_equal(ours.action_space.sample(), actions)
+            x, y = ours.step(actions), theirs.step(actions)
+            where = f"{rust_id} {mode} after reset {call}, step {t}"
+            assert_same_batch(x[0], y[0], where)
+            for ours_part, theirs_part in zip(x[1:4], y[1:4]):
+                np.testing.assert_array_equal(ours_part, theirs_part, err_msg=where)
+    # Single spaces take big seeds as Gymnasium's: the same samples.
+    for seed in BIG_SEEDS:
+        ours.single_observation_space.seed(seed)
+        theirs.single_observation_space.seed(seed)
+        ours.single_action_space.seed(seed)
+        theirs.single_action_space.seed(seed)
+        assert_same_batch(ours.single_action_space.sample(), theirs.single_action_space.sample(),
+                          f"{rust_id} action space seeded with {seed}")
+        if not rust_id.startswith("MiniGrid-"):
+            assert_same_batch(ours.single_observation_space.sample(),
+                              theirs.single_observation_space.sample(),
+                              f"{rust_id} observation space seeded with {seed}")
 
 
 def text(observation):

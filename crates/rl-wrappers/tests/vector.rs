@@ -9,7 +9,7 @@ use rand::{RngExt, SeedableRng};
 use rl_core::NumpyGenerator;
 use rl_core::corridor::Corridor;
 use rl_core::corridor::{LEFT, RIGHT};
-use rl_core::{Environment, Mode, Simulator};
+use rl_core::{Environment, Mode, RandomState, Seed, Simulator};
 use rl_spaces::FlatScalar;
 use rl_wrappers::VectorError;
 use rl_wrappers::stateful::EpisodeStatistics;
@@ -271,6 +271,124 @@ fn reseeding_starts_over() {
     assert_ne!(first, second, "a reset does not reseed");
     vector.seed(1).expect("seed");
     assert_eq!(trajectory(&mut vector, 40, 3, 0, Mode::Training), first);
+}
+
+/// Issue 41: seeds of any size, as numpy's `SeedSequence` takes them (Gymnasium's
+/// `reset(seed=2**64 + 5)`): environment `i` draws numpy's generator of `seed + i`, across
+/// 2^64 too, on the kernel path and the copies path alike, on one thread or two.
+#[test]
+fn seeds_of_any_size_give_environment_i_numpys_generator_of_seed_plus_i() {
+    let drift = Drift::new(25, 0.05);
+    let seeds = [
+        // Environments 0 and 1 below 2^64, 2 to 4 above.
+        Seed::from(u64::MAX - 1),
+        // 2**64 + 5 and 10**30.
+        Seed::from_words(&[5, 0, 1]),
+        Seed::from_words(&[0x4000_0000, 0x4674_EDEA, 0x9F2C_9CD0, 0xC]),
+    ];
+    for seed in &seeds {
+        for threads in [1, 2] {
+            let mut copies = drift_copies(5, 0, options(Autoreset::NextStep, threads));
+            let mut kernel = drift_kernel(5, 0, options(Autoreset::NextStep, threads));
+            copies
+                .seed_from(seed)
+                .expect("copies of a simulator take any seed");
+            kernel.seed_from(seed).expect("a kernel takes any seed");
+            let from_copies = trajectory(&mut copies, 60, 3, 9, Mode::Training);
+            let from_kernel = trajectory(&mut kernel, 60, 3, 9, Mode::Training);
+            assert_eq!(from_copies, from_kernel, "{seed}, {threads} threads");
+            // Each environment starts as a single one whose generator is numpy's of seed + i.
+            copies.seed_from(seed).expect("seed");
+            copies.reset(Mode::Training).expect("reset");
+            for i in 0..5u64 {
+                let mut single = Simulator::new(drift.clone(), 0);
+                single
+                    .set_random_state(RandomState::new(seed.plus(i).generator()))
+                    .expect("a simulator takes a generator");
+                let first = single.reset(Mode::Training).expect("reset");
+                assert_eq!(
+                    copies.observations().row(i as usize).to_vec(),
+                    first.to_vec(),
+                    "{seed} + {i}"
+                );
+            }
+            // A u64 seed is the same seed.
+            if let Some(small) = seed.to_u64() {
+                let mut by_u64 = drift_kernel(5, 0, options(Autoreset::NextStep, threads));
+                by_u64.seed(small).expect("seed");
+                assert_eq!(
+                    trajectory(&mut by_u64, 60, 3, 9, Mode::Training),
+                    from_kernel
+                );
+            }
+        }
+    }
+}
+
+/// Copies of an environment that cannot set its generator (`Fused` keeps the trait's
+/// `set_random_state`, which refuses) cannot take a seed of 2^64 or more: an error naming the
+/// environment, and no environment reseeded, not even those given seeds below 2^64.
+#[test]
+fn a_large_seed_an_environment_cannot_take_is_refused_with_nothing_reseeded() {
+    let fused = |_| Fused {
+        inner: Simulator::new(corridor(5, 0.2), 0),
+        steps: 0,
+        fuse: usize::MAX,
+    };
+    for threads in [1, 2] {
+        let make = || {
+            EnvironmentVector::<_, f32>::from_environments(
+                count(4),
+                3,
+                options(Autoreset::NextStep, threads),
+                fused,
+            )
+            .expect("a vector")
+        };
+        let mut vector = make();
+        let large = Seed::from_words(&[5, 0, 1]);
+        let refused = vector
+            .seed_each(&[
+                Some(Seed::from(1)),
+                None,
+                Some(large.clone()),
+                Some(Seed::from(2)),
+            ])
+            .expect_err("the environment cannot take a large seed");
+        match &refused {
+            VectorError::Environment { index, .. } => assert_eq!(*index, 2),
+            other => panic!("not an environment's error: {other}"),
+        }
+        let message = refused.to_string();
+        assert!(
+            message.contains("18446744073709551621") && message.contains("set_random_state"),
+            "{message}"
+        );
+        assert!(vector.seed_from(&large).is_err());
+        // Nothing was reseeded: the vector goes on as one that was never asked.
+        let mut untouched = make();
+        assert_eq!(
+            trajectory(&mut vector, 60, 2, 4, Mode::Training),
+            trajectory(&mut untouched, 60, 2, 4, Mode::Training)
+        );
+        // Seeds below 2^64 still go to Environment::seed.
+        vector
+            .seed(u64::MAX - 3)
+            .expect("the largest seeds below 2^64");
+        assert!(
+            vector.seed(u64::MAX - 2).is_err(),
+            "u64::MAX - 2 + 3 is 2^64"
+        );
+        assert!(
+            EnvironmentVector::<_, f32>::from_environments(
+                count(4),
+                u64::MAX,
+                options(Autoreset::NextStep, threads),
+                fused,
+            )
+            .is_err()
+        );
+    }
 }
 
 fn corridors(
@@ -598,8 +716,8 @@ fn assert_selected_resets_match_single_environments<B: Batch<Action = i64, Scala
             let selected: Vec<bool> = (0..n)
                 .map(|i| (i + round) % 3 == 0 || (after_an_end && pending[i] && i % 2 == 0))
                 .collect();
-            let seeds: Vec<Option<u64>> = (0..n)
-                .map(|i| (selected[i] && i % 2 == 0).then_some(1000 + (round + i) as u64))
+            let seeds: Vec<Option<rl_core::Seed>> = (0..n)
+                .map(|i| (selected[i] && i % 2 == 0).then(|| (1000 + (round + i) as u64).into()))
                 .collect();
             let before = vector.observations().clone();
             vector.seed_each(&seeds).expect("seed");
@@ -611,7 +729,7 @@ fn assert_selected_resets_match_single_environments<B: Batch<Action = i64, Scala
                     assert_eq!(vector.observations().row(i), before.row(i), "env {i} kept");
                     continue;
                 }
-                if let Some(seed) = seeds[i] {
+                if let Some(seed) = seeds[i].as_ref().and_then(rl_core::Seed::to_u64) {
                     single.seed(seed);
                 }
                 let first = single.reset(Mode::Training).expect("reset");

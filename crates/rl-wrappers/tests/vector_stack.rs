@@ -88,11 +88,11 @@ impl<V: VectorEnv> VectorEnv for Counted<V> {
         self.inner.reset_selected(selected)
     }
 
-    fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
-        self.inner.seed(seed)
+    fn seed_from(&mut self, seed: &rl_core::Seed) -> Result<(), VectorError> {
+        self.inner.seed_from(seed)
     }
 
-    fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+    fn seed_each(&mut self, seeds: &[Option<rl_core::Seed>]) -> Result<(), VectorError> {
         self.inner.seed_each(seeds)
     }
 

@@ -83,33 +83,24 @@ def mask_info(asked: bool | None, settings: dict[str, Any], masks: Any, env_id: 
     return asked
 
 
-def checked_seed(seed: Any, name: str, any_size: bool = False) -> int:
-    """``seed`` as the Rust core takes it: a non-negative integer, below ``2**64`` unless
-    ``any_size`` (single environments take any, as numpy's ``SeedSequence``; vectors' are
-    64-bit), else ``TypeError`` (not an integer) or ``ValueError`` (out of range), naming
-    ``name``."""
+def checked_seed(seed: Any, name: str) -> int:
+    """``seed`` as the Rust core takes it: a non-negative integer of any size (numpy's
+    ``SeedSequence`` takes any), else ``TypeError`` (not an integer) or ``ValueError``
+    (negative), naming ``name``."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"{name} must be an integer or None, not {seed!r}")
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"{name} is {seed}; seeds are non-negative integers (numpy's rule)")
-    if seed >= 2**64 and not any_size:
-        raise ValueError(
-            f"{name} is {seed}; rlrs's vectors take seeds below 2**64 (single environments "
-            "take any non-negative integer, as numpy does)"
-        )
     return seed
 
 
 def seed_words(seed: int) -> list[int]:
     """The 32-bit words of the non-negative integer ``seed``, least significant first (``[0]``
-    for 0): what numpy's ``SeedSequence`` reads from an integer of any size."""
-    words = []
-    while True:
-        words.append(seed & 0xFFFFFFFF)
-        seed >>= 32
-        if seed == 0:
-            return words
+    for 0): what numpy's ``SeedSequence`` reads from an integer of any size. Linear in the
+    integer's size (its bytes read as little-endian 32-bit words)."""
+    count = max(1, (seed.bit_length() + 31) // 32)
+    return np.frombuffer(seed.to_bytes(4 * count, "little"), dtype="<u4").tolist()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -399,7 +390,7 @@ class RustEnv(gym.Env):
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            seed = checked_seed(seed, "seed", any_size=True)
+            seed = checked_seed(seed, "seed")
             if seed < 2**64:
                 self._core.seed(seed)
             else:

@@ -22,6 +22,7 @@ from .env import (
     info_converters,
     mask_info,
     params_json,
+    seed_words,
     typed_info,
 )
 from .mujoco import OFFSCREEN_MODES, Frames, split_render_params
@@ -259,9 +260,10 @@ class RustVectorEnv(VectorEnv):
       with ``s + i``, so that it starts as ``gym.make(env_id).reset(seed=s + i)``;
       ``reset(seed=[s0, None, s2, ...])`` (one entry per environment) reseeds the environments
       whose entry is an integer and continues the others' streams; ``reset()`` continues every
-      stream (the first unseeded reset draws a seed from ``np_random``). Seeds are integers in
-      ``[0, 2**64)`` (``s + num_envs - 1`` too): anything else raises ``TypeError`` or
-      ``ValueError``, with nothing reseeded.
+      stream (the first unseeded reset draws a seed from ``np_random``). Seeds are
+      non-negative integers of any size, as numpy's ``SeedSequence`` takes them
+      (``reset(seed=10**30)`` and ``s + i`` past ``2**64`` are Gymnasium's); anything else
+      raises ``TypeError`` or ``ValueError``, with nothing reseeded.
     - ``render_mode="rgb_array"`` (for the ids that draw frames: ``metadata["render_modes"]``):
       ``render()`` returns every environment's current state drawn as an ``(height, width, 3)``
       ``uint8`` frame, in a tuple, as ``SyncVectorEnv``'s ``render`` does. A frame shows the
@@ -476,13 +478,16 @@ class RustVectorEnv(VectorEnv):
                 self._seed_from_np_random()
         elif isinstance(seed, int):
             super().reset(seed=seed)
-            self._core.seed(seed)
+            if seed < 2**64:
+                self._core.seed(seed)
+            else:
+                self._core.seed_words(seed_words(seed))
             self._seeded = True
         else:
             super().reset()
             if not self._seeded and None in seed:
                 self._seed_from_np_random()
-            self._core.seed_each(seed)
+            self._seed_each(seed)
             self._seeded = True
         flags = self._core.reset()
         self._reset_next = np.zeros(self.num_envs, dtype=bool)
@@ -501,10 +506,14 @@ class RustVectorEnv(VectorEnv):
                 info["_action_mask"] = np.ones(self.num_envs, dtype=bool)
         return self._observations_out(), info
 
+    def _seed_each(self, seeds: list[int | None]) -> None:
+        """Reseeds environment ``i`` with ``seeds[i]`` where it is an integer (of any size)."""
+        self._core.seed_each([None if s is None else seed_words(s) for s in seeds])
+
     def _checked_seeds(self, seed: Any) -> int | list[int | None] | None:
-        """``reset``'s ``seed`` checked before anything is reseeded: ``None``, an integer in
-        ``[0, 2**64)``, or one entry per environment (``None`` or such an integer); a
-        ``TypeError`` or ``ValueError`` naming the entry otherwise."""
+        """``reset``'s ``seed`` checked before anything is reseeded: ``None``, a non-negative
+        integer, or one entry per environment (``None`` or such an integer); a ``TypeError``
+        or ``ValueError`` naming the entry otherwise."""
         if seed is None:
             return None
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
@@ -558,12 +567,12 @@ class RustVectorEnv(VectorEnv):
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
         elif isinstance(seed, int):
-            seeds = [checked_seed(seed + i, f"seed + {i}") for i in range(self.num_envs)]
+            seeds = [seed + i for i in range(self.num_envs)]
         else:
             seeds = seed
         selected_seeds = [s if m else None for s, m in zip(seeds, reset_mask)]
         if any(s is not None for s in selected_seeds):
-            self._core.seed_each(selected_seeds)
+            self._seed_each(selected_seeds)
         flags = self._core.reset_selected(reset_mask.tolist())
         self._reset_next[reset_mask] = False
         info: dict[str, Any] = {}

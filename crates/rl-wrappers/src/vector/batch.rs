@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use rl_core::{CoreError, Mode};
+use rl_core::{CoreError, Mode, Seed};
 use rl_spaces::{FiniteSpace, FlatScalar, Space};
 
 use crate::vector::Autoreset;
@@ -27,7 +27,8 @@ pub(crate) type Failure = (usize, CoreError);
 
 pub(crate) mod sealed {
     use super::{
-        Autoreset, CoreError, Failure, FiniteSpace, FlatScalar, Mode, Resets, Rows, Space, fmt,
+        Autoreset, CoreError, Failure, FiniteSpace, FlatScalar, Mode, Resets, Rows, Seed, Space,
+        fmt,
     };
 
     /// The types and operations of a batch (of each thread's share).
@@ -55,9 +56,19 @@ pub(crate) mod sealed {
             self.action_space().contains(action)
         }
 
+        /// Whether every environment can take its entry of `seeds` (a [`Command::CheckSeeds`],
+        /// run before a [`Command::Seed`] so that a seed one environment refuses reseeds
+        /// none), changing nothing; by default every environment takes any seed.
+        fn check_seeds(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
+            let _ = seeds;
+            Ok(())
+        }
+
         /// Seeds environment `i` (global index `first + i`) with `seeds[i]`, as
-        /// `Environment::seed` does; an environment whose entry is `None` keeps its generator.
-        fn seed(&mut self, seeds: &[Option<u64>]);
+        /// `Environment::seed` does (numpy's generator of the seed, of any size); an
+        /// environment whose entry is `None` keeps its generator. An error for an environment
+        /// that cannot take its seed (see [`check_seeds`](Self::check_seeds)).
+        fn seed(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure>;
 
         /// Resets the environments `which` names in `mode`, writing their first
         /// observations; `selected` holds this batch's entries of the selection of
@@ -140,6 +151,8 @@ impl Resets {
 /// A request to a batch (run on every thread's share).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Command {
+    /// Check that every environment takes its entry of the call's seeds, changing nothing.
+    CheckSeeds,
     /// Seed every environment with its entry of the call's seeds.
     Seed,
     /// Reset the environments `which` names (with the call's selection for
@@ -160,15 +173,13 @@ pub(crate) fn execute<B: Batch>(
     batch: &mut B,
     command: Command,
     actions: &[B::Action],
-    seeds: &[Option<u64>],
+    seeds: &[Option<Seed>],
     selected: &[bool],
     rows: Rows<'_, B::Scalar>,
 ) -> Result<(), Failure> {
     match command {
-        Command::Seed => {
-            batch.seed(seeds);
-            Ok(())
-        }
+        Command::CheckSeeds => batch.check_seeds(seeds),
+        Command::Seed => batch.seed(seeds),
         Command::Reset { mode, which } => batch.reset(mode, which, selected, rows),
         Command::Step { mode, autoreset } => batch.step(actions, mode, autoreset, rows),
     }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use rl_core::{Environment, Info, Mode};
+use rl_core::{CoreError, Environment, Info, Mode, RandomState, Seed};
 use rl_spaces::{FlatScalar, FlattenSpace};
 
 use crate::vector::Autoreset;
@@ -44,6 +44,20 @@ impl<E: Environment + fmt::Debug, T> fmt::Debug for EnvironmentBatch<E, T> {
             .field("ended", &self.ended)
             .finish()
     }
+}
+
+/// The error of an environment that cannot take `seed` (of 2^64 or more), refused with
+/// `error` when its generator was set.
+fn large_seed_refused(seed: Option<&Seed>, error: CoreError) -> CoreError {
+    let seed = seed.map_or_else(String::new, |seed| format!("{seed} "));
+    CoreError::invalid_parameter(
+        "seed",
+        format!(
+            "{seed}is 2^64 or more, which this environment cannot take: a seed that large \
+             sets its generator (random_state and set_random_state), and it refused ({error}); \
+             seeds below 2^64 go to Environment::seed"
+        ),
+    )
 }
 
 /// Resets `env` and writes its first observation into row `i`.
@@ -101,13 +115,38 @@ where
         self.environments[i].action_mask(row)
     }
 
-    fn seed(&mut self, seeds: &[Option<u64>]) {
+    /// A seed of 2^64 or more is set as the environment's generator state
+    /// (`Environment::set_random_state` with numpy's generator of the seed), so an environment
+    /// that cannot save and restore its generator (`random_state`, `set_random_state`) cannot
+    /// take one; a seed below 2^64 goes to `Environment::seed`, as always.
+    fn check_seeds(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
         assert_eq!(seeds.len(), self.environments.len(), "one seed entry each");
-        for (env, seed) in self.environments.iter_mut().zip(seeds) {
-            if let Some(seed) = seed {
-                env.seed(*seed);
+        for (i, (env, seed)) in self.environments.iter_mut().zip(seeds).enumerate() {
+            if seed.as_ref().is_some_and(|seed| seed.to_u64().is_none()) {
+                // Restoring the state it has changes nothing where it succeeds.
+                let probe = env
+                    .random_state()
+                    .and_then(|state| env.set_random_state(state));
+                if let Err(error) = probe {
+                    return Err((self.first + i, large_seed_refused(seed.as_ref(), error)));
+                }
             }
         }
+        Ok(())
+    }
+
+    fn seed(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
+        assert_eq!(seeds.len(), self.environments.len(), "one seed entry each");
+        for (i, (env, seed)) in self.environments.iter_mut().zip(seeds).enumerate() {
+            let Some(seed) = seed else { continue };
+            match seed.to_u64() {
+                Some(seed) => env.seed(seed),
+                None => env
+                    .set_random_state(RandomState::new(seed.generator()))
+                    .map_err(|error| (self.first + i, large_seed_refused(Some(seed), error)))?,
+            }
+        }
+        Ok(())
     }
 
     fn reset(

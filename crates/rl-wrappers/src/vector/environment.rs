@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use ndarray::Array2;
-use rl_core::{Domain, DomainStates, Environment, Info, Mode, SteppedStates, Stepping};
+use rl_core::{Domain, DomainStates, Environment, Info, Mode, Seed, SteppedStates, Stepping};
 use rl_spaces::{FiniteSpace, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
@@ -66,14 +66,23 @@ pub type SteppedVector<D, T> = VectorEnvironment<KernelBatch<SteppedStates<D>, T
 ///
 /// # Seeds
 ///
-/// One `u64` seeds everything: environment `i` is seeded with `seed + i`, as Gymnasium's
+/// One seed seeds everything: environment `i` is seeded with `seed + i`, as Gymnasium's
 /// `SyncVectorEnv` and EnvPool seed theirs (so environment `i` of a vector draws what a single
-/// environment seeded with `seed + i` draws: numpy's generator of that seed); a seed for which
-/// `seed + len - 1` overflows `u64` is an error. [`seed`](Self::seed) reseeds all of them by the
-/// same rule and [`seed_each`](Self::seed_each) with a seed of each environment's own
-/// (Gymnasium's `reset(seed=[...])`); resets never reseed: after an episode's end, an
-/// environment continues its own generator's stream, in every autoreset mode and on any number
-/// of threads.
+/// environment seeded with `seed + i` draws: numpy's generator of that seed). Seeds are
+/// [`Seed`]s, non-negative integers of any size as numpy's `SeedSequence` takes them
+/// (`From<u64>`), so `seed + i` never overflows: past 2^64 it is numpy's generator of the
+/// larger integer, as Gymnasium's. [`seed`](Self::seed) (a `u64`) and
+/// [`seed_from`](Self::seed_from) (a [`Seed`]) reseed all of them by the same rule and
+/// [`seed_each`](Self::seed_each) with a seed of each environment's own (Gymnasium's
+/// `reset(seed=[...])`); resets never reseed: after an episode's end, an environment continues
+/// its own generator's stream, in every autoreset mode and on any number of threads.
+///
+/// A structure-of-arrays vector ([`from_kernel`](Self::from_kernel), every vector built by id)
+/// takes any seed. Copies of an [`Environment`] ([`from_environments`](Self::from_environments))
+/// take a seed below 2^64 through [`Environment::seed`], and one of 2^64 or more through
+/// [`Environment::set_random_state`] (numpy's generator of the seed): an environment that
+/// cannot save and restore its generator refuses such a seed with an error naming it, and then
+/// no environment is reseeded.
 ///
 /// # Autoreset
 ///
@@ -232,7 +241,8 @@ where
     T: rl_spaces::FlatScalar,
 {
     /// `count` environments made by `factory(i)` for `i` in `0..count`, environment `i`
-    /// seeded with `seed + i` (see "Seeds" above; an error if that overflows `u64`).
+    /// seeded with `seed + i` (see "Seeds" above: an error if `seed + i` reaches 2^64 and the
+    /// environments cannot take such a seed).
     ///
     /// Errors if `count` is more than [`MAX_ENVS`] or its buffers cannot be allocated (before
     /// any environment is made), if the environments do not all have the same action space and
@@ -385,15 +395,27 @@ impl<B: Batch> VectorEnvironment<B> {
         self.run_mirrored(command, actions, None)
     }
 
-    /// Runs a [`Command::Seed`] with one seed per environment.
-    fn run_seed(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
-        match self
-            .threads
-            .run(Command::Seed, &[], seeds, &[], &mut self.outputs, None)
-        {
-            Some((index, source)) => Err(VectorError::Environment { index, source }),
-            None => Ok(()),
+    /// Runs a [`Command::Seed`] with one seed per environment, after a
+    /// [`Command::CheckSeeds`] where some seed is 2^64 or more (the seeds an environment may
+    /// refuse), so that a refused seed reseeds no environment.
+    fn run_seed(&mut self, seeds: &[Option<Seed>]) -> Result<(), VectorError> {
+        let large = seeds
+            .iter()
+            .any(|seed| seed.as_ref().is_some_and(|seed| seed.to_u64().is_none()));
+        let commands: &[Command] = if large {
+            &[Command::CheckSeeds, Command::Seed]
+        } else {
+            &[Command::Seed]
+        };
+        for command in commands {
+            if let Some((index, source)) =
+                self.threads
+                    .run(*command, &[], seeds, &[], &mut self.outputs, None)
+            {
+                return Err(VectorError::Environment { index, source });
+            }
         }
+        Ok(())
     }
 
     /// [`run`](Self::run), each thread also copying its results into `mirror`.
@@ -610,17 +632,25 @@ impl<B: Batch> VectorEnvironment<B> {
 
     /// Reseeds environment `i` with `seed + i`, for every `i`, as [`Environment::seed`] does
     /// (Gymnasium's `reset(seed=seed)` on a vector): later draws (running episodes included)
-    /// come from the new generators, and nothing is reset. An error, with nothing reseeded, if
-    /// `seed + len - 1` overflows `u64`.
+    /// come from the new generators, and nothing is reset. `seed + i` may pass 2^64 (see
+    /// "Seeds" above: an error, with nothing reseeded, where the environments cannot take
+    /// such a seed).
     pub fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
-        let seeds = consecutive_seeds(seed, self.len)?;
+        self.seed_from(&Seed::from(seed))
+    }
+
+    /// [`seed`](Self::seed) with a [`Seed`] of any size (Gymnasium's `reset(seed=10**30)`):
+    /// environment `i` gets `seed + i`.
+    pub fn seed_from(&mut self, seed: &Seed) -> Result<(), VectorError> {
+        let seeds = consecutive_seeds(seed, self.len);
         self.run_seed(&seeds)
     }
 
     /// Reseeds environment `i` with `seeds[i]` where it is `Some`, leaving the others' generators
-    /// as they are (Gymnasium's `reset(seed=[s0, None, s2, ...])`). An error, with nothing
-    /// reseeded, unless there is one entry per environment.
-    pub fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+    /// as they are (Gymnasium's `reset(seed=[s0, None, s2, ...])`; a `u64` seed is
+    /// `Seed::from(s)`). An error, with nothing reseeded, unless there is one entry per
+    /// environment, or where an environment cannot take its seed (see "Seeds" above).
+    pub fn seed_each(&mut self, seeds: &[Option<Seed>]) -> Result<(), VectorError> {
         if seeds.len() != self.len {
             return Err(VectorError::invalid_parameter(
                 "seeds",
@@ -732,24 +762,9 @@ impl<B: Batch> VectorEnvironment<B> {
     }
 }
 
-/// The seeds `seed, seed + 1, ..., seed + len - 1` of a vector's environments, or an error
-/// naming the seed when the last one overflows `u64`.
-pub(crate) fn consecutive_seeds(seed: u64, len: usize) -> Result<Vec<Option<u64>>, VectorError> {
-    let last = u64::try_from(len.saturating_sub(1))
-        .ok()
-        .and_then(|offset| seed.checked_add(offset));
-    if last.is_none() {
-        return Err(VectorError::invalid_parameter(
-            "seed",
-            format!(
-                "{seed} is too large: environment i is seeded with seed + i, and seed + {} \
-                 overflows u64 (at most {})",
-                len.saturating_sub(1),
-                u64::MAX
-            ),
-        ));
-    }
-    Ok((0..len as u64).map(|i| Some(seed + i)).collect())
+/// The seeds `seed, seed + 1, ..., seed + len - 1` of a vector's environments.
+pub(crate) fn consecutive_seeds(seed: &Seed, len: usize) -> Vec<Option<Seed>> {
+    (0..len as u64).map(|i| Some(seed.plus(i))).collect()
 }
 
 /// Checks that `masks` has `len` rows and one column per action of a finite action space of

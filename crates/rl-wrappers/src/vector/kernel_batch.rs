@@ -6,7 +6,7 @@ use std::num::NonZeroU64;
 
 use rand::SeedableRng;
 use rl_core::NumpyGenerator;
-use rl_core::{CoreError, Mode};
+use rl_core::{CoreError, Mode, Seed};
 use rl_spaces::{FiniteSpace, FlatScalar};
 
 use crate::vector::Autoreset;
@@ -250,13 +250,14 @@ where
         self.states.state_any(i)
     }
 
-    fn seed(&mut self, seeds: &[Option<u64>]) {
+    fn seed(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
         assert_eq!(seeds.len(), self.generators.len(), "one seed entry each");
         for (generator, seed) in self.generators.iter_mut().zip(seeds) {
             if let Some(seed) = seed {
-                *generator = NumpyGenerator::seed_from_u64(*seed);
+                *generator = seed.generator();
             }
         }
+        Ok(())
     }
 
     fn reset(

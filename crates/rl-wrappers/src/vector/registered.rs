@@ -169,7 +169,7 @@ pub fn stack<A: ErasedAction, T: FlatScalar>(
 
 /// `count` environments of the domain registered under `id` in `rl-core`'s table
 /// ([`rl_core::registry`]), built with the JSON `params` over its defaults, environment `i`
-/// seeded with `seed + i` (an error if that overflows `u64`), stepped with `options`
+/// seeded with `seed + i` (past 2^64 too: numpy's generator of the integer), stepped with `options`
 /// (autoreset mode, threads). Observations are flattened into one `f32` row per environment
 /// (exact for every id whose observation space has no float64 Box: [`needs_f64_rows`];
 /// [`make_vector_f64`] writes `f64` rows); actions are

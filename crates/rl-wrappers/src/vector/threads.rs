@@ -30,7 +30,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use ndarray::Array2;
-use rl_core::Info;
+use rl_core::{Info, Seed};
 
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Failure, execute};
@@ -291,7 +291,7 @@ struct Call<B: Batch> {
     command: Command,
     actions: SharedSlice<B::Action>,
     /// The seeds of a [`Command::Seed`], one per environment.
-    seeds: SharedSlice<Option<u64>>,
+    seeds: SharedSlice<Option<Seed>>,
     /// The selection of a [`Command::Reset`] of `Resets::Selected`, one entry per
     /// environment.
     selected: SharedSlice<bool>,
@@ -817,7 +817,7 @@ impl<B: Batch> Threads<B> {
         &mut self,
         command: Command,
         actions: &[B::Action],
-        seeds: &[Option<u64>],
+        seeds: &[Option<Seed>],
         selected: &[bool],
         outputs: &mut Outputs<B::Scalar>,
         mirror: Option<Mirror<'_, B::Scalar>>,
@@ -998,10 +998,11 @@ mod tests {
         };
         let mut expected = Outputs::<f32>::new(len, 4, false);
         let mut outputs = Outputs::<f32>::new(len, 4, false);
+        let seeds = vec![Some(Seed::from(5)); len];
         for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
             assert!(
                 threads
-                    .run(Command::Seed, &[], &[Some(5); 6][..len], &[], outputs, None)
+                    .run(Command::Seed, &[], &seeds, &[], outputs, None)
                     .is_none()
             );
             assert!(threads.run(reset, &[], &[], &[], outputs, None).is_none());

@@ -56,7 +56,7 @@ pub use normalize::{VectorNormalizeObservation, VectorNormalizeReward};
 use std::any::Any;
 
 use ndarray::Array2;
-use rl_core::{Info, Mode};
+use rl_core::{Info, Mode, Seed};
 use rl_spaces::{FiniteSpace, FlatScalar, Space};
 
 use crate::error::VectorError;
@@ -117,10 +117,17 @@ pub trait VectorEnv {
     fn reset_selected(&mut self, selected: &[bool]) -> Result<(), VectorError>;
 
     /// Reseeds environment `i` with `seed + i`; resets never reseed.
-    fn seed(&mut self, seed: u64) -> Result<(), VectorError>;
+    fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
+        self.seed_from(&Seed::from(seed))
+    }
 
-    /// Reseeds environment `i` with `seeds[i]` where it is `Some` (one entry per environment).
-    fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError>;
+    /// Reseeds environment `i` with `seed + i`, for a [`Seed`] of any size (see
+    /// [`VectorEnvironment::seed_from`]).
+    fn seed_from(&mut self, seed: &Seed) -> Result<(), VectorError>;
+
+    /// Reseeds environment `i` with `seeds[i]` where it is `Some` (one entry per environment;
+    /// a `u64` seed is `Seed::from(s)`).
+    fn seed_each(&mut self, seeds: &[Option<Seed>]) -> Result<(), VectorError>;
 
     /// Steps every environment with its action.
     fn step(&mut self, actions: &[Self::Action]) -> Result<(), VectorError>;
@@ -308,7 +315,11 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
         VectorEnvironment::seed(self, seed)
     }
 
-    fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+    fn seed_from(&mut self, seed: &Seed) -> Result<(), VectorError> {
+        VectorEnvironment::seed_from(self, seed)
+    }
+
+    fn seed_each(&mut self, seeds: &[Option<Seed>]) -> Result<(), VectorError> {
         VectorEnvironment::seed_each(self, seeds)
     }
 
@@ -423,7 +434,11 @@ impl<V: VectorEnv + ?Sized> VectorEnv for Box<V> {
         (**self).seed(seed)
     }
 
-    fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), VectorError> {
+    fn seed_from(&mut self, seed: &Seed) -> Result<(), VectorError> {
+        (**self).seed_from(seed)
+    }
+
+    fn seed_each(&mut self, seeds: &[Option<Seed>]) -> Result<(), VectorError> {
         (**self).seed_each(seeds)
     }
 
@@ -547,7 +562,14 @@ macro_rules! forward_vector {
             self.inner.seed(seed)
         }
 
-        fn seed_each(&mut self, seeds: &[Option<u64>]) -> Result<(), $crate::VectorError> {
+        fn seed_from(&mut self, seed: &rl_core::Seed) -> Result<(), $crate::VectorError> {
+            self.inner.seed_from(seed)
+        }
+
+        fn seed_each(
+            &mut self,
+            seeds: &[Option<rl_core::Seed>],
+        ) -> Result<(), $crate::VectorError> {
             self.inner.seed_each(seeds)
         }
 
