@@ -122,8 +122,8 @@ pub type BoxedRegisteredEnvironment = Box<dyn RegisteredEnvironment>;
 
 /// Reads and writes a domain's state as JSON.
 pub(crate) struct StateFns<D: Domain> {
-    pub(crate) to_json: fn(&D::State) -> Option<Value>,
-    pub(crate) from_json: fn(&Value) -> Result<D::State, String>,
+    pub(crate) to_json: fn(&D, &D::State) -> Option<Value>,
+    pub(crate) from_json: fn(&D, &Value) -> Result<D::State, String>,
 }
 
 impl<D: Domain> Clone for StateFns<D> {
@@ -324,7 +324,7 @@ where
     fn state(&self) -> Option<Value> {
         let episode = self.inner();
         let state = episode.simulator.state()?;
-        (episode.fns.state?.to_json)(state)
+        (episode.fns.state?.to_json)(episode.simulator.domain(), state)
     }
 
     fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError> {
@@ -340,7 +340,7 @@ where
                 ),
             )
         };
-        let typed = (fns.from_json)(state).map_err(refuse)?;
+        let typed = (fns.from_json)(self.inner().simulator.domain(), state).map_err(refuse)?;
         let domain = self.inner().simulator.domain();
         domain.check_state(&typed).map_err(refuse)?;
         let observation = domain.observe(&typed);
@@ -379,9 +379,10 @@ where
         });
         let episode_json = match (simulator.progress(), simulator.state()) {
             (Some((ended, steps)), Some(state)) => {
-                let state = (fns.to_json)(state).ok_or(CoreError::Unsupported {
-                    operation: "a snapshot of a state with no JSON form",
-                })?;
+                let state =
+                    (fns.to_json)(simulator.domain(), state).ok_or(CoreError::Unsupported {
+                        operation: "a snapshot of a state with no JSON form",
+                    })?;
                 serde_json::json!({"state": state, "steps": steps, "ended": ended})
             }
             _ => Value::Null,
@@ -441,7 +442,7 @@ where
                 let state = episode
                     .get("state")
                     .ok_or_else(|| refuse("no `episode.state`".to_owned()))?;
-                let typed = (fns.from_json)(state)
+                let typed = (fns.from_json)(self.inner().simulator.domain(), state)
                     .map_err(|reason| refuse(format!("`episode.state`: {reason}")))?;
                 self.inner()
                     .simulator

@@ -159,6 +159,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Ant::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Ant>::state_to_json,
+            MujocoDomain::<Ant>::state_from_json,
+        )
         .with_settings(settings::<Ant>())
         .register(),
         Registration::new(
@@ -167,6 +171,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             HalfCheetah::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<HalfCheetah>::state_to_json,
+            MujocoDomain::<HalfCheetah>::state_from_json,
+        )
         .with_settings(settings::<HalfCheetah>())
         .register(),
         Registration::new(
@@ -175,6 +183,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Hopper::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Hopper>::state_to_json,
+            MujocoDomain::<Hopper>::state_from_json,
+        )
         .with_settings(settings::<Hopper>())
         .register(),
         Registration::new(
@@ -183,6 +195,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Humanoid::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Humanoid>::state_to_json,
+            MujocoDomain::<Humanoid>::state_from_json,
+        )
         .with_settings(settings::<Humanoid>())
         .register(),
         Registration::new(
@@ -191,6 +207,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             HumanoidStandup::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<HumanoidStandup>::state_to_json,
+            MujocoDomain::<HumanoidStandup>::state_from_json,
+        )
         .with_settings(settings::<HumanoidStandup>())
         .register(),
         Registration::new(
@@ -199,6 +219,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             InvertedDoublePendulum::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<InvertedDoublePendulum>::state_to_json,
+            MujocoDomain::<InvertedDoublePendulum>::state_from_json,
+        )
         .with_settings(settings::<InvertedDoublePendulum>())
         .register(),
         Registration::new(
@@ -207,6 +231,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             InvertedPendulum::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<InvertedPendulum>::state_to_json,
+            MujocoDomain::<InvertedPendulum>::state_from_json,
+        )
         .with_settings(inverted_pendulum_settings())
         .register(),
         Registration::new(
@@ -215,6 +243,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Pusher::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Pusher>::state_to_json,
+            MujocoDomain::<Pusher>::state_from_json,
+        )
         .with_settings(settings::<Pusher>())
         .register(),
         Registration::new(
@@ -223,6 +255,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Reacher::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Reacher>::state_to_json,
+            MujocoDomain::<Reacher>::state_from_json,
+        )
         .with_settings(settings::<Reacher>())
         .register(),
         Registration::new(
@@ -231,6 +267,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Swimmer::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Swimmer>::state_to_json,
+            MujocoDomain::<Swimmer>::state_from_json,
+        )
         .with_settings(settings::<Swimmer>())
         .register(),
         Registration::new(
@@ -239,6 +279,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Walker2d::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Walker2d>::state_to_json,
+            MujocoDomain::<Walker2d>::state_from_json,
+        )
         .with_settings(settings::<Walker2d>())
         .register(),
     ]

@@ -37,6 +37,8 @@ pub struct Sizes {
     pub nsite: usize,
     /// Tendons (`ntendon`).
     pub ntendon: usize,
+    /// Plugins (`nplugin`).
+    pub nplugin: usize,
     /// The bytes `mj_makeData` allocates for one state: its arena (`narena`, the stack
     /// included), its buffer (`nbuffer`) and the `mjData` struct itself.
     pub data_bytes: usize,
@@ -188,6 +190,7 @@ impl Model {
                 nbody: read_size(base, layout.model_nbody),
                 nsite: read_size(base, layout.model_nsite),
                 ntendon: read_size(base, layout.model_ntendon),
+                nplugin: read_size(base, layout.model_nplugin),
                 data_bytes: read_size(base, layout.model_narena)
                     .saturating_add(read_size(base, layout.model_nbuffer))
                     .saturating_add(layout.data_size),
@@ -567,6 +570,86 @@ impl Data {
 }
 
 impl Data {
+    /// The length of [`to_bytes`](Self::to_bytes)' bytes: 8 and the main buffer's
+    /// (`nbuffer` of the `mjData`, the same for every state of a model).
+    #[allow(unsafe_code)]
+    pub fn bytes_len(&self) -> usize {
+        // SAFETY: a live mjData; `nbuffer` is one of its size fields.
+        8 + unsafe { read_size(self.base(), self.layout().data_nbuffer) }
+    }
+
+    /// This state as bytes, or `None` for a model with plugins (their data are pointers): the
+    /// simulation time (`time`, 8 bytes, little-endian) then the main buffer's `nbuffer`
+    /// bytes as they lie in memory (native byte order), which hold every array of numbers of
+    /// the state: the integration state (`qpos`, `qvel`, `act`, `qacc_warmstart`, `ctrl`,
+    /// the applied forces, ...) and everything MuJoCo derived during the last step (`xpos`,
+    /// `xipos`, `cinert`, `cvel`, `cfrc_ext`, ...), so that a state read back by
+    /// [`set_bytes`](Self::set_bytes) observes, steps and draws as this one, bit for bit.
+    /// Left out: the arena (the last step's contacts and constraint rows, which the next step
+    /// computes afresh before reading them) and the struct's counters and statistics.
+    #[allow(unsafe_code)]
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        if self.model.sizes.nplugin > 0 {
+            return None;
+        }
+        let len = self.bytes_len() - 8;
+        let mut bytes = Vec::with_capacity(len + 8);
+        bytes.extend_from_slice(&self.time().to_le_bytes());
+        // SAFETY: a live mjData, whose `buffer` holds its `nbuffer` bytes (mj_makeData
+        // allocated it so), only read.
+        unsafe {
+            let buffer: *const u8 = read_word(self.base(), self.layout().data_buffer);
+            if !buffer.is_null() && len > 0 {
+                bytes.extend_from_slice(std::slice::from_raw_parts(buffer, len));
+            }
+        }
+        Some(bytes)
+    }
+
+    /// Sets this state from the bytes of [`to_bytes`](Self::to_bytes) of a state of the same
+    /// model (compiled from the same file by the same MuJoCo version). Refuses, changing
+    /// nothing, bytes of another length and a model with plugins.
+    #[allow(unsafe_code)]
+    pub fn set_bytes(&mut self, bytes: &[u8]) -> Result<(), MujocoError> {
+        let refuse = |reason: String| MujocoError::Copy {
+            model: self.model.name.clone(),
+            reason,
+        };
+        if self.model.sizes.nplugin > 0 {
+            return Err(refuse(
+                "the model has plugins, whose data cannot be read back".into(),
+            ));
+        }
+        let expected = self.bytes_len();
+        if bytes.len() != expected {
+            return Err(refuse(format!(
+                "{} bytes given; a state of this model is {expected} bytes (8 for the time, \
+                 {} for the buffer)",
+                bytes.len(),
+                expected - 8
+            )));
+        }
+        let (time, buffer_bytes) = bytes.split_at(8);
+        let mut word = [0u8; 8];
+        word.copy_from_slice(time);
+        let time = f64::from_le_bytes(word);
+        let layout = self.layout();
+        let base = self.pointer.as_ptr().cast::<u8>();
+        // SAFETY: a live mjData borrowed mutably: `time` is an mjtNum of the struct, and
+        // `buffer` holds its `nbuffer` bytes, the length of `buffer_bytes` (checked above);
+        // neither overlaps a Rust borrow.
+        unsafe {
+            base.add(layout.data_time.offset)
+                .cast::<f64>()
+                .write_unaligned(time);
+            let buffer: *mut u8 = read_word(base.cast_const(), layout.data_buffer);
+            if !buffer.is_null() && !buffer_bytes.is_empty() {
+                std::ptr::copy_nonoverlapping(buffer_bytes.as_ptr(), buffer, buffer_bytes.len());
+            }
+        }
+        Ok(())
+    }
+
     /// The `mjData` itself, for MuJoCo calls made elsewhere (valid while this `Data` lives;
     /// writing through it is the caller's `unsafe` business).
     pub fn as_ptr(&self) -> NonNull<c_void> {
