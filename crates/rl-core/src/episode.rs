@@ -27,13 +27,6 @@ pub trait RegisteredEnvironment:
         ActionSpace = AnySpace,
     > + Send
 {
-    /// The info of the reset that started the current episode ([`Domain::reset_info`] of its
-    /// first state; empty by default and before the first reset). Read right after a reset,
-    /// before the first step.
-    fn reset_info(&self) -> crate::Info {
-        crate::Info::new()
-    }
-
     /// The current state in the domain's serde form (the last one after an episode ended);
     /// `None` before the first reset, or when the registration declared no state access
     /// ([`Registration::with_state`](crate::registry::Registration::with_state)).
@@ -244,6 +237,10 @@ impl<D: Domain> Environment for Episode<D> {
         self.simulator.seed(seed);
     }
 
+    fn reset_info(&self) -> crate::Info {
+        self.simulator.reset_info()
+    }
+
     fn mode(&self) -> Mode {
         self.simulator.mode()
     }
@@ -312,15 +309,6 @@ where
     D::ObservationSpace: DynamicSpace,
     D::ActionSpace: DynamicSpace,
 {
-    fn reset_info(&self) -> crate::Info {
-        let episode = self.inner();
-        episode
-            .simulator
-            .state()
-            .map(|state| episode.simulator.domain().reset_info(state))
-            .unwrap_or_default()
-    }
-
     fn state(&self) -> Option<Value> {
         let episode = self.inner();
         let state = episode.simulator.state()?;

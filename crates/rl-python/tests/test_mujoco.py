@@ -262,6 +262,33 @@ def test_every_ids_vector_is_sync_vector_envs(env_id):
     run_vectors(env_id, 2, "SameStep", 60)
 
 
+def test_vector_reset_infos_are_sync_vector_envs_with_seeds_and_reset_masks():
+    """A MuJoCo vector's reset infos (Hopper's ``x_position``, ``z_distance_from_origin``) at
+    every kind of reset beside ``SyncVectorEnv``: the whole vector, then a ``reset_mask``
+    with a seed for one of the selected environments (the others' entries 0 and masked off),
+    values, dtypes and masks alike."""
+    ours = rlrs.RustVectorEnv("Hopper-v5", 4)
+    theirs = gym.make_vec("Hopper-v5", 4, vectorization_mode="sync")
+    info, expected = ours.reset(seed=3)[1], theirs.reset(seed=3)[1]
+    assert sorted(info) == sorted(expected) == [
+        "_x_position", "_z_distance_from_origin", "x_position", "z_distance_from_origin"
+    ]
+    assert_same_vector_info(info, expected, "reset")
+    theirs.action_space.seed(2)
+    for step in range(3):
+        actions = theirs.action_space.sample()
+        ours.step(actions)
+        theirs.step(actions)
+    mask = np.array([True, False, True, False])
+    seeds = [None, None, 8, None]
+    info = ours.reset(seed=seeds, options={"reset_mask": mask})[1]
+    expected = theirs.reset(seed=seeds, options={"reset_mask": mask})[1]
+    assert (expected["_x_position"] == mask).all()
+    assert_same_vector_info(info, expected, "reset_mask")
+    ours.close()
+    theirs.close()
+
+
 def test_vector_observations_are_float64_bit_for_bit():
     """A vector by id of a float64 Box observation space writes float64 rows: Gymnasium's
     observations exactly, not rounded to float32 (and the other ids keep float32 rows)."""
