@@ -14,7 +14,8 @@ use std::ffi::{CString, c_void};
 use std::fmt;
 use std::path::Path;
 use std::ptr::NonNull;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::error::MujocoError;
 use crate::layout::{Field, Layout};
@@ -50,7 +51,26 @@ pub struct Model {
     library: &'static Library,
     sizes: Sizes,
     name: String,
+    /// The `mjData` of dropped states, kept (up to [`SPARE_DATA`]) for the next clones, so that
+    /// a clone of a state reuses one rather than allocating a new `mjData` (its arena, about
+    /// 14 MB for Gymnasium's models): what stepping a state by `Domain::step`, which clones it,
+    /// would otherwise cost on every step.
+    spare: Mutex<Vec<SpareData>>,
+    /// How many `mjData` were made for it (`mj_makeData`).
+    made: AtomicUsize,
 }
+
+/// How many dropped `mjData` a model keeps for reuse: enough for a few threads that each
+/// clone a state and drop the one before.
+const SPARE_DATA: usize = 8;
+
+/// An `mjData` of a model that no `Data` owns, kept for reuse.
+struct SpareData(NonNull<c_void>);
+
+// SAFETY: an mjData that nothing reads or writes until a `Data` takes it back, moved between
+// threads whole (as `Data` is `Send`).
+#[allow(unsafe_code)]
+unsafe impl Send for SpareData {}
 
 // SAFETY: an mjModel is never written after compilation (every function this crate calls
 // takes it `const`), so it may be shared and sent between threads; MuJoCo's own thread pools
@@ -201,6 +221,8 @@ impl Model {
             library,
             sizes,
             name: name.to_owned(),
+            spare: Mutex::new(Vec::new()),
+            made: AtomicUsize::new(0),
         })
     }
 
@@ -217,6 +239,13 @@ impl Model {
     /// The file or name it was loaded from.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// How many `mjData` have been made for this model (`mj_makeData`, by [`Data::new`] and
+    /// by clones that found no dropped one to reuse): what shows that stepping by clones
+    /// allocates no new state.
+    pub fn data_made(&self) -> usize {
+        self.made.load(Ordering::Relaxed)
     }
 
     fn layout(&self) -> &'static Layout {
@@ -308,8 +337,13 @@ impl Model {
 impl Drop for Model {
     #[allow(unsafe_code)]
     fn drop(&mut self) {
+        let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for SpareData(data) in spare.drain(..) {
+            // SAFETY: a spare mjData of this model, owned by nothing else, deleted once.
+            unsafe { (self.library.functions.delete_data)(data.as_ptr()) };
+        }
         // SAFETY: the model is owned, live, and deleted once; every `Data` made for it holds
-        // an `Arc` of it, so none outlives it.
+        // an `Arc` of it, so none outlives it, and its spare data were deleted above.
         unsafe { (self.library.functions.delete_model)(self.pointer.as_ptr()) };
     }
 }
@@ -364,6 +398,7 @@ impl Data {
             model: model.name.clone(),
             reason: "MuJoCo could not allocate its data (mj_makeData)".into(),
         })?;
+        model.made.fetch_add(1, Ordering::Relaxed);
         Ok(Data { pointer, model })
     }
 
@@ -710,13 +745,26 @@ impl Data {
 }
 
 impl Clone for Data {
-    /// A new `mjData` holding a copy of this one (`mj_makeData`, then `mj_copyData`).
+    /// An `mjData` holding a copy of this one (`mj_copyData`): one the model kept from a
+    /// dropped state where it has one (no allocation), else a new one (`mj_makeData`).
     ///
     /// # Panics
-    /// When MuJoCo cannot allocate the copy (out of memory).
+    /// When MuJoCo cannot allocate a new copy (out of memory).
     fn clone(&self) -> Data {
-        let mut copy = Data::new(Arc::clone(&self.model))
-            .unwrap_or_else(|error| panic!("cloning MuJoCo data: {error}"));
+        let spare = self
+            .model
+            .spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let mut copy = match spare {
+            Some(SpareData(pointer)) => Data {
+                pointer,
+                model: Arc::clone(&self.model),
+            },
+            None => Data::new(Arc::clone(&self.model))
+                .unwrap_or_else(|error| panic!("cloning MuJoCo data: {error}")),
+        };
         copy.copy_from(self);
         copy
     }
@@ -729,8 +777,20 @@ impl Clone for Data {
 }
 
 impl Drop for Data {
+    /// Hands the `mjData` to the model for the next clone (up to 8 of them),
+    /// else deletes it.
     #[allow(unsafe_code)]
     fn drop(&mut self) {
+        let mut spare = self
+            .model
+            .spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if spare.len() < SPARE_DATA {
+            spare.push(SpareData(self.pointer));
+            return;
+        }
+        drop(spare);
         // SAFETY: the data is owned, live, and deleted once.
         unsafe { (self.functions().delete_data)(self.pointer.as_ptr()) };
     }

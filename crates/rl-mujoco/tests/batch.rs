@@ -364,3 +364,51 @@ fn snapshots_continue_bit_for_bit_and_what_is_no_state_is_refused() {
     let error = hopper.state_from_json(&own).expect_err("not hexadecimal");
     assert!(error.contains("not hexadecimal at character 10"), "{error}");
 }
+
+#[test]
+fn clones_reuse_the_mjdata_of_dropped_states_and_step_as_the_original() {
+    use rl_core::Domain;
+    use rl_mujoco::tasks::walker2d::Walker2d;
+
+    if library_or_skip().is_none() {
+        return;
+    }
+    // `Domain::step` (not in place) clones the state on every step: the clone takes the mjData
+    // of the state dropped before it (kept by the model) instead of a new one and its arena.
+    let domain = Walker2d::domain(Default::default()).expect("Walker2d-v5");
+    let mut rng = NumpyGenerator::seed_from_u64(4);
+    let mut in_place = domain.initial_state(Mode::Training, &mut rng);
+    let mut state = in_place.clone();
+    let first = state.clone();
+    let reused = first.as_ptr();
+    drop(first);
+    let made = state.model().data_made();
+    let mut seen = std::collections::HashSet::new();
+    for t in 0..40 {
+        let values: Vec<f32> = (0..6)
+            .map(|j| ((t * 5 + j * 3) % 9) as f32 / 4.0 - 1.0)
+            .collect();
+        let action = ArrayD::from_shape_vec(IxDyn(&[6]), values).expect("an action");
+        let outcome = domain.step(&state, &action, Mode::Training, &mut rng);
+        let expected = domain.step_in_place(&mut in_place, &action, Mode::Training, &mut rng);
+        assert_eq!(outcome.value, expected.value, "step {t}");
+        assert_eq!(outcome.next_state.qpos(), in_place.qpos(), "step {t}");
+        assert_eq!(outcome.next_state.xipos(), in_place.xipos(), "step {t}");
+        seen.insert(outcome.next_state.as_ptr());
+        // The state stepped from is dropped here: its mjData serves the next step's clone.
+        state = outcome.next_state;
+        if expected.terminated {
+            break;
+        }
+    }
+    assert!(
+        seen.contains(&reused),
+        "no clone took the dropped state's mjData"
+    );
+    assert_eq!(state.model().data_made(), made, "a step made a new mjData");
+    assert!(
+        seen.len() <= 2,
+        "{} mjData for one chain of steps",
+        seen.len()
+    );
+}
