@@ -840,7 +840,7 @@ where
     }
 
     /// Declares that the domain's constraints ([`ConstrainedDomain`]) are evaluated on every
-    /// step of what is built by id, as [`Simulator::with_constraints`] evaluates them: the
+    /// step of what is built by id, as [`Simulator::with_constraints`](crate::Simulator::with_constraints) evaluates them: the
     /// environments of [`make`] and [`RegisteredDomain::environment`] report them in
     /// [`StepOutcome::violations`](crate::StepOutcome::violations) (named by
     /// [`Environment::constraint_name`](crate::Environment::constraint_name) and

@@ -348,10 +348,10 @@ fn mask_buffer(env: &BoxedEnvironment) -> Option<Vec<bool>> {
 /// after `episode_step` steps of its episode when `reads_state` (the agent's
 /// [`Agent::reads_state`]), else through [`Agent::act`].
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn choose_action(
+pub(crate) fn choose_action<E: Environment + ?Sized>(
     agent: &mut dyn Agent,
     reads_state: bool,
-    env: &BoxedEnvironment,
+    env: &E,
     episode_step: u64,
     observation: &AnyElement,
     mask: Option<&[bool]>,

@@ -312,9 +312,7 @@ fn the_bot_refuses_ids_that_are_not_babyai_levels() {
     // A BabyAI level's environment that does not pass its state on: the harness says so.
     let config = config("BabyAI-GoToLocal-v0");
     let hidden = || -> Result<BoxedEnvironment, ExperimentError> {
-        Ok(Box::new(rl_wrappers_free::Hidden(
-            catalog::make_for_experiment(&config)?,
-        )))
+        Ok(Box::new(Hidden(catalog::make_for_experiment(&config)?)))
     };
     let error = run_once(&config, 0, &hidden, &mut [], &|| false, &|_| {}).unwrap_err();
     assert!(
@@ -365,37 +363,66 @@ fn where_minigrids_bot_raises_the_bot_gives_up_the_episode_or_fails_the_run() {
 }
 
 /// A wrapper that hides the state (as a wrapper that does not pass `state_any` on does).
-mod rl_wrappers_free {
-    use super::*;
+struct Hidden(BoxedEnvironment);
 
-    pub struct Hidden(pub BoxedEnvironment);
+impl Environment for Hidden {
+    type Observation = AnyElement;
+    type Action = AnyElement;
+    type ObservationSpace = AnySpace;
+    type ActionSpace = AnySpace;
 
-    impl Environment for Hidden {
-        type Observation = AnyElement;
-        type Action = AnyElement;
-        type ObservationSpace = AnySpace;
-        type ActionSpace = AnySpace;
-
-        fn observation_space(&self) -> &AnySpace {
-            self.0.observation_space()
-        }
-        fn action_space(&self) -> &AnySpace {
-            self.0.action_space()
-        }
-        fn reset(&mut self, mode: Mode) -> Result<AnyElement, CoreError> {
-            self.0.reset(mode)
-        }
-        fn step(&mut self, action: &AnyElement) -> Result<StepOutcome<AnyElement>, CoreError> {
-            self.0.step(action)
-        }
-        fn seed(&mut self, seed: u64) {
-            self.0.seed(seed);
-        }
-        fn mode(&self) -> Mode {
-            self.0.mode()
-        }
-        fn domain_any(&self) -> Option<&dyn std::any::Any> {
-            self.0.domain_any()
-        }
+    fn observation_space(&self) -> &AnySpace {
+        self.0.observation_space()
     }
+    fn action_space(&self) -> &AnySpace {
+        self.0.action_space()
+    }
+    fn reset(&mut self, mode: Mode) -> Result<AnyElement, CoreError> {
+        self.0.reset(mode)
+    }
+    fn step(&mut self, action: &AnyElement) -> Result<StepOutcome<AnyElement>, CoreError> {
+        self.0.step(action)
+    }
+    fn seed(&mut self, seed: u64) {
+        self.0.seed(seed);
+    }
+    fn mode(&self) -> Mode {
+        self.0.mode()
+    }
+    fn domain_any(&self) -> Option<&dyn std::any::Any> {
+        self.0.domain_any()
+    }
+}
+
+#[test]
+fn rl_render_records_an_episode_of_the_bot() {
+    let dir = std::env::temp_dir().join(format!("rl-bot-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let gif = dir.join("bot.gif");
+    let (code, stdout, stderr) = crate::rl(&[
+        "render",
+        "--domain",
+        "BabyAI-GoToLocal-v0",
+        "--episode",
+        "--agent",
+        "bot",
+        "--seed",
+        "3",
+        "--out",
+        gif.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{stdout}\n{stderr}");
+    // The same episode by hand: the environment built by id, seeded with 3, in training mode.
+    let hand = by_hand("BabyAI-GoToLocal-v0", 3, Mode::Training, 1, None);
+    let (ret, length, _) = hand.episodes[0];
+    assert!(ret > 0.0);
+    assert!(
+        stdout.contains(&format!(
+            "{} steps of BabyAI-GoToLocal-v0 with the bot agent, return {ret}",
+            length
+        )),
+        "{stdout}"
+    );
+    assert!(std::fs::metadata(&gif).expect("the GIF").len() > 0);
+    std::fs::remove_dir_all(&dir).expect("cleanup");
 }

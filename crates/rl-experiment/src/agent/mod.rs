@@ -46,7 +46,7 @@ pub use value_iteration::{
 use std::any::Any;
 
 use rand::{Rng, RngExt};
-use rl_core::BoxedEnvironment;
+use rl_core::{BoxedEnvironment, Environment};
 use rl_spaces::{AnyElement, AnySpace, Discrete};
 use serde::de::DeserializeOwned;
 use serde_json::Value as JsonValue;
@@ -78,7 +78,7 @@ pub struct Experience<'a> {
 
 /// The environment's state as an agent that reads it sees it before choosing an action
 /// ([`Agent::act_on_state`]): the typed domain and the current state, to downcast (what
-/// [`Environment::domain_any`](rl_core::Environment::domain_any) and
+/// [`Environment::domain_any`] and
 /// [`state_any`](rl_core::Environment::state_any) give), and the step of the episode.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
@@ -97,8 +97,8 @@ pub struct EnvironmentState<'a> {
 impl<'a> EnvironmentState<'a> {
     /// The state of `env` after `episode_step` steps of its episode, or `None` when the
     /// environment does not give its domain and state (see
-    /// [`Environment::state_any`](rl_core::Environment::state_any)).
-    pub fn of(env: &'a BoxedEnvironment, episode_step: u64) -> Option<Self> {
+    /// [`Environment::state_any`]).
+    pub fn of<E: Environment + ?Sized>(env: &'a E, episode_step: u64) -> Option<Self> {
         Some(EnvironmentState {
             domain: env.domain_any()?,
             state: env.state_any()?,
