@@ -18,7 +18,7 @@
 #
 # Idempotent: the developers' virtualenv lives under the cargo target directory
 # ($CARGO_TARGET_DIR, else target/ at the workspace root) in rl-python-venv/, is created on the
-# first run, and gets the pinned packages below whenever its stamp does not match them. Exits
+# first run, and gets the pinned packages whenever its stamp does not match them (venv.sh). Exits
 # non-zero when anything fails, including a pytest run that collected no test (pytest's exit
 # code 5).
 #
@@ -30,32 +30,8 @@ workspace_dir="$(cd "$crate_dir/../.." && pwd)"
 target_dir="${CARGO_TARGET_DIR:-$workspace_dir/target}"
 export CARGO_TARGET_DIR="$target_dir"
 venv="$target_dir/rl-python-venv"
-python="${PYTHON:-python3}"
-
-# The versions this suite was verified with (minigrid 3.2.0 and its pygame-ce for the side-by-side
-# MiniGrid tests, tests/test_minigrid.py, and for Gymnasium's HumanRendering; moviepy for
-# Gymnasium's RecordVideo; mujoco for the MuJoCo v5 ids beside Gymnasium's, tests/test_mujoco.py,
-# and the Rust tests of rl-mujoco, which find its library through this venv; imageio for
-# Gymnasium's MuJoCo renderer, which the MuJoCo frames use, tests/test_mujoco_frames.py).
-# wheel.sh pins the same test packages.
-pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 maturin==1.16.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0 imageio==2.38.1)
-
-if ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)'; then
-    echo "ci.sh: $python is older than Python 3.10, which rlrs needs" >&2
-    exit 1
-fi
-if [ ! -x "$venv/bin/python" ]; then
-    echo "ci.sh: creating the virtualenv $venv"
-    "$python" -m venv "$venv"
-fi
-stamp="$venv/.rl-python-pins"
-if [ "$(cat "$stamp" 2>/dev/null || true)" != "${pins[*]}" ]; then
-    echo "ci.sh: installing ${pins[*]}"
-    # --no-compile: no bytecode for every module up front (half of pip's time here); Python
-    # compiles the few modules the tests import when it first imports them.
-    "$venv/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check "${pins[@]}"
-    echo "${pins[*]}" > "$stamp"
-fi
+# The developers' virtualenv with the pinned packages (venv.sh; CI's step `venv` made it already).
+bash "$crate_dir/venv.sh"
 
 echo "ci.sh: the wheel, and the package's tests against it (wheel.sh)"
 bash "$crate_dir/wheel.sh"

@@ -569,10 +569,11 @@ const BABYAI_IDS: [&str; 3] = [
 ];
 
 /// Whether the every-id tests leave `id` out: the MiniGrid and BabyAI ids outside their
-/// lists, and the MuJoCo ids, which need the MuJoCo library at run time (absent from CI's
-/// test step, which runs before the Python step installs it) and whose vectors by id are
-/// rl-mujoco's own `tests/batch.rs` (against single environments, f64 and f32 rows, both
-/// autoreset modes, reset infos; skipped with a reason without the library).
+/// lists, and the MuJoCo ids, which need the MuJoCo library at run time (this test does not
+/// load it) and whose vectors by id are rl-mujoco's own `tests/batch.rs` (against single
+/// environments, f64 and f32 rows, both autoreset modes, reset infos; it loads the library
+/// from `target/rl-python-venv`, which CI's step `venv` makes, and skips with a reason
+/// without it).
 fn left_out(id: &str) -> bool {
     (id.starts_with("MiniGrid-") && !MINIGRID_IDS.contains(&id))
         || (id.starts_with("BabyAI-") && !BABYAI_IDS.contains(&id))

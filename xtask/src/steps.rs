@@ -77,7 +77,7 @@ pub(crate) struct Step {
 /// six criterion binaries after the test step took 18 s of processor time (measured with
 /// `cargo clean -p rl-benches` then `cargo build --workspace --all-features --benches`, which
 /// builds them; `benches/compare/run.sh` runs them), plus criterion's own build on a cold CI.
-pub(crate) static STEPS: [Step; 11] = [
+pub(crate) static STEPS: [Step; 12] = [
     Step {
         name: "tidy",
         summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
@@ -126,6 +126,17 @@ pub(crate) static STEPS: [Step; 11] = [
         },
         remedy: "run 'cargo clippy --workspace --all-targets --all-features -- -D warnings' \
                  and fix the warnings",
+    },
+    Step {
+        name: "venv",
+        summary: "bash crates/rl-python/venv.sh: the developers' virtualenv target/rl-python-venv \
+                  with the pinned Python packages, before the tests, so that the Rust tests of \
+                  the MuJoCo ids find the library of its mujoco package and run",
+        action: Action::Script {
+            path: "crates/rl-python/venv.sh",
+        },
+        remedy: "run 'bash crates/rl-python/venv.sh' and fix what it reports (it needs python3 \
+                 3.10 or later with the venv module, and PyPI on the first run)",
     },
     Step {
         name: "test",
@@ -641,7 +652,7 @@ mod tests {
         assert_eq!(
             names,
             [
-                "tidy", "layering", "fmt", "clippy", "test", "doc", "examples", "guides",
+                "tidy", "layering", "fmt", "clippy", "venv", "test", "doc", "examples", "guides",
                 "package", "fuzz", "python"
             ]
         );

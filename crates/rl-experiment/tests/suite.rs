@@ -21,7 +21,7 @@ pub const TEST_IDS: &[&str] = &[constraints::ID];
 
 /// Opens the MuJoCo library for the tests of the MuJoCo ids, as rl-mujoco's tests find it: the
 /// `mujoco` package of the developers' virtualenv (`target/rl-python-venv`, which
-/// `crates/rl-python/ci.sh` makes), unless `RL_MUJOCO_LIBRARY` or `RL_MUJOCO_PYTHON` name
+/// `crates/rl-python/venv.sh`, CI's step `venv`, makes), unless `RL_MUJOCO_LIBRARY` or `RL_MUJOCO_PYTHON` name
 /// another, else the Python on `PATH`. Returns why not where none is found (the tests that need
 /// it then say so and check the rest).
 pub fn mujoco_library() -> Result<(), String> {

@@ -6,7 +6,7 @@
 //!
 //! The tests need the MuJoCo library: they find it as the crate does (`RL_MUJOCO_LIBRARY`,
 //! `RL_MUJOCO_PYTHON`), else through the Python package's test venv
-//! (`target/rl-python-venv`, which `crates/rl-python/ci.sh` makes with `mujoco` installed),
+//! (`target/rl-python-venv`, which `crates/rl-python/venv.sh`, CI's step `venv`, makes with `mujoco` installed),
 //! else through `python3`; without it they print why and pass without checking.
 
 use std::path::{Path, PathBuf};

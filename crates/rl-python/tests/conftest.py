@@ -36,10 +36,28 @@ BABYAI_SLICE = [
 ]
 
 
+def family(rust_id: str) -> str:
+    """The class of environments ``rust_id`` belongs to: the entry point Gymnasium's registry
+    gives the reference id (Gymnasium's and minigrid's classes; the ids of one class differ
+    only in keyword arguments), else the id's first word (``GridWorld``, ``FastCartPole``)."""
+    import gymnasium as gym
+
+    try:
+        import minigrid  # noqa: F401  (registers minigrid's ids)
+    except ImportError:
+        pass
+    try:
+        entry = gym.spec(rust_id).entry_point
+    except gym.error.Error:
+        return rust_id.split("-")[0]
+    return entry if isinstance(entry, str) else f"{entry.__module__}:{entry.__qualname__}"
+
+
 def every_id(ids):
     """``ids`` (id strings) for a test over every id: all of them with
-    ``RLRS_TEST_EVERY_ID=1``, else every id but the BabyAI levels outside
-    :data:`BABYAI_SLICE`."""
+    ``RLRS_TEST_EVERY_ID=1``; else the BabyAI levels of :data:`BABYAI_SLICE` and, of the other
+    ids, the first of each :func:`family` (every Gymnasium and minigrid class once: 45 ids of
+    113), which halves the suite's time in CI."""
     import os
 
     ids = list(ids)
@@ -49,7 +67,18 @@ def every_id(ids):
     assert not missing or not any(i.startswith("BabyAI-") for i in ids), (
         f"BABYAI_SLICE names ids that are not registered: {missing}"
     )
-    return [i for i in ids if not i.startswith("BabyAI-") or i in BABYAI_SLICE]
+    seen = set()
+    chosen = []
+    for i in ids:
+        if i.startswith("BabyAI-"):
+            if i in BABYAI_SLICE:
+                chosen.append(i)
+            continue
+        key = family(i)
+        if key not in seen:
+            seen.add(key)
+            chosen.append(i)
+    return chosen
 
 
 _MUJOCO_OPENGL: list[tuple[str | None, str]] = []
