@@ -62,6 +62,11 @@ struct Episode {
 /// (KeyInBox, the PutNext*Carrying levels, a few episodes of other levels), the episode is
 /// given up or the run fails, as [`BotParams::on_error`] says.
 ///
+/// Outside the harness, build it with [`make_agent_for`](super::make_agent_for) and call
+/// [`act_on_state`](Agent::act_on_state) with [`EnvironmentState::of`] the environment at each
+/// step: `examples/babyai_bot.rs` does so to write demonstrations (observations and actions,
+/// one JSON line per step).
+///
 /// ```
 /// use rl_experiment::{catalog, run_once, ExperimentConfig};
 ///
