@@ -153,8 +153,9 @@ pub trait Domain {
 
     /// The info a reset that starts an episode in `state` reports (Gymnasium's MuJoCo
     /// environments' `_get_reset_info`: the x position, ...). Empty by default; read by
-    /// [`RegisteredEnvironment::reset_info`](crate::registry::RegisteredEnvironment::reset_info)
-    /// for the Python package's `reset`.
+    /// [`Environment::reset_info`](crate::Environment::reset_info) of a
+    /// [`Simulator`](crate::Simulator) (the Python package's `reset`, vectors of copies) and by
+    /// vectors by id.
     fn reset_info(&self, state: &Self::State) -> crate::Info {
         let _ = state;
         crate::Info::new()

@@ -129,6 +129,10 @@ where
         self.inner.seed(seed);
     }
 
+    fn reset_info(&self) -> crate::Info {
+        self.inner.reset_info()
+    }
+
     fn mode(&self) -> Mode {
         self.inner.mode()
     }

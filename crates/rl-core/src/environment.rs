@@ -78,6 +78,16 @@ pub trait Environment {
     /// Reseeds the random generator: the next episodes depend only on `seed` and the actions.
     fn seed(&mut self, seed: u64);
 
+    /// The info of the reset that started the current episode, what Gymnasium's `reset`
+    /// returns beside the observation ([`Domain::reset_info`](crate::Domain::reset_info) of a
+    /// [`Simulator`](crate::Simulator)'s first state: Gymnasium's MuJoCo environments'
+    /// positions); empty by default and before the first reset. Read right after a reset,
+    /// before the first step. Wrappers pass their inner environment's on; vectors of copies
+    /// (rl-wrappers' `EnvironmentBatch`) report it as `SyncVectorEnv` reports reset infos.
+    fn reset_info(&self) -> crate::Info {
+        crate::Info::new()
+    }
+
     /// The mode of the current (or last) episode.
     fn mode(&self) -> Mode;
 
@@ -215,6 +225,9 @@ impl<E: Environment + ?Sized> Environment for Box<E> {
     }
     fn seed(&mut self, seed: u64) {
         (**self).seed(seed);
+    }
+    fn reset_info(&self) -> crate::Info {
+        (**self).reset_info()
     }
     fn mode(&self) -> Mode {
         (**self).mode()

@@ -27,13 +27,6 @@ pub trait RegisteredEnvironment:
         ActionSpace = AnySpace,
     > + Send
 {
-    /// The info of the reset that started the current episode ([`Domain::reset_info`] of its
-    /// first state; empty by default and before the first reset). Read right after a reset,
-    /// before the first step.
-    fn reset_info(&self) -> crate::Info {
-        crate::Info::new()
-    }
-
     /// The current state in the domain's serde form (the last one after an episode ended);
     /// `None` before the first reset, or when the registration declared no state access
     /// ([`Registration::with_state`](crate::registry::Registration::with_state)).
@@ -110,8 +103,8 @@ pub type BoxedRegisteredEnvironment = Box<dyn RegisteredEnvironment>;
 
 /// Reads and writes a domain's state as JSON.
 pub(crate) struct StateFns<D: Domain> {
-    pub(crate) to_json: fn(&D::State) -> Option<Value>,
-    pub(crate) from_json: fn(&Value) -> Result<D::State, String>,
+    pub(crate) to_json: fn(&D, &D::State) -> Option<Value>,
+    pub(crate) from_json: fn(&D, &Value) -> Result<D::State, String>,
 }
 
 impl<D: Domain> Clone for StateFns<D> {
@@ -232,6 +225,10 @@ impl<D: Domain + 'static> Environment for Episode<D> {
         self.simulator.seed(seed);
     }
 
+    fn reset_info(&self) -> crate::Info {
+        self.simulator.reset_info()
+    }
+
     fn mode(&self) -> Mode {
         self.simulator.mode()
     }
@@ -308,19 +305,10 @@ where
     D::ObservationSpace: DynamicSpace,
     D::ActionSpace: DynamicSpace,
 {
-    fn reset_info(&self) -> crate::Info {
-        let episode = self.inner();
-        episode
-            .simulator
-            .state()
-            .map(|state| episode.simulator.domain().reset_info(state))
-            .unwrap_or_default()
-    }
-
     fn state(&self) -> Option<Value> {
         let episode = self.inner();
         let state = episode.simulator.state()?;
-        (episode.fns.state?.to_json)(state)
+        (episode.fns.state?.to_json)(episode.simulator.domain(), state)
     }
 
     fn reset_to_state(&mut self, state: &Value, mode: Mode) -> Result<AnyElement, CoreError> {
@@ -336,7 +324,7 @@ where
                 ),
             )
         };
-        let typed = (fns.from_json)(state).map_err(refuse)?;
+        let typed = (fns.from_json)(self.inner().simulator.domain(), state).map_err(refuse)?;
         let domain = self.inner().simulator.domain();
         domain.check_state(&typed).map_err(refuse)?;
         let observation = domain.observe(&typed);
@@ -375,9 +363,10 @@ where
         });
         let episode_json = match (simulator.progress(), simulator.state()) {
             (Some((ended, steps)), Some(state)) => {
-                let state = (fns.to_json)(state).ok_or(CoreError::Unsupported {
-                    operation: "a snapshot of a state with no JSON form",
-                })?;
+                let state =
+                    (fns.to_json)(simulator.domain(), state).ok_or(CoreError::Unsupported {
+                        operation: "a snapshot of a state with no JSON form",
+                    })?;
                 serde_json::json!({"state": state, "steps": steps, "ended": ended})
             }
             _ => Value::Null,
@@ -437,7 +426,7 @@ where
                 let state = episode
                     .get("state")
                     .ok_or_else(|| refuse("no `episode.state`".to_owned()))?;
-                let typed = (fns.from_json)(state)
+                let typed = (fns.from_json)(self.inner().simulator.domain(), state)
                     .map_err(|reason| refuse(format!("`episode.state`: {reason}")))?;
                 self.inner()
                     .simulator

@@ -833,9 +833,23 @@ where
         D::State: Serialize + DeserializeOwned,
     {
         self.capabilities.state = Some(StateFns {
-            to_json: |state| serde_json::to_value(state).ok(),
-            from_json: |value| D::State::deserialize(value).map_err(|error| error.to_string()),
+            to_json: |_, state| serde_json::to_value(state).ok(),
+            from_json: |_, value| D::State::deserialize(value).map_err(|error| error.to_string()),
         });
+        self
+    }
+
+    /// Declares, as [`with_state`](Self::with_state) does, that the domain's states read and
+    /// write as JSON, through the domain's own functions rather than their serde form: for
+    /// states that need the domain to be read back (MuJoCo's `mjData`, made for the domain's
+    /// compiled model). `to_json` gives `None` for a state with no JSON form; `from_json`
+    /// says why a value is not a state of the domain.
+    pub fn with_state_json(
+        mut self,
+        to_json: fn(&D, &D::State) -> Option<Value>,
+        from_json: fn(&D, &Value) -> Result<D::State, String>,
+    ) -> Self {
+        self.capabilities.state = Some(StateFns { to_json, from_json });
         self
     }
 

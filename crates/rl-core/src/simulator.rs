@@ -357,6 +357,14 @@ impl<D: Domain> Environment for Simulator<D> {
         self.rng = NumpyGenerator::seed_from_u64(seed);
     }
 
+    /// [`Domain::reset_info`] of the current state (read right after a reset: the first
+    /// state's); empty before the first reset.
+    fn reset_info(&self) -> crate::Info {
+        self.state()
+            .map(|state| self.domain.reset_info(state))
+            .unwrap_or_default()
+    }
+
     fn constraint_name(&self, index: usize) -> Option<&str> {
         self.constraints.as_ref()?.name(index)
     }

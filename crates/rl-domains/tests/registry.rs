@@ -349,3 +349,44 @@ fn states_set_from_outside_are_validated() {
         .expect("a free cell");
     assert_eq!(env.state(), Some(json!({"row": 0, "col": 1})));
 }
+
+/// The toy text's resets report Gymnasium's `{"prob": 1}` (Taxi's `1.0`), the info its
+/// `reset` returns: by the environment by id (`Environment::reset_info`) and by the batches a
+/// vector by id steps (`BatchStates::reset_info`, what it writes into its reset infos);
+/// Blackjack's and CartPole's reset nothing.
+#[test]
+fn toy_text_resets_report_gymnasiums_prob() {
+    use rand::SeedableRng;
+    use rl_core::NumpyGenerator;
+
+    let cases = [
+        ("FrozenLake-v1", Some(json!(1))),
+        ("FrozenLake8x8-v1", Some(json!(1))),
+        ("CliffWalking-v1", Some(json!(1))),
+        ("CliffWalkingSlippery-v1", Some(json!(1))),
+        ("Taxi-v4", Some(json!(1.0))),
+        ("Blackjack-v1", None),
+        ("CartPole-v1", None),
+    ];
+    for (id, prob) in cases {
+        let built = registry::build(id, None).expect("registered");
+        let mut env = built.registered_environment(3);
+        assert!(env.reset_info().is_empty(), "{id}: before the first reset");
+        env.reset(Mode::Training).expect("reset");
+        let info = env.reset_info();
+        assert_eq!(info.get("prob"), prob.as_ref(), "{id}");
+        assert_eq!(info.iter().count(), usize::from(prob.is_some()), "{id}");
+        let mut batch = built.batch_states(2);
+        use rl_spaces::FlattenSpace;
+        let mut row = vec![0.0f32; env.observation_space().flat_dim()];
+        let mut rng = NumpyGenerator::seed_from_u64(1);
+        batch
+            .reset_at(1, Mode::Training, &mut rng, &mut row)
+            .expect("reset");
+        assert_eq!(
+            batch.reset_info(1).get("prob"),
+            prob.as_ref(),
+            "{id}: batch"
+        );
+    }
+}

@@ -115,6 +115,10 @@ where
         self.inner.mode()
     }
 
+    fn reset_info(&self) -> rl_core::Info {
+        self.inner.reset_info()
+    }
+
     fn discount(&self) -> f64 {
         self.inner.discount()
     }

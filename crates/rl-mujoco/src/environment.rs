@@ -250,6 +250,84 @@ impl<T: Task> MujocoDomain<T> {
         &self.setup
     }
 
+    /// The JSON form of `state` (what pickles and `state()` carry; `None` for a model with
+    /// plugins): `{"mujoco": VERSION, "model": NAME, "bytes": HEX}`, `HEX` the state's bytes
+    /// ([`Data::to_bytes`]: its time and main buffer, every array of numbers of the state)
+    /// in hexadecimal. Read back by [`state_from_json`](Self::state_from_json), it steps,
+    /// observes and draws as `state`, bit for bit, with the same MuJoCo version and model.
+    pub fn state_to_json(&self, state: &Data) -> Option<serde_json::Value> {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let bytes = state.to_bytes()?;
+        let mut text = String::with_capacity(2 * bytes.len());
+        for byte in bytes {
+            text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+            text.push(char::from(DIGITS[usize::from(byte & 15)]));
+        }
+        Some(serde_json::json!({
+            "mujoco": state.model().library().version_text(),
+            "model": self.setup.xml_file(),
+            "bytes": text,
+        }))
+    }
+
+    /// A state of this environment's model from the JSON of
+    /// [`state_to_json`](Self::state_to_json), or why `value` is not one (another MuJoCo
+    /// version, bytes of another length, not hexadecimal).
+    pub fn state_from_json(&self, value: &serde_json::Value) -> Result<Data, String> {
+        let model = self.setup.model();
+        let version = model.library().version_text();
+        match value.get("mujoco").and_then(serde_json::Value::as_str) {
+            Some(given) if given == version => {}
+            Some(given) => {
+                return Err(format!(
+                    "a state of MuJoCo {given}; this environment runs MuJoCo {version}, whose \
+                     states are laid out otherwise"
+                ));
+            }
+            None => {
+                return Err(
+                    "not a MuJoCo state: no `mujoco` version (a state is {\"mujoco\", \
+                     \"model\", \"bytes\"})"
+                        .into(),
+                );
+            }
+        }
+        let text = value
+            .get("bytes")
+            .and_then(serde_json::Value::as_str)
+            .ok_or("`bytes` is not a string of hexadecimal digits")?;
+        let mut data = Data::new(Arc::clone(model)).map_err(|error| error.to_string())?;
+        let expected = data.bytes_len();
+        if text.len() != 2 * expected {
+            return Err(format!(
+                "`bytes` holds {} hexadecimal digits; a state of {} is {} ({expected} bytes)",
+                text.len(),
+                self.setup.xml_file(),
+                2 * expected
+            ));
+        }
+        let digit = |character: u8| match character {
+            b'0'..=b'9' => Some(character - b'0'),
+            b'a'..=b'f' => Some(character - b'a' + 10),
+            b'A'..=b'F' => Some(character - b'A' + 10),
+            _ => None,
+        };
+        let bytes = text
+            .as_bytes()
+            .chunks_exact(2)
+            .enumerate()
+            .map(|(index, pair)| match (digit(pair[0]), digit(pair[1])) {
+                (Some(high), Some(low)) => Ok((high << 4) | low),
+                _ => Err(format!(
+                    "`bytes` is not hexadecimal at character {}",
+                    2 * index
+                )),
+            })
+            .collect::<Result<Vec<u8>, String>>()?;
+        data.set_bytes(&bytes).map_err(|error| error.to_string())?;
+        Ok(data)
+    }
+
     /// Calls `write` with the observation of `state` as a slice, without allocating for
     /// observations of up to 512 entries.
     fn with_observation<O>(&self, state: &Data, write: impl FnOnce(&[f64]) -> O) -> O {

@@ -36,7 +36,8 @@ pub enum MujocoError {
         /// The bytes one state takes (`narena + nbuffer + sizeof(mjData)`).
         bytes: usize,
     },
-    /// A state could not be copied into an `mjData` made elsewhere ([`Data::copy_into_raw`](crate::Data::copy_into_raw)).
+    /// A state could not be copied into an `mjData` made elsewhere ([`Data::copy_into_raw`](crate::Data::copy_into_raw)),
+    /// or read back from bytes ([`Data::set_bytes`](crate::Data::set_bytes)).
     #[error("a state of the MuJoCo model {model} cannot be copied there: {reason}")]
     Copy {
         /// The model's file or name.

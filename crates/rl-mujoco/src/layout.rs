@@ -30,12 +30,14 @@ pub(crate) struct Layout {
     pub(crate) model_ntendon: Field,
     pub(crate) model_narena: Field,
     pub(crate) model_nbuffer: Field,
+    pub(crate) model_nplugin: Field,
     pub(crate) model_timestep: Field,
     pub(crate) model_qpos0: Field,
     pub(crate) model_body_mass: Field,
     pub(crate) model_actuator_ctrlrange: Field,
     pub(crate) data_narena: Field,
     pub(crate) data_nbuffer: Field,
+    pub(crate) data_buffer: Field,
     pub(crate) data_time: Field,
     pub(crate) data_qpos: Field,
     pub(crate) data_qvel: Field,
@@ -81,6 +83,7 @@ impl Layout {
             self.model_ntendon,
             self.model_narena,
             self.model_nbuffer,
+            self.model_nplugin,
         ];
         let data_sizes = [self.data_narena, self.data_nbuffer];
         let words = [
@@ -90,6 +93,7 @@ impl Layout {
             self.model_actuator_ctrlrange,
         ];
         let data = [
+            self.data_buffer,
             self.data_time,
             self.data_qpos,
             self.data_qvel,

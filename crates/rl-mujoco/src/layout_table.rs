@@ -38,6 +38,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 776,
             size: 8,
         },
+        model_nplugin: Field {
+            offset: 576,
+            size: 8,
+        },
         model_timestep: Field {
             offset: 792,
             size: 8,
@@ -56,6 +60,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         },
         data_narena: Field { offset: 0, size: 8 },
         data_nbuffer: Field { offset: 8, size: 8 },
+        data_buffer: Field {
+            offset: 160672,
+            size: 8,
+        },
         data_time: Field {
             offset: 160648,
             size: 8,
@@ -157,6 +165,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 776,
             size: 8,
         },
+        model_nplugin: Field {
+            offset: 568,
+            size: 8,
+        },
         model_timestep: Field {
             offset: 792,
             size: 8,
@@ -175,6 +187,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         },
         data_narena: Field { offset: 0, size: 8 },
         data_nbuffer: Field { offset: 8, size: 8 },
+        data_buffer: Field {
+            offset: 160672,
+            size: 8,
+        },
         data_time: Field {
             offset: 160648,
             size: 8,
@@ -276,6 +292,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
             offset: 776,
             size: 8,
         },
+        model_nplugin: Field {
+            offset: 568,
+            size: 8,
+        },
         model_timestep: Field {
             offset: 792,
             size: 8,
@@ -294,6 +314,10 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         },
         data_narena: Field { offset: 0, size: 8 },
         data_nbuffer: Field { offset: 8, size: 8 },
+        data_buffer: Field {
+            offset: 160672,
+            size: 8,
+        },
         data_time: Field {
             offset: 160648,
             size: 8,

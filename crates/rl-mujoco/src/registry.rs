@@ -163,6 +163,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Ant::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Ant>::state_to_json,
+            MujocoDomain::<Ant>::state_from_json,
+        )
         .with_settings(settings::<Ant>())
         .register(),
         Registration::new(
@@ -171,6 +175,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             HalfCheetah::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<HalfCheetah>::state_to_json,
+            MujocoDomain::<HalfCheetah>::state_from_json,
+        )
         .with_settings(settings::<HalfCheetah>())
         .register(),
         Registration::new(
@@ -179,6 +187,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Hopper::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Hopper>::state_to_json,
+            MujocoDomain::<Hopper>::state_from_json,
+        )
         .with_settings(settings::<Hopper>())
         .register(),
         Registration::new(
@@ -187,6 +199,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Humanoid::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Humanoid>::state_to_json,
+            MujocoDomain::<Humanoid>::state_from_json,
+        )
         .with_settings(settings::<Humanoid>())
         .register(),
         Registration::new(
@@ -195,6 +211,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             HumanoidStandup::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<HumanoidStandup>::state_to_json,
+            MujocoDomain::<HumanoidStandup>::state_from_json,
+        )
         .with_settings(settings::<HumanoidStandup>())
         .register(),
         Registration::new(
@@ -203,6 +223,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             InvertedDoublePendulum::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<InvertedDoublePendulum>::state_to_json,
+            MujocoDomain::<InvertedDoublePendulum>::state_from_json,
+        )
         .with_settings(settings::<InvertedDoublePendulum>())
         .register(),
         Registration::new(
@@ -211,6 +235,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             InvertedPendulum::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<InvertedPendulum>::state_to_json,
+            MujocoDomain::<InvertedPendulum>::state_from_json,
+        )
         .with_settings(inverted_pendulum_settings())
         .register(),
         Registration::new(
@@ -219,6 +247,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Pusher::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Pusher>::state_to_json,
+            MujocoDomain::<Pusher>::state_from_json,
+        )
         .with_settings(settings::<Pusher>())
         .register(),
         Registration::new(
@@ -227,6 +259,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Reacher::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Reacher>::state_to_json,
+            MujocoDomain::<Reacher>::state_from_json,
+        )
         .with_settings(settings::<Reacher>())
         .register(),
         Registration::new(
@@ -235,6 +271,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Swimmer::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Swimmer>::state_to_json,
+            MujocoDomain::<Swimmer>::state_from_json,
+        )
         .with_settings(settings::<Swimmer>())
         .register(),
         Registration::new(
@@ -243,6 +283,10 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             Walker2d::domain,
         )
         .with_documentation(DOCUMENTATION)
+        .with_state_json(
+            MujocoDomain::<Walker2d>::state_to_json,
+            MujocoDomain::<Walker2d>::state_from_json,
+        )
         .with_settings(settings::<Walker2d>())
         .register(),
     ]

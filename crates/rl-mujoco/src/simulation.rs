@@ -14,7 +14,8 @@ use std::ffi::{CString, c_void};
 use std::fmt;
 use std::path::Path;
 use std::ptr::NonNull;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::error::MujocoError;
 use crate::layout::{Field, Layout};
@@ -37,6 +38,8 @@ pub struct Sizes {
     pub nsite: usize,
     /// Tendons (`ntendon`).
     pub ntendon: usize,
+    /// Plugins (`nplugin`).
+    pub nplugin: usize,
     /// The bytes `mj_makeData` allocates for one state: its arena (`narena`, the stack
     /// included), its buffer (`nbuffer`) and the `mjData` struct itself.
     pub data_bytes: usize,
@@ -48,7 +51,26 @@ pub struct Model {
     library: &'static Library,
     sizes: Sizes,
     name: String,
+    /// The `mjData` of dropped states, kept (up to [`SPARE_DATA`]) for the next clones, so that
+    /// a clone of a state reuses one rather than allocating a new `mjData` (its arena, about
+    /// 14 MB for Gymnasium's models): what stepping a state by `Domain::step`, which clones it,
+    /// would otherwise cost on every step.
+    spare: Mutex<Vec<SpareData>>,
+    /// How many `mjData` were made for it (`mj_makeData`).
+    made: AtomicUsize,
 }
+
+/// How many dropped `mjData` a model keeps for reuse: enough for a few threads that each
+/// clone a state and drop the one before.
+const SPARE_DATA: usize = 8;
+
+/// An `mjData` of a model that no `Data` owns, kept for reuse.
+struct SpareData(NonNull<c_void>);
+
+// SAFETY: an mjData that nothing reads or writes until a `Data` takes it back, moved between
+// threads whole (as `Data` is `Send`).
+#[allow(unsafe_code)]
+unsafe impl Send for SpareData {}
 
 // SAFETY: an mjModel is never written after compilation (every function this crate calls
 // takes it `const`), so it may be shared and sent between threads; MuJoCo's own thread pools
@@ -188,6 +210,7 @@ impl Model {
                 nbody: read_size(base, layout.model_nbody),
                 nsite: read_size(base, layout.model_nsite),
                 ntendon: read_size(base, layout.model_ntendon),
+                nplugin: read_size(base, layout.model_nplugin),
                 data_bytes: read_size(base, layout.model_narena)
                     .saturating_add(read_size(base, layout.model_nbuffer))
                     .saturating_add(layout.data_size),
@@ -198,6 +221,8 @@ impl Model {
             library,
             sizes,
             name: name.to_owned(),
+            spare: Mutex::new(Vec::new()),
+            made: AtomicUsize::new(0),
         })
     }
 
@@ -214,6 +239,13 @@ impl Model {
     /// The file or name it was loaded from.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// How many `mjData` have been made for this model (`mj_makeData`, by [`Data::new`] and
+    /// by clones that found no dropped one to reuse): what shows that stepping by clones
+    /// allocates no new state.
+    pub fn data_made(&self) -> usize {
+        self.made.load(Ordering::Relaxed)
     }
 
     fn layout(&self) -> &'static Layout {
@@ -305,8 +337,13 @@ impl Model {
 impl Drop for Model {
     #[allow(unsafe_code)]
     fn drop(&mut self) {
+        let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for SpareData(data) in spare.drain(..) {
+            // SAFETY: a spare mjData of this model, owned by nothing else, deleted once.
+            unsafe { (self.library.functions.delete_data)(data.as_ptr()) };
+        }
         // SAFETY: the model is owned, live, and deleted once; every `Data` made for it holds
-        // an `Arc` of it, so none outlives it.
+        // an `Arc` of it, so none outlives it, and its spare data were deleted above.
         unsafe { (self.library.functions.delete_model)(self.pointer.as_ptr()) };
     }
 }
@@ -361,6 +398,7 @@ impl Data {
             model: model.name.clone(),
             reason: "MuJoCo could not allocate its data (mj_makeData)".into(),
         })?;
+        model.made.fetch_add(1, Ordering::Relaxed);
         Ok(Data { pointer, model })
     }
 
@@ -567,6 +605,86 @@ impl Data {
 }
 
 impl Data {
+    /// The length of [`to_bytes`](Self::to_bytes)' bytes: 8 and the main buffer's
+    /// (`nbuffer` of the `mjData`, the same for every state of a model).
+    #[allow(unsafe_code)]
+    pub fn bytes_len(&self) -> usize {
+        // SAFETY: a live mjData; `nbuffer` is one of its size fields.
+        8 + unsafe { read_size(self.base(), self.layout().data_nbuffer) }
+    }
+
+    /// This state as bytes, or `None` for a model with plugins (their data are pointers): the
+    /// simulation time (`time`, 8 bytes, little-endian) then the main buffer's `nbuffer`
+    /// bytes as they lie in memory (native byte order), which hold every array of numbers of
+    /// the state: the integration state (`qpos`, `qvel`, `act`, `qacc_warmstart`, `ctrl`,
+    /// the applied forces, ...) and everything MuJoCo derived during the last step (`xpos`,
+    /// `xipos`, `cinert`, `cvel`, `cfrc_ext`, ...), so that a state read back by
+    /// [`set_bytes`](Self::set_bytes) observes, steps and draws as this one, bit for bit.
+    /// Left out: the arena (the last step's contacts and constraint rows, which the next step
+    /// computes afresh before reading them) and the struct's counters and statistics.
+    #[allow(unsafe_code)]
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        if self.model.sizes.nplugin > 0 {
+            return None;
+        }
+        let len = self.bytes_len() - 8;
+        let mut bytes = Vec::with_capacity(len + 8);
+        bytes.extend_from_slice(&self.time().to_le_bytes());
+        // SAFETY: a live mjData, whose `buffer` holds its `nbuffer` bytes (mj_makeData
+        // allocated it so), only read.
+        unsafe {
+            let buffer: *const u8 = read_word(self.base(), self.layout().data_buffer);
+            if !buffer.is_null() && len > 0 {
+                bytes.extend_from_slice(std::slice::from_raw_parts(buffer, len));
+            }
+        }
+        Some(bytes)
+    }
+
+    /// Sets this state from the bytes of [`to_bytes`](Self::to_bytes) of a state of the same
+    /// model (compiled from the same file by the same MuJoCo version). Refuses, changing
+    /// nothing, bytes of another length and a model with plugins.
+    #[allow(unsafe_code)]
+    pub fn set_bytes(&mut self, bytes: &[u8]) -> Result<(), MujocoError> {
+        let refuse = |reason: String| MujocoError::Copy {
+            model: self.model.name.clone(),
+            reason,
+        };
+        if self.model.sizes.nplugin > 0 {
+            return Err(refuse(
+                "the model has plugins, whose data cannot be read back".into(),
+            ));
+        }
+        let expected = self.bytes_len();
+        if bytes.len() != expected {
+            return Err(refuse(format!(
+                "{} bytes given; a state of this model is {expected} bytes (8 for the time, \
+                 {} for the buffer)",
+                bytes.len(),
+                expected - 8
+            )));
+        }
+        let (time, buffer_bytes) = bytes.split_at(8);
+        let mut word = [0u8; 8];
+        word.copy_from_slice(time);
+        let time = f64::from_le_bytes(word);
+        let layout = self.layout();
+        let base = self.pointer.as_ptr().cast::<u8>();
+        // SAFETY: a live mjData borrowed mutably: `time` is an mjtNum of the struct, and
+        // `buffer` holds its `nbuffer` bytes, the length of `buffer_bytes` (checked above);
+        // neither overlaps a Rust borrow.
+        unsafe {
+            base.add(layout.data_time.offset)
+                .cast::<f64>()
+                .write_unaligned(time);
+            let buffer: *mut u8 = read_word(base.cast_const(), layout.data_buffer);
+            if !buffer.is_null() && !buffer_bytes.is_empty() {
+                std::ptr::copy_nonoverlapping(buffer_bytes.as_ptr(), buffer, buffer_bytes.len());
+            }
+        }
+        Ok(())
+    }
+
     /// The `mjData` itself, for MuJoCo calls made elsewhere (valid while this `Data` lives;
     /// writing through it is the caller's `unsafe` business).
     pub fn as_ptr(&self) -> NonNull<c_void> {
@@ -627,13 +745,26 @@ impl Data {
 }
 
 impl Clone for Data {
-    /// A new `mjData` holding a copy of this one (`mj_makeData`, then `mj_copyData`).
+    /// An `mjData` holding a copy of this one (`mj_copyData`): one the model kept from a
+    /// dropped state where it has one (no allocation), else a new one (`mj_makeData`).
     ///
     /// # Panics
-    /// When MuJoCo cannot allocate the copy (out of memory).
+    /// When MuJoCo cannot allocate a new copy (out of memory).
     fn clone(&self) -> Data {
-        let mut copy = Data::new(Arc::clone(&self.model))
-            .unwrap_or_else(|error| panic!("cloning MuJoCo data: {error}"));
+        let spare = self
+            .model
+            .spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let mut copy = match spare {
+            Some(SpareData(pointer)) => Data {
+                pointer,
+                model: Arc::clone(&self.model),
+            },
+            None => Data::new(Arc::clone(&self.model))
+                .unwrap_or_else(|error| panic!("cloning MuJoCo data: {error}")),
+        };
         copy.copy_from(self);
         copy
     }
@@ -646,8 +777,20 @@ impl Clone for Data {
 }
 
 impl Drop for Data {
+    /// Hands the `mjData` to the model for the next clone (up to 8 of them),
+    /// else deletes it.
     #[allow(unsafe_code)]
     fn drop(&mut self) {
+        let mut spare = self
+            .model
+            .spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if spare.len() < SPARE_DATA {
+            spare.push(SpareData(self.pointer));
+            return;
+        }
+        drop(spare);
         // SAFETY: the data is owned, live, and deleted once.
         unsafe { (self.functions().delete_data)(self.pointer.as_ptr()) };
     }

@@ -278,3 +278,137 @@ fn states_copy_into_mjdata_made_elsewhere_and_other_models_are_refused() {
     assert!(error.to_string().contains("another model"), "{error}");
     assert_eq!(ant_data.qpos(), before.as_slice());
 }
+
+#[test]
+fn snapshots_continue_bit_for_bit_and_what_is_no_state_is_refused() {
+    use rl_mujoco::tasks::hopper::Hopper;
+
+    if library_or_skip().is_none() {
+        return;
+    }
+    rl_mujoco::register();
+    // Humanoid's reward reads `xipos` before stepping and its observation `cinert`, `cvel` and
+    // `cfrc_ext`: what the last step derived, not recomputable from the positions.
+    let humanoid = registry::build("Humanoid-v5", None).expect("Humanoid-v5");
+    let mut env = humanoid.registered_environment(3);
+    let space = env.action_space().clone();
+    env.reset(Mode::Training).expect("reset");
+    for t in 0..7 {
+        env.step(&action(&space, 0, t)).expect("step");
+    }
+    let text = serde_json::to_string(&env.snapshot().expect("a snapshot")).expect("JSON");
+    let mut restored = humanoid.registered_environment(99);
+    restored
+        .restore(&serde_json::from_str(&text).expect("JSON"))
+        .expect("a snapshot of the same id");
+    assert_eq!(restored.state(), env.state());
+    for t in 7..60 {
+        let (a, b) = (action(&space, 0, t), action(&space, 0, t));
+        let (mine, theirs) = (env.step(&a), restored.step(&b));
+        let (mine, theirs) = (mine.expect("step"), theirs.expect("step"));
+        assert_eq!(mine.observation, theirs.observation, "step {t}");
+        assert_eq!(mine.value, theirs.value, "step {t}");
+        assert_eq!(
+            (mine.terminated, mine.truncated),
+            (theirs.terminated, theirs.truncated)
+        );
+        assert_eq!(
+            format!("{:?}", mine.info),
+            format!("{:?}", theirs.info),
+            "step {t}"
+        );
+        if mine.terminated || mine.truncated {
+            assert_eq!(
+                env.reset(Mode::Training).expect("reset"),
+                restored.reset(Mode::Training).expect("reset")
+            );
+        }
+    }
+    // What is not a state of Hopper's model is refused with the reason, never a panic.
+    let hopper = Hopper::domain(Default::default()).expect("Hopper-v5");
+    let state = env.state().expect("a JSON state");
+    let version = state["mujoco"].clone();
+    let digits = state["bytes"].as_str().expect("hexadecimal").to_owned();
+    let cases = [
+        (serde_json::json!({}), "no `mujoco` version"),
+        (
+            serde_json::json!({"mujoco": "1.0.0", "bytes": ""}),
+            "MuJoCo 1.0.0",
+        ),
+        (
+            serde_json::json!({"mujoco": version, "bytes": 3}),
+            "not a string",
+        ),
+        (
+            serde_json::json!({"mujoco": version, "bytes": digits}),
+            "hexadecimal digits",
+        ),
+    ];
+    for (value, reason) in cases {
+        let error = hopper
+            .state_from_json(&value)
+            .expect_err("not a Hopper state");
+        assert!(error.contains(reason), "{value:.80}: {error}");
+    }
+    let mut own = Hopper::domain(Default::default())
+        .expect("Hopper-v5")
+        .state_to_json(&rl_core::Domain::initial_state(
+            &hopper,
+            Mode::Training,
+            &mut NumpyGenerator::seed_from_u64(1),
+        ))
+        .expect("a JSON state");
+    let mut text = own["bytes"].as_str().expect("hexadecimal").to_owned();
+    text.replace_range(10..11, "g");
+    own["bytes"] = text.into();
+    let error = hopper.state_from_json(&own).expect_err("not hexadecimal");
+    assert!(error.contains("not hexadecimal at character 10"), "{error}");
+}
+
+#[test]
+fn clones_reuse_the_mjdata_of_dropped_states_and_step_as_the_original() {
+    use rl_core::Domain;
+    use rl_mujoco::tasks::walker2d::Walker2d;
+
+    if library_or_skip().is_none() {
+        return;
+    }
+    // `Domain::step` (not in place) clones the state on every step: the clone takes the mjData
+    // of the state dropped before it (kept by the model) instead of a new one and its arena.
+    let domain = Walker2d::domain(Default::default()).expect("Walker2d-v5");
+    let mut rng = NumpyGenerator::seed_from_u64(4);
+    let mut in_place = domain.initial_state(Mode::Training, &mut rng);
+    let mut state = in_place.clone();
+    let first = state.clone();
+    let reused = first.as_ptr();
+    drop(first);
+    let made = state.model().data_made();
+    let mut seen = std::collections::HashSet::new();
+    for t in 0..40 {
+        let values: Vec<f32> = (0..6)
+            .map(|j| ((t * 5 + j * 3) % 9) as f32 / 4.0 - 1.0)
+            .collect();
+        let action = ArrayD::from_shape_vec(IxDyn(&[6]), values).expect("an action");
+        let outcome = domain.step(&state, &action, Mode::Training, &mut rng);
+        let expected = domain.step_in_place(&mut in_place, &action, Mode::Training, &mut rng);
+        assert_eq!(outcome.value, expected.value, "step {t}");
+        assert_eq!(outcome.next_state.qpos(), in_place.qpos(), "step {t}");
+        assert_eq!(outcome.next_state.xipos(), in_place.xipos(), "step {t}");
+        seen.insert(outcome.next_state.as_ptr());
+        // The state stepped from is dropped here: its mjData serves the next step's clone.
+        state = outcome.next_state;
+        if expected.terminated {
+            break;
+        }
+    }
+    assert!(
+        seen.contains(&reused),
+        "no clone took the dropped state's mjData"
+    );
+    assert_eq!(state.model().data_made(), made, "a step made a new mjData");
+    assert!(
+        seen.len() <= 2,
+        "{} mjData for one chain of steps",
+        seen.len()
+    );
+}

@@ -784,8 +784,10 @@ fn same_key(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || a == b
 }
 
-/// The values of one column of infos: booleans, integers, or floats (integers and floats
-/// together make floats, as Gymnasium's `_add_info` arrays do).
+/// The values of one column of infos: booleans, integers, or floats, of the kind of the value
+/// of the lowest-index environment that has the key, later values cast into it as Gymnasium's
+/// `_add_info` casts them (a float into an integer column truncated: FrozenLake's reset
+/// `prob` 1 beside a step's 0.333 gives 0, as NumPy assigns it).
 enum ColumnValues {
     Bool(Vec<bool>),
     Int(Vec<i64>),
@@ -808,8 +810,10 @@ impl ColumnValues {
         }
     }
 
-    /// Writes `value` at `index`, turning an integer column into floats for a float; false
-    /// when the value does not fit the column (a boolean with numbers, or anything else).
+    /// Writes `value` at `index`, a float into an integer column truncated toward zero (NumPy's
+    /// cast); false when the value does not fit the column (a boolean with numbers, a float
+    /// that is not finite or beyond the integers, anything else), which leaves the key to
+    /// Gymnasium's own `_add_info`.
     fn put(&mut self, index: usize, value: &serde_json::Value) -> bool {
         use serde_json::Value;
         match (&mut *self, value) {
@@ -817,12 +821,14 @@ impl ColumnValues {
             (ColumnValues::Int(values), Value::Number(number)) => match number.as_i64() {
                 Some(integer) => values[index] = integer,
                 None => {
-                    let Some(float) = number.as_f64() else {
-                        return false;
-                    };
-                    let mut floats: Vec<f64> = values.iter().map(|&v| v as f64).collect();
-                    floats[index] = float;
-                    *self = ColumnValues::Float(floats);
+                    // 2^63 as a float: the first float beyond the integers.
+                    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+                    match number.as_f64().map(f64::trunc) {
+                        Some(float) if float.is_finite() && float.abs() < LIMIT => {
+                            values[index] = float as i64;
+                        }
+                        _ => return false,
+                    }
                 }
             },
             (ColumnValues::Float(values), Value::Number(number)) => match number.as_f64() {

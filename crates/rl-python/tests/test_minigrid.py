@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from minigrid.core.mission import MissionSpace
-from minigrid.wrappers import FlatObsWrapper, ImgObsWrapper
+from minigrid.wrappers import FlatObsWrapper, ImgObsWrapper, RGBImgPartialObsWrapper
 
 import rlrs
 from conftest import every_id
@@ -229,6 +229,66 @@ def test_the_vector_batches_as_sync_vector_env(autoreset):
                     assert_same_observation(info["final_obs"][i], info_ref["final_obs"][i], where)
         ours.close()
         theirs.close()
+
+
+@pytest.mark.parametrize(
+    "env_id, wrappers",
+    [
+        ("MiniGrid-Empty-5x5-v0", None),
+        ("BabyAI-GoToRedBallNoDists-v0", None),
+        ("MiniGrid-Empty-5x5-v0", [RGBImgPartialObsWrapper]),
+    ],
+)
+def test_same_step_final_observations_are_the_environments_dicts(env_id, wrappers):
+    # Issue 41: a same-step vector's info["final_obs"] holds what one environment returns, as
+    # SyncVectorEnv hands it on: minigrid's key order (image, direction, mission), not the
+    # space's sorted one, which the batches of reset and step keep (as SyncVectorEnv's do).
+    # Asked for with SyncVectorEnv's own idiom, vector_kwargs, on both.
+    mode = gym.vector.AutoresetMode.SAME_STEP
+    n = 3
+    ours = gym.make_vec(
+        f"rlrs/{env_id}", n, vector_kwargs={"autoreset_mode": mode}, wrappers=wrappers
+    )
+    assert isinstance(ours.unwrapped, rlrs.RustVectorEnv)
+    theirs = gym.make_vec(
+        env_id,
+        n,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": mode},
+        wrappers=wrappers,
+    )
+    mine, _ = ours.reset(seed=3)
+    reference, _ = theirs.reset(seed=3)
+    assert list(mine) == list(reference) == ["direction", "image", "mission"]
+    rng = np.random.default_rng(8)
+    finals = 0
+    for step in range(110):
+        where = f"{env_id} {wrappers} step {step}"
+        actions = rng.integers(0, 3, n)
+        mine, rewards, terminated, truncated, info = ours.step(actions)
+        reference, rewards_ref, terminated_ref, truncated_ref, info_ref = theirs.step(actions)
+        assert list(mine) == list(reference), where
+        np.testing.assert_array_equal(mine["image"], reference["image"], err_msg=where)
+        np.testing.assert_array_equal(rewards, rewards_ref, err_msg=where)
+        np.testing.assert_array_equal(terminated | truncated, terminated_ref | truncated_ref)
+        assert ("final_obs" in info) == ("final_obs" in info_ref), where
+        if "final_obs" not in info_ref:
+            continue
+        np.testing.assert_array_equal(info["_final_obs"], info_ref["_final_obs"], err_msg=where)
+        for i in np.flatnonzero(info_ref["_final_obs"]):
+            final, expected = info["final_obs"][i], info_ref["final_obs"][i]
+            assert type(final) is dict, where
+            assert list(final) == list(expected) == ["image", "direction", "mission"], where
+            assert final["image"].dtype == np.uint8, where
+            np.testing.assert_array_equal(final["image"], expected["image"], err_msg=where)
+            # The value minigrid's gives; its type is the one our single environment gives.
+            assert final["direction"] == expected["direction"], where
+            assert type(final["direction"]) is int, where
+            assert final["mission"] == expected["mission"], where
+            finals += 1
+    assert finals > 0, "no episode ended: the final observations were not compared"
+    ours.close()
+    theirs.close()
 
 
 @pytest.mark.parametrize("tail", [[2, 2, 1, 2, 2], [0] * 12])

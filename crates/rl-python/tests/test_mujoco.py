@@ -82,6 +82,47 @@ def test_steps_equal_gymnasium_bit_for_bit(env_id):
     theirs.close()
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_pickles_continue_as_the_original_and_gymnasium(env_id):
+    """``pickle`` round trip of a stepped environment (issue 41): the copy, the original and
+    Gymnasium's environment from the same seed then give the same observations, rewards,
+    flags and infos, bit for bit, over resets too (the generator travels with the state), the
+    state's derived quantities included (Ant's and Reacher's rewards read ``xpos`` before
+    stepping, Humanoid's ``xipos``, its observation ``cinert``, ``cvel``, ``cfrc_ext``)."""
+    import pickle
+
+    ours, theirs = gym.make(f"rlrs/{env_id}"), gym.make(env_id)
+    # Before the first reset: the copy starts as a new environment.
+    fresh = pickle.loads(pickle.dumps(ours))
+    assert fresh.reset(seed=3)[0].tobytes() == ours.reset(seed=3)[0].tobytes()
+    theirs.reset(seed=3)
+    rng = np.random.default_rng(4)
+    space = theirs.action_space
+    actions = [
+        rng.uniform(space.low, space.high).astype(space.dtype) for _ in range(100)
+    ]
+    copy = None
+    for step, action in enumerate(actions):
+        where = f"{env_id} step {step}"
+        if step == 40:
+            copy = pickle.loads(pickle.dumps(ours))
+            assert type(copy.unwrapped) is type(ours.unwrapped)
+        expected = theirs.step(action)
+        for env in (ours, copy) if copy is not None else (ours,):
+            observation, reward, terminated, truncated, info = env.step(action)
+            assert observation.tobytes() == expected[0].tobytes(), where
+            assert type(reward) is type(expected[1]) and reward == expected[1], where
+            assert (terminated, truncated) == expected[2:4], where
+            assert_same_info(info, expected[4], where)
+        if expected[2] or expected[3]:
+            reference, _ = theirs.reset()
+            for env in (ours, copy) if copy is not None else (ours,):
+                assert env.reset()[0].tobytes() == reference.tobytes(), f"{where} reset"
+    # A step the original takes after the copy was made does not reach the copy.
+    copy.step(actions[0])
+    assert ours.unwrapped.state() != copy.unwrapped.state()
+
+
 def test_keyword_arguments_reach_the_model():
     ours = gym.make(
         "rlrs/Hopper-v5",
@@ -219,6 +260,33 @@ def test_every_ids_vector_is_sync_vector_envs(env_id):
     """Every id's vector (same-step autoreset, 2 threads) beside SyncVectorEnv: observations,
     rewards, flags and infos with their dtypes, the autoresets' reset and final infos."""
     run_vectors(env_id, 2, "SameStep", 60)
+
+
+def test_vector_reset_infos_are_sync_vector_envs_with_seeds_and_reset_masks():
+    """A MuJoCo vector's reset infos (Hopper's ``x_position``, ``z_distance_from_origin``) at
+    every kind of reset beside ``SyncVectorEnv``: the whole vector, then a ``reset_mask``
+    with a seed for one of the selected environments (the others' entries 0 and masked off),
+    values, dtypes and masks alike."""
+    ours = rlrs.RustVectorEnv("Hopper-v5", 4)
+    theirs = gym.make_vec("Hopper-v5", 4, vectorization_mode="sync")
+    info, expected = ours.reset(seed=3)[1], theirs.reset(seed=3)[1]
+    assert sorted(info) == sorted(expected) == [
+        "_x_position", "_z_distance_from_origin", "x_position", "z_distance_from_origin"
+    ]
+    assert_same_vector_info(info, expected, "reset")
+    theirs.action_space.seed(2)
+    for step in range(3):
+        actions = theirs.action_space.sample()
+        ours.step(actions)
+        theirs.step(actions)
+    mask = np.array([True, False, True, False])
+    seeds = [None, None, 8, None]
+    info = ours.reset(seed=seeds, options={"reset_mask": mask})[1]
+    expected = theirs.reset(seed=seeds, options={"reset_mask": mask})[1]
+    assert (expected["_x_position"] == mask).all()
+    assert_same_vector_info(info, expected, "reset_mask")
+    ours.close()
+    theirs.close()
 
 
 def test_vector_observations_are_float64_bit_for_bit():

@@ -108,20 +108,26 @@ def test_frames_equal_gymnasiums(env_id, render_mode, kwargs):
     theirs.close()
 
 
-def test_copies_draw_the_same_frames():
-    """A deep copy of a stepped environment draws its frame (with a renderer of its own: an
-    OpenGL context is never copied). MuJoCo environments are not pickled (their registrations
-    declare no JSON state)."""
-    env = rlrs.RustEnv("Hopper-v5", render_mode="rgb_array", **SMALL)
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_copies_draw_the_same_frames(how):
+    """A deep copy or an unpickled copy of a stepped environment draws its frame (with a
+    renderer of its own, made anew: an OpenGL context is never copied), then follows its own
+    steps."""
+    import pickle
+
+    env = rlrs.RustEnv("Ant-v5", render_mode="rgb_array", **SMALL)
     env.reset(seed=1)
     for _ in range(5):
         env.step(env.action_space.sample())
     frame = env.render()
-    other = copy.deepcopy(env)
+    other = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
     assert other._frames is not env._frames
-    assert_same_frame(other.render(), frame, "copy")
-    other.step(np.zeros(3, dtype=np.float32))
-    assert_same_frame(env.render(), frame, "the original, after its copy stepped")
+    assert_same_frame(other.render(), frame, how)
+    action = env.action_space.sample()
+    other.step(action)
+    assert_same_frame(env.render(), frame, f"the original, after its {how} stepped")
+    env.step(action)
+    assert_same_frame(other.render(), env.render(), f"the {how}, a step on")
     other.close()
     env.close()
 

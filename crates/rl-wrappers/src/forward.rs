@@ -1,11 +1,15 @@
 //! Macros writing the [`Environment`](rl_core::Environment) methods a wrapper passes on to
 //! its inner environment unchanged (each wrapper lists which ones it passes on).
 
-/// The methods about the episode's mode, discount, declared constraints and lifecycle:
-/// `mode`, `discount`, `constraint_name` and `close`, each calling the same method of
-/// `self.inner`.
+/// The methods about the episode's mode, discount, declared constraints, reset info and
+/// lifecycle: `mode`, `discount`, `constraint_name`, `reset_info` and `close`, each calling the
+/// same method of `self.inner`.
 macro_rules! forward_lifecycle {
     () => {
+        fn reset_info(&self) -> rl_core::Info {
+            self.inner.reset_info()
+        }
+
         fn constraint_name(&self, index: usize) -> Option<&str> {
             self.inner.constraint_name(index)
         }

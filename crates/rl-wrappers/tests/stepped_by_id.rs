@@ -383,3 +383,80 @@ fn same_step_vectors_keep_the_final_masks_of_one_pass_masks() {
     );
     assert_eq!(masks.row(1).to_vec(), [true, true]);
 }
+
+/// Vectors of copies report each reset's info ([`Domain::reset_info`], through the
+/// environments and the wrappers over them: [`rl_core::Environment::reset_info`]) as the
+/// vector by id does, as `SyncVectorEnv` lays them out: in the infos after a reset, in the
+/// step's infos for an autoreset (next-step: the step that resets; same-step: beside the
+/// ended episode's final info).
+#[test]
+fn copies_report_reset_infos_as_the_vector_by_id() {
+    use rl_core::Environment;
+    use rl_core::corridor::Corridor;
+    use rl_wrappers::stateful::TimeLimit;
+
+    let id = "Corridor-reset-infos-v0";
+    let _ = Registration::new(
+        id,
+        "a corridor reporting its start and cells",
+        |_: NoParams| {
+            Corridor::new(4, 0.3).map(|corridor| CorridorWith {
+                reports_cell: true,
+                reports_start: true,
+                cap: Some(7),
+                ..CorridorWith::plain(corridor)
+            })
+        },
+    )
+    .register();
+    let built = registry::build(id, None).expect("registered");
+    let count = NonZeroUsize::new(3).expect("non-zero");
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        let options = VectorOptions::new().with_autoreset(autoreset);
+        let mut by_id = make_vector(id, None, count, 9, options).expect("by id");
+        // Under a wrapper, which passes the reset info on.
+        let limit = std::num::NonZeroU64::new(1000).expect("non-zero");
+        let mut copies = EnvironmentVector::<_, f32>::from_environments(count, 9, options, |_| {
+            TimeLimit::new(built.environment(0), limit)
+        })
+        .expect("copies");
+        by_id.reset(Mode::Training).expect("reset");
+        copies.reset(Mode::Training).expect("reset");
+        let start = serde_json::json!(0);
+        for i in 0..3 {
+            assert_eq!(
+                copies.infos()[i].get("start"),
+                Some(&start),
+                "{autoreset:?} reset"
+            );
+        }
+        assert_eq!(copies.infos(), by_id.infos());
+        let mut resets = 0;
+        for step in 0..40 {
+            let actions: Vec<AnyElement> = (0..3)
+                .map(|i| AnyElement::Int(i64::from((step + i) % 4 != 0)))
+                .collect();
+            by_id.step(&actions).expect("a step");
+            copies.step(&actions).expect("a step");
+            let context = format!("{autoreset:?}, step {step}");
+            assert_eq!(copies.observations(), by_id.observations(), "{context}");
+            assert_eq!(copies.final_mask(), by_id.final_mask(), "{context}");
+            assert_eq!(copies.infos(), by_id.infos(), "{context}");
+            assert_eq!(copies.final_infos(), by_id.final_infos(), "{context}");
+            resets += copies
+                .infos()
+                .iter()
+                .filter(|info| info.get("start").is_some())
+                .count();
+        }
+        assert!(resets >= 3, "{autoreset:?}: {resets} autoresets reported");
+    }
+    // The single environment gives its reset's info too, through the wrapper.
+    let mut env = TimeLimit::new(
+        built.environment(0),
+        std::num::NonZeroU64::new(5).expect("non-zero"),
+    );
+    assert!(env.reset_info().is_empty(), "before the first reset");
+    env.reset(Mode::Training).expect("reset");
+    assert_eq!(env.reset_info().get("start"), Some(&serde_json::json!(0)));
+}

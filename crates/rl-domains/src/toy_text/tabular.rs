@@ -189,7 +189,8 @@ impl TransitionTable {
 /// written inside its `impl Domain` from its fields `table` ([`TransitionTable`]),
 /// `initial_distribution` (Gymnasium's `initial_state_distrib`), `observation_space` and
 /// `action_space`: the types, the spaces, the reset, the step, the observation (the state) and
-/// the number of states (the table's). The domain writes `is_terminal` and `episode_cap`.
+/// the number of states (the table's), and Gymnasium's reset info (`{"prob": 1}`). The domain
+/// writes `is_terminal` and `episode_cap`.
 macro_rules! tabular_domain_methods {
     () => {
         type State = i64;
@@ -230,6 +231,13 @@ macro_rules! tabular_domain_methods {
         #[inline]
         fn observe(&self, state: &i64) -> i64 {
             *state
+        }
+
+        /// Gymnasium's reset info, `{"prob": 1}` (inline: no allocation).
+        fn reset_info(&self, _state: &i64) -> rl_core::Info {
+            let mut info = rl_core::Info::new();
+            info.insert_static("prob", 1);
+            info
         }
 
         fn state_count(&self) -> Option<usize> {

@@ -33,7 +33,9 @@ use std::sync::Arc;
 
 use rand::Rng;
 use rl_core::numpy_random::{choice, random};
-use rl_core::{Domain, EnumerableTransitions, Mode, Render, Transition, TransitionOutcome, Value};
+use rl_core::{
+    Domain, EnumerableTransitions, Info, Mode, Render, Transition, TransitionOutcome, Value,
+};
 use rl_spaces::Discrete;
 use serde::{Deserialize, Serialize};
 
@@ -694,6 +696,14 @@ impl Domain for Taxi {
     }
 
     /// The passenger is at the destination.
+    /// Gymnasium's reset info, `{"prob": 1.0}` (beside the action mask, which the vectors
+    /// and the Python package add where asked; inline: no allocation).
+    fn reset_info(&self, _state: &TaxiState) -> Info {
+        let mut info = Info::new();
+        info.insert_static("prob", 1.0);
+        info
+    }
+
     fn is_terminal(&self, state: &TaxiState) -> bool {
         state.components().is_delivered()
     }

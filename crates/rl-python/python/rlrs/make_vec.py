@@ -15,7 +15,12 @@ Gymnasium's own for everything but rlrs's ids with ``wrappers`` in the default m
    environments (each an ``rlrs.RustEnv``): correct for any wrapper, at Python speed.
 
 With ``vectorization_mode="vector_entry_point"`` given explicitly, only case 1 is taken; other
-wrappers are refused as Gymnasium refuses them. ``from gymnasium import make_vec`` run before
+wrappers are refused as Gymnasium refuses them.
+
+``vector_kwargs`` on rlrs's ids (default or ``vector_entry_point`` mode) holding only
+``SyncVectorEnv``'s ``autoreset_mode`` and ``copy`` go to the Rust vector, which takes them with
+the same meaning (Gymnasium refuses ``vector_kwargs`` in ``vector_entry_point`` mode); any other
+``vector_kwargs`` are left to Gymnasium. ``from gymnasium import make_vec`` run before
 ``import rlrs`` keeps Gymnasium's own function.
 """
 
@@ -104,6 +109,10 @@ class ImageOnly(VectorWrapper):
         return observations["image"], rewards, terminated, truncated, info
 
 
+# The keyword arguments of SyncVectorEnv that RustVectorEnv takes with the same meaning.
+_VECTOR_KEYWORDS = frozenset({"autoreset_mode", "copy"})
+
+
 def _rust_spec(env_id: Any) -> EnvSpec | None:
     """The spec of ``env_id`` if it is one of rlrs's ids (its vector is ``RustVectorEnv``)."""
     if isinstance(env_id, EnvSpec):
@@ -142,8 +151,20 @@ def make_vec(
     """Gymnasium's ``make_vec``, taking ``wrappers`` on rlrs's ids too (see the module's
     documentation)."""
     original = make_vec._gymnasium_make_vec
-    spec = _rust_spec(id) if wrappers else None
     mode = None if vectorization_mode is None else VectorizeMode(vectorization_mode)
+    if (
+        vector_kwargs
+        and mode in (None, VectorizeMode.VECTOR_ENTRY_POINT)
+        and set(vector_kwargs) <= _VECTOR_KEYWORDS
+        and not set(vector_kwargs) & set(kwargs)
+        and _rust_spec(id) is not None
+    ):
+        # SyncVectorEnv's keyword arguments that RustVectorEnv takes alike (the idiom
+        # `vector_kwargs={"autoreset_mode": ...}`, which Gymnasium refuses in
+        # vector_entry_point mode): handed to the Rust vector.
+        kwargs = {**kwargs, **vector_kwargs}
+        vector_kwargs = None
+    spec = _rust_spec(id) if wrappers else None
     if spec is None or mode not in (None, VectorizeMode.VECTOR_ENTRY_POINT):
         return original(id, num_envs, vectorization_mode, vector_kwargs, wrappers, **kwargs)
     wrappers = list(wrappers)

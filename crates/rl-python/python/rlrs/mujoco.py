@@ -274,6 +274,11 @@ class MujocoEnv(RustEnv):
     reset, ``render()`` gives ``None`` (Gymnasium's ``gym.make`` refuses to render then).
     With ``"human"``, a window (glfw) shows the state after every reset and step, as
     Gymnasium's environments show theirs.
+
+    ``copy.deepcopy`` and ``pickle`` give copies that step on exactly as the original (the
+    state, step count and generator; a pickle reads back with the same MuJoCo version). The
+    renderer and its OpenGL context are not copied: a copy makes its own, the context on its
+    first frame.
     """
 
     def __init__(

@@ -26,7 +26,7 @@ from .env import (
     typed_info,
 )
 from .mujoco import OFFSCREEN_MODES, Frames, split_render_params
-from .spaces import space_from_definition
+from .spaces import observation_converter, space_from_definition
 
 __all__ = ["RustVectorEnv"]
 
@@ -215,7 +215,9 @@ class RustVectorEnv(VectorEnv):
     - ``autoreset_mode``: a ``gymnasium.vector.AutoresetMode`` (or its value), in
       ``metadata["autoreset_mode"]``. With ``SAME_STEP``, a step that ends episodes reports
       them as ``SyncVectorEnv`` does: ``info["final_obs"]``, an object array holding the final
-      observation where ``info["_final_obs"]`` is set and ``None`` elsewhere, and
+      observation where ``info["_final_obs"]`` is set and ``None`` elsewhere (as one
+      environment returns it: a Discrete's as an ``int``, a MiniGrid or BabyAI id's dict with
+      minigrid's key order, ``image``, ``direction``, ``mission``), and
       ``info["final_info"]`` (the ended steps' infos, batched) with its mask
       ``info["_final_info"]``.
     - Infos: a domain's step and reset infos (the Rust ``Info`` entries: MuJoCo's
@@ -355,8 +357,18 @@ class RustVectorEnv(VectorEnv):
             from .minigrid import with_mission_space
 
             observation_space = with_mission_space(observation_space, env_id, params)
+            # A final observation is what one environment returns (SyncVectorEnv hands the
+            # environment's own dict on): minigrid's key order, not the space's sorted one.
+            from .minigrid import _in_minigrids_order
+
+            self._single_order = _in_minigrids_order
+        else:
+            self._single_order = None
         self.single_action_space = space_from_definition(self._core.action_space_json())
         self.single_observation_space = observation_space
+        # The final observations' types as one environment (RustEnv) returns them: Python ints
+        # for Discrete, as Gymnasium's and minigrid's environments give them.
+        self._single_convert = observation_converter(observation_space)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._columns = None
@@ -448,13 +460,21 @@ class RustVectorEnv(VectorEnv):
         return self._out(self._observations)
 
     def _final_observation(self, i: int) -> Any:
-        """Environment ``i``'s final observation, as one environment returns it."""
+        """Environment ``i``'s final observation, as one environment returns it (what
+        ``SyncVectorEnv`` puts in ``info["final_obs"]``): the element's types as ``RustEnv``
+        gives them (an ``int`` for a Discrete) and, for MiniGrid's and BabyAI's ids, the keys
+        in minigrid's order (``image``, ``direction``, ``mission``)."""
         if self._columns is not None:
-            return _first(self._columns.from_rows(self._final_observations[i : i + 1]))
-        if self._batched is None:
-            return self._final_observations[i].copy()
-        batch = self._batched(self._final_observations[i : i + 1])
-        return _first(batch)
+            final = _first(self._columns.from_rows(self._final_observations[i : i + 1]))
+        elif self._batched is None:
+            final = self._final_observations[i].copy()
+        else:
+            final = _first(self._batched(self._final_observations[i : i + 1]))
+        if self._single_convert is not None:
+            final = self._single_convert(final)
+        if self._single_order is not None:
+            final = self._single_order(final)
+        return final
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -12,6 +12,9 @@ use crate::vector::outputs::Rows;
 
 /// Copies of an environment, each stepped through its own [`Environment::step`] (the storage
 /// of [`VectorEnvironment::from_environments`](crate::vector::VectorEnvironment::from_environments)).
+/// Each reset's info ([`Environment::reset_info`]) is reported as `SyncVectorEnv` reports
+/// reset infos: in the vector's infos after a reset, and in the step's infos for an autoreset
+/// (next-step, or same-step beside the ended episode's final info).
 /// Observations are flattened into the vector environment's rows with the observation
 /// space's [`FlattenSpace::flatten_into`].
 pub struct EnvironmentBatch<E: Environment, T> {
@@ -170,6 +173,7 @@ where
             match reset_one(env, mode, &mut rows, i) {
                 Ok(()) => {
                     rows.mark_reset(i);
+                    rows.put_info(i, env.reset_info());
                     *ended = false;
                 }
                 Err(e) => {
@@ -198,6 +202,7 @@ where
             let result = if *ended && autoreset == Autoreset::NextStep {
                 reset_one(env, mode, &mut rows, i).map(|()| {
                     rows.mark_reset(i);
+                    rows.put_info(i, env.reset_info());
                     *ended = false;
                 })
             } else {
@@ -241,6 +246,8 @@ where
         rows.put_final_info(i, outcome.info);
         rows.put_info(i, Info::new());
         reset_one(env, mode, rows, i)?;
+        // The reset's info is the step's info, as SyncVectorEnv reports a same-step autoreset.
+        rows.put_info(i, env.reset_info());
     } else {
         rows.put_info(i, outcome.info);
         *ended = done;

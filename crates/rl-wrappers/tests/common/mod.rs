@@ -33,6 +33,8 @@ pub(crate) struct CorridorWith {
     pub(crate) one_pass_masks: bool,
     /// The episode cap, when not the corridor's.
     pub(crate) cap: Option<u64>,
+    /// Each reset reports its first cell as `info["start"]` ([`Domain::reset_info`]).
+    pub(crate) reports_start: bool,
 }
 
 impl CorridorWith {
@@ -43,6 +45,7 @@ impl CorridorWith {
             reports_cell: false,
             one_pass_masks: false,
             cap: None,
+            reports_start: false,
         }
     }
 }
@@ -86,6 +89,14 @@ impl Domain for CorridorWith {
 
     fn is_terminal(&self, state: &i64) -> bool {
         self.corridor.is_terminal(state)
+    }
+
+    fn reset_info(&self, state: &i64) -> rl_core::Info {
+        let mut info = rl_core::Info::new();
+        if self.reports_start {
+            info.insert("start", *state);
+        }
+        info
     }
 
     fn discount(&self) -> f64 {
