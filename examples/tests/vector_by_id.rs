@@ -444,12 +444,13 @@ impl ByHand {
             .expect("flattens")
     }
 
-    /// A reset: the first observation, reward 0, no flag, no info.
+    /// A reset: the first observation, reward 0, no flag, the reset's info (Gymnasium's
+    /// `{"prob": 1}` for the toy text, `Environment::reset_info`).
     fn reset(&mut self) {
         let first = self.environment.reset(Mode::Training).expect("reset");
         self.observation = self.flat(&first);
         (self.reward, self.terminated, self.truncated) = (0.0, false, false);
-        self.info = rl_core::Info::new();
+        self.info = self.environment.reset_info();
         self.pending = false;
     }
 
@@ -469,7 +470,7 @@ impl ByHand {
             self.final_observation = Some((observation, outcome.info));
             let first = self.environment.reset(Mode::Training).expect("reset");
             self.observation = self.flat(&first);
-            self.info = rl_core::Info::new();
+            self.info = self.environment.reset_info();
         } else {
             self.observation = observation;
             self.info = outcome.info;
