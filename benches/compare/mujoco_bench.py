@@ -2,12 +2,18 @@
 (issue 42, "Speed"): one environment each (`gym.make("rlrs/ID")` and `gym.make("ID")`, the same
 table of sampled actions, resets at episode ends), then vectors of `--envs` environments:
 rlrs's `RustVectorEnv` on 1 and 2 threads (copy=False) and Gymnasium's `SyncVectorEnv`, in
-environment steps per second over `--seconds` after a short warm-up.
+environment steps per second over `--seconds` after a short warm-up; Gymnasium's
+`AsyncVectorEnv` of 8 environments (one process each; issue 42's anchor); and, where the
+`envpool` package is importable (1.2.5, its own MuJoCo build), EnvPool's vector of `--envs`
+environments on 1 and 2 threads, synchronous (`batch_size = num_envs`), and asynchronous on 2
+threads (`send`/`recv` with `batch_size = num_envs / 2`, the mode issue 42 asks to add if it
+pays: its gain over EnvPool's own synchronous mode on this machine is what the mode could buy).
 
 Run it where rlrs is built in release mode beside gymnasium and mujoco, e.g.:
 
     cd crates/rl-python && maturin develop --release --features extension-module,rlrs-module
     target/rl-python-venv/bin/python benches/compare/mujoco_bench.py [--seconds S] [--envs N]
+        [--no-envpool] [--no-async]
 """
 
 from __future__ import annotations
@@ -67,22 +73,98 @@ def vector(envs, seconds: float) -> float:
     return rate(step, seconds)
 
 
+def envpool_vector(env_id: str, envs: int, threads: int, seconds: float) -> float:
+    """EnvPool's synchronous vector of `envs` environments on `threads` threads."""
+    import envpool
+
+    pool = envpool.make_gymnasium(env_id, num_envs=envs, batch_size=envs, num_threads=threads, seed=0)
+    pool.reset()
+    space = pool.action_space
+    rng = np.random.default_rng(0)
+    actions = [rng.uniform(space.low, space.high, size=(envs, *space.shape)).astype(space.dtype) for _ in range(64)]
+    index = [0]
+
+    def step() -> int:
+        for _ in range(10):
+            pool.step(actions[index[0] % 64])
+            index[0] += 1
+        return 10 * envs
+
+    result = rate(step, seconds)
+    pool.close()
+    return result
+
+
+def envpool_async(env_id: str, envs: int, threads: int, seconds: float) -> float:
+    """EnvPool's asynchronous mode: `envs` environments, batches of `envs / 2` (`send` the
+    actions of the batch `recv` returned, by their `env_id`)."""
+    import envpool
+
+    batch = max(1, envs // 2)
+    pool = envpool.make_gymnasium(env_id, num_envs=envs, batch_size=batch, num_threads=threads, seed=0)
+    pool.async_reset()
+    space = pool.action_space
+    rng = np.random.default_rng(0)
+    actions = [rng.uniform(space.low, space.high, size=(batch, *space.shape)).astype(space.dtype) for _ in range(64)]
+    index = [0]
+
+    def step() -> int:
+        for _ in range(10):
+            _, _, _, _, info = pool.recv()
+            pool.send(actions[index[0] % 64], info["env_id"])
+            index[0] += 1
+        return 10 * batch
+
+    result = rate(step, seconds)
+    pool.close()
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--envs", type=int, default=64)
+    parser.add_argument("--no-envpool", action="store_true", help="leave EnvPool out")
+    parser.add_argument("--no-async", action="store_true", help="leave Gymnasium's AsyncVectorEnv out")
     args = parser.parse_args()
-    print(f"| id | Gymnasium one env | rlrs one env | rlrs / Gymnasium | Gymnasium Sync x{args.envs} "
-          f"| rlrs x{args.envs} 1 thread | rlrs x{args.envs} 2 threads | 2 threads / 1 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    try:
+        import envpool  # noqa: F401
+
+        with_envpool = not args.no_envpool
+    except ImportError:
+        with_envpool = False
+    header = (f"| id | Gymnasium one env | rlrs one env | rlrs / Gymnasium | Gymnasium Sync x{args.envs} "
+              f"| rlrs x{args.envs} 1 thread | rlrs x{args.envs} 2 threads | 2 threads / 1 |")
+    rule = "|---|---:|---:|---:|---:|---:|---:|---:|"
+    if not args.no_async:
+        header += " Gymnasium Async x8 | rlrs 2 threads / Async |"
+        rule += "---:|---:|"
+    if with_envpool:
+        header += (f" EnvPool x{args.envs} 1 thread | 2 threads | rlrs / EnvPool 1 thread | 2 threads "
+                   f"| EnvPool async 2 threads | async / sync |")
+        rule += "---:|---:|---:|---:|---:|---:|"
+    print(header)
+    print(rule)
     for env_id in IDS:
         theirs = single(env_id, args.seconds)
         ours = single(f"rlrs/{env_id}", args.seconds)
         sync = vector(gym.make_vec(env_id, num_envs=args.envs, vectorization_mode="sync"), args.seconds)
         one = vector(rlrs.RustVectorEnv(env_id, num_envs=args.envs, threads=1, copy=False), args.seconds)
         two = vector(rlrs.RustVectorEnv(env_id, num_envs=args.envs, threads=2, copy=False), args.seconds)
-        print(f"| {env_id} | {theirs:,.0f} | {ours:,.0f} | {ours / theirs:.2f}x | {sync:,.0f} "
-              f"| {one:,.0f} | {two:,.0f} | {two / one:.2f}x |", flush=True)
+        row = (f"| {env_id} | {theirs:,.0f} | {ours:,.0f} | {ours / theirs:.2f}x | {sync:,.0f} "
+               f"| {one:,.0f} | {two:,.0f} | {two / one:.2f}x |")
+        if not args.no_async:
+            async_envs = gym.make_vec(env_id, num_envs=8, vectorization_mode="async")
+            asynchronous = vector(async_envs, args.seconds)
+            async_envs.close()
+            row += f" {asynchronous:,.0f} | {two / asynchronous:.1f}x |"
+        if with_envpool:
+            pool_one = envpool_vector(env_id, args.envs, 1, args.seconds)
+            pool_two = envpool_vector(env_id, args.envs, 2, args.seconds)
+            pool_async = envpool_async(env_id, args.envs, 2, args.seconds)
+            row += (f" {pool_one:,.0f} | {pool_two:,.0f} | {one / pool_one:.2f}x | {two / pool_two:.2f}x "
+                    f"| {pool_async:,.0f} | {pool_async / pool_two:.2f}x |")
+        print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -444,8 +444,8 @@ impl ByHand {
             .expect("flattens")
     }
 
-    /// A reset: the first observation, reward 0, no flag, and the reset's info (Gymnasium's
-    /// `reset` info: the toy text's `{"prob": 1}`), as `SyncVectorEnv` reports it.
+    /// A reset: the first observation, reward 0, no flag, the reset's info (Gymnasium's
+    /// `{"prob": 1}` for the toy text, `Environment::reset_info`).
     fn reset(&mut self) {
         let first = self.environment.reset(Mode::Training).expect("reset");
         self.observation = self.flat(&first);

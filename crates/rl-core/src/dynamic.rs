@@ -170,4 +170,12 @@ where
     fn constraint_name(&self, index: usize) -> Option<&str> {
         self.inner.constraint_name(index)
     }
+
+    fn state_any(&self) -> Option<&dyn std::any::Any> {
+        self.inner.state_any()
+    }
+
+    fn domain_any(&self) -> Option<&dyn std::any::Any> {
+        self.inner.domain_any()
+    }
 }

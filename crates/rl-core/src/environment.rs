@@ -1,5 +1,6 @@
 //! [`Environment`]: the stateful episode interface (reset, step, seed), and [`RandomState`].
 
+use std::any::Any;
 use std::fmt;
 
 use crate::NumpyGenerator;
@@ -163,6 +164,22 @@ pub trait Environment {
         None
     }
 
+    /// The current state, to downcast to the domain's state type: what code that knows the
+    /// domain reads beyond the observations (an expert agent that plans from the state, such
+    /// as `rl-experiment`'s BabyAI bot; the Python package's MiniGrid attributes). `None` by
+    /// default, before the first reset, and where the environment does not give its state;
+    /// what is built by id gives it ([`DynamicEnvironment`](crate::DynamicEnvironment) and
+    /// boxes pass the question on, other wrappers answer `None`).
+    fn state_any(&self) -> Option<&dyn Any> {
+        None
+    }
+
+    /// The typed domain, to downcast, where the environment gives it (as
+    /// [`state_any`](Self::state_any)); `None` by default.
+    fn domain_any(&self) -> Option<&dyn Any> {
+        None
+    }
+
     /// The number of actions of a finite action space (`None` if it is too large to count).
     fn action_count(&self) -> Option<usize>
     where
@@ -236,5 +253,11 @@ impl<E: Environment + ?Sized> Environment for Box<E> {
     }
     fn constraint_name(&self, index: usize) -> Option<&str> {
         (**self).constraint_name(index)
+    }
+    fn state_any(&self) -> Option<&dyn Any> {
+        (**self).state_any()
+    }
+    fn domain_any(&self) -> Option<&dyn Any> {
+        (**self).domain_any()
     }
 }

@@ -96,18 +96,6 @@ pub trait RegisteredEnvironment:
             operation: "restoring a snapshot (the registration declared no with_state)",
         })
     }
-
-    /// The current state, to downcast to the domain's state type (`None` before the first
-    /// reset): what code that knows the domain type reads beyond the JSON form (the Python
-    /// package's MiniGrid attributes).
-    fn state_any(&self) -> Option<&dyn Any> {
-        None
-    }
-
-    /// The typed domain, to downcast (`None` where the environment does not give it).
-    fn domain_any(&self) -> Option<&dyn Any> {
-        None
-    }
 }
 
 /// A [`RegisteredEnvironment`], boxed.
@@ -201,7 +189,7 @@ impl<D: Domain + Clone> Clone for Episode<D> {
     }
 }
 
-impl<D: Domain> Environment for Episode<D> {
+impl<D: Domain + 'static> Environment for Episode<D> {
     type Observation = D::Observation;
     type Action = D::Action;
     type ObservationSpace = D::ObservationSpace;
@@ -272,9 +260,17 @@ impl<D: Domain> Environment for Episode<D> {
     fn constraint_name(&self, index: usize) -> Option<&str> {
         self.simulator.constraint_name(index)
     }
+
+    fn state_any(&self) -> Option<&dyn Any> {
+        self.simulator.state().map(|state| state as &dyn Any)
+    }
+
+    fn domain_any(&self) -> Option<&dyn Any> {
+        Some(self.simulator.domain() as &dyn Any)
+    }
 }
 
-impl<D: Domain> FrameEnvironment for Episode<D> {
+impl<D: Domain + 'static> FrameEnvironment for Episode<D> {
     /// The frames' size; `(0, 0)` when the registration declared no frames (such an episode
     /// is never handed out as a frame environment).
     fn frame_size(&self) -> (u32, u32) {
@@ -478,17 +474,6 @@ where
 
     fn render_frame(&self, frame: &mut Frame) -> Result<(), CoreError> {
         FrameEnvironment::render_frame(self.inner(), frame)
-    }
-
-    fn state_any(&self) -> Option<&dyn Any> {
-        self.inner()
-            .simulator
-            .state()
-            .map(|state| state as &dyn Any)
-    }
-
-    fn domain_any(&self) -> Option<&dyn Any> {
-        Some(self.inner().simulator.domain() as &dyn Any)
     }
 }
 

@@ -85,8 +85,8 @@ pub use crate::run_settings::{PythonType, RunSettings, Success};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
-    EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame, Simulator,
-    SteppedStates, check_constraints, check_domain, check_transitions,
+    EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame, SteppedStates,
+    check_constraints, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -106,8 +106,10 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     /// The id it was built from.
     fn id(&self) -> &str;
 
-    /// A fresh environment of the domain (a [`Simulator`] behind [`DynamicEnvironment`])
-    /// seeded with `seed`.
+    /// A fresh environment of the domain (a [`Simulator`](crate::Simulator) behind [`DynamicEnvironment`])
+    /// seeded with `seed`, which gives its current state and its domain
+    /// ([`Environment::state_any`](crate::Environment::state_any),
+    /// [`domain_any`](crate::Environment::domain_any)) to code that downcasts them.
     fn environment(&self, seed: u64) -> BoxedEnvironment;
 
     /// The conformance checker's report ([`check_domain`], [`check_transitions`] when the
@@ -445,9 +447,9 @@ where
     }
 
     fn environment(&self, seed: u64) -> BoxedEnvironment {
-        if self.constraints.is_none() {
-            return DynamicEnvironment::new(Simulator::new(self.domain.clone(), seed)).boxed();
-        }
+        // An episode, not a bare simulator, so that the environment gives its state and domain
+        // (`Environment::state_any`, `domain_any`) to agents that read them; its steps are the
+        // simulator's.
         let fns = EpisodeFns {
             state: None,
             picture: None,
@@ -852,7 +854,7 @@ where
     }
 
     /// Declares that the domain's constraints ([`ConstrainedDomain`]) are evaluated on every
-    /// step of what is built by id, as [`Simulator::with_constraints`] evaluates them: the
+    /// step of what is built by id, as [`Simulator::with_constraints`](crate::Simulator::with_constraints) evaluates them: the
     /// environments of [`make`] and [`RegisteredDomain::environment`] report them in
     /// [`StepOutcome::violations`](crate::StepOutcome::violations) (named by
     /// [`Environment::constraint_name`](crate::Environment::constraint_name) and

@@ -26,7 +26,6 @@ use serde_json::Value as JsonValue;
 
 use crate::agent;
 use crate::catalog;
-use rl_core::Environment;
 
 use crate::{
     CHECKS_PER_POLICY_LIMIT, ExperimentConfig, ExperimentError, MAX_STEPS_LIMIT,
@@ -617,12 +616,11 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let make_env = || catalog::make_for_experiment(&config);
     // Check the domain and the agent before saying anything, so that bad input gives one line.
     let probe = make_env()?;
-    crate::agent::make_agent(
+    crate::agent::make_agent_for(
         &config.agent,
         config.agent_params.as_ref(),
-        probe.observation_space(),
-        probe.action_space(),
-        probe.discount(),
+        &probe,
+        &config.domain,
     )?;
     drop(probe);
     // Held until this function returns, after the last file (the analysis below included) is

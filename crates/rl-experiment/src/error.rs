@@ -50,6 +50,15 @@ pub enum ExperimentError {
         /// Why not.
         reason: String,
     },
+    /// An agent could not act (the BabyAI bot where minigrid's bot raises, with
+    /// `"on_error": "fail"`).
+    #[error("agent {agent} failed: {reason}")]
+    AgentFailed {
+        /// The agent's name.
+        agent: &'static str,
+        /// What happened, and where.
+        reason: String,
+    },
     /// Reading or writing a file failed.
     #[error("{}: {message}", .path.display())]
     Io {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as JsonValue;
 
 use crate::ExperimentError;
-use crate::agent::{Agent, AgentContext, Experience, build_agent};
+use crate::agent::{Agent, AgentContext, EnvironmentState, Experience, build_agent};
 use crate::episode::{ConstraintViolations, ViolationTally};
 use crate::seeds::RunSeeds;
 
@@ -344,6 +344,34 @@ fn mask_buffer(env: &BoxedEnvironment) -> Option<Vec<bool>> {
         .map(|n| vec![true; n])
 }
 
+/// The agent's action on `observation`, through [`Agent::act_on_state`] with `env`'s state
+/// after `episode_step` steps of its episode when `reads_state` (the agent's
+/// [`Agent::reads_state`]), else through [`Agent::act`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn choose_action<E: Environment + ?Sized>(
+    agent: &mut dyn Agent,
+    reads_state: bool,
+    env: &E,
+    episode_step: u64,
+    observation: &AnyElement,
+    mask: Option<&[bool]>,
+    explore: bool,
+    rng: &mut dyn rand::Rng,
+) -> Result<AnyElement, ExperimentError> {
+    if !reads_state {
+        return agent.act(observation, mask, explore, rng);
+    }
+    let state = EnvironmentState::of(env, episode_step).ok_or_else(|| {
+        ExperimentError::IncompatibleAgent {
+            agent: agent.name(),
+            reason: "it chooses its actions from the environment's state, which this \
+                     environment does not give (an environment built by id gives it)"
+                .to_owned(),
+        }
+    })?;
+    agent.act_on_state(observation, state, mask, explore, rng)
+}
+
 /// Evaluates the agent greedily on `checks_per_policy` episodes of the evaluation environment.
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
@@ -357,6 +385,7 @@ fn evaluate(
 ) -> Result<CheckRecord, ExperimentError> {
     let discount = env.discount();
     let mut mask = mask_buffer(env);
+    let reads_state = agent.reads_state();
     let episodes = config.checks_per_policy as usize;
     let (mut returns, mut discounted, mut lengths) = (Vec::with_capacity(episodes), 0.0, 0.0);
     let (mut terminated, mut truncated) = (0u64, 0u64);
@@ -371,7 +400,16 @@ fn evaluate(
             if let Some(mask) = mask.as_mut() {
                 env.action_mask(mask)?;
             }
-            let action = agent.act(&observation, mask.as_deref(), false, rng)?;
+            let action = choose_action(
+                agent,
+                reads_state,
+                env,
+                length,
+                &observation,
+                mask.as_deref(),
+                false,
+                rng,
+            )?;
             let outcome = env.step(&action)?;
             total += outcome.reward();
             weighted += weight * outcome.reward();
@@ -462,8 +500,10 @@ pub fn run_once_with_agent(
             env.discount(),
             config.agent_params.as_ref(),
         )
-        .with_seed(rl_core::derive_seed(seeds.run, AGENT_CONSTRUCTION_STREAM)),
+        .with_seed(rl_core::derive_seed(seeds.run, AGENT_CONSTRUCTION_STREAM))
+        .with_domain(&config.domain, env.domain_any()),
     )?;
+    let reads_state = agent.reads_state();
     let mut rng = Pcg64::seed_from_u64(seeds.agent);
     let mut eval_rng = Pcg64::seed_from_u64(seeds.evaluation_agent);
     let mut mask = mask_buffer(&env);
@@ -507,7 +547,16 @@ pub fn run_once_with_agent(
                 if let Some(mask) = mask.as_mut() {
                     env.action_mask(mask)?;
                 }
-                let action = agent.act(&observation, mask.as_deref(), true, &mut rng)?;
+                let action = choose_action(
+                    agent.as_mut(),
+                    reads_state,
+                    &env,
+                    0,
+                    &observation,
+                    mask.as_deref(),
+                    true,
+                    &mut rng,
+                )?;
                 Ongoing {
                     observation,
                     action,
@@ -538,7 +587,16 @@ pub fn run_once_with_agent(
         let next_action = if outcome.terminated {
             None
         } else {
-            Some(agent.act(&outcome.observation, next_mask.as_deref(), true, &mut rng)?)
+            Some(choose_action(
+                agent.as_mut(),
+                reads_state,
+                &env,
+                current.length + 1,
+                &outcome.observation,
+                next_mask.as_deref(),
+                true,
+                &mut rng,
+            )?)
         };
         agent.learn(&Experience {
             observation: &current.observation,

@@ -5,7 +5,9 @@
 //!   with any [`Policy`] and give [`EpisodeRecord`]s.
 //! - [`agent`]: domain-agnostic agents (random, tabular Q-learning and SARSA, linear
 //!   Q-learning and SARSA on tile coding) built by name with JSON parameters, and exact
-//!   [`value_iteration`](agent::value_iteration). Your own [`Agent`](agent::Agent), registered by
+//!   [`value_iteration`](agent::value_iteration), and the BabyAI levels' expert, minigrid's bot
+//!   ([`agent::BabyAiBotAgent`], `--agent bot`), which plays from the environment's state
+//!   ([`Agent::act_on_state`](agent::Agent::act_on_state)). Your own [`Agent`](agent::Agent), registered by
 //!   name with [`register_agent`](agent::register_agent), runs through everything below exactly
 //!   as a built-in does.
 //! - [`run_once`] (or [`run_once_with_agent`], which also gives back the trained agent) runs

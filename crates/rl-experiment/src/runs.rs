@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use rl_core::{BoxedEnvironment, Environment};
+use rl_core::BoxedEnvironment;
 
 use crate::ExperimentError;
-use crate::agent::make_agent;
+use crate::agent::make_agent_for;
 use crate::experiment::{ExperimentConfig, LogController, RunResult, run_once};
 use crate::lock::RunLock;
 use crate::plot::{CurvePoint, learning_curve_svg};
@@ -77,12 +77,11 @@ pub fn run_experiment(
 ) -> Result<ExperimentOutcome, ExperimentError> {
     config.validate()?;
     let probe = make_env()?;
-    make_agent(
+    make_agent_for(
         &config.agent,
         config.agent_params.as_ref(),
-        probe.observation_space(),
-        probe.action_space(),
-        probe.discount(),
+        &probe,
+        &config.domain,
     )?;
     drop(probe);
     let lock = RunLock::acquire(directory)?;

@@ -40,7 +40,7 @@ use rl_core::{BoxedFrameEnvironment, CoreError, Environment, Frame, Mode};
 use rl_wrappers::pictures::{RecordVideo, VideoSink};
 use serde_json::Value as JsonValue;
 
-use crate::agent::{Agent, make_agent};
+use crate::agent::{Agent, AgentContext, build_agent};
 use crate::{ExperimentError, RunResult};
 
 /// The number of greys after the 216 cube colours.
@@ -413,12 +413,15 @@ pub fn record_episode(
     path: &Path,
 ) -> Result<RecordedEpisode, ExperimentError> {
     let env = frame_environment(&video.domain, video.params.as_ref(), video.seed)?;
-    let mut agent = make_agent(
+    let mut agent = build_agent(
         &video.agent,
-        video.agent_params.as_ref(),
-        env.observation_space(),
-        env.action_space(),
-        env.discount(),
+        &AgentContext::new(
+            env.observation_space(),
+            env.action_space(),
+            env.discount(),
+            video.agent_params.as_ref(),
+        )
+        .with_domain(&video.domain, env.domain_any()),
     )?;
     let recording = Recording {
         seed: video.seed,
@@ -474,6 +477,7 @@ fn record_with(
     let mut mask = rl_spaces::FiniteSpace::cardinality(env.action_space())
         .filter(|count| *count <= 1 << 16)
         .map(|count| vec![true; count]);
+    let reads_state = agent.reads_state();
     let mut observation = env.reset(Mode::Training)?;
     let mut steps = 0;
     let mut episode_return = 0.0;
@@ -481,7 +485,16 @@ fn record_with(
         if let Some(mask) = mask.as_mut() {
             env.action_mask(mask)?;
         }
-        let action = agent.act(&observation, mask.as_deref(), explore, &mut rng)?;
+        let action = crate::experiment::choose_action(
+            agent,
+            reads_state,
+            &env,
+            steps,
+            &observation,
+            mask.as_deref(),
+            explore,
+            &mut rng,
+        )?;
         let outcome = env.step(&action)?;
         steps += 1;
         episode_return += outcome.reward();

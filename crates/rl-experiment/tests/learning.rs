@@ -159,6 +159,12 @@ fn every_domain_learns_by_default() {
         .iter()
         .filter(|row| (full || row.cheap) && selected(&row.id))
     {
+        if rl_core::registry::describe(&row.id).is_ok_and(|entry| entry.family() == "MuJoCo") {
+            if let Err(reason) = crate::mujoco_library() {
+                println!("{}: not run, no MuJoCo library: {reason}", row.id);
+                continue;
+            }
+        }
         let (mean, printed) = default_run(&row.id);
         let threshold = row.criterion.threshold;
         let against = match row.criterion.relative {

@@ -2,6 +2,7 @@
 //! directory (one binary links much faster than one per file). `cargo xtask tidy` checks that
 //! every file of `tests/` is named here or declared in Cargo.toml.
 
+mod bot;
 mod catalogue;
 mod cli;
 mod command_line;

@@ -38,10 +38,12 @@
 //! The step is Gymnasium's `MujocoEnv` (controls set, `mj_step` `frame_skip` times,
 //! `mj_rnePostConstraint`), the reset noise comes from rl-core's NumPy generator in
 //! Gymnasium's order, and the rewards use NumPy's arithmetic (float32 control costs,
-//! pairwise sums, `np.linalg.norm` as OpenBLAS's `dot` computes it, fused where its kernel
-//! for the processor fuses): with the same library, the trajectories are Gymnasium's bit for
-//! bit (`tests/traces.rs`: all 11 ids, 3 seeds of 300 steps each, against Gymnasium 1.4.0 with
-//! mujoco 4.0.0; 4.0.1 gives the same bits).
+//! pairwise sums, `np.linalg.norm` and `np.einsum` as NumPy computes them on the machine, their
+//! products added with one rounding or two as its BLAS kernel or its own build for the
+//! processor does, [`NumpyOperation`]; the Python package asks NumPy itself): with the same
+//! library, the
+//! trajectories are Gymnasium's bit for bit (`tests/traces.rs`: all 11 ids, 3 seeds of 300
+//! steps each, against Gymnasium 1.4.0 with mujoco 4.0.0; 4.0.1 gives the same bits).
 //!
 //! # Limits
 //!
@@ -93,5 +95,6 @@ pub mod tasks;
 pub use assets::{ModelSource, asset, asset_names};
 pub use environment::{MujocoDomain, Setup, Task};
 pub use error::MujocoError;
+pub use numpy_math::{Accumulation, NumpyOperation, accumulation, set_accumulation};
 pub use registry::register;
 pub use simulation::{Data, Model, Sizes};

@@ -38,6 +38,48 @@ fn mujoco_library() -> PyResult<(String, String)> {
     Ok((library.path().display().to_string(), library.version_text()))
 }
 
+/// The NumPy operation named `name`: `"dot"` or `"einsum"` (`rl_mujoco::NumpyOperation`).
+fn numpy_operation(name: &str) -> PyResult<rl_mujoco::NumpyOperation> {
+    match name {
+        "dot" => Ok(rl_mujoco::NumpyOperation::Dot),
+        "einsum" => Ok(rl_mujoco::NumpyOperation::Einsum),
+        other => Err(PyValueError::new_err(format!(
+            "the NumPy operation is \"dot\" or \"einsum\", not {other:?}"
+        ))),
+    }
+}
+
+/// How the MuJoCo tasks accumulate the sums of products of the NumPy operation `operation`
+/// (`"dot"`, behind `np.linalg.norm`, or `"einsum"`, Humanoid's centre of mass): `"fused"` or
+/// `"separate"` (`rl_mujoco::NumpyOperation`).
+#[pyfunction]
+fn mujoco_accumulation(operation: &str) -> PyResult<&'static str> {
+    Ok(match rl_mujoco::accumulation(numpy_operation(operation)?) {
+        rl_mujoco::Accumulation::Fused => "fused",
+        rl_mujoco::Accumulation::Separate => "separate",
+    })
+}
+
+/// Sets how the MuJoCo tasks accumulate the sums of products of the NumPy operation
+/// `operation` (`"dot"` or `"einsum"`), `"fused"` or `"separate"`, for every environment of the
+/// process from its next step on; the package sets both on import from what NumPy itself does
+/// (`rlrs._match_numpys_arithmetic`). A `ValueError` for another word.
+#[pyfunction]
+fn set_mujoco_accumulation(operation: &str, way: &str) -> PyResult<()> {
+    let operation = numpy_operation(operation)?;
+    let way = match way {
+        "fused" => rl_mujoco::Accumulation::Fused,
+        "separate" => rl_mujoco::Accumulation::Separate,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "the accumulation is \"fused\" or \"separate\", not {other:?}"
+            )));
+        }
+    };
+    rl_mujoco::set_accumulation(operation, way);
+    Ok(())
+}
+
 /// The model of the MuJoCo id `id` built with the JSON parameters `params_json`:
 /// `(xml_file, frame_skip, dt, kind, source)`, where `kind` is `"text"` (one of Gymnasium's
 /// model files, carried by the core: `source` is its MJCF text) or `"path"` (a file of the
@@ -129,6 +171,8 @@ pub(crate) fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(mujoco_ids, module)?)?;
     module.add_function(wrap_pyfunction!(mujoco_library, module)?)?;
     module.add_function(wrap_pyfunction!(mujoco_model, module)?)?;
+    module.add_function(wrap_pyfunction!(mujoco_accumulation, module)?)?;
+    module.add_function(wrap_pyfunction!(set_mujoco_accumulation, module)?)?;
     module.add_function(wrap_pyfunction!(mujoco_copy_state, module)?)?;
     module.add_function(wrap_pyfunction!(mujoco_copy_vector_state, module)?)?;
     Ok(())

@@ -8,6 +8,12 @@
 //! | `sarsa` | tabular SARSA, ε-greedy | finite, or without floats (keyed by observation) | `Discrete` |
 //! | `linear-q` | Q-learning on tile-coded features | bounded vectors | `Discrete` |
 //! | `linear-sarsa` | SARSA on tile-coded features | bounded vectors | `Discrete` |
+//! | `bot` | minigrid 3.2.0's BabyAI bot, planning from the environment's state | `BabyAI-*` ids only | `Discrete(7)` |
+//!
+//! The `bot` ([`BabyAiBotAgent`]) is an expert, not a learner: it reads the environment's state
+//! ([`Agent::reads_state`], [`Agent::act_on_state`]) and gives, step for step, the actions of
+//! minigrid's `BabyAIBot` ([`rl_object_grid::babyai::bot`]); `rl run --domain BabyAI-GoToLocal-v0
+//! --agent bot` measures its success rate like any agent's.
 //!
 //! Your own agent implements [`Agent`] and is registered by name with [`register_agent`]; from
 //! then on the experiment harness and the `rl` command line of your binary (`--agent NAME`)
@@ -19,6 +25,7 @@
 //! gives the best expected return within an episode cap (finite-horizon value iteration),
 //! the yardstick of the learning table's relative criteria.
 
+mod bot;
 mod linear;
 mod random;
 mod registry;
@@ -26,6 +33,7 @@ mod tabular;
 mod tile_coding;
 mod value_iteration;
 
+pub use bot::{BabyAiBotAgent, BotOnError, BotParams};
 pub use linear::{LinearTd, LinearTdParams};
 pub use random::RandomAgent;
 pub use registry::{AgentContext, AgentFactory, agents, register_agent};
@@ -35,7 +43,10 @@ pub use value_iteration::{
     HORIZON_LIMIT, ValueIterationResult, optimal_return_within, value_iteration,
 };
 
+use std::any::Any;
+
 use rand::{Rng, RngExt};
+use rl_core::{BoxedEnvironment, Environment};
 use rl_spaces::{AnyElement, AnySpace, Discrete};
 use serde::de::DeserializeOwned;
 use serde_json::Value as JsonValue;
@@ -65,6 +76,37 @@ pub struct Experience<'a> {
     pub truncated: bool,
 }
 
+/// The environment's state as an agent that reads it sees it before choosing an action
+/// ([`Agent::act_on_state`]): the typed domain and the current state, to downcast (what
+/// [`Environment::domain_any`] and
+/// [`state_any`](rl_core::Environment::state_any) give), and the step of the episode.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct EnvironmentState<'a> {
+    /// The environment's domain (for an id of `rl-object-grid`'s BabyAI levels, a
+    /// [`BabyAi`](rl_object_grid::babyai::BabyAi)).
+    pub domain: &'a dyn Any,
+    /// The environment's current state (for a BabyAI level, a
+    /// [`BabyAiState`](rl_object_grid::babyai::BabyAiState)).
+    pub state: &'a dyn Any,
+    /// The steps taken in the current episode: 0 right after its reset, so that an agent
+    /// knows an episode starts.
+    pub episode_step: u64,
+}
+
+impl<'a> EnvironmentState<'a> {
+    /// The state of `env` after `episode_step` steps of its episode, or `None` when the
+    /// environment does not give its domain and state (see
+    /// [`Environment::state_any`]).
+    pub fn of<E: Environment + ?Sized>(env: &'a E, episode_step: u64) -> Option<Self> {
+        Some(EnvironmentState {
+            domain: env.domain_any()?,
+            state: env.state_any()?,
+            episode_step,
+        })
+    }
+}
+
 /// A learner or fixed policy that acts on [`AnyElement`] observations, so that it works with
 /// any environment whose spaces it supports (RLPy's `Agent`).
 ///
@@ -84,6 +126,13 @@ pub struct Experience<'a> {
 ///    learn or change its estimates;
 /// 4. after the budget it reads [`state_values`](Self::state_values) once for the value
 ///    picture and the comparison with value iteration.
+///
+/// An agent whose [`reads_state`](Self::reads_state) is true (an expert that plans from the
+/// environment's state, such as the BabyAI [`bot`](BabyAiBotAgent)) is called through
+/// [`act_on_state`](Self::act_on_state) instead of `act`, with the environment's domain and
+/// current state; the harness fails the run with [`ExperimentError::IncompatibleAgent`] when
+/// the environment does not give them. Other agents never see the state and pay nothing for
+/// it.
 ///
 /// What each method must do:
 ///
@@ -161,6 +210,28 @@ pub trait Agent: Send {
     /// Learns from one step (no-op for agents that do not learn).
     fn learn(&mut self, experience: &Experience<'_>) -> Result<(), ExperimentError>;
 
+    /// Whether the agent chooses its actions from the environment's state: then the harness
+    /// calls [`act_on_state`](Self::act_on_state), not [`act`](Self::act). Asked once per run;
+    /// false by default.
+    fn reads_state(&self) -> bool {
+        false
+    }
+
+    /// Chooses an action as [`act`](Self::act) does, also seeing the environment's domain and
+    /// current state (called instead of `act` when [`reads_state`](Self::reads_state) is
+    /// true). By default it ignores the state and calls `act`.
+    fn act_on_state(
+        &mut self,
+        observation: &AnyElement,
+        state: EnvironmentState<'_>,
+        mask: Option<&[bool]>,
+        explore: bool,
+        rng: &mut dyn Rng,
+    ) -> Result<AnyElement, ExperimentError> {
+        let _ = state;
+        self.act(observation, mask, explore, rng)
+    }
+
     /// For tabular agents: per observation index (the observation's number in its finite
     /// space), the greedy value `max_a Q(s, a)` and the greedy action's index (`None` when not
     /// applicable). Agents that return values get the value picture and the comparison with
@@ -183,6 +254,28 @@ pub fn make_agent(
     build_agent(
         name,
         &AgentContext::new(observation_space, action_space, discount, params),
+    )
+}
+
+/// Builds the agent named `name` (a built-in or a [registered](register_agent) one) for `env`,
+/// an environment of the domain id `id`: its spaces, its discount and, for agents that read
+/// the state (the BabyAI [`bot`](BabyAiBotAgent)), its domain, so that such an agent refuses
+/// an environment it cannot play at once, naming `id`.
+pub fn make_agent_for(
+    name: &str,
+    params: Option<&JsonValue>,
+    env: &BoxedEnvironment,
+    id: &str,
+) -> Result<Box<dyn Agent>, ExperimentError> {
+    build_agent(
+        name,
+        &AgentContext::new(
+            env.observation_space(),
+            env.action_space(),
+            env.discount(),
+            params,
+        )
+        .with_domain(id, env.domain_any()),
     )
 }
 
@@ -263,6 +356,14 @@ pub(crate) fn builtin_agents() -> Vec<(&'static str, &'static str, Box<AgentFact
             TdTarget::Sarsa.linear_name(),
             "SARSA on tile-coded features (bounded continuous observations)",
             td(TdTarget::Sarsa, true),
+        ),
+        (
+            BabyAiBotAgent::NAME,
+            "minigrid's BabyAI bot, an expert planning from the state (BabyAI-* ids only; does not learn)",
+            Box::new(|context: &AgentContext<'_>| {
+                let params: BotParams = parse_params(BabyAiBotAgent::NAME, context.params)?;
+                Ok(Box::new(BabyAiBotAgent::new(context, params)?) as Box<dyn Agent>)
+            }),
         ),
     ]
 }
@@ -404,7 +505,7 @@ mod tests {
         let error = make_agent("dqn", None, &space, &space, 1.0).err().unwrap();
         assert_eq!(
             error.to_string(),
-            "unknown agent \"dqn\"; known agents: random, q-learning, sarsa, linear-q, linear-sarsa"
+            "unknown agent \"dqn\"; known agents: random, q-learning, sarsa, linear-q, linear-sarsa, bot"
         );
         assert!(
             make_agent(

@@ -8,6 +8,7 @@
 //! file record and what resuming compares: a registered agent is therefore resumed, summarised
 //! and plotted exactly as a built-in is.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, LazyLock, PoisonError, RwLock};
 
@@ -38,10 +39,19 @@ pub struct AgentContext<'a> {
     /// environment. Randomness while acting comes from the generator handed to
     /// [`Agent::act`].
     pub seed: u64,
+    /// The registry id of the environment's domain, when known (for messages such as "the
+    /// bot plays BabyAI levels only, not CartPole-v1").
+    pub id: Option<&'a str>,
+    /// The environment's typed domain, to downcast, when the environment gives it
+    /// ([`Environment::domain_any`](rl_core::Environment::domain_any)): what an agent that
+    /// reads the state ([`Agent::reads_state`](super::Agent::reads_state)) checks it can
+    /// play.
+    pub domain: Option<&'a dyn Any>,
 }
 
 impl<'a> AgentContext<'a> {
-    /// A context for these spaces, discount and parameters, with seed 0.
+    /// A context for these spaces, discount and parameters, with seed 0, no id and no
+    /// domain.
     pub fn new(
         observation_space: &'a AnySpace,
         action_space: &'a AnySpace,
@@ -54,7 +64,17 @@ impl<'a> AgentContext<'a> {
             discount,
             params,
             seed: 0,
+            id: None,
+            domain: None,
         }
+    }
+
+    /// The same context for an environment of the domain id `id` whose typed domain is
+    /// `domain` (`None` when the environment does not give it).
+    pub fn with_domain(mut self, id: &'a str, domain: Option<&'a dyn Any>) -> Self {
+        self.id = Some(id);
+        self.domain = domain;
+        self
     }
 
     /// The same context with another seed.

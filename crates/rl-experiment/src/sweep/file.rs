@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use rl_core::Environment;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as JsonValue};
@@ -624,12 +623,11 @@ impl SweepFile {
                                 ),
                             };
                             let env = environment.as_ref().unwrap_or(&probe);
-                            crate::agent::make_agent(
+                            crate::agent::make_agent_for(
                                 &config.agent,
                                 config.agent_params.as_ref(),
-                                env.observation_space(),
-                                env.action_space(),
-                                env.discount(),
+                                env,
+                                &config.domain,
                             )
                             .map_err(|e| {
                                 let location = if agent_location.is_empty() {

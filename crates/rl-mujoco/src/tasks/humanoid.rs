@@ -21,7 +21,9 @@ use serde::Deserialize;
 
 use crate::environment::{MujocoDomain, Setup, Task};
 use crate::error::MujocoError;
-use crate::numpy_math::{clip, norm, pairwise_sum, sum_of_squares_f64};
+use crate::numpy_math::{
+    NumpyOperation, accumulation, clip, multiply_add, norm, pairwise_sum, sum_of_squares_f64,
+};
 use crate::params::{finite, ordered, range};
 use crate::simulation::Data;
 use crate::tasks::locomotion::write_positions_velocities;
@@ -218,10 +220,13 @@ impl Humanoid {
     fn mass_center(&self, data: &Data) -> [f64; 2] {
         let masses = data.model().body_mass();
         let xipos = data.xipos();
+        // np.einsum("b,bj->j", body_mass, xipos): bodies in order, fused on processors whose
+        // NumPy fuses (NumpyOperation::Einsum).
+        let way = accumulation(NumpyOperation::Einsum);
         let mut sums = [0.0f64; 2];
         for (body, &mass) in masses.iter().enumerate() {
             for (axis, sum) in sums.iter_mut().enumerate() {
-                *sum += mass * xipos[3 * body + axis];
+                *sum = multiply_add(mass, xipos[3 * body + axis], *sum, way);
             }
         }
         [sums[0] / self.total_mass, sums[1] / self.total_mass]

@@ -220,6 +220,14 @@ where
         self.inner.constraint_name(index)
     }
 
+    fn state_any(&self) -> Option<&dyn std::any::Any> {
+        self.inner.state_any()
+    }
+
+    fn domain_any(&self) -> Option<&dyn std::any::Any> {
+        self.inner.domain_any()
+    }
+
     fn close(&mut self) {
         // A sink's error here has nowhere to go; `stop_recording` reports it to callers that
         // want it before closing.
