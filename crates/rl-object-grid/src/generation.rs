@@ -27,6 +27,9 @@ pub(crate) struct Builder<'r, R: Rng + ?Sized> {
     pub(crate) grid: Grid,
     pub(crate) agent: Position,
     pub(crate) direction: Direction,
+    /// Whether the direction was drawn (minigrid's `agent_dir = self._rand_int(0, 4)`, a NumPy
+    /// integer) rather than set (`agent_dir = 0`, a Python int): [`MiniGridState::direction_is_drawn`](crate::MiniGridState::direction_is_drawn).
+    pub(crate) direction_drawn: bool,
     pub(crate) mission: u16,
     pub(crate) task: Task,
     pub(crate) obstacles: Vec<Position>,
@@ -61,6 +64,7 @@ impl<'r, R: Rng + ?Sized> Builder<'r, R> {
             grid,
             agent: NOWHERE,
             direction: Direction::Right,
+            direction_drawn: false,
             mission: 0,
             task: Task::default(),
             obstacles,
@@ -172,15 +176,23 @@ impl<'r, R: Rng + ?Sized> Builder<'r, R> {
         let position = self.place_obj(None, top, size, |_| false, max_tries)?;
         self.agent = position;
         if random_direction {
-            self.direction = Direction::from_index(self.rand_int(0, 4) as u8);
+            self.draw_direction();
         }
         Ok(position)
+    }
+
+    /// A direction `integers(0, 4)` for the agent (minigrid's `agent_dir =
+    /// self._rand_int(0, 4)`).
+    pub(crate) fn draw_direction(&mut self) {
+        self.direction = Direction::from_index(self.rand_int(0, 4) as u8);
+        self.direction_drawn = true;
     }
 
     /// The agent at `position` facing `direction` (no draw).
     pub(crate) fn set_agent(&mut self, position: Position, direction: Direction) {
         self.agent = position;
         self.direction = direction;
+        self.direction_drawn = false;
     }
 }
 

@@ -89,6 +89,9 @@ pub struct MiniGridState {
     pub(crate) grid: Grid,
     pub(crate) agent: Position,
     pub(crate) direction: Direction,
+    /// Whether the episode's direction was drawn ([`direction_is_drawn`](Self::direction_is_drawn)).
+    #[serde(default)]
+    pub(crate) direction_drawn: bool,
     pub(crate) carrying: Cell,
     pub(crate) step_count: u64,
     pub(crate) mission: u16,
@@ -114,6 +117,17 @@ impl MiniGridState {
     #[inline]
     pub fn direction(&self) -> Direction {
         self.direction
+    }
+
+    /// Whether the reset drew the agent's direction (minigrid's `agent_dir =
+    /// self._rand_int(0, 4)`, in `place_agent` with `rand_dir` and in FourRooms with a given
+    /// start) rather than setting it (`agent_dir = 0` or the environment's `agent_start_dir`).
+    /// minigrid's `agent_dir` is then a NumPy `int64`, else a Python `int`, and turning keeps
+    /// its type for the episode: the Python package gives the observation's `direction` and
+    /// `agent_dir` the same type.
+    #[inline]
+    pub fn direction_is_drawn(&self) -> bool {
+        self.direction_drawn
     }
 
     /// The object the agent carries, if any (minigrid's `carrying`).

@@ -388,3 +388,31 @@ fn babyai_level_parameters_are_taken_flat() {
         .to_string();
     assert!(error.contains("doors_open"), "{error}");
 }
+
+#[test]
+fn a_state_says_whether_its_reset_drew_the_direction() {
+    use rand::SeedableRng;
+    // minigrid's agent_dir is a NumPy int64 where the reset drew it (place_agent with
+    // rand_dir, FourRooms' given start) and an int where it set it: the Python package gives
+    // the observation's direction that type.
+    for (id, drawn) in [
+        ("MiniGrid-Empty-5x5-v0", false),
+        ("MiniGrid-Empty-Random-5x5-v0", true),
+        ("MiniGrid-DoorKey-5x5-v0", true),
+        ("MiniGrid-FourRooms-v0", true),
+        ("MiniGrid-LavaCrossingS9N1-v0", false),
+        ("MiniGrid-Dynamic-Obstacles-5x5-v0", false),
+    ] {
+        let domain = MiniGrid::for_id(id).expect("an id");
+        for seed in 0..3 {
+            let mut rng = rl_core::NumpyGenerator::seed_from_u64(seed);
+            let state = domain.generate(&mut rng);
+            assert_eq!(state.direction_is_drawn(), drawn, "{id} seed {seed}");
+            // A state read back from its JSON keeps it.
+            let json = serde_json::to_value(&state).expect("serialises");
+            let back: rl_object_grid::MiniGridState =
+                serde_json::from_value(json).expect("deserialises");
+            assert_eq!(back.direction_is_drawn(), drawn, "{id} seed {seed}");
+        }
+    }
+}

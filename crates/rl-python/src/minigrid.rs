@@ -129,6 +129,36 @@ fn minigrid_state<'py>(
     })
 }
 
+/// Whether the reset of `env`'s episode drew the agent's direction (`None` before the first
+/// reset): minigrid's `agent_dir` is then a NumPy `int64`, else a Python `int`
+/// (`MiniGridState::direction_is_drawn`).
+///
+/// For a MiniGrid or a BabyAI environment; a `TypeError` for another.
+#[pyfunction]
+fn minigrid_direction_drawn(env: &Bound<'_, PyEnvironment>) -> PyResult<Option<bool>> {
+    let env = env.borrow();
+    let inner = env.lock()?;
+    let environment = &inner.environment;
+    let domain = environment.domain_any();
+    let is_minigrid = domain.is_some_and(|domain| domain.is::<MiniGrid>());
+    let is_babyai = domain.is_some_and(|domain| domain.is::<rl_object_grid::babyai::BabyAi>());
+    if !is_minigrid && !is_babyai {
+        return Err(PyTypeError::new_err(format!(
+            "{} is not a MiniGrid or BabyAI environment",
+            env.id()
+        )));
+    }
+    let state = environment.state_any();
+    Ok(state
+        .and_then(|state| state.downcast_ref::<MiniGridState>())
+        .or_else(|| {
+            state
+                .and_then(|state| state.downcast_ref::<rl_object_grid::babyai::BabyAiState>())
+                .map(rl_object_grid::babyai::BabyAiState::world)
+        })
+        .map(MiniGridState::direction_is_drawn))
+}
+
 /// minigrid's `get_frame(highlight, tile_size, agent_pov)` of `env`'s current state: a new
 /// `(height, width, 3)` `uint8` array drawn by the tile renderer (the agent's view from its
 /// point of view with `agent_pov`, else the whole grid, the cells it sees lightened when
@@ -246,6 +276,7 @@ pub(crate) fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(is_minigrid, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_domain, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_state, module)?)?;
+    module.add_function(wrap_pyfunction!(minigrid_direction_drawn, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_frame, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_view, module)?)?;
     module.add_function(wrap_pyfunction!(generator_state, module)?)?;

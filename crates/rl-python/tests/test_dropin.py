@@ -298,12 +298,15 @@ def test_a_vector_refuses_copies_plainly():
 
 def test_every_minigrid_ids_rewards_and_flags_have_minigrids_types():
     # The reward is int where minigrid's is (0, DynamicObstacles' -1), float on success; the
-    # observation's image and mission alike. (The direction: see docs/coming-from-gymnasium.md.)
+    # observation's image and mission alike; the direction (and agent_dir) np.int64 in the
+    # episodes whose reset drew it, else int.
     rng = np.random.default_rng(41)
     for rust_id in [rust_id for rust_id in SHARED if rust_id.startswith("MiniGrid-")]:
         ours, theirs = make_pair(rust_id)
         a, _ = ours.reset(seed=3)
         b, _ = theirs.reset(seed=3)
+        assert type(a["direction"]) is type(b["direction"]), f"{rust_id} reset"
+        assert type(ours.unwrapped.agent_dir) is type(theirs.unwrapped.agent_dir), rust_id
         for t in range(120):
             action = int(rng.integers(ours.action_space.n))
             a = ours.step(action)
@@ -313,5 +316,26 @@ def test_every_minigrid_ids_rewards_and_flags_have_minigrids_types():
             assert scalar_types(a[2:4]) == scalar_types(b[2:4]), where
             assert scalar_types(a[0]["image"]) == scalar_types(b[0]["image"]), where
             assert type(a[0]["mission"]) is type(b[0]["mission"]), where
+            assert type(a[0]["direction"]) is type(b[0]["direction"]), where
             if a[2] or a[3]:
                 break
+
+
+@pytest.mark.parametrize(
+    "rust_id", ["BabyAI-GoToRedBallGrey-v0", "BabyAI-GoToLocal-v0", "BabyAI-BossLevel-v0"]
+)
+def test_babyai_directions_have_minigrids_type_step_by_step(rust_id):
+    # BabyAI's levels draw the direction (RoomGrid.place_agent): np.int64 throughout.
+    ours, theirs = gym.make(f"rlrs/{rust_id}"), gym.make(rust_id)
+    rng = np.random.default_rng(5)
+    a, _ = ours.reset(seed=8)
+    b, _ = theirs.reset(seed=8)
+    assert type(a["direction"]) is type(b["direction"]) is np.int64, rust_id
+    for t in range(60):
+        action = int(rng.integers(3))
+        a = ours.step(action)
+        b = theirs.step(action)
+        assert type(a[0]["direction"]) is type(b[0]["direction"]), f"{rust_id} step {t}"
+        assert a[0]["direction"] == b[0]["direction"], f"{rust_id} step {t}"
+        if a[2] or a[3]:
+            break

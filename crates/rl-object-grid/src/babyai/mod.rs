@@ -575,6 +575,7 @@ impl BabyAi {
             grid,
             agent,
             direction,
+            direction_drawn,
             ..
         } = builder;
         BabyAiState {
@@ -582,6 +583,7 @@ impl BabyAi {
                 grid,
                 agent,
                 direction,
+                direction_drawn,
                 carrying: Cell::EMPTY,
                 step_count: 0,
                 mission: 0,

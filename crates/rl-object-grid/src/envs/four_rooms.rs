@@ -10,7 +10,6 @@ use super::{Check, Generated, start_position};
 use crate::generation::Builder;
 use crate::grid::Position;
 use crate::object::Cell;
-use crate::state::Direction;
 
 /// The mission of FourRooms.
 pub const MISSION: &str = "reach the goal";
@@ -64,8 +63,8 @@ impl FourRoomsParams {
             Some(start) => {
                 let start = start_position(start);
                 b.put(start, Cell::EMPTY);
-                let direction = b.rand_int(0, 4) as u8;
-                b.set_agent(start, Direction::from_index(direction));
+                b.agent = start;
+                b.draw_direction();
             }
             None => {
                 b.place_agent(None, None, true, None)?;

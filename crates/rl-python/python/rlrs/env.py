@@ -329,9 +329,15 @@ class RustEnv(gym.Env):
             self.observation_space = with_mission_space(self.observation_space, env_id, params)
         self._seeded = False
         self._observation: Any = None
-        # minigrid's rewards are int where whole (its 0 and DynamicObstacles' -1), float
-        # otherwise (its success reward, between 0.1 and 1).
-        self._int_rewards = core_module == "rlrs._core" and env_id.startswith("MiniGrid-")
+        # minigrid's rewards are int where whole (its 0 and DynamicObstacles' -1; BabyAI's 0),
+        # float otherwise (its success reward, between 0.1 and 1).
+        self._int_rewards = core_module == "rlrs._core" and env_id.startswith(
+            ("MiniGrid-", "BabyAI-")
+        )
+        # BabyAI's observations as minigrid gives them: keys in its order (image, direction,
+        # mission) and the direction an np.int64 where the reset drew it (every level's
+        # place_agent), as rlrs.minigrid.MiniGridEnv does for the MiniGrid ids.
+        self._babyai = core_module == "rlrs._core" and env_id.startswith("BabyAI-")
         # Gymnasium's Pendulum returns its reward as np.float64 (-costs, computed with numpy).
         self._numpy_rewards = core_module == "rlrs._core" and env_id == "Pendulum-v1"
         # render_mode="human": a pygame window (rlrs.human), shown after every reset and step.
@@ -406,6 +412,8 @@ class RustEnv(gym.Env):
             observation = self._core.reset()
         if self._convert is not None:
             observation = self._convert(observation)
+        if self._babyai:
+            observation = self._as_minigrids(observation)
         self._observation = observation
         info = dict(self._reset_info)
         info.update(self._core.reset_info())
@@ -430,12 +438,21 @@ class RustEnv(gym.Env):
             info = typed_info(info, self._info_converters)
         if self._convert is not None:
             observation = self._convert(observation)
+        if self._babyai:
+            observation = self._as_minigrids(observation)
         self._observation = observation
         if self._mask_info:
             info["action_mask"] = self._core.action_mask()
         if self._window is not None:
             self._window.show(self._core.render_rgb())
         return observation, reward, terminated, truncated, info
+
+    def _as_minigrids(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """A BabyAI observation with minigrid's key order and direction type."""
+        from .minigrid import _in_minigrids_order
+
+        drawn = self._core_module.minigrid_direction_drawn(self._core)
+        return _in_minigrids_order(observation, np.int64 if drawn else int)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

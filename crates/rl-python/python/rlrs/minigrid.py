@@ -146,12 +146,13 @@ def with_mission_space(space, env_id: str, params: dict[str, Any]):
     return spaces.Dict({**space.spaces, "mission": missions})
 
 
-def _in_minigrids_order(observation: dict[str, Any]) -> dict[str, Any]:
+def _in_minigrids_order(observation: dict[str, Any], direction_type: type = int) -> dict[str, Any]:
     """The observation with its keys in minigrid's order (``image``, ``direction``,
-    ``mission``; the space's are sorted)."""
+    ``mission``; the space's are sorted), the direction of ``direction_type`` (minigrid's
+    ``agent_dir`` is a NumPy ``int64`` in the episodes whose reset drew it, else an ``int``)."""
     return {
         "image": observation["image"],
-        "direction": observation["direction"],
+        "direction": direction_type(observation["direction"]),
         "mission": observation["mission"],
     }
 
@@ -249,8 +250,15 @@ class MiniGridEnv(RustEnv):
 
     @property
     def agent_dir(self) -> int:
-        """The direction the agent faces (0 right, 1 down, 2 left, 3 up)."""
-        return self._state()[3]
+        """The direction the agent faces (0 right, 1 down, 2 left, 3 up): a NumPy ``int64``
+        in the episodes whose reset drew it, else an ``int``, as minigrid's."""
+        return self._direction_type()(self._state()[3])
+
+    def _direction_type(self) -> type:
+        """``np.int64`` when this episode's reset drew the direction (minigrid's
+        ``self._rand_int(0, 4)``), else ``int`` (minigrid's ``agent_dir = 0`` or
+        ``agent_start_dir``); turning keeps the type, as minigrid's arithmetic does."""
+        return np.int64 if self._module.minigrid_direction_drawn(self._core) else int
 
     @property
     def step_count(self) -> int:
@@ -411,7 +419,7 @@ class MiniGridEnv(RustEnv):
         self._changed()
         self._terminated = False
         observation, info = super().reset(seed=seed, options=options)
-        return _in_minigrids_order(observation), info
+        return _in_minigrids_order(observation, self._direction_type()), info
 
     def step(self, action: Any):
         self._hand_back_generator()
@@ -425,7 +433,13 @@ class MiniGridEnv(RustEnv):
             self._terminated = False
         observation, reward, terminated, truncated, info = super().step(action)
         self._terminated = bool(terminated and not truncated)
-        return _in_minigrids_order(observation), reward, terminated, truncated, info
+        return (
+            _in_minigrids_order(observation, self._direction_type()),
+            reward,
+            terminated,
+            truncated,
+            info,
+        )
 
     def render(self):
         if self.render_mode == "rgb_array":
