@@ -324,8 +324,9 @@ def test_every_minigrid_ids_rewards_and_flags_have_minigrids_types():
 @pytest.mark.parametrize(
     "rust_id", ["BabyAI-GoToRedBallGrey-v0", "BabyAI-GoToLocal-v0", "BabyAI-BossLevel-v0"]
 )
-def test_babyai_directions_have_minigrids_type_step_by_step(rust_id):
-    # BabyAI's levels draw the direction (RoomGrid.place_agent): np.int64 throughout.
+def test_babyai_observations_and_rewards_have_minigrids_types_step_by_step(rust_id):
+    # BabyAI's levels draw the direction (RoomGrid.place_agent): np.int64 throughout; the
+    # observation's keys in minigrid's order; the reward an int 0, a float on success.
     ours, theirs = gym.make(f"rlrs/{rust_id}"), gym.make(rust_id)
     rng = np.random.default_rng(5)
     a, _ = ours.reset(seed=8)
@@ -337,5 +338,7 @@ def test_babyai_directions_have_minigrids_type_step_by_step(rust_id):
         b = theirs.step(action)
         assert type(a[0]["direction"]) is type(b[0]["direction"]), f"{rust_id} step {t}"
         assert a[0]["direction"] == b[0]["direction"], f"{rust_id} step {t}"
+        assert list(a[0]) == list(b[0]), f"{rust_id} step {t}: the keys in minigrid's order"
+        assert type(a[1]) is type(b[1]) and a[1] == b[1], f"{rust_id} step {t}: reward"
         if a[2] or a[3]:
             break
