@@ -243,6 +243,27 @@ class TaxiEnv(_Tabular):
     locs_colors = [(255, 0, 0), (0, 255, 0), (255, 255, 0), (0, 0, 255)]
     max_row = 4
     max_col = 4
+    # Whether the last step's fickle passenger changed destination: Gymnasium's ``s`` is then
+    # its ``encode(...)`` of the drawn destination, an ``np.int64``, until the next step.
+    _fickle_changed = False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._fickle_changed = False
+        return super().reset(seed=seed, options=options)
+
+    def step(self, action: Any):
+        before = self._observation
+        observation, reward, terminated, truncated, info = super().step(action)
+        # Only the fickle passenger changes the destination (the state's last base-4 digit).
+        self._fickle_changed = before is not None and int(before) % 4 != int(observation) % 4
+        return observation, reward, terminated, truncated, info
+
+    @property
+    def s(self) -> Any:
+        """The current state, with Gymnasium's type: an ``np.int64`` after a reset and after
+        a step whose fickle passenger changed destination, else an ``int``."""
+        value = _Tabular.s.fget(self)
+        return np.int64(value) if self._fickle_changed else value
 
     @property
     def locs(self) -> list[tuple[int, int]]:
