@@ -12,6 +12,7 @@ use rl_object_grid::{MiniGrid, MiniGridState};
 
 use crate::build_domain;
 use crate::single::PyEnvironment;
+use crate::vector::PyVector;
 
 /// Calls `read` with the MiniGrid domain and current state (`None` before the first reset) of
 /// `env`; a `TypeError` when `env` is not a MiniGrid environment.
@@ -129,11 +130,23 @@ fn minigrid_state<'py>(
     })
 }
 
+/// Whether the reset of the episode of `state` (a MiniGrid or BabyAI state) drew the agent's
+/// direction (`MiniGridState::direction_is_drawn`); `None` for another state or none.
+fn direction_drawn_of(state: Option<&dyn std::any::Any>) -> Option<bool> {
+    state
+        .and_then(|state| state.downcast_ref::<MiniGridState>())
+        .or_else(|| {
+            state
+                .and_then(|state| state.downcast_ref::<rl_object_grid::babyai::BabyAiState>())
+                .map(rl_object_grid::babyai::BabyAiState::world)
+        })
+        .map(MiniGridState::direction_is_drawn)
+}
+
 /// Whether the reset of `env`'s episode drew the agent's direction (`None` before the first
 /// reset): minigrid's `agent_dir` is then a NumPy `int64`, else a Python `int`
-/// (`MiniGridState::direction_is_drawn`).
-///
-/// For a MiniGrid or a BabyAI environment; a `TypeError` for another.
+/// (`MiniGridState::direction_is_drawn`). For a MiniGrid or a BabyAI environment; a
+/// `TypeError` for another.
 #[pyfunction]
 fn minigrid_direction_drawn(env: &Bound<'_, PyEnvironment>) -> PyResult<Option<bool>> {
     let env = env.borrow();
@@ -148,15 +161,22 @@ fn minigrid_direction_drawn(env: &Bound<'_, PyEnvironment>) -> PyResult<Option<b
             env.id()
         )));
     }
-    let state = environment.state_any();
-    Ok(state
-        .and_then(|state| state.downcast_ref::<MiniGridState>())
-        .or_else(|| {
-            state
-                .and_then(|state| state.downcast_ref::<rl_object_grid::babyai::BabyAiState>())
-                .map(rl_object_grid::babyai::BabyAiState::world)
-        })
-        .map(MiniGridState::direction_is_drawn))
+    Ok(direction_drawn_of(environment.state_any()))
+}
+
+/// [`minigrid_direction_drawn`] for environment `index` of a vector of a MiniGrid or BabyAI
+/// id (`None` for another id, an index beyond the vector, or before the first reset). Every
+/// episode of an environment draws its direction or sets it as its generation code says (the
+/// id's and parameters': `place_agent` with `rand_dir`, or a start direction), so after a
+/// same-step autoreset the new episode's answer is the ended one's.
+#[pyfunction]
+fn minigrid_vector_direction_drawn(
+    vector: &Bound<'_, PyVector>,
+    index: usize,
+) -> PyResult<Option<bool>> {
+    vector
+        .borrow()
+        .with_state(index, |state| Ok(direction_drawn_of(state)))
 }
 
 /// minigrid's `get_frame(highlight, tile_size, agent_pov)` of `env`'s current state: a new
@@ -277,6 +297,7 @@ pub(crate) fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(minigrid_domain, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_state, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_direction_drawn, module)?)?;
+    module.add_function(wrap_pyfunction!(minigrid_vector_direction_drawn, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_frame, module)?)?;
     module.add_function(wrap_pyfunction!(minigrid_view, module)?)?;
     module.add_function(wrap_pyfunction!(generator_state, module)?)?;

@@ -463,7 +463,8 @@ class RustVectorEnv(VectorEnv):
         """Environment ``i``'s final observation, as one environment returns it (what
         ``SyncVectorEnv`` puts in ``info["final_obs"]``): the element's types as ``RustEnv``
         gives them (an ``int`` for a Discrete) and, for MiniGrid's and BabyAI's ids, the keys
-        in minigrid's order (``image``, ``direction``, ``mission``)."""
+        in minigrid's order (``image``, ``direction``, ``mission``) and the direction's type
+        minigrid's (an ``np.int64`` where the resets draw it)."""
         if self._columns is not None:
             final = _first(self._columns.from_rows(self._final_observations[i : i + 1]))
         elif self._batched is None:
@@ -473,7 +474,9 @@ class RustVectorEnv(VectorEnv):
         if self._single_convert is not None:
             final = self._single_convert(final)
         if self._single_order is not None:
-            final = self._single_order(final)
+            # The direction an np.int64 where the environment's resets draw it, as minigrid's.
+            drawn = core(self._core_module_name).minigrid_vector_direction_drawn(self._core, i)
+            final = self._single_order(final, np.int64 if drawn else int)
         return final
 
     def reset(
