@@ -98,7 +98,8 @@ pub enum Accumulation {
 ///
 /// The defaults ([`accumulation`] before any [`set_accumulation`]) are those, for the
 /// processor this runs on (anything but x86-64 and AArch64: separate). The Python package asks
-/// NumPy itself when it is imported (`rlrs._match_numpys_arithmetic`), so that from Python the
+/// NumPy itself when it makes its first MuJoCo environment or vector
+/// (`rlrs.mujoco.match_numpys_arithmetic`), so that from Python the
 /// MuJoCo ids equal Gymnasium's in the same process whatever NumPy's build and BLAS.
 ///
 /// ```

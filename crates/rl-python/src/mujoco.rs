@@ -62,8 +62,9 @@ fn mujoco_accumulation(operation: &str) -> PyResult<&'static str> {
 
 /// Sets how the MuJoCo tasks accumulate the sums of products of the NumPy operation
 /// `operation` (`"dot"` or `"einsum"`), `"fused"` or `"separate"`, for every environment of the
-/// process from its next step on; the package sets both on import from what NumPy itself does
-/// (`rlrs._match_numpys_arithmetic`). A `ValueError` for another word.
+/// process from its next step on; the package sets both from what NumPy itself does
+/// (`rlrs.mujoco.match_numpys_arithmetic`, when its first MuJoCo environment or vector is
+/// made). A `ValueError` for another word.
 #[pyfunction]
 fn set_mujoco_accumulation(operation: &str, way: &str) -> PyResult<()> {
     let operation = numpy_operation(operation)?;

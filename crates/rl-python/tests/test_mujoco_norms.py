@@ -4,11 +4,12 @@ Gymnasium's Ant, Humanoid, Pusher, Reacher and Swimmer call ``np.linalg.norm``, 
 ``sqrt(x.dot(x))``, where the BLAS kernel NumPy picks for the processor adds each product with
 one rounding (fused multiply-adds: OpenBLAS's kernels for x86-64 with AVX2 and FMA) or with
 two (its AArch64 kernel under qemu); Humanoid's centre of mass is ``np.einsum("b,bj->j",
-...)``, which NumPy's own build fuses on AArch64 and not on x86-64. The package asks NumPy on
-import (``rlrs._match_numpys_arithmetic``). Here: the ways the package chose are those NumPy's
-``dot`` and ``einsum`` agree with on random cases, and the other way shows beside Gymnasium's
-(Ant's ``distance_from_origin``, Humanoid's ``x_velocity``), so the choice is what keeps those
-ids bit for bit.
+...)``, which NumPy's own build fuses on AArch64 and not on x86-64. The package asks NumPy
+when it makes its first MuJoCo environment or vector (``rlrs.mujoco.match_numpys_arithmetic``).
+Here: the probe sets the ways NumPy's ``dot`` and ``einsum`` agree with on random cases, from
+either way set before, and the other way shows beside Gymnasium's (Ant's
+``distance_from_origin``, Humanoid's ``x_velocity``), so the choice is what keeps those ids bit
+for bit.
 """
 
 from __future__ import annotations
@@ -64,7 +65,17 @@ def numpys_way(operation: str) -> str:
 
 @pytest.mark.parametrize("operation", ["dot", "einsum"])
 def test_the_package_accumulates_as_numpy(operation):
-    assert rlrs._core.mujoco_accumulation(operation) == numpys_way(operation)
+    import rlrs.mujoco
+
+    gym.make("rlrs/Hopper-v5")  # the first MuJoCo environment: the probe has run
+    expected = numpys_way(operation)
+    assert rlrs._core.mujoco_accumulation(operation) == expected
+    # From either way set before, the probe finds NumPy's.
+    for before in ["fused", "separate"]:
+        rlrs._core.set_mujoco_accumulation(operation, before)
+        rlrs.mujoco._MATCHED.discard("rlrs._core")
+        rlrs.mujoco.match_numpys_arithmetic()
+        assert rlrs._core.mujoco_accumulation(operation) == expected, before
 
 
 @pytest.mark.parametrize(
@@ -72,9 +83,9 @@ def test_the_package_accumulates_as_numpy(operation):
     [("dot", "Ant-v5", "distance_from_origin"), ("einsum", "Humanoid-v5", "x_velocity")],
 )
 def test_the_other_way_differs_from_gymnasium(operation, env_id, key):
+    ours, theirs = gym.make(f"rlrs/{env_id}"), gym.make(env_id)
     chosen = rlrs._core.mujoco_accumulation(operation)
     other = "separate" if chosen == "fused" else "fused"
-    ours, theirs = gym.make(f"rlrs/{env_id}"), gym.make(env_id)
     rlrs._core.set_mujoco_accumulation(operation, other)
     try:
         ours.reset(seed=11)

@@ -263,6 +263,85 @@ class Frames:
             self.renderer._viewers.clear()
 
 
+# The core modules whose MuJoCo arithmetic match_numpys_arithmetic has set.
+_MATCHED: set[str] = set()
+
+
+def match_numpys_arithmetic(core_module: str = "rlrs._core") -> None:
+    """Makes the MuJoCo ids' sums of products accumulate as NumPy's own operations do in this
+    process: ``x.dot(x)`` (behind ``np.linalg.norm``: Ant, Humanoid, Pusher, Reacher, Swimmer),
+    where OpenBLAS's kernel for the processor adds each product with one rounding or with two,
+    and ``np.einsum("b,bj->j", ...)`` (Humanoid's centre of mass), which NumPy's own build for
+    the processor family fuses or not. NumPy's results on a few cases where the two ways differ,
+    against both ways computed exactly, decide (``_core.set_mujoco_accumulation``). Where NumPy
+    agrees with neither way (another BLAS summing in another order), the core keeps its default
+    and a ``RuntimeWarning`` says that those ids may differ from Gymnasium's in the last digit.
+
+    Run once per core module, when its first MuJoCo environment or vector is made (about 10 ms,
+    which ``import rlrs`` need not pay)."""
+    if core_module in _MATCHED:
+        return
+    _MATCHED.add(core_module)
+    _core = core(core_module)
+    if not hasattr(_core, "set_mujoco_accumulation"):
+        return  # a domain author's module without the MuJoCo ids
+    import math
+    import warnings
+    from fractions import Fraction
+
+    def accumulate(pairs, fused):
+        total = 0.0
+        for x, y in pairs:
+            if fused:
+                # fma(x, y, total): the exact product and sum, rounded once.
+                total = float(Fraction(x) * Fraction(y) + Fraction(total))
+            else:
+                total = total + x * y
+        return total
+
+    def cases(operation, k):
+        """NumPy's results and the pairs each sums, for the k-th case of ``operation``."""
+        if operation == "dot":
+            xs = np.asarray([math.sqrt(k + j * 0.37) * (1.0 + j) for j in range(2 + k % 2)])
+            return [float(xs.dot(xs))], [list(zip(xs.tolist(), xs.tolist()))]
+        # Humanoid's shapes: 14 bodies' masses and their 14 x 3 positions.
+        masses = np.asarray([math.sqrt(k + b) for b in range(14)])
+        positions = np.asarray([[math.sin(k * 1.3 + 3 * b + j) for j in range(3)] for b in range(14)])
+        results = np.einsum("b,bj->j", masses, positions)
+        return results.tolist(), [
+            list(zip(masses.tolist(), positions[:, j].tolist())) for j in range(3)
+        ]
+
+    def probe(operation):
+        agree = {"fused": 0, "separate": 0}
+        probes = 0
+        for k in range(1, 2000):
+            results, sums = cases(operation, k)
+            for numpys, pairs in zip(results, sums):
+                fused, separate = accumulate(pairs, True), accumulate(pairs, False)
+                if fused == separate:
+                    continue
+                probes += 1
+                agree["fused"] += numpys == fused
+                agree["separate"] += numpys == separate
+            if probes >= 16:
+                break
+        for way, count in agree.items():
+            if probes and count == probes:
+                _core.set_mujoco_accumulation(operation, way)
+                return
+        warnings.warn(
+            f"NumPy's {operation} accumulates its products neither fused nor separately "
+            f"({agree} of {probes} probes); the MuJoCo ids may differ from Gymnasium's in the "
+            "last digit there",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+    probe("dot")
+    probe("einsum")
+
+
 class MujocoEnv(RustEnv):
     """A MuJoCo v5 id's environment (``RustEnv`` with Gymnasium's MuJoCo rendering): the
     render modes of Gymnasium's ``MujocoEnv`` (``"human"``, ``"rgb_array"``,
@@ -291,6 +370,7 @@ class MujocoEnv(RustEnv):
         **params: Any,
     ) -> None:
         physics, render = split_render_params(params)
+        match_numpys_arithmetic(core_module)
         super().__init__(
             env_id, None, info_action_mask=info_action_mask, core_module=core_module, **physics
         )

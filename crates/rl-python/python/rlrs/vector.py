@@ -25,7 +25,7 @@ from .env import (
     seed_words,
     typed_info,
 )
-from .mujoco import OFFSCREEN_MODES, Frames, split_render_params
+from .mujoco import OFFSCREEN_MODES, Frames, match_numpys_arithmetic, split_render_params
 from .spaces import observation_converter, space_from_definition
 
 __all__ = ["RustVectorEnv"]
@@ -304,6 +304,8 @@ class RustVectorEnv(VectorEnv):
         self._core_module_name = core_module
         # Gymnasium's MuJoCo ids: their rendering keyword arguments are Python's (rlrs.mujoco).
         self._mujoco = _is_mujoco(env_id, core_module)
+        if self._mujoco:
+            match_numpys_arithmetic(core_module)
         physics, self._render_params = split_render_params(params) if self._mujoco else (params, {})
         self._physics_json = params_json(physics)
         try:
