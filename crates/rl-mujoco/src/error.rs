@@ -33,7 +33,8 @@ pub enum MujocoError {
     OutOfMemory {
         /// The model's file or name.
         model: String,
-        /// The bytes one state takes (`narena + nbuffer + sizeof(mjData)`).
+        /// The bytes one state takes, at most (`Sizes::data_bytes`: `narena + nbuffer +
+        /// sizeof(mjData)`, the model's `nbuffer`).
         bytes: usize,
     },
     /// A state could not be copied into an `mjData` made elsewhere ([`Data::copy_into_raw`](crate::Data::copy_into_raw)),
