@@ -70,10 +70,6 @@ pub struct RunSettings {
         skip_serializing_if = "Option::is_none"
     )]
     pub learning_threshold: Option<Value>,
-    /// Entries every reset's info holds in Gymnasium (the toy text's `{"prob": 1}`), added by
-    /// the Python package.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reset_info: Option<Map<String, Value>>,
     /// The Python types of the domain's info entries by key, where its reference's are not
     /// what the entries' JSON values become in Python (a `float`, an `int`, a `list`):
     /// Gymnasium's MuJoCo environments report NumPy scalars and arrays. The Python package
@@ -164,7 +160,7 @@ mod tests {
         let settings = RunSettings::from_json(&json!({
             "agent": "linear-sarsa", "agent_params": {"linear-": {"tiles": 8}}, "max_steps": 9,
             "checks_per_policy": 125, "discretize_bins": 5, "success": "terminated",
-            "learning_threshold": null, "reset_info": {"prob": 1}, "info_action_mask": true,
+            "learning_threshold": null, "info_action_mask": true,
             "info_types": {"x": "float64", "y": "float32", "z": "float", "n": "int", "t": "float64[]"},
             "reward_type": "float64",
         }))

@@ -52,10 +52,9 @@
 //! value iteration computes from the transition model (`rl_experiment::criterion`); and
 //! `checks_per_policy` where evaluation returns are noisy (FrozenLake, CliffWalkingSlippery and
 //! Taxi 125, Blackjack 1250: 8 runs then make 1000 and 10 000 evaluation episodes at the last
-//! check). The toy-text ids
-//! also carry what the Python package adds to Gymnasium's infos: `reset_info` (the info a
-//! reset returns, `{"prob": 1}`) and, for Taxi, `info_action_mask` (each info holds the
-//! action mask).
+//! check). Taxi also carries `info_action_mask` (each info holds the action mask, as
+//! Gymnasium's); the toy text's reset info (`{"prob": 1}`) is its domains'
+//! [`Domain::reset_info`](rl_core::Domain::reset_info).
 //!
 //! [`AnyElement`]: rl_spaces::AnyElement
 //!
@@ -331,7 +330,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "max_steps": 100_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
             "checks_per_policy": 125,
-            "reset_info": {"prob": 1},
             "agent_params": {
                 "q-learning": {"discount": 0.995, "learning_rate": 0.05, "initial_value": 1.0},
                 "sarsa": {"discount": 0.995, "learning_rate": 0.05, "initial_value": 1.0}
@@ -357,7 +355,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "max_steps": 800_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
             "checks_per_policy": 125,
-            "reset_info": {"prob": 1},
             "agent_params": {
                 "q-learning": {"discount": 0.998, "learning_rate": 0.05, "initial_value": 1.0},
                 "sarsa": {"discount": 0.998, "learning_rate": 0.05, "initial_value": 1.0}
@@ -380,8 +377,7 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "agent": "q-learning",
             "max_steps": 20_000,
             "learning_threshold": {"fraction_of_optimum": 0.9},
-            "success": "terminated",
-            "reset_info": {"prob": 1}
+            "success": "terminated"
         }))
         .register(),
         Registration::new(
@@ -405,7 +401,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "learning_threshold": {"fraction_of_optimum": 0.9},
             "checks_per_policy": 125,
             "success": "terminated",
-            "reset_info": {"prob": 1},
             "agent_params": {"q-learning": {"learning_rate": 0.05}, "sarsa": {"learning_rate": 0.05}}
         }))
         .register(),
@@ -427,7 +422,6 @@ fn register_all() -> Vec<Result<(), CoreError>> {
             "learning_threshold": {"fraction_of_optimum": 0.9},
             "checks_per_policy": 125,
             "success": "terminated",
-            "reset_info": {"prob": 1.0},
             "info_action_mask": true
         }))
         .register(),

@@ -307,7 +307,6 @@ class RustEnv(gym.Env):
         # What the registration says the infos hold beyond the step's own (Gymnasium's toy
         # text: a reset's {"prob": 1}, Taxi's action mask in every info).
         settings = json.loads(module.settings(env_id) or "{}")
-        self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
         self._mask_info = mask_info(info_action_mask, settings, self._core.action_mask, env_id)
         # The reference's types of its info entries and reward, where the registration names
         # them (Gymnasium's MuJoCo ids: NumPy float64 and float32 scalars, float64 arrays).
@@ -415,8 +414,7 @@ class RustEnv(gym.Env):
         if self._babyai:
             observation = self._as_minigrids(observation)
         self._observation = observation
-        info = dict(self._reset_info)
-        info.update(self._core.reset_info())
+        info = dict(self._core.reset_info())
         if self._info_converters:
             info = typed_info(info, self._info_converters)
         if self._mask_info:

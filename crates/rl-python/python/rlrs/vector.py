@@ -336,10 +336,8 @@ class RustVectorEnv(VectorEnv):
         # A MuJoCo id's renderers, one per environment, made on the first render().
         self._frames: list[Any] | None = None
         self._autoreset_mode = autoreset_mode
-        # What the registration adds to Gymnasium's infos (the toy text's reset {"prob": 1},
-        # Taxi's action mask), as for RustEnv.
+        # What the registration adds to Gymnasium's infos (Taxi's action mask), as for RustEnv.
         settings = json.loads(core(core_module).settings(env_id) or "{}")
-        self._reset_info: dict[str, Any] = dict(settings.get("reset_info", {}))
         self._mask_info = mask_info(
             info_action_mask, settings, self._core.action_masks, env_id
         )
@@ -350,7 +348,6 @@ class RustVectorEnv(VectorEnv):
         self._info_dtypes = {
             key: PYTHON_TYPES[kind][1] for key, kind in settings.get("info_types", {}).items()
         }
-        self._reset_next = np.zeros(self.num_envs, dtype=bool)
         observation_space = space_from_definition(self._core.observation_space_json())
         if core_module == "rlrs._core" and (
             _is_minigrid(env_id, core_module) or env_id.startswith("BabyAI-")
@@ -515,15 +512,11 @@ class RustVectorEnv(VectorEnv):
             self._seed_each(seed)
             self._seeded = True
         flags = self._core.reset()
-        self._reset_next = np.zeros(self.num_envs, dtype=bool)
         info: dict[str, Any] = {}
         if flags & 4:
             # The domain's reset infos (MuJoCo's x_position, ...), as SyncVectorEnv lays
             # them out.
             info = self._with_infos(info, final=False)
-        for key, value in self._reset_info.items():
-            info[key] = np.full(self.num_envs, value, dtype=type(value))
-            info[f"_{key}"] = np.ones(self.num_envs, dtype=bool)
         if self._mask_info:
             masks = self._core.action_masks()
             if masks is not None:
@@ -599,16 +592,10 @@ class RustVectorEnv(VectorEnv):
         if any(s is not None for s in selected_seeds):
             self._seed_each(selected_seeds)
         flags = self._core.reset_selected(reset_mask.tolist())
-        self._reset_next[reset_mask] = False
         info: dict[str, Any] = {}
         if flags & 4:
             # The selected environments' reset infos (the others' are their last step's).
             info = self._with_infos(info, final=False, selected=reset_mask.tolist())
-        for key, value in self._reset_info.items():
-            values = np.zeros(self.num_envs, dtype=type(value))
-            values[reset_mask] = value
-            info[key] = values
-            info[f"_{key}"] = reset_mask.copy()
         if self._mask_info:
             masks = self._core.action_masks()
             if masks is not None:
@@ -618,38 +605,15 @@ class RustVectorEnv(VectorEnv):
                 info["_action_mask"] = reset_mask.copy()
         return self._observations_out(), info
 
-    def _with_reset_infos(self, info: dict[str, Any], flags: int) -> dict[str, Any]:
-        """``info`` with what the registration adds to Gymnasium's infos (the toy text): the
-        reset info (``{"prob": 1}``) of the environments reset by this call, merged as
-        ``SyncVectorEnv``'s ``_add_info`` merges it environment by environment (the array takes
-        the type of the lowest-index environment's value, as Gymnasium's does), and, where the
-        infos carry it, every environment's action mask of its current state."""
-        n = self.num_envs
-        if self._autoreset_mode == AutoresetMode.SAME_STEP:
-            reset_now = self._final_mask.copy() if flags & 2 else np.zeros(n, dtype=bool)
-        elif self._autoreset_mode == AutoresetMode.NEXT_STEP:
-            reset_now = self._reset_next
-        else:
-            reset_now = np.zeros(n, dtype=bool)
-        if self._autoreset_mode == AutoresetMode.NEXT_STEP:
-            self._reset_next = self._terminated | self._truncated
-        if reset_now.any():
-            first_reset = int(np.argmax(reset_now))
-            for key, value in self._reset_info.items():
-                values, mask = info.get(key), info.get(f"_{key}")
-                if values is None:
-                    values, mask = np.zeros(n, dtype=type(value)), np.zeros(n, dtype=bool)
-                elif not mask.any() or first_reset < int(np.argmax(mask)):
-                    values = values.astype(type(value))
-                else:
-                    values = values.copy()
-                values[reset_now] = value
-                info[key], info[f"_{key}"] = values, mask | reset_now
-        if self._mask_info:
-            masks = self._core.action_masks()
-            if masks is not None:
-                info["action_mask"] = masks
-                info["_action_mask"] = np.ones(n, dtype=bool)
+    def _with_action_masks(self, info: dict[str, Any]) -> dict[str, Any]:
+        """``info`` with every environment's action mask of its current state, where the infos
+        carry it (Taxi's, as Gymnasium's). The reset infos (the toy text's ``{"prob": 1}``)
+        come from the Rust vector with the step's infos, merged as ``SyncVectorEnv`` merges
+        them."""
+        masks = self._core.action_masks()
+        if masks is not None:
+            info["action_mask"] = masks
+            info["_action_mask"] = np.ones(self.num_envs, dtype=bool)
         return info
 
     def _with_infos(
@@ -738,8 +702,8 @@ class RustVectorEnv(VectorEnv):
                         final_info["_action_mask"] = mask.copy()
                 info["final_info"] = final_info
                 info["_final_info"] = mask.copy()
-        if self._reset_info or self._mask_info:
-            info = self._with_reset_infos(info, flags)
+        if self._mask_info:
+            info = self._with_action_masks(info)
         if self.copy:
             return (
                 self._observations_out(),
