@@ -89,12 +89,15 @@ pub enum Accumulation {
 ///   Humanoid's and Swimmer's `distance_from_origin`, Pusher's and Reacher's rewards and the
 ///   rejection tests of their resets). OpenBLAS's kernel for the processor decides: its
 ///   kernels for x86-64 with AVX2 and FMA (Haswell on) fuse; its AArch64 kernel picked under
-///   qemu-aarch64 does not (NumPy 2.4.6: 2,000 of 2,000 random vectors of 2 and of 3 entries
-///   gave the separately rounded sum).
+///   qemu-aarch64 (NumPy 2.4.6) does not.
 /// - [`NumpyOperation::Einsum`]: `np.einsum("b,bj->j", body_mass, xipos)`, Humanoid's centre
 ///   of mass (its `x_velocity`, `y_velocity` and forward reward). NumPy's own code, compiled for
-///   the processor family's baseline: fused on AArch64 (300 of 300 random cases under
-///   qemu-aarch64, NumPy 2.4.6), separate on x86-64 (300 of 300).
+///   the processor family's baseline: fused on AArch64, separate on x86-64.
+///
+/// Both found with the Python package's `tests/test_mujoco_norms.py`, which checks NumPy's
+/// results against both ways, computed exactly, on 300 random cases of each operation (every
+/// case where the ways differ must agree with one way), natively and under qemu-aarch64
+/// (`RL_AARCH64_TESTS=test_mujoco_norms.py bash crates/rl-python/wheel-aarch64.sh`).
 ///
 /// The defaults ([`accumulation`] before any [`set_accumulation`]) are those, for the
 /// processor this runs on (anything but x86-64 and AArch64: separate). The Python package asks
