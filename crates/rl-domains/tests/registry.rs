@@ -7,35 +7,82 @@ use rl_domains::gridworld::{ExpectedStepVariant, GridMap};
 use rl_domains::mountain_car::MountainCar;
 use rl_domains::registry;
 use rl_spaces::{AnyArray, AnyElement, AnySpace, FiniteSpace};
+use serde::Deserialize;
 use serde_json::json;
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+
+/// The ids this crate registers that mirror no recorded reference (every other id has seeded
+/// traces in `testdata/reference/`, which the list below is read from).
+const IDS_WITHOUT_A_REFERENCE: [&str; 1] = ["FastCartPole-v1"];
+
+/// Every `env_id` of the `seeded_single` and `seeded_vector` files of `testdata/reference/`:
+/// rl-reference replays those kinds against this crate's registry alone, so each of their ids
+/// is one of ours, and an id that went missing from the registry fails here.
+fn recorded_ids() -> BTreeSet<String> {
+    #[derive(Deserialize)]
+    struct File {
+        kind: String,
+        #[serde(default)]
+        traces: Vec<Trace>,
+    }
+    #[derive(Deserialize)]
+    struct Trace {
+        env_id: Option<String>,
+    }
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/reference");
+    let mut ids = BTreeSet::new();
+    for entry in fs::read_dir(&directory).expect("testdata/reference") {
+        let path = entry.expect("directory entry").path();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("");
+        if !(name.starts_with("seeded_") && name.ends_with(".json")) {
+            continue;
+        }
+        let text = fs::read_to_string(&path).expect("readable");
+        let file: File = serde_json::from_str(&text).expect("a seeded trace file");
+        if !matches!(file.kind.as_str(), "seeded_single" | "seeded_vector") {
+            continue;
+        }
+        assert!(!file.traces.is_empty(), "{name} has no traces");
+        for trace in file.traces {
+            ids.insert(
+                trace
+                    .env_id
+                    .unwrap_or_else(|| panic!("{name}: a trace without env_id")),
+            );
+        }
+    }
+    ids
+}
 
 #[test]
 fn list_names_every_domain_once_with_a_description() {
     let entries = registry::list();
     let ids: Vec<&str> = entries.iter().map(|entry| entry.id.as_str()).collect();
-    // The families in registration order: classic control, toy text, then the GridWorld maps
-    // (whatever their number; the test names no positions).
-    let families = [
-        "CartPole-v1",
-        "MountainCar-v0",
-        "MountainCarContinuous-v0",
-        "Acrobot-v1",
-        "Pendulum-v1",
-        "FastCartPole-v1",
-        "FrozenLake-v1",
-        "FrozenLake8x8-v1",
-        "CliffWalking-v1",
-        "CliffWalkingSlippery-v1",
-        "Taxi-v4",
-        "Blackjack-v1",
-    ];
-    let mut expected: Vec<String> = families.iter().map(|id| (*id).to_owned()).collect();
+    // The registry holds exactly the recorded ids, the GridWorld maps and the ids that mirror
+    // no reference: a new domain's recorded traces are all this test needs.
+    let mut expected = recorded_ids();
+    expected.extend(IDS_WITHOUT_A_REFERENCE.iter().map(|id| (*id).to_owned()));
     expected.extend(
         GridMap::builtin_names()
             .iter()
             .map(|name| format!("GridWorld-{name}")),
     );
-    assert_eq!(ids, expected.iter().map(String::as_str).collect::<Vec<_>>());
+    let registered: BTreeSet<String> = ids.iter().map(|id| (*id).to_owned()).collect();
+    assert_eq!(
+        registered.difference(&expected).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "registered but neither recorded nor listed as without a reference"
+    );
+    assert_eq!(
+        expected.difference(&registered).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "recorded or listed but not registered"
+    );
     assert!(ids.contains(&"GridWorld-4x5") && ids.contains(&"GridWorld-10x10-12ftml"));
     let mut unique = ids.clone();
     unique.sort_unstable();

@@ -1045,3 +1045,38 @@ fn rustdoc_links_become_plain_markdown() {
         "### Detail\n\n```\n# a comment\n```\n#hashtag"
     );
 }
+
+/// The one table of the docs written by hand that names the families, README.md's table of
+/// crates, names every family the registry holds (a minigrid class by its name without the
+/// `MiniGrid-` prefix), so that a new family cannot be left out of it.
+#[test]
+fn the_readmes_crate_table_names_every_family() {
+    registry::register_builtins();
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .expect("README.md");
+    let table: String = readme
+        .lines()
+        .filter(|line| line.starts_with("| [`rl-"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        table.contains("rl-domains"),
+        "README.md's crate table moved"
+    );
+    let mut missing = Vec::new();
+    for entry in registry::list() {
+        if crate::TEST_IDS.contains(&entry.id.as_str()) {
+            continue;
+        }
+        let family = entry.family();
+        let name = family.strip_prefix("MiniGrid-").unwrap_or(family);
+        if !table.contains(name) && !missing.contains(&name.to_owned()) {
+            missing.push(name.to_owned());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "README.md's table of crates does not name the families {missing:?}"
+    );
+}

@@ -108,19 +108,31 @@ const COMMON_FIELDS: [&str; 9] = [
 /// Whether minigrid's class for `env` passes `see_through_walls` to `MiniGridEnv` itself (so
 /// that its constructor refuses the keyword).
 fn sets_see_through_walls(env: &EnvParams) -> bool {
-    matches!(
-        env,
+    // Exhaustive, so that a new class must say.
+    match env {
         EnvParams::Empty(_)
-            | EnvParams::DistShift(_)
-            | EnvParams::DynamicObstacles(_)
-            | EnvParams::Fetch(_)
-            | EnvParams::GoToDoor(_)
-            | EnvParams::GoToObject(_)
-            | EnvParams::PutNear(_)
-            | EnvParams::LavaGap(_)
-            | EnvParams::Crossing(_)
-            | EnvParams::Memory(_)
-    )
+        | EnvParams::LavaGap(_)
+        | EnvParams::Crossing(_)
+        | EnvParams::DistShift(_)
+        | EnvParams::DynamicObstacles(_)
+        | EnvParams::Memory(_)
+        | EnvParams::Fetch(_)
+        | EnvParams::GoToDoor(_)
+        | EnvParams::GoToObject(_)
+        | EnvParams::PutNear(_) => true,
+        EnvParams::DoorKey(_)
+        | EnvParams::FourRooms(_)
+        | EnvParams::MultiRoom(_)
+        | EnvParams::Unlock
+        | EnvParams::UnlockPickup
+        | EnvParams::BlockedUnlockPickup
+        | EnvParams::KeyCorridor(_)
+        | EnvParams::LockedRoom(_)
+        | EnvParams::RedBlueDoors(_)
+        | EnvParams::Playground
+        | EnvParams::ObstructedMaze1(_)
+        | EnvParams::ObstructedMazeFull(_) => false,
+    }
 }
 
 impl MiniGridParams {

@@ -287,23 +287,59 @@ impl EnvParams {
     /// Whether the agent sees through walls (no visibility propagation), as each minigrid
     /// class fixes it.
     pub fn see_through_walls(&self) -> bool {
-        matches!(
-            self,
+        // Exhaustive, so that a new class must say.
+        match self {
             EnvParams::Empty(_)
-                | EnvParams::DistShift(_)
-                | EnvParams::DynamicObstacles(_)
-                | EnvParams::Fetch(_)
-                | EnvParams::GoToDoor(_)
-                | EnvParams::GoToObject(_)
-                | EnvParams::PutNear(_)
-        )
+            | EnvParams::DistShift(_)
+            | EnvParams::DynamicObstacles(_)
+            | EnvParams::Fetch(_)
+            | EnvParams::GoToDoor(_)
+            | EnvParams::GoToObject(_)
+            | EnvParams::PutNear(_) => true,
+            EnvParams::DoorKey(_)
+            | EnvParams::FourRooms(_)
+            | EnvParams::MultiRoom(_)
+            | EnvParams::LavaGap(_)
+            | EnvParams::Crossing(_)
+            | EnvParams::Unlock
+            | EnvParams::UnlockPickup
+            | EnvParams::BlockedUnlockPickup
+            | EnvParams::KeyCorridor(_)
+            | EnvParams::LockedRoom(_)
+            | EnvParams::Memory(_)
+            | EnvParams::RedBlueDoors(_)
+            | EnvParams::Playground
+            | EnvParams::ObstructedMaze1(_)
+            | EnvParams::ObstructedMazeFull(_) => false,
+        }
     }
 
     /// The number of actions: 3 for Dynamic-Obstacles (left, right, forward), 7 otherwise.
     pub fn action_count(&self) -> usize {
+        // Exhaustive, so that a new class must say.
         match self {
             EnvParams::DynamicObstacles(_) => 3,
-            _ => 7,
+            EnvParams::Empty(_)
+            | EnvParams::DoorKey(_)
+            | EnvParams::FourRooms(_)
+            | EnvParams::MultiRoom(_)
+            | EnvParams::LavaGap(_)
+            | EnvParams::Crossing(_)
+            | EnvParams::DistShift(_)
+            | EnvParams::Unlock
+            | EnvParams::UnlockPickup
+            | EnvParams::BlockedUnlockPickup
+            | EnvParams::KeyCorridor(_)
+            | EnvParams::LockedRoom(_)
+            | EnvParams::Memory(_)
+            | EnvParams::Fetch(_)
+            | EnvParams::GoToDoor(_)
+            | EnvParams::GoToObject(_)
+            | EnvParams::PutNear(_)
+            | EnvParams::RedBlueDoors(_)
+            | EnvParams::Playground
+            | EnvParams::ObstructedMaze1(_)
+            | EnvParams::ObstructedMazeFull(_) => 7,
         }
     }
 
@@ -411,7 +447,15 @@ impl EnvParams {
             EnvParams::GoToDoor(_) | EnvParams::GoToObject(_) => Rules::GoTo,
             EnvParams::PutNear(_) => Rules::PutNear,
             EnvParams::RedBlueDoors(_) => Rules::RedBlueDoors,
-            _ => Rules::Plain,
+            EnvParams::Empty(_)
+            | EnvParams::DoorKey(_)
+            | EnvParams::FourRooms(_)
+            | EnvParams::MultiRoom(_)
+            | EnvParams::LavaGap(_)
+            | EnvParams::Crossing(_)
+            | EnvParams::DistShift(_)
+            | EnvParams::LockedRoom(_)
+            | EnvParams::Playground => Rules::Plain,
         }
     }
 
