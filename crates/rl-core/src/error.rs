@@ -122,12 +122,12 @@ fn needs_reset_message(reason: ResetReason) -> &'static str {
 }
 
 /// The most lines of registered ids the message of [`CoreError::UnknownId`] lists; beyond
-/// that it lists a few of each family and says how many more there are.
+/// that it lists a few of each prefix and says how many more there are.
 const LISTED_ID_LINES: usize = 28;
 
 /// The message of [`CoreError::UnknownId`]: the id, the closest registered id when one is close
 /// enough ([`closest_id`]), and the registered ids one per line, grouped by
-/// [family](crate::registry::family), at most [`LISTED_ID_LINES`] lines of them.
+/// [prefix](crate::registry::id_prefix), at most [`LISTED_ID_LINES`] lines of them.
 fn unknown_id_message(id: &str, known: &[String]) -> String {
     let mut message = format!("unknown id `{id}`");
     if known.is_empty() {
@@ -137,29 +137,29 @@ fn unknown_id_message(id: &str, known: &[String]) -> String {
     if let Some(closest) = closest_id(id, known) {
         message.push_str(&format!("; did you mean `{closest}`?"));
     }
-    message.push_str("\nregistered ids, by family:");
-    // The families in order of their first id, each with its ids in registration order.
-    let mut families: Vec<(&str, Vec<&str>)> = Vec::new();
+    message.push_str("\nregistered ids, by prefix:");
+    // The prefixes in order of their first id, each with its ids in registration order.
+    let mut prefixes: Vec<(&str, Vec<&str>)> = Vec::new();
     for known_id in known {
-        let family = crate::registry::family(known_id);
-        match families.iter_mut().find(|(name, _)| *name == family) {
+        let prefix = crate::registry::id_prefix(known_id);
+        match prefixes.iter_mut().find(|(name, _)| *name == prefix) {
             Some((_, ids)) => ids.push(known_id),
-            None => families.push((family, vec![known_id])),
+            None => prefixes.push((prefix, vec![known_id])),
         }
     }
-    // When the ids do not all fit, the lines are shared out family by family (one id of each
-    // family, then a second of each, ...), so that every family shows (as far as the lines go)
+    // When the ids do not all fit, the lines are shared out prefix by prefix (one id of each
+    // prefix, then a second of each, ...), so that every prefix shows (as far as the lines go)
     // and the last line says how many are left out.
-    let mut shown = vec![0; families.len()];
+    let mut shown = vec![0; prefixes.len()];
     if known.len() <= LISTED_ID_LINES {
-        for (count, (_, ids)) in shown.iter_mut().zip(&families) {
+        for (count, (_, ids)) in shown.iter_mut().zip(&prefixes) {
             *count = ids.len();
         }
     } else {
         let mut lines = LISTED_ID_LINES - 1;
         while lines > 0 {
             let before = lines;
-            for (count, (_, ids)) in shown.iter_mut().zip(&families) {
+            for (count, (_, ids)) in shown.iter_mut().zip(&prefixes) {
                 if lines > 0 && *count < ids.len() {
                     *count += 1;
                     lines -= 1;
@@ -170,17 +170,17 @@ fn unknown_id_message(id: &str, known: &[String]) -> String {
             }
         }
     }
-    let width = families
+    let width = prefixes
         .iter()
         .zip(&shown)
         .filter(|(_, count)| **count > 0)
-        .map(|((family, _), _)| family.chars().count() + 1)
+        .map(|((prefix, _), _)| prefix.chars().count() + 1)
         .max()
         .unwrap_or(0);
-    for ((family, ids), count) in families.iter().zip(&shown) {
+    for ((prefix, ids), count) in prefixes.iter().zip(&shown) {
         for (index, known_id) in ids.iter().take(*count).enumerate() {
             let label = if index == 0 {
-                format!("{family}:")
+                format!("{prefix}:")
             } else {
                 String::new()
             };
@@ -336,11 +336,11 @@ mod tests {
     }
 
     #[test]
-    fn unknown_ids_list_the_registered_ids_one_per_line_by_family() {
+    fn unknown_ids_list_the_registered_ids_one_per_line_by_prefix() {
         let known = builtin_ids();
         let text = message("Nope-v0", &known);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[1], "registered ids, by family:");
+        assert_eq!(lines[1], "registered ids, by prefix:");
         assert_eq!(lines.len(), 2 + known.len(), "{text}");
         assert_eq!(lines[2], "  CartPole:              CartPole-v1");
         assert_eq!(lines[3], "  MountainCar:           MountainCar-v0");
@@ -360,7 +360,7 @@ mod tests {
     }
 
     #[test]
-    fn a_long_list_of_ids_is_cut_short_with_every_family_shown() {
+    fn a_long_list_of_ids_is_cut_short_with_every_prefix_shown() {
         let mut known: Vec<String> = (0..120).map(|i| format!("MiniGrid-Room{i}-v0")).collect();
         known.push("CartPole-v1".to_owned());
         known.extend((0..14).map(|i| format!("GridWorld-map{i}")));

@@ -694,11 +694,11 @@ pub struct RegistryEntry {
 
 impl RegistryEntry {
     /// The id's family: its documentation's ([`Documentation::family`], which the environment
-    /// catalogue's pages follow), or the id's [`family`] when it has no documentation.
+    /// catalogue's pages follow), or the id's [`id_prefix`] when it has no documentation.
     pub fn family(&self) -> &str {
         match &self.documentation {
             Some(documentation) => documentation.family(),
-            None => family(&self.id),
+            None => id_prefix(&self.id),
         }
     }
 
@@ -1028,21 +1028,22 @@ pub fn ids() -> Vec<String> {
     table.iter().map(|entry| entry.id.to_string()).collect()
 }
 
-/// The family of an id: the part before its first `-` (`CartPole` for `CartPole-v1`,
+/// The prefix of an id: the part before its first `-` (`CartPole` for `CartPole-v1`,
 /// `GridWorld` for `GridWorld-4x5`, `MiniGrid` for `MiniGrid-Empty-5x5-v0`), or the whole id
 /// when it has none. The message of [`CoreError::UnknownId`] groups ids by it (a short,
-/// coarse view); a registration's [`Documentation`] names the family of its catalogue page and
-/// of `rl list`, which may be finer (`MiniGrid-DoorKey`) or join ids of other prefixes
-/// (`FrozenLake8x8-v1` on FrozenLake's page): [`RegistryEntry::family`].
+/// coarse view). It is not the id's family: a registration's [`Documentation`] names that (the
+/// family of its catalogue page and of `rl list`), which may be finer (`MiniGrid-DoorKey`) or
+/// join ids of other prefixes (`FrozenLake8x8-v1` on FrozenLake's page):
+/// [`RegistryEntry::family`], which falls back on the prefix for an id without documentation.
 ///
 /// ```
-/// use rl_core::registry::family;
-/// assert_eq!(family("CartPole-v1"), "CartPole");
-/// assert_eq!(family("GridWorld-11x11-Rooms"), "GridWorld");
-/// assert_eq!(family("Corridor"), "Corridor");
+/// use rl_core::registry::id_prefix;
+/// assert_eq!(id_prefix("CartPole-v1"), "CartPole");
+/// assert_eq!(id_prefix("GridWorld-11x11-Rooms"), "GridWorld");
+/// assert_eq!(id_prefix("Corridor"), "Corridor");
 /// ```
-pub fn family(id: &str) -> &str {
-    id.split_once('-').map_or(id, |(family, _)| family)
+pub fn id_prefix(id: &str) -> &str {
+    id.split_once('-').map_or(id, |(prefix, _)| prefix)
 }
 
 /// Whether `id` is registered.

@@ -3,7 +3,7 @@
 //!
 //! Every failure is one line on standard error (`rl: error: ...`; an unknown id's line, which
 //! suggests the closest registered id, is followed by the registered ids, one per line by
-//! family) and a non-zero exit status: 2 for arguments the parser rejects (a missing argument
+//! prefix) and a non-zero exit status: 2 for arguments the parser rejects (a missing argument
 //! is named; a count out of its range gives the range), 1 for everything else (unknown ids,
 //! malformed JSON, an output path that is a file, an `--out` file whose extension is not the
 //! format written, a results directory of another experiment, mismatches in a replay), 130 for

@@ -220,7 +220,7 @@ fn bad_input_gives_one_line_a_failure_status_and_no_files() {
                 stderr
                     .lines()
                     .skip(1)
-                    .all(|line| line.starts_with("  ") || line == "registered ids, by family:"),
+                    .all(|line| line.starts_with("  ") || line == "registered ids, by prefix:"),
                 "{args:?} printed:\n{stderr}"
             );
         } else {

@@ -282,7 +282,7 @@ fn help_opens_with_the_command_line_and_every_error_has_one_prefix() {
 }
 
 #[test]
-fn an_unknown_id_suggests_the_closest_and_lists_the_ids_by_family() {
+fn an_unknown_id_suggests_the_closest_and_lists_the_ids_by_prefix() {
     let dir = scratch("unknown-id");
     let out = dir.join("results").display().to_string();
     let picture = dir.join("picture.svg").display().to_string();
@@ -299,7 +299,7 @@ fn an_unknown_id_suggests_the_closest_and_lists_the_ids_by_family() {
             lines[0], "rl: error: unknown id `cartpole-v1`; did you mean `CartPole-v1`?",
             "{args:?}: {err}"
         );
-        assert_eq!(lines[1], "registered ids, by family:", "{err}");
+        assert_eq!(lines[1], "registered ids, by prefix:", "{err}");
         assert!(
             lines.len() <= 32,
             "at most 30 lines of ids: {} lines\n{err}",

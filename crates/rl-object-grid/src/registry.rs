@@ -112,7 +112,7 @@ const DEFAULT_BUDGET: u64 = 100_000;
 /// ```
 /// rl_object_grid::register();
 /// assert!(rl_core::registry::contains("MiniGrid-FourRooms-v0"));
-/// assert_eq!(rl_core::registry::family("MiniGrid-FourRooms-v0"), "MiniGrid");
+/// assert_eq!(rl_core::registry::id_prefix("MiniGrid-FourRooms-v0"), "MiniGrid");
 /// ```
 pub fn register() {
     static REGISTERED: std::sync::Once = std::sync::Once::new();

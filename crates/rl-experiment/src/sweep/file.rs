@@ -896,7 +896,7 @@ mod tests {
             ),
             (
                 r#"{"domains": ["NoSuchDomain-v0"]}"#,
-                "sweep.json: domains[0]: unknown id `NoSuchDomain-v0`\nregistered ids, by family:\n",
+                "sweep.json: domains[0]: unknown id `NoSuchDomain-v0`\nregistered ids, by prefix:\n",
             ),
             (
                 r#"{"domains": ["GridWorld-4x5"], "agents": ["q-learning", "no-such-agent"]}"#,

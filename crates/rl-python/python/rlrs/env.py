@@ -36,7 +36,7 @@ def core(module: str = "rlrs._core"):
 
 class UnknownIdError(KeyError):
     """An id the Rust core does not know: a ``KeyError`` whose message (the closest id and the
-    registered ids by family, one per line) prints as written rather than as a ``repr``."""
+    registered ids by prefix, one per line) prints as written rather than as a ``repr``."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
