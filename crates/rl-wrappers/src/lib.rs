@@ -12,7 +12,7 @@
 //! | [`OuterEnvironment`], [`representation`] | typed observations (and states) turned into named numeric arrays and a flat vector, [`NumericObservation`] in a [`NumericSpace`] (gym-gridverse's outer environments) |
 //! | [`stateless`] | transforms without memory: reward scaling and clipping, one-hot and continuous action encodings, flattening and casting observations |
 //! | [`stateful`] | wrappers with memory: [`TimeLimit`](stateful::TimeLimit), [`HistoryStack`](stateful::HistoryStack) (deer's `inputDimensions`), normalisation, episode statistics, modes, sticky actions |
-//! | [`vector`] | many environments in lockstep in structure-of-arrays buffers, from copies or from a domain's kernel, on one or more threads |
+//! | [`vector`] | many environments in lockstep in structure-of-arrays buffers, from copies or from a domain's states (stepped by its step or its kernel), on one or more threads |
 //! | [`derive_seed`] | rl-core's rule that turns one seed into many, re-exported (the sticky-action wrapper's own generator uses it; vectors seed environment `i` with `seed + i`) |
 //!
 //! # Quick start
@@ -84,7 +84,7 @@
 //! Numeric observations are shared, immutable buffers. A wrapper writes each new observation
 //! into one of a few buffers it keeps that no caller holds any more, so a loop that keeps the
 //! previous and the current observation allocates nothing per step (the counting-allocator
-//! tests check the history stack, a tall stack of wrappers and vector environments of 1024
+//! tests check the history stack, a tall stack of wrappers and vectors of 1024
 //! environments on one and two threads).
 //!
 //! # Termination, truncation and their tie
@@ -113,7 +113,7 @@
 //! Wrappers are environments, so they report [`rl_core::CoreError`] (the error of the
 //! [`Environment`](rl_core::Environment) trait): constructors with
 //! [`CoreError::InvalidParameter`](rl_core::CoreError::InvalidParameter), steps with the
-//! usual `InvalidAction` and `NeedsReset`. Vector environments, which are not environments,
+//! usual `InvalidAction` and `NeedsReset`. Vectors, which are not environments,
 //! report [`VectorError`], which adds the index of the environment at fault. Nothing panics on
 //! bad input.
 
