@@ -266,7 +266,8 @@ impl Checker {
         self.steps_checked += 1;
     }
 
-    fn record(
+    /// Counts one comparison, and records a mismatch when the values differ.
+    pub(crate) fn record(
         &mut self,
         equal: bool,
         location: &MismatchLocation,

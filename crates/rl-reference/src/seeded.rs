@@ -96,12 +96,41 @@ pub struct SeededStep {
     pub terminated: bool,
     /// Whether the time limit truncated it.
     pub truncated: bool,
-    /// The toy-text environments' `info["prob"]`: the probability of the transition taken.
-    #[serde(default)]
-    pub prob: Option<f64>,
     /// Taxi's `info["action_mask"]`: 1 for each action that changes the state, 0 elsewhere.
     #[serde(default)]
     pub action_mask: Option<Vec<i64>>,
+    /// Every other recorded entry: an info entry of the step (the toy text's `prob`), compared
+    /// with the environment's `info[key]` (numbers bit for bit, arrays and objects entry by
+    /// entry), so that a domain's recorded infos need no field of their own here.
+    #[serde(flatten)]
+    pub infos: Map<String, Value>,
+}
+
+/// Whether a recorded JSON value and an actual one agree: numbers bit for bit as float64
+/// (integers exactly), arrays and objects entry by entry, anything else by equality.
+fn json_matches(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Number(expected), Value::Number(actual)) => {
+            match (expected.as_i64(), actual.as_i64()) {
+                (Some(expected), Some(actual)) => expected == actual,
+                _ => match (expected.as_f64(), actual.as_f64()) {
+                    (Some(expected), Some(actual)) => expected.to_bits() == actual.to_bits(),
+                    _ => false,
+                },
+            }
+        }
+        (Value::Array(expected), Value::Array(actual)) => {
+            expected.len() == actual.len()
+                && expected.iter().zip(actual).all(|(e, a)| json_matches(e, a))
+        }
+        (Value::Object(expected), Value::Object(actual)) => {
+            expected.len() == actual.len()
+                && expected
+                    .iter()
+                    .all(|(key, e)| actual.get(key).is_some_and(|a| json_matches(e, a)))
+        }
+        _ => expected == actual,
+    }
 }
 
 /// A seeded single-environment trace (`seeded_single` files).
@@ -386,14 +415,21 @@ pub(crate) fn replay_seeded_single(checker: &mut Checker, trace: &SeededSingleTr
                         (recorded.reward, recorded.terminated, recorded.truncated),
                         &outcome,
                     );
-                    if let Some(prob) = recorded.prob {
-                        match outcome.info.get("prob").and_then(Value::as_f64) {
-                            Some(actual) => checker.bits(&location, "prob", prob, actual),
+                    for (key, expected) in &recorded.infos {
+                        let field = format!("info[{key:?}]");
+                        match outcome.info.get(key) {
+                            Some(actual) => checker.record(
+                                json_matches(expected, actual),
+                                &location,
+                                &field,
+                                expected.to_string(),
+                                actual.to_string(),
+                            ),
                             None => checker.fail(
                                 &location,
-                                "prob",
-                                prob.to_string(),
-                                "no info[\"prob\"]".into(),
+                                &field,
+                                expected.to_string(),
+                                "no such entry".into(),
                             ),
                         }
                     }

@@ -3,7 +3,7 @@
 //! `seeded_space_samples.json`): numpy's generator call by call, and Gymnasium's (and
 //! minigrid's) trajectories from `reset(seed=s)` onwards, replayed by id through the simulator
 //! and through vectors on one to three threads, with no state written by hand (toy text: each
-//! step's `prob` and Taxi's `action_mask` too).
+//! step's `prob`, as every recorded info entry, and Taxi's `action_mask` too).
 
 use std::path::{Path, PathBuf};
 
@@ -202,6 +202,38 @@ fn a_changed_minigrid_trace_is_a_mismatch() {
     assert_eq!(report.mismatches.len(), 2, "{}", report.summary());
     let fields: Vec<&str> = report.mismatches.iter().map(|m| m.field.as_str()).collect();
     assert_eq!(fields, ["obs.image", "reward"]);
+}
+
+#[test]
+fn a_changed_info_entry_or_an_unreported_one_is_a_mismatch() {
+    // Every recorded entry beyond the observation, reward and flags is an info entry compared
+    // with the environment's: one bit of a `prob` changed and an entry the domain does not
+    // report are two mismatches.
+    let mut file = reference_file("seeded_toy_text.json");
+    let ReferenceContent::SeededSingle { traces } = &mut file.content else {
+        panic!("seeded_toy_text.json is not read as single-environment traces");
+    };
+    traces.truncate(1);
+    assert_eq!(traces[0].env_id, "FrozenLake-v1");
+    let steps = &mut traces[0].segments[0].steps;
+    let prob = steps[0].infos["prob"]
+        .as_f64()
+        .expect("FrozenLake records prob");
+    steps[0].infos.insert(
+        "prob".to_owned(),
+        serde_json::json!(f64::from_bits(prob.to_bits() ^ 1)),
+    );
+    steps[1]
+        .infos
+        .insert("no_such_entry".to_owned(), serde_json::json!(1));
+    let report = replay(&file);
+    let fields: Vec<&str> = report.mismatches.iter().map(|m| m.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [r#"info["prob"]"#, r#"info["no_such_entry"]"#],
+        "{}",
+        report.summary()
+    );
 }
 
 /// A recorded call asking for 2^40 values (`shuffle`'s `n`, a weighted `choice`'s `size`)
