@@ -194,7 +194,7 @@ impl MiniGridParams {
         let mut merged = serde_json::to_value(&defaults)
             .map_err(|error| invalid(String::new(), error.to_string()))?;
         let overrides = flat_into_env(id, &merged, overrides)?;
-        check_family(id, &merged, &overrides)?;
+        check_class(id, &merged, &overrides)?;
         merge(&mut merged, &overrides);
         serde_path_to_error::deserialize(merged).map_err(|error| {
             let path = error.path().to_string();
@@ -231,7 +231,7 @@ impl MiniGridParams {
                 parameter: "see_through_walls".to_owned(),
                 reason: format!(
                     "the {} environment sets it itself (minigrid's constructor refuses it too)",
-                    self.env.family()
+                    self.env.class()
                 ),
             });
         }
@@ -239,9 +239,9 @@ impl MiniGridParams {
     }
 }
 
-/// Refuses an `env` override that names another family than the id's (which serde would
-/// report as "expected map with a single key"), naming the id's family and its parameters.
-fn check_family(
+/// Refuses an `env` override that names another class than the id's (which serde would
+/// report as "expected map with a single key"), naming the id's class and its parameters.
+fn check_class(
     id: &str,
     defaults: &serde_json::Value,
     overrides: &serde_json::Value,
@@ -251,10 +251,10 @@ fn check_family(
     else {
         return Ok(());
     };
-    let Some((family, fields)) = own.iter().next() else {
+    let Some((class, fields)) = own.iter().next() else {
         return Ok(());
     };
-    if let Some(other) = given.keys().find(|key| *key != family) {
+    if let Some(other) = given.keys().find(|key| *key != class) {
         let names: Vec<&str> = fields
             .as_object()
             .map(|fields| fields.keys().map(String::as_str).collect())
@@ -263,8 +263,8 @@ fn check_family(
             id: id.to_owned(),
             path: format!("env.{other}"),
             reason: format!(
-                "{id} is of the family `{family}`, whose parameters are {} (given flat or under \
-                 env.{family}); `{other}` is another family's",
+                "{id} is of the class `{class}`, whose parameters are {} (given flat or under \
+                 env.{class}); `{other}` is another class's",
                 if names.is_empty() {
                     "none".to_owned()
                 } else {
@@ -294,7 +294,7 @@ fn flat_into_env(
     {
         return Ok(overrides.clone());
     }
-    let family = match defaults.get("env") {
+    let class = match defaults.get("env") {
         Some(serde_json::Value::Object(env)) => env.keys().next().cloned(),
         _ => None,
     };
@@ -307,7 +307,7 @@ fn flat_into_env(
             own.insert(minigrid_name(key).to_owned(), value.clone());
         }
     }
-    let Some(family) = family else {
+    let Some(class) = class else {
         let names: Vec<&str> = own.keys().map(String::as_str).collect();
         return Err(Error::InvalidJson {
             id: id.to_owned(),
@@ -321,7 +321,7 @@ fn flat_into_env(
     let env = common.entry("env").or_insert_with(|| serde_json::json!({}));
     match env {
         serde_json::Value::Object(env) => {
-            let nested = env.entry(family).or_insert_with(|| serde_json::json!({}));
+            let nested = env.entry(class).or_insert_with(|| serde_json::json!({}));
             let serde_json::Value::Object(nested) = nested else {
                 return Err(Error::InvalidJson {
                     id: id.to_owned(),

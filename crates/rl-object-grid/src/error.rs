@@ -8,7 +8,7 @@ pub enum Error {
     /// A parameter has a value the environment cannot work with.
     #[error("invalid parameter `{parameter}`: {reason}")]
     InvalidParameter {
-        /// The parameter's name, with its environment's family for the environment's own
+        /// The parameter's name, with its environment's class for the environment's own
         /// (`door_key.size`, `agent_view_size`).
         parameter: String,
         /// Why the value was refused.

@@ -1,13 +1,13 @@
 //! minigrid's ids in rl-core's registration table ([`rl_core::registry`]): [`register`] enters
 //! every id of [`IDS`] through the same public call a user makes
-//! ([`Registration::register`]), from one table of families.
+//! ([`Registration::register`]), from one table of ids (`ids.rs`).
 //!
 //! # Parameters
 //!
 //! The JSON parameters given by id are read over the id's own defaults
 //! ([`MiniGridParams::for_id_with`]): `{"agent_view_size": 5}`, `{"max_steps": 100}`,
 //! `{"see_through_walls": true}`, the environment's own flat as minigrid's constructors take
-//! them (`{"size": 6}`, MultiRoom's `{"minNumRooms": 2}`) or nested under its family,
+//! them (`{"size": 6}`, MultiRoom's `{"minNumRooms": 2}`) or nested under its class,
 //! `{"env": {"door_key": {"size": 6}}}`, and what the observation's image holds
 //! (`{"image": "rgb_partial", "image_tile_size": 8}`: minigrid's observation wrappers written
 //! by the domain, [`ImageKind`](crate::ImageKind)). A value that does not read is an error

@@ -175,10 +175,10 @@ fn parameters_read_over_the_ids_defaults_and_errors_name_them() {
             "env.door_key.colour",
         ),
         (json!([1, 2]), "expected an object"),
-        // Issue 40 item 7: another family's parameters name the id's family and its own.
+        // Issue 40 item 7: another class's parameters name the id's class and its own.
         (
             json!({"env": {"empty": {"size": 5}}}),
-            "is of the family `door_key`, whose parameters are size",
+            "is of the class `door_key`, whose parameters are size",
         ),
     ];
     for (params, named) in cases {

@@ -1,5 +1,5 @@
-//! minigrid's environments, one file per family: their parameters ([`EnvParams`], one
-//! variant per family), grid generation in minigrid's order of draws, missions and the extra
+//! minigrid's environments, one file per environment class: their parameters ([`EnvParams`],
+//! one variant per class), grid generation in minigrid's order of draws, missions and the extra
 //! rules of their `step`.
 //!
 //! Each module documents its environments in the domain documentation template (description
@@ -168,8 +168,8 @@ pub(crate) enum Rules {
 }
 
 impl EnvParams {
-    /// The name of the family (the variant), for messages.
-    pub fn family(&self) -> &'static str {
+    /// The name of the environment class (the variant, as JSON names it), for messages.
+    pub fn class(&self) -> &'static str {
         match self {
             EnvParams::Empty(_) => "empty",
             EnvParams::DoorKey(_) => "door_key",
@@ -198,7 +198,7 @@ impl EnvParams {
 
     /// Checks the parameters: the first problem found, naming the parameter.
     pub fn validate(&self) -> Result<(), Error> {
-        let mut check = Check::new(self.family());
+        let mut check = Check::new(self.class());
         match self {
             EnvParams::Empty(p) => p.check(&mut check),
             EnvParams::DoorKey(p) => p.check(&mut check),
@@ -502,23 +502,20 @@ pub(crate) fn start_direction(direction: u8) -> Direction {
 
 /// Collects the first parameter problem found.
 pub(crate) struct Check {
-    family: &'static str,
+    class: &'static str,
     error: Option<Error>,
 }
 
 impl Check {
-    fn new(family: &'static str) -> Check {
-        Check {
-            family,
-            error: None,
-        }
+    fn new(class: &'static str) -> Check {
+        Check { class, error: None }
     }
 
     /// Records a problem with `parameter` (the first one wins).
     pub(crate) fn fail(&mut self, parameter: &str, reason: String) {
         if self.error.is_none() {
             self.error = Some(Error::InvalidParameter {
-                parameter: format!("{}.{parameter}", self.family),
+                parameter: format!("{}.{parameter}", self.class),
                 reason,
             });
         }
