@@ -105,36 +105,6 @@ const COMMON_FIELDS: [&str; 9] = [
     "agent_pov",
 ];
 
-/// Whether minigrid's class for `env` passes `see_through_walls` to `MiniGridEnv` itself (so
-/// that its constructor refuses the keyword).
-fn sets_see_through_walls(env: &EnvParams) -> bool {
-    // Exhaustive, so that a new class must say.
-    match env {
-        EnvParams::Empty(_)
-        | EnvParams::LavaGap(_)
-        | EnvParams::Crossing(_)
-        | EnvParams::DistShift(_)
-        | EnvParams::DynamicObstacles(_)
-        | EnvParams::Memory(_)
-        | EnvParams::Fetch(_)
-        | EnvParams::GoToDoor(_)
-        | EnvParams::GoToObject(_)
-        | EnvParams::PutNear(_) => true,
-        EnvParams::DoorKey(_)
-        | EnvParams::FourRooms(_)
-        | EnvParams::MultiRoom(_)
-        | EnvParams::Unlock
-        | EnvParams::UnlockPickup
-        | EnvParams::BlockedUnlockPickup
-        | EnvParams::KeyCorridor(_)
-        | EnvParams::LockedRoom(_)
-        | EnvParams::RedBlueDoors(_)
-        | EnvParams::Playground
-        | EnvParams::ObstructedMaze1(_)
-        | EnvParams::ObstructedMazeFull(_) => false,
-    }
-}
-
 impl MiniGridParams {
     /// The parameters of environment `env` with minigrid's defaults for the rest.
     pub fn new(env: EnvParams) -> MiniGridParams {
@@ -226,7 +196,7 @@ impl MiniGridParams {
                 });
             }
         }
-        if self.see_through_walls.is_some() && sets_see_through_walls(&self.env) {
+        if self.see_through_walls.is_some() && self.env.refuses_see_through_walls() {
             return Err(Error::InvalidParameter {
                 parameter: "see_through_walls".to_owned(),
                 reason: format!(

@@ -50,10 +50,9 @@
 //! # Ok::<(), rl_core::CoreError>(())
 //! ```
 
-use rl_core::registry::{Documentation, Registration};
+use rl_core::registry::Registration;
 use serde_json::{Value, json};
 
-use crate::envs::EnvParams;
 use crate::ids::IDS;
 use crate::{MiniGrid, MiniGridParams};
 
@@ -140,7 +139,7 @@ fn registration(id: &'static str) -> Option<Registration<MiniGrid>> {
         .with_state()
         .with_render()
         .with_frames()
-        .with_documentation(documentation(&domain.params().env))
+        .with_documentation(domain.params().env.documentation())
         .with_settings(settings(id)),
     )
 }
@@ -179,149 +178,8 @@ fn description(id: &str, domain: &MiniGrid) -> String {
     format!(
         "minigrid 3.2.0 {id}: {} ({width}x{height} grid, Discrete({}) actions, {view}x{view} \
          view, {} steps)",
-        task(&domain.params().env),
+        domain.params().env.task(),
         rl_core::Domain::action_space(domain).n(),
         domain.max_steps()
     )
-}
-
-/// What every MiniGrid environment shares: the text [`MiniGrid`]'s rustdoc includes.
-const MINIGRID_DOCUMENTATION: &str = include_str!("minigrid.md");
-
-/// The documentation of an environment's family, one per minigrid class (ObstructedMaze's two
-/// classes share one): the text its module's rustdoc includes, then what every MiniGrid
-/// environment shares.
-fn documentation(env: &EnvParams) -> Documentation {
-    match env {
-        EnvParams::Empty(_) => Documentation::new(
-            "MiniGrid-Empty",
-            &[include_str!("envs/empty.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::DoorKey(_) => Documentation::new(
-            "MiniGrid-DoorKey",
-            &[include_str!("envs/door_key.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::FourRooms(_) => Documentation::new(
-            "MiniGrid-FourRooms",
-            &[include_str!("envs/four_rooms.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::MultiRoom(_) => Documentation::new(
-            "MiniGrid-MultiRoom",
-            &[include_str!("envs/multi_room.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::LavaGap(_) => Documentation::new(
-            "MiniGrid-LavaGap",
-            &[include_str!("envs/lava_gap.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::Crossing(_) => Documentation::new(
-            "MiniGrid-Crossing",
-            &[include_str!("envs/crossing.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::DistShift(_) => Documentation::new(
-            "MiniGrid-DistShift",
-            &[include_str!("envs/dist_shift.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::Unlock => Documentation::new(
-            "MiniGrid-Unlock",
-            &[include_str!("envs/unlock.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::UnlockPickup => Documentation::new(
-            "MiniGrid-UnlockPickup",
-            &[
-                include_str!("envs/unlock_pickup.md"),
-                MINIGRID_DOCUMENTATION,
-            ],
-        ),
-        EnvParams::BlockedUnlockPickup => Documentation::new(
-            "MiniGrid-BlockedUnlockPickup",
-            &[
-                include_str!("envs/blocked_unlock_pickup.md"),
-                MINIGRID_DOCUMENTATION,
-            ],
-        ),
-        EnvParams::KeyCorridor(_) => Documentation::new(
-            "MiniGrid-KeyCorridor",
-            &[include_str!("envs/key_corridor.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::LockedRoom(_) => Documentation::new(
-            "MiniGrid-LockedRoom",
-            &[include_str!("envs/locked_room.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::DynamicObstacles(_) => Documentation::new(
-            "MiniGrid-DynamicObstacles",
-            &[
-                include_str!("envs/dynamic_obstacles.md"),
-                MINIGRID_DOCUMENTATION,
-            ],
-        ),
-        EnvParams::Memory(_) => Documentation::new(
-            "MiniGrid-Memory",
-            &[include_str!("envs/memory.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::Fetch(_) => Documentation::new(
-            "MiniGrid-Fetch",
-            &[include_str!("envs/fetch.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::GoToDoor(_) => Documentation::new(
-            "MiniGrid-GoToDoor",
-            &[include_str!("envs/go_to_door.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::GoToObject(_) => Documentation::new(
-            "MiniGrid-GoToObject",
-            &[include_str!("envs/go_to_object.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::PutNear(_) => Documentation::new(
-            "MiniGrid-PutNear",
-            &[include_str!("envs/put_near.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::RedBlueDoors(_) => Documentation::new(
-            "MiniGrid-RedBlueDoors",
-            &[
-                include_str!("envs/red_blue_doors.md"),
-                MINIGRID_DOCUMENTATION,
-            ],
-        ),
-        EnvParams::Playground => Documentation::new(
-            "MiniGrid-Playground",
-            &[include_str!("envs/playground.md"), MINIGRID_DOCUMENTATION],
-        ),
-        EnvParams::ObstructedMaze1(_) | EnvParams::ObstructedMazeFull(_) => Documentation::new(
-            "MiniGrid-ObstructedMaze",
-            &[
-                include_str!("envs/obstructed_maze.md"),
-                MINIGRID_DOCUMENTATION,
-            ],
-        ),
-    }
-}
-
-/// What the agent has to do in an environment, in a few words.
-fn task(env: &EnvParams) -> &'static str {
-    match env {
-        EnvParams::Empty(_) => "reach the goal in an empty room",
-        EnvParams::DoorKey(_) => "pick up the key, unlock the door and reach the goal",
-        EnvParams::FourRooms(_) => "reach the goal across four rooms",
-        EnvParams::MultiRoom(_) => "open the doors of a chain of rooms to the goal",
-        EnvParams::LavaGap(_) => "cross a lava strip through its gap to the goal",
-        EnvParams::Crossing(_) => "find the openings of crossing obstacle rivers to the goal",
-        EnvParams::DistShift(_) => "reach the goal past lava strips that move between variants",
-        EnvParams::Unlock => "open the locked door with its key",
-        EnvParams::UnlockPickup => "unlock the door and pick up the box behind it",
-        EnvParams::BlockedUnlockPickup => {
-            "move the ball blocking the door, unlock it and pick up the box"
-        }
-        EnvParams::KeyCorridor(_) => "find the key, unlock the room and pick up the object",
-        EnvParams::LockedRoom(_) => "fetch the key from one room to open another with the goal",
-        EnvParams::DynamicObstacles(_) => "reach the goal without touching moving balls",
-        EnvParams::Memory(_) => "remember the object seen and go to its match",
-        EnvParams::Fetch(_) => "pick up the object the mission names",
-        EnvParams::GoToDoor(_) => "stand next to the door the mission names and say done",
-        EnvParams::GoToObject(_) => "stand next to the object the mission names and say done",
-        EnvParams::PutNear(_) => "put the named object next to another",
-        EnvParams::RedBlueDoors(_) => "open the red door, then the blue one",
-        EnvParams::Playground => "a room of rooms with objects and no task",
-        EnvParams::ObstructedMaze1(_) | EnvParams::ObstructedMazeFull(_) => {
-            "pick up the blue ball behind locked, hidden and blocked doors"
-        }
-    }
 }

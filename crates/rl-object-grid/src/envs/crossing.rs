@@ -5,6 +5,7 @@
 
 use rand::Rng;
 use rl_core::numpy_random::{choice, shuffle};
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated, Obstacle};
@@ -119,5 +120,58 @@ impl CrossingParams {
             b.put(position, Cell::EMPTY);
         }
         Ok(())
+    }
+}
+
+impl super::Class for CrossingParams {
+    fn name(&self) -> &'static str {
+        "crossing"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![super::lava_gap::obstacle_mission(self.obstacle_type).to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-Crossing",
+            &[include_str!("crossing.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "find the openings of crossing obstacle rivers to the goal"
     }
 }

@@ -4,6 +4,7 @@
 #![doc = include_str!("dist_shift.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated, start_direction, start_position};
@@ -74,5 +75,58 @@ impl DistShiftParams {
             }
         }
         Ok(())
+    }
+}
+
+impl super::Class for DistShiftParams {
+    fn name(&self) -> &'static str {
+        "dist_shift"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * (self.width * self.height) as u64
+    }
+
+    fn see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-DistShift",
+            &[include_str!("dist_shift.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "reach the goal past lava strips that move between variants"
     }
 }

@@ -4,6 +4,7 @@
 #![doc = include_str!("dynamic_obstacles.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated, start_direction, start_position};
@@ -117,5 +118,61 @@ pub(crate) fn move_obstacles<R: Rng + ?Sized>(
             }
             Err(PlacementFailed::TooManyTries | PlacementFailed::NoRoom) => {}
         }
+    }
+}
+
+impl super::Class for DynamicObstaclesParams {
+    fn name(&self) -> &'static str {
+        "dynamic_obstacles"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        3
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::DynamicObstacles
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-DynamicObstacles",
+            &[
+                include_str!("dynamic_obstacles.md"),
+                super::MINIGRID_DOCUMENTATION,
+            ],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "reach the goal without touching moving balls"
     }
 }

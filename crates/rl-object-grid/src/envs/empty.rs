@@ -3,6 +3,7 @@
 #![doc = include_str!("empty.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated, start_direction, start_position};
@@ -61,5 +62,58 @@ impl EmptyParams {
             }
         }
         Ok(())
+    }
+}
+
+impl super::Class for EmptyParams {
+    fn name(&self) -> &'static str {
+        "empty"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-Empty",
+            &[include_str!("empty.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "reach the goal in an empty room"
     }
 }

@@ -3,6 +3,7 @@
 #![doc = include_str!("fetch.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
@@ -65,5 +66,67 @@ impl FetchParams {
             + usize::from(target.color().index()) * 2
             + usize::from(target.kind() == ObjectKind::Ball)) as u16;
         Ok(())
+    }
+}
+
+impl super::Class for FetchParams {
+    fn name(&self) -> &'static str {
+        "fetch"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        5 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        SYNTAX
+            .iter()
+            .flat_map(|syntax| {
+                crate::object::Color::ALL.iter().flat_map(move |color| {
+                    ["key", "ball"]
+                        .iter()
+                        .map(move |kind| format!("{syntax} {color} {kind}"))
+                })
+            })
+            .collect()
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Fetch
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-Fetch",
+            &[include_str!("fetch.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "pick up the object the mission names"
     }
 }

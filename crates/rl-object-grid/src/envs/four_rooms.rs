@@ -4,6 +4,7 @@
 #![doc = include_str!("four_rooms.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated, start_position};
@@ -77,5 +78,58 @@ impl FourRoomsParams {
             }
         }
         Ok(())
+    }
+}
+
+impl super::Class for FourRoomsParams {
+    fn name(&self) -> &'static str {
+        "four_rooms"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (SIZE, SIZE)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        100
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-FourRooms",
+            &[include_str!("four_rooms.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "reach the goal across four rooms"
     }
 }

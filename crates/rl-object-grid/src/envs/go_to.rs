@@ -10,6 +10,7 @@
 #![doc = include_str!("go_to_object.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
@@ -152,5 +153,124 @@ impl GoToObjectParams {
         b.mission = (usize::from(objects[target].color().index()) * 3
             + kind_index(objects[target].kind())) as u16;
         Ok(())
+    }
+}
+
+impl super::Class for GoToDoorParams {
+    fn name(&self) -> &'static str {
+        "go_to_door"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        crate::object::Color::ALL
+            .iter()
+            .map(|color| format!("go to the {color} door"))
+            .collect()
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::GoTo
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-GoToDoor",
+            &[include_str!("go_to_door.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "stand next to the door the mission names and say done"
+    }
+}
+
+impl super::Class for GoToObjectParams {
+    fn name(&self) -> &'static str {
+        "go_to_object"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        5 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        crate::object::Color::ALL
+            .iter()
+            .flat_map(|color| {
+                KINDS
+                    .iter()
+                    .map(move |kind| format!("go to the {color} {}", kind.name()))
+            })
+            .collect()
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::GoTo
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-GoToObject",
+            &[
+                include_str!("go_to_object.md"),
+                super::MINIGRID_DOCUMENTATION,
+            ],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "stand next to the object the mission names and say done"
     }
 }

@@ -4,6 +4,7 @@
 #![doc = include_str!("key_corridor.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
@@ -63,5 +64,64 @@ impl KeyCorridorParams {
         b.task.object = object;
         b.mission = object.color().index().into();
         Ok(())
+    }
+}
+
+impl super::Class for KeyCorridorParams {
+    fn name(&self) -> &'static str {
+        "key_corridor"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        crate::room_grid::room_grid_size(self.room_size, self.num_rows, 3)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        30 * super::square(self.room_size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        crate::object::Color::ALL
+            .iter()
+            .map(|color| format!("pick up the {color} {}", self.obj_type.name()))
+            .collect()
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::PickUpMarked
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-KeyCorridor",
+            &[
+                include_str!("key_corridor.md"),
+                super::MINIGRID_DOCUMENTATION,
+            ],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "find the key, unlock the room and pick up the object"
     }
 }

@@ -4,6 +4,7 @@
 #![doc = include_str!("lava_gap.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated, Obstacle};
@@ -16,6 +17,14 @@ use crate::state::Direction;
 pub const MISSION_LAVA: &str = "avoid the lava and get to the green goal square";
 /// The mission of LavaGap with walls.
 pub const MISSION_WALL: &str = "find the opening and get to the green goal square";
+
+/// The mission of LavaGap and the crossing environments, by what their obstacles are.
+pub(crate) fn obstacle_mission(obstacle: Obstacle) -> &'static str {
+    match obstacle {
+        Obstacle::Lava => MISSION_LAVA,
+        Obstacle::Wall => MISSION_WALL,
+    }
+}
 
 /// The parameters of minigrid's `LavaGapEnv`; [`Default`] is `MiniGrid-LavaGapS7-v0`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,5 +61,58 @@ impl LavaGapParams {
             .vertical_wall(gap_x, 1, Some(height - 2), self.obstacle_type.cell());
         b.put(Position::new(gap_x, gap_y), Cell::EMPTY);
         Ok(())
+    }
+}
+
+impl super::Class for LavaGapParams {
+    fn name(&self) -> &'static str {
+        "lava_gap"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![obstacle_mission(self.obstacle_type).to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-LavaGap",
+            &[include_str!("lava_gap.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "cross a lava strip through its gap to the goal"
     }
 }

@@ -4,6 +4,7 @@
 #![doc = include_str!("locked_room.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
@@ -115,5 +116,72 @@ impl LockedRoomParams {
         b.mission =
             u16::from(room_colors[locked].index()) * 6 + u16::from(room_colors[key_room].index());
         Ok(())
+    }
+}
+
+impl super::Class for LockedRoomParams {
+    fn name(&self) -> &'static str {
+        "locked_room"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        10 * self.size as u64
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        let colors = crate::object::Color::ALL;
+        colors
+            .iter()
+            .flat_map(|locked| {
+                colors.iter().map(move |key_room| {
+                    format!(
+                        "get the {locked} key from the {key_room} room, unlock the {locked} \
+                         door and go to the goal"
+                    )
+                })
+            })
+            .collect()
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-LockedRoom",
+            &[
+                include_str!("locked_room.md"),
+                super::MINIGRID_DOCUMENTATION,
+            ],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "fetch the key from one room to open another with the goal"
     }
 }

@@ -1,6 +1,7 @@
-//! minigrid's environments, one file per environment class: their parameters ([`EnvParams`],
-//! one variant per class), grid generation in minigrid's order of draws, missions and the extra
-//! rules of their `step`.
+//! minigrid's environments, one file per environment class: its parameters (a variant of
+//! [`EnvParams`]), its grid generation in minigrid's order of draws, and the crate's `Class`
+//! trait implemented for it (missions, extra rules of its `step`, sizes, documentation: all a
+//! class defines, in one place).
 //!
 //! Each module documents its environments in the domain documentation template (description
 //! and mission, the actions the task needs, rewards, starting state, episode end, parameters,
@@ -29,12 +30,13 @@ pub mod red_blue_doors;
 pub mod unlock;
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::generation::{Builder, PlacementFailed};
 use crate::grid::Position;
-use crate::object::{Cell, Color, ObjectKind};
+use crate::object::{Cell, ObjectKind};
 use crate::room_grid::room_grid_size;
 use crate::state::Direction;
 
@@ -47,7 +49,7 @@ use self::dynamic_obstacles::DynamicObstaclesParams;
 use self::empty::EmptyParams;
 use self::fetch::FetchParams;
 use self::four_rooms::FourRoomsParams;
-use self::go_to::{GoToDoorParams, GoToObjectParams, KINDS};
+use self::go_to::{GoToDoorParams, GoToObjectParams};
 use self::key_corridor::KeyCorridorParams;
 use self::lava_gap::LavaGapParams;
 use self::locked_room::LockedRoomParams;
@@ -167,326 +169,155 @@ pub(crate) enum Rules {
     RedBlueDoors,
 }
 
+/// One of minigrid's environment classes: everything the domain, its registration and the
+/// catalogue need of it, in one `impl` beside the class's generator. No method has a default,
+/// so that a new class says everything; [`EnvParams`] hands each call to its variant's class
+/// (`with_class!`).
+pub(crate) trait Class {
+    /// The class's name as JSON writes its variant (`door_key`), for messages.
+    fn name(&self) -> &'static str;
+    /// Checks the parameters, recording the first problem.
+    fn check_parameters(&self, check: &mut Check);
+    /// The grid's width and height (valid parameters).
+    fn grid_size(&self) -> (usize, usize);
+    /// minigrid's default `max_steps` (valid parameters).
+    fn default_max_steps(&self) -> u64;
+    /// Whether the agent sees through walls (no visibility propagation), as the class fixes it.
+    fn see_through_walls(&self) -> bool;
+    /// Whether the class passes `see_through_walls` to `MiniGridEnv` itself, so that its
+    /// constructor refuses the keyword.
+    fn refuses_see_through_walls(&self) -> bool;
+    /// The number of actions.
+    fn action_count(&self) -> usize;
+    /// Every mission the class can give, in the order of the state's mission index.
+    fn missions(&self) -> Vec<String>;
+    /// The extra rules of the class's `step`.
+    fn rules(&self) -> Rules;
+    /// minigrid's `_gen_grid` of the class, on `builder`.
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated;
+    /// The documentation its ids' registrations carry: their family (the catalogue page,
+    /// `MiniGrid-DoorKey`), the class's text in the domain template (its Markdown file), then
+    /// [`MINIGRID_DOCUMENTATION`].
+    fn documentation(&self) -> Documentation;
+    /// What the agent has to do, in a few words (the ids' descriptions).
+    fn task(&self) -> &'static str;
+}
+
+/// What every MiniGrid environment shares: the text [`MiniGrid`](crate::MiniGrid)'s rustdoc
+/// includes, which every class's documentation ends with.
+pub(crate) const MINIGRID_DOCUMENTATION: &str = include_str!("../minigrid.md");
+
+/// The side of a square grid, squared, as minigrid's `max_steps` defaults use it.
+pub(crate) fn square(side: usize) -> u64 {
+    (side * side) as u64
+}
+
+/// Runs `$body` with `$class` bound to the [`Class`] of `$env`'s variant: the one `match` on
+/// the variants, which a new class joins with one arm.
+macro_rules! with_class {
+    ($env:expr, $class:ident => $body:expr) => {
+        match $env {
+            EnvParams::Empty($class) => $body,
+            EnvParams::DoorKey($class) => $body,
+            EnvParams::FourRooms($class) => $body,
+            EnvParams::MultiRoom($class) => $body,
+            EnvParams::LavaGap($class) => $body,
+            EnvParams::Crossing($class) => $body,
+            EnvParams::DistShift($class) => $body,
+            EnvParams::Unlock => {
+                let $class = &UnlockTask::Unlock;
+                $body
+            }
+            EnvParams::UnlockPickup => {
+                let $class = &UnlockTask::UnlockPickup;
+                $body
+            }
+            EnvParams::BlockedUnlockPickup => {
+                let $class = &UnlockTask::BlockedUnlockPickup;
+                $body
+            }
+            EnvParams::KeyCorridor($class) => $body,
+            EnvParams::LockedRoom($class) => $body,
+            EnvParams::DynamicObstacles($class) => $body,
+            EnvParams::Memory($class) => $body,
+            EnvParams::Fetch($class) => $body,
+            EnvParams::GoToDoor($class) => $body,
+            EnvParams::GoToObject($class) => $body,
+            EnvParams::PutNear($class) => $body,
+            EnvParams::RedBlueDoors($class) => $body,
+            EnvParams::Playground => {
+                let $class = &playground::Playground;
+                $body
+            }
+            EnvParams::ObstructedMaze1($class) => $body,
+            EnvParams::ObstructedMazeFull($class) => $body,
+        }
+    };
+}
+
 impl EnvParams {
     /// The name of the environment class (the variant, as JSON names it), for messages.
     pub fn class(&self) -> &'static str {
-        match self {
-            EnvParams::Empty(_) => "empty",
-            EnvParams::DoorKey(_) => "door_key",
-            EnvParams::FourRooms(_) => "four_rooms",
-            EnvParams::MultiRoom(_) => "multi_room",
-            EnvParams::LavaGap(_) => "lava_gap",
-            EnvParams::Crossing(_) => "crossing",
-            EnvParams::DistShift(_) => "dist_shift",
-            EnvParams::Unlock => "unlock",
-            EnvParams::UnlockPickup => "unlock_pickup",
-            EnvParams::BlockedUnlockPickup => "blocked_unlock_pickup",
-            EnvParams::KeyCorridor(_) => "key_corridor",
-            EnvParams::LockedRoom(_) => "locked_room",
-            EnvParams::DynamicObstacles(_) => "dynamic_obstacles",
-            EnvParams::Memory(_) => "memory",
-            EnvParams::Fetch(_) => "fetch",
-            EnvParams::GoToDoor(_) => "go_to_door",
-            EnvParams::GoToObject(_) => "go_to_object",
-            EnvParams::PutNear(_) => "put_near",
-            EnvParams::RedBlueDoors(_) => "red_blue_doors",
-            EnvParams::Playground => "playground",
-            EnvParams::ObstructedMaze1(_) => "obstructed_maze1",
-            EnvParams::ObstructedMazeFull(_) => "obstructed_maze_full",
-        }
+        with_class!(self, class => class.name())
     }
 
     /// Checks the parameters: the first problem found, naming the parameter.
     pub fn validate(&self) -> Result<(), Error> {
         let mut check = Check::new(self.class());
-        match self {
-            EnvParams::Empty(p) => p.check(&mut check),
-            EnvParams::DoorKey(p) => p.check(&mut check),
-            EnvParams::FourRooms(p) => p.check(&mut check),
-            EnvParams::MultiRoom(p) => p.check(&mut check),
-            EnvParams::LavaGap(p) => p.check(&mut check),
-            EnvParams::Crossing(p) => p.check(&mut check),
-            EnvParams::DistShift(p) => p.check(&mut check),
-            EnvParams::KeyCorridor(p) => p.check(&mut check),
-            EnvParams::LockedRoom(p) => p.check(&mut check),
-            EnvParams::DynamicObstacles(p) => p.check(&mut check),
-            EnvParams::Memory(p) => p.check(&mut check),
-            EnvParams::Fetch(p) => p.check(&mut check),
-            EnvParams::GoToDoor(p) => p.check(&mut check),
-            EnvParams::GoToObject(p) => p.check(&mut check),
-            EnvParams::PutNear(p) => p.check(&mut check),
-            EnvParams::RedBlueDoors(p) => p.check(&mut check),
-            EnvParams::ObstructedMazeFull(p) => p.check(&mut check),
-            EnvParams::Unlock
-            | EnvParams::UnlockPickup
-            | EnvParams::BlockedUnlockPickup
-            | EnvParams::Playground
-            | EnvParams::ObstructedMaze1(_) => {}
-        }
+        with_class!(self, class => class.check_parameters(&mut check));
         check.finish()
     }
 
     /// The grid's width and height (valid parameters).
     pub fn grid_size(&self) -> (usize, usize) {
-        match self {
-            EnvParams::Empty(p) => (p.size, p.size),
-            EnvParams::DoorKey(p) => (p.size, p.size),
-            EnvParams::FourRooms(_) => (four_rooms::SIZE, four_rooms::SIZE),
-            EnvParams::MultiRoom(p) => (p.width, p.height),
-            EnvParams::LavaGap(p) => (p.size, p.size),
-            EnvParams::Crossing(p) => (p.size, p.size),
-            EnvParams::DistShift(p) => (p.width, p.height),
-            EnvParams::Unlock | EnvParams::UnlockPickup | EnvParams::BlockedUnlockPickup => {
-                room_grid_size(unlock::ROOM_SIZE, 1, 2)
-            }
-            EnvParams::KeyCorridor(p) => room_grid_size(p.room_size, p.num_rows, 3),
-            EnvParams::LockedRoom(p) => (p.size, p.size),
-            EnvParams::DynamicObstacles(p) => (p.size, p.size),
-            EnvParams::Memory(p) => (p.size, p.size),
-            EnvParams::Fetch(p) => (p.size, p.size),
-            EnvParams::GoToDoor(p) => (p.size, p.size),
-            EnvParams::GoToObject(p) => (p.size, p.size),
-            EnvParams::PutNear(p) => (p.size, p.size),
-            EnvParams::RedBlueDoors(p) => (2 * p.size, p.size),
-            EnvParams::Playground => (playground::SIZE, playground::SIZE),
-            EnvParams::ObstructedMaze1(_) => room_grid_size(obstructed_maze::ROOM_SIZE, 1, 2),
-            EnvParams::ObstructedMazeFull(_) => room_grid_size(obstructed_maze::ROOM_SIZE, 3, 3),
-        }
+        with_class!(self, class => class.grid_size())
     }
 
     /// minigrid's default `max_steps` of the environment (valid parameters).
     pub fn default_max_steps(&self) -> u64 {
-        let square = |side: usize| (side * side) as u64;
-        match self {
-            EnvParams::Empty(p) => 4 * square(p.size),
-            EnvParams::DoorKey(p) => 10 * square(p.size),
-            EnvParams::FourRooms(_) | EnvParams::Playground => 100,
-            EnvParams::MultiRoom(p) => p.max_num_rooms as u64 * 20,
-            EnvParams::LavaGap(p) => 4 * square(p.size),
-            EnvParams::Crossing(p) => 4 * square(p.size),
-            EnvParams::DistShift(p) => 4 * (p.width * p.height) as u64,
-            EnvParams::Unlock | EnvParams::UnlockPickup => 8 * square(unlock::ROOM_SIZE),
-            EnvParams::BlockedUnlockPickup => 16 * square(unlock::ROOM_SIZE),
-            EnvParams::KeyCorridor(p) => 30 * square(p.room_size),
-            EnvParams::LockedRoom(p) => 10 * p.size as u64,
-            EnvParams::DynamicObstacles(p) => 4 * square(p.size),
-            EnvParams::Memory(p) => 5 * square(p.size),
-            EnvParams::Fetch(p) => 5 * square(p.size),
-            EnvParams::GoToDoor(p) => 4 * square(p.size),
-            EnvParams::GoToObject(p) => 5 * square(p.size),
-            EnvParams::PutNear(p) => 5 * p.size as u64,
-            EnvParams::RedBlueDoors(p) => 20 * square(p.size),
-            EnvParams::ObstructedMaze1(_) => 4 * 2 * square(obstructed_maze::ROOM_SIZE),
-            EnvParams::ObstructedMazeFull(p) => {
-                // Python's integers do not overflow: a cap past u64 is no cap at all.
-                (p.num_rooms_visited as u64).saturating_mul(4 * square(obstructed_maze::ROOM_SIZE))
-            }
-        }
+        with_class!(self, class => class.default_max_steps())
     }
 
     /// Whether the agent sees through walls (no visibility propagation), as each minigrid
     /// class fixes it.
     pub fn see_through_walls(&self) -> bool {
-        // Exhaustive, so that a new class must say.
-        match self {
-            EnvParams::Empty(_)
-            | EnvParams::DistShift(_)
-            | EnvParams::DynamicObstacles(_)
-            | EnvParams::Fetch(_)
-            | EnvParams::GoToDoor(_)
-            | EnvParams::GoToObject(_)
-            | EnvParams::PutNear(_) => true,
-            EnvParams::DoorKey(_)
-            | EnvParams::FourRooms(_)
-            | EnvParams::MultiRoom(_)
-            | EnvParams::LavaGap(_)
-            | EnvParams::Crossing(_)
-            | EnvParams::Unlock
-            | EnvParams::UnlockPickup
-            | EnvParams::BlockedUnlockPickup
-            | EnvParams::KeyCorridor(_)
-            | EnvParams::LockedRoom(_)
-            | EnvParams::Memory(_)
-            | EnvParams::RedBlueDoors(_)
-            | EnvParams::Playground
-            | EnvParams::ObstructedMaze1(_)
-            | EnvParams::ObstructedMazeFull(_) => false,
-        }
+        with_class!(self, class => class.see_through_walls())
+    }
+
+    /// Whether minigrid's class passes `see_through_walls` to `MiniGridEnv` itself (so that
+    /// its constructor refuses the keyword).
+    pub(crate) fn refuses_see_through_walls(&self) -> bool {
+        with_class!(self, class => class.refuses_see_through_walls())
     }
 
     /// The number of actions: 3 for Dynamic-Obstacles (left, right, forward), 7 otherwise.
     pub fn action_count(&self) -> usize {
-        // Exhaustive, so that a new class must say.
-        match self {
-            EnvParams::DynamicObstacles(_) => 3,
-            EnvParams::Empty(_)
-            | EnvParams::DoorKey(_)
-            | EnvParams::FourRooms(_)
-            | EnvParams::MultiRoom(_)
-            | EnvParams::LavaGap(_)
-            | EnvParams::Crossing(_)
-            | EnvParams::DistShift(_)
-            | EnvParams::Unlock
-            | EnvParams::UnlockPickup
-            | EnvParams::BlockedUnlockPickup
-            | EnvParams::KeyCorridor(_)
-            | EnvParams::LockedRoom(_)
-            | EnvParams::Memory(_)
-            | EnvParams::Fetch(_)
-            | EnvParams::GoToDoor(_)
-            | EnvParams::GoToObject(_)
-            | EnvParams::PutNear(_)
-            | EnvParams::RedBlueDoors(_)
-            | EnvParams::Playground
-            | EnvParams::ObstructedMaze1(_)
-            | EnvParams::ObstructedMazeFull(_) => 7,
-        }
+        with_class!(self, class => class.action_count())
     }
 
     /// Every mission the environment can give, in the order of the state's mission index.
     pub fn missions(&self) -> Vec<String> {
-        let colors = Color::ALL;
-        match self {
-            EnvParams::Empty(_) | EnvParams::DistShift(_) | EnvParams::DynamicObstacles(_) => {
-                vec![empty::MISSION.to_owned()]
-            }
-            EnvParams::DoorKey(_) => vec![door_key::MISSION.to_owned()],
-            EnvParams::FourRooms(_) => vec![four_rooms::MISSION.to_owned()],
-            EnvParams::MultiRoom(_) => vec![multi_room::MISSION.to_owned()],
-            EnvParams::LavaGap(LavaGapParams { obstacle_type, .. })
-            | EnvParams::Crossing(CrossingParams { obstacle_type, .. }) => {
-                vec![
-                    match obstacle_type {
-                        Obstacle::Lava => lava_gap::MISSION_LAVA,
-                        Obstacle::Wall => lava_gap::MISSION_WALL,
-                    }
-                    .to_owned(),
-                ]
-            }
-            EnvParams::Unlock => vec![unlock::MISSION.to_owned()],
-            EnvParams::UnlockPickup | EnvParams::BlockedUnlockPickup => colors
-                .iter()
-                .map(|color| format!("pick up the {color} box"))
-                .collect(),
-            EnvParams::KeyCorridor(p) => colors
-                .iter()
-                .map(|color| format!("pick up the {color} {}", p.obj_type.name()))
-                .collect(),
-            EnvParams::LockedRoom(_) => colors
-                .iter()
-                .flat_map(|locked| {
-                    colors.iter().map(move |key_room| {
-                        format!(
-                            "get the {locked} key from the {key_room} room, unlock the {locked} \
-                             door and go to the goal"
-                        )
-                    })
-                })
-                .collect(),
-            EnvParams::Memory(_) => vec![memory::MISSION.to_owned()],
-            EnvParams::Fetch(_) => fetch::SYNTAX
-                .iter()
-                .flat_map(|syntax| {
-                    colors.iter().flat_map(move |color| {
-                        ["key", "ball"]
-                            .iter()
-                            .map(move |kind| format!("{syntax} {color} {kind}"))
-                    })
-                })
-                .collect(),
-            EnvParams::GoToDoor(_) => colors
-                .iter()
-                .map(|color| format!("go to the {color} door"))
-                .collect(),
-            EnvParams::GoToObject(_) => colors
-                .iter()
-                .flat_map(|color| {
-                    KINDS
-                        .iter()
-                        .map(move |kind| format!("go to the {color} {}", kind.name()))
-                })
-                .collect(),
-            EnvParams::PutNear(_) => {
-                let objects: Vec<(Color, ObjectKind)> = colors
-                    .iter()
-                    .flat_map(|&color| KINDS.iter().map(move |&kind| (color, kind)))
-                    .collect();
-                objects
-                    .iter()
-                    .flat_map(|&(move_color, move_kind)| {
-                        objects.iter().map(move |&(color, kind)| {
-                            format!(
-                                "put the {move_color} {} near the {color} {}",
-                                move_kind.name(),
-                                kind.name()
-                            )
-                        })
-                    })
-                    .collect()
-            }
-            EnvParams::RedBlueDoors(_) => vec![red_blue_doors::MISSION.to_owned()],
-            EnvParams::Playground => vec![String::new()],
-            EnvParams::ObstructedMaze1(_) | EnvParams::ObstructedMazeFull(_) => {
-                vec![obstructed_maze::MISSION.to_owned()]
-            }
-        }
+        with_class!(self, class => class.missions())
     }
 
     /// The extra rules of the environment's `step`.
     pub(crate) fn rules(&self) -> Rules {
-        match self {
-            EnvParams::Unlock => Rules::Unlock,
-            EnvParams::UnlockPickup
-            | EnvParams::BlockedUnlockPickup
-            | EnvParams::KeyCorridor(_)
-            | EnvParams::ObstructedMaze1(_)
-            | EnvParams::ObstructedMazeFull(_) => Rules::PickUpMarked,
-            EnvParams::DynamicObstacles(_) => Rules::DynamicObstacles,
-            EnvParams::Memory(_) => Rules::Memory,
-            EnvParams::Fetch(_) => Rules::Fetch,
-            EnvParams::GoToDoor(_) | EnvParams::GoToObject(_) => Rules::GoTo,
-            EnvParams::PutNear(_) => Rules::PutNear,
-            EnvParams::RedBlueDoors(_) => Rules::RedBlueDoors,
-            EnvParams::Empty(_)
-            | EnvParams::DoorKey(_)
-            | EnvParams::FourRooms(_)
-            | EnvParams::MultiRoom(_)
-            | EnvParams::LavaGap(_)
-            | EnvParams::Crossing(_)
-            | EnvParams::DistShift(_)
-            | EnvParams::LockedRoom(_)
-            | EnvParams::Playground => Rules::Plain,
-        }
+        with_class!(self, class => class.rules())
     }
 
     /// minigrid's `_gen_grid` of the environment, on `builder`.
     pub(crate) fn generate<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        match self {
-            EnvParams::Empty(p) => p.generate(builder),
-            EnvParams::DoorKey(p) => p.generate(builder),
-            EnvParams::FourRooms(p) => p.generate(builder),
-            EnvParams::MultiRoom(p) => p.generate(builder),
-            EnvParams::LavaGap(p) => p.generate(builder),
-            EnvParams::Crossing(p) => p.generate(builder),
-            EnvParams::DistShift(p) => p.generate(builder),
-            EnvParams::Unlock => unlock::generate(UnlockTask::Unlock, builder),
-            EnvParams::UnlockPickup => unlock::generate(UnlockTask::UnlockPickup, builder),
-            EnvParams::BlockedUnlockPickup => {
-                unlock::generate(UnlockTask::BlockedUnlockPickup, builder)
-            }
-            EnvParams::KeyCorridor(p) => p.generate(builder),
-            EnvParams::LockedRoom(p) => p.generate(builder),
-            EnvParams::DynamicObstacles(p) => p.generate(builder),
-            EnvParams::Memory(p) => p.generate(builder),
-            EnvParams::Fetch(p) => p.generate(builder),
-            EnvParams::GoToDoor(p) => p.generate(builder),
-            EnvParams::GoToObject(p) => p.generate(builder),
-            EnvParams::PutNear(p) => p.generate(builder),
-            EnvParams::RedBlueDoors(p) => p.generate(builder),
-            EnvParams::Playground => playground::generate(builder),
-            EnvParams::ObstructedMaze1(p) => p.generate(builder),
-            EnvParams::ObstructedMazeFull(p) => p.generate(builder),
-        }
+        with_class!(self, class => class.generate_grid(builder))
+    }
+
+    /// The documentation of the environment's family, which its ids' registrations carry.
+    pub(crate) fn documentation(&self) -> Documentation {
+        with_class!(self, class => class.documentation())
+    }
+
+    /// What the agent has to do, in a few words.
+    pub(crate) fn task(&self) -> &'static str {
+        with_class!(self, class => class.task())
     }
 }
 

@@ -4,6 +4,7 @@
 #![doc = include_str!("multi_room.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
@@ -214,5 +215,58 @@ impl MultiRoomParams {
             }
         }
         true
+    }
+}
+
+impl super::Class for MultiRoomParams {
+    fn name(&self) -> &'static str {
+        "multi_room"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        self.max_num_rooms as u64 * 20
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-MultiRoom",
+            &[include_str!("multi_room.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "open the doors of a chain of rooms to the goal"
     }
 }

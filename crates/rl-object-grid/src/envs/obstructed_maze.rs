@@ -4,6 +4,7 @@
 #![doc = include_str!("obstructed_maze.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
@@ -241,5 +242,118 @@ impl ObstructedMazeFullParams {
         add_ball(&mut rooms, b, corner.0, corner.1)?;
         rooms.place_agent(b, Some(self.agent_room[0]), Some(self.agent_room[1]))?;
         Ok(())
+    }
+}
+
+impl super::Class for ObstructedMaze1Params {
+    fn name(&self) -> &'static str {
+        "obstructed_maze1"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        let _ = check;
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        crate::room_grid::room_grid_size(ROOM_SIZE, 1, 2)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * 2 * super::square(ROOM_SIZE)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::PickUpMarked
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-ObstructedMaze",
+            &[
+                include_str!("obstructed_maze.md"),
+                super::MINIGRID_DOCUMENTATION,
+            ],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "pick up the blue ball behind locked, hidden and blocked doors"
+    }
+}
+
+impl super::Class for ObstructedMazeFullParams {
+    fn name(&self) -> &'static str {
+        "obstructed_maze_full"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        crate::room_grid::room_grid_size(ROOM_SIZE, 3, 3)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        // Python's integers do not overflow: a cap past u64 is no cap at all.
+        (self.num_rooms_visited as u64).saturating_mul(4 * super::square(ROOM_SIZE))
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::PickUpMarked
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-ObstructedMaze",
+            &[
+                include_str!("obstructed_maze.md"),
+                super::MINIGRID_DOCUMENTATION,
+            ],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "pick up the blue ball behind locked, hidden and blocked doors"
     }
 }

@@ -4,6 +4,7 @@
 #![doc = include_str!("playground.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 
 use super::Generated;
 use crate::generation::Builder;
@@ -12,6 +13,10 @@ use crate::object::{Cell, Color, DoorState};
 
 /// The side of Playground's grid (19).
 pub const SIZE: usize = 19;
+
+/// `PlaygroundEnv`, which takes no parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Playground;
 
 /// minigrid's `PlaygroundEnv._gen_grid`.
 pub(crate) fn generate<R: Rng + ?Sized>(b: &mut Builder<'_, R>) -> Generated {
@@ -48,4 +53,57 @@ pub(crate) fn generate<R: Rng + ?Sized>(b: &mut Builder<'_, R>) -> Generated {
         b.place_obj(Some(Cell::object(kind, color)), None, None, |_| false, None)?;
     }
     Ok(())
+}
+
+impl super::Class for Playground {
+    fn name(&self) -> &'static str {
+        "playground"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        let _ = check;
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (SIZE, SIZE)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        100
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![String::new()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Plain
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-Playground",
+            &[include_str!("playground.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "a room of rooms with objects and no task"
+    }
 }

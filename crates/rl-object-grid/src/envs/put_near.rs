@@ -4,6 +4,7 @@
 #![doc = include_str!("put_near.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::go_to::{Spacing, kind_index, place_distinct_objects};
@@ -66,5 +67,74 @@ impl PutNearParams {
         let code = |cell: Cell| usize::from(cell.color().index()) * 3 + kind_index(cell.kind());
         b.mission = (code(objects[moved]) * 18 + code(objects[target])) as u16;
         Ok(())
+    }
+}
+
+impl super::Class for PutNearParams {
+    fn name(&self) -> &'static str {
+        "put_near"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        5 * self.size as u64
+    }
+
+    fn see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        let objects: Vec<(crate::object::Color, crate::object::ObjectKind)> =
+            crate::object::Color::ALL
+                .iter()
+                .flat_map(|&color| super::go_to::KINDS.iter().map(move |&kind| (color, kind)))
+                .collect();
+        objects
+            .iter()
+            .flat_map(|&(move_color, move_kind)| {
+                objects.iter().map(move |&(color, kind)| {
+                    format!(
+                        "put the {move_color} {} near the {color} {}",
+                        move_kind.name(),
+                        kind.name()
+                    )
+                })
+            })
+            .collect()
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::PutNear
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-PutNear",
+            &[include_str!("put_near.md"), super::MINIGRID_DOCUMENTATION],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "put the named object next to another"
     }
 }

@@ -3,6 +3,7 @@
 #![doc = include_str!("red_blue_doors.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::{Check, Generated};
@@ -52,5 +53,61 @@ impl RedBlueDoorsParams {
         b.task.first = red;
         b.task.second = blue;
         Ok(())
+    }
+}
+
+impl super::Class for RedBlueDoorsParams {
+    fn name(&self) -> &'static str {
+        "red_blue_doors"
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        self.check(check)
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        (2 * self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        20 * super::square(self.size)
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::RedBlueDoors
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        self.generate(builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        Documentation::new(
+            "MiniGrid-RedBlueDoors",
+            &[
+                include_str!("red_blue_doors.md"),
+                super::MINIGRID_DOCUMENTATION,
+            ],
+        )
+    }
+
+    fn task(&self) -> &'static str {
+        "open the red door, then the blue one"
     }
 }

@@ -16,6 +16,7 @@
 #![doc = include_str!("blocked_unlock_pickup.md")]
 
 use rand::Rng;
+use rl_core::registry::Documentation;
 use serde::{Deserialize, Serialize};
 
 use super::Generated;
@@ -69,4 +70,97 @@ pub(crate) fn generate<R: Rng + ?Sized>(task: UnlockTask, b: &mut Builder<'_, R>
         }
     }
     Ok(())
+}
+
+impl super::Class for UnlockTask {
+    fn name(&self) -> &'static str {
+        match self {
+            UnlockTask::Unlock => "unlock",
+            UnlockTask::UnlockPickup => "unlock_pickup",
+            UnlockTask::BlockedUnlockPickup => "blocked_unlock_pickup",
+        }
+    }
+
+    fn check_parameters(&self, check: &mut super::Check) {
+        let _ = check;
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        crate::room_grid::room_grid_size(ROOM_SIZE, 1, 2)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        match self {
+            UnlockTask::Unlock | UnlockTask::UnlockPickup => 8 * super::square(ROOM_SIZE),
+            UnlockTask::BlockedUnlockPickup => 16 * super::square(ROOM_SIZE),
+        }
+    }
+
+    fn see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
+
+    fn action_count(&self) -> usize {
+        7
+    }
+
+    fn missions(&self) -> Vec<String> {
+        match self {
+            UnlockTask::Unlock => vec![MISSION.to_owned()],
+            UnlockTask::UnlockPickup | UnlockTask::BlockedUnlockPickup => crate::object::Color::ALL
+                .iter()
+                .map(|color| format!("pick up the {color} box"))
+                .collect(),
+        }
+    }
+
+    fn rules(&self) -> super::Rules {
+        match self {
+            UnlockTask::Unlock => super::Rules::Unlock,
+            UnlockTask::UnlockPickup | UnlockTask::BlockedUnlockPickup => {
+                super::Rules::PickUpMarked
+            }
+        }
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
+        generate(*self, builder)
+    }
+
+    fn documentation(&self) -> Documentation {
+        match self {
+            UnlockTask::Unlock => Documentation::new(
+                "MiniGrid-Unlock",
+                &[include_str!("unlock.md"), super::MINIGRID_DOCUMENTATION],
+            ),
+            UnlockTask::UnlockPickup => Documentation::new(
+                "MiniGrid-UnlockPickup",
+                &[
+                    include_str!("unlock_pickup.md"),
+                    super::MINIGRID_DOCUMENTATION,
+                ],
+            ),
+            UnlockTask::BlockedUnlockPickup => Documentation::new(
+                "MiniGrid-BlockedUnlockPickup",
+                &[
+                    include_str!("blocked_unlock_pickup.md"),
+                    super::MINIGRID_DOCUMENTATION,
+                ],
+            ),
+        }
+    }
+
+    fn task(&self) -> &'static str {
+        match self {
+            UnlockTask::Unlock => "open the locked door with its key",
+            UnlockTask::UnlockPickup => "unlock the door and pick up the box behind it",
+            UnlockTask::BlockedUnlockPickup => {
+                "move the ball blocking the door, unlock it and pick up the box"
+            }
+        }
+    }
 }
