@@ -10,6 +10,7 @@
 mod layering;
 mod package_names;
 mod steps;
+mod test_runner;
 mod tidy;
 
 use std::fmt::Write as _;

@@ -47,6 +47,12 @@ pub(crate) enum Action {
         /// The script's path from the workspace root.
         path: &'static str,
     },
+    /// Build the test binaries with `cargo test ARGUMENTS --no-run`, run them two at a time
+    /// (`crate::test_runner`), then the doc tests with `cargo test ARGUMENTS --doc`.
+    Tests {
+        /// The arguments after `cargo test`.
+        arguments: &'static [&'static str],
+    },
     /// Run cargo with `arguments`; each of `environment` is appended to the variable's current value.
     Cargo {
         /// The arguments after `cargo`.
@@ -140,10 +146,11 @@ pub(crate) static STEPS: [Step; 12] = [
     },
     Step {
         name: "test",
-        summary: "cargo test --workspace --all-features (unit, integration and doc tests)",
-        action: Action::Cargo {
-            arguments: &["test", "--workspace", "--all-features"],
-            environment: &[],
+        summary: "cargo test --workspace --all-features (unit, integration and doc tests): the \
+                  test binaries built with --no-run and run two at a time, each one's output \
+                  whole in cargo's order, then the doc tests (--doc)",
+        action: Action::Tests {
+            arguments: &["--workspace", "--all-features"],
         },
         remedy: "run 'cargo test --workspace --all-features' and fix the failing tests",
     },
@@ -227,7 +234,7 @@ pub(crate) fn find(name: &str) -> Option<&'static Step> {
 }
 
 /// The cargo to run: `$CARGO`, which cargo sets for `cargo xtask`, or else `cargo` on the path.
-fn cargo() -> OsString {
+pub(crate) fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"))
 }
 
@@ -263,6 +270,7 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
         Action::Package { arguments } => run_package(root, arguments),
         Action::Binary { binary, arguments } => run_binary(root, binary, arguments),
         Action::OutsideCrate { manifest, commands } => run_outside_crate(root, manifest, commands),
+        Action::Tests { arguments } => crate::test_runner::run_tests(root, arguments),
         Action::Script { path } => {
             let mut command = Command::new("bash");
             command.arg(path).current_dir(root);
@@ -283,7 +291,7 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
 }
 
 /// Runs `command` with inherited stdio; it passes when the command exits successfully.
-fn run_command(command: &mut Command) -> Result<(), Failure> {
+pub(crate) fn run_command(command: &mut Command) -> Result<(), Failure> {
     println!("    $ {}", describe(command));
     match command.status() {
         Ok(status) if status.success() => Ok(()),
@@ -296,7 +304,7 @@ fn run_command(command: &mut Command) -> Result<(), Failure> {
 }
 
 /// The failure of a command that did not start, such as a cargo that is not installed.
-fn could_not_start(command: &Command, error: &std::io::Error) -> Failure {
+pub(crate) fn could_not_start(command: &Command, error: &std::io::Error) -> Failure {
     Failure::CouldNotRun(format!(
         "could not start '{}' ({error}); check that cargo is installed, or set $CARGO to it",
         describe(command)
@@ -304,7 +312,7 @@ fn could_not_start(command: &Command, error: &std::io::Error) -> Failure {
 }
 
 /// A command line for messages: its environment changes, program name and arguments.
-fn describe(command: &Command) -> String {
+pub(crate) fn describe(command: &Command) -> String {
     let mut words: Vec<String> = command
         .get_envs()
         .filter_map(|(name, value)| {
@@ -627,6 +635,7 @@ mod tests {
                 words.extend(arguments.iter().map(|argument| (*argument).to_owned()));
                 Some(words.join(" "))
             }
+            Action::Tests { arguments } => Some(format!("cargo test {}", arguments.join(" "))),
             Action::Tidy
             | Action::Layering
             | Action::Package { .. }
