@@ -181,13 +181,17 @@ fn rl_render_episode_writes_a_gif_with_a_frame_per_step() {
     assert_eq!((width, height, frames), (150, 100, 8));
 }
 
+/// Every id's frames reach a GIF of the size asked, one frame per step and the reset's. Two
+/// steps give the first frame and two frames stored as what changed since the one before, the
+/// paths every later step takes again (five took this debug-built test 4 s more of CI's time,
+/// drawing some 170 grids at full size three more times each).
 #[test]
 fn every_registered_id_records_an_episode() {
     let dir = scratch("ids");
     for id in rl_experiment::builtins::ids() {
         let path = dir.join(format!("{id}.gif"));
         let mut video = EpisodeVideo::new(id.clone());
-        video.max_steps = Some(5);
+        video.max_steps = Some(2);
         video.frame_size = Some((60, 40));
         if rl_mujoco::registry::IDS.contains(&id.as_str()) {
             // The MuJoCo ids draw no frames from Rust (the Python package draws them through
