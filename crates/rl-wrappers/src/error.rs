@@ -104,7 +104,7 @@ pub enum VectorError {
     /// action (or reset) has not been received yet, or the same environment twice in one
     /// call.
     #[error(
-        "environment {env_id} is in flight: its result was not received yet (recv it before          sending it again; name it once per send)"
+        "environment {env_id} is in flight: its result was not received yet (recv it before sending it again; name it once per send)"
     )]
     AlreadySent {
         /// The environment's id.
@@ -113,7 +113,7 @@ pub enum VectorError {
     /// [`AsyncVector::recv`](crate::vector::AsyncVector::recv) waits for `batch_size` results
     /// but fewer environments are in flight: waiting would never end.
     #[error(
-        "recv waits for {batch_size} results but only {in_flight} environments are in flight:          send more first"
+        "recv waits for {batch_size} results but only {in_flight} environments are in flight: send more first"
     )]
     NotEnoughInFlight {
         /// The results each `recv` returns.

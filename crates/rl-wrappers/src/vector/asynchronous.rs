@@ -509,7 +509,10 @@ impl<B: Batch> AsyncVector<B> {
                 }
                 other => Err(VectorError::InvalidAction {
                     index: id,
-                    action: format!("{other:?}"),
+                    action: other.as_ref().map_or_else(
+                        || "(none written)".to_owned(),
+                        |action| format!("{action:?}"),
+                    ),
                     space: self.action_space.to_string(),
                 }),
             });
