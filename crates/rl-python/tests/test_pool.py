@@ -192,3 +192,16 @@ def test_closing_with_steps_in_flight_returns():
     pool.async_reset()
     pool.close()
     pool.close()
+
+
+def test_the_readmes_example_runs():
+    import pathlib
+    import re
+
+    readme = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+    if not readme.is_file():
+        pytest.skip("run from a copy of the tests without the README (wheel.sh)")
+    section = readme.read_text().split("### EnvPool's asynchronous mode", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert "pool.recv()" in code and "pool.send(" in code
+    exec(compile(code, str(readme), "exec"), {})
