@@ -164,6 +164,10 @@ def test_bad_input_is_an_error_and_sends_nothing():
         pool.send(np.array([1, 0]), np.array([0, 4]))
     with pytest.raises(ValueError, match="out of range"):
         pool.send(np.array([1]), np.array([-1]))
+    with pytest.raises(ValueError, match="18446744073709551615 is out of range"):
+        pool.send(np.array([1]), np.array([2**64 - 1], dtype=np.uint64))
+    with pytest.raises(ValueError, match="integer"):
+        pool.send(np.array([1]), np.array([0.5]))
     with pytest.raises(ValueError, match="environment 2 is in flight"):
         pool.send(np.array([1, 0]), np.array([2, 2]))
     with pytest.raises(ValueError, match="actions given to 2"):
@@ -182,6 +186,8 @@ def test_bad_input_is_an_error_and_sends_nothing():
         pool.reset(env_id=[0])
     with pytest.raises(ValueError, match="batch_size"):
         rlrs.make_pool("CartPole-v1", num_envs=2, batch_size=3)
+    with pytest.raises(ValueError, match="seed"):
+        rlrs.make_pool("CartPole-v1", num_envs=2, seed=-1)
     pool.close()
     with pytest.raises(RuntimeError, match="closed"):
         pool.async_reset()

@@ -96,6 +96,8 @@ class EnvPool:
     ) -> None:
         if not isinstance(env_id, str):
             raise TypeError(f"env_id must be a str, not {env_id!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
         num_envs = int(num_envs)
         batch_size = num_envs if batch_size is None else int(batch_size)
         if num_threads is None:
@@ -177,9 +179,17 @@ class EnvPool:
         ids = np.asarray(env_id)
         if ids.ndim == 0:
             ids = ids.reshape(1)
+        if ids.ndim == 1 and ids.size == 0:
+            return ids.astype(np.int64)  # nothing to send
         if ids.dtype == np.bool_ or not np.issubdtype(ids.dtype, np.integer) or ids.ndim != 1:
             raise ValueError(
                 f"env_id must be an integer or a one-dimensional array of integers, not {env_id!r}"
+            )
+        if ids.dtype == np.uint64 and int(ids.max()) > np.iinfo(np.int64).max:
+            # A cast would wrap it to a negative number, and the error would name that.
+            raise ValueError(
+                f"environment id {int(ids.max())} is out of range: the vector has "
+                f"{self.num_envs} environments"
             )
         return ids.astype(np.int64)
 
