@@ -22,13 +22,24 @@ NUM_ENVS, BATCH_SIZE, THREADS, SEED = 4, 2, 2, 5
 CASES = [("Hopper-v5", 150, True), ("HalfCheetah-v5", 40, True), ("CartPole-v1", 150, False)]
 
 
-def per_env_actions(space: gym.Space, env: int, steps: int) -> list:
-    """Environment ``env``'s actions: its own generator's samples of the action space."""
-    rng = np.random.default_rng(1000 + env)
-    if isinstance(space, gym.spaces.Discrete):
-        return [int(a) for a in rng.integers(0, space.n, steps)]
-    low, high = space.low.astype(np.float64), space.high.astype(np.float64)
-    return [rng.uniform(low, high).astype(space.dtype) for _ in range(steps)]
+class Actions:
+    """Environment ``env``'s actions: its own generator's samples of the action space, drawn
+    as far as they are asked for (an environment the workers favour may run far ahead)."""
+
+    def __init__(self, space: gym.Space, env: int) -> None:
+        self.space, self.rng, self.drawn = space, np.random.default_rng(1000 + env), []
+
+    def __getitem__(self, t: int):
+        while len(self.drawn) <= t:
+            if isinstance(self.space, gym.spaces.Discrete):
+                self.drawn.append(int(self.rng.integers(0, self.space.n)))
+            else:
+                low, high = self.space.low.astype(np.float64), self.space.high.astype(np.float64)
+                self.drawn.append(self.rng.uniform(low, high).astype(self.space.dtype))
+        return self.drawn[t]
+
+    def first(self, count: int) -> list:
+        return [self[t] for t in range(count)]
 
 
 def gymnasium_trajectory(env_id: str, seed: int, actions: list) -> list:
@@ -51,17 +62,16 @@ def gymnasium_trajectory(env_id: str, seed: int, actions: list) -> list:
     return records
 
 
-def pool_trajectories(pool: rlrs.EnvPool, actions: list[list]) -> list[list]:
-    """Each environment's results from ``pool``: reset, then each environment received is sent
-    its next action at once (the ids of a batch in reverse order), until too few are in flight
-    for a ``recv``."""
+def pool_trajectories(pool: rlrs.EnvPool, actions: list, steps: int) -> list[list]:
+    """Each environment's results from ``pool`` until every one has ``steps`` results after its
+    reset: reset, then each environment received is sent its next action at once (so that
+    every environment stays in flight, however unevenly the workers take them), the ids of a
+    batch in reverse order."""
     records: list[list] = [[] for _ in range(pool.num_envs)]
     sent = [0] * pool.num_envs
     pool.async_reset()
-    in_flight = pool.num_envs
-    while in_flight >= pool.batch_size:
+    while min(len(env) for env in records) <= steps:
         observations, rewards, terminated, truncated, info = pool.recv()
-        in_flight -= pool.batch_size
         ids = info["env_id"]
         assert ids.dtype == np.int32 and len(ids) == pool.batch_size
         for row, env in enumerate(ids.tolist()):
@@ -73,13 +83,11 @@ def pool_trajectories(pool: rlrs.EnvPool, actions: list[list]) -> list[list]:
             records[env].append(
                 (observations[row], rewards[row], terminated[row], truncated[row], env_info)
             )
-        again = [env for env in ids.tolist()[::-1] if sent[env] < len(actions[env])]
-        if again:
-            batch = np.stack([np.asarray(actions[env][sent[env]]) for env in again])
-            pool.send(batch, np.array(again))
-            for env in again:
-                sent[env] += 1
-            in_flight += len(again)
+        again = ids.tolist()[::-1]
+        batch = np.stack([np.asarray(actions[env][sent[env]]) for env in again])
+        pool.send(batch, np.array(again))
+        for env in again:
+            sent[env] += 1
     return records
 
 
@@ -108,13 +116,13 @@ def test_each_environment_equals_gymnasiums_single_environment(env_id, steps, ne
     assert pool.observation_space == reference.observation_space
     assert pool.action_space == reference.action_space
     reference.close()
-    actions = [per_env_actions(pool.action_space, env, steps) for env in range(NUM_ENVS)]
-    ours = pool_trajectories(pool, actions)
+    actions = [Actions(pool.action_space, env) for env in range(NUM_ENVS)]
+    ours = pool_trajectories(pool, actions, steps)
     pool.close()
     ends = 0
     for env in range(NUM_ENVS):
-        theirs = gymnasium_trajectory(env_id, SEED + env, actions[env])
-        assert len(ours[env]) > steps // 2, f"environment {env}: {len(ours[env])} results"
+        theirs = gymnasium_trajectory(env_id, SEED + env, actions[env].first(len(ours[env]) - 1))
+        assert len(ours[env]) == len(theirs) > steps, f"environment {env}"
         for t, (mine, expected) in enumerate(zip(ours[env], theirs)):
             assert_same(mine, expected, f"{env_id}, environment {env}, result {t}")
             ends += bool(expected[2] or expected[3])

@@ -32,7 +32,7 @@ Where it differs from EnvPool: rewards are ``float64`` and observations have the
 Gymnasium's observation space (EnvPool casts some to ``float32``), as Gymnasium's environments
 return them; ``info`` holds ``env_id`` and the environments' own infos laid out as Gymnasium's
 vectors lay them out (``info[key]`` over the batch, ``info["_key"]`` its mask), not EnvPool's
-``players`` and ``elapsed_step``; ``reset`` resets every environment (``env_id`` other than
+``players`` and ``elapsed_step``; no ``render``; ``reset`` resets every environment (``env_id`` other than
 ``None`` is refused); sending an environment whose last result was not received yet is a
 ``ValueError`` (EnvPool leaves it undefined), and so is ``recv`` with fewer than
 ``batch_size`` environments in flight (which would wait forever: a ``RuntimeError``).
