@@ -19,7 +19,13 @@ import rlrs
 NUM_ENVS, BATCH_SIZE, THREADS, SEED = 4, 2, 2, 5
 
 # (id, steps per environment, whether it needs the mujoco package)
-CASES = [("Hopper-v5", 150, True), ("HalfCheetah-v5", 40, True), ("CartPole-v1", 150, False)]
+# (Humanoid's infos hold arrays, which take the path of Gymnasium's own _add_info.)
+CASES = [
+    ("Hopper-v5", 150, True),
+    ("HalfCheetah-v5", 40, True),
+    ("Humanoid-v5", 30, True),
+    ("CartPole-v1", 150, False),
+]
 
 
 class Actions:

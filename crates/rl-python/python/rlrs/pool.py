@@ -13,8 +13,8 @@ other: ``recv`` returns the first ``batch_size`` environments to finish, with th
 What each environment returns is, bit for bit, what Gymnasium's single environment returns with
 the seed ``seed + i`` and the same actions, with next-step autoreset (the step after an
 episode's end returns the next episode's first observation, reward 0, both flags false):
-``tests/test_pool.py`` checks it beside Gymnasium 1.4.0 on Hopper-v5, HalfCheetah-v5 and
-CartPole-v1.
+``tests/test_pool.py`` checks it beside Gymnasium 1.4.0 on Hopper-v5, HalfCheetah-v5,
+Humanoid-v5 and CartPole-v1.
 
     import numpy as np
     import rlrs
@@ -31,7 +31,7 @@ CartPole-v1.
 Where it differs from EnvPool: rewards are ``float64`` and observations have the dtype of
 Gymnasium's observation space (EnvPool casts some to ``float32``), as Gymnasium's environments
 return them; ``info`` holds ``env_id`` and the environments' own infos laid out as Gymnasium's
-vectors lay them out (``info[key]`` over the batch, ``info["_key"]`` its mask), not EnvPool's
+vectors lay them out (Humanoid's arrays as ``(batch_size, *shape)`` arrays) (``info[key]`` over the batch, ``info["_key"]`` its mask), not EnvPool's
 ``players`` and ``elapsed_step``; no ``render``; ``reset`` resets every environment (``env_id`` other than
 ``None`` is refused); sending an environment whose last result was not received yet is a
 ``ValueError`` (EnvPool leaves it undefined), and so is ``recv`` with fewer than
@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import VectorEnv
 
 from .env import (
     PYTHON_TYPES,
@@ -61,6 +62,16 @@ from .spaces import space_from_definition
 from .vector import _unflattener
 
 __all__ = ["EnvPool", "make_pool"]
+
+
+class _InfoBatch:
+    """Gymnasium's ``VectorEnv._add_info`` over a batch of ``num_envs`` rows (a ``recv``'s),
+    so that infos Rust cannot lay out as columns get Gymnasium's vector layout."""
+
+    _add_info = VectorEnv._add_info
+
+    def __init__(self, num_envs: int) -> None:
+        self.num_envs = num_envs
 
 
 class EnvPool:
@@ -224,16 +235,13 @@ class EnvPool:
                 info[key] = values
                 info[f"_{key}"] = mask
             return info
-        # Values that are not all booleans and numbers: object arrays.
+        # Values that are not all booleans and numbers (Humanoid's arrays): Gymnasium's own
+        # _add_info, over a batch of `count` rows.
+        batch = _InfoBatch(count)
         for row, env_info in self._core.infos():
             if self._info_converters:
                 env_info = typed_info(env_info, self._info_converters)
-            for key, value in env_info.items():
-                if key not in info:
-                    info[key] = np.full(count, None, dtype=object)
-                    info[f"_{key}"] = np.zeros(count, dtype=bool)
-                info[key][row] = value
-                info[f"_{key}"][row] = True
+            info = batch._add_info(info, env_info, row)
         return info
 
     def async_reset(self) -> None:
