@@ -28,15 +28,14 @@ Humanoid-v5 and CartPole-v1.
         pool.send(action, env_id)
     pool.close()
 
-Where it differs from EnvPool: rewards are ``float64`` and observations have the dtype of
-Gymnasium's observation space (EnvPool casts some to ``float32``), as Gymnasium's environments
-return them; ``info`` holds ``env_id`` and the environments' own infos laid out as Gymnasium's
+Where it differs from EnvPool: rewards are ``float64`` (EnvPool's ``float32``), as
+Gymnasium's vectors give them; ``info`` holds ``env_id`` and the environments' own infos laid out as Gymnasium's
 vectors lay them out (``info[key]`` over the batch, ``info["_key"]`` its mask; Humanoid's
 arrays as ``(batch_size, *shape)`` arrays), not EnvPool's ``players`` and ``elapsed_step``;
 there is no ``render``; ``reset`` resets every environment (``env_id`` other than ``None`` is
 refused); sending an environment whose last result was not received yet is a
-``ValueError`` (EnvPool leaves it undefined), and so is ``recv`` with fewer than
-``batch_size`` environments in flight (which would wait forever: a ``RuntimeError``).
+``ValueError`` (EnvPool leaves it undefined), and ``recv`` with fewer than ``batch_size``
+environments in flight a ``RuntimeError`` (it would wait forever).
 """
 
 from __future__ import annotations
