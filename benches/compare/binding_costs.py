@@ -7,7 +7,7 @@ the cost of any call into Rust. Each figure is the minimum over seven runs (each
 calls, or of 40 calls of the 64-step loop).
 
 Needs an environment with rlrs installed with its benchmark driver
-(`benches/compare/install_rlrs.sh PYTHON`, a release build with the feature bench-driver), such
+(`benches/compare/install_rlrs.sh PYTHON`, a release build), such
 as the one benches/compare/run.sh makes; not run in CI.
 
 Usage: python benches/compare/binding_costs.py [--threads N] [--repeats K]

@@ -8,7 +8,7 @@ NumPy CartPoleVectorEnv, and one CartPole-v1 stepped through gymnasium.Env metho
 Prints one JSON line per configuration in the format of python_bench.py and the Rust
 `throughput` binary ({"side", "name", "env", "envs", "threads", "median", "runs"}), then the
 ratios. Needs an environment with rlrs installed with its benchmark driver
-(`benches/compare/install_rlrs.sh PYTHON`, a release build with the feature bench-driver) and
+(`benches/compare/install_rlrs.sh PYTHON`, a release build) and
 gymnasium; not run in CI.
 
 Usage: python benches/compare/rlrs_bench.py [--runs N] [--run-seconds S] [--only TEXT]

@@ -23,8 +23,8 @@
 #      host's pip with `--platform manylinux_2_X_aarch64 --only-binary=:all:` (no source build).
 # 4. Installs the rlrs wheel fresh into target/rl-aarch64/rlrs/ (pip checks that its tags fit
 #    an aarch64 CPython 3.11), checks under qemu that the interpreter is aarch64, that `rlrs` is
-#    imported from there with an aarch64 extension module and no benchmark driver, then runs the
-#    package's tests as wheel.sh does (tests/test_driver.py left out, from a copy of the tests
+#    imported from there with an aarch64 extension module, then runs the
+#    package's tests as wheel.sh does (from a copy of the tests
 #    outside the source tree, with no cargo or rustc on PATH) under qemu-aarch64, but for one
 #    test that needs an RLIMIT_AS, which qemu-user does not enforce (named below). Child
 #    processes: `sys.executable` is a small script that starts the same Python under qemu, and
@@ -228,7 +228,6 @@ core = pathlib.Path(rlrs._core.__file__)
 header = core.read_bytes()[:20]
 # ELF, 64-bit, little-endian, e_machine 183 (EM_AARCH64).
 assert header[:5] == b"\x7fELF\x02" and int.from_bytes(header[18:20], "little") == 183, f"{core} is not an aarch64 ELF"
-assert not hasattr(rlrs._core, "RustDriver"), "the wheel has the benchmarks' RustDriver (feature bench-driver)"
 print(f"wheel-aarch64.sh: rlrs {rlrs.__version__} imported on {platform.machine()} "
       f"(Python {platform.python_version()}, numpy {numpy.__version__}) from {where.parent}")
 EOF
@@ -252,7 +251,7 @@ EOF
         done
     fi
     "$guest_python" -m pytest "${selected[@]}" -q -rs -p no:cacheprovider --durations=5 \
-        --ignore=a/b/tests/test_driver.py --deselect "$unlimited" --deselect "$unlimited_mujoco"
+        --deselect "$unlimited" --deselect "$unlimited_mujoco"
     status=$?
     set -e
     if [ "$status" -eq 5 ]; then

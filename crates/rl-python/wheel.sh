@@ -12,9 +12,8 @@
 #    installs the wheel and the pinned test packages into it, and runs the package's pytest
 #    suite against the installed wheel with a PATH that has no cargo or rustc on it (the script
 #    checks that neither is found, and that `rlrs` is imported from the virtualenv, not from
-#    the source tree), and that the wheel has no benchmark driver (`rlrs._core.RustDriver`, the
-#    cargo feature `bench-driver`, which only the benchmarks' build and ci.sh turn on; its tests,
-#    tests/test_driver.py, are left out here and run by ci.sh).
+#    the source tree), the tests of the benchmarks' driver (`rlrs._core.RustDriver`, in every
+#    build) included.
 # 3. Checks that the source distribution holds the Rust crates the package builds from.
 #
 # --build-only stops after step 1 (no virtualenv, no PyPI but for the tools on the first run).
@@ -165,15 +164,13 @@ import rlrs
 venv = pathlib.Path(sys.argv[1]).resolve()
 where = pathlib.Path(rlrs.__file__).resolve()
 assert venv in where.parents, f"rlrs was imported from {where}, not from the wheel in {venv}"
-assert not hasattr(rlrs._core, "RustDriver"), "the wheel has the benchmarks' RustDriver (feature bench-driver)"
 print(f"wheel.sh: rlrs {rlrs.__version__} imported from {where.parent}")
 EOF
     echo "wheel.sh: running pytest against the wheel"
     set +e
     # pytest-xdist: the ~1,000 tests (most of them side by side with the references) on every
     # core, about half the time on two (`-n 0` runs them in this process).
-    "$venv/bin/python" -m pytest a/b/tests -q -p no:cacheprovider -n "${RL_PYTEST_WORKERS:-auto}" \
-        --ignore=a/b/tests/test_driver.py
+    "$venv/bin/python" -m pytest a/b/tests -q -p no:cacheprovider -n "${RL_PYTEST_WORKERS:-auto}"
     status=$?
     set -e
     if [ "$status" -eq 5 ]; then

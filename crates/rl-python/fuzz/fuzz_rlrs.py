@@ -354,8 +354,7 @@ class Catalogue:
         import rlrs
 
         self.ids: list[str] = list(rlrs.ids())
-        # The benchmarks' driver is in a build with the feature `bench-driver` only (ci.sh's);
-        # without it, no operation uses one.
+        # The benchmarks' driver (in every build; a domain author's own module has none).
         self.driver = hasattr(rlrs._core, "RustDriver")
         # The render modes of each id ("rgb_array" and "human" only where the core draws
         # frames). The MuJoCo ids' frames are drawn by Gymnasium's renderer through OpenGL

@@ -1,9 +1,9 @@
 //! `rlrs._core.RustDriver`: the vector `rlrs.RustVectorEnv` steps for a `Discrete` action
 //! space, stepped from Rust in a loop, so that a benchmark can time the Python vector and the
 //! same vector driven from Rust in one process, in alternating runs
-//! (`benches/compare/rlrs_bench.py`). Not part of the Gymnasium API, and not in the package
-//! users install: only a build with the cargo feature `bench-driver` has it (the benchmarks'
-//! build, `benches/compare/run.sh`, and `ci.sh`'s test of it).
+//! (`benches/compare/rlrs_bench.py`). Not part of the Gymnasium API (the private module
+//! `rlrs._core` holds it): every build has it, the wheel users install included, so that the
+//! wheel CI tests is the one the benchmarks time (a separate build with it cost CI 25 s).
 
 use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, TryLockError};

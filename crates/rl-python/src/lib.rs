@@ -12,10 +12,9 @@
 //! - `AsyncVector(id, params_json=None, num_envs=1, batch_size=1, seed=0, threads=1)`: an
 //!   asynchronous vector, EnvPool's `send`/`recv` (`async_reset`, `send_discrete`,
 //!   `send_array`, `send_elements`, `recv`), which `rlrs.EnvPool` drives ([`pool`]),
-//! - with the feature `bench-driver` only (the benchmarks' build, not the package users
-//!   install), `RustDriver(id, num_envs, seed=0, threads=1)`: the vector `Vector` steps for a
-//!   `Discrete` action space, stepped from Rust in a loop, for benchmarks that time both in one
-//!   process (`driver`; not part of the Gymnasium API),
+//! - `RustDriver(id, num_envs, seed=0, threads=1)`: the vector `Vector` steps for a `Discrete`
+//!   action space, stepped from Rust in a loop, for benchmarks that time both in one process
+//!   ([`driver`]; not part of the Gymnasium API),
 //! - `check(id, params_json=None, seed=0)`: the conformance checker's verdict and report,
 //! - `domain_info`, `settings` and `space_definition`, which the Python classes use, and
 //!   `space_samples_jsonable`, `space_jsonable_round_trip`, `space_samples` and
@@ -56,8 +55,6 @@
 //!   object that holds rlrs's, but whether it does depends on how the code falls into object
 //!   files, so nothing relies on it.)
 //! - `extension-module`: PyO3's, set by maturin (links without libpython).
-//! - `bench-driver`: adds `RustDriver`, the benchmarks' vector stepped from Rust
-//!   (`benches/compare/run.sh` builds the package with it; the wheel does not have it).
 
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -67,7 +64,6 @@ use serde_json::Value;
 
 mod babyai;
 mod convert;
-#[cfg(feature = "bench-driver")]
 pub mod driver;
 mod minigrid;
 mod mujoco;
@@ -335,7 +331,6 @@ fn check(
 pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<single::PyEnvironment>()?;
     module.add_class::<vector::PyVector>()?;
-    #[cfg(feature = "bench-driver")]
     module.add_class::<driver::PyRustDriver>()?;
     module.add_function(wrap_pyfunction!(ids, module)?)?;
     module.add_function(wrap_pyfunction!(entries, module)?)?;

@@ -266,7 +266,23 @@ def with_opengl_for_mujoco(rust_id: str):
     return rust_id
 
 
-@pytest.mark.parametrize("rust_id", [with_opengl_for_mujoco(rust_id) for rust_id in every_id(IDS)])
+# The MuJoCo ids this test draws in a normal run: a 2-D and a 3-D model. Drawing a MuJoCo frame
+# in software OpenGL takes seconds (the 11 ids took 25 s of CI's pytest time), and
+# test_mujoco_frames.py checks the frames of six ids pixel for pixel beside Gymnasium's;
+# RLRS_TEST_EVERY_ID=1 or RLRS_TEST_MUJOCO_FRAMES=1 draws all 11 here.
+MUJOCO_FRAME_SLICE = ["Hopper-v5", "Ant-v5"]
+
+
+def frame_ids():
+    """The ids of :func:`test_rgb_array_frames_on_every_id`: ``every_id``'s, with the MuJoCo ids
+    cut to :data:`MUJOCO_FRAME_SLICE` unless every id or every MuJoCo frame is asked for."""
+    ids = every_id(IDS)
+    if "1" in (os.environ.get("RLRS_TEST_EVERY_ID"), os.environ.get("RLRS_TEST_MUJOCO_FRAMES")):
+        return ids
+    return [i for i in ids if i not in MUJOCO_IDS or i in MUJOCO_FRAME_SLICE]
+
+
+@pytest.mark.parametrize("rust_id", [with_opengl_for_mujoco(rust_id) for rust_id in frame_ids()])
 def test_rgb_array_frames_on_every_id(rust_id):
     env = gym.make(f"rlrs/{rust_id}", render_mode="rgb_array")
     assert env.unwrapped.render() is None  # before the first reset, as Gymnasium's
