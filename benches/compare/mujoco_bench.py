@@ -7,13 +7,17 @@ environment steps per second over `--seconds` after a short warm-up; Gymnasium's
 `envpool` package is importable (1.2.5, its own MuJoCo build), EnvPool's vector of `--envs`
 environments on 1 and 2 threads, synchronous (`batch_size = num_envs`), and asynchronous on 2
 threads (`send`/`recv` with `batch_size = num_envs / 2`, the mode issue 42 asks to add if it
-pays: its gain over EnvPool's own synchronous mode on this machine is what the mode could buy).
+pays: its gain over EnvPool's own synchronous mode on this machine is what the mode could buy);
+and rlrs's own asynchronous mode (`rlrs.make_pool`, the same `send`/`recv` loop, 2 worker
+threads, `batch_size = num_envs / 2`) beside rlrs's synchronous vector on 2 threads.
+`--async-only` prints just the asynchronous comparison (rlrs sync and async on 2 threads, and
+EnvPool's where it is importable).
 
 Run it where rlrs is built in release mode beside gymnasium and mujoco, e.g.:
 
     cd crates/rl-python && maturin develop --release --features extension-module,rlrs-module
     target/rl-python-venv/bin/python benches/compare/mujoco_bench.py [--seconds S] [--envs N]
-        [--no-envpool] [--no-async] [--profile ID]
+        [--no-envpool] [--no-async] [--async-only] [--profile ID]
 """
 
 from __future__ import annotations
@@ -120,6 +124,50 @@ def envpool_async(env_id: str, envs: int, threads: int, seconds: float) -> float
     return result
 
 
+def rlrs_async(env_id: str, envs: int, threads: int, seconds: float) -> float:
+    """rlrs's asynchronous mode (`rlrs.make_pool`), driven as `envpool_async` drives EnvPool's:
+    `envs` environments, batches of `envs / 2`, `threads` worker threads."""
+    batch = max(1, envs // 2)
+    pool = rlrs.make_pool(env_id, num_envs=envs, batch_size=batch, num_threads=threads, seed=0)
+    pool.async_reset()
+    space = pool.action_space
+    rng = np.random.default_rng(0)
+    actions = [rng.uniform(space.low, space.high, size=(batch, *space.shape)).astype(space.dtype) for _ in range(64)]
+    index = [0]
+
+    def step() -> int:
+        for _ in range(10):
+            _, _, _, _, info = pool.recv()
+            pool.send(actions[index[0] % 64], info["env_id"])
+            index[0] += 1
+        return 10 * batch
+
+    result = rate(step, seconds)
+    pool.close()
+    return result
+
+
+def async_table(envs: int, seconds: float, with_envpool: bool) -> None:
+    """The asynchronous comparison alone: rlrs's synchronous vector and asynchronous mode on 2
+    threads, and EnvPool's, for each id."""
+    header = f"| id | rlrs x{envs} 2 threads | rlrs async 2 threads | rlrs async / sync |"
+    rule = "|---|---:|---:|---:|"
+    if with_envpool:
+        header += " EnvPool 2 threads | EnvPool async 2 threads | EnvPool async / sync | rlrs async / EnvPool async |"
+        rule += "---:|---:|---:|---:|"
+    print(header)
+    print(rule)
+    for env_id in IDS:
+        two = vector(rlrs.RustVectorEnv(env_id, num_envs=envs, threads=2, copy=False), seconds)
+        ours = rlrs_async(env_id, envs, 2, seconds)
+        row = f"| {env_id} | {two:,.0f} | {ours:,.0f} | {ours / two:.2f}x |"
+        if with_envpool:
+            pool_two = envpool_vector(env_id, envs, 2, seconds)
+            pool_async = envpool_async(env_id, envs, 2, seconds)
+            row += f" {pool_two:,.0f} | {pool_async:,.0f} | {pool_async / pool_two:.2f}x | {ours / pool_async:.2f}x |"
+        print(row, flush=True)
+
+
 def profile(env_id: str, envs: int, seconds: float) -> None:
     """The milliseconds per step of rlrs's vector of `envs` environments on 1 and 2 threads,
     then cProfile's six most expensive entries over 100 steps on 2 threads: what runs on the
@@ -147,6 +195,9 @@ def main() -> None:
     parser.add_argument("--no-envpool", action="store_true", help="leave EnvPool out")
     parser.add_argument("--no-async", action="store_true", help="leave Gymnasium's AsyncVectorEnv out")
     parser.add_argument(
+        "--async-only", action="store_true", help="only the asynchronous modes beside rlrs's 2-thread vector"
+    )
+    parser.add_argument(
         "--profile", metavar="ID", help="instead of the table: rlrs's vector of ID profiled (cProfile)"
     )
     args = parser.parse_args()
@@ -159,6 +210,9 @@ def main() -> None:
         with_envpool = not args.no_envpool
     except ImportError:
         with_envpool = False
+    if args.async_only:
+        async_table(args.envs, args.seconds, with_envpool)
+        return
     header = (f"| id | Gymnasium one env | rlrs one env | rlrs / Gymnasium | Gymnasium Sync x{args.envs} "
               f"| rlrs x{args.envs} 1 thread | rlrs x{args.envs} 2 threads | 2 threads / 1 |")
     rule = "|---|---:|---:|---:|---:|---:|---:|---:|"
@@ -169,6 +223,8 @@ def main() -> None:
         header += (f" EnvPool x{args.envs} 1 thread | 2 threads | rlrs / EnvPool 1 thread | 2 threads "
                    f"| EnvPool async 2 threads | async / sync |")
         rule += "---:|---:|---:|---:|---:|---:|"
+    header += " rlrs async 2 threads | rlrs async / rlrs 2 threads |"
+    rule += "---:|---:|"
     print(header)
     print(rule)
     for env_id in IDS:
@@ -190,6 +246,8 @@ def main() -> None:
             pool_async = envpool_async(env_id, args.envs, 2, args.seconds)
             row += (f" {pool_one:,.0f} | {pool_two:,.0f} | {one / pool_one:.2f}x | {two / pool_two:.2f}x "
                     f"| {pool_async:,.0f} | {pool_async / pool_two:.2f}x |")
+        ours_async = rlrs_async(env_id, args.envs, 2, args.seconds)
+        row += f" {ours_async:,.0f} | {ours_async / two:.2f}x |"
         print(row, flush=True)
 
 

@@ -28,6 +28,7 @@ MODULES = [
     ("rlrs", "__init__.py", "The package: registration of every id in Gymnasium, ids, version."),
     ("rlrs.env", "env.py", "One environment: `RustEnv`, a `gymnasium.Env`."),
     ("rlrs.vector", "vector.py", "The vector: `RustVectorEnv`, a `gymnasium.vector.VectorEnv`."),
+    ("rlrs.pool", "pool.py", "EnvPool's asynchronous API (`send`/`recv`): `make_pool`, `EnvPool`."),
     ("rlrs.entry", "entry.py", "Gymnasium entry points by id (`rlrs.entry:<id>`)."),
     ("rlrs.human", "human.py", "The `render_mode=\"human\"` window (pygame)."),
     ("rlrs.toy_text", "toy_text.py", "Gymnasium's toy-text internals (`P`, `desc`, `s`, ...)."),

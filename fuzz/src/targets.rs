@@ -18,7 +18,9 @@ use rl_domains::registry;
 use rl_experiment::{ExperimentConfig, Silent};
 use rl_reference as reference;
 use rl_spaces::{AnyElement, AnySpace, FlattenSpace, JsonSpace, Space, TrySampleSpace};
-use rl_wrappers::vector::{Autoreset, EnvironmentVector, KernelVector, VectorOptions};
+use rl_wrappers::vector::{
+    Autoreset, EnvironmentVector, KernelVector, VectorOptions, make_async_vector,
+};
 use serde_json::{Value, json};
 
 use crate::generate::{
@@ -41,7 +43,7 @@ pub(crate) struct Target {
 }
 
 /// Every target, in the order `--target all` runs them.
-pub(crate) const TARGETS: [Target; 10] = [
+pub(crate) const TARGETS: [Target; 11] = [
     Target {
         name: "space-json",
         description: "space definition documents: AnySpace::from_definition_str, then sample, flatten, round-trip",
@@ -76,6 +78,11 @@ pub(crate) const TARGETS: [Target; 10] = [
         name: "vector-step",
         description: "vector environments (from_environments over registry ids, from_kernel over CartPole) stepped with arbitrary actions",
         run: vector_step,
+    },
+    Target {
+        name: "async-vector",
+        description: "asynchronous vectors by id (make_async_vector): send with arbitrary actions and ids, recv, async_reset, seed",
+        run: async_vector,
     },
     Target {
         name: "cli",
@@ -616,6 +623,103 @@ fn vector_step(rng: &mut NumpyGenerator, context: &Context, input: &mut String) 
             let _ = write!(input, " {actions:?}");
             if vector.step(&actions).is_err() && rng.random_bool(0.3) {
                 let _ = vector.reset(Mode::Training);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn async_vector(rng: &mut NumpyGenerator, context: &Context, input: &mut String) -> Verdict {
+    let count = rng.random_range(1..6usize);
+    let batch_size = rng.random_range(1..count + 2);
+    let threads = rng.random_range(1..4usize);
+    let seed = rng.random();
+    let id = context.ids[rng.random_range(0..context.ids.len())].clone();
+    let _ = write!(
+        input,
+        "make_async_vector {id} x{count} batch {batch_size} threads {threads} seed {seed}\ncalls:"
+    );
+    let (Some(count), Some(batch), Some(threads)) = (
+        NonZeroUsize::new(count),
+        NonZeroUsize::new(batch_size),
+        NonZeroUsize::new(threads),
+    ) else {
+        return Ok(());
+    };
+    let options = VectorOptions::new().with_threads(threads);
+    let Ok(mut vector) = make_async_vector(&id, None, count, seed, options, batch) else {
+        return Ok(());
+    };
+    let space = registry::make(&id, None)
+        .map(|env| env.action_space().clone())
+        .map_err(|e| e.to_string())?;
+    if rng.random_bool(0.9) {
+        let _ = vector.async_reset(Mode::Training);
+        let _ = write!(input, " async_reset");
+    }
+    for _ in 0..rng.random_range(1..16) {
+        match rng.random_range(0..10) {
+            0..=2 if !vector.env_ids().is_empty() => {
+                // The environments just received, with actions of the space: mostly accepted.
+                let ids = vector.env_ids().to_vec();
+                let actions: Vec<AnyElement> = ids
+                    .iter()
+                    .map(|_| space.try_sample(rng).unwrap_or_else(|| any_element(rng, 2)))
+                    .collect();
+                let shown: Vec<String> = actions.iter().map(ToString::to_string).collect();
+                let _ = write!(input, " send({ids:?}, [{}])", shown.join(", "));
+                let _ = vector.send(&actions, &ids);
+            }
+            0..=4 => {
+                let ids: Vec<usize> = (0..rng.random_range(0..count.get() + 2))
+                    .map(|_| {
+                        if rng.random_bool(0.9) {
+                            rng.random_range(0..count.get())
+                        } else {
+                            interesting_u64(rng) as usize
+                        }
+                    })
+                    .collect();
+                let len = if rng.random_bool(0.9) {
+                    ids.len()
+                } else {
+                    rng.random_range(0..6)
+                };
+                let actions: Vec<AnyElement> =
+                    (0..len).map(|_| arbitrary_action(rng, &space)).collect();
+                let shown: Vec<String> = actions.iter().map(ToString::to_string).collect();
+                let _ = write!(input, " send({ids:?}, [{}])", shown.join(", "));
+                let in_flight = vector.in_flight();
+                if vector.send(&actions, &ids).is_err() && vector.in_flight() != in_flight {
+                    return Err(format!(
+                        "a refused send changed what is in flight: {in_flight} then {}",
+                        vector.in_flight()
+                    ));
+                }
+            }
+            5..=7 => {
+                let _ = write!(input, " recv");
+                // Waits only for jobs sent: a recv that cannot be served is an error at once.
+                if vector.recv().is_ok() {
+                    let mut ids = vector.env_ids().to_vec();
+                    ids.sort_unstable();
+                    ids.dedup();
+                    if ids.len() != batch_size || ids.iter().any(|&id| id >= count.get()) {
+                        return Err(format!(
+                            "recv gave the ids {:?} for a batch of {batch_size} of {count}",
+                            vector.env_ids()
+                        ));
+                    }
+                }
+            }
+            8 => {
+                let _ = write!(input, " async_reset");
+                let _ = vector.async_reset(Mode::Training);
+            }
+            _ => {
+                let seed = rng.random();
+                let _ = write!(input, " seed({seed})");
+                let _ = vector.seed(seed);
             }
         }
     }

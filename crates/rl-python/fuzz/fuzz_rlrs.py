@@ -491,7 +491,7 @@ class Generator:
             ("episode", 3), ("env_misc", 7), ("core_env", 6), ("functions", 3),
             ("make_vec", 6), ("vec_reset", 6), ("vec_step", 16), ("vec_alias", 4),
             ("vec_misc", 5), ("threads", 2), ("reenter", 4), ("driver", 2 if catalogue.driver else 0),
-            ("misc", 1), ("big", 0.03),
+            ("misc", 1), ("big", 0.03), ("pool", 4),
         ]
         self.kind_names = [kind for kind, _ in self.kinds]
         self.kind_weights = [weight for _, weight in self.kinds]
@@ -1214,6 +1214,65 @@ class Generator:
         if roll < 9:
             return f"D[0].run({lit(self.pick([0, 1, 10, 100, 200, -1, 2**64, 1.5, None]))})"
         return "D[0].observations()"
+
+    def op_pool(self) -> str:
+        """EnvPool's asynchronous API (`rlrs.make_pool`): a pool made with good or hostile
+        sizes, then a random run of `async_reset`, `send` (hostile ids and actions, environments
+        in flight sent again), `recv` (with too few in flight), `step`, `reset` and `close`, each
+        call's ordinary exception ignored; sometimes from several threads at once. Kept in one
+        operation (a pool left in flight is dropped at its end: its workers must stop)."""
+        rng = self.rng
+        env_id = self.good_id()
+        n = self.pick([1, 2, 3, 4, 8])
+        if self.chance(0.8):
+            batch = self.pick([None, 1, n, max(1, n // 2)])
+            threads = self.pick([None, 1, min(2, n)])
+            seed = self.seed_value()
+        else:
+            batch = self.pick([None, 1, n, 0, n + 1, -1, 2**64])
+            threads = self.pick([None, 1, 0, n + 1, -1])
+            seed = self.pick([self.seed_value(), -1, 2**64, 1.5])
+        lines = [f"P = rlrs.make_pool({env_id!r}, num_envs={n}, batch_size={batch!r}, "
+                 f"num_threads={threads!r}, seed={seed!r})"]
+        if self.chance(0.8):
+            lines.append("repeat(P.async_reset, 1)")
+        ids = [Expr("None"), 0, n - 1, n, -1, 2**63, [0, 0], list(range(n)), list(range(n))[::-1],
+               Expr("np.array([], np.int64)"), Expr(f"np.arange({n}, dtype=np.uint8)"), 0.5, "0",
+               Expr(f"P.recv()[4]['env_id'] if P.batch_size else None")]
+        calls = []
+        for _ in range(rng.randrange(3, 14)):
+            roll = rng.random()
+            if roll < 0.4:
+                env = self.pick(ids)
+                count = n if isinstance(env, Expr) and env.source == "None" else (
+                    len(env) if isinstance(env, list) else 1)
+                action = self.pick([
+                    Expr(f"np.stack([sample(P.action_space, {self.seed_value()}) for _ in range({count})])"),
+                    Expr(f"[sample(P.action_space, {self.seed_value()}) for _ in range({count})]"),
+                    Expr(f"np.zeros(({count + self.pick([0, 0, 1])},) + P.action_space.shape)"),
+                    Expr(f"np.full(({count},) + P.action_space.shape, np.nan)"),
+                    Expr("None"), 3,
+                ])
+                calls.append(f"lambda: P.send({lit(action)}, {lit(env)})")
+            elif roll < 0.7:
+                calls.append("lambda: P.recv()")
+            elif roll < 0.8:
+                calls.append("P.async_reset")
+            elif roll < 0.88:
+                calls.append(f"lambda: P.step(np.stack([sample(P.action_space, {self.seed_value()}) for _ in range({n})]))")
+            elif roll < 0.95:
+                calls.append("lambda: P.reset()")
+            else:
+                calls.append("P.close")
+        if self.chance(0.25):
+            lines.append(f"run_threads([{', '.join(f'lambda: repeat({c}, 5)' for c in calls[:4])}])")
+        else:
+            lines.extend(f"repeat({call}, 1)" for call in calls)
+        # The first recv after a reset waits for real results: a hang here is a finding.
+        lines.append("del P")
+        return "try:\n" + "\n".join("    " + line for line in lines[:1]) + (
+            "\nexcept Exception:\n    P = None\nif P is not None:\n"
+            + "\n".join("    " + line for line in lines[1:-1]) + "\n" + lines[-1] + "\n")
 
     def op_misc(self) -> str:
         return self.pick(["gc.collect()", "E.clear(); C.clear(); gc.collect()",

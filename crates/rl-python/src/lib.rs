@@ -9,6 +9,9 @@
 //! - `Vector(id, params_json=None, num_envs=1, seed=0, autoreset="next_step", threads=1)`: a
 //!   vector with episode statistics whose outputs are NumPy arrays written in place
 //!   ([`vector`]),
+//! - `AsyncVector(id, params_json=None, num_envs=1, batch_size=1, seed=0, threads=1)`: an
+//!   asynchronous vector, EnvPool's `send`/`recv` (`async_reset`, `send_discrete`,
+//!   `send_array`, `send_elements`, `recv`), which `rlrs.EnvPool` drives ([`pool`]),
 //! - `RustDriver(id, num_envs, seed=0, threads=1)`: the vector `Vector` steps for a `Discrete`
 //!   action space, stepped from Rust in a loop, for benchmarks that time both in one process
 //!   ([`driver`]; not part of the Gymnasium API),
@@ -64,6 +67,7 @@ mod convert;
 pub mod driver;
 mod minigrid;
 mod mujoco;
+pub mod pool;
 pub mod single;
 pub mod toy_text;
 pub mod vector;
@@ -346,6 +350,7 @@ pub fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     minigrid::add_to_module(module)?;
     babyai::add_to_module(module)?;
     mujoco::add_to_module(module)?;
+    pool::add_to_module(module)?;
     Ok(())
 }
 

@@ -178,7 +178,7 @@ pub(crate) fn row_layout(space: &AnySpace) -> (RowLayout, Vec<Column>) {
 
 /// A failure to build a vector as a Python exception: registry errors as
 /// [`core_error`](crate::core_error) maps them, the others as [`vector_error`].
-fn built_error(error: VectorError) -> PyErr {
+pub(crate) fn built_error(error: VectorError) -> PyErr {
     match error {
         VectorError::Registry(error) => crate::core_error(error),
         other => vector_error(other),
@@ -512,11 +512,13 @@ fn buffer_error(error: impl std::fmt::Display) -> PyErr {
 
 /// A vector failure as a Python exception: invalid actions and parameters (seeds among them)
 /// are `ValueError`s, the rest `RuntimeError`s.
-fn vector_error(error: VectorError) -> PyErr {
+pub(crate) fn vector_error(error: VectorError) -> PyErr {
     match error {
         VectorError::InvalidAction { .. }
         | VectorError::ActionCount { .. }
-        | VectorError::InvalidParameter { .. } => PyValueError::new_err(error.to_string()),
+        | VectorError::InvalidParameter { .. }
+        | VectorError::EnvIdOutOfRange { .. }
+        | VectorError::AlreadySent { .. } => PyValueError::new_err(error.to_string()),
         other => PyRuntimeError::new_err(other.to_string()),
     }
 }
@@ -853,7 +855,7 @@ impl ColumnValues {
 /// The infos as columns (see `PyVector::info_columns`), those outside `only` (where given)
 /// counted as empty, or `None` when a value is neither a boolean nor a number, or a key
 /// mixes booleans with numbers.
-fn info_columns<'py>(
+pub(crate) fn info_columns<'py>(
     py: Python<'py>,
     infos: &[rl_core::Info],
     only: Option<&[bool]>,
@@ -892,7 +894,7 @@ fn info_columns<'py>(
 }
 
 /// The infos as `(index, dict)` pairs: those not empty, or, with `mask`, those marked in it.
-fn info_pairs<'py>(
+pub(crate) fn info_pairs<'py>(
     py: Python<'py>,
     infos: &[rl_core::Info],
     mask: Option<&[bool]>,

@@ -91,6 +91,36 @@ pub enum VectorError {
         /// The operation, such as `"action masks"`.
         operation: &'static str,
     },
+    /// An [`AsyncVector`](crate::vector::AsyncVector) was sent an environment id it does not
+    /// have.
+    #[error("environment id {env_id} is out of range: the vector has {len} environments")]
+    EnvIdOutOfRange {
+        /// The id given.
+        env_id: usize,
+        /// The number of environments.
+        len: usize,
+    },
+    /// An [`AsyncVector`](crate::vector::AsyncVector) was sent an environment whose last
+    /// action (or reset) has not been received yet, or the same environment twice in one
+    /// call.
+    #[error(
+        "environment {env_id} is in flight: its result was not received yet (recv it before sending it again; name it once per send)"
+    )]
+    AlreadySent {
+        /// The environment's id.
+        env_id: usize,
+    },
+    /// [`AsyncVector::recv`](crate::vector::AsyncVector::recv) waits for `batch_size` results
+    /// but fewer environments are in flight: waiting would never end.
+    #[error(
+        "recv waits for {batch_size} results but only {in_flight} environments are in flight: send more first"
+    )]
+    NotEnoughInFlight {
+        /// The results each `recv` returns.
+        batch_size: usize,
+        /// The environments sent (or reset) and not received yet.
+        in_flight: usize,
+    },
     /// A worker thread could not be started.
     #[error("could not start a worker thread: {reason}")]
     ThreadSpawn {

@@ -2,7 +2,8 @@
 //! step after warm-up, on either construction path, and neither does every vector wrapper
 //! stacked on one, nor a mirrored step under episode statistics (the Python package's), over
 //! the vector itself or over a boxed stack of wrappers (`DynVector`), nor the stack of a vector
-//! by id with `f64` rows stepped state by state (the MuJoCo ids' path; resets included). The
+//! by id with `f64` rows stepped state by state (the MuJoCo ids' path; resets included), nor
+//! the asynchronous vector of that id (its sends and receives, on two workers). The
 //! counter is global (it
 //! must see the worker thread), so this test runs without the test harness, alone in its
 //! process.
@@ -21,7 +22,7 @@ use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
     Autoreset, DynVector, EnvironmentVector, KernelVector, Mirror, VectorEnv,
     VectorEpisodeStatistics, VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward,
-    VectorOptions, make_discrete_vector_f64, stack,
+    VectorOptions, make_discrete_async_vector_f64, make_discrete_vector_f64, stack,
 };
 
 use common::{Drift, NoParams};
@@ -74,6 +75,35 @@ fn mirrored_allocations_per_run<T: FlatScalar, V: VectorEnv<Action = i64, Scalar
         };
         vector.step_mirrored(&actions[i % 3], mirror).expect("step");
         ended += vector.ended_indices().len();
+    }
+    let allocated = allocations() - before;
+    assert!(ended > 100, "the loop must cross episode ends");
+    allocated
+}
+
+/// Receives and sends again 64 environments by id stepped asynchronously on two workers, 32
+/// per `recv`, for a warm-up, then 600 times; returns the allocations of the 600.
+fn async_allocations_per_run(id: &str) -> usize {
+    let options = VectorOptions::new().with_threads(NonZeroUsize::new(2).expect("non-zero"));
+    let count = NonZeroUsize::new(64).expect("non-zero");
+    let batch = NonZeroUsize::new(32).expect("non-zero");
+    let mut vector =
+        make_discrete_async_vector_f64(id, None, count, 1, options, batch).expect("by id");
+    vector.async_reset(Mode::Training).expect("reset");
+    let mut ids = Vec::with_capacity(32);
+    let mut actions = Vec::with_capacity(32);
+    let (mut before, mut ended) = (0, 0);
+    for i in 0..650 {
+        if i == 50 {
+            before = allocations();
+        }
+        vector.recv().expect("recv");
+        ended += vector.terminated().iter().filter(|t| **t).count();
+        ids.clear();
+        ids.extend_from_slice(vector.env_ids());
+        actions.clear();
+        actions.extend(ids.iter().map(|id| (id + i) as i64 % 3));
+        vector.send(&actions, &ids).expect("send");
     }
     let allocated = allocations() - before;
     assert!(ended > 100, "the loop must cross episode ends");
@@ -158,6 +188,13 @@ fn main() {
                 ));
             }
         }
+    }
+    let allocated = async_allocations_per_run(id);
+    println!("asynchronous f64 rows by id, 2 workers: {allocated} allocations in 600 receives");
+    if allocated != 0 {
+        failures.push(format!(
+            "the asynchronous vector allocated {allocated} times"
+        ));
     }
     if !failures.is_empty() {
         eprintln!("stepping with two threads allocated: {failures:?}");

@@ -6,6 +6,7 @@ mod common;
 
 mod allocation;
 mod allocation_pictures;
+mod async_vector;
 mod conformance;
 mod constraints_by_id;
 mod f64_rows;

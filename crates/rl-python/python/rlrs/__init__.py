@@ -22,6 +22,10 @@ attributes, so that minigrid's own wrappers work on it. Importing rlrs puts
 ``rlrs.make_vec.make_vec`` in place of ``gymnasium.make_vec``, so that
 ``gym.make_vec(id, n, wrappers=[...])`` works on rlrs's ids (see ``rlrs.make_vec``).
 
+``rlrs.make_pool(id, num_envs=N, batch_size=B, num_threads=T, seed=S)`` gives EnvPool's
+asynchronous API (``async_reset``, ``send``, ``recv``, ``step``) on any id (``rlrs.pool``): each
+environment stepped on its own by whichever worker thread is free.
+
 ``rlrs.BabyAIBot(env)`` is minigrid's BabyAI bot (``BabyAIBot``) for a ``BabyAI-*`` id's
 environment, running in Rust (see ``rlrs.babyai``).
 """
@@ -39,6 +43,7 @@ from . import make_vec as _make_vec
 from .babyai import BabyAIBot, DisappearedBoxError
 from .env import RustEnv, UnknownIdError, core
 from .minigrid import MiniGridEnv
+from .pool import EnvPool, make_pool
 from .spaces import space_from_definition
 from .vector import RustVectorEnv
 
@@ -49,12 +54,14 @@ __all__ = [
     "__version__",
     "BabyAIBot",
     "DisappearedBoxError",
+    "EnvPool",
     "MiniGridEnv",
     "RustEnv",
     "RustVectorEnv",
     "UnknownIdError",
     "entries",
     "ids",
+    "make_pool",
     "core",
     "register_envs",
     "space_from_definition",

@@ -180,7 +180,7 @@ fn check_flat_layout(options: &VectorOptions) -> Result<(), VectorError> {
 /// environments can be reserved, a fallible
 /// allocation that is released at once (so an impossible size is an error, not an abort on
 /// the first small allocation that fails after the large ones succeeded).
-fn check_size(len: usize, dim: usize, env_bytes: usize) -> Result<(), VectorError> {
+pub(crate) fn check_size(len: usize, dim: usize, env_bytes: usize) -> Result<(), VectorError> {
     if len > MAX_ENVS {
         return Err(VectorError::invalid_parameter(
             "count",

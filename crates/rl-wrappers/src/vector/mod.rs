@@ -1,8 +1,11 @@
 //! Vectorised stepping: many environments in lockstep, in structure-of-arrays buffers
 //! ([`VectorEnvironment`]), built from copies of any environment or from a batch of a
 //! domain's states ([`BatchStates`](rl_core::BatchStates): a [`BatchStep`] kernel, or any
-//! domain's step state by state, what a vector built by id steps).
+//! domain's step state by state, what a vector built by id steps); or each environment
+//! stepped on its own by whichever worker is free, EnvPool's asynchronous mode
+//! ([`AsyncVector`]).
 
+mod asynchronous;
 mod autoreset;
 mod batch;
 mod copies;
@@ -14,6 +17,7 @@ mod registered;
 mod threads;
 mod wrappers;
 
+pub use asynchronous::{AsyncKernelVector, AsyncSteppedVector, AsyncVector};
 pub use autoreset::Autoreset;
 pub use batch::Batch;
 pub use copies::EnvironmentBatch;
@@ -24,9 +28,10 @@ pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use outputs::Mirror;
 pub use registered::{
-    DynVector, RegisteredBatch, RegisteredVector, StackedVector, fits_u8_rows,
-    make_discrete_vector, make_discrete_vector_f64, make_discrete_vector_u8, make_vector,
-    make_vector_f64, make_vector_u8, needs_f64_rows, stack,
+    DynVector, RegisteredAsyncVector, RegisteredBatch, RegisteredVector, StackedVector,
+    fits_u8_rows, make_async_vector, make_async_vector_f64, make_discrete_async_vector,
+    make_discrete_async_vector_f64, make_discrete_vector, make_discrete_vector_f64,
+    make_discrete_vector_u8, make_vector, make_vector_f64, make_vector_u8, needs_f64_rows, stack,
 };
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).

@@ -12,9 +12,10 @@ use rl_spaces::{AnyElement, AnySpace, DType, FlatScalar, RowLayout};
 use serde_json::Value;
 
 use crate::error::VectorError;
+use crate::vector::environment::check_size;
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::{
-    KernelBatch, VectorEnv, VectorEnvironment, VectorEpisodeStatistics, VectorOptions,
+    AsyncVector, KernelBatch, VectorEnv, VectorEnvironment, VectorEpisodeStatistics, VectorOptions,
 };
 
 /// A vector of the environments of a registered id, with observation rows of `T` (`f32` by
@@ -374,6 +375,169 @@ fn build<A: ErasedAction, T: FlatScalar>(
     options: VectorOptions,
     batch: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A, T>>,
 ) -> Result<RegisteredVector<A, T>, VectorError> {
+    let (domain, dim, env_bytes) = prepare(id, params, options, &batch)?;
+    VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
+        // The action space was read above: every batch of the domain has its form in `A`.
+        let states = batch(domain.as_ref(), len).ok_or_else(|| {
+            VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))
+        })?;
+        Ok(KernelBatch::new(states, first))
+    })
+}
+
+/// An asynchronous vector of a registered id ([`make_async_vector`]), with actions of type
+/// `A` ([`AnyElement`] or `i64`) and observation rows of `T`: each environment a
+/// [`RegisteredBatch`] of one episode.
+pub type RegisteredAsyncVector<A = AnyElement, T = f32> = AsyncVector<RegisteredBatch<A, T>>;
+
+/// `count` environments of the id, as [`make_vector`] builds them (the same parameters, seeds
+/// `seed + i`, layouts and results bit for bit, environment by environment), stepped
+/// asynchronously on `options.threads()` worker threads with `batch_size` results per
+/// [`recv`](AsyncVector::recv): EnvPool's asynchronous mode ([`AsyncVector`]). Rows of `f32`,
+/// actions [`AnyElement`]s.
+///
+/// Fails as [`make_vector`] does, if `batch_size` or the thread count is more than `count`,
+/// or if the options' autoreset mode is not [`Autoreset::NextStep`](crate::vector::Autoreset).
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use rl_core::corridor::Corridor;
+/// use rl_core::registry::Registration;
+/// use rl_core::Mode;
+/// use rl_spaces::AnyElement;
+/// use rl_wrappers::vector::{make_async_vector, VectorOptions};
+///
+/// #[derive(Default, serde::Deserialize)]
+/// struct NoParams {}
+///
+/// Registration::new("Corridor-async-doc-v0", "a corridor of 5 cells", |_: NoParams| {
+///     Corridor::new(5, 0.0)
+/// })
+/// .register()?;
+/// let count = NonZeroUsize::new(3).expect("non-zero");
+/// let all = NonZeroUsize::new(3).expect("non-zero");
+/// let mut vector = make_async_vector("Corridor-async-doc-v0", None, count, 7, VectorOptions::new(), all)?;
+/// vector.async_reset(Mode::Training)?;
+/// vector.recv()?;
+/// vector.step(&[AnyElement::Int(1), AnyElement::Int(0), AnyElement::Int(1)], &[0, 1, 2])?;
+/// assert_eq!(vector.env_ids(), &[0, 1, 2]); // every environment: in the order sent
+/// assert_eq!(vector.observations().shape(), &[3, 5]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn make_async_vector(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+    batch_size: NonZeroUsize,
+) -> Result<RegisteredAsyncVector, VectorError> {
+    build_async(
+        id,
+        params,
+        count,
+        seed,
+        options,
+        batch_size,
+        |domain, len| Some(domain.batch_states_in(len, options.layout())),
+    )
+}
+
+/// [`make_async_vector`] with `i64` actions, as [`make_discrete_vector`] takes them. Fails as
+/// both do.
+pub fn make_discrete_async_vector(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+    batch_size: NonZeroUsize,
+) -> Result<RegisteredAsyncVector<i64>, VectorError> {
+    build_async(
+        id,
+        params,
+        count,
+        seed,
+        options,
+        batch_size,
+        |domain, len| domain.discrete_batch_states_in(len, options.layout()),
+    )
+}
+
+/// [`make_async_vector`] with `f64` observation rows, as [`make_vector_f64`] writes them
+/// (Gymnasium's MuJoCo ids). Fails as both do.
+pub fn make_async_vector_f64(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+    batch_size: NonZeroUsize,
+) -> Result<RegisteredAsyncVector<AnyElement, f64>, VectorError> {
+    build_async(
+        id,
+        params,
+        count,
+        seed,
+        options,
+        batch_size,
+        |domain, len| Some(domain.batch_states_f64_in(len, options.layout())),
+    )
+}
+
+/// [`make_discrete_async_vector`] with `f64` observation rows. Fails as it does.
+pub fn make_discrete_async_vector_f64(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+    batch_size: NonZeroUsize,
+) -> Result<RegisteredAsyncVector<i64, f64>, VectorError> {
+    build_async(
+        id,
+        params,
+        count,
+        seed,
+        options,
+        batch_size,
+        |domain, len| domain.discrete_batch_states_f64_in(len, options.layout()),
+    )
+}
+
+/// Builds the asynchronous vector of [`make_async_vector`]: one batch of one episode per
+/// environment, built by `batch`.
+fn build_async<A: ErasedAction, T: FlatScalar>(
+    id: &str,
+    params: Option<&Value>,
+    count: NonZeroUsize,
+    seed: u64,
+    options: VectorOptions,
+    batch_size: NonZeroUsize,
+    batch: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A, T>>,
+) -> Result<RegisteredAsyncVector<A, T>, VectorError> {
+    let (domain, dim, env_bytes) = prepare(id, params, options, &batch)?;
+    check_size(count.get(), dim, env_bytes)?;
+    let batches = (0..count.get())
+        .map(|i| {
+            let states = batch(domain.as_ref(), 1).ok_or_else(|| {
+                VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))
+            })?;
+            Ok(KernelBatch::new(states, i))
+        })
+        .collect::<Result<Vec<_>, VectorError>>()?;
+    AsyncVector::from_batches(batches, dim, seed, options, batch_size)
+}
+
+/// The domain of `id` built with `params`, its observation rows' length in `options`' layout
+/// and the bytes of one episode, checked as every vector of the id needs: the action space
+/// has a form in `A` (`batch` gives a batch) and rows of `u8` hold the observations.
+fn prepare<A: ErasedAction, T: FlatScalar>(
+    id: &str,
+    params: Option<&Value>,
+    options: VectorOptions,
+    batch: &impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A, T>>,
+) -> Result<(Box<dyn RegisteredDomain>, usize, usize), VectorError> {
     let domain = rl_core::registry::build(id, params).map_err(VectorError::Registry)?;
     let environment = domain.environment(0);
     let Some(probe) = batch(domain.as_ref(), 1) else {
@@ -399,11 +563,5 @@ fn build<A: ErasedAction, T: FlatScalar>(
     }
     let dim = space.row_dim(options.layout());
     let env_bytes = probe.episode_bytes() + BOOKKEEPING_BYTES;
-    VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
-        // The action space was read above: every batch of the domain has its form in `A`.
-        let states = batch(domain.as_ref(), len).ok_or_else(|| {
-            VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))
-        })?;
-        Ok(KernelBatch::new(states, first))
-    })
+    Ok((domain, dim, env_bytes))
 }

@@ -1,0 +1,518 @@
+//! An asynchronous vector of a registered id behind Python: `rlrs._core.AsyncVector`, which
+//! the pure-Python `rlrs.EnvPool` (EnvPool's `send`/`recv` API) drives. Each environment is
+//! stepped on its own by whichever worker thread is free
+//! ([`AsyncVector`](rl_wrappers::vector::AsyncVector)); `recv` waits with the interpreter
+//! released.
+
+use std::num::NonZeroUsize;
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+
+use ndarray::{ArrayViewD, Axis, IxDyn};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rl_core::ErasedAction;
+use rl_spaces::{AnyArray, AnyElement, AnySpace, DType, FlatScalar, RowLayout};
+use rl_wrappers::VectorError;
+use rl_wrappers::vector::{
+    RegisteredAsyncVector, VectorOptions, make_async_vector, make_async_vector_f64,
+    make_discrete_async_vector, make_discrete_async_vector_f64, needs_f64_rows,
+};
+
+use crate::convert::{element_from_python, read_any_array};
+use crate::vector::{built_error, info_columns, info_pairs, vector_error};
+
+/// The asynchronous vector of an id: integer actions for a `Discrete` action space,
+/// `AnyElement`s otherwise; rows of `f64` for an observation space with a float64 Box
+/// (MuJoCo's), of `f32` otherwise.
+enum Pool {
+    DiscreteF32(RegisteredAsyncVector<i64, f32>),
+    DiscreteF64(RegisteredAsyncVector<i64, f64>),
+    AnyF32(RegisteredAsyncVector<AnyElement, f32>),
+    AnyF64(RegisteredAsyncVector<AnyElement, f64>),
+    /// Closed: the environments are dropped (their threads stopped); every call is an error.
+    Closed,
+}
+
+/// Runs the same expression on the vector of a [`Pool`], whichever its actions and rows.
+macro_rules! with_pool {
+    ($pool:expr, $vector:ident => $body:expr) => {
+        match $pool {
+            Pool::DiscreteF32($vector) => $body,
+            Pool::DiscreteF64($vector) => $body,
+            Pool::AnyF32($vector) => $body,
+            Pool::AnyF64($vector) => $body,
+            Pool::Closed => return Err(closed_error()),
+        }
+    };
+}
+
+/// Runs the same expression on the vector of a [`Pool`] with `AnyElement` actions, or gives a
+/// `TypeError` for a `Discrete` action space.
+macro_rules! with_any_pool {
+    ($pool:expr, $vector:ident => $body:expr) => {
+        match $pool {
+            Pool::AnyF32($vector) => $body,
+            Pool::AnyF64($vector) => $body,
+            Pool::DiscreteF32(_) | Pool::DiscreteF64(_) => {
+                return Err(PyTypeError::new_err(
+                    "the action space is Discrete: send with send_discrete",
+                ));
+            }
+            Pool::Closed => return Err(closed_error()),
+        }
+    };
+}
+
+/// The error of an element sent as the action of a `Discrete` action space that is not an
+/// integer.
+fn not_an_integer(element: &AnyElement) -> VectorError {
+    VectorError::InvalidParameter {
+        name: "actions",
+        reason: format!("{element} is not an integer action"),
+    }
+}
+
+/// The error of a call on a closed vector.
+fn closed_error() -> PyErr {
+    PyRuntimeError::new_err("the vector is closed; make a new one")
+}
+
+/// The environment ids of a call: each a non-negative integer (its range is the vector's
+/// check).
+fn read_ids(env_ids: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
+    env_ids
+        .as_array()
+        .iter()
+        .map(|&id| {
+            usize::try_from(id).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "environment id {id} is out of range: ids are from 0 to num_envs - 1"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Writes row `row` of `batch` (one action of shape `shape`) into the action slot `slot`, in
+/// place when it already holds an array of this type and shape (the environment's last
+/// action).
+fn write_row<T: Clone>(
+    row: ArrayViewD<'_, T>,
+    shape: &[usize],
+    wrap: fn(ndarray::ArrayD<T>) -> AnyArray,
+    kept: fn(&mut AnyArray) -> Option<&mut ndarray::ArrayD<T>>,
+    slot: &mut Option<AnyElement>,
+) -> Result<(), VectorError> {
+    if let Some(AnyElement::Array(array)) = slot {
+        if let Some(kept) = kept(array) {
+            if kept.shape() == shape {
+                // Both in logical (row-major) order.
+                for (to, from) in kept.iter_mut().zip(row.iter()) {
+                    to.clone_from(from);
+                }
+                return Ok(());
+            }
+        }
+    }
+    let owned = row
+        .to_owned()
+        .into_shape_with_order(IxDyn(shape))
+        .map_err(|_| VectorError::InvalidParameter {
+            name: "actions",
+            reason: format!("an action does not have the shape {shape:?}"),
+        })?;
+    *slot = Some(AnyElement::Array(wrap(owned)));
+    Ok(())
+}
+
+/// Runs the same expression on the array of any variant of an [`AnyArray`] (those
+/// `read_any_array` makes).
+macro_rules! each_array {
+    ($array:expr, $a:ident => $body:expr) => {
+        match $array {
+            AnyArray::F32($a) => $body,
+            AnyArray::F64($a) => $body,
+            AnyArray::I8($a) => $body,
+            AnyArray::I16($a) => $body,
+            AnyArray::I32($a) => $body,
+            AnyArray::I64($a) => $body,
+            AnyArray::U8($a) => $body,
+            AnyArray::U16($a) => $body,
+            AnyArray::U32($a) => $body,
+            AnyArray::U64($a) => $body,
+        }
+    };
+}
+
+/// Sends the rows of `batch` (`(len(env_ids), *shape)`) to `vector`.
+macro_rules! send_rows {
+    ($vector:expr, $variant:ident, $batch:expr, $shape:expr, $ids:expr) => {{
+        let batch = $batch;
+        $vector.send_with($ids, |k, slot| {
+            write_row(
+                batch.index_axis(Axis(0), k),
+                $shape,
+                AnyArray::$variant,
+                |array| match array {
+                    AnyArray::$variant(kept) => Some(kept),
+                    _ => None,
+                },
+                slot,
+            )
+        })
+    }};
+}
+
+/// `num_envs` environments of a registered id stepped asynchronously, EnvPool's asynchronous
+/// mode: `AsyncVector(id, params_json, num_envs, batch_size, seed, threads)`, environment `i`
+/// seeded with `seed + i`, `threads` worker threads, `batch_size` results per `recv`, next-step
+/// autoreset. Observations are flat rows (`gymnasium.spaces.flatten`'s layout) of `float64`
+/// for an observation space with a float64 Box (MuJoCo's), else of `float32`.
+#[pyclass(module = "rlrs._core", name = "AsyncVector")]
+pub struct PyAsyncVector {
+    inner: Mutex<Pool>,
+    count: usize,
+    batch_size: usize,
+    threads: usize,
+    flat_dim: usize,
+    action_space: AnySpace,
+    observation_space: AnySpace,
+}
+
+impl PyAsyncVector {
+    /// The vector, or an error if another Python thread is using it (`recv` waits with the
+    /// interpreter released, so waiting for the lock while holding it could deadlock).
+    fn lock(&self) -> PyResult<MutexGuard<'_, Pool>> {
+        let guard = match self.inner.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "the vector is being used by another thread; a vector is driven by one thread at a time",
+                ));
+            }
+        };
+        if matches!(*guard, Pool::Closed) {
+            return Err(closed_error());
+        }
+        Ok(guard)
+    }
+}
+
+/// The results of the last `recv` of `vector` as new NumPy arrays: observations
+/// `(batch_size, flat_dim)`, rewards, terminated, truncated, the environment ids (`int32`),
+/// and whether some environment reported an info.
+#[allow(clippy::type_complexity)]
+fn results<'py, A: ErasedAction, T: FlatScalar + numpy::Element>(
+    py: Python<'py>,
+    vector: &RegisteredAsyncVector<A, T>,
+) -> PyResult<(
+    Bound<'py, PyArray2<T>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i32>>,
+    bool,
+)> {
+    let ids = vector
+        .env_ids()
+        .iter()
+        .map(|&id| i32::try_from(id).unwrap_or(i32::MAX))
+        .collect::<Vec<_>>();
+    Ok((
+        PyArray2::from_array(py, vector.observations()),
+        PyArray1::from_slice(py, vector.rewards()),
+        PyArray1::from_slice(py, vector.terminated()),
+        PyArray1::from_slice(py, vector.truncated()),
+        PyArray1::from_vec(py, ids),
+        vector.infos().iter().any(|info| !info.is_empty()),
+    ))
+}
+
+#[pymethods]
+impl PyAsyncVector {
+    /// Builds `num_envs` environments of `id` with the JSON parameters `params_json`,
+    /// environment `i` seeded with `seed + i`, stepped on `threads` worker threads,
+    /// `batch_size` results per `recv`.
+    #[new]
+    #[pyo3(signature = (id, params_json = None, num_envs = 1, batch_size = 1, seed = 0, threads = 1))]
+    fn new(
+        id: &str,
+        params_json: Option<&str>,
+        num_envs: usize,
+        batch_size: usize,
+        seed: u64,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let count = NonZeroUsize::new(num_envs)
+            .ok_or_else(|| PyValueError::new_err("num_envs is 0; a vector needs at least 1"))?;
+        let batch = NonZeroUsize::new(batch_size)
+            .ok_or_else(|| PyValueError::new_err("batch_size is 0; at least 1 is needed"))?;
+        let workers = NonZeroUsize::new(threads)
+            .ok_or_else(|| PyValueError::new_err("num_threads is 0; at least 1 is needed"))?;
+        let params = crate::parse_params(params_json)?;
+        let domain = crate::build_domain(id, params_json)?;
+        let mut probe = domain.environment(0);
+        let observation_space = rl_core::Environment::observation_space(&probe).clone();
+        let action_space = rl_core::Environment::action_space(&probe).clone();
+        rl_core::Environment::close(&mut probe);
+        let options = VectorOptions::new()
+            .with_threads(workers)
+            .with_layout(RowLayout::Flat);
+        let params = params.as_ref();
+        let f64_rows = needs_f64_rows(&observation_space);
+        let discrete = matches!(action_space, AnySpace::Discrete(_));
+        let pool = match (discrete, f64_rows) {
+            (true, false) => Pool::DiscreteF32(
+                make_discrete_async_vector(id, params, count, seed, options, batch)
+                    .map_err(built_error)?,
+            ),
+            (true, true) => Pool::DiscreteF64(
+                make_discrete_async_vector_f64(id, params, count, seed, options, batch)
+                    .map_err(built_error)?,
+            ),
+            (false, false) => Pool::AnyF32(
+                make_async_vector(id, params, count, seed, options, batch).map_err(built_error)?,
+            ),
+            (false, true) => Pool::AnyF64(
+                make_async_vector_f64(id, params, count, seed, options, batch)
+                    .map_err(built_error)?,
+            ),
+        };
+        let flat_dim = with_pool!(&pool, vector => vector.flat_dim());
+        Ok(PyAsyncVector {
+            inner: Mutex::new(pool),
+            count: num_envs,
+            batch_size,
+            threads,
+            flat_dim,
+            action_space,
+            observation_space,
+        })
+    }
+
+    /// The number of environments.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.count
+    }
+
+    /// The number of results each `recv` returns.
+    #[getter]
+    fn batch_size(&self) -> usize {
+        self.batch_size
+    }
+
+    /// The number of worker threads.
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The length of an observation row.
+    #[getter]
+    fn flat_dim(&self) -> usize {
+        self.flat_dim
+    }
+
+    /// One environment's observation space, as a JSON definition string.
+    fn observation_space_json(&self) -> String {
+        self.observation_space.to_definition().to_string()
+    }
+
+    /// One environment's action space, as a JSON definition string.
+    fn action_space_json(&self) -> String {
+        self.action_space.to_definition().to_string()
+    }
+
+    /// Resets every environment (after the jobs running end; results not received are
+    /// discarded): their first observations are the next results of `recv`.
+    fn async_reset(&self, py: Python<'_>) -> PyResult<()> {
+        let mut pool = self.lock()?;
+        with_pool!(&mut *pool, vector => py.detach(|| vector.async_reset(rl_core::Mode::Training)))
+            .map_err(vector_error)
+    }
+
+    /// Sends one integer action per id of `env_ids` (both one-dimensional `int64` arrays of
+    /// the same length), for a `Discrete` action space; returns at once.
+    fn send_discrete(
+        &self,
+        actions: PyReadonlyArray1<'_, i64>,
+        env_ids: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let ids = read_ids(&env_ids)?;
+        let actions = actions.as_array();
+        if actions.len() != ids.len() {
+            return Err(vector_error(VectorError::ActionCount {
+                expected: ids.len(),
+                found: actions.len(),
+            }));
+        }
+        let mut pool = self.lock()?;
+        let write = |k: usize, slot: &mut Option<i64>| {
+            *slot = Some(actions[k]);
+            Ok(())
+        };
+        match &mut *pool {
+            Pool::DiscreteF32(vector) => vector.send_with(&ids, write),
+            Pool::DiscreteF64(vector) => vector.send_with(&ids, write),
+            Pool::AnyF32(_) | Pool::AnyF64(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "the action space is {}: send with send_array or send_elements",
+                    self.action_space
+                )));
+            }
+            Pool::Closed => return Err(closed_error()),
+        }
+        .map_err(vector_error)
+    }
+
+    /// Sends one row of `actions` (shape `(len(env_ids), *action_shape)`, converted to the
+    /// action space's dtype) per id of `env_ids`, for a Box, MultiDiscrete or MultiBinary
+    /// action space; returns at once.
+    fn send_array(
+        &self,
+        actions: &Bound<'_, PyAny>,
+        env_ids: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let ids = read_ids(&env_ids)?;
+        let (dtype, shape) = match &self.action_space {
+            AnySpace::Box(space) => (space.dtype(), space.shape().to_vec()),
+            AnySpace::MultiDiscrete(space) => (DType::I64, space.shape().to_vec()),
+            AnySpace::MultiBinary(space) => (DType::I8, space.shape().to_vec()),
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "send_array needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
+                )));
+            }
+        };
+        let batch = read_any_array(actions, dtype)?;
+        let rows_shape: Vec<usize> = std::iter::once(ids.len()).chain(shape.clone()).collect();
+        let found = each_array!(&batch, a => a.shape().to_vec());
+        if found != rows_shape {
+            return Err(PyValueError::new_err(format!(
+                "the actions have shape {found:?}; expected {rows_shape:?}: one action of shape \
+                 {shape:?} per environment id"
+            )));
+        }
+        let mut pool = self.lock()?;
+        with_any_pool!(&mut *pool, vector => match &batch {
+            AnyArray::F32(a) => send_rows!(vector, F32, a, &shape, &ids),
+            AnyArray::F64(a) => send_rows!(vector, F64, a, &shape, &ids),
+            AnyArray::I8(a) => send_rows!(vector, I8, a, &shape, &ids),
+            AnyArray::I16(a) => send_rows!(vector, I16, a, &shape, &ids),
+            AnyArray::I32(a) => send_rows!(vector, I32, a, &shape, &ids),
+            AnyArray::I64(a) => send_rows!(vector, I64, a, &shape, &ids),
+            AnyArray::U8(a) => send_rows!(vector, U8, a, &shape, &ids),
+            AnyArray::U16(a) => send_rows!(vector, U16, a, &shape, &ids),
+            AnyArray::U32(a) => send_rows!(vector, U32, a, &shape, &ids),
+            AnyArray::U64(a) => send_rows!(vector, U64, a, &shape, &ids),
+        })
+        .map_err(vector_error)
+    }
+
+    /// Sends a list of one action per id of `env_ids`, each converted as a single
+    /// environment's action is (any action space); returns at once.
+    fn send_elements(
+        &self,
+        actions: &Bound<'_, PyList>,
+        env_ids: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let ids = read_ids(&env_ids)?;
+        if actions.len() != ids.len() {
+            return Err(vector_error(VectorError::ActionCount {
+                expected: ids.len(),
+                found: actions.len(),
+            }));
+        }
+        let elements = actions
+            .iter()
+            .map(|action| element_from_python(&self.action_space, &action))
+            .collect::<PyResult<Vec<_>>>()?;
+        let mut pool = self.lock()?;
+        match &mut *pool {
+            Pool::DiscreteF32(vector) => vector.send_with(&ids, |k, slot| {
+                *slot = Some(
+                    elements[k]
+                        .as_int()
+                        .ok_or_else(|| not_an_integer(&elements[k]))?,
+                );
+                Ok(())
+            }),
+            Pool::DiscreteF64(vector) => vector.send_with(&ids, |k, slot| {
+                *slot = Some(
+                    elements[k]
+                        .as_int()
+                        .ok_or_else(|| not_an_integer(&elements[k]))?,
+                );
+                Ok(())
+            }),
+            Pool::AnyF32(vector) => vector.send(&elements, &ids),
+            Pool::AnyF64(vector) => vector.send(&elements, &ids),
+            Pool::Closed => return Err(closed_error()),
+        }
+        .map_err(vector_error)
+    }
+
+    /// Waits (the interpreter released) until `batch_size` environments have finished and
+    /// returns their results as new arrays, in the order they finished:
+    /// `(observations, rewards, terminated, truncated, env_ids, has_infos)`, observations
+    /// `(batch_size, flat_dim)` rows, `env_ids` `int32`, `has_infos` whether some environment
+    /// reported an info (`info_columns` and `infos` then read them).
+    #[allow(clippy::type_complexity)]
+    fn recv<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<i32>>,
+        bool,
+    )> {
+        let mut pool = self.lock()?;
+        with_pool!(&mut *pool, vector => {
+            py.detach(|| vector.recv()).map_err(vector_error)?;
+            let (observations, rewards, terminated, truncated, ids, infos) = results(py, vector)?;
+            Ok((observations.into_any(), rewards, terminated, truncated, ids, infos))
+        })
+    }
+
+    /// The infos of the last `recv` as columns, `{key: (values, mask)}` (one entry per row),
+    /// when every value is a boolean or a number; else `None` (read them with `infos`).
+    fn info_columns<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let pool = self.lock()?;
+        with_pool!(&*pool, vector => info_columns(py, vector.infos(), None))
+    }
+
+    /// The infos of the last `recv` that are not empty, as `(row, dict)` pairs.
+    fn infos<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyDict>)>> {
+        let pool = self.lock()?;
+        with_pool!(&*pool, vector => info_pairs(py, vector.infos(), None))
+    }
+
+    /// Drops the environments and stops their worker threads (after the jobs running end);
+    /// later calls raise `RuntimeError`. Closing twice does nothing.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        let mut pool = match self.inner.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "the vector is being used by another thread; close it from that thread",
+                ));
+            }
+        };
+        let old = std::mem::replace(&mut *pool, Pool::Closed);
+        py.detach(move || drop(old));
+        Ok(())
+    }
+}
+
+/// Adds `AsyncVector` to `module`.
+pub(crate) fn add_to_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PyAsyncVector>()
+}

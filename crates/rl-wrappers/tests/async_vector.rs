@@ -1,0 +1,438 @@
+//! The asynchronous vector (`AsyncVector`, EnvPool's asynchronous mode): each environment's
+//! trajectory is, bit for bit, what the same environment of the synchronous vector gives with
+//! the same seed and actions, whatever order the workers finish in (by id, stepped state by
+//! state with infos on steps and resets; and a typed kernel one state at a time); with
+//! `batch_size` equal to the number of environments, the rows come in the order sent; bad input
+//! is an error that changes nothing; dropping the vector with work in flight returns.
+
+use std::num::NonZeroUsize;
+
+use rand::Rng;
+use rl_core::corridor::{Corridor, LEFT, RIGHT};
+use rl_core::registry::Registration;
+use rl_core::{Domain, Info, Mode, TransitionOutcome};
+use rl_spaces::Discrete;
+use rl_wrappers::VectorError;
+use rl_wrappers::vector::{
+    AsyncKernelVector, AsyncSteppedVector, AsyncVector, Autoreset, Batch, KernelVector,
+    RegisteredAsyncVector, VectorOptions, make_discrete_async_vector, make_discrete_vector,
+};
+
+use crate::common::{CorridorWith, Drift, NoParams};
+
+/// One result of one environment: its observation row, reward, flags and info.
+type Record = (Vec<f32>, f64, bool, bool, Info);
+
+/// The action environment `env` takes on its step `t` (of `choices` actions): uneven, so that
+/// environments' trajectories differ.
+fn action(env: usize, t: usize, choices: i64) -> i64 {
+    ((env * 7 + t * 3 + t * t / 5) as i64) % choices
+}
+
+fn non_zero(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).expect("non-zero")
+}
+
+/// Registers (once) a slippery corridor by id that reports its cell on every step and its
+/// first cell on every reset, truncated after 7 steps.
+fn corridor_id() -> &'static str {
+    let id = "Corridor-async-v0";
+    let _ = Registration::new(id, "a slippery corridor with infos", |_: NoParams| {
+        Corridor::new(3, 0.3).map(|corridor| CorridorWith {
+            reports_cell: true,
+            reports_start: true,
+            cap: Some(7),
+            ..CorridorWith::plain(corridor)
+        })
+    })
+    .register();
+    id
+}
+
+/// The per-environment trajectories of `sync` (already built, not reset) over `steps` steps
+/// of every environment: the reset's results, then each step's.
+macro_rules! sync_trajectories {
+    ($sync:expr, $steps:expr, $choices:expr) => {{
+        let sync = &mut $sync;
+        let len = sync.len();
+        let mut records: Vec<Vec<Record>> = vec![Vec::new(); len];
+        sync.reset(Mode::Training).expect("reset");
+        for t in 0..=$steps {
+            for (i, env) in records.iter_mut().enumerate() {
+                env.push((
+                    sync.observations().row(i).to_vec(),
+                    sync.rewards()[i],
+                    sync.terminated()[i],
+                    sync.truncated()[i],
+                    sync.infos()[i].clone(),
+                ));
+            }
+            if t < $steps {
+                let actions: Vec<i64> = (0..len).map(|i| action(i, t, $choices)).collect();
+                sync.step(&actions).expect("a step");
+            }
+        }
+        records
+    }};
+}
+
+/// The per-environment trajectories of `vector` until every environment has `steps` results
+/// after its reset: reset, then each environment received is sent its next action at once (so
+/// that every environment stays in flight, however unevenly the workers take them), the ids of
+/// each batch in reverse order and in two sends.
+fn async_trajectories<B>(
+    vector: &mut AsyncVector<B>,
+    steps: usize,
+    choices: i64,
+) -> Vec<Vec<Record>>
+where
+    B: Batch<Action = i64, Scalar = f32>,
+{
+    let len = vector.len();
+    let mut records: Vec<Vec<Record>> = vec![Vec::new(); len];
+    let mut sent = vec![0usize; len];
+    vector.async_reset(Mode::Training).expect("reset");
+    while records.iter().any(|env| env.len() <= steps) {
+        vector.recv().expect("recv");
+        assert_eq!(vector.env_ids().len(), vector.batch_size());
+        let mut next = Vec::new();
+        for (row, &env) in vector.env_ids().iter().enumerate() {
+            records[env].push((
+                vector.observations().row(row).to_vec(),
+                vector.rewards()[row],
+                vector.terminated()[row],
+                vector.truncated()[row],
+                vector.infos()[row].clone(),
+            ));
+            next.push(env);
+        }
+        next.reverse();
+        let (first, second) = next.split_at(next.len() / 2);
+        for part in [first, second] {
+            let actions: Vec<i64> = part
+                .iter()
+                .map(|&env| action(env, sent[env], choices))
+                .collect();
+            vector.send(&actions, part).expect("send");
+            for &env in part {
+                sent[env] += 1;
+            }
+        }
+    }
+    records
+}
+
+/// Checks that every environment's asynchronous trajectory agrees with its synchronous one
+/// (`steps` steps or more each: the longer ones as far as the synchronous one goes).
+fn assert_prefixes(asynchronous: &[Vec<Record>], synchronous: &[Vec<Record>], steps: usize) {
+    for (env, (mine, theirs)) in asynchronous.iter().zip(synchronous).enumerate() {
+        assert!(
+            mine.len() > steps && theirs.len() > steps,
+            "environment {env}: {} results, {} expected",
+            mine.len(),
+            theirs.len()
+        );
+        for (t, (a, s)) in mine.iter().zip(theirs).enumerate() {
+            assert_eq!(
+                a.0.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                s.0.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                "environment {env}, result {t}: observation"
+            );
+            assert_eq!(
+                a.1.to_bits(),
+                s.1.to_bits(),
+                "environment {env}, result {t}"
+            );
+            assert_eq!((a.2, a.3), (s.2, s.3), "environment {env}, result {t}");
+            assert_eq!(a.4, s.4, "environment {env}, result {t}: info");
+        }
+    }
+}
+
+#[test]
+fn each_environment_by_id_follows_the_synchronous_vectors_trajectory() {
+    let id = corridor_id();
+    let (count, steps) = (8, 60);
+    let mut sync = make_discrete_vector(id, None, non_zero(count), 11, VectorOptions::new())
+        .expect("registered");
+    let synchronous = sync_trajectories!(sync, 4 * steps, 2);
+    // The trajectories cross episode ends, by termination and by truncation.
+    let flags = synchronous.iter().flatten();
+    let (ended, cut) = (
+        flags.clone().filter(|r| r.2).count(),
+        flags.filter(|r| r.3).count(),
+    );
+    assert!(
+        ended > 10 && cut > 5,
+        "{ended} terminations, {cut} truncations"
+    );
+    for (threads, batch_size) in [(2, 4), (2, 3), (1, 4), (3, 8)] {
+        let options = VectorOptions::new().with_threads(non_zero(threads));
+        let mut vector: RegisteredAsyncVector<i64> = make_discrete_async_vector(
+            id,
+            None,
+            non_zero(count),
+            11,
+            options,
+            non_zero(batch_size),
+        )
+        .expect("registered");
+        let asynchronous = async_trajectories(&mut vector, steps, 2);
+        assert_prefixes(&asynchronous, &synchronous, steps);
+    }
+}
+
+#[test]
+fn each_environment_of_a_kernel_follows_the_synchronous_vectors_trajectory() {
+    let (count, steps) = (6, 80);
+    let drift = Drift::new(25, 0.2);
+    let mut sync = KernelVector::<_, f32>::from_kernel(
+        drift.clone(),
+        non_zero(count),
+        3,
+        VectorOptions::new(),
+    )
+    .expect("valid");
+    let synchronous = sync_trajectories!(sync, 4 * steps, 3);
+    let options = VectorOptions::new().with_threads(non_zero(2));
+    let mut vector =
+        AsyncKernelVector::<_, f32>::from_kernel(drift, non_zero(count), 3, options, non_zero(3))
+            .expect("valid");
+    let asynchronous = async_trajectories(&mut vector, steps, 3);
+    assert_prefixes(&asynchronous, &synchronous, steps);
+}
+
+#[test]
+fn with_every_environment_per_batch_the_rows_come_in_the_order_sent() {
+    let id = corridor_id();
+    let count = 4;
+    let mut sync = make_discrete_vector(id, None, non_zero(count), 2, VectorOptions::new())
+        .expect("registered");
+    let options = VectorOptions::new().with_threads(non_zero(2));
+    let mut vector =
+        make_discrete_async_vector(id, None, non_zero(count), 2, options, non_zero(count))
+            .expect("registered");
+    sync.reset(Mode::Training).expect("reset");
+    vector.async_reset(Mode::Training).expect("reset");
+    vector.recv().expect("the resets");
+    assert_eq!(vector.env_ids(), &[0, 1, 2, 3]);
+    assert_eq!(vector.observations(), sync.observations());
+    for t in 0..20 {
+        let actions: Vec<i64> = (0..count).map(|i| action(i, t, 2)).collect();
+        sync.step(&actions).expect("a step");
+        // Sent in a scrambled order: the rows come in that order.
+        let order = [3, 1, 0, 2];
+        let scrambled: Vec<i64> = order.iter().map(|&i| actions[i]).collect();
+        vector.step(&scrambled, &order).expect("a step");
+        assert_eq!(vector.env_ids(), &order, "step {t}");
+        for (row, &i) in order.iter().enumerate() {
+            assert_eq!(vector.observations().row(row), sync.observations().row(i));
+            assert_eq!(vector.rewards()[row], sync.rewards()[i]);
+            assert_eq!(vector.terminated()[row], sync.terminated()[i]);
+            assert_eq!(vector.truncated()[row], sync.truncated()[i]);
+            assert_eq!(vector.infos()[row], sync.infos()[i]);
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_that_sends_nothing() {
+    let id = corridor_id();
+    let options = VectorOptions::new().with_threads(non_zero(2));
+    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 0, options, non_zero(2))
+        .expect("registered");
+    assert_eq!(vector.send(&[1], &[0]), Err(VectorError::NotStarted));
+    assert!(matches!(
+        vector.recv(),
+        Err(VectorError::NotEnoughInFlight {
+            batch_size: 2,
+            in_flight: 0
+        })
+    ));
+    vector.async_reset(Mode::Training).expect("reset");
+    // Every environment is in flight (its reset): none can be sent.
+    assert_eq!(
+        vector.send(&[1], &[2]),
+        Err(VectorError::AlreadySent { env_id: 2 })
+    );
+    vector.recv().expect("two resets");
+    vector.recv().expect("two more");
+    assert_eq!(vector.in_flight(), 0);
+    assert!(matches!(
+        vector.recv(),
+        Err(VectorError::NotEnoughInFlight { in_flight: 0, .. })
+    ));
+    assert_eq!(
+        vector.send(&[1, 0], &[0]),
+        Err(VectorError::ActionCount {
+            expected: 1,
+            found: 2
+        })
+    );
+    assert_eq!(
+        vector.send(&[1, 0], &[1, 4]),
+        Err(VectorError::EnvIdOutOfRange { env_id: 4, len: 4 })
+    );
+    assert_eq!(
+        vector.send(&[1, 0], &[1, 1]),
+        Err(VectorError::AlreadySent { env_id: 1 })
+    );
+    assert!(matches!(
+        vector.send(&[1, 5], &[0, 3]),
+        Err(VectorError::InvalidAction { index: 3, .. })
+    ));
+    assert_eq!(vector.in_flight(), 0, "nothing was sent");
+    // One in flight: recv refuses to wait for two.
+    vector.send(&[1], &[1]).expect("send");
+    assert!(matches!(
+        vector.recv(),
+        Err(VectorError::NotEnoughInFlight {
+            batch_size: 2,
+            in_flight: 1
+        })
+    ));
+    assert_eq!(
+        vector.send(&[1, 0], &[0, 1]),
+        Err(VectorError::AlreadySent { env_id: 1 })
+    );
+    // Environment 0 was not left marked by the refused send: it goes now.
+    vector.send(&[0], &[0]).expect("send");
+    vector.recv().expect("both");
+    let mut received = vector.env_ids().to_vec();
+    received.sort_unstable();
+    assert_eq!(received, [0, 1]);
+    // Options the asynchronous vector does not offer, and sizes it cannot take.
+    let same_step = VectorOptions::new().with_autoreset(Autoreset::SameStep);
+    assert!(matches!(
+        make_discrete_async_vector(id, None, non_zero(4), 0, same_step, non_zero(2)),
+        Err(VectorError::InvalidParameter {
+            name: "options",
+            ..
+        })
+    ));
+    assert!(matches!(
+        make_discrete_async_vector(id, None, non_zero(4), 0, VectorOptions::new(), non_zero(5)),
+        Err(VectorError::InvalidParameter {
+            name: "batch_size",
+            ..
+        })
+    ));
+    let five = VectorOptions::new().with_threads(non_zero(5));
+    assert!(matches!(
+        make_discrete_async_vector(id, None, non_zero(4), 0, five, non_zero(2)),
+        Err(VectorError::InvalidParameter {
+            name: "threads",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_reset_discards_results_not_received_and_starts_over() {
+    let id = corridor_id();
+    let options = VectorOptions::new().with_threads(non_zero(2));
+    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 9, options, non_zero(2))
+        .expect("registered");
+    let mut fresh = make_discrete_async_vector(id, None, non_zero(4), 9, options, non_zero(4))
+        .expect("registered");
+    vector.async_reset(Mode::Training).expect("reset");
+    vector.recv().expect("two");
+    // Two resets and two steps in flight, none received: a reset waits for them and drops them.
+    let ids = vector.env_ids().to_vec();
+    vector.send(&[1, 1], &ids).expect("send");
+    vector.seed(9).expect("reseed");
+    assert_eq!(vector.in_flight(), 0);
+    vector.async_reset(Mode::Training).expect("reset");
+    fresh.async_reset(Mode::Training).expect("reset");
+    fresh.recv().expect("four");
+    for _ in 0..2 {
+        vector.recv().expect("two");
+        for (row, &env) in vector.env_ids().iter().enumerate() {
+            assert_eq!(
+                vector.observations().row(row),
+                fresh.observations().row(env),
+                "environment {env} restarted from its seed"
+            );
+        }
+    }
+}
+
+#[test]
+fn dropping_the_vector_with_work_in_flight_returns() {
+    let id = corridor_id();
+    let options = VectorOptions::new().with_threads(non_zero(2));
+    for batch_size in [1, 3] {
+        let mut vector =
+            make_discrete_async_vector(id, None, non_zero(64), 0, options, non_zero(batch_size))
+                .expect("registered");
+        vector.async_reset(Mode::Training).expect("reset");
+        drop(vector);
+    }
+}
+
+/// A corridor whose step panics on the action `LEFT` (a bug in a domain).
+#[derive(Debug, Clone)]
+struct Fragile(Corridor);
+
+impl Domain for Fragile {
+    type State = i64;
+    type Observation = i64;
+    type Action = i64;
+    type ObservationSpace = Discrete;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &Discrete {
+        self.0.observation_space()
+    }
+
+    fn action_space(&self) -> &Discrete {
+        self.0.action_space()
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> i64 {
+        self.0.initial_state(mode, rng)
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &i64,
+        action: &i64,
+        mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<i64> {
+        assert_ne!(*action, LEFT, "a fragile corridor cannot go left");
+        self.0.step(state, action, mode, rng)
+    }
+
+    fn observe(&self, state: &i64) -> i64 {
+        self.0.observe(state)
+    }
+
+    fn is_terminal(&self, state: &i64) -> bool {
+        self.0.is_terminal(state)
+    }
+}
+
+#[test]
+fn a_panic_inside_an_environment_reaches_the_recv_that_receives_it() {
+    let fragile = Fragile(Corridor::new(6, 0.0).expect("valid"));
+    let options = VectorOptions::new().with_threads(non_zero(2));
+    let mut vector =
+        AsyncSteppedVector::<_, f32>::from_kernel(fragile, non_zero(4), 0, options, non_zero(2))
+            .expect("valid");
+    vector.async_reset(Mode::Training).expect("reset");
+    vector.recv().expect("two");
+    vector.recv().expect("two more");
+    vector.send(&[RIGHT, LEFT], &[0, 1]).expect("send");
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| vector.recv()));
+    assert!(caught.is_err(), "the panic is passed on");
+    // Both results were received; the vector refuses to step until it is reset.
+    assert_eq!(vector.in_flight(), 0);
+    assert_eq!(vector.send(&[RIGHT], &[2]), Err(VectorError::Interrupted));
+    vector.async_reset(Mode::Training).expect("reset");
+    vector.recv().expect("two");
+    let ids = vector.env_ids().to_vec();
+    vector.send(&[RIGHT, RIGHT], &ids).expect("send");
+    vector.recv().expect("the other two resets");
+    vector.recv().expect("the two steps");
+}
