@@ -192,7 +192,7 @@ pub(crate) fn run_tests(root: &Path, arguments: &[&str]) -> Result<(), Failure> 
         "    running {} test binaries, {at_once} at a time, each one's output whole in cargo's order",
         binaries.len()
     );
-    let outcomes = run_binaries(root, &binaries, at_once)?;
+    let outcomes = run_binaries(root, &binaries, at_once, true)?;
     let failed: Vec<&TestBinary> = binaries
         .iter()
         .zip(&outcomes)
@@ -226,13 +226,14 @@ pub(crate) fn run_tests(root: &Path, arguments: &[&str]) -> Result<(), Failure> 
 }
 
 /// Runs `binaries`, `at_once` at a time, the largest files first (the longest-running binaries
-/// link the most code, and starting them first keeps the last one from running alone); prints
-/// each one's output, whole, in the order of `binaries` as soon as it and those before it have
-/// finished. Returns each binary's output, in that order.
+/// link the most code, and starting them first keeps the last one from running alone); if
+/// `print` is set, prints each one's output, whole, in the order of `binaries` as soon as it and
+/// those before it have finished. Returns each binary's output, in that order.
 fn run_binaries(
     root: &Path,
     binaries: &[TestBinary],
     at_once: usize,
+    print: bool,
 ) -> Result<Vec<Output>, Failure> {
     let size = |binary: &TestBinary| {
         std::fs::metadata(&binary.executable).map_or(0, |metadata| metadata.len())
@@ -247,6 +248,10 @@ fn run_binaries(
         let mut next = printed.lock().unwrap_or_else(|poison| poison.into_inner());
         while let Some(Some(outcome)) = finished.get(*next) {
             let binary = &binaries[*next];
+            *next += 1;
+            if !print {
+                continue;
+            }
             let mut stdout = std::io::stdout().lock();
             let _ = writeln!(stdout, "{}", binary.heading(root));
             if let Ok(output) = outcome {
@@ -256,7 +261,6 @@ fn run_binaries(
                 let _ = stderr.write_all(&output.stderr);
                 let _ = stderr.flush();
             }
-            *next += 1;
         }
     };
     std::thread::scope(|scope| {
@@ -327,8 +331,52 @@ fn library_path_variable() -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{TestBinary, package_name_and_version, test_binaries};
-    use std::path::PathBuf;
+    use super::{TestBinary, package_name_and_version, run_binaries, test_binaries};
+    use std::path::{Path, PathBuf};
+
+    /// A test binary that is the program `executable`, in package `package`.
+    fn program(package: &str, executable: &str) -> TestBinary {
+        TestBinary {
+            package: package.to_owned(),
+            version: "0.1.0".to_owned(),
+            target: "suite".to_owned(),
+            kind: "test".to_owned(),
+            source: PathBuf::from("/tests/suite.rs"),
+            manifest: PathBuf::from("/Cargo.toml"),
+            executable: PathBuf::from(executable),
+        }
+    }
+
+    /// Every binary runs, two at a time, in its package's directory with its variables, a
+    /// failing one among them, and each outcome is returned in the binaries' order.
+    #[cfg(unix)]
+    #[test]
+    fn binaries_run_two_at_a_time_and_each_outcome_is_kept_in_order() {
+        let binaries = [
+            program("passing", "/bin/true"),
+            program("failing", "/bin/false"),
+            program("directory", "/bin/pwd"),
+            program("variables", "/usr/bin/env"),
+        ];
+        if binaries.iter().any(|binary| !binary.executable.exists()) {
+            println!("skipped: this system has no /bin/true, /bin/false, /bin/pwd or /usr/bin/env");
+            return;
+        }
+        let outcomes = run_binaries(Path::new("/"), &binaries, 2, false)
+            .unwrap_or_else(|_| panic!("the programs start"));
+        let passed: Vec<bool> = outcomes
+            .iter()
+            .map(|output| output.status.success())
+            .collect();
+        assert_eq!(passed, [true, false, true, true]);
+        assert_eq!(String::from_utf8_lossy(&outcomes[2].stdout).trim(), "/");
+        let variables = String::from_utf8_lossy(&outcomes[3].stdout);
+        assert!(
+            variables.contains("CARGO_PKG_NAME=variables\n"),
+            "{variables}"
+        );
+        assert!(variables.contains("CARGO_MANIFEST_DIR=/\n"), "{variables}");
+    }
 
     #[test]
     fn package_ids_of_both_formats_give_the_name_and_version() {
