@@ -222,7 +222,7 @@ fn results<'py, A: ErasedAction, T: FlatScalar + numpy::Element>(
         .map(|&id| i32::try_from(id).unwrap_or(i32::MAX))
         .collect::<Vec<_>>();
     Ok((
-        PyArray2::from_array(py, vector.observations()),
+        PyArray2::from_array(py, &vector.observations()),
         PyArray1::from_slice(py, vector.rewards()),
         PyArray1::from_slice(py, vector.terminated()),
         PyArray1::from_slice(py, vector.truncated()),
