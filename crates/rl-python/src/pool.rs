@@ -512,6 +512,15 @@ impl PyAsyncVector {
         with_pool!(&mut *pool, vector => py.detach(|| vector.seed(seed))).map_err(vector_error)
     }
 
+    /// [`seed`](Self::seed) with the non-negative integer of any size whose 32-bit words,
+    /// least significant first, are `words` (numpy's `SeedSequence` of a Python integer).
+    fn seed_words(&self, py: Python<'_>, words: Vec<u32>) -> PyResult<()> {
+        let seed = rl_core::Seed::from_words(&words);
+        let mut pool = self.lock()?;
+        with_pool!(&mut *pool, vector => py.detach(|| vector.seed_from(&seed)))
+            .map_err(vector_error)
+    }
+
     /// The infos of the last `recv` as columns, `{key: (values, mask)}` (one entry per row),
     /// when every value is a boolean or a number; else `None` (read them with `infos`).
     fn info_columns<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {

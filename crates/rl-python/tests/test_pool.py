@@ -221,12 +221,19 @@ def test_with_every_environment_per_batch_it_is_the_synchronous_vector():
     assert ours[4]["env_id"].tolist() == [0, 2]
     assert ours[4]["elapsed_step"].tolist() == [1, 1]
     assert ours[0].tobytes() == theirs[0][[0, 2]].tobytes()
-    # A seed reseeds every environment, as Gymnasium's reset(seed=) does.
-    observations, info = pool.reset(seed=SEED + 10)
-    expected, _ = vector.reset(seed=SEED + 10)
-    assert observations.tobytes() == expected.tobytes()
-    assert info["elapsed_step"].tolist() == [0, 0, 0, 0]
+    # A seed reseeds every environment, as Gymnasium's reset(seed=) does, of any size.
+    for seed in [SEED + 10, 2**64 - 2, 2**70 + 3]:
+        observations, info = pool.reset(seed=seed)
+        expected, _ = vector.reset(seed=seed)
+        assert observations.tobytes() == expected.tobytes(), seed
+        assert info["elapsed_step"].tolist() == [0, 0, 0, 0]
+        for t in range(3):
+            actions = rng.integers(0, 2, 4)
+            assert pool.step(actions)[0].tobytes() == vector.step(actions)[0].tobytes(), seed
     pool.close()
+    big = rlrs.make_pool("CartPole-v1", num_envs=4, seed=2**70 + 3)
+    assert big.reset()[0].tobytes() == vector.reset(seed=2**70 + 3)[0].tobytes()
+    big.close()
     vector.close()
 
 
@@ -353,8 +360,10 @@ def test_bad_input_is_an_error_and_sends_nothing():
         pool.reset(options={"mode": "evaluation"})
     with pytest.raises(ValueError, match="reseeds every environment"):
         pool.reset(0, seed=3)
-    with pytest.raises(ValueError, match="seed must be"):
+    with pytest.raises(ValueError, match="non-negative"):
         pool.reset(seed=-1)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        pool.reset(seed=1.5)
     observations, info = pool.reset(env_id=0)  # with environment 3's reset: two results
     assert sorted(info["env_id"].tolist()) == [0, 3]
     assert observations.shape == (2, 4)

@@ -13,7 +13,7 @@ use std::num::NonZeroUsize;
 use rand::Rng;
 use rl_core::corridor::{Corridor, LEFT, RIGHT};
 use rl_core::registry::Registration;
-use rl_core::{Domain, Info, Mode, TransitionOutcome};
+use rl_core::{Domain, Info, Mode, Seed, TransitionOutcome};
 use rl_spaces::Discrete;
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
@@ -633,4 +633,24 @@ fn a_reset_of_some_environments_refuses_bad_input_and_sends_nothing() {
         })
     ));
     assert_eq!(vector.in_flight(), 0, "nothing was sent");
+}
+
+#[test]
+fn a_seed_of_any_size_reseeds_as_the_synchronous_vector_does() {
+    let id = corridor_id();
+    let seed = Seed::from_words(&[7, 0, 0, 1]); // 2^96 + 7
+    let mut sync =
+        make_discrete_vector(id, None, non_zero(4), 0, VectorOptions::new()).expect("registered");
+    let options = VectorOptions::new().with_threads(non_zero(2));
+    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 0, options, non_zero(4))
+        .expect("registered");
+    sync.seed_from(&seed).expect("any seed");
+    vector.seed_from(&seed).expect("any seed");
+    let synchronous = sync_trajectories!(sync, 30, 2, never);
+    let run = async_trajectories(&mut vector, 30, 2, never);
+    assert_prefixes(&run.records, &synchronous, 30);
+    // The seed matters: the vector seeded with 7 goes elsewhere.
+    let mut other =
+        make_discrete_vector(id, None, non_zero(4), 7, VectorOptions::new()).expect("registered");
+    assert_ne!(sync_trajectories!(other, 30, 2, never), synchronous);
 }

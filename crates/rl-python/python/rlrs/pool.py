@@ -32,21 +32,21 @@ Humanoid-v5 and CartPole-v1.
         pool.send(action, env_id)
     pool.close()
 
-Where it differs from EnvPool: rewards are ``float64`` (EnvPool's ``float32``), as
-Gymnasium's vectors give them; ``info`` also holds the environments' own infos laid out as
-Gymnasium's vectors lay them out (``info[key]`` over the batch, ``info["_key"]`` its mask;
-Humanoid's arrays as ``(batch_size, *shape)`` arrays); a step that both terminates and
-truncates reports both flags, as Gymnasium does (EnvPool derives ``terminated`` as done and not
-truncated, so it reports truncation only); there is no ``render`` and no ``xla``;
-``async_reset(env_id)`` resets some environments without receiving (EnvPool has it only inside
-``reset(env_id)``); ``reset(seed=s)`` reseeds environment ``i`` with ``s + i`` before it resets them all, as
+Where it differs from EnvPool: rewards are ``float64`` (EnvPool's ``float32``), as Gymnasium's
+vectors give them; ``info`` also holds the environments' own infos laid out as Gymnasium's
+vectors lay them out (``info[key]`` over the batch, ``info["_key"]`` its mask; Humanoid's
+arrays as ``(batch_size, *shape)`` arrays); a step that both terminates and truncates reports
+both flags, as Gymnasium does (EnvPool derives ``terminated`` as done and not truncated, so it
+reports truncation only); there is no ``render`` and no ``xla``; ``async_reset(env_id)`` resets
+some environments without receiving (EnvPool has it only inside ``reset(env_id)``);
+``reset(seed=s)`` reseeds environment ``i`` with ``s + i`` before it resets them all, as
 Gymnasium's vectors do (EnvPool ignores it with a warning; ``seed`` with ``env_id`` or a
-``reset_mask`` is a ``ValueError``); seeds are from 0 to ``2**64 - 1`` (EnvPool's from
-``-2**31`` to ``2**31 - 1``); sending or resetting an environment whose last result was not
-received yet is a ``ValueError`` (EnvPool leaves it undefined), sending one never reset a
-``RuntimeError`` (EnvPool resets it), and a ``recv`` (or ``step``, ``reset``) that could never
-end, with fewer environments in flight than it waits for, a ``RuntimeError`` (EnvPool waits
-forever).
+``reset_mask`` is a ``ValueError``); seeds are non-negative integers of any size, as
+Gymnasium's (EnvPool's from ``-2**31`` to ``2**31 - 1``); sending or resetting an environment
+whose last result was not received yet is a ``ValueError`` (EnvPool leaves it undefined),
+sending one never reset a ``RuntimeError`` (EnvPool resets it), and a ``recv`` (or ``step``,
+``reset``) that could never end, with fewer environments in flight than it waits for, a
+``RuntimeError`` (EnvPool waits forever).
 """
 
 from __future__ import annotations
@@ -60,26 +60,18 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .env import (
-    PYTHON_TYPES,
     UnknownIdError,
     _is_mujoco,
+    checked_seed,
     core,
-    info_converters,
     params_json,
-    typed_info,
+    seed_words,
 )
 from .mujoco import match_numpys_arithmetic
 from .spaces import space_from_definition
-from .vector import _unflattener
+from .vector import _InfoLayout, _unflattener
 
 __all__ = ["EnvPool", "make_pool"]
-
-
-def _checked_seed(seed: Any) -> int:
-    """``seed`` as an int, or a ``ValueError`` if it is not an integer from 0 to 2**64 - 1."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
-    return int(seed)
 
 
 class _InfoBatch:
@@ -138,7 +130,7 @@ class EnvPool(VectorEnv):
     ) -> None:
         if not isinstance(env_id, str):
             raise TypeError(f"env_id must be a str, not {env_id!r}")
-        seed = _checked_seed(seed)
+        seed = checked_seed(seed, "seed")
         num_envs = int(num_envs)
         batch_size = num_envs if batch_size is None else int(batch_size)
         if num_threads is None:
@@ -152,10 +144,11 @@ class EnvPool(VectorEnv):
             match_numpys_arithmetic(core_module)
         try:
             self._core = core(core_module).AsyncVector(
-                env_id, params_json(params), num_envs, batch_size, self.seed, self.num_threads
+                env_id, params_json(params), num_envs, batch_size, 0, self.num_threads
             )
         except KeyError as error:
             raise UnknownIdError(*error.args) from None
+        self._seed(self.seed)
         self.observation_space = space_from_definition(self._core.observation_space_json())
         self.action_space = space_from_definition(self._core.action_space_json())
         self.single_observation_space = self.observation_space
@@ -187,11 +180,7 @@ class EnvPool(VectorEnv):
             self._send = self._core.send_array
         else:
             self._send = lambda actions, ids: self._core.send_elements(list(actions), ids)
-        settings = json.loads(core(core_module).settings(env_id) or "{}")
-        self._info_converters = info_converters(settings)
-        self._info_dtypes = {
-            key: PYTHON_TYPES[kind][1] for key, kind in settings.get("info_types", {}).items()
-        }
+        self._info_layout = _InfoLayout(json.loads(core(core_module).settings(env_id) or "{}"))
 
     @property
     def is_async(self) -> bool:
@@ -277,23 +266,11 @@ class EnvPool(VectorEnv):
     def _with_infos(self, info: dict[str, Any], count: int) -> dict[str, Any]:
         """``info`` with the last ``recv``'s infos, ``info[key]`` over the batch and
         ``info["_key"]`` its mask (Gymnasium's vector layout)."""
-        columns = self._core.info_columns()
-        if columns is not None:
-            for key, (values, mask) in columns.items():
-                dtype = self._info_dtypes.get(key)
-                if dtype is not None and values.dtype != dtype:
-                    values = values.astype(dtype)
-                info[key] = values
-                info[f"_{key}"] = mask
-            return info
-        # Values that are not all booleans and numbers (Humanoid's arrays): Gymnasium's own
+        # Values that are not all booleans and numbers (Humanoid's arrays) take Gymnasium's own
         # _add_info, over a batch of `count` rows.
-        batch = _InfoBatch(count)
-        for row, env_info in self._core.infos():
-            if self._info_converters:
-                env_info = typed_info(env_info, self._info_converters)
-            info = batch._add_info(info, env_info, row)
-        return info
+        return self._info_layout.add(
+            info, self._core.info_columns(), self._core.infos, _InfoBatch(count)._add_info
+        )
 
     def async_reset(self, env_id: Any = None) -> None:
         """Resets every environment: their first observations are the next results of
@@ -338,11 +315,18 @@ class EnvPool(VectorEnv):
                     "reset(seed=...) reseeds every environment: reset them all (env_id=None, "
                     "no reset_mask) or leave the seed out"
                 )
-            self._core.seed(_checked_seed(seed))
+            self._seed(checked_seed(seed, "seed"))
         if ids is None:
             self.async_reset()
             return self.recv(reset=True)
         return self._received(self._core.reset(ids), reset=True)
+
+    def _seed(self, seed: int) -> None:
+        """Reseeds environment ``i`` with ``seed + i`` (a non-negative integer of any size)."""
+        if seed < 2**64:
+            self._core.seed(seed)
+        else:
+            self._core.seed_words(seed_words(seed))
 
     def _ids_of_reset_mask(self, options: dict[str, Any] | None) -> np.ndarray | None:
         """The ids that ``options["reset_mask"]`` names (``None`` without one), as EnvPool and

@@ -465,13 +465,25 @@ impl<B: Batch> AsyncVector<B> {
     ///
     /// [`VectorEnvironment::seed`]: crate::vector::VectorEnvironment::seed
     pub fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
+        self.seed_from(&Seed::from(seed))
+    }
+
+    /// [`seed`](Self::seed) with a [`Seed`] of any size (Gymnasium's `reset(seed=10**30)`):
+    /// environment `i` gets `seed + i`. An error, with nothing reseeded (but the results not
+    /// received discarded), where an environment cannot take its seed.
+    pub fn seed_from(&mut self, seed: &Seed) -> Result<(), VectorError> {
         self.drain();
-        let seed = Seed::from(seed);
-        for (i, slot) in self.shared.slots.iter().enumerate() {
-            lock(slot)
-                .batch
-                .seed(std::slice::from_ref(&Some(seed.plus(i as u64))))
+        for check in [true, false] {
+            for (i, slot) in self.shared.slots.iter().enumerate() {
+                let seeds = [Some(seed.plus(i as u64))];
+                let mut slot = lock(slot);
+                if check {
+                    slot.batch.check_seeds(&seeds)
+                } else {
+                    slot.batch.seed(&seeds)
+                }
                 .map_err(|(index, source)| VectorError::Environment { index, source })?;
+            }
         }
         Ok(())
     }
