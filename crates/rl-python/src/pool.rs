@@ -5,11 +5,11 @@
 //! released.
 
 use std::num::NonZeroUsize;
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::{Mutex, MutexGuard};
 
 use ndarray::{ArrayViewD, Axis, IxDyn};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::ErasedAction;
@@ -21,7 +21,9 @@ use rl_wrappers::vector::{
 };
 
 use crate::convert::{element_from_python, read_any_array};
-use crate::vector::{built_error, info_columns, info_pairs, vector_error};
+use crate::vector::{
+    built_error, closed_error, info_columns, info_pairs, try_lock_vector, vector_error,
+};
 
 /// The asynchronous vector of an id: integer actions for a `Discrete` action space,
 /// `AnyElement`s otherwise; rows of `f64` for an observation space with a float64 Box
@@ -72,11 +74,6 @@ fn not_an_integer(element: &AnyElement) -> VectorError {
         name: "actions",
         reason: format!("{element} is not an integer action"),
     }
-}
-
-/// The error of a call on a closed vector.
-fn closed_error() -> PyErr {
-    PyRuntimeError::new_err("the vector is closed; make a new one")
 }
 
 /// The environment ids of a call: each a non-negative integer (its range is the vector's
@@ -185,15 +182,7 @@ impl PyAsyncVector {
     /// The vector, or an error if another Python thread is using it (`recv` waits with the
     /// interpreter released, so waiting for the lock while holding it could deadlock).
     fn lock(&self) -> PyResult<MutexGuard<'_, Pool>> {
-        let guard = match self.inner.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
-            Err(TryLockError::WouldBlock) => {
-                return Err(PyRuntimeError::new_err(
-                    "the vector is being used by another thread; a vector is driven by one thread at a time",
-                ));
-            }
-        };
+        let guard = try_lock_vector(&self.inner, "a vector is driven by one thread at a time")?;
         if matches!(*guard, Pool::Closed) {
             return Err(closed_error());
         }
@@ -537,15 +526,7 @@ impl PyAsyncVector {
     /// Drops the environments and stops their worker threads (after the jobs running end);
     /// later calls raise `RuntimeError`. Closing twice does nothing.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
-        let mut pool = match self.inner.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
-            Err(TryLockError::WouldBlock) => {
-                return Err(PyRuntimeError::new_err(
-                    "the vector is being used by another thread; close it from that thread",
-                ));
-            }
-        };
+        let mut pool = try_lock_vector(&self.inner, "close it when that call returns")?;
         let old = std::mem::replace(&mut *pool, Pool::Closed);
         py.detach(move || drop(old));
         Ok(())

@@ -10,11 +10,9 @@
 
 use std::num::NonZeroUsize;
 
-use rand::Rng;
 use rl_core::corridor::{Corridor, LEFT, RIGHT};
 use rl_core::registry::Registration;
-use rl_core::{Domain, Info, Mode, Seed, TransitionOutcome};
-use rl_spaces::Discrete;
+use rl_core::{Info, Mode, Seed};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     AsyncKernelVector, AsyncSteppedVector, AsyncVector, Autoreset, Batch, KernelVector,
@@ -479,52 +477,13 @@ fn dropping_the_vector_with_work_in_flight_returns() {
     }
 }
 
-/// A corridor whose step panics on the action `LEFT` (a bug in a domain).
-#[derive(Debug, Clone)]
-struct Fragile(Corridor);
-
-impl Domain for Fragile {
-    type State = i64;
-    type Observation = i64;
-    type Action = i64;
-    type ObservationSpace = Discrete;
-    type ActionSpace = Discrete;
-
-    fn observation_space(&self) -> &Discrete {
-        self.0.observation_space()
-    }
-
-    fn action_space(&self) -> &Discrete {
-        self.0.action_space()
-    }
-
-    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> i64 {
-        self.0.initial_state(mode, rng)
-    }
-
-    fn step<R: Rng + ?Sized>(
-        &self,
-        state: &i64,
-        action: &i64,
-        mode: Mode,
-        rng: &mut R,
-    ) -> TransitionOutcome<i64> {
-        assert_ne!(*action, LEFT, "a fragile corridor cannot go left");
-        self.0.step(state, action, mode, rng)
-    }
-
-    fn observe(&self, state: &i64) -> i64 {
-        self.0.observe(state)
-    }
-
-    fn is_terminal(&self, state: &i64) -> bool {
-        self.0.is_terminal(state)
-    }
-}
-
 #[test]
 fn a_panic_inside_an_environment_reaches_the_recv_that_receives_it() {
-    let fragile = Fragile(Corridor::new(6, 0.0).expect("valid"));
+    // A corridor whose step panics on the action `LEFT` (a bug in a domain).
+    let fragile = CorridorWith {
+        panics_on: Some(LEFT),
+        ..CorridorWith::plain(Corridor::new(6, 0.0).expect("valid"))
+    };
     let options = VectorOptions::new().with_threads(non_zero(2));
     let mut vector =
         AsyncSteppedVector::<_, f32>::from_kernel(fragile, non_zero(4), 0, options, non_zero(2))

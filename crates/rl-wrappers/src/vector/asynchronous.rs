@@ -125,6 +125,34 @@ struct Shared<B: Batch> {
     finished_ready: Condvar,
 }
 
+impl<B: Batch> Shared<B> {
+    /// Waits until `wanted` environments are on the completion queue and returns it locked,
+    /// with whether they are there: `false` if one of `workers` ended first (a bug: the jobs
+    /// it held never finish).
+    fn wait_finished(
+        &self,
+        wanted: usize,
+        workers: &[JoinHandle<()>],
+    ) -> (MutexGuard<'_, Finished>, bool) {
+        let mut finished = lock(&self.finished);
+        finished.wanted = wanted;
+        let mut all = true;
+        while finished.queue.len() < wanted {
+            let (guard, timeout) = self
+                .finished_ready
+                .wait_timeout(finished, LIVENESS_CHECK)
+                .unwrap_or_else(PoisonError::into_inner);
+            finished = guard;
+            if timeout.timed_out() && workers.iter().any(JoinHandle::is_finished) {
+                all = false;
+                break;
+            }
+        }
+        finished.wanted = usize::MAX;
+        (finished, all)
+    }
+}
+
 /// Locks `mutex`, whether or not a thread panicked while holding it (every job's panic is
 /// caught inside its slot, so a poisoned lock holds consistent data).
 fn lock<X>(mutex: &Mutex<X>) -> MutexGuard<'_, X> {
@@ -699,21 +727,11 @@ impl<B: Batch> AsyncVector<B> {
         let wanted = self.check_receivable(0)?;
         let shared = &*self.shared;
         {
-            let mut finished = lock(&shared.finished);
-            finished.wanted = wanted;
-            while finished.queue.len() < wanted {
-                let (guard, timeout) = shared
-                    .finished_ready
-                    .wait_timeout(finished, LIVENESS_CHECK)
-                    .unwrap_or_else(PoisonError::into_inner);
-                finished = guard;
-                if timeout.timed_out() && self.workers.iter().any(JoinHandle::is_finished) {
-                    finished.wanted = usize::MAX;
-                    self.interrupted = true;
-                    return Err(VectorError::Interrupted);
-                }
+            let (mut finished, all) = shared.wait_finished(wanted, &self.workers);
+            if !all {
+                self.interrupted = true;
+                return Err(VectorError::Interrupted);
             }
-            finished.wanted = usize::MAX;
             self.env_ids.clear();
             self.env_ids.extend(finished.queue.drain(..wanted));
         }
@@ -770,22 +788,12 @@ impl<B: Batch> AsyncVector<B> {
         }
         let shared = &*self.shared;
         {
-            let mut finished = lock(&shared.finished);
-            finished.wanted = self.in_flight;
-            while finished.queue.len() < self.in_flight {
-                let (guard, timeout) = shared
-                    .finished_ready
-                    .wait_timeout(finished, LIVENESS_CHECK)
-                    .unwrap_or_else(PoisonError::into_inner);
-                finished = guard;
-                if timeout.timed_out() && self.workers.iter().any(JoinHandle::is_finished) {
-                    // A dead worker (a bug): the jobs it held never finish. Take the work
-                    // queue back; what stays in flight is lost with it.
-                    lock(&shared.work).queue.clear();
-                    break;
-                }
+            let (mut finished, all) = shared.wait_finished(self.in_flight, &self.workers);
+            if !all {
+                // A dead worker (a bug): the jobs it held never finish. Take the work queue
+                // back; what stays in flight is lost with it.
+                lock(&shared.work).queue.clear();
             }
-            finished.wanted = usize::MAX;
             finished.queue.clear();
         }
         for (id, pending) in self.pending.iter_mut().enumerate() {
