@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from functools import partial
 from itertools import islice
 
 import gymnasium as gym
@@ -238,7 +239,7 @@ def test_with_every_environment_per_batch_it_is_the_synchronous_vector():
 
 
 def envpool_and_rlrs_answers(make) -> list:
-    """What a pool of CartPole-v1 made by ``make(num_envs, batch_size, num_threads)`` answers
+    """What a pool of CartPole-v1 made by ``make(num_envs=, batch_size=, num_threads=)`` answers
     to EnvPool's calls, in the form both can give (the trajectories differ: EnvPool draws
     from its own generator): the shape of each result, its info's keys and the ids and
     elapsed steps, with their dtypes."""
@@ -258,7 +259,7 @@ def envpool_and_rlrs_answers(make) -> list:
         )
 
     answers = []
-    pool = make(4, 4, 2)
+    pool = make(num_envs=4, batch_size=4, num_threads=2)
     answers.append(shape(pool.reset()))
     answers.append(shape(pool.step(np.zeros(4, dtype=np.int32))))
     answers.append(shape(pool.reset(np.array([2, 0]))))
@@ -270,7 +271,7 @@ def envpool_and_rlrs_answers(make) -> list:
     pool.close()
     # The asynchronous mode, one thread (so that the order is the queue's): a reset of one
     # environment receives the next batch_size results, the first resets still in flight.
-    pool = make(4, 2, 1)
+    pool = make(num_envs=4, batch_size=2, num_threads=1)
     pool.async_reset()
     answers.append(shape(pool.recv()))
     answers.append(shape(pool.reset(np.array([0]))))
@@ -281,30 +282,12 @@ def envpool_and_rlrs_answers(make) -> list:
 
 def test_the_api_answers_as_envpools_does():
     envpool = pytest.importorskip("envpool", reason="envpool is not installed (CI's venv)")
-
-    def envpools(num_envs: int, batch_size: int, num_threads: int):
-        return envpool.make(
-            "CartPole-v1",
-            env_type="gymnasium",
-            num_envs=num_envs,
-            batch_size=batch_size,
-            num_threads=num_threads,
-            seed=0,
-        )
-
-    def ours(num_envs: int, batch_size: int, num_threads: int):
-        return rlrs.make_pool(
-            "CartPole-v1",
-            num_envs=num_envs,
-            batch_size=batch_size,
-            num_threads=num_threads,
-            seed=0,
-        )
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # envpool's own space warnings
-        theirs = envpool_and_rlrs_answers(envpools)
-    assert envpool_and_rlrs_answers(ours) == theirs
+        theirs = envpool_and_rlrs_answers(
+            partial(envpool.make, "CartPole-v1", env_type="gymnasium", seed=0)
+        )
+    assert envpool_and_rlrs_answers(partial(rlrs.make_pool, "CartPole-v1", seed=0)) == theirs
 
 
 def test_bad_input_is_an_error_and_sends_nothing():
