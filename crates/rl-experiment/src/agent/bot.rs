@@ -64,7 +64,7 @@ struct Episode {
 ///
 /// Outside the harness, build it with [`make_agent_for`](super::make_agent_for) and call
 /// [`act_on_state`](Agent::act_on_state) with [`EnvironmentState::of`] the environment at each
-/// step: `examples/babyai_bot.rs` does so to write demonstrations (observations and actions,
+/// step: `examples/babyai_demonstrations.rs` does so to write demonstrations (observations and actions,
 /// one JSON line per step).
 ///
 /// ```

@@ -140,24 +140,12 @@ impl super::Class for CrossingParams {
         4 * super::square(self.size)
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
     fn refuses_see_through_walls(&self) -> bool {
         true
     }
 
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         vec![super::lava_gap::obstacle_mission(self.obstacle_type).to_owned()]
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::Plain
     }
 
     fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {

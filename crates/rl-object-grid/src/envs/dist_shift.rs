@@ -103,16 +103,8 @@ impl super::Class for DistShiftParams {
         true
     }
 
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         vec![MISSION.to_owned()]
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::Plain
     }
 
     fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {

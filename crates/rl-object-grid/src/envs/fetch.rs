@@ -94,10 +94,6 @@ impl super::Class for FetchParams {
         true
     }
 
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         SYNTAX
             .iter()

@@ -181,10 +181,6 @@ impl super::Class for GoToDoorParams {
         true
     }
 
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         crate::object::Color::ALL
             .iter()
@@ -235,10 +231,6 @@ impl super::Class for GoToObjectParams {
 
     fn refuses_see_through_walls(&self) -> bool {
         true
-    }
-
-    fn action_count(&self) -> usize {
-        7
     }
 
     fn missions(&self) -> Vec<String> {

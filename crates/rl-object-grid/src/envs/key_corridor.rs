@@ -84,18 +84,6 @@ impl super::Class for KeyCorridorParams {
         30 * super::square(self.room_size)
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         crate::object::Color::ALL
             .iter()

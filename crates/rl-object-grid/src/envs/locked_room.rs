@@ -136,18 +136,6 @@ impl super::Class for LockedRoomParams {
         10 * self.size as u64
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         let colors = crate::object::Color::ALL;
         colors
@@ -161,10 +149,6 @@ impl super::Class for LockedRoomParams {
                 })
             })
             .collect()
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::Plain
     }
 
     fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {

@@ -117,16 +117,8 @@ impl super::Class for MemoryParams {
         5 * super::square(self.size)
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
     fn refuses_see_through_walls(&self) -> bool {
         true
-    }
-
-    fn action_count(&self) -> usize {
-        7
     }
 
     fn missions(&self) -> Vec<String> {

@@ -170,9 +170,11 @@ pub(crate) enum Rules {
 }
 
 /// One of minigrid's environment classes: everything the domain, its registration and the
-/// catalogue need of it, in one `impl` beside the class's generator. No method has a default,
-/// so that a new class says everything; [`EnvParams`] hands each call to its variant's class
-/// (`with_class!`).
+/// catalogue need of it, in one `impl` beside the class's generator. The four methods with a
+/// default give `MiniGridEnv`'s own defaults (no seeing through walls, the keyword left to the
+/// user, the 7 actions, no extra rules), which a minigrid class also inherits unless it says
+/// otherwise; the others have none, so that a new class says them; [`EnvParams`] hands each
+/// call to its variant's class (`with_class!`).
 pub(crate) trait Class {
     /// The class's name as JSON writes its variant (`door_key`), for messages.
     fn name(&self) -> &'static str;
@@ -183,16 +185,24 @@ pub(crate) trait Class {
     /// minigrid's default `max_steps` (valid parameters).
     fn default_max_steps(&self) -> u64;
     /// Whether the agent sees through walls (no visibility propagation), as the class fixes it.
-    fn see_through_walls(&self) -> bool;
+    fn see_through_walls(&self) -> bool {
+        false
+    }
     /// Whether the class passes `see_through_walls` to `MiniGridEnv` itself, so that its
     /// constructor refuses the keyword.
-    fn refuses_see_through_walls(&self) -> bool;
+    fn refuses_see_through_walls(&self) -> bool {
+        false
+    }
     /// The number of actions.
-    fn action_count(&self) -> usize;
+    fn action_count(&self) -> usize {
+        7
+    }
     /// Every mission the class can give, in the order of the state's mission index.
     fn missions(&self) -> Vec<String>;
     /// The extra rules of the class's `step`.
-    fn rules(&self) -> Rules;
+    fn rules(&self) -> Rules {
+        Rules::Plain
+    }
     /// minigrid's `_gen_grid` of the class, on `builder`.
     fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated;
     /// The documentation its ids' registrations carry: their family (the catalogue page,

@@ -235,24 +235,8 @@ impl super::Class for MultiRoomParams {
         self.max_num_rooms as u64 * 20
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         vec![MISSION.to_owned()]
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::Plain
     }
 
     fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {

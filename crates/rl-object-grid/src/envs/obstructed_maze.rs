@@ -262,18 +262,6 @@ impl super::Class for ObstructedMaze1Params {
         4 * 2 * super::square(ROOM_SIZE)
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         vec![MISSION.to_owned()]
     }
@@ -317,18 +305,6 @@ impl super::Class for ObstructedMazeFullParams {
     fn default_max_steps(&self) -> u64 {
         // Python's integers do not overflow: a cap past u64 is no cap at all.
         (self.num_rooms_visited as u64).saturating_mul(4 * super::square(ROOM_SIZE))
-    }
-
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
     }
 
     fn missions(&self) -> Vec<String> {

@@ -72,24 +72,8 @@ impl super::Class for Playground {
         100
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         vec![String::new()]
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::Plain
     }
 
     fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {

@@ -95,10 +95,6 @@ impl super::Class for PutNearParams {
         true
     }
 
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         let objects: Vec<(crate::object::Color, crate::object::ObjectKind)> =
             crate::object::Color::ALL

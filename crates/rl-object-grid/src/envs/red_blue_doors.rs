@@ -73,18 +73,6 @@ impl super::Class for RedBlueDoorsParams {
         20 * super::square(self.size)
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         vec![MISSION.to_owned()]
     }

@@ -96,18 +96,6 @@ impl super::Class for UnlockTask {
         }
     }
 
-    fn see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        false
-    }
-
-    fn action_count(&self) -> usize {
-        7
-    }
-
     fn missions(&self) -> Vec<String> {
         match self {
             UnlockTask::Unlock => vec![MISSION.to_owned()],

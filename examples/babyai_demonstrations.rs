@@ -2,7 +2,7 @@
 //! `rl run --agent bot` does), then by hand on an environment built by id, writing
 //! demonstrations for imitation learning: one JSON line per step with the observation (image,
 //! direction, mission) and the bot's action. Run it with
-//! `cargo run --release -p rl-examples --example babyai_bot -- [ID] [EPISODES] [FILE.jsonl]`
+//! `cargo run --release -p rl-examples --example babyai_demonstrations -- [ID] [EPISODES] [FILE.jsonl]`
 //! (by default BabyAI-GoToLocal-v0, 20 episodes, demonstrations.jsonl in the current
 //! directory).
 
@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("babyai_bot: {error}");
+            eprintln!("babyai_demonstrations: {error}");
             ExitCode::FAILURE
         }
     }
