@@ -238,6 +238,29 @@ def test_with_every_environment_per_batch_it_is_the_synchronous_vector():
     vector.close()
 
 
+def test_gymnasiums_vector_wrappers_take_the_pool():
+    """A ``VectorEnv`` as EnvPool's pools are: Gymnasium's ``RecordEpisodeStatistics`` over it
+    records the episodes ``SyncVectorEnv`` gives (``reset(seed=...)`` passed through)."""
+    wrapper = gym.wrappers.vector.RecordEpisodeStatistics
+    ours = wrapper(rlrs.make_pool("CartPole-v1", num_envs=4, seed=0))
+    theirs = wrapper(gym.make_vec("CartPole-v1", num_envs=4, vectorization_mode="sync"))
+    ours.reset(seed=3)
+    theirs.reset(seed=3)
+    episodes = 0
+    for _ in range(120):
+        actions = np.ones(4, dtype=np.int64)
+        mine, expected = ours.step(actions)[4], theirs.step(actions)[4]
+        assert ("episode" in mine) == ("episode" in expected)
+        if "episode" in expected:
+            for key in ("r", "l"):
+                assert mine["episode"][key].tolist() == expected["episode"][key].tolist()
+            assert mine["_episode"].tolist() == expected["_episode"].tolist()
+            episodes += int(expected["_episode"].sum())
+    assert episodes > 10
+    ours.close()
+    theirs.close()
+
+
 def envpool_and_rlrs_answers(make) -> list:
     """What a pool of CartPole-v1 made by ``make(num_envs=, batch_size=, num_threads=)`` answers
     to EnvPool's calls, in the form both can give (the trajectories differ: EnvPool draws
