@@ -226,8 +226,10 @@ const LIVENESS_CHECK: Duration = Duration::from_millis(200);
 ///
 /// [`send`](Self::send) refuses, before anything is sent, a different number of actions and
 /// ids, an id out of range, an environment sent twice before its result was received, an
-/// action outside the action space, and a vector not reset yet; [`recv`](Self::recv) refuses
-/// to wait for more results than the environments in flight could give. A failure of an
+/// action outside the action space, and an environment not reset yet;
+/// [`send_reset`](Self::send_reset) refuses ids out of range and environments in flight;
+/// [`recv`](Self::recv) refuses to wait for more results than the environments in flight could
+/// give. A failure of an
 /// environment is an error of the `recv` that receives it; a panic inside one is passed on by
 /// that `recv`, after which the vector refuses to step until [`async_reset`](Self::async_reset).
 ///
@@ -544,13 +546,14 @@ impl<B: Batch> AsyncVector<B> {
     /// first step), so that an action holding an array can be overwritten in place. The
     /// action written must be `Some` and in the action space.
     ///
-    /// Errors, with nothing sent, for an environment never reset (by
-    /// [`async_reset`](Self::async_reset) or [`send_reset`](Self::send_reset):
-    /// [`VectorError::NotStarted`]; EnvPool resets it instead), after a panic ([`VectorError::Interrupted`]), for an id
-    /// out of range ([`VectorError::EnvIdOutOfRange`]), for an environment whose last result
-    /// was not received yet or that is named twice ([`VectorError::AlreadySent`]), for an
-    /// action outside the action space ([`VectorError::InvalidAction`], naming the
-    /// environment) or left `None`, and with `write`'s own error.
+    /// Errors, with nothing sent, after a panic ([`VectorError::Interrupted`]), for an
+    /// environment never reset (by [`async_reset`](Self::async_reset) or
+    /// [`send_reset`](Self::send_reset): [`VectorError::NotStarted`]; EnvPool resets it
+    /// instead), for an id out of range ([`VectorError::EnvIdOutOfRange`]), for an
+    /// environment whose last result was not received yet or that is named twice
+    /// ([`VectorError::AlreadySent`]), for an action outside the action space
+    /// ([`VectorError::InvalidAction`], naming the environment) or left `None`, and with
+    /// `write`'s own error.
     pub fn send_with(
         &mut self,
         env_ids: &[usize],
