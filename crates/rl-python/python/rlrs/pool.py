@@ -304,7 +304,8 @@ class EnvPool(VectorEnv):
         ``i`` is reseeded with ``seed + i`` first (every environment reset only). A
         ``ValueError``, with nothing reset, for both ``env_id`` and a mask, another option,
         a mask that is not ``num_envs`` booleans with one true, ``seed`` with some
-        environments, and as ``send`` refuses ids."""
+        environments or negative (a ``TypeError`` if not an integer), and as ``send`` refuses
+        ids."""
         mask_ids = self._ids_of_reset_mask(options)
         if env_id is not None and mask_ids is not None:
             raise ValueError("pass either env_id or options['reset_mask'], not both")
