@@ -358,8 +358,8 @@ where
             return Err(VectorError::invalid_parameter(
                 "options",
                 format!(
-                    "the asynchronous vector autoresets on the next step only (EnvPool's), not \
-                     {:?}",
+                    "the asynchronous vector autoresets on the next step only, EnvPool's only \
+                     mode, not {:?}: a VectorEnvironment offers the others",
                     options.autoreset()
                 ),
             ));
