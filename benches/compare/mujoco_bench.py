@@ -99,13 +99,12 @@ def envpool_vector(env_id: str, envs: int, threads: int, seconds: float) -> floa
     return result
 
 
-def envpool_async(env_id: str, envs: int, threads: int, seconds: float) -> float:
-    """EnvPool's asynchronous mode: `envs` environments, batches of `envs / 2` (`send` the
-    actions of the batch `recv` returned, by their `env_id`)."""
-    import envpool
-
+def pool_rate(make, env_id: str, envs: int, threads: int, seconds: float) -> float:
+    """Steps per second of EnvPool's asynchronous loop on the pool `make(env_id, num_envs=envs,
+    batch_size=envs / 2, num_threads=threads, seed=0)` makes (EnvPool's or rlrs's): `recv` a
+    batch, `send` its actions by their `env_id`."""
     batch = max(1, envs // 2)
-    pool = envpool.make_gymnasium(env_id, num_envs=envs, batch_size=batch, num_threads=threads, seed=0)
+    pool = make(env_id, num_envs=envs, batch_size=batch, num_threads=threads, seed=0)
     pool.async_reset()
     space = pool.action_space
     rng = np.random.default_rng(0)
@@ -122,29 +121,18 @@ def envpool_async(env_id: str, envs: int, threads: int, seconds: float) -> float
     result = rate(step, seconds)
     pool.close()
     return result
+
+
+def envpool_async(env_id: str, envs: int, threads: int, seconds: float) -> float:
+    """EnvPool's asynchronous mode: `envs` environments, batches of `envs / 2`."""
+    import envpool
+
+    return pool_rate(envpool.make_gymnasium, env_id, envs, threads, seconds)
 
 
 def rlrs_async(env_id: str, envs: int, threads: int, seconds: float) -> float:
-    """rlrs's asynchronous mode (`rlrs.make_pool`), driven as `envpool_async` drives EnvPool's:
-    `envs` environments, batches of `envs / 2`, `threads` worker threads."""
-    batch = max(1, envs // 2)
-    pool = rlrs.make_pool(env_id, num_envs=envs, batch_size=batch, num_threads=threads, seed=0)
-    pool.async_reset()
-    space = pool.action_space
-    rng = np.random.default_rng(0)
-    actions = [rng.uniform(space.low, space.high, size=(batch, *space.shape)).astype(space.dtype) for _ in range(64)]
-    index = [0]
-
-    def step() -> int:
-        for _ in range(10):
-            _, _, _, _, info = pool.recv()
-            pool.send(actions[index[0] % 64], info["env_id"])
-            index[0] += 1
-        return 10 * batch
-
-    result = rate(step, seconds)
-    pool.close()
-    return result
+    """rlrs's asynchronous mode (`rlrs.make_pool`), driven as EnvPool's is."""
+    return pool_rate(rlrs.make_pool, env_id, envs, threads, seconds)
 
 
 def async_table(envs: int, seconds: float, with_envpool: bool) -> None:

@@ -81,7 +81,7 @@ pub(crate) const TARGETS: [Target; 11] = [
     },
     Target {
         name: "async-vector",
-        description: "asynchronous vectors by id (make_async_vector): send with arbitrary actions and ids, recv, async_reset, seed",
+        description: "asynchronous vectors by id (make_async_vector): send with arbitrary actions and ids, recv, async_reset, send_reset of arbitrary ids, seed",
         run: async_vector,
     },
     Target {
@@ -671,15 +671,7 @@ fn async_vector(rng: &mut NumpyGenerator, context: &Context, input: &mut String)
                 let _ = vector.send(&actions, &ids);
             }
             0..=4 => {
-                let ids: Vec<usize> = (0..rng.random_range(0..count.get() + 2))
-                    .map(|_| {
-                        if rng.random_bool(0.9) {
-                            rng.random_range(0..count.get())
-                        } else {
-                            interesting_u64(rng) as usize
-                        }
-                    })
-                    .collect();
+                let ids = arbitrary_env_ids(rng, count.get());
                 let len = if rng.random_bool(0.9) {
                     ids.len()
                 } else {
@@ -700,21 +692,44 @@ fn async_vector(rng: &mut NumpyGenerator, context: &Context, input: &mut String)
             5..=7 => {
                 let _ = write!(input, " recv");
                 // Waits only for jobs sent: a recv that cannot be served is an error at once.
+                // (With every environment per batch, EnvPool's synchronous mode: every one in
+                // flight, however few.)
+                let in_flight = vector.in_flight();
                 if vector.recv().is_ok() {
                     let mut ids = vector.env_ids().to_vec();
                     ids.sort_unstable();
                     ids.dedup();
-                    if ids.len() != batch_size || ids.iter().any(|&id| id >= count.get()) {
+                    let expected = if batch_size == count.get() {
+                        in_flight
+                    } else {
+                        batch_size
+                    };
+                    if ids.len() != expected
+                        || vector.env_ids().len() != expected
+                        || ids.iter().any(|&id| id >= count.get())
+                    {
                         return Err(format!(
-                            "recv gave the ids {:?} for a batch of {batch_size} of {count}",
+                            "recv gave the ids {:?} for a batch of {batch_size} of {count} \
+                             ({in_flight} in flight)",
                             vector.env_ids()
                         ));
                     }
                 }
             }
-            8 => {
+            8 if rng.random_bool(0.5) => {
                 let _ = write!(input, " async_reset");
                 let _ = vector.async_reset(Mode::Training);
+            }
+            8 => {
+                let ids = arbitrary_env_ids(rng, count.get());
+                let _ = write!(input, " send_reset({ids:?})");
+                let in_flight = vector.in_flight();
+                if vector.send_reset(&ids).is_err() && vector.in_flight() != in_flight {
+                    return Err(format!(
+                        "a refused send_reset changed what is in flight: {in_flight} then {}",
+                        vector.in_flight()
+                    ));
+                }
             }
             _ => {
                 let seed = rng.random();
@@ -724,6 +739,20 @@ fn async_vector(rng: &mut NumpyGenerator, context: &Context, input: &mut String)
         }
     }
     Ok(())
+}
+
+/// Environment ids for an asynchronous vector of `count`: up to `count + 1` of them, mostly in
+/// range (so repeated and in flight ones too), sometimes huge.
+fn arbitrary_env_ids(rng: &mut NumpyGenerator, count: usize) -> Vec<usize> {
+    (0..rng.random_range(0..count + 2))
+        .map(|_| {
+            if rng.random_bool(0.9) {
+                rng.random_range(0..count)
+            } else {
+                interesting_u64(rng) as usize
+            }
+        })
+        .collect()
 }
 
 /// A number argument: usually small and valid, sometimes zero, negative, huge or not a number.

@@ -1217,8 +1217,10 @@ class Generator:
 
     def op_pool(self) -> str:
         """EnvPool's asynchronous API (`rlrs.make_pool`): a pool made with good or hostile
-        sizes, then a random run of `async_reset`, `send` (hostile ids and actions, environments
-        in flight sent again), `recv` (with too few in flight), `step`, `reset` and `close`, each
+        sizes, then a random run of `async_reset` (of all or of hostile ids), `send` (hostile ids
+        and actions, environments in flight sent again), `recv` (with too few in flight),
+        `step`, `reset` (of all, of hostile ids, of a hostile `reset_mask`, with a seed) and
+        `close`, each
         call's ordinary exception ignored; sometimes from several threads at once. Kept in one
         operation (a pool left in flight is dropped at its end: its workers must stop)."""
         rng = self.rng
@@ -1257,11 +1259,17 @@ class Generator:
             elif roll < 0.7:
                 calls.append("lambda: P.recv()")
             elif roll < 0.8:
-                calls.append("P.async_reset")
+                calls.append(self.pick(["P.async_reset", f"lambda: P.async_reset({lit(self.pick(ids))})"]))
             elif roll < 0.88:
                 calls.append(f"lambda: P.step(np.stack([sample(P.action_space, {self.seed_value()}) for _ in range({n})]))")
             elif roll < 0.95:
-                calls.append("lambda: P.reset()")
+                mask = self.pick([Expr(f"np.arange({n}) % 2 == 0"), Expr(f"np.zeros({n}, bool)"),
+                                  Expr(f"np.ones({n + 1}, bool)"), [1] * n])
+                calls.append(self.pick([
+                    "lambda: P.reset()", f"lambda: P.reset({lit(self.pick(ids))})",
+                    f"lambda: P.reset(options={{'reset_mask': {lit(mask)}}})",
+                    f"lambda: P.reset(seed={lit(self.pick([self.seed_value(), -1, 2**64]))})",
+                ]))
             else:
                 calls.append("P.close")
         if self.chance(0.25):

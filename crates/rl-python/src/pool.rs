@@ -5,11 +5,11 @@
 //! released.
 
 use std::num::NonZeroUsize;
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::{Mutex, MutexGuard};
 
 use ndarray::{ArrayViewD, Axis, IxDyn};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::ErasedAction;
@@ -21,7 +21,9 @@ use rl_wrappers::vector::{
 };
 
 use crate::convert::{element_from_python, read_any_array};
-use crate::vector::{built_error, info_columns, info_pairs, vector_error};
+use crate::vector::{
+    built_error, closed_error, info_columns, info_pairs, try_lock_vector, vector_error,
+};
 
 /// The asynchronous vector of an id: integer actions for a `Discrete` action space,
 /// `AnyElement`s otherwise; rows of `f64` for an observation space with a float64 Box
@@ -72,11 +74,6 @@ fn not_an_integer(element: &AnyElement) -> VectorError {
         name: "actions",
         reason: format!("{element} is not an integer action"),
     }
-}
-
-/// The error of a call on a closed vector.
-fn closed_error() -> PyErr {
-    PyRuntimeError::new_err("the vector is closed; make a new one")
 }
 
 /// The environment ids of a call: each a non-negative integer (its range is the vector's
@@ -185,15 +182,7 @@ impl PyAsyncVector {
     /// The vector, or an error if another Python thread is using it (`recv` waits with the
     /// interpreter released, so waiting for the lock while holding it could deadlock).
     fn lock(&self) -> PyResult<MutexGuard<'_, Pool>> {
-        let guard = match self.inner.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
-            Err(TryLockError::WouldBlock) => {
-                return Err(PyRuntimeError::new_err(
-                    "the vector is being used by another thread; a vector is driven by one thread at a time",
-                ));
-            }
-        };
+        let guard = try_lock_vector(&self.inner, "a vector is driven by one thread at a time")?;
         if matches!(*guard, Pool::Closed) {
             return Err(closed_error());
         }
@@ -201,34 +190,42 @@ impl PyAsyncVector {
     }
 }
 
-/// The results of the last `recv` of `vector` as new NumPy arrays: observations
-/// `(batch_size, flat_dim)`, rewards, terminated, truncated, the environment ids (`int32`),
-/// and whether some environment reported an info.
-#[allow(clippy::type_complexity)]
-fn results<'py, A: ErasedAction, T: FlatScalar + numpy::Element>(
-    py: Python<'py>,
-    vector: &RegisteredAsyncVector<A, T>,
-) -> PyResult<(
-    Bound<'py, PyArray2<T>>,
+/// What `recv` (and `reset`) return: observations `(rows, flat_dim)`, rewards, terminated,
+/// truncated, the environment ids (`int32`), their episodes' elapsed steps (`int32`, EnvPool's
+/// `elapsed_step`), and whether some environment reported an info.
+type Received<'py> = (
+    Bound<'py, PyAny>,
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<i32>>,
+    Bound<'py, PyArray1<i32>>,
     bool,
-)> {
-    let ids = vector
-        .env_ids()
+);
+
+/// A count or an id as EnvPool's `int32` (never more than `MAX_ENVS` in practice; saturated
+/// otherwise).
+fn as_i32<X: Copy + TryInto<i32>>(values: &[X]) -> Vec<i32> {
+    values
         .iter()
-        .map(|&id| i32::try_from(id).unwrap_or(i32::MAX))
-        .collect::<Vec<_>>();
-    Ok((
-        PyArray2::from_array(py, vector.observations()),
+        .map(|&value| value.try_into().unwrap_or(i32::MAX))
+        .collect()
+}
+
+/// The results of the last `recv` of `vector` as new NumPy arrays ([`Received`]).
+fn results<'py, A: ErasedAction, T: FlatScalar + numpy::Element>(
+    py: Python<'py>,
+    vector: &RegisteredAsyncVector<A, T>,
+) -> Received<'py> {
+    (
+        PyArray2::from_array(py, &vector.observations()).into_any(),
         PyArray1::from_slice(py, vector.rewards()),
         PyArray1::from_slice(py, vector.terminated()),
         PyArray1::from_slice(py, vector.truncated()),
-        PyArray1::from_vec(py, ids),
+        PyArray1::from_vec(py, as_i32(vector.env_ids())),
+        PyArray1::from_vec(py, as_i32(vector.elapsed_steps())),
         vector.infos().iter().any(|info| !info.is_empty()),
-    ))
+    )
 }
 
 #[pymethods]
@@ -456,29 +453,61 @@ impl PyAsyncVector {
         .map_err(vector_error)
     }
 
-    /// Waits (the interpreter released) until `batch_size` environments have finished and
-    /// returns their results as new arrays, in the order they finished:
-    /// `(observations, rewards, terminated, truncated, env_ids, has_infos)`, observations
-    /// `(batch_size, flat_dim)` rows, `env_ids` `int32`, `has_infos` whether some environment
-    /// reported an info (`info_columns` and `infos` then read them).
-    #[allow(clippy::type_complexity)]
-    fn recv<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(
-        Bound<'py, PyAny>,
-        Bound<'py, PyArray1<f64>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray1<i32>>,
-        bool,
-    )> {
+    /// Waits (the interpreter released) until `batch_size` environments have finished (with
+    /// `batch_size == num_envs`, every environment in flight) and returns their results as
+    /// new arrays, in the order they finished (in the order sent when `batch_size ==
+    /// num_envs`): `(observations, rewards, terminated, truncated, env_ids, elapsed_steps,
+    /// has_infos)`, observations `(rows, flat_dim)`, `env_ids` and `elapsed_steps` `int32`,
+    /// `has_infos` whether some environment reported an info (`info_columns` and `infos` then
+    /// read them).
+    fn recv<'py>(&self, py: Python<'py>) -> PyResult<Received<'py>> {
         let mut pool = self.lock()?;
         with_pool!(&mut *pool, vector => {
             py.detach(|| vector.recv()).map_err(vector_error)?;
-            let (observations, rewards, terminated, truncated, ids, infos) = results(py, vector)?;
-            Ok((observations.into_any(), rewards, terminated, truncated, ids, infos))
+            Ok(results(py, vector))
         })
+    }
+
+    /// Resets the environments `env_ids` (a one-dimensional `int64` array) and returns at
+    /// once: their first observations are results of `recv`. A `ValueError`, with nothing
+    /// sent, for an id out of range or an environment in flight or named twice.
+    fn send_reset(&self, env_ids: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let ids = read_ids(&env_ids)?;
+        let mut pool = self.lock()?;
+        with_pool!(&mut *pool, vector => vector.send_reset(&ids)).map_err(vector_error)
+    }
+
+    /// Resets the environments `env_ids` (a one-dimensional `int64` array) and receives, as
+    /// `recv` does: EnvPool's `reset(env_id)`. With nothing sent, a `ValueError` for an id
+    /// out of range or an environment in flight or named twice, a `RuntimeError` if the
+    /// `recv` could never end.
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        env_ids: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Received<'py>> {
+        let ids = read_ids(&env_ids)?;
+        let mut pool = self.lock()?;
+        with_pool!(&mut *pool, vector => {
+            py.detach(|| vector.reset(&ids)).map_err(vector_error)?;
+            Ok(results(py, vector))
+        })
+    }
+
+    /// Reseeds environment `i` with `seed + i` (later draws come from the new generators);
+    /// results not received are discarded, after the jobs running end: reset next.
+    fn seed(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        let mut pool = self.lock()?;
+        with_pool!(&mut *pool, vector => py.detach(|| vector.seed(seed))).map_err(vector_error)
+    }
+
+    /// [`seed`](Self::seed) with the non-negative integer of any size whose 32-bit words,
+    /// least significant first, are `words` (numpy's `SeedSequence` of a Python integer).
+    fn seed_words(&self, py: Python<'_>, words: Vec<u32>) -> PyResult<()> {
+        let seed = rl_core::Seed::from_words(&words);
+        let mut pool = self.lock()?;
+        with_pool!(&mut *pool, vector => py.detach(|| vector.seed_from(&seed)))
+            .map_err(vector_error)
     }
 
     /// The infos of the last `recv` as columns, `{key: (values, mask)}` (one entry per row),
@@ -497,15 +526,7 @@ impl PyAsyncVector {
     /// Drops the environments and stops their worker threads (after the jobs running end);
     /// later calls raise `RuntimeError`. Closing twice does nothing.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
-        let mut pool = match self.inner.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
-            Err(TryLockError::WouldBlock) => {
-                return Err(PyRuntimeError::new_err(
-                    "the vector is being used by another thread; close it from that thread",
-                ));
-            }
-        };
+        let mut pool = try_lock_vector(&self.inner, "close it when that call returns")?;
         let old = std::mem::replace(&mut *pool, Pool::Closed);
         py.detach(move || drop(old));
         Ok(())

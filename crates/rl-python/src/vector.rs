@@ -162,8 +162,25 @@ row_scalar!(f64, "float64", DType::F64);
 row_scalar!(u8, "uint8", DType::U8);
 
 /// The error of a call on a closed vector.
-fn closed_error() -> PyErr {
+pub(crate) fn closed_error() -> PyErr {
     PyRuntimeError::new_err("the vector is closed; make a new one")
+}
+
+/// Locks a vector's `mutex` without waiting (whether or not a call panicked while holding it),
+/// or a `RuntimeError` that says `busy` if another Python thread holds it: a call that runs
+/// with the interpreter released holds the lock, so waiting for it while holding the
+/// interpreter could deadlock.
+pub(crate) fn try_lock_vector<'a, T>(
+    mutex: &'a Mutex<T>,
+    busy: &str,
+) -> PyResult<MutexGuard<'a, T>> {
+    match mutex.try_lock() {
+        Ok(guard) => Ok(guard),
+        Err(TryLockError::Poisoned(poisoned)) => Ok(PoisonError::into_inner(poisoned)),
+        Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(format!(
+            "the vector is being used by another thread; {busy}"
+        ))),
+    }
 }
 
 /// The observation rows' layout of `space` as `rlrs.RustVectorEnv` reads them: batched, with a
@@ -528,15 +545,7 @@ impl PyVector {
     /// interpreter released, so waiting for the lock while holding the interpreter could
     /// deadlock.
     fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
-        let guard = match self.inner.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
-            Err(TryLockError::WouldBlock) => {
-                return Err(PyRuntimeError::new_err(
-                    "the vector is being used by another thread; a vector is driven by one thread at a time",
-                ));
-            }
-        };
+        let guard = try_lock_vector(&self.inner, "a vector is driven by one thread at a time")?;
         if matches!(guard.stepper, Stepper::Closed) {
             return Err(closed_error());
         }
@@ -1313,15 +1322,7 @@ impl PyVector {
     /// Drops the environments at once (their worker threads stop), whatever references to
     /// this object remain; every later call but `close` is a `RuntimeError`. Idempotent.
     fn close(&self) -> PyResult<()> {
-        let mut guard = match self.inner.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => PoisonError::into_inner(poisoned),
-            Err(TryLockError::WouldBlock) => {
-                return Err(PyRuntimeError::new_err(
-                    "the vector is being used by another thread; close it when that call returns",
-                ));
-            }
-        };
+        let mut guard = try_lock_vector(&self.inner, "close it when that call returns")?;
         let stepper = std::mem::replace(&mut guard.stepper, Stepper::Closed);
         drop(guard);
         drop(stepper);

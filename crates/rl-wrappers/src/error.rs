@@ -12,7 +12,8 @@ use rl_core::CoreError;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum VectorError {
-    /// `step` or `reset_ended` was called before the first `reset`.
+    /// `step` or `reset_ended` was called before the first `reset` (or an
+    /// [`AsyncVector`](crate::vector::AsyncVector) was sent an environment never reset).
     #[error("the vector environment was never reset: call reset first")]
     NotStarted,
     /// A panic interrupted the vector's last call: some environments may have stepped and
@@ -111,7 +112,8 @@ pub enum VectorError {
         env_id: usize,
     },
     /// [`AsyncVector::recv`](crate::vector::AsyncVector::recv) waits for `batch_size` results
-    /// but fewer environments are in flight: waiting would never end.
+    /// but fewer environments are in flight (or, with `batch_size` equal to the number of
+    /// environments, none): waiting would never end.
     #[error(
         "recv waits for {batch_size} results but only {in_flight} environments are in flight: send more first"
     )]

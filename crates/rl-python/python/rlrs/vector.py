@@ -37,6 +37,38 @@ _MODES = {
 }
 
 
+class _InfoLayout:
+    """How a vector's infos reach Python in Gymnasium's vector layout (``info[key]`` over the
+    batch, ``info["_key"]`` its mask), with the reference's types of the info entries where the
+    registration (its ``settings``) names them (Gymnasium's MuJoCo ids): each environment's
+    entry converted, and the batch of a key in the dtype SyncVectorEnv's ``_add_info`` gives it
+    (float32 for a float32 entry). Shared by ``RustVectorEnv`` and ``EnvPool``."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.converters = info_converters(settings)
+        self.dtypes = {
+            key: PYTHON_TYPES[kind][1] for key, kind in settings.get("info_types", {}).items()
+        }
+
+    def add(self, info: dict[str, Any], columns: Any, pairs: Any, add_info: Any) -> dict[str, Any]:
+        """``info`` with a call's infos added: its ``columns`` (``{key: (values, mask)}``, the
+        core's columns when every value is a boolean or a number), else each ``(row,
+        env_info)`` of ``pairs()`` through ``add_info`` (Gymnasium's ``_add_info``)."""
+        if columns is not None:
+            for key, (values, mask) in columns.items():
+                dtype = self.dtypes.get(key)
+                if dtype is not None and values.dtype != dtype:
+                    values = values.astype(dtype)
+                info[key] = values
+                info[f"_{key}"] = mask
+            return info
+        for row, env_info in pairs():
+            if self.converters:
+                env_info = typed_info(env_info, self.converters)
+            info = add_info(info, env_info, row)
+        return info
+
+
 def _unflattener(space: spaces.Space):
     """A function from the vector's flat rows (``(n, flatdim)``, float32, laid out as
     ``gymnasium.spaces.flatten`` lays out one element) to the batch Gymnasium's
@@ -341,13 +373,7 @@ class RustVectorEnv(VectorEnv):
         self._mask_info = mask_info(
             info_action_mask, settings, self._core.action_masks, env_id
         )
-        # The reference's types of the info entries, where the registration names them
-        # (Gymnasium's MuJoCo ids): each environment's entry converted, and the batch of a
-        # key in the dtype SyncVectorEnv's _add_info gives it (float32 for a float32 entry).
-        self._info_converters = info_converters(settings)
-        self._info_dtypes = {
-            key: PYTHON_TYPES[kind][1] for key, kind in settings.get("info_types", {}).items()
-        }
+        self._info_layout = _InfoLayout(settings)
         observation_space = space_from_definition(self._core.observation_space_json())
         if core_module == "rlrs._core" and (
             _is_minigrid(env_id, core_module) or env_id.startswith("BabyAI-")
@@ -621,21 +647,12 @@ class RustVectorEnv(VectorEnv):
     ) -> dict[str, Any]:
         """``info`` with the last call's infos (or final infos) added in Gymnasium's layout
         (with ``selected``, the infos of the selected environments only)."""
-        columns = self._core.info_columns(final, selected)
-        if columns is not None:
-            for key, (values, mask) in columns.items():
-                dtype = self._info_dtypes.get(key)
-                if dtype is not None and values.dtype != dtype:
-                    values = values.astype(dtype)
-                info[key] = values
-                info[f"_{key}"] = mask
-            return info
-        pairs = self._core.final_infos() if final else self._core.infos(selected)
-        for i, env_info in pairs:
-            if self._info_converters:
-                env_info = typed_info(env_info, self._info_converters)
-            info = self._add_info(info, env_info, i)
-        return info
+        return self._info_layout.add(
+            info,
+            self._core.info_columns(final, selected),
+            lambda: self._core.final_infos() if final else self._core.infos(selected),
+            self._add_info,
+        )
 
     def _seed_from_np_random(self) -> None:
         """Seeds the environments from a seed drawn from ``np_random`` (seeded from entropy

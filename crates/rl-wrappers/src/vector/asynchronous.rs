@@ -19,7 +19,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use ndarray::Array2;
+use ndarray::{Array2, ArrayView2, s};
 use rl_core::{Domain, DomainStates, Info, Mode, Seed, SteppedStates, Stepping};
 use rl_spaces::{FlatScalar, FlattenSpace, Space};
 
@@ -55,10 +55,16 @@ struct Slot<B: Batch> {
     failure: Option<Failure>,
     /// The panic of its last job, if any.
     panic: Option<Box<dyn Any + Send>>,
+    /// The steps of its episode so far (0 after a reset, autoresets included): EnvPool's
+    /// `elapsed_step`, counted here for every job, received or not.
+    elapsed: u64,
+    /// Whether its last step ended its episode (its next step is an autoreset).
+    ended: bool,
 }
 
 impl<B: Batch> Slot<B> {
-    /// Runs the slot's command on its batch, keeping its failure or its panic.
+    /// Runs the slot's command on its batch, keeping its failure or its panic, and counts
+    /// the episode's steps.
     fn run(&mut self) {
         let Slot {
             batch,
@@ -67,6 +73,8 @@ impl<B: Batch> Slot<B> {
             command,
             failure,
             panic,
+            elapsed,
+            ended,
         } = self;
         let result = catch_unwind(AssertUnwindSafe(|| {
             execute(
@@ -81,6 +89,13 @@ impl<B: Batch> Slot<B> {
         match result {
             Ok(result) => *failure = result.err(),
             Err(payload) => *panic = Some(payload),
+        }
+        if failure.is_none() && panic.is_none() {
+            // A reset, or a step after the episode's end (next-step autoreset), starts an
+            // episode.
+            let restarted = *ended || matches!(command, Command::Reset { .. });
+            *elapsed = if restarted { 0 } else { *elapsed + 1 };
+            *ended = outputs.terminated[0] || outputs.truncated[0];
         }
     }
 }
@@ -108,6 +123,34 @@ struct Shared<B: Batch> {
     work_ready: Condvar,
     finished: Mutex<Finished>,
     finished_ready: Condvar,
+}
+
+impl<B: Batch> Shared<B> {
+    /// Waits until `wanted` environments are on the completion queue and returns it locked,
+    /// with whether they are there: `false` if one of `workers` ended first (a bug: the jobs
+    /// it held never finish).
+    fn wait_finished(
+        &self,
+        wanted: usize,
+        workers: &[JoinHandle<()>],
+    ) -> (MutexGuard<'_, Finished>, bool) {
+        let mut finished = lock(&self.finished);
+        finished.wanted = wanted;
+        let mut all = true;
+        while finished.queue.len() < wanted {
+            let (guard, timeout) = self
+                .finished_ready
+                .wait_timeout(finished, LIVENESS_CHECK)
+                .unwrap_or_else(PoisonError::into_inner);
+            finished = guard;
+            if timeout.timed_out() && workers.iter().any(JoinHandle::is_finished) {
+                all = false;
+                break;
+            }
+        }
+        finished.wanted = usize::MAX;
+        (finished, all)
+    }
 }
 
 /// Locks `mutex`, whether or not a thread panicked while holding it (every job's panic is
@@ -158,11 +201,14 @@ const LIVENESS_CHECK: Duration = Duration::from_millis(200);
 ///   results ([`observations`](Self::observations), [`rewards`](Self::rewards),
 ///   [`terminated`](Self::terminated), [`truncated`](Self::truncated),
 ///   [`infos`](Self::infos)) in the rows of the vector's result buffers, in the order they
-///   finished, with their indices in [`env_ids`](Self::env_ids). With `batch_size` equal to
-///   the number of environments, the rows are in the order the environments were sent (all
-///   of them: [`send`](Self::send) with `0..num_envs` gives the synchronous vector's rows);
+///   finished, with their indices in [`env_ids`](Self::env_ids) and the steps of their
+///   episodes in [`elapsed_steps`](Self::elapsed_steps). With `batch_size` equal to the number
+///   of environments (EnvPool's synchronous mode), `recv` returns every environment in flight,
+///   in the order sent ([`send`](Self::send) with `0..num_envs` gives the synchronous vector's
+///   rows; a send of some environments, their rows only);
 /// - [`async_reset`](Self::async_reset) resets every environment: their first observations
-///   are the next results to receive.
+///   are the next results to receive; [`send_reset`](Self::send_reset) resets some of them
+///   (EnvPool's `reset(env_id)`), leaving the others as they are.
 ///
 /// # Equal to the synchronous vector
 ///
@@ -171,14 +217,19 @@ const LIVENESS_CHECK: Duration = Duration::from_millis(200);
 /// observation of the next episode, reward 0, both flags false), so that its results depend on
 /// its own seed and actions only: bit for bit what the same environment of a
 /// [`VectorEnvironment`](crate::vector::VectorEnvironment) gives with the same seed and actions,
-/// whatever the order the workers finish in. Only [`Autoreset::NextStep`] is offered.
+/// whatever the order the workers finish in, and whichever of its resets were sent on their
+/// own. Only [`Autoreset::NextStep`] is offered: it is EnvPool's only mode (EnvPool 1.2.5
+/// has no same-step autoreset nor a disabled one), and a same-step autoreset would need a
+/// final-observation buffer per environment that no EnvPool caller reads.
 ///
 /// # Errors, never a hang
 ///
 /// [`send`](Self::send) refuses, before anything is sent, a different number of actions and
 /// ids, an id out of range, an environment sent twice before its result was received, an
-/// action outside the action space, and a vector not reset yet; [`recv`](Self::recv) refuses
-/// to wait for more results than the environments in flight could give. A failure of an
+/// action outside the action space, and an environment not reset yet;
+/// [`send_reset`](Self::send_reset) refuses ids out of range and environments in flight;
+/// [`recv`](Self::recv) refuses to wait for more results than the environments in flight could
+/// give. A failure of an
 /// environment is an error of the `recv` that receives it; a panic inside one is passed on by
 /// that `recv`, after which the vector refuses to step until [`async_reset`](Self::async_reset).
 ///
@@ -216,7 +267,8 @@ pub struct AsyncVector<B: Batch> {
     len: usize,
     batch_size: usize,
     mode: Mode,
-    started: bool,
+    /// Per environment, whether it was reset since the vector was built.
+    started: Vec<bool>,
     /// Set when a received job panicked: the vector refuses to step until a reset.
     interrupted: bool,
     /// Per environment, whether it was sent and its result not received yet.
@@ -227,12 +279,14 @@ pub struct AsyncVector<B: Batch> {
     /// when `batch_size` is every environment).
     sent_at: Vec<u64>,
     sends: u64,
-    /// The results of the last `recv`, one row per environment received.
+    /// The results of the last `recv`, one row per environment received (the first
+    /// `env_ids.len()` rows of each buffer, which has `batch_size`).
     observations: Array2<B::Scalar>,
     rewards: Vec<f64>,
     terminated: Vec<bool>,
     truncated: Vec<bool>,
     infos: Vec<Info>,
+    elapsed_steps: Vec<u64>,
     env_ids: Vec<usize>,
 }
 
@@ -304,8 +358,8 @@ where
             return Err(VectorError::invalid_parameter(
                 "options",
                 format!(
-                    "the asynchronous vector autoresets on the next step only (EnvPool's), not \
-                     {:?}",
+                    "the asynchronous vector autoresets on the next step only, EnvPool's only \
+                     mode, not {:?}: a VectorEnvironment offers the others",
                     options.autoreset()
                 ),
             ));
@@ -354,6 +408,8 @@ where
                     },
                     failure: None,
                     panic: None,
+                    elapsed: 0,
+                    ended: false,
                 }))
             })
             .collect::<Result<Box<[_]>, VectorError>>()?;
@@ -377,7 +433,7 @@ where
             len,
             batch_size,
             mode: Mode::Training,
-            started: false,
+            started: vec![false; len],
             interrupted: false,
             pending: vec![false; len],
             in_flight: 0,
@@ -388,6 +444,7 @@ where
             terminated: vec![false; batch_size],
             truncated: vec![false; batch_size],
             infos: vec![Info::new(); batch_size],
+            elapsed_steps: vec![0; batch_size],
             env_ids: Vec::with_capacity(batch_size),
         };
         for index in 0..threads {
@@ -420,7 +477,7 @@ impl<B: Batch> AsyncVector<B> {
             };
         }
         self.mode = mode;
-        self.started = true;
+        self.started.fill(true);
         self.interrupted = false;
         self.pending.fill(true);
         for (i, sent_at) in self.sent_at.iter_mut().enumerate() {
@@ -438,13 +495,25 @@ impl<B: Batch> AsyncVector<B> {
     ///
     /// [`VectorEnvironment::seed`]: crate::vector::VectorEnvironment::seed
     pub fn seed(&mut self, seed: u64) -> Result<(), VectorError> {
+        self.seed_from(&Seed::from(seed))
+    }
+
+    /// [`seed`](Self::seed) with a [`Seed`] of any size (Gymnasium's `reset(seed=10**30)`):
+    /// environment `i` gets `seed + i`. An error, with nothing reseeded (but the results not
+    /// received discarded), where an environment cannot take its seed.
+    pub fn seed_from(&mut self, seed: &Seed) -> Result<(), VectorError> {
         self.drain();
-        let seed = Seed::from(seed);
-        for (i, slot) in self.shared.slots.iter().enumerate() {
-            lock(slot)
-                .batch
-                .seed(std::slice::from_ref(&Some(seed.plus(i as u64))))
+        for check in [true, false] {
+            for (i, slot) in self.shared.slots.iter().enumerate() {
+                let seeds = [Some(seed.plus(i as u64))];
+                let mut slot = lock(slot);
+                if check {
+                    slot.batch.check_seeds(&seeds)
+                } else {
+                    slot.batch.seed(&seeds)
+                }
                 .map_err(|(index, source)| VectorError::Environment { index, source })?;
+            }
         }
         Ok(())
     }
@@ -477,22 +546,27 @@ impl<B: Batch> AsyncVector<B> {
     /// first step), so that an action holding an array can be overwritten in place. The
     /// action written must be `Some` and in the action space.
     ///
-    /// Errors, with nothing sent, before the first [`async_reset`](Self::async_reset)
-    /// ([`VectorError::NotStarted`]), after a panic ([`VectorError::Interrupted`]), for an id
-    /// out of range ([`VectorError::EnvIdOutOfRange`]), for an environment whose last result
-    /// was not received yet or that is named twice ([`VectorError::AlreadySent`]), for an
-    /// action outside the action space ([`VectorError::InvalidAction`], naming the
-    /// environment) or left `None`, and with `write`'s own error.
+    /// Errors, with nothing sent, after a panic ([`VectorError::Interrupted`]), for an
+    /// environment never reset (by [`async_reset`](Self::async_reset) or
+    /// [`send_reset`](Self::send_reset): [`VectorError::NotStarted`]; EnvPool resets it
+    /// instead), for an id out of range ([`VectorError::EnvIdOutOfRange`]), for an
+    /// environment whose last result was not received yet or that is named twice
+    /// ([`VectorError::AlreadySent`]), for an action outside the action space
+    /// ([`VectorError::InvalidAction`], naming the environment) or left `None`, and with
+    /// `write`'s own error.
     pub fn send_with(
         &mut self,
         env_ids: &[usize],
         mut write: impl FnMut(usize, &mut Option<B::Action>) -> Result<(), VectorError>,
     ) -> Result<(), VectorError> {
-        if !self.started {
-            return Err(VectorError::NotStarted);
-        }
         if self.interrupted {
             return Err(VectorError::Interrupted);
+        }
+        if env_ids
+            .iter()
+            .any(|&id| self.started.get(id).is_some_and(|started| !started))
+        {
+            return Err(VectorError::NotStarted);
         }
         self.mark_pending(env_ids)?;
         let step = Command::Step {
@@ -525,13 +599,63 @@ impl<B: Batch> AsyncVector<B> {
             }
             slot.command = step;
         }
+        self.dispatch(env_ids);
+        Ok(())
+    }
+
+    /// Resets the environments `env_ids` on the workers, in the mode of the last
+    /// [`async_reset`](Self::async_reset) (training before the first), and returns at once:
+    /// their first observations are results to [`recv`](Self::recv), as EnvPool's
+    /// `reset(env_id)` sends them. The other environments are left as they are, in flight or
+    /// not; an environment reset this way may be [`send`](Self::send) once its first
+    /// observation is received, even before the first `async_reset`.
+    ///
+    /// Errors, with nothing sent, after a panic ([`VectorError::Interrupted`]: reset every
+    /// environment with `async_reset`), for an id out of range
+    /// ([`VectorError::EnvIdOutOfRange`]), and for an environment whose last result was not
+    /// received yet or that is named twice ([`VectorError::AlreadySent`]: EnvPool leaves
+    /// resetting an environment in flight undefined).
+    pub fn send_reset(&mut self, env_ids: &[usize]) -> Result<(), VectorError> {
+        if self.interrupted {
+            return Err(VectorError::Interrupted);
+        }
+        self.mark_pending(env_ids)?;
+        let reset = Command::Reset {
+            mode: self.mode,
+            which: Resets::All,
+        };
+        for &id in env_ids {
+            lock(&self.shared.slots[id]).command = reset;
+            self.started[id] = true;
+        }
+        self.dispatch(env_ids);
+        Ok(())
+    }
+
+    /// [`send_reset`](Self::send_reset), then [`recv`](Self::recv): EnvPool's
+    /// `reset(env_id)`. With `batch_size` equal to the number of environments and nothing
+    /// else in flight, the results are the first observations of `env_ids`, in that order;
+    /// otherwise they are the first `batch_size` results to finish, whichever environments
+    /// they are (EnvPool's, which leaves the asynchronous case undefined).
+    ///
+    /// Errors as `send_reset` does, and, with nothing sent, if the `recv` would wait for
+    /// more results than the environments in flight could give
+    /// ([`VectorError::NotEnoughInFlight`]).
+    pub fn reset(&mut self, env_ids: &[usize]) -> Result<(), VectorError> {
+        self.check_receivable(env_ids.len())?;
+        self.send_reset(env_ids)?;
+        self.recv()
+    }
+
+    /// Records the environments `env_ids`, just marked pending with their commands written,
+    /// as sent (in this order) and puts them on the work queue.
+    fn dispatch(&mut self, env_ids: &[usize]) {
         for &id in env_ids {
             self.sent_at[id] = self.sends;
             self.sends += 1;
         }
         self.in_flight += env_ids.len();
         self.enqueue(env_ids.iter().copied());
-        Ok(())
     }
 
     /// Marks the environments `env_ids` pending, or, with none marked, the error of the first
@@ -570,48 +694,55 @@ impl<B: Batch> AsyncVector<B> {
         }
     }
 
+    /// The number of results the next [`recv`](Self::recv) returns with `extra` more
+    /// environments in flight, or the error [`VectorError::NotEnoughInFlight`] if it would
+    /// wait for more than they could give: `batch_size`, or with `batch_size` equal to the
+    /// number of environments (EnvPool's synchronous mode), every environment in flight.
+    fn check_receivable(&self, extra: usize) -> Result<usize, VectorError> {
+        let in_flight = self.in_flight + extra;
+        let wanted = if self.batch_size == self.len {
+            in_flight.min(self.batch_size)
+        } else {
+            self.batch_size
+        };
+        if wanted == 0 || in_flight < wanted {
+            return Err(VectorError::NotEnoughInFlight {
+                batch_size: self.batch_size,
+                in_flight,
+            });
+        }
+        Ok(wanted)
+    }
+
     /// Waits until `batch_size` environments have finished and puts their results in the
-    /// result buffers (row `k` for environment [`env_ids()[k]`](Self::env_ids)), in the order
-    /// they finished (with `batch_size` equal to the number of environments, in the order
-    /// they were sent). The environments received may be sent again.
+    /// first rows of the result buffers (row `k` for environment
+    /// [`env_ids()[k]`](Self::env_ids)), in the order they finished. With `batch_size` equal
+    /// to the number of environments (EnvPool's synchronous mode) it waits for every
+    /// environment in flight instead, however few, and the rows come in the order the
+    /// environments were sent (or reset). The environments received may be sent again.
     ///
-    /// Errors, at once, if fewer than `batch_size` environments are in flight
+    /// Errors, at once, if fewer environments are in flight than it waits for, or none
     /// ([`VectorError::NotEnoughInFlight`]: waiting would never end); if an environment
     /// received failed ([`VectorError::Environment`]; the others' results are in their rows);
     /// if a worker thread ended ([`VectorError::Interrupted`], a bug). A panic inside a
     /// received environment is passed on once every row is written.
     pub fn recv(&mut self) -> Result<(), VectorError> {
-        if self.in_flight < self.batch_size {
-            return Err(VectorError::NotEnoughInFlight {
-                batch_size: self.batch_size,
-                in_flight: self.in_flight,
-            });
-        }
+        let wanted = self.check_receivable(0)?;
         let shared = &*self.shared;
         {
-            let mut finished = lock(&shared.finished);
-            finished.wanted = self.batch_size;
-            while finished.queue.len() < self.batch_size {
-                let (guard, timeout) = shared
-                    .finished_ready
-                    .wait_timeout(finished, LIVENESS_CHECK)
-                    .unwrap_or_else(PoisonError::into_inner);
-                finished = guard;
-                if timeout.timed_out() && self.workers.iter().any(JoinHandle::is_finished) {
-                    finished.wanted = usize::MAX;
-                    self.interrupted = true;
-                    return Err(VectorError::Interrupted);
-                }
+            let (mut finished, all) = shared.wait_finished(wanted, &self.workers);
+            if !all {
+                self.interrupted = true;
+                return Err(VectorError::Interrupted);
             }
-            finished.wanted = usize::MAX;
             self.env_ids.clear();
-            self.env_ids.extend(finished.queue.drain(..self.batch_size));
+            self.env_ids.extend(finished.queue.drain(..wanted));
         }
         if self.batch_size == self.len {
             let sent_at = &self.sent_at;
             self.env_ids.sort_unstable_by_key(|&id| sent_at[id]);
         }
-        self.in_flight -= self.batch_size;
+        self.in_flight -= wanted;
         let mut failure = None;
         let mut panic = None;
         for (row, &id) in self.env_ids.iter().enumerate() {
@@ -629,6 +760,7 @@ impl<B: Batch> AsyncVector<B> {
             self.truncated[row] = outputs.truncated[0];
             // Moved, not cloned: the slot's next job writes its own info.
             self.infos[row] = std::mem::take(&mut outputs.infos[0]);
+            self.elapsed_steps[row] = slot.elapsed;
             failure = failure.or(slot.failure.take());
             panic = panic.or(slot.panic.take());
         }
@@ -643,7 +775,11 @@ impl<B: Batch> AsyncVector<B> {
     }
 
     /// [`send`](Self::send), then [`recv`](Self::recv): EnvPool's `step(action, env_id)`.
+    ///
+    /// Errors as they do; if the `recv` would wait for more results than the environments in
+    /// flight could give ([`VectorError::NotEnoughInFlight`]), before anything is sent.
     pub fn step(&mut self, actions: &[B::Action], env_ids: &[usize]) -> Result<(), VectorError> {
+        self.check_receivable(env_ids.len())?;
         self.send(actions, env_ids)?;
         self.recv()
     }
@@ -655,22 +791,12 @@ impl<B: Batch> AsyncVector<B> {
         }
         let shared = &*self.shared;
         {
-            let mut finished = lock(&shared.finished);
-            finished.wanted = self.in_flight;
-            while finished.queue.len() < self.in_flight {
-                let (guard, timeout) = shared
-                    .finished_ready
-                    .wait_timeout(finished, LIVENESS_CHECK)
-                    .unwrap_or_else(PoisonError::into_inner);
-                finished = guard;
-                if timeout.timed_out() && self.workers.iter().any(JoinHandle::is_finished) {
-                    // A dead worker (a bug): the jobs it held never finish. Take the work
-                    // queue back; what stays in flight is lost with it.
-                    lock(&shared.work).queue.clear();
-                    break;
-                }
+            let (mut finished, all) = shared.wait_finished(self.in_flight, &self.workers);
+            if !all {
+                // A dead worker (a bug): the jobs it held never finish. Take the work queue
+                // back; what stays in flight is lost with it.
+                lock(&shared.work).queue.clear();
             }
-            finished.wanted = usize::MAX;
             finished.queue.clear();
         }
         for (id, pending) in self.pending.iter_mut().enumerate() {
@@ -731,31 +857,38 @@ impl<B: Batch> AsyncVector<B> {
     }
 
     /// The observations of the last [`recv`](Self::recv), one row per environment received
-    /// (`batch_size` rows; all zero before the first).
-    pub fn observations(&self) -> &Array2<B::Scalar> {
-        &self.observations
+    /// (`batch_size` rows, fewer after a partial synchronous `recv`; none before the first).
+    pub fn observations(&self) -> ArrayView2<'_, B::Scalar> {
+        self.observations.slice(s![..self.env_ids.len(), ..])
     }
 
     /// The rewards of the last [`recv`](Self::recv) (0 for a reset, autoresets included).
     pub fn rewards(&self) -> &[f64] {
-        &self.rewards
+        &self.rewards[..self.env_ids.len()]
     }
 
     /// Whether each received environment's episode terminated on its step.
     pub fn terminated(&self) -> &[bool] {
-        &self.terminated
+        &self.terminated[..self.env_ids.len()]
     }
 
     /// Whether each received environment's episode was truncated on its step. Both flags may
     /// be `true`; termination then wins.
     pub fn truncated(&self) -> &[bool] {
-        &self.truncated
+        &self.truncated[..self.env_ids.len()]
     }
 
     /// The info each received environment reported on its step or reset (empty for a domain
     /// that reports none).
     pub fn infos(&self) -> &[Info] {
-        &self.infos
+        &self.infos[..self.env_ids.len()]
+    }
+
+    /// The steps each received environment's episode has taken (EnvPool's `elapsed_step`):
+    /// 0 for a reset's first observation, autoresets included, `n` on the `n`-th step, the
+    /// one that ends the episode included.
+    pub fn elapsed_steps(&self) -> &[u64] {
+        &self.elapsed_steps[..self.env_ids.len()]
     }
 }
 
@@ -780,7 +913,6 @@ impl<B: Batch> fmt::Debug for AsyncVector<B> {
             .field("batch_size", &self.batch_size)
             .field("threads", &self.workers.len())
             .field("in_flight", &self.in_flight)
-            .field("started", &self.started)
             .finish_non_exhaustive()
     }
 }

@@ -35,6 +35,8 @@ pub(crate) struct CorridorWith {
     pub(crate) cap: Option<u64>,
     /// Each reset reports its first cell as `info["start"]` ([`Domain::reset_info`]).
     pub(crate) reports_start: bool,
+    /// A step with this action panics (a bug in a domain).
+    pub(crate) panics_on: Option<i64>,
 }
 
 impl CorridorWith {
@@ -46,6 +48,7 @@ impl CorridorWith {
             one_pass_masks: false,
             cap: None,
             reports_start: false,
+            panics_on: None,
         }
     }
 }
@@ -76,6 +79,7 @@ impl Domain for CorridorWith {
         mode: Mode,
         rng: &mut R,
     ) -> TransitionOutcome<i64> {
+        assert_ne!(Some(*action), self.panics_on, "a fragile corridor");
         let mut outcome = self.corridor.step(state, action, mode, rng);
         if self.reports_cell {
             outcome.info.insert("cell", outcome.next_state);
