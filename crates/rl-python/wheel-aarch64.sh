@@ -23,9 +23,9 @@
 #      host's pip with `--platform manylinux_2_X_aarch64 --only-binary=:all:` (no source build).
 # 4. Installs the rlrs wheel fresh into target/rl-aarch64/rlrs/ (pip checks that its tags fit
 #    an aarch64 CPython 3.11), checks under qemu that the interpreter is aarch64, that `rlrs` is
-#    imported from there with an aarch64 extension module, then runs the
-#    package's tests as wheel.sh does (from a copy of the tests
-#    outside the source tree, with no cargo or rustc on PATH) under qemu-aarch64, but for one
+#    imported from there with an aarch64 extension module, then runs the package's tests as
+#    wheel.sh does (the benchmarks' driver's included; from a copy of the tests outside the
+#    source tree, with no cargo or rustc on PATH) under qemu-aarch64, but for one
 #    test that needs an RLIMIT_AS, which qemu-user does not enforce (named below). Child
 #    processes: `sys.executable` is a small script that starts the same Python under qemu, and
 #    the aarch64 ffmpeg that imageio-ffmpeg ships (Gymnasium's RecordVideo) runs under qemu
