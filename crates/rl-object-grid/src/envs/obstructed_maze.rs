@@ -275,17 +275,11 @@ impl super::Class for ObstructedMaze1Params {
     }
 
     fn documentation(&self) -> Documentation {
-        Documentation::new(
-            "MiniGrid-ObstructedMaze",
-            &[
-                include_str!("obstructed_maze.md"),
-                super::MINIGRID_DOCUMENTATION,
-            ],
-        )
+        documentation()
     }
 
     fn task(&self) -> &'static str {
-        "pick up the blue ball behind locked, hidden and blocked doors"
+        TASK
     }
 }
 
@@ -320,16 +314,24 @@ impl super::Class for ObstructedMazeFullParams {
     }
 
     fn documentation(&self) -> Documentation {
-        Documentation::new(
-            "MiniGrid-ObstructedMaze",
-            &[
-                include_str!("obstructed_maze.md"),
-                super::MINIGRID_DOCUMENTATION,
-            ],
-        )
+        documentation()
     }
 
     fn task(&self) -> &'static str {
-        "pick up the blue ball behind locked, hidden and blocked doors"
+        TASK
     }
 }
+
+/// The documentation both classes' ids carry: one family, one page.
+fn documentation() -> Documentation {
+    Documentation::new(
+        "MiniGrid-ObstructedMaze",
+        &[
+            include_str!("obstructed_maze.md"),
+            super::MINIGRID_DOCUMENTATION,
+        ],
+    )
+}
+
+/// What the agent has to do in both classes.
+const TASK: &str = "pick up the blue ball behind locked, hidden and blocked doors";
