@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The Python package rlrs, tested as users install it (`cargo xtask python`, CI's `python` step):
 #
-# 1. wheel.sh: builds the abi3 manylinux2014 wheel and the sdist (maturin with its zig linker,
-#    dev profile), installs the wheel into a fresh virtualenv and runs the package's pytest
-#    suite against it with no cargo or rustc on PATH. That is the suite's one run: the tests
-#    run against the wheel as shipped, the benchmarks' driver (`rlrs._core.RustDriver`, in every
-#    build) included, not against a second, `maturin develop` build.
-# 2. Installs that wheel into the developers' virtualenv (below) and runs there what needs the
-#    repository around it: the test that docs/python-api.md is current, and a slice of
-#    FUZZ_OPERATIONS operations (3,000 unless set) of the fuzz target (fuzz/fuzz_rlrs.py,
-#    driver included; any finding fails; docs/fuzzing.md gives the longer runs).
+# 1. wheel.sh: builds the abi3 wheel and the sdist (dev profile, the host's linker: it reuses
+#    what `cargo test` compiled), installs the wheel into the developers' virtualenv (below;
+#    RL_WHEEL_TEST_VENV), over whatever rlrs was there, and runs the package's pytest suite
+#    against it with no cargo or rustc on PATH. That is the suite's one run: the tests run
+#    against the wheel as built, the benchmarks' driver (`rlrs._core.RustDriver`, in every
+#    build) included, not against a second, `maturin develop` build. (The manylinux2014 wheel
+#    users get, linked by zig and tested in a fresh virtualenv, is
+#    `RLRS_WHEEL_PROFILE=release bash crates/rl-python/wheel.sh`.)
+# 2. Runs, in that virtualenv with that wheel, what needs the repository around it: the test
+#    that docs/python-api.md is current, and a slice of FUZZ_OPERATIONS operations (3,000
+#    unless set) of the fuzz target (fuzz/fuzz_rlrs.py, driver included; any finding fails;
+#    docs/fuzzing.md gives the longer runs).
 # 3. examples/python-domain/test.sh: the example of a domain written in Rust outside the
 #    workspace, built as a package of its own (maturin develop, debug, same target directory)
 #    and tested with pytest.
@@ -31,19 +34,8 @@ venv="$target_dir/rl-python-venv"
 # The developers' virtualenv with the pinned packages (venv.sh; CI's step `venv` made it already).
 bash "$crate_dir/venv.sh"
 
-echo "ci.sh: the wheel, and the package's tests against it (wheel.sh)"
-bash "$crate_dir/wheel.sh"
-
-# The wheel wheel.sh just built and tested, for this machine.
-version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$workspace_dir/Cargo.toml" | head -n 1)"
-wheels=("$target_dir"/wheels/dev/rlrs-"$version"-cp310-abi3-manylinux*_"$(uname -m)".whl)
-if [ ! -f "${wheels[0]}" ]; then
-    echo "ci.sh: wheel.sh left no $(uname -m) wheel in $target_dir/wheels/dev" >&2
-    exit 1
-fi
-echo "ci.sh: installing $(basename "${wheels[0]}") into $venv"
-"$venv/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check --no-deps \
-    --force-reinstall "${wheels[0]}"
+echo "ci.sh: the wheel, and the package's tests against it in $venv (wheel.sh)"
+RL_WHEEL_TEST_VENV="$venv" bash "$crate_dir/wheel.sh"
 
 echo "ci.sh: docs/python-api.md is current"
 "$venv/bin/python" "$crate_dir/api_page.py" --check

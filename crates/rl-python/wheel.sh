@@ -3,17 +3,25 @@
 #
 #     bash crates/rl-python/wheel.sh [--build-only] [--target TRIPLE]
 #
-# 1. In a tools virtualenv (target/rl-wheel-tools: maturin and ziglang, pinned below), builds an
-#    abi3 wheel for manylinux2014 (glibc 2.17 and later, so any Linux of the last decade) with
-#    maturin's zig linker, and a source distribution, into target/wheels/PROFILE/ (dev or
-#    release, below: the two profiles' wheels have the same file name, so each has its own
-#    directory and a CI run never replaces a release wheel with an unoptimised one).
-# 2. Makes a fresh virtualenv (target/rl-wheel-test-venv, removed and made again on every run),
-#    installs the wheel and the pinned test packages into it, and runs the package's pytest
-#    suite against the installed wheel with a PATH that has no cargo or rustc on it (the script
-#    checks that neither is found, and that `rlrs` is imported from the virtualenv, not from
-#    the source tree), the tests of the benchmarks' driver (`rlrs._core.RustDriver`, in every
-#    build) included.
+# 1. In a tools virtualenv (target/rl-wheel-tools: maturin, and ziglang for the manylinux2014
+#    builds, pinned below), builds an abi3 wheel and a source distribution into
+#    target/wheels/PROFILE/ (dev or release, below: the two profiles' wheels may have the same
+#    file name, so each has its own directory and a CI run never replaces a release wheel with
+#    an unoptimised one). A release wheel, and any wheel for another machine, is a manylinux2014
+#    wheel (glibc 2.17 and later, so any Linux of the last decade), linked by maturin's zig
+#    linker. A dev wheel for this machine is linked by the host's own linker and tagged
+#    `linux_ARCH` (for this machine's glibc): that build is the one CI makes, because it reuses
+#    what `cargo test` already compiled for the host (zig builds for an explicit target, in a
+#    target directory of its own, so every dependency is compiled again: 55 s of a cold CI).
+# 2. Installs the wheel and the pinned test packages into a fresh virtualenv
+#    (target/rl-wheel-test-venv, removed and made again on every run), or into the existing
+#    virtualenv RL_WHEEL_TEST_VENV names (CI passes the developers' virtualenv of venv.sh, which
+#    has the same pins, rather than downloading and unpacking them a second time: 26 s of a cold
+#    CI; the wheel is reinstalled over whatever rlrs was there, then pip checks its
+#    requirements), and runs the package's pytest suite against the installed wheel with a PATH
+#    that has no cargo or rustc on it (the script checks that neither is found, and that `rlrs`
+#    is imported from the virtualenv, not from the source tree), the tests of the benchmarks'
+#    driver (`rlrs._core.RustDriver`, in every build) included.
 # 3. Checks that the source distribution holds the Rust crates the package builds from.
 #
 # --build-only stops after step 1 (no virtualenv, no PyPI but for the tools on the first run).
@@ -25,7 +33,8 @@
 #
 # CI (`cargo xtask ci`) builds the wheel in the dev profile (`--profile dev`, unoptimised: it
 # tests the packaging, not the speed) to stay within its time, into target/wheels/dev/. A
-# release wheel, as published, into target/wheels/release/:
+# release wheel, as published (manylinux2014, zig), tested in a fresh virtualenv, into
+# target/wheels/release/:
 #
 #     RLRS_WHEEL_PROFILE=release bash crates/rl-python/wheel.sh
 #
@@ -42,7 +51,7 @@ python="${PYTHON:-python3}"
 profile="${RLRS_WHEEL_PROFILE:-dev}"
 tools="$target_dir/rl-wheel-tools"
 out="$target_dir/wheels/$profile"
-venv="$target_dir/rl-wheel-test-venv"
+venv="${RL_WHEEL_TEST_VENV:-$target_dir/rl-wheel-test-venv}"
 
 build_only=0
 host_triple="$(uname -m)-unknown-linux-gnu"
@@ -84,6 +93,17 @@ target_args=()
 if [ "$triple" != "$host_triple" ]; then
     target_args=(--target "$triple")
 fi
+# manylinux2014 through zig for the wheels users get and for other machines; the host's linker
+# for CI's dev wheel (see the header).
+if [ "$profile" = release ] || [ "$triple" != "$host_triple" ]; then
+    linking=(--zig --compatibility manylinux2014)
+    tag=manylinux2014
+    tag_glob=manylinux
+else
+    linking=(--compatibility linux)
+    tag=linux
+    tag_glob=linux
+fi
 if [ "$build_only" -eq 0 ] && [ "$triple" != "$host_triple" ]; then
     echo "wheel.sh: the $arch wheel cannot be tested on this $(uname -m) machine by wheel.sh: add --build-only (wheel-aarch64.sh builds and tests the aarch64 wheel under qemu-user)" >&2
     exit 2
@@ -93,33 +113,42 @@ if command -v rustup > /dev/null && ! rustup target list --installed | grep -qx 
     exit 1
 fi
 
-tool_pins=(maturin==1.16.0 ziglang==0.17.1)
+tool_pins=(maturin==1.16.0)
+if [ "$tag" = manylinux2014 ]; then
+    tool_pins+=(ziglang==0.17.1)
+fi
 test_pins=(gymnasium==1.4.0 numpy==2.4.6 pytest==9.2.0 pytest-xdist==3.8.0 minigrid==3.2.0 pygame-ce==2.5.8 moviepy==2.2.1 mujoco==4.0.0 imageio==2.38.1)
 
 if [ ! -x "$tools/bin/python" ]; then
     echo "wheel.sh: creating the tools virtualenv $tools"
     "$python" -m venv "$tools"
 fi
+# The stamp lists the pins installed, one per line: a dev build after a release build needs
+# nothing more.
 stamp="$tools/.rl-wheel-pins"
-if [ "$(cat "$stamp" 2>/dev/null || true)" != "${tool_pins[*]}" ]; then
-    echo "wheel.sh: installing ${tool_pins[*]}"
-    "$tools/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check "${tool_pins[@]}"
-    echo "${tool_pins[*]}" > "$stamp"
+missing=()
+for pin in "${tool_pins[@]}"; do
+    grep -qxF "$pin" "$stamp" 2> /dev/null || missing+=("$pin")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "wheel.sh: installing ${missing[*]}"
+    "$tools/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check "${missing[@]}"
+    printf '%s\n' "${missing[@]}" >> "$stamp"
 fi
 
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$workspace_dir/Cargo.toml" | head -n 1)"
 # Only this target's wheel is replaced: the other machine's wheel of the same profile stays.
 rm -f "$out"/rlrs-"$version"-*_"$arch".whl "$out"/rlrs-"$version".tar.gz
-echo "wheel.sh: building the abi3 manylinux2014 $arch wheel ($profile profile) and the sdist into $out"
+echo "wheel.sh: building the abi3 $tag $arch wheel ($profile profile) and the sdist into $out"
 (
     cd "$crate_dir"
-    PATH="$tools/bin:$PATH" "$tools/bin/maturin" build --quiet --zig --compatibility manylinux2014 \
+    PATH="$tools/bin:$PATH" "$tools/bin/maturin" build --quiet "${linking[@]}" \
         ${target_args[@]+"${target_args[@]}"} --profile "$profile" --out "$out"
     PATH="$tools/bin:$PATH" "$tools/bin/maturin" sdist --out "$out"
 )
-wheels=("$out"/rlrs-"$version"-cp310-abi3-manylinux*_"$arch".whl)
+wheels=("$out"/rlrs-"$version"-cp310-abi3-"$tag_glob"*_"$arch".whl)
 if [ ! -f "${wheels[0]}" ]; then
-    echo "wheel.sh: no abi3 manylinux2014 $arch wheel in $out:" >&2
+    echo "wheel.sh: no abi3 $tag $arch wheel in $out:" >&2
     ls "$out" >&2
     exit 1
 fi
@@ -130,10 +159,25 @@ if [ "$build_only" -eq 1 ]; then
     exit 0
 fi
 
-echo "wheel.sh: a fresh virtualenv $venv with the wheel"
-rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check "$wheel" "${test_pins[@]}"
+pip=("$venv/bin/python" -m pip --disable-pip-version-check)
+if [ -n "${RL_WHEEL_TEST_VENV:-}" ]; then
+    if [ ! -x "$venv/bin/python" ]; then
+        echo "wheel.sh: RL_WHEEL_TEST_VENV=$venv is not a virtualenv (no bin/python)" >&2
+        exit 1
+    fi
+    echo "wheel.sh: the wheel in the virtualenv $venv (RL_WHEEL_TEST_VENV)"
+    # The wheel replaces whatever rlrs is there (a `maturin develop` build, an older wheel);
+    # then its requirements and the test pins are resolved as in a fresh virtualenv, which
+    # installs nothing where they are met, and pip checks the whole environment.
+    "${pip[@]}" install --quiet --no-compile --no-deps --force-reinstall "$wheel"
+    "${pip[@]}" install --quiet --no-compile "$wheel" "${test_pins[@]}"
+    "${pip[@]}" check
+else
+    echo "wheel.sh: a fresh virtualenv $venv with the wheel"
+    rm -rf "$venv"
+    "$python" -m venv "$venv"
+    "${pip[@]}" install --quiet --no-compile "$wheel" "${test_pins[@]}"
+fi
 
 # The package's tests against the installed wheel, with no Rust toolchain to be found: only the
 # virtualenv's and the system's own directories on PATH, and from a directory outside the

@@ -214,17 +214,17 @@ pub(crate) static STEPS: [Step; 12] = [
     },
     Step {
         name: "python",
-        summary: "bash crates/rl-python/ci.sh (the abi3 manylinux2014 wheel of rlrs and its sdist, \
-                  built by wheel.sh with maturin's zig linker; the package's tests run against \
-                  the wheel installed into a fresh virtualenv with no cargo or rustc on PATH; \
-                  then the API page check, a fuzz slice and the example domain package of \
-                  examples/python-domain)",
+        summary: "bash crates/rl-python/ci.sh (the abi3 wheel of rlrs for this machine and its \
+                  sdist, built by wheel.sh in the dev profile from what the test step compiled; \
+                  the package's tests run against the wheel installed into target/rl-python-venv \
+                  with no cargo or rustc on PATH; then the API page check, a fuzz slice and the \
+                  example domain package of examples/python-domain)",
         action: Action::Script {
             path: "crates/rl-python/ci.sh",
         },
         remedy: "run 'bash crates/rl-python/ci.sh' and fix the failing test (the wheels are in \
-                 target/wheels/dev, the virtualenvs are target/rl-wheel-test-venv for the tests \
-                 and target/rl-python-venv for the rest; the first run needs PyPI)",
+                 target/wheels/dev, the virtualenv is target/rl-python-venv; the first run needs \
+                 PyPI)",
     },
 ];
 
