@@ -11,8 +11,8 @@ use rand::SeedableRng;
 use rl_spaces::{FlatScalar, FlattenSpace, RowLayout};
 
 use crate::{
-    BatchStates, BatchStep, ConstraintSet, CoreError, Domain, Info, Memory, Mode, NumpyGenerator,
-    check_batch_lengths,
+    BatchStates, BatchStep, ConstraintSet, CoreError, Domain, Info, KernelScratch, Memory, Mode,
+    NumpyGenerator, check_batch_lengths,
 };
 
 /// The states of a batch of episodes of the typed domain `D`, in one `Vec`, with the domain
@@ -127,11 +127,13 @@ mod sealed {
     impl<D: crate::Domain> Sealed for super::ByStep<D> {}
 }
 
-/// Stepping by the domain's structure-of-arrays kernel ([`BatchStep::step_batch`]), which steps
-/// every state (a discarded one too: its contract allows any state) and reports no infos, so a
-/// kernel pays nothing for them.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ByKernel;
+/// Stepping by the domain's structure-of-arrays kernel ([`BatchStep::step_batch_with`]), which
+/// steps every state (a discarded one too: its contract allows any state) and reports no infos,
+/// so a kernel pays nothing for them. It keeps the kernel's scratch space between steps.
+#[derive(Debug, Clone, Default)]
+pub struct ByKernel {
+    scratch: KernelScratch,
+}
 
 impl<D: BatchStep> Stepping<D> for ByKernel {
     const REPORTS_INFOS: bool = false;
@@ -154,7 +156,8 @@ impl<D: BatchStep> Stepping<D> for ByKernel {
         _: Option<&[bool]>,
         _: Option<&mut [Info]>,
     ) -> Result<(), (usize, CoreError)> {
-        domain.step_batch(
+        domain.step_batch_with(
+            &mut self.scratch,
             states,
             actions,
             mode,

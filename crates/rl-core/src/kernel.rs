@@ -6,7 +6,7 @@
 
 use rl_spaces::{FlatScalar, FlattenSpace};
 
-use crate::{BatchStep, DeterministicTransitions, Domain, Mode, NumpyGenerator};
+use crate::{BatchStep, DeterministicTransitions, Domain, KernelScratch, Mode, NumpyGenerator};
 
 /// The number of states a block kernel steps together: its lanes. A block's arrays fit the
 /// processor's first-level cache with room to spare.
@@ -126,8 +126,12 @@ pub trait BlockStep:
     DeterministicTransitions<ObservationSpace: FlattenSpace, Observation: AsRef<[f32]>> + Sync
 {
     /// A block of [`BLOCK`] states in local arrays (columns of the states' fields, the lanes'
-    /// actions and any intermediate values), which nothing else can point into.
-    type Lanes: Default;
+    /// actions and any intermediate values), which nothing else can point into. A caller that
+    /// steps a batch again and again keeps them between calls
+    /// ([`BatchStep::step_batch_with`]), so that they are made (zeroed) once rather than at every
+    /// call; a lane beyond a partial block's length may hold any earlier block's values, which
+    /// the scaffold discards.
+    type Lanes: Default + Send + 'static;
 
     /// Puts `state` and `action` into lane `lane` (below [`BLOCK`]) of `lanes`.
     fn load(
@@ -150,6 +154,13 @@ pub trait BlockStep:
 
     /// The state of lane `lane` (below [`BLOCK`]).
     fn store(&self, lanes: &Self::Lanes, lane: usize) -> Self::State;
+}
+
+/// A block kernel's lanes and their results: its scratch space ([`KernelScratch`]).
+#[derive(Default)]
+struct Lanes<L> {
+    lanes: L,
+    results: LaneResults,
 }
 
 impl<K: BlockStep> BatchStep for K {
@@ -180,7 +191,37 @@ impl<K: BlockStep> BatchStep for K {
         if batch.states.len() < SMALL_BATCH {
             batch.step_each(self);
         } else {
-            step_blocks(self, batch);
+            // Lanes of this call only (on the stack: no allocation).
+            step_blocks(self, batch, &mut Lanes::default());
+        }
+    }
+
+    /// As [`step_batch`](BatchStep::step_batch), with the lanes kept in `scratch`.
+    #[inline]
+    fn step_batch_with<T: FlatScalar>(
+        &self,
+        scratch: &mut KernelScratch,
+        states: &mut [K::State],
+        actions: &[K::Action],
+        mode: Mode,
+        _rngs: &mut [NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        let batch = Batch::cut(
+            self,
+            states,
+            actions,
+            mode,
+            rewards,
+            terminated,
+            observations,
+        );
+        if batch.states.len() < SMALL_BATCH {
+            batch.step_each(self);
+        } else {
+            step_blocks(self, batch, scratch.get_or_default::<Lanes<K::Lanes>>());
         }
     }
 }
@@ -261,7 +302,7 @@ where
     /// [`step_blocks`], so that each compiles the whole of it, the kernel's block step
     /// included, for its own instructions.
     #[inline(always)]
-    fn step_blocks_inline(self, kernel: &K) {
+    fn step_blocks_inline(self, kernel: &K, lanes: &mut Lanes<K::Lanes>) {
         if self.width == 0 {
             // No rows to cut the observations into: nothing for blocks to gain either.
             return self.step_each(kernel);
@@ -275,8 +316,7 @@ where
             observations,
             width,
         } = self;
-        let mut lanes = K::Lanes::default();
-        let mut results = LaneResults::default();
+        let Lanes { lanes, results } = lanes;
         let blocks = states
             .chunks_mut(BLOCK)
             .zip(actions.chunks(BLOCK))
@@ -285,14 +325,14 @@ where
             .zip(observations.chunks_mut(width * BLOCK));
         for ((((states, actions), rewards), terminated), rows) in blocks {
             for (lane, (state, action)) in states.iter().zip(actions).enumerate() {
-                kernel.load(&mut lanes, lane, state, action);
+                kernel.load(lanes, lane, state, action);
             }
-            kernel.step_block(&mut lanes, states.len(), mode, &mut results);
+            kernel.step_block(lanes, states.len(), mode, results);
             // One loop per output, each simple enough to be vectorised; the rows are written
             // from the states stored a whole block earlier, not from ones just stored (which a
             // load would have to wait on).
             for (lane, state) in states.iter_mut().enumerate() {
-                *state = kernel.store(&lanes, lane);
+                *state = kernel.store(lanes, lane);
             }
             let len = states.len();
             rewards.copy_from_slice(&results.rewards[..len]);
@@ -342,28 +382,44 @@ fn wrong_row_length(values: usize, row: usize) -> ! {
 /// the processor has is picked at run time (by the `multiversion` crate, which checks the
 /// processor's features before it calls a version built for them).
 #[multiversion::multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
-fn step_blocks<K: BlockStep, T: FlatScalar>(kernel: &K, batch: Batch<'_, K, T>) {
-    batch.step_blocks_inline(kernel);
+fn step_blocks<K: BlockStep, T: FlatScalar>(
+    kernel: &K,
+    batch: Batch<'_, K, T>,
+    lanes: &mut Lanes<K::Lanes>,
+) {
+    batch.step_blocks_inline(kernel, lanes);
 }
 
 /// [`Batch::step_blocks_inline`] compiled for AVX2 where the processor has it (for the default
 /// target elsewhere), for [`check_block_kernel`].
 #[multiversion::multiversion(targets("x86_64+avx2"))]
-fn step_blocks_avx2<K: BlockStep, T: FlatScalar>(kernel: &K, batch: Batch<'_, K, T>) {
-    batch.step_blocks_inline(kernel);
+fn step_blocks_avx2<K: BlockStep, T: FlatScalar>(
+    kernel: &K,
+    batch: Batch<'_, K, T>,
+    lanes: &mut Lanes<K::Lanes>,
+) {
+    batch.step_blocks_inline(kernel, lanes);
 }
 
 /// [`Batch::step_blocks_inline`] compiled for AVX-512 where the processor has it (for the
 /// default target elsewhere), for [`check_block_kernel`].
 #[multiversion::multiversion(targets("x86_64+avx512f"))]
-fn step_blocks_avx512<K: BlockStep, T: FlatScalar>(kernel: &K, batch: Batch<'_, K, T>) {
-    batch.step_blocks_inline(kernel);
+fn step_blocks_avx512<K: BlockStep, T: FlatScalar>(
+    kernel: &K,
+    batch: Batch<'_, K, T>,
+    lanes: &mut Lanes<K::Lanes>,
+) {
+    batch.step_blocks_inline(kernel, lanes);
 }
 
 /// [`Batch::step_blocks_inline`] compiled for the default target only, for
 /// [`check_block_kernel`].
-fn step_blocks_default<K: BlockStep, T: FlatScalar>(kernel: &K, batch: Batch<'_, K, T>) {
-    batch.step_blocks_inline(kernel);
+fn step_blocks_default<K: BlockStep, T: FlatScalar>(
+    kernel: &K,
+    batch: Batch<'_, K, T>,
+    lanes: &mut Lanes<K::Lanes>,
+) {
+    batch.step_blocks_inline(kernel, lanes);
 }
 
 /// The instruction sets [`check_block_kernel`] compiles a kernel for (each where the processor
@@ -413,11 +469,12 @@ where
             &mut written.terminated,
             &mut written.observations,
         );
+        let lanes = &mut Lanes::default();
         match index {
-            0 => step_blocks_default(kernel, batch),
-            1 => step_blocks_avx2(kernel, batch),
-            2 => step_blocks_avx512(kernel, batch),
-            _ => step_blocks(kernel, batch),
+            0 => step_blocks_default(kernel, batch, lanes),
+            1 => step_blocks_avx2(kernel, batch, lanes),
+            2 => step_blocks_avx512(kernel, batch, lanes),
+            _ => step_blocks(kernel, batch, lanes),
         }
         written.compare(&expected, width).map_err(|difference| {
             format!("the {name} version of the block kernel differs from the step: {difference}")

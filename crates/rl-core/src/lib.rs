@@ -91,7 +91,9 @@ pub use rand;
 pub use rl_spaces::numpy_random;
 pub use rl_spaces::{NumpyGenerator, SeedSequence};
 
-pub use batch::{BatchStates, BatchStep, BoxedBatchStates, ErasedAction, check_batch_lengths};
+pub use batch::{
+    BatchStates, BatchStep, BoxedBatchStates, ErasedAction, KernelScratch, check_batch_lengths,
+};
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
 };

@@ -212,7 +212,7 @@ fn cartpole_kernel_replays_every_step_and_every_trace() {
         let mut replay = Replay {
             name,
             domain: CartPole::new(params).expect("valid parameters"),
-            stepping: ByKernel,
+            stepping: ByKernel::default(),
             state_of: |state, _| CartPoleState::from_array(state.try_into().expect("4 values")),
             values_of: |state| state.to_array().to_vec(),
         };
@@ -231,7 +231,7 @@ fn mountain_car_kernel_replays_every_step_and_every_trace() {
     let mut replay = Replay {
         name,
         domain: MountainCar::new(params).expect("valid parameters"),
-        stepping: ByKernel,
+        stepping: ByKernel::default(),
         state_of: |state, _| MountainCarState {
             position: state[0],
             velocity: state[1],
