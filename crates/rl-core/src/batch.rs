@@ -162,9 +162,8 @@ pub trait BatchStep: Domain + Sync {
     /// and again (a vector's share of environments) and keeps `scratch` for the kernel between
     /// its calls. The results are [`step_batch`](Self::step_batch)'s, bit for bit. A block
     /// kernel ([`BlockStep`](crate::BlockStep)) keeps its lanes there, made once instead of at
-    /// every call: a vector cut into 16 shares for two threads made them 16 times per step,
-    /// which cost it about a tenth of its speed against one share. The default ignores
-    /// `scratch`.
+    /// every call (a vector cut into shares for its threads made them once per share at
+    /// every step). The default ignores `scratch`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn step_batch_with<T: FlatScalar>(
@@ -195,6 +194,17 @@ pub trait BatchStep: Domain + Sync {
 /// ([`BatchStep::step_batch_with`]): empty until the kernel's first call puts its own there
 /// (one allocation), then reused. A clone is empty: the space holds nothing the results depend
 /// on.
+///
+/// ```
+/// use rl_core::KernelScratch;
+///
+/// let mut scratch = KernelScratch::default();
+/// *scratch.get_or_default::<u32>() += 1;
+/// assert_eq!(*scratch.get_or_default::<u32>(), 1); // kept
+/// assert_eq!(*scratch.clone().get_or_default::<u32>(), 0); // a clone is empty
+/// assert_eq!(*scratch.get_or_default::<u64>(), 0); // another type replaces it
+/// assert_eq!(*scratch.get_or_default::<u32>(), 0);
+/// ```
 #[derive(Default)]
 pub struct KernelScratch(Option<Box<dyn Any + Send>>);
 

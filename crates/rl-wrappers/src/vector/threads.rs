@@ -617,11 +617,9 @@ const WINDOW: Duration = Duration::from_millis(8);
 /// The fewest steps of a window ([`WINDOW`]): with steps of milliseconds, a worker's lost time
 /// slice (or any one slow step) is then a small share of the window.
 const WINDOW_STEPS: u32 = 16;
-/// The fewest counted steps a block of a timing, or a stay found losing, is judged on. With
-/// steps of milliseconds (MuJoCo's), a block of [`BLOCK`] is one counted step, and one step
-/// slowed by something else on the machine (a worker descheduled once) ended a stay with the
-/// workers and started a timing, whose steps on the calling thread alone cost more than the
-/// hiccup did.
+/// The fewest counted steps a block of a timing is judged on. With steps of milliseconds
+/// (MuJoCo's), a block of [`BLOCK`] was one counted step, so that one step slowed by something
+/// else on the machine (a worker descheduled once) could decide a timing.
 const MIN_STEPS: u32 = 4;
 /// How many times the last timing's own duration (of time inside the steps) the steps first run
 /// the way found faster before the two ways are timed again; each timing that finds the same
@@ -646,9 +644,9 @@ const BLOCKS: u32 = 16;
 /// faster. So the steps are timed both ways now and then, in alternating blocks of [`BLOCK`]
 /// (so that both ways meet the same load), and the faster way, by the mean time per step, runs
 /// until the next timing ([`STAY_PER_TIMING`]), or, with the workers, until the steps of a
-/// [`WINDOW`] take longer than the timing found the calling thread alone takes. Only the time inside the steps counts; resets and seeds run the
-/// current way, untimed. The results are the same either way: each chunk steps its own
-/// environments.
+/// [`WINDOW`] take longer than the timing found the calling thread alone takes. Only the time
+/// inside the steps counts; resets and seeds run the current way, untimed. The results are the
+/// same either way: each chunk steps its own environments.
 #[derive(Debug)]
 struct Pace {
     /// Whether the steps run on the calling thread alone.
