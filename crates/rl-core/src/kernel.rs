@@ -188,12 +188,8 @@ impl<K: BlockStep> BatchStep for K {
             terminated,
             observations,
         );
-        if batch.states.len() < SMALL_BATCH {
-            batch.step_each(self);
-        } else {
-            // Lanes of this call only (on the stack: no allocation).
-            step_blocks(self, batch, &mut Lanes::default());
-        }
+        // Lanes of this call only (on the stack: no allocation).
+        batch.step(self, None);
     }
 
     /// As [`step_batch`](BatchStep::step_batch), with the lanes kept in `scratch`.
@@ -218,11 +214,7 @@ impl<K: BlockStep> BatchStep for K {
             terminated,
             observations,
         );
-        if batch.states.len() < SMALL_BATCH {
-            batch.step_each(self);
-        } else {
-            step_blocks(self, batch, scratch.get_or_default::<Lanes<K::Lanes>>());
-        }
+        batch.step(self, Some(scratch));
     }
 }
 
@@ -278,6 +270,19 @@ where
             terminated,
             observations,
             width,
+        }
+    }
+
+    /// Steps the states: one by one below [`SMALL_BATCH`], else in blocks, with the lanes kept
+    /// in `scratch` if there is one, else with lanes of this call only.
+    #[inline]
+    fn step(self, kernel: &K, scratch: Option<&mut KernelScratch>) {
+        if self.states.len() < SMALL_BATCH {
+            self.step_each(kernel);
+        } else if let Some(scratch) = scratch {
+            step_blocks(kernel, self, scratch.get_or_default::<Lanes<K::Lanes>>());
+        } else {
+            step_blocks(kernel, self, &mut Lanes::default());
         }
     }
 
