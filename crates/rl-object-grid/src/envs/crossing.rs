@@ -43,8 +43,12 @@ enum River {
     Horizontal(i32),
 }
 
-impl CrossingParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for CrossingParams {
+    fn name(&self) -> &'static str {
+        "crossing"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.side("size", self.size, 5);
         check.odd("size", self.size);
         check.at_least("num_crossings", self.num_crossings, 1);
@@ -55,7 +59,23 @@ impl CrossingParams {
         );
     }
 
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * super::square(self.size)
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![super::lava_gap::obstacle_mission(self.obstacle_type).to_owned()]
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (width, height) = (self.size as i32, self.size as i32);
         b.grid.wall_rect(0, 0, width, height);
         b.set_agent(Position::new(1, 1), Direction::Right);
@@ -120,36 +140,6 @@ impl CrossingParams {
             b.put(position, Cell::EMPTY);
         }
         Ok(())
-    }
-}
-
-impl super::Class for CrossingParams {
-    fn name(&self) -> &'static str {
-        "crossing"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
-    }
-
-    fn grid_size(&self) -> (usize, usize) {
-        (self.size, self.size)
-    }
-
-    fn default_max_steps(&self) -> u64 {
-        4 * super::square(self.size)
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        true
-    }
-
-    fn missions(&self) -> Vec<String> {
-        vec![super::lava_gap::obstacle_mission(self.obstacle_type).to_owned()]
-    }
-
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
     }
 
     fn documentation(&self) -> Documentation {

@@ -43,8 +43,12 @@ impl Default for DistShiftParams {
     }
 }
 
-impl DistShiftParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for DistShiftParams {
+    fn name(&self) -> &'static str {
+        "dist_shift"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.side("width", self.width, 7);
         check.side("height", self.height, 4);
         check.start(
@@ -56,35 +60,6 @@ impl DistShiftParams {
         check.direction("agent_start_dir", self.agent_start_dir);
         check.at_least("strip2_row", self.strip2_row, 1);
         check.at_most("strip2_row", self.strip2_row, self.height.saturating_sub(2));
-    }
-
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let (width, height) = (self.width as i32, self.height as i32);
-        b.grid.wall_rect(0, 0, width, height);
-        b.put(Position::new(width - 2, 1), Cell::GOAL);
-        for i in 0..width - 6 {
-            b.put(Position::new(3 + i, 1), Cell::LAVA);
-            b.put(Position::new(3 + i, self.strip2_row as i32), Cell::LAVA);
-        }
-        match self.agent_start_pos {
-            Some(start) => {
-                b.set_agent(start_position(start), start_direction(self.agent_start_dir))
-            }
-            None => {
-                b.place_agent(None, None, true, None)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl super::Class for DistShiftParams {
-    fn name(&self) -> &'static str {
-        "dist_shift"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -107,8 +82,23 @@ impl super::Class for DistShiftParams {
         vec![MISSION.to_owned()]
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.width as i32, self.height as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        b.put(Position::new(width - 2, 1), Cell::GOAL);
+        for i in 0..width - 6 {
+            b.put(Position::new(3 + i, 1), Cell::LAVA);
+            b.put(Position::new(3 + i, self.strip2_row as i32), Cell::LAVA);
+        }
+        match self.agent_start_pos {
+            Some(start) => {
+                b.set_agent(start_position(start), start_direction(self.agent_start_dir))
+            }
+            None => {
+                b.place_agent(None, None, true, None)?;
+            }
+        }
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

@@ -30,12 +30,28 @@ impl Default for DoorKeyParams {
     }
 }
 
-impl DoorKeyParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for DoorKeyParams {
+    fn name(&self) -> &'static str {
+        "door_key"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.side("size", self.size, 5);
     }
 
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        10 * super::square(self.size)
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (width, height) = (self.size as i32, self.size as i32);
         b.grid.wall_rect(0, 0, width, height);
         b.put(Position::new(width - 2, height - 2), Cell::GOAL);
@@ -55,32 +71,6 @@ impl DoorKeyParams {
             None,
         )?;
         Ok(())
-    }
-}
-
-impl super::Class for DoorKeyParams {
-    fn name(&self) -> &'static str {
-        "door_key"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
-    }
-
-    fn grid_size(&self) -> (usize, usize) {
-        (self.size, self.size)
-    }
-
-    fn default_max_steps(&self) -> u64 {
-        10 * super::square(self.size)
-    }
-
-    fn missions(&self) -> Vec<String> {
-        vec![MISSION.to_owned()]
-    }
-
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
     }
 
     fn documentation(&self) -> Documentation {

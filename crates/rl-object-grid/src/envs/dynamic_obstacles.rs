@@ -42,17 +42,6 @@ impl Default for DynamicObstaclesParams {
 }
 
 impl DynamicObstaclesParams {
-    pub(crate) fn check(&self, check: &mut Check) {
-        check.side("size", self.size, 4);
-        check.start(
-            "agent_start_pos",
-            self.agent_start_pos,
-            self.size,
-            self.size,
-        );
-        check.direction("agent_start_dir", self.agent_start_dir);
-    }
-
     /// minigrid's obstacle count: `n_obstacles` if at most `size / 2 + 1`, else `size / 2`
     /// (both divisions in floating point, then truncated).
     pub(crate) fn obstacle_count(&self) -> usize {
@@ -61,31 +50,6 @@ impl DynamicObstaclesParams {
         } else {
             self.size / 2
         }
-    }
-
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let (width, height) = (self.size as i32, self.size as i32);
-        b.grid.wall_rect(0, 0, width, height);
-        b.put(Position::new(width - 2, height - 2), Cell::GOAL);
-        match self.agent_start_pos {
-            Some(start) => {
-                b.set_agent(start_position(start), start_direction(self.agent_start_dir))
-            }
-            None => {
-                b.place_agent(None, None, true, None)?;
-            }
-        }
-        for _ in 0..self.obstacle_count() {
-            let position = b.place_obj(
-                Some(Cell::ball(Color::Blue)),
-                None,
-                None,
-                |_| false,
-                Some(100),
-            )?;
-            b.obstacles.push(position);
-        }
-        Ok(())
     }
 }
 
@@ -126,8 +90,15 @@ impl super::Class for DynamicObstaclesParams {
         "dynamic_obstacles"
     }
 
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
+    fn check_parameters(&self, check: &mut Check) {
+        check.side("size", self.size, 4);
+        check.start(
+            "agent_start_pos",
+            self.agent_start_pos,
+            self.size,
+            self.size,
+        );
+        check.direction("agent_start_dir", self.agent_start_dir);
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -158,8 +129,29 @@ impl super::Class for DynamicObstaclesParams {
         super::Rules::DynamicObstacles
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        b.put(Position::new(width - 2, height - 2), Cell::GOAL);
+        match self.agent_start_pos {
+            Some(start) => {
+                b.set_agent(start_position(start), start_direction(self.agent_start_dir))
+            }
+            None => {
+                b.place_agent(None, None, true, None)?;
+            }
+        }
+        for _ in 0..self.obstacle_count() {
+            let position = b.place_obj(
+                Some(Cell::ball(Color::Blue)),
+                None,
+                None,
+                |_| false,
+                Some(100),
+            )?;
+            b.obstacles.push(position);
+        }
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

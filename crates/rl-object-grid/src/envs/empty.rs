@@ -37,8 +37,12 @@ impl Default for EmptyParams {
     }
 }
 
-impl EmptyParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for EmptyParams {
+    fn name(&self) -> &'static str {
+        "empty"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.side("size", self.size, 4);
         check.start(
             "agent_start_pos",
@@ -47,31 +51,6 @@ impl EmptyParams {
             self.size,
         );
         check.direction("agent_start_dir", self.agent_start_dir);
-    }
-
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let (width, height) = (self.size as i32, self.size as i32);
-        b.grid.wall_rect(0, 0, width, height);
-        b.put(Position::new(width - 2, height - 2), Cell::GOAL);
-        match self.agent_start_pos {
-            Some(start) => {
-                b.set_agent(start_position(start), start_direction(self.agent_start_dir))
-            }
-            None => {
-                b.place_agent(None, None, true, None)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl super::Class for EmptyParams {
-    fn name(&self) -> &'static str {
-        "empty"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -94,8 +73,19 @@ impl super::Class for EmptyParams {
         vec![MISSION.to_owned()]
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        b.put(Position::new(width - 2, height - 2), Cell::GOAL);
+        match self.agent_start_pos {
+            Some(start) => {
+                b.set_agent(start_position(start), start_direction(self.agent_start_dir))
+            }
+            None => {
+                b.place_agent(None, None, true, None)?;
+            }
+        }
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

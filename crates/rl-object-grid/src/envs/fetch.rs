@@ -39,43 +39,14 @@ impl Default for FetchParams {
     }
 }
 
-impl FetchParams {
-    pub(crate) fn check(&self, check: &mut Check) {
-        check.side("size", self.size, 4);
-        check.objects("num_objs", self.num_objs, self.size, self.size);
-    }
-
-    /// Generates the grid; the object to fetch is `task.object` and the mission index
-    /// `syntax * 12 + colour * 2 + (0 key, 1 ball)`.
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let (width, height) = (self.size as i32, self.size as i32);
-        b.grid.wall_rect(0, 0, width, height);
-        let mut objects = Vec::with_capacity(self.num_objs);
-        while objects.len() < self.num_objs {
-            let kind = [ObjectKind::Key, ObjectKind::Ball][b.rand_elem(2)];
-            let color = Color::NAMES_ORDER[b.rand_elem(6)];
-            let object = Cell::object(kind, color);
-            b.place_obj(Some(object), None, None, |_| false, None)?;
-            objects.push(object);
-        }
-        b.place_agent(None, None, true, None)?;
-        let target = objects[b.rand_elem(objects.len())];
-        let syntax = b.rand_elem(SYNTAX.len());
-        b.task.object = target;
-        b.mission = (syntax * 12
-            + usize::from(target.color().index()) * 2
-            + usize::from(target.kind() == ObjectKind::Ball)) as u16;
-        Ok(())
-    }
-}
-
 impl super::Class for FetchParams {
     fn name(&self) -> &'static str {
         "fetch"
     }
 
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
+    fn check_parameters(&self, check: &mut Check) {
+        check.side("size", self.size, 4);
+        check.objects("num_objs", self.num_objs, self.size, self.size);
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -111,8 +82,27 @@ impl super::Class for FetchParams {
         super::Rules::Fetch
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    /// Generates the grid; the object to fetch is `task.object` and the mission index
+    /// `syntax * 12 + colour * 2 + (0 key, 1 ball)`.
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        let mut objects = Vec::with_capacity(self.num_objs);
+        while objects.len() < self.num_objs {
+            let kind = [ObjectKind::Key, ObjectKind::Ball][b.rand_elem(2)];
+            let color = Color::NAMES_ORDER[b.rand_elem(6)];
+            let object = Cell::object(kind, color);
+            b.place_obj(Some(object), None, None, |_| false, None)?;
+            objects.push(object);
+        }
+        b.place_agent(None, None, true, None)?;
+        let target = objects[b.rand_elem(objects.len())];
+        let syntax = b.rand_elem(SYNTAX.len());
+        b.task.object = target;
+        b.mission = (syntax * 12
+            + usize::from(target.color().index()) * 2
+            + usize::from(target.kind() == ObjectKind::Ball)) as u16;
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

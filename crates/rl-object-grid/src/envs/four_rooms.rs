@@ -29,13 +29,29 @@ pub struct FourRoomsParams {
     pub goal_pos: Option<[i32; 2]>,
 }
 
-impl FourRoomsParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for FourRoomsParams {
+    fn name(&self) -> &'static str {
+        "four_rooms"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.start("agent_pos", self.agent_pos, SIZE, SIZE);
         check.start("goal_pos", self.goal_pos, SIZE, SIZE);
     }
 
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+    fn grid_size(&self) -> (usize, usize) {
+        (SIZE, SIZE)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        100
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (width, height) = (SIZE as i32, SIZE as i32);
         b.grid.horizontal_wall(0, 0, None, Cell::WALL);
         b.grid.horizontal_wall(0, height - 1, None, Cell::WALL);
@@ -78,32 +94,6 @@ impl FourRoomsParams {
             }
         }
         Ok(())
-    }
-}
-
-impl super::Class for FourRoomsParams {
-    fn name(&self) -> &'static str {
-        "four_rooms"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
-    }
-
-    fn grid_size(&self) -> (usize, usize) {
-        (SIZE, SIZE)
-    }
-
-    fn default_max_steps(&self) -> u64 {
-        100
-    }
-
-    fn missions(&self) -> Vec<String> {
-        vec![MISSION.to_owned()]
-    }
-
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
     }
 
     fn documentation(&self) -> Documentation {

@@ -32,39 +32,6 @@ impl Default for GoToDoorParams {
     }
 }
 
-impl GoToDoorParams {
-    pub(crate) fn check(&self, check: &mut Check) {
-        check.side("size", self.size, 5);
-    }
-
-    /// Generates the grid; the target door is `task.first`, the mission index its colour.
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let width = b.rand_coordinate(5, self.size as i32 + 1);
-        let height = b.rand_coordinate(5, self.size as i32 + 1);
-        b.grid.wall_rect(0, 0, width, height);
-        let mut doors = [Position::default(); 4];
-        doors[0] = Position::new(b.rand_coordinate(2, width - 2), 0);
-        doors[1] = Position::new(b.rand_coordinate(2, width - 2), height - 1);
-        doors[2] = Position::new(0, b.rand_coordinate(2, height - 2));
-        doors[3] = Position::new(width - 1, b.rand_coordinate(2, height - 2));
-        let mut colors: Vec<Color> = Vec::with_capacity(4);
-        while colors.len() < doors.len() {
-            let color = Color::NAMES_ORDER[b.rand_elem(6)];
-            if !colors.contains(&color) {
-                colors.push(color);
-            }
-        }
-        for (&door, &color) in doors.iter().zip(&colors) {
-            b.put(door, Cell::door(color, DoorState::Closed));
-        }
-        b.place_agent(None, Some((width, height)), true, None)?;
-        let target = b.rand_elem(doors.len());
-        b.task.first = doors[target];
-        b.mission = colors[target].index().into();
-        Ok(())
-    }
-}
-
 /// The parameters of minigrid's `GoToObjectEnv` (its `numObjs`); [`Default`] is
 /// `MiniGrid-GoToObject-6x6-N2-v0`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,36 +100,13 @@ pub(crate) fn place_distinct_objects<R: Rng + ?Sized>(
     Ok((objects, positions))
 }
 
-impl GoToObjectParams {
-    pub(crate) fn check(&self, check: &mut Check) {
-        check.side("size", self.size, 4);
-        check.objects("num_objs", self.num_objs, self.size, self.size);
-        check.at_most("num_objs", self.num_objs, 18);
-    }
-
-    /// Generates the grid; the target's position is `task.first`, the mission index
-    /// `colour * 3 + kind` (key, ball, box).
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let (width, height) = (self.size as i32, self.size as i32);
-        b.grid.wall_rect(0, 0, width, height);
-        let (objects, positions) = place_distinct_objects(b, self.num_objs, Spacing::Any)?;
-        b.place_agent(None, None, true, None)?;
-        let target = b.rand_elem(objects.len());
-        b.task.first = positions[target];
-        b.task.object = objects[target];
-        b.mission = (usize::from(objects[target].color().index()) * 3
-            + kind_index(objects[target].kind())) as u16;
-        Ok(())
-    }
-}
-
 impl super::Class for GoToDoorParams {
     fn name(&self) -> &'static str {
         "go_to_door"
     }
 
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
+    fn check_parameters(&self, check: &mut Check) {
+        check.side("size", self.size, 5);
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -192,8 +136,31 @@ impl super::Class for GoToDoorParams {
         super::Rules::GoTo
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    /// Generates the grid; the target door is `task.first`, the mission index its colour.
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let width = b.rand_coordinate(5, self.size as i32 + 1);
+        let height = b.rand_coordinate(5, self.size as i32 + 1);
+        b.grid.wall_rect(0, 0, width, height);
+        let mut doors = [Position::default(); 4];
+        doors[0] = Position::new(b.rand_coordinate(2, width - 2), 0);
+        doors[1] = Position::new(b.rand_coordinate(2, width - 2), height - 1);
+        doors[2] = Position::new(0, b.rand_coordinate(2, height - 2));
+        doors[3] = Position::new(width - 1, b.rand_coordinate(2, height - 2));
+        let mut colors: Vec<Color> = Vec::with_capacity(4);
+        while colors.len() < doors.len() {
+            let color = Color::NAMES_ORDER[b.rand_elem(6)];
+            if !colors.contains(&color) {
+                colors.push(color);
+            }
+        }
+        for (&door, &color) in doors.iter().zip(&colors) {
+            b.put(door, Cell::door(color, DoorState::Closed));
+        }
+        b.place_agent(None, Some((width, height)), true, None)?;
+        let target = b.rand_elem(doors.len());
+        b.task.first = doors[target];
+        b.mission = colors[target].index().into();
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {
@@ -213,8 +180,10 @@ impl super::Class for GoToObjectParams {
         "go_to_object"
     }
 
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
+    fn check_parameters(&self, check: &mut Check) {
+        check.side("size", self.size, 4);
+        check.objects("num_objs", self.num_objs, self.size, self.size);
+        check.at_most("num_objs", self.num_objs, 18);
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -248,8 +217,19 @@ impl super::Class for GoToObjectParams {
         super::Rules::GoTo
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    /// Generates the grid; the target's position is `task.first`, the mission index
+    /// `colour * 3 + kind` (key, ball, box).
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        let (objects, positions) = place_distinct_objects(b, self.num_objs, Spacing::Any)?;
+        b.place_agent(None, None, true, None)?;
+        let target = b.rand_elem(objects.len());
+        b.task.first = positions[target];
+        b.task.object = objects[target];
+        b.mission = (usize::from(objects[target].color().index()) * 3
+            + kind_index(objects[target].kind())) as u16;
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

@@ -35,8 +35,12 @@ impl Default for KeyCorridorParams {
     }
 }
 
-impl KeyCorridorParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for KeyCorridorParams {
+    fn name(&self) -> &'static str {
+        "key_corridor"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.at_least("num_rows", self.num_rows, 1);
         check.at_least("room_size", self.room_size, 3);
         check.room_grid(
@@ -45,35 +49,6 @@ impl KeyCorridorParams {
             3,
         );
         check.pickable("obj_type", self.obj_type);
-    }
-
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let rows = self.num_rows as i32;
-        let mut rooms = Rooms::generate(b, self.room_size, self.num_rows, 3);
-        for j in 1..rows {
-            rooms.remove_wall(b, 1, j, 3);
-        }
-        let room = b.rand_int(0, i64::from(rows)) as i32;
-        let (door, _) = rooms.add_door(b, 2, room, Some(2), None, Some(true));
-        let (object, position) = rooms.add_object(b, 2, room, Some(self.obj_type), None)?;
-        b.grid.set(position, object.marked());
-        let key_room = b.rand_int(0, i64::from(rows)) as i32;
-        rooms.add_object(b, 0, key_room, Some(ObjectKind::Key), Some(door.color()))?;
-        rooms.place_agent(b, Some(1), Some(rows / 2))?;
-        rooms.connect_all(b)?;
-        b.task.object = object;
-        b.mission = object.color().index().into();
-        Ok(())
-    }
-}
-
-impl super::Class for KeyCorridorParams {
-    fn name(&self) -> &'static str {
-        "key_corridor"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -95,8 +70,23 @@ impl super::Class for KeyCorridorParams {
         super::Rules::PickUpMarked
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let rows = self.num_rows as i32;
+        let mut rooms = Rooms::generate(b, self.room_size, self.num_rows, 3);
+        for j in 1..rows {
+            rooms.remove_wall(b, 1, j, 3);
+        }
+        let room = b.rand_int(0, i64::from(rows)) as i32;
+        let (door, _) = rooms.add_door(b, 2, room, Some(2), None, Some(true));
+        let (object, position) = rooms.add_object(b, 2, room, Some(self.obj_type), None)?;
+        b.grid.set(position, object.marked());
+        let key_room = b.rand_int(0, i64::from(rows)) as i32;
+        rooms.add_object(b, 0, key_room, Some(ObjectKind::Key), Some(door.color()))?;
+        rooms.place_agent(b, Some(1), Some(rows / 2))?;
+        rooms.connect_all(b)?;
+        b.task.object = object;
+        b.mission = object.color().index().into();
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

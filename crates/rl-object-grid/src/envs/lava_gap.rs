@@ -45,32 +45,13 @@ impl Default for LavaGapParams {
     }
 }
 
-impl LavaGapParams {
-    pub(crate) fn check(&self, check: &mut Check) {
-        check.side("size", self.size, 5);
-    }
-
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let (width, height) = (self.size as i32, self.size as i32);
-        b.grid.wall_rect(0, 0, width, height);
-        b.set_agent(Position::new(1, 1), Direction::Right);
-        b.put(Position::new(width - 2, height - 2), Cell::GOAL);
-        let gap_x = b.rand_coordinate(2, width - 2);
-        let gap_y = b.rand_coordinate(1, height - 1);
-        b.grid
-            .vertical_wall(gap_x, 1, Some(height - 2), self.obstacle_type.cell());
-        b.put(Position::new(gap_x, gap_y), Cell::EMPTY);
-        Ok(())
-    }
-}
-
 impl super::Class for LavaGapParams {
     fn name(&self) -> &'static str {
         "lava_gap"
     }
 
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
+    fn check_parameters(&self, check: &mut Check) {
+        check.side("size", self.size, 5);
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -89,8 +70,17 @@ impl super::Class for LavaGapParams {
         vec![obstacle_mission(self.obstacle_type).to_owned()]
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        b.set_agent(Position::new(1, 1), Direction::Right);
+        b.put(Position::new(width - 2, height - 2), Cell::GOAL);
+        let gap_x = b.rand_coordinate(2, width - 2);
+        let gap_y = b.rand_coordinate(1, height - 1);
+        b.grid
+            .vertical_wall(gap_x, 1, Some(height - 2), self.obstacle_type.cell());
+        b.put(Position::new(gap_x, gap_y), Cell::EMPTY);
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

@@ -42,13 +42,40 @@ impl SideRoom {
     }
 }
 
-impl LockedRoomParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for LockedRoomParams {
+    fn name(&self) -> &'static str {
+        "locked_room"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.side("size", self.size, 13);
     }
 
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        10 * self.size as u64
+    }
+
+    fn missions(&self) -> Vec<String> {
+        let colors = crate::object::Color::ALL;
+        colors
+            .iter()
+            .flat_map(|locked| {
+                colors.iter().map(move |key_room| {
+                    format!(
+                        "get the {locked} key from the {key_room} room, unlock the {locked} \
+                         door and go to the goal"
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// Generates the grid; the mission index is `locked colour * 6 + key room colour`.
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (width, height) = (self.size as i32, self.size as i32);
         for i in 0..width {
             b.put(Position::new(i, 0), Cell::WALL);
@@ -116,43 +143,6 @@ impl LockedRoomParams {
         b.mission =
             u16::from(room_colors[locked].index()) * 6 + u16::from(room_colors[key_room].index());
         Ok(())
-    }
-}
-
-impl super::Class for LockedRoomParams {
-    fn name(&self) -> &'static str {
-        "locked_room"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
-    }
-
-    fn grid_size(&self) -> (usize, usize) {
-        (self.size, self.size)
-    }
-
-    fn default_max_steps(&self) -> u64 {
-        10 * self.size as u64
-    }
-
-    fn missions(&self) -> Vec<String> {
-        let colors = crate::object::Color::ALL;
-        colors
-            .iter()
-            .flat_map(|locked| {
-                colors.iter().map(move |key_room| {
-                    format!(
-                        "get the {locked} key from the {key_room} room, unlock the {locked} \
-                         door and go to the goal"
-                    )
-                })
-            })
-            .collect()
-    }
-
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
     }
 
     fn documentation(&self) -> Documentation {

@@ -36,14 +36,38 @@ impl Default for MemoryParams {
     }
 }
 
-impl MemoryParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for MemoryParams {
+    fn name(&self) -> &'static str {
+        "memory"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.side("size", self.size, 7);
         check.odd("size", self.size);
     }
 
+    fn grid_size(&self) -> (usize, usize) {
+        (self.size, self.size)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        5 * super::square(self.size)
+    }
+
+    fn refuses_see_through_walls(&self) -> bool {
+        true
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::Memory
+    }
+
     /// Generates the grid; the success cell is `task.first`, the failure cell `task.second`.
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (width, height) = (self.size as i32, self.size as i32);
         b.grid.horizontal_wall(0, 0, None, Cell::WALL);
         b.grid.horizontal_wall(0, height - 1, None, Cell::WALL);
@@ -97,40 +121,6 @@ impl MemoryParams {
         b.task.first = success;
         b.task.second = failure;
         Ok(())
-    }
-}
-
-impl super::Class for MemoryParams {
-    fn name(&self) -> &'static str {
-        "memory"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
-    }
-
-    fn grid_size(&self) -> (usize, usize) {
-        (self.size, self.size)
-    }
-
-    fn default_max_steps(&self) -> u64 {
-        5 * super::square(self.size)
-    }
-
-    fn refuses_see_through_walls(&self) -> bool {
-        true
-    }
-
-    fn missions(&self) -> Vec<String> {
-        vec![MISSION.to_owned()]
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::Memory
-    }
-
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
     }
 
     fn documentation(&self) -> Documentation {

@@ -58,83 +58,6 @@ struct Room {
 }
 
 impl MultiRoomParams {
-    pub(crate) fn check(&self, check: &mut Check) {
-        check.at_least("min_num_rooms", self.min_num_rooms, 1);
-        if self.max_num_rooms < self.min_num_rooms {
-            check.fail(
-                "max_num_rooms",
-                format!(
-                    "must be at least min_num_rooms ({}), got {}",
-                    self.min_num_rooms, self.max_num_rooms
-                ),
-            );
-        }
-        check.at_most("max_num_rooms", self.max_num_rooms, 64);
-        check.at_least("max_room_size", self.max_room_size, 4);
-        // A room wider than any grid can never be placed: minigrid would draw sizes forever.
-        check.at_most("max_room_size", self.max_room_size, super::MAX_SIDE);
-        check.side("width", self.width, 5);
-        check.side("height", self.height, 5);
-    }
-
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let width = self.width as i32;
-        let count = b.rand_int(self.min_num_rooms as i64, self.max_num_rooms as i64 + 1) as usize;
-        let mut rooms: Vec<Room> = Vec::new();
-        let mut attempts = 0u32;
-        while rooms.len() < count {
-            // minigrid tries forever; rooms that cannot fit end the search (see `MAX_ROOM_ATTEMPTS`).
-            attempts += 1;
-            if attempts > MAX_ROOM_ATTEMPTS {
-                if rooms.is_empty() {
-                    return Err(crate::generation::PlacementFailed::NoRoom);
-                }
-                break;
-            }
-            let mut candidate = Vec::new();
-            // minigrid draws both coordinates of the first door below `width - 2`.
-            let x = b.rand_coordinate(0, width - 2);
-            let y = b.rand_coordinate(0, width - 2);
-            self.place_room(b, count, &mut candidate, 2, Position::new(x, y));
-            if candidate.len() > rooms.len() {
-                rooms = candidate;
-            }
-        }
-        let mut previous_color: Option<Color> = None;
-        for (index, room) in rooms.iter().enumerate() {
-            let (top, (size_x, size_y)) = (room.top, room.size);
-            for i in 0..size_x {
-                b.put(Position::new(top.x + i, top.y), Cell::WALL);
-                b.put(Position::new(top.x + i, top.y + size_y - 1), Cell::WALL);
-            }
-            for j in 0..size_y {
-                b.put(Position::new(top.x, top.y + j), Cell::WALL);
-                b.put(Position::new(top.x + size_x - 1, top.y + j), Cell::WALL);
-            }
-            if index > 0 {
-                let colors: Vec<Color> = Color::NAMES_ORDER
-                    .iter()
-                    .copied()
-                    .filter(|&color| Some(color) != previous_color)
-                    .collect();
-                let color = colors[b.rand_elem(colors.len())];
-                b.put(room.entry_door, Cell::door(color, DoorState::Closed));
-                previous_color = Some(color);
-            }
-        }
-        let first = rooms[0];
-        b.place_agent(Some(first.top), Some(first.size), true, None)?;
-        let last = rooms[rooms.len() - 1];
-        b.place_obj(
-            Some(Cell::GOAL),
-            Some(last.top),
-            Some(last.size),
-            |_| false,
-            None,
-        )?;
-        Ok(())
-    }
-
     /// minigrid's `_placeRoom`: a room of drawn size entered through `entry_door` on wall
     /// `entry_wall`, then up to 8 tries at the next room through a drawn exit wall.
     fn place_room<R: Rng + ?Sized>(
@@ -223,8 +146,23 @@ impl super::Class for MultiRoomParams {
         "multi_room"
     }
 
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
+    fn check_parameters(&self, check: &mut Check) {
+        check.at_least("min_num_rooms", self.min_num_rooms, 1);
+        if self.max_num_rooms < self.min_num_rooms {
+            check.fail(
+                "max_num_rooms",
+                format!(
+                    "must be at least min_num_rooms ({}), got {}",
+                    self.min_num_rooms, self.max_num_rooms
+                ),
+            );
+        }
+        check.at_most("max_num_rooms", self.max_num_rooms, 64);
+        check.at_least("max_room_size", self.max_room_size, 4);
+        // A room wider than any grid can never be placed: minigrid would draw sizes forever.
+        check.at_most("max_room_size", self.max_room_size, super::MAX_SIDE);
+        check.side("width", self.width, 5);
+        check.side("height", self.height, 5);
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -239,8 +177,62 @@ impl super::Class for MultiRoomParams {
         vec![MISSION.to_owned()]
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let width = self.width as i32;
+        let count = b.rand_int(self.min_num_rooms as i64, self.max_num_rooms as i64 + 1) as usize;
+        let mut rooms: Vec<Room> = Vec::new();
+        let mut attempts = 0u32;
+        while rooms.len() < count {
+            // minigrid tries forever; rooms that cannot fit end the search (see `MAX_ROOM_ATTEMPTS`).
+            attempts += 1;
+            if attempts > MAX_ROOM_ATTEMPTS {
+                if rooms.is_empty() {
+                    return Err(crate::generation::PlacementFailed::NoRoom);
+                }
+                break;
+            }
+            let mut candidate = Vec::new();
+            // minigrid draws both coordinates of the first door below `width - 2`.
+            let x = b.rand_coordinate(0, width - 2);
+            let y = b.rand_coordinate(0, width - 2);
+            self.place_room(b, count, &mut candidate, 2, Position::new(x, y));
+            if candidate.len() > rooms.len() {
+                rooms = candidate;
+            }
+        }
+        let mut previous_color: Option<Color> = None;
+        for (index, room) in rooms.iter().enumerate() {
+            let (top, (size_x, size_y)) = (room.top, room.size);
+            for i in 0..size_x {
+                b.put(Position::new(top.x + i, top.y), Cell::WALL);
+                b.put(Position::new(top.x + i, top.y + size_y - 1), Cell::WALL);
+            }
+            for j in 0..size_y {
+                b.put(Position::new(top.x, top.y + j), Cell::WALL);
+                b.put(Position::new(top.x + size_x - 1, top.y + j), Cell::WALL);
+            }
+            if index > 0 {
+                let colors: Vec<Color> = Color::NAMES_ORDER
+                    .iter()
+                    .copied()
+                    .filter(|&color| Some(color) != previous_color)
+                    .collect();
+                let color = colors[b.rand_elem(colors.len())];
+                b.put(room.entry_door, Cell::door(color, DoorState::Closed));
+                previous_color = Some(color);
+            }
+        }
+        let first = rooms[0];
+        b.place_agent(Some(first.top), Some(first.size), true, None)?;
+        let last = rooms[rooms.len() - 1];
+        b.place_obj(
+            Some(Cell::GOAL),
+            Some(last.top),
+            Some(last.size),
+            |_| false,
+            None,
+        )?;
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

@@ -157,8 +157,32 @@ fn add_ball<R: Rng + ?Sized>(
     Ok(())
 }
 
-impl ObstructedMaze1Params {
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+impl super::Class for ObstructedMaze1Params {
+    fn name(&self) -> &'static str {
+        "obstructed_maze1"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
+        let _ = check;
+    }
+
+    fn grid_size(&self) -> (usize, usize) {
+        crate::room_grid::room_grid_size(ROOM_SIZE, 1, 2)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        4 * 2 * super::square(ROOM_SIZE)
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::PickUpMarked
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (mut rooms, colors) = generate_rooms(b, 1, 2);
         add_door(
             &mut rooms,
@@ -175,10 +199,22 @@ impl ObstructedMaze1Params {
         rooms.place_agent(b, Some(0), Some(0))?;
         Ok(())
     }
+
+    fn documentation(&self) -> Documentation {
+        documentation()
+    }
+
+    fn task(&self) -> &'static str {
+        TASK
+    }
 }
 
-impl ObstructedMazeFullParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for ObstructedMazeFullParams {
+    fn name(&self) -> &'static str {
+        "obstructed_maze_full"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.at_least("num_quarters", self.num_quarters, 1);
         check.at_most("num_quarters", self.num_quarters, 4);
         check.at_most("version", usize::from(self.version), 1);
@@ -197,7 +233,24 @@ impl ObstructedMazeFullParams {
         }
     }
 
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+    fn grid_size(&self) -> (usize, usize) {
+        crate::room_grid::room_grid_size(ROOM_SIZE, 3, 3)
+    }
+
+    fn default_max_steps(&self) -> u64 {
+        // Python's integers do not overflow: a cap past u64 is no cap at all.
+        (self.num_rooms_visited as u64).saturating_mul(4 * super::square(ROOM_SIZE))
+    }
+
+    fn missions(&self) -> Vec<String> {
+        vec![MISSION.to_owned()]
+    }
+
+    fn rules(&self) -> super::Rules {
+        super::Rules::PickUpMarked
+    }
+
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
         let (mut rooms, colors) = generate_rooms(b, 3, 3);
         let middle = (1, 1);
         let side_rooms = [(2, 1), (1, 2), (0, 1), (1, 0)];
@@ -242,75 +295,6 @@ impl ObstructedMazeFullParams {
         add_ball(&mut rooms, b, corner.0, corner.1)?;
         rooms.place_agent(b, Some(self.agent_room[0]), Some(self.agent_room[1]))?;
         Ok(())
-    }
-}
-
-impl super::Class for ObstructedMaze1Params {
-    fn name(&self) -> &'static str {
-        "obstructed_maze1"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        let _ = check;
-    }
-
-    fn grid_size(&self) -> (usize, usize) {
-        crate::room_grid::room_grid_size(ROOM_SIZE, 1, 2)
-    }
-
-    fn default_max_steps(&self) -> u64 {
-        4 * 2 * super::square(ROOM_SIZE)
-    }
-
-    fn missions(&self) -> Vec<String> {
-        vec![MISSION.to_owned()]
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::PickUpMarked
-    }
-
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
-    }
-
-    fn documentation(&self) -> Documentation {
-        documentation()
-    }
-
-    fn task(&self) -> &'static str {
-        TASK
-    }
-}
-
-impl super::Class for ObstructedMazeFullParams {
-    fn name(&self) -> &'static str {
-        "obstructed_maze_full"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
-    }
-
-    fn grid_size(&self) -> (usize, usize) {
-        crate::room_grid::room_grid_size(ROOM_SIZE, 3, 3)
-    }
-
-    fn default_max_steps(&self) -> u64 {
-        // Python's integers do not overflow: a cap past u64 is no cap at all.
-        (self.num_rooms_visited as u64).saturating_mul(4 * super::square(ROOM_SIZE))
-    }
-
-    fn missions(&self) -> Vec<String> {
-        vec![MISSION.to_owned()]
-    }
-
-    fn rules(&self) -> super::Rules {
-        super::Rules::PickUpMarked
-    }
-
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
     }
 
     fn documentation(&self) -> Documentation {

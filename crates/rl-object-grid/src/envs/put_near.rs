@@ -32,8 +32,12 @@ impl Default for PutNearParams {
     }
 }
 
-impl PutNearParams {
-    pub(crate) fn check(&self, check: &mut Check) {
+impl super::Class for PutNearParams {
+    fn name(&self) -> &'static str {
+        "put_near"
+    }
+
+    fn check_parameters(&self, check: &mut Check) {
         check.side("size", self.size, 5);
         check.at_least("num_objs", self.num_objs, 2);
         check.at_most("num_objs", self.num_objs, 18);
@@ -44,39 +48,6 @@ impl PutNearParams {
             self.num_objs,
             inside.div_ceil(2).saturating_mul(inside.div_ceil(2)),
         );
-    }
-
-    /// Generates the grid; the object to move is `task.object`, the target's position
-    /// `task.first`, the mission index `((move colour * 3 + kind) * 6 + target colour) * 3 +
-    /// target kind`.
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let (width, height) = (self.size as i32, self.size as i32);
-        b.grid.wall_rect(0, 0, width, height);
-        let (objects, positions) =
-            place_distinct_objects(b, self.num_objs, Spacing::ApartFromTheOthers)?;
-        b.place_agent(None, None, true, None)?;
-        let moved = b.rand_elem(objects.len());
-        let target = loop {
-            let index = b.rand_elem(objects.len());
-            if index != moved {
-                break index;
-            }
-        };
-        b.task.object = objects[moved];
-        b.task.first = positions[target];
-        let code = |cell: Cell| usize::from(cell.color().index()) * 3 + kind_index(cell.kind());
-        b.mission = (code(objects[moved]) * 18 + code(objects[target])) as u16;
-        Ok(())
-    }
-}
-
-impl super::Class for PutNearParams {
-    fn name(&self) -> &'static str {
-        "put_near"
-    }
-
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -119,8 +90,27 @@ impl super::Class for PutNearParams {
         super::Rules::PutNear
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    /// Generates the grid; the object to move is `task.object`, the target's position
+    /// `task.first`, the mission index `((move colour * 3 + kind) * 6 + target colour) * 3 +
+    /// target kind`.
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let (width, height) = (self.size as i32, self.size as i32);
+        b.grid.wall_rect(0, 0, width, height);
+        let (objects, positions) =
+            place_distinct_objects(b, self.num_objs, Spacing::ApartFromTheOthers)?;
+        b.place_agent(None, None, true, None)?;
+        let moved = b.rand_elem(objects.len());
+        let target = loop {
+            let index = b.rand_elem(objects.len());
+            if index != moved {
+                break index;
+            }
+        };
+        b.task.object = objects[moved];
+        b.task.first = positions[target];
+        let code = |cell: Cell| usize::from(cell.color().index()) * 3 + kind_index(cell.kind());
+        b.mission = (code(objects[moved]) * 18 + code(objects[target])) as u16;
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {

@@ -29,40 +29,14 @@ impl Default for RedBlueDoorsParams {
     }
 }
 
-impl RedBlueDoorsParams {
-    pub(crate) fn check(&self, check: &mut Check) {
-        check.side("size", self.size, 4);
-        check.at_most("size", self.size, super::MAX_SIDE / 2);
-    }
-
-    /// Generates the grid; the red door is `task.first`, the blue door `task.second`.
-    pub(crate) fn generate<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
-        let size = self.size as i32;
-        b.grid.wall_rect(0, 0, 2 * size, size);
-        b.grid.wall_rect(size / 2, 0, size, size);
-        b.place_agent(
-            Some(Position::new(size / 2, 0)),
-            Some((size, size)),
-            true,
-            None,
-        )?;
-        let red = Position::new(size / 2, b.rand_coordinate(1, size - 1));
-        b.put(red, Cell::door(Color::Red, DoorState::Closed));
-        let blue = Position::new(size / 2 + size - 1, b.rand_coordinate(1, size - 1));
-        b.put(blue, Cell::door(Color::Blue, DoorState::Closed));
-        b.task.first = red;
-        b.task.second = blue;
-        Ok(())
-    }
-}
-
 impl super::Class for RedBlueDoorsParams {
     fn name(&self) -> &'static str {
         "red_blue_doors"
     }
 
-    fn check_parameters(&self, check: &mut super::Check) {
-        self.check(check)
+    fn check_parameters(&self, check: &mut Check) {
+        check.side("size", self.size, 4);
+        check.at_most("size", self.size, super::MAX_SIDE / 2);
     }
 
     fn grid_size(&self) -> (usize, usize) {
@@ -81,8 +55,24 @@ impl super::Class for RedBlueDoorsParams {
         super::Rules::RedBlueDoors
     }
 
-    fn generate_grid<R: Rng + ?Sized>(&self, builder: &mut Builder<'_, R>) -> Generated {
-        self.generate(builder)
+    /// Generates the grid; the red door is `task.first`, the blue door `task.second`.
+    fn generate_grid<R: Rng + ?Sized>(&self, b: &mut Builder<'_, R>) -> Generated {
+        let size = self.size as i32;
+        b.grid.wall_rect(0, 0, 2 * size, size);
+        b.grid.wall_rect(size / 2, 0, size, size);
+        b.place_agent(
+            Some(Position::new(size / 2, 0)),
+            Some((size, size)),
+            true,
+            None,
+        )?;
+        let red = Position::new(size / 2, b.rand_coordinate(1, size - 1));
+        b.put(red, Cell::door(Color::Red, DoorState::Closed));
+        let blue = Position::new(size / 2 + size - 1, b.rand_coordinate(1, size - 1));
+        b.put(blue, Cell::door(Color::Blue, DoorState::Closed));
+        b.task.first = red;
+        b.task.second = blue;
+        Ok(())
     }
 
     fn documentation(&self) -> Documentation {
