@@ -18,8 +18,8 @@ use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use clap::{Args, Parser, Subcommand};
 use serde_json::Value as JsonValue;
@@ -196,27 +196,31 @@ pub(crate) fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
 }
 
 /// Set by the Ctrl-C handler of [`main_with_args`]: the experiment stops at the next step.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 
-/// Whether `rl run` is running an experiment (what the first Ctrl-C stops).
-static EXPERIMENT_RUNNING: AtomicBool = AtomicBool::new(false);
+/// Whether a Ctrl-C ends the process at once: always, but while `rl run` or `rl sweep` runs an
+/// experiment that no Ctrl-C has asked to stop yet.
+static EXIT_ON_INTERRUPT: LazyLock<Arc<AtomicBool>> =
+    LazyLock::new(|| Arc::new(AtomicBool::new(true)));
 
 /// Installs the Ctrl-C handler once per process. While an experiment runs, the first Ctrl-C
 /// asks it to stop at its next step (finished runs are on disk; the runs in flight are redone
 /// on resume, since saving a learner mid-run would need every agent to serialise its state)
 /// and a second one ends the process at once; at any other time Ctrl-C ends the process at
 /// once. Both ways the status is 130.
+///
+/// signal-hook's flags, in this order (its actions run in the order they were registered): the
+/// shutdown reads [`EXIT_ON_INTERRUPT`] before the other two set it and [`INTERRUPTED`], which
+/// arms the shutdown for a second Ctrl-C (signal-hook's own recipe for it). (The ctrlc crate did
+/// this before; it turns on libc's `extra_traits` through nix, which made every crate above libc
+/// build differently for the tests than for the Python wheel, a second build of them in CI.)
 fn install_interrupt_handler() {
+    use signal_hook::{consts::SIGINT, flag};
     static INSTALLED: OnceLock<bool> = OnceLock::new();
     INSTALLED.get_or_init(|| {
-        ctrlc::set_handler(|| {
-            if !EXPERIMENT_RUNNING.load(Ordering::SeqCst)
-                || INTERRUPTED.swap(true, Ordering::SeqCst)
-            {
-                std::process::exit(130);
-            }
-        })
-        .is_ok()
+        flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&EXIT_ON_INTERRUPT)).is_ok()
+            && flag::register(SIGINT, Arc::clone(&INTERRUPTED)).is_ok()
+            && flag::register(SIGINT, Arc::clone(&EXIT_ON_INTERRUPT)).is_ok()
     });
 }
 
@@ -546,9 +550,9 @@ fn execute(command: Command, out: &mut dyn Write) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Sweep(args) => {
-            EXPERIMENT_RUNNING.store(true, Ordering::SeqCst);
+            EXIT_ON_INTERRUPT.store(false, Ordering::SeqCst);
             let result = args.execute(out, &|| INTERRUPTED.load(Ordering::SeqCst));
-            EXPERIMENT_RUNNING.store(false, Ordering::SeqCst);
+            EXIT_ON_INTERRUPT.store(true, Ordering::SeqCst);
             result.map(|()| ExitCode::SUCCESS)
         }
         Command::Status(args) => args.execute(out).map(|()| ExitCode::SUCCESS),
@@ -646,10 +650,10 @@ fn run(args: RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     out.flush()?;
     let progress = TerminalProgress::new(config.runs);
     let stop = || INTERRUPTED.load(Ordering::SeqCst);
-    EXPERIMENT_RUNNING.store(true, Ordering::SeqCst);
+    EXIT_ON_INTERRUPT.store(false, Ordering::SeqCst);
     let outcome =
         crate::runs::run_in_locked_directory(&config, &lock, &make_env, threads, &stop, &progress);
-    EXPERIMENT_RUNNING.store(false, Ordering::SeqCst);
+    EXIT_ON_INTERRUPT.store(true, Ordering::SeqCst);
     let outcome = match outcome {
         Err(ExperimentError::Interrupted) => {
             return Err(Failure::Interrupted {
