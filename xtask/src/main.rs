@@ -125,68 +125,31 @@ fn duration_text(duration: Duration) -> String {
 }
 
 /// Runs `selected` in order, printing a header before each step and its time after it, and
-/// stops at the first failure with a message that says what to do. A step with
-/// [`Step::during`] starts with that step when both are selected and finishes at its own turn
-/// (its time is its own run's, from its start). The last line gives the total time and each
-/// step's (CI's time budget is in README.md).
+/// stops at the first failure with a message that says what to do. The last line gives the
+/// total time and each step's (CI's time budget is in README.md).
 fn run_steps(selected: &[&Step], root: &Path) -> ExitCode {
     let total = selected.len();
     let started = Instant::now();
     let mut times = Vec::with_capacity(total);
-    let mut background: Vec<(&str, steps::Background)> = Vec::new();
     for (index, step) in selected.iter().enumerate() {
         println!("==> [{}/{total}] {}", index + 1, step.name);
-        let mut result = Ok(());
-        for later in &selected[index + 1..] {
-            if later.during == Some(step.name) && result.is_ok() {
-                println!(
-                    "    {} starts beside {} (its output at its turn)",
-                    later.name, step.name
-                );
-                match steps::start_in_background(later, root) {
-                    Ok(job) => background.push((later.name, job)),
-                    Err(failure) => result = Err((*later, failure)),
-                }
-            }
-        }
-        let (result, took) = match result {
-            Err(failed) => (Err(failed), Duration::ZERO),
-            Ok(()) => {
-                let (result, took) =
-                    match background.iter().position(|(name, _)| *name == step.name) {
-                        Some(position) => background.swap_remove(position).1.finish(),
-                        None => {
-                            let step_started = Instant::now();
-                            let result = steps::run(step, root);
-                            (result, step_started.elapsed())
-                        }
-                    };
-                (result.map_err(|failure| (*step, failure)), took)
-            }
-        };
-        if let Err((failed, failure)) = result {
+        let step_started = Instant::now();
+        let result = steps::run(step, root);
+        let took = step_started.elapsed();
+        if let Err(failure) = result {
             let what_to_do = match failure {
-                Failure::ProblemsFound => failed.remedy.to_owned(),
+                Failure::ProblemsFound => step.remedy.to_owned(),
                 Failure::CouldNotRun(reason) => reason,
             };
             eprintln!(
                 "xtask ci: step '{}' failed after {}: {what_to_do}",
-                failed.name,
+                step.name,
                 duration_text(took)
             );
             return ExitCode::FAILURE;
         }
-        let beside = step
-            .during
-            .filter(|earlier| selected.iter().any(|other| other.name == *earlier))
-            .map(|earlier| format!(" (beside {earlier})"))
-            .unwrap_or_default();
-        println!(
-            "    {} passed in {}{beside}",
-            step.name,
-            duration_text(took)
-        );
-        times.push(format!("{} {}{beside}", step.name, duration_text(took)));
+        println!("    {} passed in {}", step.name, duration_text(took));
+        times.push(format!("{} {}", step.name, duration_text(took)));
     }
     let noun = if total == 1 { "step" } else { "steps" };
     println!(

@@ -1,10 +1,8 @@
 //! The CI steps, in order: what each one runs and what to do when it fails.
 
 use std::ffi::OsString;
-use std::io::Write as _;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
@@ -14,7 +12,8 @@ use crate::{layering, package_names, tidy};
 #[derive(Debug)]
 pub(crate) enum Action {
     /// Check that every Rust file opens with a `//!` line, that no library crate includes a
-    /// file from outside its directory, and that every integration-test file is compiled.
+    /// file from outside its directory, that every integration-test file is compiled, and that
+    /// no target with `test = false` holds unit tests.
     Tidy,
     /// Check the `rl-*` crates' dependencies against the layer table.
     Layering,
@@ -75,11 +74,6 @@ pub(crate) struct Step {
     pub(crate) action: Action,
     /// What to do when the step fails, printed after "failed: ".
     pub(crate) remedy: &'static str,
-    /// The earlier step this one runs beside when both are selected (a script only): one that
-    /// mostly waits on the network and the disk, such as the virtualenv's downloads, starts
-    /// with that step, in the background, and its output is kept and printed whole at its own
-    /// turn. `None`: it runs at its turn.
-    pub(crate) during: Option<&'static str>,
 }
 
 /// Every step of `cargo xtask ci`, in the order they run: cheap checks first.
@@ -94,12 +88,13 @@ pub(crate) static STEPS: [Step; 12] = [
     Step {
         name: "tidy",
         summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
-                  it, every tests/*.rs file is compiled",
+                  it, every tests/*.rs file is compiled, no target with test = false holds unit \
+                  tests",
         action: Action::Tidy,
         remedy: "fix each listed file: give it a first line beginning with '//!' that says what it \
                  holds; move an included file into its crate (or include it from the unpublished \
-                 examples package); add 'mod NAME;' for a test file to its crate's tests/suite.rs",
-        during: None,
+                 examples package); add 'mod NAME;' for a test file to its crate's tests/suite.rs; remove 'test = false' \
+                 from a target whose files hold unit tests",
     },
     Step {
         name: "layering",
@@ -112,7 +107,6 @@ pub(crate) static STEPS: [Step; 12] = [
                  rl-object-grid, rl-mujoco < rl-reference < rl-experiment < rl-python, and \
                  rl-domains, rl-object-grid and rl-mujoco depend on rl-spaces and rl-core only (the table is LAYERS in \
                  xtask/src/layering.rs; see ARCHITECTURE.md)",
-        during: None,
     },
     Step {
         name: "fmt",
@@ -122,7 +116,6 @@ pub(crate) static STEPS: [Step; 12] = [
             environment: &[],
         },
         remedy: "run 'cargo fmt --all' to format the code",
-        during: None,
     },
     Step {
         name: "clippy",
@@ -142,20 +135,17 @@ pub(crate) static STEPS: [Step; 12] = [
         },
         remedy: "run 'cargo clippy --workspace --all-targets --all-features -- -D warnings' \
                  and fix the warnings",
-        during: None,
     },
     Step {
         name: "venv",
         summary: "bash crates/rl-python/venv.sh: the developers' virtualenv target/rl-python-venv \
                   with the pinned Python packages, before the tests, so that the Rust tests of \
-                  the MuJoCo ids find the library of its mujoco package and run (beside clippy: \
-                  its downloads leave the processors to clippy's build)",
+                  the MuJoCo ids find the library of its mujoco package and run",
         action: Action::Script {
             path: "crates/rl-python/venv.sh",
         },
         remedy: "run 'bash crates/rl-python/venv.sh' and fix what it reports (it needs python3 \
                  3.10 or later with the venv module, and PyPI on the first run)",
-        during: Some("clippy"),
     },
     Step {
         name: "test",
@@ -166,7 +156,6 @@ pub(crate) static STEPS: [Step; 12] = [
             arguments: &["--workspace", "--all-features"],
         },
         remedy: "run 'cargo test --workspace --all-features' and fix the failing tests",
-        during: None,
     },
     Step {
         name: "doc",
@@ -177,7 +166,6 @@ pub(crate) static STEPS: [Step; 12] = [
         },
         remedy: "run 'RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps --all-features' \
                  and fix the documentation warnings",
-        during: None,
     },
     Step {
         name: "examples",
@@ -188,7 +176,6 @@ pub(crate) static STEPS: [Step; 12] = [
         },
         remedy: "run 'cargo build --workspace --all-features --examples' and fix the compile \
                  errors in the examples",
-        during: None,
     },
     Step {
         name: "guides",
@@ -203,7 +190,6 @@ pub(crate) static STEPS: [Step; 12] = [
                  failing test (change docs/custom-domain.md with it: the page shows the crate's \
                  files, and 'cargo test -p rl-examples --test guides' checks they agree); \
                  'cargo fmt --manifest-path examples/custom-domain/Cargo.toml' formats it",
-        during: None,
     },
     Step {
         name: "package",
@@ -216,7 +202,6 @@ pub(crate) static STEPS: [Step; 12] = [
         remedy: "fix each listed name (ARCHITECTURE.md, \"Package names\"), or run 'cargo \
                  package --workspace --no-verify --allow-dirty' and fix what it reports: a \
                  published crate may need nothing from outside its directory",
-        during: None,
     },
     Step {
         name: "fuzz",
@@ -229,7 +214,6 @@ pub(crate) static STEPS: [Step; 12] = [
         remedy: "run 'cargo run --quiet -p rl-fuzz -- --target all --seconds 2': each finding \
                  prints its input and a reproduce command ('--seed S --index I'); fix the panic, \
                  abort or hang it shows and add the input as a regression test (docs/fuzzing.md)",
-        during: None,
     },
     Step {
         name: "python",
@@ -244,7 +228,6 @@ pub(crate) static STEPS: [Step; 12] = [
         remedy: "run 'bash crates/rl-python/ci.sh' and fix the failing test (the wheels are in \
                  target/wheels/dev, the virtualenv is target/rl-python-venv; the first run needs \
                  PyPI)",
-        during: None,
     },
 ];
 
@@ -306,109 +289,6 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
                 command.env(name, appended_flags(name, flags));
             }
             run_command(&mut command)
-        }
-    }
-}
-
-/// A thread reading a pipe to its end: what it read, and when the pipe closed.
-type Reader = std::thread::JoinHandle<(Vec<u8>, Instant)>;
-
-/// A step's script running in the background ([`Step::during`]), its output kept.
-pub(crate) struct Background {
-    /// The script's process.
-    child: Child,
-    /// The command line, for messages.
-    command_line: String,
-    /// The threads reading its standard output and standard error to their ends, each giving
-    /// what it read and when the pipe closed (when the script ended, or near enough).
-    readers: Option<[Reader; 2]>,
-    /// When it started.
-    started: Instant,
-}
-
-/// Starts `step`, a [`Action::Script`], in the background with its output kept.
-pub(crate) fn start_in_background(step: &Step, root: &Path) -> Result<Background, Failure> {
-    let Action::Script { path } = step.action else {
-        return Err(Failure::CouldNotRun(format!(
-            "the step '{}' runs during another step, which only a script can do \
-             (xtask/src/steps.rs)",
-            step.name
-        )));
-    };
-    let mut command = Command::new("bash");
-    command
-        .arg(path)
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command
-        .spawn()
-        .map_err(|error| could_not_start(&command, &error))?;
-    fn read_all(mut pipe: impl std::io::Read + Send + 'static) -> Reader {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            // What could not be read is lost from the printout only; the status still counts.
-            let _ = pipe.read_to_end(&mut bytes);
-            (bytes, Instant::now())
-        })
-    }
-    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-        unreachable!("both pipes were asked for")
-    };
-    Ok(Background {
-        child,
-        command_line: describe(&command),
-        readers: Some([read_all(stdout), read_all(stderr)]),
-        started: Instant::now(),
-    })
-}
-
-impl Background {
-    /// Waits for the script, prints its command line and its output (standard output, then
-    /// standard error), and passes when it exited successfully; with the time it ran, from its
-    /// start to its end (not to this call).
-    pub(crate) fn finish(mut self) -> (Result<(), Failure>, Duration) {
-        let status = self.child.wait();
-        println!("    $ {} (started with an earlier step)", self.command_line);
-        let mut ended = self.started;
-        if let Some(readers) = self.readers.take() {
-            let [stdout, stderr] = readers.map(|reader| {
-                let (bytes, closed) = reader
-                    .join()
-                    .unwrap_or_else(|_| (Vec::new(), Instant::now()));
-                ended = ended.max(closed);
-                bytes
-            });
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(&stdout);
-            let _ = out.flush();
-            drop(out);
-            let _ = std::io::stderr().write_all(&stderr);
-        }
-        let took = ended.duration_since(self.started);
-        let result = match status {
-            Ok(status) if status.success() => Ok(()),
-            Ok(status) => {
-                eprintln!("xtask ci: '{}' exited with {status}", self.command_line);
-                Err(Failure::ProblemsFound)
-            }
-            Err(error) => Err(Failure::CouldNotRun(format!(
-                "could not wait for '{}': {error}",
-                self.command_line
-            ))),
-        };
-        (result, took)
-    }
-}
-
-impl Drop for Background {
-    /// A script left running when `cargo xtask ci` stops early (an earlier step failed) is
-    /// stopped with it.
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
         }
     }
 }
@@ -475,6 +355,8 @@ fn run_tidy(root: &Path) -> Result<(), Failure> {
     })?;
     let uncompiled = tidy::check_test_files(root, &packages)
         .map_err(|error| unreadable_sources(root, &error))?;
+    let ignored = tidy::check_untested_targets(root, &packages)
+        .map_err(|error| unreadable_sources(root, &error))?;
     // Outside a git checkout (a source archive) there is nothing tracked to check.
     let stray = std::process::Command::new("git")
         .args(["ls-files", "-z"])
@@ -499,6 +381,13 @@ fn run_tidy(root: &Path) -> Result<(), Failure> {
     for include in &outside {
         eprintln!("xtask ci: {include}");
     }
+    for (file, target) in &ignored {
+        eprintln!(
+            "xtask ci: {}: holds unit tests, but its target {target} has test = false, so they \
+             never run; remove `test = false` from the target in its Cargo.toml",
+            file.display()
+        );
+    }
     for file in &uncompiled {
         eprintln!(
             "xtask ci: {}: no test target compiles this file; add 'mod {};' to the crate's \
@@ -510,22 +399,26 @@ fn run_tidy(root: &Path) -> Result<(), Failure> {
     if report.missing_module_doc.is_empty()
         && outside.is_empty()
         && uncompiled.is_empty()
+        && ignored.is_empty()
         && stray.is_empty()
     {
         println!(
             "    {} Rust files checked: each opens with a '//!' line, no crate includes a file \
-             from outside it, every test file is compiled; no stray tracked file",
+             from outside it, every test file is compiled, no unit test is in a target with \
+             test = false; no stray tracked file",
             report.checked
         );
         return Ok(());
     }
     eprintln!(
         "xtask ci: {} files without a '//!' first line, {} includes from outside a crate, {} \
-         test files not compiled (of {} Rust files), {} stray tracked paths",
+         test files not compiled (of {} Rust files), {} files of unit tests that never run, {} \
+         stray tracked paths",
         report.missing_module_doc.len(),
         outside.len(),
         uncompiled.len(),
         report.checked,
+        ignored.len(),
         stray.len()
     );
     Err(Failure::ProblemsFound)
@@ -591,9 +484,19 @@ fn test_targets(metadata: &str) -> Result<Vec<tidy::TestTargets>, String> {
             .filter_map(|target| target.get("src_path").and_then(Value::as_str))
             .map(std::path::PathBuf::from)
             .collect();
+        let untested = targets
+            .iter()
+            .filter(|target| target.get("test") == Some(&Value::Bool(false)))
+            .filter_map(|target| {
+                let name = target.get("name").and_then(Value::as_str)?;
+                let source = target.get("src_path").and_then(Value::as_str)?;
+                Some((name.to_owned(), std::path::PathBuf::from(source)))
+            })
+            .collect();
         packages.push(tidy::TestTargets {
             directory: directory.to_path_buf(),
             test_files,
+            untested,
         });
     }
     Ok(packages)
@@ -776,25 +679,6 @@ mod tests {
         }
         assert!(find("ci").is_none());
         assert!(find("help").is_none());
-    }
-
-    #[test]
-    fn a_step_runs_beside_an_earlier_step_and_only_a_script_does() {
-        for (index, step) in STEPS.iter().enumerate() {
-            if let Some(earlier) = step.during {
-                assert!(
-                    STEPS[..index].iter().any(|other| other.name == earlier),
-                    "{} runs during {earlier}, which is not an earlier step",
-                    step.name
-                );
-                assert!(
-                    matches!(step.action, Action::Script { .. }),
-                    "{}",
-                    step.name
-                );
-            }
-        }
-        assert_eq!(find("venv").and_then(|step| step.during), Some("clippy"));
     }
 
     #[test]

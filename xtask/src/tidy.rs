@@ -249,6 +249,67 @@ pub(crate) struct TestTargets {
     pub(crate) directory: PathBuf,
     /// The source file of each of its `[[test]]` targets.
     pub(crate) test_files: Vec<PathBuf>,
+    /// Its library and binary targets with `test = false`: each one's name and source file.
+    pub(crate) untested: Vec<(String, PathBuf)>,
+}
+
+/// The source files of a target whose root file is `source`: for a root in a `src/bin/`
+/// directory, the file and the directory of its own name beside it, if any; for a root in a
+/// `src/` directory, every `.rs` file under `src/` but those of `src/bin/` (other targets);
+/// else the root file alone (a library at the package's top, as rl-examples' `lib.rs`).
+fn target_sources(source: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut files = vec![source.to_path_buf()];
+    let Some(directory) = source.parent() else {
+        return Ok(files);
+    };
+    let mut walk = Vec::new();
+    match directory.file_name().and_then(|name| name.to_str()) {
+        Some("bin") => {
+            if let Some(stem) = source.file_stem() {
+                walk.push(directory.join(stem));
+            }
+        }
+        Some("src") => walk.push(directory.to_path_buf()),
+        _ => {}
+    }
+    while let Some(next) = walk.pop() {
+        if !next.is_dir() {
+            continue;
+        }
+        for entry in fs::read_dir(&next)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                if path != directory.join("bin") {
+                    walk.push(path);
+                }
+            } else if path.extension().is_some_and(|extension| extension == "rs") && path != source
+            {
+                files.push(path);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Every source file of a target with `test = false` in `packages` that holds a unit test
+/// (`#[test]` or `#[cfg(test)]`), which `cargo test` would then never build: the file, relative
+/// to `root`, and the target's name, sorted.
+pub(crate) fn check_untested_targets(
+    root: &Path,
+    packages: &[TestTargets],
+) -> io::Result<Vec<(PathBuf, String)>> {
+    let mut found = Vec::new();
+    for (target, source) in packages.iter().flat_map(|package| &package.untested) {
+        for file in target_sources(source)? {
+            let text = fs::read_to_string(&file)?;
+            if text.contains("#[test]") || text.contains("#[cfg(test)]") {
+                let relative = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
+                found.push((relative, target.clone()));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 /// The module names a test target's source declares as files next to it: `mod NAME;` lines.
@@ -323,7 +384,8 @@ mod tests {
     }
 
     use super::{
-        Report, TestTargets, check, check_includes, check_test_files, is_skipped_directory,
+        Report, TestTargets, check, check_includes, check_test_files, check_untested_targets,
+        is_skipped_directory,
     };
     use std::fs;
     use std::path::{Path, PathBuf};
@@ -492,15 +554,63 @@ mod tests {
             TestTargets {
                 directory: directory.path.join("crates/a"),
                 test_files: vec![tests.join("suite.rs"), tests.join("alone.rs")],
+                untested: Vec::new(),
             },
             TestTargets {
                 directory: directory.path.join("crates/b"),
                 test_files: Vec::new(),
+                untested: Vec::new(),
             },
         ];
         assert_eq!(
             check_test_files(&directory.path, &packages).expect("the walk succeeds"),
             [PathBuf::from("crates/a/tests/forgotten.rs")]
+        );
+    }
+
+    #[test]
+    fn reports_unit_tests_in_targets_with_test_false() {
+        let directory = TemporaryDirectory::new();
+        directory.write("crates/a/src/lib.rs", "//! A.\nmod inner;\n");
+        directory.write(
+            "crates/a/src/inner/deep.rs",
+            "//! D.\n#[cfg(test)]\nmod tests {}\n",
+        );
+        directory.write("crates/a/src/bin/tool.rs", "//! T.\n#[test]\nfn t() {}\n");
+        directory.write("crates/a/src/bin/quiet.rs", "//! Q.\n");
+        directory.write(
+            "crates/a/src/bin/quiet/part.rs",
+            "//! P.\n#[test]\nfn p() {}\n",
+        );
+        directory.write("crates/b/lib.rs", "//! B.\n");
+        directory.write("crates/b/tests/suite.rs", "//! S.\n#[test]\nfn s() {}\n");
+        let a = directory.path.join("crates/a/src");
+        let packages = [
+            TestTargets {
+                directory: directory.path.join("crates/a"),
+                test_files: Vec::new(),
+                untested: vec![
+                    ("a".to_owned(), a.join("lib.rs")),
+                    ("quiet".to_owned(), a.join("bin/quiet.rs")),
+                ],
+            },
+            TestTargets {
+                directory: directory.path.join("crates/b"),
+                test_files: Vec::new(),
+                untested: vec![("b".to_owned(), directory.path.join("crates/b/lib.rs"))],
+            },
+        ];
+        // The library's walk leaves out src/bin (the tool binary is tested); a binary's own
+        // directory is searched; a top-level lib.rs is alone (not the tests beside it).
+        assert_eq!(
+            check_untested_targets(&directory.path, &packages).expect("the walk succeeds"),
+            [
+                (
+                    PathBuf::from("crates/a/src/bin/quiet/part.rs"),
+                    "quiet".to_owned()
+                ),
+                (PathBuf::from("crates/a/src/inner/deep.rs"), "a".to_owned()),
+            ]
         );
     }
 
