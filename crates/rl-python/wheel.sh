@@ -107,8 +107,8 @@ else
     # The features the test step's build (`cargo test --workspace --all-features`) gives the
     # crates below rl-python, besides pyproject.toml's own two (maturin's --features replaces
     # those): with the same features, the wheel's build reuses every rl-* crate the tests
-    # compiled and builds pyo3 and rl-python alone (13 s warm, against 27 s when it built the
-    # rl-* crates again). `testing` adds rl-spaces' proptest strategies, which nothing in the
+    # compiled and builds pyo3 and rl-python alone (13 s in a cold CI, against 26 s when it
+    # built the rl-* crates again). `testing` adds rl-spaces' proptest strategies, which nothing in the
     # extension module calls, and `grid-image` GridWorld's image representation for Rust users;
     # neither changes what the package does. A feature that a future dev-dependency turns on
     # only makes this build slower, never different in behaviour.
