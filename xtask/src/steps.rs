@@ -698,7 +698,9 @@ mod tests {
         let metadata = r#"{"packages": [
             {"name": "rl-core", "publish": null, "manifest_path": "/w/crates/rl-core/Cargo.toml",
              "targets": [{"kind": ["lib"], "src_path": "/w/crates/rl-core/src/lib.rs"},
-                         {"kind": ["test"], "src_path": "/w/crates/rl-core/tests/suite.rs"}]},
+                         {"kind": ["test"], "src_path": "/w/crates/rl-core/tests/suite.rs"},
+                         {"kind": ["bin"], "name": "tool", "test": false,
+                          "src_path": "/w/crates/rl-core/src/bin/tool.rs"}]},
             {"name": "rl-examples", "publish": [], "manifest_path": "/w/examples/Cargo.toml",
              "targets": []},
             {"name": "rl-private", "publish": ["internal"], "manifest_path": "/w/p/Cargo.toml",
@@ -715,6 +717,15 @@ mod tests {
             [std::path::PathBuf::from("/w/crates/rl-core/tests/suite.rs")]
         );
         assert!(targets[1].test_files.is_empty());
+        // Only the target with `test = false` is listed as untested.
+        assert_eq!(
+            targets[0].untested,
+            [(
+                "tool".to_owned(),
+                std::path::PathBuf::from("/w/crates/rl-core/src/bin/tool.rs")
+            )]
+        );
+        assert!(targets[1].untested.is_empty());
         assert!(publishable_packages("{}").is_err());
         assert!(publishable_packages(r#"{"packages": [{"name": "a", "publish": true}]}"#).is_err());
     }

@@ -211,9 +211,8 @@ static EXIT_ON_INTERRUPT: LazyLock<Arc<AtomicBool>> =
 ///
 /// signal-hook's flags, in this order (its actions run in the order they were registered): the
 /// shutdown reads [`EXIT_ON_INTERRUPT`] before the other two set it and [`INTERRUPTED`], which
-/// arms the shutdown for a second Ctrl-C (signal-hook's own recipe for it). (The ctrlc crate did
-/// this before; it turns on libc's `extra_traits` through nix, which made every crate above libc
-/// build differently for the tests than for the Python wheel, a second build of them in CI.)
+/// arms the shutdown for a second Ctrl-C (signal-hook's own recipe for it; the workspace's
+/// Cargo.toml says why signal-hook rather than ctrlc).
 fn install_interrupt_handler() {
     use signal_hook::{consts::SIGINT, flag};
     static INSTALLED: OnceLock<bool> = OnceLock::new();
