@@ -16,7 +16,7 @@ use std::fmt;
 use std::num::NonZeroUsize;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::thread::{self, JoinHandle};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use ndarray::{Array2, ArrayView2, s};
@@ -28,7 +28,7 @@ use crate::vector::batch::{Batch, Command, Failure, Resets, execute};
 use crate::vector::environment::check_size;
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::Outputs;
-use crate::vector::threads::WORKER_STACK;
+use crate::vector::threads::{WORKER_STACK, spawn_running};
 use crate::vector::{Autoreset, KernelBatch, VectorOptions};
 
 /// An asynchronous vector of the domain `D`'s states stepped one at a time by its
@@ -449,13 +449,7 @@ where
         };
         for index in 0..threads {
             let shared = Arc::clone(&vector.shared);
-            let worker = thread::Builder::new()
-                .name(format!("rl-async-{index}"))
-                .stack_size(WORKER_STACK)
-                .spawn(move || work(&shared))
-                .map_err(|error| VectorError::ThreadSpawn {
-                    reason: error.to_string(),
-                })?;
+            let worker = spawn_running(format!("rl-async-{index}"), move || work(&shared))?;
             // On an error above, dropping `vector` stops and joins the workers started.
             vector.workers.push(worker);
         }

@@ -432,10 +432,6 @@ struct Shared<B: Batch> {
     request: Padded<Request<B>>,
     /// How many chunks of the call are done.
     done: Padded<AtomicUsize>,
-    /// How many workers have started (the runtime's naming of a thread allocates: that is
-    /// over before the vector is handed out, so a thread the system starts late cannot
-    /// allocate in the middle of a step).
-    started: AtomicUsize,
     /// Tests only: while set, the workers see calls but claim nothing, as workers the system
     /// has descheduled, so that the calling thread's stepping of their chunks is tested every
     /// time rather than when the scheduler happens to delay them.
@@ -539,9 +535,41 @@ const CHUNKS_PER_THREAD: usize = 4;
 /// the vector's size check reserves what the threads will take.
 pub(crate) const WORKER_STACK: usize = 2 << 20;
 
+/// Spawns the worker thread `name` (with [`WORKER_STACK`]) running `body`, and returns once
+/// it runs. The runtime's start of a thread allocates (a copy of its name), and a thread the
+/// system starts late under load would make that allocation in the middle of a later step
+/// (found by the allocation tests, `tests/allocation_threads.rs`, with both cores busy):
+/// waiting here keeps it in the vector's construction.
+pub(crate) fn spawn_running(
+    name: String,
+    body: impl FnOnce() + Send + 'static,
+) -> Result<JoinHandle<()>, VectorError> {
+    let running = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&running);
+    let thread = thread::Builder::new()
+        .name(name.clone())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            flag.store(true, Ordering::Release);
+            drop(flag);
+            body();
+        })
+        .map_err(|e| VectorError::ThreadSpawn {
+            reason: e.to_string(),
+        })?;
+    while !running.load(Ordering::Acquire) {
+        if thread.is_finished() {
+            return Err(VectorError::ThreadSpawn {
+                reason: format!("the thread {name} ended before it started"),
+            });
+        }
+        thread::yield_now();
+    }
+    Ok(thread)
+}
+
 /// The loop of worker thread `home`: waits for a call, steps chunks, until told to stop.
 fn work<B: Batch>(shared: &Shared<B>, home: usize) {
-    shared.started.fetch_add(1, Ordering::Release);
     let request = &shared.request.0;
     let mut seen = 0;
     loop {
@@ -789,7 +817,6 @@ where
                 call: UnsafeCell::new(None),
             }),
             done: Padded(AtomicUsize::new(0)),
-            started: AtomicUsize::new(0),
             #[cfg(test)]
             held: AtomicBool::new(false),
             #[cfg(test)]
@@ -805,24 +832,10 @@ where
             let theirs = Arc::clone(&pool.shared);
             // On a failure, the workers already started are stopped and joined as `pool`
             // drops: none is left parked.
-            let thread = thread::Builder::new()
-                .name(format!("rl-vector-{home}"))
-                .stack_size(WORKER_STACK)
-                .spawn(move || work(&theirs, home))
-                .map_err(|e| VectorError::ThreadSpawn {
-                    reason: e.to_string(),
-                })?;
+            let thread = spawn_running(format!("rl-vector-{home}"), move || {
+                work(&theirs, home);
+            })?;
             pool.workers.push(thread);
-            // Wait until the thread runs (found by the allocation test under load: a worker
-            // the system started only during a later step allocated its name then).
-            while pool.shared.started.load(Ordering::Acquire) < home {
-                if pool.workers.iter().any(JoinHandle::is_finished) {
-                    return Err(VectorError::ThreadSpawn {
-                        reason: format!("the thread rl-vector-{home} ended before it started"),
-                    });
-                }
-                thread::yield_now();
-            }
         }
         Ok(pool)
     }
