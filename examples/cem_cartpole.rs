@@ -65,7 +65,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     rl_domains::register_builtins();
     let start = Instant::now();
     let count = NonZeroUsize::new(POPULATION).ok_or("zero")?;
-    let vector = make_vector("CartPole-v1", None, count, 2024, VectorOptions::new())?;
+    let vector =
+        make_vector::<AnyElement, f32>("CartPole-v1", None, count, 2024, VectorOptions::new())?;
     let mut env = VectorEpisodeStatistics::new(vector);
     let mut actions = vec![AnyElement::Int(0); POPULATION];
     let mut rng = NumpyGenerator::seed_from_u64(7);

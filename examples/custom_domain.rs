@@ -186,7 +186,8 @@ fn main() -> Result<ExitCode, Box<dyn std::error::Error>> {
 
     // A vector of 4 built from the id, stepped right.
     let count = NonZeroUsize::new(4).ok_or("zero")?;
-    let mut vector = make_vector(CHAIN_ID, None, count, 11, VectorOptions::new())?;
+    let mut vector =
+        make_vector::<AnyElement, f32>(CHAIN_ID, None, count, 11, VectorOptions::new())?;
     vector.reset(Mode::Training)?;
     vector.step(&vec![AnyElement::Int(1); 4])?;
     println!("vector rewards after one step: {:?}", vector.rewards());

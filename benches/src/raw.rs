@@ -762,7 +762,7 @@ impl RawBatch<2> for RawMountainCarBatch {
 
 /// A batch of Acrobot-v1 environments (the book dynamics, no torque noise) stepped by hand in
 /// structure-of-arrays columns, with next-step autoreset: what the vector of `Acrobot-v1` by id
-/// (`make_discrete_vector`) computes, bit for bit.
+/// (`make_vector::<i64, f32>`) computes, bit for bit.
 #[derive(Debug, Clone)]
 pub struct RawAcrobotBatch {
     theta1: Vec<f64>,

@@ -16,7 +16,7 @@ use rl_spaces::{AnyElement, DynamicSpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Batch, KernelVector, RegisteredVector, SteppedVector, VectorEnv, VectorEnvironment,
-    VectorEpisodeStatistics, VectorOptions, make_discrete_vector, make_vector,
+    VectorEpisodeStatistics, VectorOptions, make_vector,
 };
 
 #[cfg(doc)]
@@ -242,7 +242,7 @@ pub fn run_vector<B: Batch>(
     Ok(total)
 }
 
-/// The vector of `id` with integer actions ([`make_discrete_vector`]: the id's kernel, or its
+/// The vector of `id` with integer actions ([`make_vector::<i64, f32>`](make_vector): the id's kernel, or its
 /// domain's step state by state), `envs` environments on `threads` threads, seeded with
 /// [`ENVIRONMENT_SEED`] and reset.
 pub fn discrete_id_vector(
@@ -251,7 +251,7 @@ pub fn discrete_id_vector(
     threads: usize,
 ) -> Result<RegisteredVector<i64>, VectorError> {
     let (count, options) = id_vector_options(envs, threads);
-    let mut vector = make_discrete_vector(id, None, count, ENVIRONMENT_SEED, options)?;
+    let mut vector = make_vector::<i64, f32>(id, None, count, ENVIRONMENT_SEED, options)?;
     vector.reset(Mode::Training)?;
     Ok(vector)
 }
@@ -260,7 +260,7 @@ pub fn discrete_id_vector(
 /// [`discrete_id_vector`] builds it.
 pub fn id_vector(id: &str, envs: usize, threads: usize) -> Result<RegisteredVector, VectorError> {
     let (count, options) = id_vector_options(envs, threads);
-    let mut vector = make_vector(id, None, count, ENVIRONMENT_SEED, options)?;
+    let mut vector = make_vector::<AnyElement, f32>(id, None, count, ENVIRONMENT_SEED, options)?;
     vector.reset(Mode::Training)?;
     Ok(vector)
 }
@@ -282,7 +282,7 @@ pub fn by_id_vector(
     threads: usize,
 ) -> Result<VectorEpisodeStatistics<RegisteredVector<i64>>, VectorError> {
     let (count, options) = id_vector_options(envs, threads);
-    let vector = make_discrete_vector(id, None, count, ENVIRONMENT_SEED, options)?;
+    let vector = make_vector::<i64, f32>(id, None, count, ENVIRONMENT_SEED, options)?;
     let mut vector = VectorEpisodeStatistics::new(vector);
     vector.reset(Mode::Training)?;
     Ok(vector)

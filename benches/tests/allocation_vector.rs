@@ -1,6 +1,6 @@
 //! Vector environments of rl-domains' batch kernels (CartPole, MountainCar and the
 //! fast-precision CartPole, and every kernel id built by id with `make_vector`, and with
-//! integer actions with `make_discrete_vector`), and vectors by id of domains without a
+//! integer actions with `make_vector::<i64, f32>`), and vectors by id of domains without a
 //! kernel, stepped state by state with their infos (MountainCarContinuous, Acrobot, Pendulum,
 //! GridWorld, FrozenLake and Taxi, whose `prob` info is inline, and MiniGrid's DoorKey,
 //! FourRooms and Dynamic-Obstacles, whose states own their grids: stepped, observed and
@@ -14,6 +14,7 @@
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
 
 use counting_allocator::process_allocations as allocations;
+use rl_spaces::AnyElement;
 
 use std::num::NonZeroUsize;
 
@@ -23,8 +24,7 @@ use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_spaces::RowLayout;
 use rl_wrappers::vector::{
-    Autoreset, KernelVector, Mirror, VectorEnv, VectorOptions, make_discrete_vector,
-    make_discrete_vector_u8, make_vector, stack,
+    Autoreset, KernelVector, Mirror, VectorEnv, VectorOptions, make_vector, stack,
 };
 
 /// Resets `vector`, steps it for a warm-up, then 300 steps with the rows of actions in turn;
@@ -78,7 +78,7 @@ fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, u
     use rand::SeedableRng;
     use rl_spaces::TrySampleSpace;
     let count = NonZeroUsize::new(envs).expect("non-zero");
-    let mut vector = make_vector(id, None, count, 3, options).expect("valid");
+    let mut vector = make_vector::<AnyElement, f32>(id, None, count, 3, options).expect("valid");
     let mut rng = rl_core::NumpyGenerator::seed_from_u64(5);
     let rows: Vec<Vec<rl_spaces::AnyElement>> = (0..7)
         .map(|_| {
@@ -96,7 +96,7 @@ fn allocations_by_id(id: &str, envs: usize, options: VectorOptions) -> (usize, u
 }
 
 /// As [`allocations_by_id`], for the vector with integer actions that
-/// `make_discrete_vector` builds from `id` (a `Discrete` action space), with the actions
+/// `make_vector::<i64, f32>` builds from `id` (a `Discrete` action space), with the actions
 /// `i % n` of a space of `n` actions.
 fn allocations_by_id_with_integers(
     id: &str,
@@ -104,7 +104,7 @@ fn allocations_by_id_with_integers(
     options: VectorOptions,
 ) -> (usize, usize) {
     let count = NonZeroUsize::new(envs).expect("non-zero");
-    let mut vector = make_discrete_vector(id, None, count, 3, options).expect("valid");
+    let mut vector = make_vector::<i64, f32>(id, None, count, 3, options).expect("valid");
     let n = vector.action_space().n() as i64;
     let rows: Vec<Vec<i64>> = (0..7)
         .map(|row| (0..envs).map(|i| (i as i64 + row) % n).collect())
@@ -114,7 +114,7 @@ fn allocations_by_id_with_integers(
 
 /// As [`allocations_by_id_with_integers`], for the Python package's path for MiniGrid's
 /// pictures: the stack over the vector with `u8` rows in the batched layout that
-/// `make_discrete_vector_u8` builds from `id` with `params`, each step mirrored into buffers
+/// `make_vector::<i64, u8>` builds from `id` with `params`, each step mirrored into buffers
 /// made before the steps (the NumPy buffer's part).
 fn mirrored_u8_allocations(
     id: &str,
@@ -125,7 +125,7 @@ fn mirrored_u8_allocations(
     let count = NonZeroUsize::new(envs).expect("non-zero");
     let options = options.with_layout(RowLayout::Batched);
     let mut vector =
-        stack(make_discrete_vector_u8(id, Some(params), count, 3, options).expect("a u8 vector"))
+        stack(make_vector::<i64, u8>(id, Some(params), count, 3, options).expect("a u8 vector"))
             .expect("stacked");
     let n = vector.action_space().n() as i64;
     let rows: Vec<Vec<i64>> = (0..7)

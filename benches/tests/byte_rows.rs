@@ -1,4 +1,4 @@
-//! Vectors by id with `u8` observation rows (`make_discrete_vector_u8`, what the Python
+//! Vectors by id with `u8` observation rows (`make_vector::<i64, u8>`, what the Python
 //! package builds for MiniGrid's and BabyAI's ids, whose every row entry is a byte): each row
 //! is, byte for byte, the observation of a single environment of the id seeded `seed + i` and
 //! driven as Gymnasium's `SyncVectorEnv` drives its environments (both autoreset modes, one and
@@ -13,10 +13,7 @@ use rl_core::registry::RegisteredDomain;
 use rl_core::{BoxedEnvironment, Mode};
 use rl_spaces::{AnyArray, AnyElement, AnySpace, ColumnKey, Columns, FlattenSpace, RowLayout};
 use rl_wrappers::VectorError;
-use rl_wrappers::vector::{
-    Autoreset, VectorEnv, VectorOptions, fits_u8_rows, make_discrete_vector,
-    make_discrete_vector_u8, make_vector_u8, stack,
-};
+use rl_wrappers::vector::{Autoreset, VectorEnv, VectorOptions, fits_u8_rows, make_vector, stack};
 use serde_json::{Value, json};
 
 const ENVS: usize = 4;
@@ -121,10 +118,9 @@ fn check(id: &str, params: &Value, autoreset: Autoreset, threads: usize) -> usiz
         .with_threads(NonZeroUsize::new(threads).expect("non-zero"))
         .with_layout(RowLayout::Batched);
     let count = NonZeroUsize::new(ENVS).expect("non-zero");
-    let mut vector = stack(
-        make_discrete_vector_u8(id, Some(params), count, SEED, options).expect("a u8 vector"),
-    )
-    .expect("stacked");
+    let mut vector =
+        stack(make_vector::<i64, u8>(id, Some(params), count, SEED, options).expect("a u8 vector"))
+            .expect("stacked");
     let n = vector.action_space().n() as i64;
     let mut references: Vec<Reference> = (0..ENVS)
         .map(|i| Reference::new(domain.as_ref(), SEED + i as u64))
@@ -214,8 +210,8 @@ fn u8_rows_equal_f32_rows() {
     let id = "MiniGrid-Empty-5x5-v0";
     let count = NonZeroUsize::new(3).expect("non-zero");
     let options = VectorOptions::new().with_layout(RowLayout::Batched);
-    let mut bytes = make_discrete_vector_u8(id, Some(&params), count, 3, options).expect("u8");
-    let mut floats = make_discrete_vector(id, Some(&params), count, 3, options).expect("f32");
+    let mut bytes = make_vector::<i64, u8>(id, Some(&params), count, 3, options).expect("u8");
+    let mut floats = make_vector::<i64, f32>(id, Some(&params), count, 3, options).expect("f32");
     bytes.reset(Mode::Training).expect("a reset");
     floats.reset(Mode::Training).expect("a reset");
     for step in 0..120 {
@@ -238,7 +234,7 @@ fn ids_whose_rows_are_not_bytes_are_refused() {
     let batched = VectorOptions::new().with_layout(RowLayout::Batched);
     // CartPole's floats, and Taxi's 500 states as one index each.
     for (id, options) in [("CartPole-v1", VectorOptions::new()), ("Taxi-v4", batched)] {
-        match make_vector_u8(id, None, count, 0, options) {
+        match make_vector::<AnyElement, u8>(id, None, count, 0, options) {
             Err(VectorError::InvalidParameter { reason, .. }) => {
                 assert!(reason.contains("not bytes"), "{id}: {reason}");
             }
@@ -246,5 +242,5 @@ fn ids_whose_rows_are_not_bytes_are_refused() {
         }
     }
     // Taxi's one-hot rows are bytes.
-    assert!(make_vector_u8("Taxi-v4", None, count, 0, VectorOptions::new()).is_ok());
+    assert!(make_vector::<AnyElement, u8>("Taxi-v4", None, count, 0, VectorOptions::new()).is_ok());
 }

@@ -110,7 +110,8 @@ fn a_vector_built_from_the_id_steps_like_typed_simulators() {
     for threads in [1, 2] {
         let options =
             VectorOptions::new().with_threads(NonZeroUsize::new(threads).expect("non-zero"));
-        let mut by_id = make_vector(CHAIN_ID, None, count, 21, options).expect("by id");
+        let mut by_id =
+            make_vector::<AnyElement, f32>(CHAIN_ID, None, count, 21, options).expect("by id");
         let mut typed = EnvironmentVector::<_, f32>::from_environments(count, 21, options, |_| {
             Simulator::new(Chain::new(ChainParams::default()).expect("valid"), 0)
         })

@@ -5,7 +5,7 @@
 //! all three autoreset modes, across episode ends.
 //! For every registered id, the vectors by id equal copies of its environment stepped by hand,
 //! infos, final infos and action masks included. The vectors with integer actions
-//! (`make_discrete_vector`) equal them for every id with a `Discrete` action space and refuse
+//! (`make_vector::<i64, f32>`) equal them for every id with a `Discrete` action space and refuse
 //! the others. Action masks by id equal the environments' own masks.
 
 use std::num::NonZeroUsize;
@@ -19,7 +19,7 @@ use rl_domains::{Acrobot, CartPole, MountainCar, MountainCarContinuous, Pendulum
 use rl_spaces::{AnyElement, Columns, DynamicSpace, FlattenSpace, RowLayout, TrySampleSpace};
 use rl_wrappers::vector::{
     Autoreset, Batch, EnvironmentVector, KernelVector, RegisteredVector, VectorEnvironment,
-    VectorOptions, make_discrete_vector, make_vector,
+    VectorOptions, make_vector,
 };
 use serde_json::json;
 
@@ -108,7 +108,7 @@ where
             let options = options(threads, autoreset);
             let context = format!("{id}, {threads} threads, {autoreset:?}");
             let mut by_id: RegisteredVector =
-                make_vector(id, params, count(), SEED, options).expect("by id");
+                make_vector::<AnyElement, f32>(id, params, count(), SEED, options).expect("by id");
             assert_eq!(
                 by_id.reports_infos(),
                 !kernel,
@@ -117,7 +117,7 @@ where
             // Integer actions where the action space is Discrete; an error naming the id
             // otherwise.
             let mut integers: Option<RegisteredVector<i64>> =
-                match make_discrete_vector(id, params, count(), SEED, options) {
+                match make_vector::<i64, f32>(id, params, count(), SEED, options) {
                     Ok(vector) => {
                         assert!(
                             matches!(by_id.action_space(), rl_spaces::AnySpace::Discrete(_)),
@@ -265,7 +265,7 @@ fn gridworld_by_id_steps_its_domain_and_its_masks_are_the_environments() {
     rl_domains::register_builtins();
     let id = "GridWorld-4x5";
     for threads in 1..=3 {
-        let mut vector = make_vector(
+        let mut vector = make_vector::<AnyElement, f32>(
             id,
             None,
             count(),
@@ -281,7 +281,7 @@ fn gridworld_by_id_steps_its_domain_and_its_masks_are_the_environments() {
         let mut masks = Array2::from_elem((COUNT, 4), false);
         vector.action_masks(&mut masks).expect("masks");
         // Integer actions: the same results and masks.
-        let mut integers = make_discrete_vector(
+        let mut integers = make_vector::<i64, f32>(
             id,
             None,
             count(),
@@ -328,8 +328,14 @@ fn kernel_masks_by_id_equal_the_copies_masks() {
     rl_domains::register_builtins();
     for id in ["CartPole-v1", "MountainCar-v0", "Acrobot-v1"] {
         let built = registry::build(id, None).expect("builds");
-        let mut by_id =
-            make_vector(id, None, count(), SEED, options(2, Autoreset::NextStep)).expect("by id");
+        let mut by_id = make_vector::<AnyElement, f32>(
+            id,
+            None,
+            count(),
+            SEED,
+            options(2, Autoreset::NextStep),
+        )
+        .expect("by id");
         let mut copies = EnvironmentVector::<_, f32>::from_environments(
             count(),
             SEED,
@@ -361,7 +367,7 @@ fn kernel_masks_by_id_equal_the_copies_masks() {
 #[test]
 fn a_wrong_action_by_id_is_an_error_before_anything_steps() {
     rl_domains::register_builtins();
-    let mut vector = make_vector(
+    let mut vector = make_vector::<AnyElement, f32>(
         "CartPole-v1",
         None,
         count(),
@@ -384,7 +390,7 @@ fn a_wrong_integer_action_is_an_error_before_anything_steps() {
     rl_domains::register_builtins();
     for id in ["CartPole-v1", "GridWorld-4x5"] {
         let mut vector =
-            make_discrete_vector(id, None, count(), SEED, options(2, Autoreset::NextStep))
+            make_vector::<i64, f32>(id, None, count(), SEED, options(2, Autoreset::NextStep))
                 .expect("integers by id");
         vector.reset(Mode::Training).expect("reset");
         let before = vector.observations().clone();
@@ -583,7 +589,7 @@ fn left_out(id: &str) -> bool {
 
 /// Every registered id (iterating the registry): the vector by id (`make_vector`, on two
 /// threads) and, for a `Discrete` action space, the vector with integer actions
-/// (`make_discrete_vector`), equal copies of the id's environment stepped by hand, bit for
+/// (`make_vector::<i64, f32>`), equal copies of the id's environment stepped by hand, bit for
 /// bit, infos and masks included, in next-step and same-step autoreset, over a few hundred
 /// steps of random actions (past the episode cap where it is at most 600 steps). Of
 /// minigrid's ids (stepped, observed and restarted in place by their domain, their rows
@@ -611,9 +617,10 @@ fn every_id_by_id_equals_its_environments_stepped_by_hand() {
         for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
             let context = format!("{id}, {autoreset:?}");
             let mut by_id =
-                make_vector(&id, None, count(), SEED, options(2, autoreset)).expect("by id");
+                make_vector::<AnyElement, f32>(&id, None, count(), SEED, options(2, autoreset))
+                    .expect("by id");
             let mut integers =
-                make_discrete_vector(&id, None, count(), SEED, options(1, autoreset)).ok();
+                make_vector::<i64, f32>(&id, None, count(), SEED, options(1, autoreset)).ok();
             let mut by_hand: Vec<ByHand> = (0..COUNT)
                 .map(|i| ByHand::new(built.as_ref(), SEED + i as u64))
                 .collect();
@@ -691,10 +698,12 @@ fn every_id_batched_rows_are_its_flat_rows_in_the_batched_layout() {
         for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
             let context = format!("{id}, {autoreset:?}");
             let mut flat =
-                make_vector(&id, None, count(), SEED, options(2, autoreset)).expect("flat");
+                make_vector::<AnyElement, f32>(&id, None, count(), SEED, options(2, autoreset))
+                    .expect("flat");
             let batched_options = options(2, autoreset).with_layout(RowLayout::Batched);
             let mut batched =
-                make_vector(&id, None, count(), SEED, batched_options).expect("batched");
+                make_vector::<AnyElement, f32>(&id, None, count(), SEED, batched_options)
+                    .expect("batched");
             let width = space.batched_dim();
             assert_eq!(batched.flat_dim(), width, "{context}");
             if let Ok(columns) = Columns::of(&space) {

@@ -647,7 +647,9 @@ fn async_vector(rng: &mut NumpyGenerator, context: &Context, input: &mut String)
         return Ok(());
     };
     let options = VectorOptions::new().with_threads(threads);
-    let Ok(mut vector) = make_async_vector(&id, None, count, seed, options, batch) else {
+    let Ok(mut vector) =
+        make_async_vector::<AnyElement, f32>(&id, None, count, seed, options, batch)
+    else {
         return Ok(());
     };
     let space = registry::make(&id, None)

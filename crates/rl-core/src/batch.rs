@@ -7,7 +7,11 @@ use std::any::Any;
 use std::fmt;
 
 use crate::NumpyGenerator;
-use rl_spaces::{AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, Space, SpaceError};
+use rl_spaces::{
+    AnyElement, AnySpace, Discrete, DynamicSpace, FlatScalar, RowLayout, Space, SpaceError,
+};
+
+use crate::registry::{RegisteredDomain, RowScalar};
 
 use crate::{CoreError, Domain, Info, Mode};
 
@@ -489,7 +493,7 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
 
 /// The action type of a batch built by id: [`AnyElement`] (any action space, an
 /// [`AnySpace`]) or `i64` (a [`Discrete`] action space, read without the `AnyElement`
-/// round trip; rl-wrappers' `make_discrete_vector`). Sealed: these two are the only ones.
+/// round trip; rl-wrappers' `make_vector::<i64, f32>`). Sealed: these two are the only ones.
 pub trait ErasedAction:
     Clone + fmt::Debug + fmt::Display + Send + Sync + 'static + sealed::Sealed
 {
@@ -516,6 +520,16 @@ pub trait ErasedAction:
         actions: &'a [Self],
         scratch: &'a mut Vec<AnyElement>,
     ) -> &'a [AnyElement];
+
+    /// The states of `len` episodes of `domain` with actions of this type and observation
+    /// rows of `T` written in `layout`, or `None` when the domain's action space has no form
+    /// in this type (an action space other than [`Discrete`], for `i64`): what
+    /// [`batch_states_as`](crate::registry::batch_states_as) builds.
+    fn batch_states<T: RowScalar>(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<Self, T>>;
 }
 
 mod sealed {
@@ -544,6 +558,14 @@ impl ErasedAction for AnyElement {
 
     fn as_any_elements<'a>(actions: &'a [Self], _: &'a mut Vec<AnyElement>) -> &'a [AnyElement] {
         actions
+    }
+
+    fn batch_states<T: RowScalar>(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<Self, T>> {
+        Some(T::any_batch_states(domain, len, layout))
     }
 }
 
@@ -586,13 +608,21 @@ impl ErasedAction for i64 {
         );
         scratch
     }
+
+    fn batch_states<T: RowScalar>(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<Self, T>> {
+        T::discrete_batch_states(domain, len, layout)
+    }
 }
 
 /// The states of a batch of episodes of a domain built by id, behind a box: actions are
 /// [`ErasedAction`]s (by default [`AnyElement`]s of an [`AnySpace`]) and observation rows
-/// of `T` (by default `f32`), as rl-wrappers' `make_vector` and `make_discrete_vector` step
-/// them (`f64` rows: `make_vector_f64`, for an observation space with a float64 Box; `u8`
-/// rows: `make_vector_u8`, for observations whose every row entry is a byte).
+/// of `T` (by default `f32`; `f64` for an observation space with a float64 Box, `u8` for
+/// observations whose every row entry is a byte), as rl-wrappers' `make_vector::<A, T>` steps
+/// them ([`batch_states_as`](crate::registry::batch_states_as) builds them).
 pub type BoxedBatchStates<A = AnyElement, T = f32> =
     Box<dyn BatchStates<T, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
 

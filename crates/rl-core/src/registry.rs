@@ -85,8 +85,8 @@ pub use crate::run_settings::{PythonType, RunSettings, Success};
 use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
-    EnumerableTransitions, Frame, InvalidExamples, Mode, Render, RenderFrame, SteppedStates,
-    check_constraints, check_domain, check_transitions,
+    EnumerableTransitions, ErasedAction, Frame, InvalidExamples, Mode, Render, RenderFrame,
+    SteppedStates, check_constraints, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -97,6 +97,124 @@ pub enum PictureFormat {
     Text,
     /// A self-contained SVG document ([`Render::render_svg`]).
     Svg,
+}
+
+/// The scalar of the observation rows of a vector built by id: `f32` (the default), `f64`
+/// (exact for a float64 Box: Gymnasium's MuJoCo ids) or `u8` (observations whose every row
+/// entry is a byte: MiniGrid's images). Sealed: these three are the only ones. With an
+/// [`ErasedAction`], it picks the [`RegisteredDomain`] method that builds the batch
+/// ([`batch_states_as`]).
+pub trait RowScalar: FlatScalar + row_sealed::Sealed {
+    /// `domain`'s states of `len` episodes with [`AnyElement`] actions and rows of this
+    /// scalar in `layout`.
+    fn any_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> BoxedBatchStates<AnyElement, Self>;
+
+    /// `domain`'s states of `len` episodes with `i64` actions and rows of this scalar in
+    /// `layout`; `None` when its action space is not [`Discrete`](rl_spaces::Discrete).
+    fn discrete_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, Self>>;
+}
+
+mod row_sealed {
+    /// Keeps [`RowScalar`](super::RowScalar) to the three types this crate implements it for.
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+    impl Sealed for u8 {}
+}
+
+impl RowScalar for f32 {
+    fn any_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> BoxedBatchStates<AnyElement, f32> {
+        domain.batch_states_in(len, layout)
+    }
+
+    fn discrete_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, f32>> {
+        domain.discrete_batch_states_in(len, layout)
+    }
+}
+
+impl RowScalar for f64 {
+    fn any_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> BoxedBatchStates<AnyElement, f64> {
+        domain.batch_states_f64_in(len, layout)
+    }
+
+    fn discrete_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, f64>> {
+        domain.discrete_batch_states_f64_in(len, layout)
+    }
+}
+
+impl RowScalar for u8 {
+    fn any_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> BoxedBatchStates<AnyElement, u8> {
+        domain.batch_states_u8_in(len, layout)
+    }
+
+    fn discrete_batch_states(
+        domain: &dyn RegisteredDomain,
+        len: usize,
+        layout: RowLayout,
+    ) -> Option<BoxedBatchStates<i64, u8>> {
+        domain.discrete_batch_states_u8_in(len, layout)
+    }
+}
+
+/// `domain`'s states of `len` episodes with actions of `A` ([`AnyElement`], or `i64` for a
+/// [`Discrete`](rl_spaces::Discrete) action space) and observation rows of `T` written in
+/// `layout`: the [`RegisteredDomain`] method of that pair
+/// ([`batch_states_in`](RegisteredDomain::batch_states_in),
+/// [`discrete_batch_states_f64_in`](RegisteredDomain::discrete_batch_states_f64_in), ...).
+/// `None` when the action space has no form in `A`. rl-wrappers' `make_vector::<A, T>`
+/// builds its batches with it.
+///
+/// ```
+/// use rl_core::corridor::Corridor;
+/// use rl_core::registry::{Registration, batch_states_as};
+/// use rl_spaces::RowLayout;
+///
+/// #[derive(Default, serde::Deserialize)]
+/// struct NoParams {}
+///
+/// Registration::new("Corridor-batch-as-doc-v0", "a corridor of 4 cells", |_: NoParams| {
+///     Corridor::new(4, 0.0)
+/// })
+/// .register()?;
+/// let domain = rl_core::registry::build("Corridor-batch-as-doc-v0", None)?;
+/// let states = batch_states_as::<i64, f64>(domain.as_ref(), 3, RowLayout::Flat);
+/// assert!(states.is_some()); // Discrete(2) actions: i64 works
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn batch_states_as<A: ErasedAction, T: RowScalar>(
+    domain: &dyn RegisteredDomain,
+    len: usize,
+    layout: RowLayout,
+) -> Option<BoxedBatchStates<A, T>> {
+    A::batch_states(domain, len, layout)
 }
 
 /// A domain built from a registered id, behind an object-safe interface: what code keyed by id
@@ -184,7 +302,7 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
 
     /// The states of `len` episodes with `i64` actions, as
     /// [`batch_states`](Self::batch_states) builds them, or `None` when the action space is
-    /// not [`Discrete`](rl_spaces::Discrete). rl-wrappers' `make_discrete_vector` builds one
+    /// not [`Discrete`](rl_spaces::Discrete). rl-wrappers' `make_vector::<i64, f32>` builds one
     /// per thread.
     fn discrete_batch_states(&self, len: usize) -> Option<BoxedBatchStates<i64>> {
         self.discrete_batch_states_in(len, RowLayout::Flat)
@@ -200,7 +318,7 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     ) -> Option<BoxedBatchStates<i64>>;
 
     /// The states of `len` episodes as [`batch_states_in`](Self::batch_states_in) builds
-    /// them, their observation rows of `f64`: what rl-wrappers' `make_vector_f64` steps for
+    /// them, their observation rows of `f64`: what rl-wrappers' `make_vector::<AnyElement, f64>` steps for
     /// an observation space with a float64 Box (MuJoCo's), whose values `f32` rows would
     /// round.
     fn batch_states_f64_in(
@@ -219,7 +337,7 @@ pub trait RegisteredDomain: fmt::Debug + Send + Sync {
     ) -> Option<BoxedBatchStates<i64, f64>>;
 
     /// The states of `len` episodes as [`batch_states_in`](Self::batch_states_in) builds
-    /// them, their observation rows of `u8`: what rl-wrappers' `make_vector_u8` steps for an
+    /// them, their observation rows of `u8`: what rl-wrappers' `make_vector::<AnyElement, u8>` steps for an
     /// observation whose every row entry is a byte (a `uint8` image, a small `Discrete`, a
     /// Text's indices: MiniGrid's), written by the domain straight into bytes.
     fn batch_states_u8_in(&self, len: usize, layout: RowLayout)

@@ -61,7 +61,7 @@
 //! gives them, single and vector. The reset infos ([`Task::reset_info`]) reach the Python package's
 //! single environment and vectors (rl-wrappers' vectors by id report them as Gymnasium's
 //! `SyncVectorEnv` does, autoresets included). Vectors by id carry float64 observation rows
-//! for these ids (rl-wrappers' `make_vector_f64`, which the Python `RustVectorEnv` chooses for
+//! for these ids (rl-wrappers' `make_vector::<AnyElement, f64>`, which the Python `RustVectorEnv` chooses for
 //! a float64 Box: `needs_f64_rows`), so their observations are Gymnasium's bit for bit, as a
 //! single environment's are (`tests/batch.rs`); `make_vector`'s `f32` rows round them.
 //!

@@ -1,5 +1,5 @@
 //! The batches a vector by id steps (`RegisteredDomain::batch_states_f64_in`, what rl-wrappers'
-//! `make_vector_f64` and the Python `RustVectorEnv` build for the MuJoCo ids' float64 Box) give
+//! `make_vector::<AnyElement, f64>` and the Python `RustVectorEnv` build for the MuJoCo ids' float64 Box) give
 //! each environment's float64 observations bit for bit, and its rewards, flags, step infos and
 //! reset infos (`Domain::reset_info`: Gymnasium's `_get_reset_info`), against the single
 //! environment by id seeded alike; `f32` rows are those observations rounded.

@@ -13,7 +13,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rl_core::Mode;
 use rl_wrappers::VectorError;
-use rl_wrappers::vector::{StackedVector, VectorEnv, VectorOptions, make_discrete_vector};
+use rl_wrappers::vector::{StackedVector, VectorEnv, VectorOptions, make_vector};
 
 use crate::vector::{row_layout, stacked};
 
@@ -77,7 +77,7 @@ impl PyRustDriver {
         let options = VectorOptions::new()
             .with_threads(threads)
             .with_layout(layout);
-        let mut vector = stacked(make_discrete_vector(id, None, count, seed, options))?;
+        let mut vector = stacked(make_vector::<i64, f32>(id, None, count, seed, options))?;
         vector.reset(Mode::Training).map_err(driver_error)?;
         Ok(PyRustDriver {
             inner: Mutex::new(Driven {

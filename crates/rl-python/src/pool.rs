@@ -16,8 +16,7 @@ use rl_core::ErasedAction;
 use rl_spaces::{AnyArray, AnyElement, AnySpace, DType, FlatScalar, RowLayout};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    RegisteredAsyncVector, VectorOptions, make_async_vector, make_async_vector_f64,
-    make_discrete_async_vector, make_discrete_async_vector_f64, needs_f64_rows,
+    RegisteredAsyncVector, VectorOptions, make_async_vector, needs_f64_rows,
 };
 
 use crate::convert::{element_from_python, read_any_array};
@@ -263,18 +262,19 @@ impl PyAsyncVector {
         let discrete = matches!(action_space, AnySpace::Discrete(_));
         let pool = match (discrete, f64_rows) {
             (true, false) => Pool::DiscreteF32(
-                make_discrete_async_vector(id, params, count, seed, options, batch)
+                make_async_vector::<i64, f32>(id, params, count, seed, options, batch)
                     .map_err(built_error)?,
             ),
             (true, true) => Pool::DiscreteF64(
-                make_discrete_async_vector_f64(id, params, count, seed, options, batch)
+                make_async_vector::<i64, f64>(id, params, count, seed, options, batch)
                     .map_err(built_error)?,
             ),
             (false, false) => Pool::AnyF32(
-                make_async_vector(id, params, count, seed, options, batch).map_err(built_error)?,
+                make_async_vector::<AnyElement, f32>(id, params, count, seed, options, batch)
+                    .map_err(built_error)?,
             ),
             (false, true) => Pool::AnyF64(
-                make_async_vector_f64(id, params, count, seed, options, batch)
+                make_async_vector::<AnyElement, f64>(id, params, count, seed, options, batch)
                     .map_err(built_error)?,
             ),
         };

@@ -24,8 +24,7 @@ use rl_spaces::{
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Autoreset, Mirror, RegisteredVector, StackedVector, VectorEnv, VectorOptions, fits_u8_rows,
-    make_discrete_vector, make_discrete_vector_f64, make_discrete_vector_u8, make_vector,
-    make_vector_f64, make_vector_u8, needs_f64_rows, stack,
+    make_vector, needs_f64_rows, stack,
 };
 
 use crate::convert::{element_from_python, read_any_array};
@@ -45,8 +44,36 @@ enum ByScalar<A: ErasedAction> {
     U8(StackedVector<A, u8>),
 }
 
+impl<A: ErasedAction> ByScalar<A> {
+    /// The stacked vector of `id` ([`make_vector`]) with rows of `f64` when `f64_rows`, of
+    /// `u8` when `u8_rows`, of `f32` otherwise.
+    fn make(
+        id: &str,
+        params: Option<&serde_json::Value>,
+        count: NonZeroUsize,
+        seed: u64,
+        options: VectorOptions,
+        f64_rows: bool,
+        u8_rows: bool,
+    ) -> PyResult<Self> {
+        Ok(if f64_rows {
+            ByScalar::F64(stacked(make_vector::<A, f64>(
+                id, params, count, seed, options,
+            ))?)
+        } else if u8_rows {
+            ByScalar::U8(stacked(make_vector::<A, u8>(
+                id, params, count, seed, options,
+            ))?)
+        } else {
+            ByScalar::F32(stacked(make_vector::<A, f32>(
+                id, params, count, seed, options,
+            ))?)
+        })
+    }
+}
+
 /// The vector of an id ([`ByScalar`]), and the actions of the next step (reused from step to
-/// step): integer actions for a `Discrete` action space (`make_discrete_vector`, no
+/// step): integer actions for a `Discrete` action space (`make_vector::<i64, f32>`, no
 /// `AnyElement` per action), `AnyElement`s for the others. Which wrappers the stack holds is
 /// `stack`'s business: this binding reaches them through the `VectorEnv` trait.
 enum Stepper {
@@ -202,7 +229,7 @@ pub(crate) fn built_error(error: VectorError) -> PyErr {
     }
 }
 
-/// The stack ([`stack`]) over the vector `made` by `make_vector` or `make_discrete_vector`
+/// The stack ([`stack`]) over the vector `made` by `make_vector`
 /// (or their `f64` forms): what `rlrs.RustVectorEnv` steps (and the benchmarks' driver).
 pub(crate) fn stacked<A: ErasedAction, T: FlatScalar>(
     made: Result<RegisteredVector<A, T>, VectorError>,
@@ -1044,33 +1071,13 @@ impl PyVector {
             .with_layout(layout);
         let params = params.as_ref();
         let stepper = if let AnySpace::Discrete(space) = &action_space {
-            let vector = if f64_rows {
-                ByScalar::F64(stacked(make_discrete_vector_f64(
-                    id, params, count, seed, options,
-                ))?)
-            } else if u8_rows {
-                ByScalar::U8(stacked(make_discrete_vector_u8(
-                    id, params, count, seed, options,
-                ))?)
-            } else {
-                ByScalar::F32(stacked(make_discrete_vector(
-                    id, params, count, seed, options,
-                ))?)
-            };
             Stepper::Discrete {
-                vector,
+                vector: ByScalar::make(id, params, count, seed, options, f64_rows, u8_rows)?,
                 actions: vec![space.start(); num_envs],
             }
         } else {
-            let vector = if f64_rows {
-                ByScalar::F64(stacked(make_vector_f64(id, params, count, seed, options))?)
-            } else if u8_rows {
-                ByScalar::U8(stacked(make_vector_u8(id, params, count, seed, options))?)
-            } else {
-                ByScalar::F32(stacked(make_vector(id, params, count, seed, options))?)
-            };
             Stepper::Any {
-                vector,
+                vector: ByScalar::make(id, params, count, seed, options, f64_rows, u8_rows)?,
                 actions: vec![AnyElement::Int(0); num_envs],
             }
         };

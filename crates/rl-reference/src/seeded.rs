@@ -493,8 +493,13 @@ pub(crate) fn replay_seeded_vector(checker: &mut Checker, trace: &SeededVectorTr
         let options = VectorOptions::new()
             .with_autoreset(autoreset)
             .with_threads(NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN));
-        let mut vector = match make_vector(&trace.env_id, Some(&params), count, trace.seed, options)
-        {
+        let mut vector = match make_vector::<AnyElement, f32>(
+            &trace.env_id,
+            Some(&params),
+            count,
+            trace.seed,
+            options,
+        ) {
             Ok(vector) => vector,
             Err(error) => {
                 checker.fail(

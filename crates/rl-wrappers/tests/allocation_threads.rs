@@ -22,7 +22,7 @@ use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
     Autoreset, DynVector, EnvironmentVector, KernelVector, Mirror, VectorEnv,
     VectorEpisodeStatistics, VectorHistoryStack, VectorNormalizeObservation, VectorNormalizeReward,
-    VectorOptions, make_discrete_async_vector_f64, make_discrete_vector_f64, stack,
+    VectorOptions, make_async_vector, make_vector, stack,
 };
 
 use common::{Drift, NoParams};
@@ -88,7 +88,7 @@ fn async_allocations_per_run(id: &str) -> usize {
     let count = NonZeroUsize::new(64).expect("non-zero");
     let batch = NonZeroUsize::new(32).expect("non-zero");
     let mut vector =
-        make_discrete_async_vector_f64(id, None, count, 1, options, batch).expect("by id");
+        make_async_vector::<i64, f64>(id, None, count, 1, options, batch).expect("by id");
     vector.async_reset(Mode::Training).expect("reset");
     let mut ids = Vec::with_capacity(32);
     let mut actions = Vec::with_capacity(32);
@@ -162,7 +162,7 @@ fn main() {
         );
         let mut stacked = VectorEpisodeStatistics::new(below);
         // The Python package's stack over a vector by id with `f64` rows.
-        let mut wide = stack(make_discrete_vector_f64(id, None, count, 1, options).expect("by id"))
+        let mut wide = stack(make_vector::<i64, f64>(id, None, count, 1, options).expect("by id"))
             .expect("stacked");
         for (path, allocated) in [
             (

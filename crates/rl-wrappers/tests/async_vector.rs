@@ -16,7 +16,7 @@ use rl_core::{Info, Mode, Seed};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     AsyncKernelVector, AsyncSteppedVector, AsyncVector, Autoreset, Batch, KernelVector,
-    RegisteredAsyncVector, VectorOptions, make_discrete_async_vector, make_discrete_vector,
+    RegisteredAsyncVector, VectorOptions, make_async_vector, make_vector,
 };
 
 use crate::common::{CorridorWith, Drift, NoParams};
@@ -228,7 +228,7 @@ fn assert_prefixes(asynchronous: &[Vec<Record>], synchronous: &[Vec<Record>], st
 fn each_environment_by_id_follows_the_synchronous_vectors_trajectory() {
     let id = corridor_id();
     let (count, steps) = (8, 60);
-    let mut sync = make_discrete_vector(id, None, non_zero(count), 11, VectorOptions::new())
+    let mut sync = make_vector::<i64, f32>(id, None, non_zero(count), 11, VectorOptions::new())
         .expect("registered");
     let synchronous = sync_trajectories!(sync, 4 * steps, 2, never);
     // The trajectories cross episode ends, by termination and by truncation.
@@ -243,7 +243,7 @@ fn each_environment_by_id_follows_the_synchronous_vectors_trajectory() {
     );
     for (threads, batch_size) in [(2, 4), (2, 3), (1, 4), (3, 8)] {
         let options = VectorOptions::new().with_threads(non_zero(threads));
-        let mut vector: RegisteredAsyncVector<i64> = make_discrete_async_vector(
+        let mut vector: RegisteredAsyncVector<i64> = make_async_vector::<i64, f32>(
             id,
             None,
             non_zero(count),
@@ -261,7 +261,7 @@ fn each_environment_by_id_follows_the_synchronous_vectors_trajectory() {
 fn environments_reset_on_their_own_follow_the_synchronous_vectors_selected_resets() {
     let id = corridor_id();
     let (count, steps) = (8, 60);
-    let mut sync = make_discrete_vector(id, None, non_zero(count), 5, VectorOptions::new())
+    let mut sync = make_vector::<i64, f32>(id, None, non_zero(count), 5, VectorOptions::new())
         .expect("registered");
     let synchronous = sync_trajectories!(sync, 4 * steps, 2, resets_before);
     let resets = (0..count)
@@ -271,9 +271,15 @@ fn environments_reset_on_their_own_follow_the_synchronous_vectors_selected_reset
     // Asynchronous (some in flight while others reset) and synchronous (batch_size 8).
     for (threads, batch_size) in [(2, 3), (1, 4), (2, 8)] {
         let options = VectorOptions::new().with_threads(non_zero(threads));
-        let mut vector =
-            make_discrete_async_vector(id, None, non_zero(count), 5, options, non_zero(batch_size))
-                .expect("registered");
+        let mut vector = make_async_vector::<i64, f32>(
+            id,
+            None,
+            non_zero(count),
+            5,
+            options,
+            non_zero(batch_size),
+        )
+        .expect("registered");
         let run = async_trajectories(&mut vector, steps, 2, resets_before);
         assert_prefixes(&run.records, &synchronous, steps);
         for env in 0..count {
@@ -313,11 +319,11 @@ fn each_environment_of_a_kernel_follows_the_synchronous_vectors_trajectory() {
 fn with_every_environment_per_batch_the_rows_come_in_the_order_sent() {
     let id = corridor_id();
     let count = 4;
-    let mut sync = make_discrete_vector(id, None, non_zero(count), 2, VectorOptions::new())
+    let mut sync = make_vector::<i64, f32>(id, None, non_zero(count), 2, VectorOptions::new())
         .expect("registered");
     let options = VectorOptions::new().with_threads(non_zero(2));
     let mut vector =
-        make_discrete_async_vector(id, None, non_zero(count), 2, options, non_zero(count))
+        make_async_vector::<i64, f32>(id, None, non_zero(count), 2, options, non_zero(count))
             .expect("registered");
     sync.reset(Mode::Training).expect("reset");
     vector.async_reset(Mode::Training).expect("reset");
@@ -346,7 +352,7 @@ fn with_every_environment_per_batch_the_rows_come_in_the_order_sent() {
 fn bad_input_is_an_error_that_sends_nothing() {
     let id = corridor_id();
     let options = VectorOptions::new().with_threads(non_zero(2));
-    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 0, options, non_zero(2))
+    let mut vector = make_async_vector::<i64, f32>(id, None, non_zero(4), 0, options, non_zero(2))
         .expect("registered");
     assert_eq!(vector.send(&[1], &[0]), Err(VectorError::NotStarted));
     assert!(matches!(
@@ -411,14 +417,14 @@ fn bad_input_is_an_error_that_sends_nothing() {
     // Options the asynchronous vector does not offer, and sizes it cannot take.
     let same_step = VectorOptions::new().with_autoreset(Autoreset::SameStep);
     assert!(matches!(
-        make_discrete_async_vector(id, None, non_zero(4), 0, same_step, non_zero(2)),
+        make_async_vector::<i64, f32>(id, None, non_zero(4), 0, same_step, non_zero(2)),
         Err(VectorError::InvalidParameter {
             name: "options",
             ..
         })
     ));
     assert!(matches!(
-        make_discrete_async_vector(id, None, non_zero(4), 0, VectorOptions::new(), non_zero(5)),
+        make_async_vector::<i64, f32>(id, None, non_zero(4), 0, VectorOptions::new(), non_zero(5)),
         Err(VectorError::InvalidParameter {
             name: "batch_size",
             ..
@@ -426,7 +432,7 @@ fn bad_input_is_an_error_that_sends_nothing() {
     ));
     let five = VectorOptions::new().with_threads(non_zero(5));
     assert!(matches!(
-        make_discrete_async_vector(id, None, non_zero(4), 0, five, non_zero(2)),
+        make_async_vector::<i64, f32>(id, None, non_zero(4), 0, five, non_zero(2)),
         Err(VectorError::InvalidParameter {
             name: "threads",
             ..
@@ -438,9 +444,9 @@ fn bad_input_is_an_error_that_sends_nothing() {
 fn a_reset_discards_results_not_received_and_starts_over() {
     let id = corridor_id();
     let options = VectorOptions::new().with_threads(non_zero(2));
-    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 9, options, non_zero(2))
+    let mut vector = make_async_vector::<i64, f32>(id, None, non_zero(4), 9, options, non_zero(2))
         .expect("registered");
-    let mut fresh = make_discrete_async_vector(id, None, non_zero(4), 9, options, non_zero(4))
+    let mut fresh = make_async_vector::<i64, f32>(id, None, non_zero(4), 9, options, non_zero(4))
         .expect("registered");
     vector.async_reset(Mode::Training).expect("reset");
     vector.recv().expect("two");
@@ -470,7 +476,7 @@ fn dropping_the_vector_with_work_in_flight_returns() {
     let options = VectorOptions::new().with_threads(non_zero(2));
     for batch_size in [1, 3] {
         let mut vector =
-            make_discrete_async_vector(id, None, non_zero(64), 0, options, non_zero(batch_size))
+            make_async_vector::<i64, f32>(id, None, non_zero(64), 0, options, non_zero(batch_size))
                 .expect("registered");
         vector.async_reset(Mode::Training).expect("reset");
         drop(vector);
@@ -512,7 +518,7 @@ fn a_panic_inside_an_environment_reaches_the_recv_that_receives_it() {
 fn with_every_environment_per_batch_some_environments_reset_and_step_on_their_own() {
     let id = corridor_id();
     let options = VectorOptions::new().with_threads(non_zero(2));
-    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 3, options, non_zero(4))
+    let mut vector = make_async_vector::<i64, f32>(id, None, non_zero(4), 3, options, non_zero(4))
         .expect("registered");
     // Before any reset of all: the environments reset are the ones that may step.
     vector.reset(&[1]).expect("a reset of one");
@@ -549,7 +555,7 @@ fn with_every_environment_per_batch_some_environments_reset_and_step_on_their_ow
 fn a_reset_of_some_environments_refuses_bad_input_and_sends_nothing() {
     let id = corridor_id();
     let options = VectorOptions::new().with_threads(non_zero(2));
-    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 0, options, non_zero(2))
+    let mut vector = make_async_vector::<i64, f32>(id, None, non_zero(4), 0, options, non_zero(2))
         .expect("registered");
     vector.async_reset(Mode::Training).expect("reset");
     vector.recv().expect("two resets");
@@ -598,10 +604,10 @@ fn a_reset_of_some_environments_refuses_bad_input_and_sends_nothing() {
 fn a_seed_of_any_size_reseeds_as_the_synchronous_vector_does() {
     let id = corridor_id();
     let seed = Seed::from_words(&[7, 0, 0, 1]); // 2^96 + 7
-    let mut sync =
-        make_discrete_vector(id, None, non_zero(4), 0, VectorOptions::new()).expect("registered");
+    let mut sync = make_vector::<i64, f32>(id, None, non_zero(4), 0, VectorOptions::new())
+        .expect("registered");
     let options = VectorOptions::new().with_threads(non_zero(2));
-    let mut vector = make_discrete_async_vector(id, None, non_zero(4), 0, options, non_zero(4))
+    let mut vector = make_async_vector::<i64, f32>(id, None, non_zero(4), 0, options, non_zero(4))
         .expect("registered");
     sync.seed_from(&seed).expect("any seed");
     vector.seed_from(&seed).expect("any seed");
@@ -609,7 +615,7 @@ fn a_seed_of_any_size_reseeds_as_the_synchronous_vector_does() {
     let run = async_trajectories(&mut vector, 30, 2, never);
     assert_prefixes(&run.records, &synchronous, 30);
     // The seed matters: the vector seeded with 7 goes elsewhere.
-    let mut other =
-        make_discrete_vector(id, None, non_zero(4), 7, VectorOptions::new()).expect("registered");
+    let mut other = make_vector::<i64, f32>(id, None, non_zero(4), 7, VectorOptions::new())
+        .expect("registered");
     assert_ne!(sync_trajectories!(other, 30, 2, never), synchronous);
 }

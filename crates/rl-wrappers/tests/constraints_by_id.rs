@@ -9,9 +9,7 @@ use rl_core::corridor::{Corridor, LEFT, RIGHT};
 use rl_core::registry::{self, Registration};
 use rl_core::{CoreError, Mode, VIOLATIONS_INFO_KEY};
 use rl_spaces::AnyElement;
-use rl_wrappers::vector::{
-    Autoreset, EnvironmentVector, VectorOptions, make_discrete_vector, make_vector,
-};
+use rl_wrappers::vector::{Autoreset, EnvironmentVector, VectorOptions, make_vector};
 use serde_json::json;
 
 use crate::common::NoParams;
@@ -47,8 +45,8 @@ fn vectors_by_id_list_each_steps_violations_in_its_info() {
         let options = VectorOptions::new()
             .with_autoreset(autoreset)
             .with_threads(NonZeroUsize::new(2).expect("non-zero"));
-        let mut by_id = make_vector(ID, None, count, 9, options).expect("by id");
-        let mut discrete = make_discrete_vector(ID, None, count, 9, options).expect("by id");
+        let mut by_id = make_vector::<AnyElement, f32>(ID, None, count, 9, options).expect("by id");
+        let mut discrete = make_vector::<i64, f32>(ID, None, count, 9, options).expect("by id");
         let mut copies = EnvironmentVector::<_, f32>::from_environments(count, 9, options, |_| {
             built.environment(0)
         })

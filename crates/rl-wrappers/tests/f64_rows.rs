@@ -1,4 +1,4 @@
-//! Vectors by id with `f64` observation rows (`make_vector_f64`, what the Python package
+//! Vectors by id with `f64` observation rows (`make_vector::<AnyElement, f64>`, what the Python package
 //! builds for a float64 Box: MuJoCo's ids) give each environment's `f64` observations bit for
 //! bit, and every vector by id reports the domain's reset infos (`Domain::reset_info`) as
 //! Gymnasium's `SyncVectorEnv` does: at a reset, and for an autoreset environment in the
@@ -13,8 +13,7 @@ use rl_core::registry::Registration;
 use rl_core::{Domain, Environment, Info, Mode, Simulator, TransitionOutcome, Value};
 use rl_spaces::{AnyElement, ArrayBox, Discrete};
 use rl_wrappers::vector::{
-    Autoreset, VectorEnv, VectorOptions, make_discrete_vector, make_discrete_vector_f64,
-    make_vector_f64, needs_f64_rows, stack,
+    Autoreset, VectorEnv, VectorOptions, make_vector, needs_f64_rows, stack,
 };
 
 use crate::common::NoParams;
@@ -180,7 +179,7 @@ fn f64_rows_and_reset_infos_are_the_environments_bit_for_bit() {
                 .with_threads(NonZeroUsize::new(threads).expect("non-zero"));
             // The stack the Python package steps, over `f64` rows.
             let mut vector =
-                stack(make_discrete_vector_f64(ID, None, count, 40, options).expect("by id"))
+                stack(make_vector::<i64, f64>(ID, None, count, 40, options).expect("by id"))
                     .expect("stacked");
             let mut references: Vec<Reference> = (0..5).map(|i| Reference::new(40 + i)).collect();
             vector.reset(Mode::Training).expect("a reset");
@@ -240,8 +239,8 @@ fn f32_rows_round_what_f64_rows_keep() {
     register();
     let count = NonZeroUsize::new(3).expect("non-zero");
     let options = VectorOptions::new();
-    let mut wide = make_vector_f64(ID, None, count, 9, options).expect("by id");
-    let mut narrow = make_discrete_vector(ID, None, count, 9, options).expect("by id");
+    let mut wide = make_vector::<AnyElement, f64>(ID, None, count, 9, options).expect("by id");
+    let mut narrow = make_vector::<i64, f32>(ID, None, count, 9, options).expect("by id");
     wide.reset(Mode::Training).expect("a reset");
     narrow.reset(Mode::Training).expect("a reset");
     for step in 0..20 {

@@ -32,7 +32,8 @@ fn a_domains_infos_reach_a_vector_built_by_id() {
     .register();
     let count = NonZeroUsize::new(3).expect("non-zero");
     let options = VectorOptions::new().with_autoreset(Autoreset::SameStep);
-    let vector = make_vector("Corridor-infos-v0", None, count, 5, options).expect("registered");
+    let vector = make_vector::<AnyElement, f32>("Corridor-infos-v0", None, count, 5, options)
+        .expect("registered");
     let mut vector = VectorEpisodeStatistics::new(vector);
     vector.reset(Mode::Training).expect("reset");
     let (mut reported, mut finals) = (0, 0);

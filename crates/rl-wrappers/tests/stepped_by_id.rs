@@ -102,7 +102,8 @@ fn actions_beyond_the_box_are_clipped_by_id_as_the_copies_clip_them() {
         let options = VectorOptions::new()
             .with_autoreset(autoreset)
             .with_threads(NonZeroUsize::new(2).expect("non-zero"));
-        let mut by_id = make_vector(ID, None, count, 17, options).expect("by id");
+        let mut by_id =
+            make_vector::<AnyElement, f32>(ID, None, count, 17, options).expect("by id");
         assert!(by_id.reports_infos(), "no kernel: the domain's step serves");
         let mut copies = EnvironmentVector::<_, f32>::from_environments(count, 17, options, |_| {
             built.environment(0)
@@ -218,7 +219,7 @@ fn masks_by_id_are_the_copies_masks() {
     let built = registry::build(id, None).expect("registered");
     let count = NonZeroUsize::new(5).expect("non-zero");
     let options = VectorOptions::new();
-    let mut by_id = make_vector(id, None, count, 3, options).expect("by id");
+    let mut by_id = make_vector::<AnyElement, f32>(id, None, count, 3, options).expect("by id");
     let mut copies =
         EnvironmentVector::<_, f32>::from_environments(count, 3, options, |_| built.environment(0))
             .expect("copies");
@@ -258,7 +259,7 @@ fn same_step_vectors_keep_the_action_masks_of_final_states() {
     .register();
     let count = NonZeroUsize::new(3).expect("non-zero");
     let options = VectorOptions::new().with_autoreset(Autoreset::SameStep);
-    let mut vector = make_vector(id, None, count, 1, options).expect("by id");
+    let mut vector = make_vector::<AnyElement, f32>(id, None, count, 1, options).expect("by id");
     vector.reset(Mode::Training).expect("reset");
     let mut finals = Array2::from_elem((3, 2), false);
     vector
@@ -307,7 +308,7 @@ fn same_step_vectors_keep_the_action_masks_of_final_states() {
 
     // A vector whose masks nobody asked for keeps none (it computes them only for a consumer
     // of masks): an error that says so.
-    let mut unasked = make_vector(id, None, count, 1, options).expect("by id");
+    let mut unasked = make_vector::<AnyElement, f32>(id, None, count, 1, options).expect("by id");
     unasked.reset(Mode::Training).expect("reset");
     for _ in 0..4 {
         unasked
@@ -364,7 +365,7 @@ fn same_step_vectors_keep_the_final_masks_of_one_pass_masks() {
     .register();
     let count = NonZeroUsize::new(2).expect("non-zero");
     let options = VectorOptions::new().with_autoreset(Autoreset::SameStep);
-    let mut vector = make_vector(id, None, count, 1, options).expect("by id");
+    let mut vector = make_vector::<AnyElement, f32>(id, None, count, 1, options).expect("by id");
     vector.reset(Mode::Training).expect("reset");
     let mut masks = Array2::from_elem((2, 2), false);
     vector.action_masks(&mut masks).expect("masks");
@@ -413,7 +414,7 @@ fn copies_report_reset_infos_as_the_vector_by_id() {
     let count = NonZeroUsize::new(3).expect("non-zero");
     for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
         let options = VectorOptions::new().with_autoreset(autoreset);
-        let mut by_id = make_vector(id, None, count, 9, options).expect("by id");
+        let mut by_id = make_vector::<AnyElement, f32>(id, None, count, 9, options).expect("by id");
         // Under a wrapper, which passes the reset info on.
         let limit = std::num::NonZeroU64::new(1000).expect("non-zero");
         let mut copies = EnvironmentVector::<_, f32>::from_environments(count, 9, options, |_| {

@@ -109,7 +109,7 @@ fn typed(autoreset: Autoreset) -> EnvironmentVector<Simulator<Push>, f32> {
 fn by_id(autoreset: Autoreset) -> rl_wrappers::vector::RegisteredVector {
     register();
     let count = NonZeroUsize::new(COUNT).expect("non-zero");
-    make_vector(ID, None, count, SEED, options(autoreset)).expect("vector by id")
+    make_vector::<AnyElement, f32>(ID, None, count, SEED, options(autoreset)).expect("vector by id")
 }
 
 /// Everything a wrapped vector shows after a call, as bits.
@@ -258,7 +258,7 @@ fn action_wrappers_refuse_a_vector_by_id_without_float_box_actions() {
     .register();
     let count = NonZeroUsize::new(2).expect("non-zero");
     let vector = || {
-        make_vector(
+        make_vector::<AnyElement, f32>(
             "Corridor-not-a-box-v0",
             None,
             count,

@@ -8,7 +8,7 @@ use std::sync::Once;
 use rl_core::registry::{self, PictureFormat};
 use rl_core::{CheckConfig, CoreError, Environment, Frame, Mode, Simulator, check_domain};
 use rl_spaces::AnyElement;
-use rl_wrappers::vector::{VectorOptions, make_discrete_vector};
+use rl_wrappers::vector::{VectorOptions, make_vector};
 use thermostat::{ID, Thermostat};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -141,7 +141,7 @@ fn a_vector_by_id_steps_as_environments_by_id_do() -> TestResult {
     register();
     // Environment i of the vector is seeded with seed + i, as Gymnasium's vectors do.
     let count = NonZeroUsize::new(4).ok_or("zero")?;
-    let mut vector = make_discrete_vector(ID, None, count, 3, VectorOptions::new())?;
+    let mut vector = make_vector::<i64, f32>(ID, None, count, 3, VectorOptions::new())?;
     vector.reset(Mode::Training)?;
     let mut singles = Vec::new();
     for index in 0..4 {

@@ -29,9 +29,7 @@ pub use options::VectorOptions;
 pub use outputs::Mirror;
 pub use registered::{
     DynVector, RegisteredAsyncVector, RegisteredBatch, RegisteredVector, StackedVector,
-    fits_u8_rows, make_async_vector, make_async_vector_f64, make_discrete_async_vector,
-    make_discrete_async_vector_f64, make_discrete_vector, make_discrete_vector_f64,
-    make_discrete_vector_u8, make_vector, make_vector_f64, make_vector_u8, needs_f64_rows, stack,
+    fits_u8_rows, make_async_vector, make_vector, needs_f64_rows, stack,
 };
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).

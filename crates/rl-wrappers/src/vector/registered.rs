@@ -4,7 +4,7 @@
 
 use std::num::NonZeroUsize;
 
-use rl_core::registry::RegisteredDomain;
+use rl_core::registry::{RegisteredDomain, RowScalar, batch_states_as};
 use rl_core::{BatchStates, BoxedBatchStates, ErasedAction};
 
 use rl_spaces::FlattenSpace;
@@ -18,14 +18,12 @@ use crate::vector::{
     AsyncVector, KernelBatch, VectorEnv, VectorEnvironment, VectorEpisodeStatistics, VectorOptions,
 };
 
-/// A vector of the environments of a registered id, with observation rows of `T` (`f32` by
-/// default): what [`make_vector`] builds (actions are [`AnyElement`]s of the id's action
-/// space) and [`make_discrete_vector`] builds (`A = i64`: integer actions of a
-/// [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip);
-/// with `T = f64`, what [`make_vector_f64`] and [`make_discrete_vector_f64`] build, for an
-/// observation space with a float64 Box ([`needs_f64_rows`]); with `T = u8`, what
-/// [`make_vector_u8`] and [`make_discrete_vector_u8`] build, for observations whose every
-/// row entry is a byte ([`fits_u8_rows`]: MiniGrid's, its pictures included).
+/// A vector of the environments of a registered id, with actions of `A` ([`AnyElement`]s of
+/// the id's action space by default, or `i64` for a [`Discrete`](rl_spaces::Discrete) one) and
+/// observation rows of `T` (`f32` by default; `f64` for an observation space with a float64
+/// Box, [`needs_f64_rows`]; `u8` for observations whose every row entry is a byte,
+/// [`fits_u8_rows`]: MiniGrid's, its pictures included): what [`make_vector::<A, T>`](make_vector)
+/// builds.
 pub type RegisteredVector<A = AnyElement, T = f32> = VectorEnvironment<RegisteredBatch<A, T>>;
 
 /// The storage of a [`RegisteredVector`] (each thread's share): the id's
@@ -58,7 +56,7 @@ pub type StackedVector<A = AnyElement, T = f32> = VectorEpisodeStatistics<DynVec
 /// of dtype float64 (at any depth of a Tuple, Dict or OneOf), whose values `f32` rows would
 /// round (Gymnasium's MuJoCo ids), false otherwise (every other built-in id: their
 /// observations are exact in `f32` rows). A caller that builds vectors of any id chooses
-/// [`make_vector_f64`] over [`make_vector`] by it, as the Python package does.
+/// rows of `f64` over rows of `f32` ([`make_vector`]) by it, as the Python package does.
 ///
 /// ```
 /// use rl_spaces::{AnySpace, ArrayBox, Discrete};
@@ -82,13 +80,13 @@ pub fn needs_f64_rows(space: &AnySpace) -> bool {
 }
 
 /// Whether every entry of a row of `space` in `layout` is a byte, so that rows of `u8`
-/// ([`make_vector_u8`]) hold its observations exactly: true when each leaf (at any depth of a
+/// ([`make_vector`] with `T = u8`) hold its observations exactly: true when each leaf (at any depth of a
 /// Tuple or Dict) is a `uint8` Box, a MultiBinary, a Text of at most 255 characters (its
 /// entries are character indices, padded with the charset's length), or a Discrete or
 /// MultiDiscrete (one-hot entries in the flat layout; in the batched layout, indices from the
 /// start: at most 256 values each). False for any other leaf (a float or wider integer Box, a
 /// FiniteSet, OneOf, Sequence or Graph). A caller that builds vectors of any id chooses
-/// [`make_vector_u8`] by it, as the Python package does for MiniGrid's and BabyAI's ids: their
+/// rows of `u8` by it, as the Python package does for MiniGrid's and BabyAI's ids: their
 /// images then go from the domain's drawing into the rows as bytes, with no float in between.
 ///
 /// ```
@@ -143,7 +141,7 @@ pub fn fits_u8_rows(space: &AnySpace, layout: RowLayout) -> bool {
 /// use rl_core::corridor::Corridor;
 /// use rl_core::registry::Registration;
 /// use rl_core::Mode;
-/// use rl_wrappers::vector::{make_discrete_vector, stack, VectorEnv, VectorOptions};
+/// use rl_wrappers::vector::{make_vector, stack, VectorEnv, VectorOptions};
 ///
 /// #[derive(Default, serde::Deserialize)]
 /// struct NoParams {}
@@ -153,7 +151,7 @@ pub fn fits_u8_rows(space: &AnySpace, layout: RowLayout) -> bool {
 /// })
 /// .register()?;
 /// let count = NonZeroUsize::new(3).expect("non-zero");
-/// let vector = make_discrete_vector("Corridor-stack-doc-v0", None, count, 7, VectorOptions::new())?;
+/// let vector = make_vector::<i64, f32>("Corridor-stack-doc-v0", None, count, 7, VectorOptions::new())?;
 /// let mut stacked = stack(vector)?;
 /// stacked.reset(Mode::Training)?;
 /// stacked.step(&[1, 0, 1])?; // environments 0 and 2 reach the end
@@ -171,15 +169,26 @@ pub fn stack<A: ErasedAction, T: FlatScalar>(
 /// `count` environments of the domain registered under `id` in `rl-core`'s table
 /// ([`rl_core::registry`]), built with the JSON `params` over its defaults, environment `i`
 /// seeded with `seed + i` (past 2^64 too: numpy's generator of the integer), stepped with `options`
-/// (autoreset mode, threads). Observations are flattened into one `f32` row per environment
-/// (exact for every id whose observation space has no float64 Box: [`needs_f64_rows`];
-/// [`make_vector_f64`] writes `f64` rows); actions are
-/// [`AnyElement`](rl_spaces::AnyElement)s of the id's action space.
+/// (autoreset mode, threads, row layout), with actions of type `A` and observations flattened
+/// into one row of `T` per environment. The pairs:
 ///
-/// The built-in domains of `rl-domains` are in the table once `rl_domains::register_builtins()`
-/// has run. Fails with [`VectorError::Registry`] for an unknown id (the error lists the
-/// registered ones) or invalid parameters, and as
-/// [`VectorEnvironment::from_environments`] does otherwise.
+/// - `A`: [`AnyElement`]s of the id's action space (any space), or `i64` for a
+///   [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip
+///   (what the Python package steps);
+/// - `T`: `f32` (exact for every id whose observation space has no float64 Box:
+///   [`needs_f64_rows`]), `f64` (written as the domain computes them, never through `f32`:
+///   exact for a float64 Box, Gymnasium's MuJoCo ids) or `u8` (written by the domain straight
+///   into bytes, for observations whose every row entry is a byte, [`fits_u8_rows`]: a
+///   MiniGrid image goes from the tile drawing into the row with no float in between).
+///
+/// Every pair gives the same environments, seeds and results, bit for bit. The built-in
+/// domains of `rl-domains` are in the table once `rl_domains::register_builtins()` has run.
+///
+/// Fails with [`VectorError::Registry`] for an unknown id (the error lists the registered
+/// ones) or invalid parameters; with [`VectorError::InvalidParameter`] (naming `id`) for `i64`
+/// actions of an action space that is not `Discrete`, and for `u8` rows of observations with
+/// an entry that is not a byte (a float Box, a Discrete of more than 256 values in the batched
+/// layout, ...); and as [`VectorEnvironment::from_environments`] does otherwise.
 ///
 /// ```
 /// use std::num::NonZeroUsize;
@@ -197,191 +206,37 @@ pub fn stack<A: ErasedAction, T: FlatScalar>(
 /// })
 /// .register()?;
 /// let count = NonZeroUsize::new(3).expect("non-zero");
-/// let mut vector = make_vector("Corridor-vector-doc-v0", None, count, 7, VectorOptions::new())?;
+/// let id = "Corridor-vector-doc-v0";
+/// let mut vector = make_vector::<AnyElement, f32>(id, None, count, 7, VectorOptions::new())?;
 /// vector.reset(Mode::Training)?;
 /// vector.step(&[AnyElement::Int(1), AnyElement::Int(0), AnyElement::Int(1)])?;
 /// assert_eq!(vector.observations().shape(), &[3, 5]); // Discrete(5) flattens one-hot
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn make_vector(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-) -> Result<RegisteredVector, VectorError> {
-    build(id, params, count, seed, options, |domain, len| {
-        Some(domain.batch_states_in(len, options.layout()))
-    })
-}
-
-/// [`make_vector`] for an id whose action space is [`Discrete`](rl_spaces::Discrete), with
-/// `i64` actions: the same environments, seeds and results bit for bit, without converting
-/// each action to and from an [`AnyElement`] (what the Python package steps). Fails with
-/// [`VectorError::InvalidParameter`] (naming `id`) when the id's action space is not
-/// `Discrete`, and as `make_vector` does otherwise.
 ///
-/// ```
-/// use std::num::NonZeroUsize;
-/// use rl_core::corridor::Corridor;
-/// use rl_core::registry::Registration;
-/// use rl_core::Mode;
-/// use rl_wrappers::vector::{make_discrete_vector, VectorOptions};
-///
-/// #[derive(Default, serde::Deserialize)]
-/// struct NoParams {}
-///
-/// Registration::new("Corridor-discrete-doc-v0", "a corridor of 5 cells", |_: NoParams| {
-///     Corridor::new(5, 0.0)
-/// })
-/// .register()?;
-/// let count = NonZeroUsize::new(3).expect("non-zero");
-/// let mut vector =
-///     make_discrete_vector("Corridor-discrete-doc-v0", None, count, 7, VectorOptions::new())?;
-/// vector.reset(Mode::Training)?;
-/// vector.step(&[1, 0, 1])?;
-/// assert_eq!(vector.observations().shape(), &[3, 5]);
+/// // Integer actions, rows of f64 and of bytes: the same environments.
+/// let mut integers = make_vector::<i64, f64>(id, None, count, 7, VectorOptions::new())?;
+/// integers.reset(Mode::Training)?;
+/// integers.step(&[1, 0, 1])?;
+/// assert_eq!(integers.observations().row(0).to_vec(), [0.0f64, 1.0, 0.0, 0.0, 0.0]);
 /// // An action outside Discrete(2) is refused before anything steps.
-/// assert!(vector.step(&[1, 2, 1]).is_err());
+/// assert!(integers.step(&[1, 2, 1]).is_err());
+/// let mut bytes = make_vector::<i64, u8>(id, None, count, 7, VectorOptions::new())?;
+/// bytes.reset(Mode::Training)?;
+/// assert_eq!(bytes.observations().row(0).to_vec(), [1u8, 0, 0, 0, 0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn make_discrete_vector(
+pub fn make_vector<A: ErasedAction, T: RowScalar>(
     id: &str,
     params: Option<&Value>,
     count: NonZeroUsize,
     seed: u64,
     options: VectorOptions,
-) -> Result<RegisteredVector<i64>, VectorError> {
-    build(id, params, count, seed, options, |domain, len| {
-        domain.discrete_batch_states_in(len, options.layout())
-    })
-}
-
-/// [`make_vector`] with `f64` observation rows: the same environments, seeds and results, the
-/// observations written as the domain computes them in `f64` (`Domain::observe_flat_into`),
-/// never through `f32`: exact for a float64 Box (Gymnasium's MuJoCo ids), where `f32` rows
-/// round ([`needs_f64_rows`]). Fails as `make_vector` does.
-///
-/// ```
-/// use std::num::NonZeroUsize;
-/// use rl_core::corridor::Corridor;
-/// use rl_core::registry::Registration;
-/// use rl_core::Mode;
-/// use rl_spaces::AnyElement;
-/// use rl_wrappers::vector::{make_vector_f64, VectorOptions};
-///
-/// #[derive(Default, serde::Deserialize)]
-/// struct NoParams {}
-///
-/// Registration::new("Corridor-f64-doc-v0", "a corridor of 3 cells", |_: NoParams| {
-///     Corridor::new(3, 0.0)
-/// })
-/// .register()?;
-/// let count = NonZeroUsize::new(2).expect("non-zero");
-/// let mut vector = make_vector_f64("Corridor-f64-doc-v0", None, count, 7, VectorOptions::new())?;
-/// vector.reset(Mode::Training)?;
-/// vector.step(&[AnyElement::Int(1), AnyElement::Int(0)])?;
-/// assert_eq!(vector.observations().row(0).to_vec(), [0.0f64, 1.0, 0.0]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn make_vector_f64(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-) -> Result<RegisteredVector<AnyElement, f64>, VectorError> {
-    build(id, params, count, seed, options, |domain, len| {
-        Some(domain.batch_states_f64_in(len, options.layout()))
-    })
-}
-
-/// [`make_discrete_vector`] with `f64` observation rows, as [`make_vector_f64`] writes them.
-/// Fails as `make_discrete_vector` does.
-pub fn make_discrete_vector_f64(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-) -> Result<RegisteredVector<i64, f64>, VectorError> {
-    build(id, params, count, seed, options, |domain, len| {
-        domain.discrete_batch_states_f64_in(len, options.layout())
-    })
-}
-
-/// [`make_vector`] with `u8` observation rows: the same environments, seeds and results, the
-/// observations written by the domain straight into bytes (`Domain::observe_row_into::<u8>`:
-/// a MiniGrid image goes from the tile drawing into the row with no float in between). Fails
-/// as `make_vector` does, and with [`VectorError::InvalidParameter`] when some entry of the
-/// id's rows is not a byte ([`fits_u8_rows`]: a float Box, a Discrete of more than 256 values
-/// in the batched layout, ...), which a byte would not hold.
-///
-/// ```
-/// use std::num::NonZeroUsize;
-/// use rl_core::corridor::Corridor;
-/// use rl_core::registry::Registration;
-/// use rl_core::Mode;
-/// use rl_spaces::AnyElement;
-/// use rl_wrappers::vector::{make_vector_u8, VectorOptions};
-///
-/// #[derive(Default, serde::Deserialize)]
-/// struct NoParams {}
-///
-/// Registration::new("Corridor-u8-doc-v0", "a corridor of 3 cells", |_: NoParams| {
-///     Corridor::new(3, 0.0)
-/// })
-/// .register()?;
-/// let count = NonZeroUsize::new(2).expect("non-zero");
-/// let mut vector = make_vector_u8("Corridor-u8-doc-v0", None, count, 7, VectorOptions::new())?;
-/// vector.reset(Mode::Training)?;
-/// vector.step(&[AnyElement::Int(1), AnyElement::Int(0)])?;
-/// assert_eq!(vector.observations().row(0).to_vec(), [0u8, 1, 0]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn make_vector_u8(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-) -> Result<RegisteredVector<AnyElement, u8>, VectorError> {
-    build(id, params, count, seed, options, |domain, len| {
-        Some(domain.batch_states_u8_in(len, options.layout()))
-    })
-}
-
-/// [`make_discrete_vector`] with `u8` observation rows, as [`make_vector_u8`] writes them.
-/// Fails as `make_discrete_vector` and `make_vector_u8` do.
-pub fn make_discrete_vector_u8(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-) -> Result<RegisteredVector<i64, u8>, VectorError> {
-    build(id, params, count, seed, options, |domain, len| {
-        domain.discrete_batch_states_u8_in(len, options.layout())
-    })
-}
-
-/// Builds the vector of [`make_vector`] with actions of type `A` and observation rows of `T`,
-/// each share's states built by `batch` (`None`: the id's action space has no form in `A`).
-fn build<A: ErasedAction, T: FlatScalar>(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-    batch: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A, T>>,
 ) -> Result<RegisteredVector<A, T>, VectorError> {
-    let (domain, dim, env_bytes) = prepare(id, params, options, &batch)?;
+    let (domain, dim, env_bytes) = prepare::<A, T>(id, params, options)?;
     VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
-        // The action space was read above: every batch of the domain has its form in `A`.
-        let states = batch(domain.as_ref(), len).ok_or_else(|| {
-            VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))
-        })?;
-        Ok(KernelBatch::new(states, first))
+        Ok(KernelBatch::new(
+            batch(domain.as_ref(), id, len, options)?,
+            first,
+        ))
     })
 }
 
@@ -391,10 +246,10 @@ fn build<A: ErasedAction, T: FlatScalar>(
 pub type RegisteredAsyncVector<A = AnyElement, T = f32> = AsyncVector<RegisteredBatch<A, T>>;
 
 /// `count` environments of the id, as [`make_vector`] builds them (the same parameters, seeds
-/// `seed + i`, layouts and results bit for bit, environment by environment), stepped
-/// asynchronously on `options.threads()` worker threads with `batch_size` results per
-/// [`recv`](AsyncVector::recv): EnvPool's asynchronous mode ([`AsyncVector`]). Rows of `f32`,
-/// actions [`AnyElement`]s.
+/// `seed + i`, actions of `A`, rows of `T`, layouts and results bit for bit, environment by
+/// environment), stepped asynchronously on `options.threads()` worker threads with
+/// `batch_size` results per [`recv`](AsyncVector::recv): EnvPool's asynchronous mode
+/// ([`AsyncVector`]).
 ///
 /// Fails as [`make_vector`] does, if `batch_size` or the thread count is more than `count`,
 /// or if the options' autoreset mode is not [`Autoreset::NextStep`](crate::vector::Autoreset).
@@ -416,7 +271,8 @@ pub type RegisteredAsyncVector<A = AnyElement, T = f32> = AsyncVector<Registered
 /// .register()?;
 /// let count = NonZeroUsize::new(3).expect("non-zero");
 /// let all = NonZeroUsize::new(3).expect("non-zero");
-/// let mut vector = make_async_vector("Corridor-async-doc-v0", None, count, 7, VectorOptions::new(), all)?;
+/// let id = "Corridor-async-doc-v0";
+/// let mut vector = make_async_vector::<AnyElement, f32>(id, None, count, 7, VectorOptions::new(), all)?;
 /// vector.async_reset(Mode::Training)?;
 /// vector.recv()?;
 /// vector.step(&[AnyElement::Int(1), AnyElement::Int(0), AnyElement::Int(1)], &[0, 1, 2])?;
@@ -424,127 +280,50 @@ pub type RegisteredAsyncVector<A = AnyElement, T = f32> = AsyncVector<Registered
 /// assert_eq!(vector.observations().shape(), &[3, 5]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn make_async_vector(
+pub fn make_async_vector<A: ErasedAction, T: RowScalar>(
     id: &str,
     params: Option<&Value>,
     count: NonZeroUsize,
     seed: u64,
     options: VectorOptions,
     batch_size: NonZeroUsize,
-) -> Result<RegisteredAsyncVector, VectorError> {
-    build_async(
-        id,
-        params,
-        count,
-        seed,
-        options,
-        batch_size,
-        |domain, len| Some(domain.batch_states_in(len, options.layout())),
-    )
-}
-
-/// [`make_async_vector`] with `i64` actions, as [`make_discrete_vector`] takes them. Fails as
-/// both do.
-pub fn make_discrete_async_vector(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-    batch_size: NonZeroUsize,
-) -> Result<RegisteredAsyncVector<i64>, VectorError> {
-    build_async(
-        id,
-        params,
-        count,
-        seed,
-        options,
-        batch_size,
-        |domain, len| domain.discrete_batch_states_in(len, options.layout()),
-    )
-}
-
-/// [`make_async_vector`] with `f64` observation rows, as [`make_vector_f64`] writes them
-/// (Gymnasium's MuJoCo ids). Fails as both do.
-pub fn make_async_vector_f64(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-    batch_size: NonZeroUsize,
-) -> Result<RegisteredAsyncVector<AnyElement, f64>, VectorError> {
-    build_async(
-        id,
-        params,
-        count,
-        seed,
-        options,
-        batch_size,
-        |domain, len| Some(domain.batch_states_f64_in(len, options.layout())),
-    )
-}
-
-/// [`make_discrete_async_vector`] with `f64` observation rows. Fails as it does.
-pub fn make_discrete_async_vector_f64(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-    batch_size: NonZeroUsize,
-) -> Result<RegisteredAsyncVector<i64, f64>, VectorError> {
-    build_async(
-        id,
-        params,
-        count,
-        seed,
-        options,
-        batch_size,
-        |domain, len| domain.discrete_batch_states_f64_in(len, options.layout()),
-    )
-}
-
-/// Builds the asynchronous vector of [`make_async_vector`]: one batch of one episode per
-/// environment, built by `batch`.
-fn build_async<A: ErasedAction, T: FlatScalar>(
-    id: &str,
-    params: Option<&Value>,
-    count: NonZeroUsize,
-    seed: u64,
-    options: VectorOptions,
-    batch_size: NonZeroUsize,
-    batch: impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A, T>>,
 ) -> Result<RegisteredAsyncVector<A, T>, VectorError> {
-    let (domain, dim, env_bytes) = prepare(id, params, options, &batch)?;
+    let (domain, dim, env_bytes) = prepare::<A, T>(id, params, options)?;
     check_size(count.get(), dim, env_bytes)?;
     let batches = (0..count.get())
-        .map(|i| {
-            let states = batch(domain.as_ref(), 1).ok_or_else(|| {
-                VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))
-            })?;
-            Ok(KernelBatch::new(states, i))
-        })
+        .map(|i| Ok(KernelBatch::new(batch(domain.as_ref(), id, 1, options)?, i)))
         .collect::<Result<Vec<_>, VectorError>>()?;
     AsyncVector::from_batches(batches, dim, seed, options, batch_size)
+}
+
+/// The states of `len` episodes of `domain` (of `id`) with actions of `A` and rows of `T` in
+/// `options`' layout; [`prepare`] checked that the action space has a form in `A`.
+fn batch<A: ErasedAction, T: RowScalar>(
+    domain: &dyn RegisteredDomain,
+    id: &str,
+    len: usize,
+    options: VectorOptions,
+) -> Result<BoxedBatchStates<A, T>, VectorError> {
+    batch_states_as::<A, T>(domain, len, options.layout()).ok_or_else(|| {
+        VectorError::invalid_parameter("id", format!("{id}: no batch of its episodes"))
+    })
 }
 
 /// The domain of `id` built with `params`, its observation rows' length in `options`' layout
 /// and the bytes of one episode, checked as every vector of the id needs: the action space
 /// has a form in `A` (`batch` gives a batch) and rows of `u8` hold the observations.
-fn prepare<A: ErasedAction, T: FlatScalar>(
+fn prepare<A: ErasedAction, T: RowScalar>(
     id: &str,
     params: Option<&Value>,
     options: VectorOptions,
-    batch: &impl Fn(&dyn RegisteredDomain, usize) -> Option<BoxedBatchStates<A, T>>,
 ) -> Result<(Box<dyn RegisteredDomain>, usize, usize), VectorError> {
     let domain = rl_core::registry::build(id, params).map_err(VectorError::Registry)?;
     let environment = domain.environment(0);
-    let Some(probe) = batch(domain.as_ref(), 1) else {
+    let Some(probe) = batch_states_as::<A, T>(domain.as_ref(), 1, options.layout()) else {
         return Err(VectorError::invalid_parameter(
             "id",
             format!(
-                "{id} has the action space {}; integer actions need a Discrete one (use make_vector)",
+                "{id} has the action space {}; integer actions need a Discrete one (use AnyElement actions: make_vector::<AnyElement, _>)",
                 environment.action_space()
             ),
         ));
@@ -557,7 +336,7 @@ fn prepare<A: ErasedAction, T: FlatScalar>(
             "id",
             format!(
                 "{id}'s observations ({space}) have row entries that are not bytes; rows of u8 \
-                 hold only uint8 Boxes, MultiBinary, Texts and small Discretes (use make_vector)"
+                 hold only uint8 Boxes, MultiBinary, Texts and small Discretes (use rows of f32 or f64)"
             ),
         ));
     }
