@@ -70,8 +70,15 @@ impl<T: BoxScalar, const N: usize> ArrayBox<T, N> {
             return None;
         }
         let mut out = [T::LOWEST; N];
-        for (o, v) in out.iter_mut().zip(x.iter()) {
-            *o = *v;
+        // A contiguous array (the usual case) is copied as a slice, without ndarray's
+        // iterator over dynamic dimensions (about 100 instructions for one entry).
+        match x.as_slice() {
+            Some(values) => out.copy_from_slice(values),
+            None => {
+                for (o, v) in out.iter_mut().zip(x.iter()) {
+                    *o = *v;
+                }
+            }
         }
         Some(out)
     }

@@ -1,0 +1,98 @@
+//! Steps a 1024-environment vector of Pendulum-v1 or Acrobot-v1 (one thread) a given number of
+//! rounds, and nothing else: a fixed amount of work to count instructions with callgrind, the
+//! measure this noisy machine gives reliably. The vectors: `typed` (the domain's own actions,
+//! `SteppedVector`), `by_id` (`make_vector::<AnyElement, f32>`: the actions as `AnyElement`s,
+//! checked against the action space and converted each step) and `raw` (the hand-written
+//! structure-of-arrays loop).
+//!
+//! ```text
+//! cargo build --release -p rl-benches --bin vector_rounds
+//! for rounds in 20 40; do
+//!     valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$rounds \
+//!         target/release/vector_rounds pendulum by_id $rounds
+//! done
+//! ```
+//!
+//! The difference of the two totals over 20 rounds of 1024 environments is the instructions of
+//! one environment step, without the set-up (docs/PERFORMANCE.md, "Instructions per step").
+
+use std::num::NonZeroUsize;
+use std::process::ExitCode;
+
+use rl_benches::raw::{RawAcrobotBatch, RawPendulumBatch};
+use rl_benches::workloads::{
+    ActionRows, ENVIRONMENT_SEED, acrobot, discrete_actions, discrete_rows, pendulum,
+    run_raw_batch, run_vector, stepped_vector, torque_elements, torque_rows,
+};
+use rl_core::Mode;
+use rl_spaces::AnyElement;
+use rl_wrappers::vector::{VectorOptions, make_vector};
+
+/// The environments of each vector.
+const ENVS: usize = 1024;
+
+fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), String> {
+    let count = NonZeroUsize::new(ENVS).ok_or("no environments")?;
+    let one = VectorOptions::new().with_threads(NonZeroUsize::MIN);
+    let error = |e: &dyn std::fmt::Display| e.to_string();
+    match (domain, vector) {
+        ("pendulum", "typed") => {
+            let mut vector = stepped_vector(pendulum().map_err(|e| error(&e))?, ENVS, 1)
+                .map_err(|e| error(&e))?;
+            run_vector(&mut vector, &mut torque_rows(ENVS), rounds).map_err(|e| error(&e))?;
+        }
+        ("acrobot", "typed") => {
+            let mut vector = stepped_vector(acrobot().map_err(|e| error(&e))?, ENVS, 1)
+                .map_err(|e| error(&e))?;
+            run_vector(&mut vector, &mut discrete_rows(3, ENVS), rounds).map_err(|e| error(&e))?;
+        }
+        ("pendulum" | "acrobot", "by_id") => {
+            rl_domains::register_builtins();
+            let id = if domain == "pendulum" {
+                "Pendulum-v1"
+            } else {
+                "Acrobot-v1"
+            };
+            let mut vector = make_vector::<AnyElement, f32>(id, None, count, ENVIRONMENT_SEED, one)
+                .map_err(|e| error(&e))?;
+            vector.reset(Mode::Training).map_err(|e| error(&e))?;
+            let mut actions = if domain == "pendulum" {
+                torque_elements(ENVS).map_err(|e| error(&e))?
+            } else {
+                let actions = discrete_actions(3, ENVS * 64);
+                ActionRows::new(actions.into_iter().map(AnyElement::Int).collect(), ENVS)
+            };
+            run_vector(&mut vector, &mut actions, rounds).map_err(|e| error(&e))?;
+        }
+        ("pendulum", "raw") => {
+            let mut batch = RawPendulumBatch::new(ENVS, ENVIRONMENT_SEED);
+            run_raw_batch(&mut batch, &mut torque_rows(ENVS), rounds);
+        }
+        ("acrobot", "raw") => {
+            let mut batch = RawAcrobotBatch::new(ENVS, ENVIRONMENT_SEED);
+            run_raw_batch(&mut batch, &mut discrete_rows(3, ENVS), rounds);
+        }
+        _ => return Err(format!("unknown domain {domain:?} or vector {vector:?}")),
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: vector_rounds pendulum|acrobot typed|by_id|raw ROUNDS";
+    let [domain, vector, rounds] = args.as_slice() else {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    };
+    let Ok(rounds) = rounds.parse::<usize>() else {
+        eprintln!("{rounds:?} is not a number of rounds; {usage}");
+        return ExitCode::FAILURE;
+    };
+    match run(domain, vector, rounds) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("vector_rounds: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
