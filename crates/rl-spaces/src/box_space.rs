@@ -236,10 +236,7 @@ impl<T: BoxScalar> Space for BoxSpace<T> {
                 .zip(high)
                 .all(|((v, l), h)| inside(v, l, h));
         }
-        Zip::from(x)
-            .and(&self.low)
-            .and(&self.high)
-            .all(inside)
+        Zip::from(x).and(&self.low).and(&self.high).all(inside)
     }
 }
 
