@@ -1,5 +1,6 @@
 //! [`Info`]: the string-keyed map of extra facts about a step.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::mem::ManuallyDrop;
@@ -15,7 +16,10 @@ use serde_json::Value as JsonValue;
 /// without heap data (a number, a boolean, null), set with
 /// [`insert_static`](Self::insert_static), is kept inline and allocates nothing either: a
 /// domain that reports one such fact per step (the toy-text environments' `prob`) keeps an
-/// allocation-free step.
+/// allocation-free step. Other entries go into a map, which allocates its own memory (its box
+/// and nodes) but keeps a `'static` key (a string literal) as a reference: an info of several
+/// literal-keyed entries (MuJoCo's) allocates the map's memory and nothing per key (it was one
+/// `String` per key); a key made at run time (a `String`) is kept as it is.
 ///
 /// ```
 /// use rl_core::Info;
@@ -35,12 +39,13 @@ pub struct Info {
     /// field makes every drop of every step's info a call into its drop glue (9% of a
     /// single CartPole step, measured with perf).
     inline: Option<(&'static str, ManuallyDrop<JsonValue>)>,
-    /// The other entries; `None` while there are none. Without entries the map is one null
-    /// pointer, so that moving an info through a step and dropping it cost next to nothing (a
-    /// map, even empty, is three words whose drop is a function call). The box is what makes
-    /// it one word, at the price of one more allocation for an info that has entries.
+    /// The other entries (`'static` keys borrowed, others owned); `None` while there are
+    /// none. Without entries the map is one null pointer, so that moving an info through a
+    /// step and dropping it cost next to nothing (a map, even empty, is three words whose drop
+    /// is a function call). The box is what makes it one word, at the price of one more
+    /// allocation for an info that has entries.
     #[allow(clippy::box_collection)]
-    entries: Option<Box<BTreeMap<String, JsonValue>>>,
+    entries: Option<Box<BTreeMap<Cow<'static, str>, JsonValue>>>,
 }
 
 /// Whether `value` holds no heap data (so that it may live inline).
@@ -61,10 +66,12 @@ impl Info {
         }
     }
 
-    /// Sets `key` to `value`, returning the previous value.
+    /// Sets `key` to `value`, returning the previous value. A `'static` key (a string
+    /// literal) is kept as a reference, so that only the map's own memory is allocated,
+    /// nothing per key; a `String` key is kept as it is.
     pub fn insert(
         &mut self,
-        key: impl Into<String>,
+        key: impl Into<Cow<'static, str>>,
         value: impl Into<JsonValue>,
     ) -> Option<JsonValue> {
         let key = key.into();
@@ -150,7 +157,7 @@ impl Info {
         let mut others = self.entries.as_ref().map(|entries| {
             entries
                 .iter()
-                .map(|(key, value)| (key.as_str(), value))
+                .map(|(key, value)| (key.as_ref(), value))
                 .peekable()
         });
         std::iter::from_fn(move || {
@@ -219,7 +226,14 @@ impl<'de> Deserialize<'de> for Info {
         let entries = BTreeMap::<String, JsonValue>::deserialize(deserializer)?;
         Ok(Info {
             inline: None,
-            entries: (!entries.is_empty()).then(|| Box::new(entries)),
+            entries: (!entries.is_empty()).then(|| {
+                Box::new(
+                    entries
+                        .into_iter()
+                        .map(|(key, value)| (Cow::Owned(key), value))
+                        .collect(),
+                )
+            }),
         })
     }
 }
