@@ -12,8 +12,9 @@
 //! # Ok::<(), rl_core::CoreError>(())
 //! ```
 //!
-//! [`check_transitions`] adds the checks of enumerable transitions and [`check_constraints`]
-//! those of declared constraints. Every check function returns a [`CheckReport`] that separates
+//! [`check_transitions`] adds the checks of enumerable transitions, [`check_constraints`]
+//! those of declared constraints and [`check_batch_step`] those of a structure-of-arrays
+//! kernel. Every check function returns a [`CheckReport`] that separates
 //! hard failures from advisories, and never panics: a panic inside the environment is caught
 //! and reported as a failure.
 
@@ -22,12 +23,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::NumpyGenerator;
 use rand::SeedableRng;
-use rl_spaces::{Space, TrySampleSpace};
+use rl_spaces::{FlattenSpace, Space, TrySampleSpace};
 
 use crate::error::ResetReason;
 use crate::{
-    ConstrainedDomain, CoreError, Domain, EnumerableTransitions, Environment, InvalidExamples,
-    Mode, Simulator,
+    BatchStep, ConstrainedDomain, CoreError, Domain, EnumerableTransitions, Environment,
+    InvalidExamples, Mode, Simulator,
 };
 
 /// How thoroughly to check.
@@ -805,6 +806,180 @@ fn same_outcome<S: PartialEq>(a: &crate::Transition<S>, b: &crate::Transition<S>
     a.next_state == b.next_state
         && a.terminated == b.terminated
         && a.value.reward().to_bits() == b.value.reward().to_bits()
+}
+
+const KERNEL: &str = "the batch kernel steps as the domain's step";
+
+/// The states of a batch in [`check_batch_step`].
+const KERNEL_BATCH: usize = 8;
+
+/// Checks a structure-of-arrays kernel ([`BatchStep`]) against the domain's own step: a batch
+/// of states, each with its own generator, stepped by [`BatchStep::step_batch`] with random
+/// actions for `config.episodes` times `config.max_steps` steps (a state that ends is replaced
+/// by a new initial state, on both sides), must give, bit for bit, the rewards, termination
+/// flags and flattened observations (`f64` rows) that [`Domain::step`] gives state by state
+/// with copies of the same generators. It also fails when the domain's step reports infos: a
+/// vector built by id steps the kernel, which reports none, so those infos would be lost
+/// (register without [`with_kernel`](crate::registry::Registration::with_kernel), whose vectors
+/// step the domain state by state with its infos). The registry's checker runs it for every
+/// registration that declares a kernel.
+///
+/// A walk whose kernel gives what its step gives passes; the same walk with a kernel that
+/// forgets the step's noise fails, naming the first difference:
+///
+/// ```
+/// # use rand::{Rng, RngExt};
+/// # use rl_core::{BatchStep, Domain, Mode, NumpyGenerator, TransitionOutcome, Value};
+/// # use rl_spaces::{ArrayBox, Discrete, FlatScalar};
+/// use rl_core::{check_batch_step, CheckConfig};
+///
+/// # #[derive(Debug, Clone)]
+/// # struct Walk { actions: Discrete, observations: ArrayBox<f64, 1>, noisy_kernel: bool }
+/// # impl Domain for Walk {
+/// #     type State = f64;
+/// #     type Observation = [f64; 1];
+/// #     type Action = i64;
+/// #     type ObservationSpace = ArrayBox<f64, 1>;
+/// #     type ActionSpace = Discrete;
+/// #     fn observation_space(&self) -> &ArrayBox<f64, 1> { &self.observations }
+/// #     fn action_space(&self) -> &Discrete { &self.actions }
+/// #     fn initial_state<R: Rng + ?Sized>(&self, _: Mode, rng: &mut R) -> f64 { rng.random::<f64>() - 0.5 }
+/// #     fn step<R: Rng + ?Sized>(&self, s: &f64, a: &i64, _: Mode, rng: &mut R) -> TransitionOutcome<f64> {
+/// #         let next = s + 0.1 * (*a as f64 - 1.0) + 0.01 * rng.random::<f64>();
+/// #         TransitionOutcome::new(next, Value::from_reward(-next.abs()), next.abs() > 1.0)
+/// #     }
+/// #     fn observe(&self, s: &f64) -> [f64; 1] { [*s] }
+/// #     fn is_terminal(&self, s: &f64) -> bool { s.abs() > 1.0 }
+/// # }
+/// # impl BatchStep for Walk {
+/// #     fn step_batch<T: FlatScalar>(&self, states: &mut [f64], actions: &[i64], _: Mode,
+/// #         rngs: &mut [NumpyGenerator], rewards: &mut [f64], terminated: &mut [bool], observations: &mut [T]) {
+/// #         for i in 0..states.len() {
+/// #             let noise = if self.noisy_kernel { 0.01 * rngs[i].random::<f64>() } else { 0.0 };
+/// #             states[i] = states[i] + 0.1 * (actions[i] as f64 - 1.0) + noise;
+/// #             (rewards[i], terminated[i]) = (-states[i].abs(), states[i].abs() > 1.0);
+/// #             observations[i] = T::from_f64(states[i]);
+/// #         }
+/// #     }
+/// # }
+/// let (actions, observations) = (Discrete::new(3)?, ArrayBox::new([-2.0], [2.0])?);
+/// let walk = Walk { actions, observations, noisy_kernel: true };
+/// assert!(check_batch_step(&walk, &CheckConfig::default()).is_ok());
+/// let forgetful = Walk { noisy_kernel: false, ..walk };
+/// let report = check_batch_step(&forgetful, &CheckConfig::default());
+/// assert!(!report.is_ok());
+/// assert!(report.to_string().contains("against the step's"), "{report}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_batch_step<D>(domain: &D, config: &CheckConfig) -> CheckReport
+where
+    D: BatchStep,
+    D::ActionSpace: TrySampleSpace,
+    D::ObservationSpace: FlattenSpace,
+{
+    let mut report = CheckReport::new(std::any::type_name::<D>());
+    report.guard(KERNEL, |report| {
+        let dim = domain.observation_space().flat_dim();
+        let fresh = |i: usize, episode: u64| {
+            let mut rng = NumpyGenerator::seed_from_u64(config.seed ^ (episode << 16) ^ i as u64);
+            let state = domain.initial_state(Mode::Training, &mut rng);
+            (state, rng)
+        };
+        let (mut states, mut rngs): (Vec<D::State>, Vec<NumpyGenerator>) =
+            (0..KERNEL_BATCH).map(|i| fresh(i, 0)).unzip();
+        let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0xb47c);
+        let (mut rewards, mut terminated) = ([0.0; KERNEL_BATCH], [false; KERNEL_BATCH]);
+        let mut observations = vec![0.0f64; KERNEL_BATCH * dim];
+        let mut expected = vec![0.0f64; dim];
+        let mut restarts = 0u64;
+        for step in 0..config.episodes.saturating_mul(config.max_steps) {
+            let mut actions = Vec::with_capacity(KERNEL_BATCH);
+            for _ in 0..KERNEL_BATCH {
+                let Some(action) = domain.action_space().try_sample(&mut action_rng) else {
+                    report.advise(KERNEL, "the action space has no element to sample");
+                    return;
+                };
+                actions.push(action);
+            }
+            // The domain's step, state by state, with copies of the generators.
+            let outcomes: Vec<_> = states
+                .iter()
+                .zip(&actions)
+                .zip(rngs.clone())
+                .map(|((state, action), mut rng)| {
+                    domain.step(state, action, Mode::Training, &mut rng)
+                })
+                .collect();
+            if let Some(outcome) = outcomes.iter().find(|outcome| !outcome.info.is_empty()) {
+                let keys: Vec<&str> = outcome.info.iter().map(|(key, _)| key).collect();
+                report.fail(
+                    KERNEL,
+                    format!(
+                        "the domain's step reports infos ({}), which its kernel does not: \
+                         vectors built by id would drop them (register it without \
+                         with_kernel to step it state by state with its infos)",
+                        keys.join(", ")
+                    ),
+                );
+                return;
+            }
+            domain.step_batch(
+                &mut states,
+                &actions,
+                Mode::Training,
+                &mut rngs,
+                &mut rewards,
+                &mut terminated,
+                &mut observations,
+            );
+            for (i, outcome) in outcomes.iter().enumerate() {
+                let mut differences = Vec::new();
+                if outcome.value.reward().to_bits() != rewards[i].to_bits() {
+                    differences.push(format!(
+                        "reward {} against the step's {}",
+                        rewards[i],
+                        outcome.value.reward()
+                    ));
+                }
+                if outcome.terminated != terminated[i] {
+                    differences.push(format!(
+                        "terminated {} against the step's {}",
+                        terminated[i], outcome.terminated
+                    ));
+                }
+                let row = &observations[i * dim..(i + 1) * dim];
+                match domain.observe_flat_into(&outcome.next_state, &mut expected) {
+                    Ok(())
+                        if row
+                            .iter()
+                            .zip(&expected)
+                            .all(|(a, b)| a.to_bits() == b.to_bits()) => {}
+                    Ok(()) => differences.push(format!(
+                        "observation {row:?} against the step's {expected:?}"
+                    )),
+                    Err(e) => differences.push(format!("the step's observation: {e}")),
+                }
+                if !differences.is_empty() {
+                    report.fail(
+                        KERNEL,
+                        format!(
+                            "step {step}, state {i} of the batch: {}",
+                            differences.join("; ")
+                        ),
+                    );
+                    return;
+                }
+                if terminated[i] {
+                    restarts += 1;
+                    (states[i], rngs[i]) = fresh(i, restarts);
+                }
+            }
+        }
+    });
+    if !report.failures().any(|f| f.check == KERNEL) {
+        report.passed.push(KERNEL);
+    }
+    report
 }
 
 const CONSTRAINTS: &str = "declared constraints evaluate on every step";

@@ -98,7 +98,7 @@ pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
 };
 pub use checker::{
-    CheckConfig, CheckReport, Finding, Severity, check_constraints, check_domain,
+    CheckConfig, CheckReport, Finding, Severity, check_batch_step, check_constraints, check_domain,
     check_environment, check_transitions,
 };
 pub use constraint::{

@@ -86,7 +86,7 @@ use crate::{
     BatchStep, BoxedBatchStates, BoxedEnvironment, BoxedFrameEnvironment, CheckConfig, CheckReport,
     ConstrainedDomain, ConstraintSet, CoreError, Domain, DomainStates, DynamicEnvironment,
     EnumerableTransitions, ErasedAction, Frame, InvalidExamples, Mode, Render, RenderFrame,
-    SteppedStates, check_constraints, check_domain, check_transitions,
+    SteppedStates, check_batch_step, check_constraints, check_domain, check_transitions,
 };
 
 /// The two kinds of picture a registered domain can draw.
@@ -497,6 +497,8 @@ struct Capabilities<D: Domain> {
     /// How the domain's episodes are batched: its kernel ([`Registration::with_kernel`]) or,
     /// by default, its step state by state.
     kernel: Kernels<D>,
+    /// The check of the kernel against the domain's step ([`check_batch_step`]), with it.
+    kernel_check: Option<TransitionCheckFn<D>>,
     state: Option<StateFns<D>>,
     constraints: Option<ConstraintFns<D>>,
 }
@@ -583,6 +585,9 @@ where
         }
         if let Some(constraints) = self.capabilities.constraints {
             report.merge((constraints.check)(&self.domain, config));
+        }
+        if let Some(check) = self.capabilities.kernel_check {
+            report.merge(check(&self.domain, config));
         }
         report
     }
@@ -905,6 +910,7 @@ where
                     f64: KernelFns::stepped(),
                     u8: KernelFns::stepped(),
                 },
+                kernel_check: None,
                 state: None,
                 constraints: None,
             },
@@ -1012,11 +1018,14 @@ where
     /// kernel ([`BatchStep`]), so that vectors built by id (rl-wrappers' `make_vector`) run it
     /// ([`RegisteredDomain::batch_states`]) rather than the domain's step state by state
     /// ([`SteppedStates`], what every registration gets without this). The kernel gives, bit
-    /// for bit, what the step gives; a kernel reports no infos.
+    /// for bit, what the step gives; a kernel reports no infos, so a domain whose step reports
+    /// some is registered without it. The checker by id ([`RegisteredDomain::check`], `rl
+    /// check`) verifies both ([`check_batch_step`]).
     pub fn with_kernel(mut self) -> Self
     where
         D: BatchStep,
     {
+        self.capabilities.kernel_check = Some(|domain, config| check_batch_step(domain, config));
         // The kernel writes flat rows: a layout whose rows differ (a Discrete leaf in the
         // batched layout) steps the domain state by state instead.
         self.capabilities.kernel = Kernels {

@@ -305,3 +305,122 @@ fn checking_a_simulator_directly_works() {
     assert!(report.is_ok(), "{report}");
     let _ = RIGHT;
 }
+
+/// A drift on a line, with a structure-of-arrays kernel that agrees with its step bit for bit;
+/// its step reports an info when `with_info` is set, and its kernel is off by one step's
+/// drift on the fourth state when `kernel_bug` is.
+#[derive(Debug, Clone)]
+struct Drift {
+    actions: Discrete,
+    observations: rl_spaces::ArrayBox<f64, 1>,
+    with_info: bool,
+    kernel_bug: bool,
+}
+
+impl Drift {
+    fn new(with_info: bool, kernel_bug: bool) -> Self {
+        Drift {
+            actions: Discrete::new(2).expect("valid"),
+            observations: rl_spaces::ArrayBox::new([-10.0], [10.0]).expect("valid"),
+            with_info,
+            kernel_bug,
+        }
+    }
+
+    fn next(position: f64, action: i64) -> (f64, bool) {
+        let next = position + 0.25 * (2.0 * action as f64 - 1.0);
+        (next, next.abs() >= 1.0)
+    }
+}
+
+impl Domain for Drift {
+    type State = f64;
+    type Observation = [f64; 1];
+    type Action = i64;
+    type ObservationSpace = rl_spaces::ArrayBox<f64, 1>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &Self::ObservationSpace {
+        &self.observations
+    }
+
+    fn action_space(&self) -> &Discrete {
+        &self.actions
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, _: Mode, _: &mut R) -> f64 {
+        0.0
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        s: &f64,
+        a: &i64,
+        _: Mode,
+        _: &mut R,
+    ) -> TransitionOutcome<f64> {
+        let (next, terminated) = Drift::next(*s, *a);
+        let mut outcome = TransitionOutcome::new(next, Value::from_reward(-next.abs()), terminated);
+        if self.with_info {
+            outcome.info.insert("distance", next.abs());
+        }
+        outcome
+    }
+
+    fn observe(&self, s: &f64) -> [f64; 1] {
+        [*s]
+    }
+
+    fn is_terminal(&self, s: &f64) -> bool {
+        s.abs() >= 1.0
+    }
+}
+
+impl rl_core::BatchStep for Drift {
+    fn step_batch<T: rl_spaces::FlatScalar>(
+        &self,
+        states: &mut [f64],
+        actions: &[i64],
+        _: Mode,
+        _: &mut [rl_core::NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        for i in 0..states.len() {
+            let (mut next, ended) = Drift::next(states[i], actions[i]);
+            if self.kernel_bug && i == 3 {
+                next += 0.25;
+            }
+            states[i] = next;
+            (rewards[i], terminated[i]) = (-next.abs(), ended);
+            observations[i] = T::from_f64(next);
+        }
+    }
+}
+
+#[test]
+fn a_kernel_is_checked_against_the_step_and_for_infos_it_would_drop() {
+    let config = CheckConfig::default();
+    let good = rl_core::check_batch_step(&Drift::new(false, false), &config);
+    assert!(good.is_ok(), "{good}");
+    assert_eq!(good.passed, ["the batch kernel steps as the domain's step"]);
+
+    let wrong = rl_core::check_batch_step(&Drift::new(false, true), &config);
+    assert_eq!(
+        failed_checks(&wrong),
+        ["the batch kernel steps as the domain's step"]
+    );
+    let message = wrong.to_string();
+    assert!(message.contains("state 3 of the batch"), "{message}");
+    assert!(message.contains("against the step's"), "{message}");
+
+    let infos = rl_core::check_batch_step(&Drift::new(true, false), &config);
+    assert_eq!(
+        failed_checks(&infos),
+        ["the batch kernel steps as the domain's step"]
+    );
+    let message = infos.to_string();
+    assert!(message.contains("reports infos (distance)"), "{message}");
+    assert!(message.contains("without with_kernel"), "{message}");
+}

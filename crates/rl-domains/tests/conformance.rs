@@ -19,6 +19,7 @@ fn every_registered_id_passes_the_checker() {
     let config = CheckConfig::default();
     let ids = registry::ids();
     assert!(ids.iter().any(|id| id == "Taxi-v4"), "{ids:?}");
+    let mut kernels = 0;
     for id in &ids {
         let domain = registry::build(id, None).unwrap_or_else(|error| panic!("{id}: {error}"));
         let typed = domain.check(&config);
@@ -40,6 +41,17 @@ fn every_registered_id_passes_the_checker() {
             );
         }
         assert_passes(id, "typed domain", &typed);
+        // An id whose registration declares a kernel (vectors by id report no infos then) has
+        // it checked against the domain's step; the others have none to check.
+        let kernel = !domain.batch_states(1).reports_infos();
+        kernels += usize::from(kernel);
+        assert_eq!(
+            typed
+                .passed
+                .contains(&"the batch kernel steps as the domain's step"),
+            kernel,
+            "{id}: the kernel check ran for a registration without a kernel, or not for one with"
+        );
 
         let boxed = check_environment(
             || registry::make(id, None).unwrap_or_else(|error| panic!("{id}: {error}")),
@@ -53,6 +65,10 @@ fn every_registered_id_passes_the_checker() {
             .collect();
         println!("{id}: passed; advisories: {advisories:?}");
     }
+    assert!(
+        kernels >= 3,
+        "CartPole, MountainCar and their fast modes have kernels: {kernels}"
+    );
 }
 
 #[test]
