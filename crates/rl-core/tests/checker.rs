@@ -415,6 +415,17 @@ fn a_kernel_is_checked_against_the_step_and_for_infos_it_would_drop() {
     assert!(message.contains("state 3 of the batch"), "{message}");
     assert!(message.contains("against the step's"), "{message}");
 
+    // Nothing run, nothing passed: an advisory says why.
+    let none = rl_core::check_batch_step(
+        &Drift::new(false, true),
+        &CheckConfig {
+            episodes: 0,
+            ..config.clone()
+        },
+    );
+    assert!(none.is_ok() && none.passed.is_empty(), "{none}");
+    assert_eq!(none.advisories().count(), 1, "{none}");
+
     let infos = rl_core::check_batch_step(&Drift::new(true, false), &config);
     assert_eq!(
         failed_checks(&infos),
