@@ -68,7 +68,8 @@ impl Info {
 
     /// Sets `key` to `value`, returning the previous value. A `'static` key (a string
     /// literal) is kept as a reference, so that only the map's own memory is allocated,
-    /// nothing per key; a `String` key is kept as it is.
+    /// nothing per key; a `String` key is kept as it is. A key borrowed for less than
+    /// `'static` (a `&str` into a local `String`) is passed as a `String`: `key.to_owned()`.
     pub fn insert(
         &mut self,
         key: impl Into<Cow<'static, str>>,
