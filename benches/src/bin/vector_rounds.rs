@@ -31,20 +31,18 @@ use rl_wrappers::vector::{VectorOptions, make_vector};
 /// The environments of each vector.
 const ENVS: usize = 1024;
 
-fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), String> {
+/// Steps the `vector` of `domain` `rounds` times.
+fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), Box<dyn std::error::Error>> {
     let count = NonZeroUsize::new(ENVS).ok_or("no environments")?;
     let one = VectorOptions::new().with_threads(NonZeroUsize::MIN);
-    let error = |e: &dyn std::fmt::Display| e.to_string();
     match (domain, vector) {
         ("pendulum", "typed") => {
-            let mut vector = stepped_vector(pendulum().map_err(|e| error(&e))?, ENVS, 1)
-                .map_err(|e| error(&e))?;
-            run_vector(&mut vector, &mut torque_rows(ENVS), rounds).map_err(|e| error(&e))?;
+            let mut vector = stepped_vector(pendulum()?, ENVS, 1)?;
+            run_vector(&mut vector, &mut torque_rows(ENVS), rounds)?;
         }
         ("acrobot", "typed") => {
-            let mut vector = stepped_vector(acrobot().map_err(|e| error(&e))?, ENVS, 1)
-                .map_err(|e| error(&e))?;
-            run_vector(&mut vector, &mut discrete_rows(3, ENVS), rounds).map_err(|e| error(&e))?;
+            let mut vector = stepped_vector(acrobot()?, ENVS, 1)?;
+            run_vector(&mut vector, &mut discrete_rows(3, ENVS), rounds)?;
         }
         ("pendulum" | "acrobot", "by_id") => {
             rl_domains::register_builtins();
@@ -53,16 +51,16 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), String> {
             } else {
                 "Acrobot-v1"
             };
-            let mut vector = make_vector::<AnyElement, f32>(id, None, count, ENVIRONMENT_SEED, one)
-                .map_err(|e| error(&e))?;
-            vector.reset(Mode::Training).map_err(|e| error(&e))?;
+            let mut vector =
+                make_vector::<AnyElement, f32>(id, None, count, ENVIRONMENT_SEED, one)?;
+            vector.reset(Mode::Training)?;
             let mut actions = if domain == "pendulum" {
-                torque_elements(ENVS).map_err(|e| error(&e))?
+                torque_elements(ENVS)?
             } else {
                 let actions = discrete_actions(3, ENVS * 64);
                 ActionRows::new(actions.into_iter().map(AnyElement::Int).collect(), ENVS)
             };
-            run_vector(&mut vector, &mut actions, rounds).map_err(|e| error(&e))?;
+            run_vector(&mut vector, &mut actions, rounds)?;
         }
         ("pendulum", "raw") => {
             let mut batch = RawPendulumBatch::new(ENVS, ENVIRONMENT_SEED);
@@ -72,7 +70,7 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), String> {
             let mut batch = RawAcrobotBatch::new(ENVS, ENVIRONMENT_SEED);
             run_raw_batch(&mut batch, &mut discrete_rows(3, ENVS), rounds);
         }
-        _ => return Err(format!("unknown domain {domain:?} or vector {vector:?}")),
+        _ => return Err(format!("unknown domain {domain:?} or vector {vector:?}").into()),
     }
     Ok(())
 }

@@ -818,7 +818,8 @@ const KERNEL_BATCH: usize = 8;
 /// actions for `config.episodes` times `config.max_steps` steps (a state that ends is replaced
 /// by a new initial state, on both sides), must give, bit for bit, the rewards, termination
 /// flags and flattened observations (`f64` rows) that [`Domain::step`] gives state by state
-/// with copies of the same generators. It also fails when the domain's step reports infos: a
+/// with generators seeded alike, and leave each generator where the step leaves its own (the
+/// same numbers drawn). It also fails when the domain's step reports infos: a
 /// vector built by id steps the kernel, which reports none, so those infos would be lost
 /// (register without [`with_kernel`](crate::registry::Registration::with_kernel), whose vectors
 /// step the domain state by state with its infos). The registry's checker runs it for every
@@ -887,6 +888,8 @@ where
         };
         let (mut states, mut rngs): (Vec<D::State>, Vec<NumpyGenerator>) =
             (0..KERNEL_BATCH).map(|i| fresh(i, 0)).unzip();
+        // The step's own generators, which must draw what the kernel's draw.
+        let mut step_rngs = rngs.clone();
         let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0xb47c);
         let (mut rewards, mut terminated) = ([0.0; KERNEL_BATCH], [false; KERNEL_BATCH]);
         let mut observations = vec![0.0f64; KERNEL_BATCH * dim];
@@ -909,14 +912,12 @@ where
                 };
                 actions.push(action);
             }
-            // The domain's step, state by state, with copies of the generators.
+            // The domain's step, state by state, with generators of their own.
             let outcomes: Vec<_> = states
                 .iter()
                 .zip(&actions)
-                .zip(rngs.clone())
-                .map(|((state, action), mut rng)| {
-                    domain.step(state, action, Mode::Training, &mut rng)
-                })
+                .zip(&mut step_rngs)
+                .map(|((state, action), rng)| domain.step(state, action, Mode::Training, rng))
                 .collect();
             if let Some(outcome) = outcomes.iter().find(|outcome| !outcome.info.is_empty()) {
                 let keys: Vec<&str> = outcome.info.iter().map(|(key, _)| key).collect();
@@ -967,6 +968,11 @@ where
                     )),
                     Err(e) => differences.push(format!("the step's observation: {e}")),
                 }
+                if rngs[i] != step_rngs[i] {
+                    // The next steps would differ: a vector's episodes would leave the step's.
+                    differences
+                        .push("its generator drew other numbers than the step's drew".to_owned());
+                }
                 if !differences.is_empty() {
                     report.fail(
                         KERNEL,
@@ -980,6 +986,7 @@ where
                 if terminated[i] {
                     restarts += 1;
                     (states[i], rngs[i]) = fresh(i, restarts);
+                    step_rngs[i] = rngs[i].clone();
                 }
             }
         }

@@ -307,18 +307,29 @@ fn checking_a_simulator_directly_works() {
 }
 
 /// A drift on a line, with a structure-of-arrays kernel that agrees with its step bit for bit;
-/// its step reports an info when `with_info` is set, and its kernel is off by one step's
-/// drift on the fourth state when `kernel_bug` is.
+/// its step reports an info when `with_info` is set, and its kernel has `kernel_bug`.
 #[derive(Debug, Clone)]
 struct Drift {
     actions: Discrete,
     observations: rl_spaces::ArrayBox<f64, 1>,
     with_info: bool,
-    kernel_bug: bool,
+    kernel_bug: KernelBug,
+}
+
+/// What is wrong with [`Drift`]'s kernel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum KernelBug {
+    /// Nothing.
+    None,
+    /// The fourth state moves one step's drift too far.
+    Offset,
+    /// The fourth state's generator draws a number the step does not draw (the results of
+    /// the step itself are right; the next ones would not be in a stochastic domain).
+    ExtraDraw,
 }
 
 impl Drift {
-    fn new(with_info: bool, kernel_bug: bool) -> Self {
+    fn new(with_info: bool, kernel_bug: KernelBug) -> Self {
         Drift {
             actions: Discrete::new(2).expect("valid"),
             observations: rl_spaces::ArrayBox::new([-10.0], [10.0]).expect("valid"),
@@ -382,15 +393,18 @@ impl rl_core::BatchStep for Drift {
         states: &mut [f64],
         actions: &[i64],
         _: Mode,
-        _: &mut [rl_core::NumpyGenerator],
+        rngs: &mut [rl_core::NumpyGenerator],
         rewards: &mut [f64],
         terminated: &mut [bool],
         observations: &mut [T],
     ) {
         for i in 0..states.len() {
             let (mut next, ended) = Drift::next(states[i], actions[i]);
-            if self.kernel_bug && i == 3 {
+            if self.kernel_bug == KernelBug::Offset && i == 3 {
                 next += 0.25;
+            }
+            if self.kernel_bug == KernelBug::ExtraDraw && i == 3 {
+                let _: u64 = rand::RngExt::random(&mut rngs[i]);
             }
             states[i] = next;
             (rewards[i], terminated[i]) = (-next.abs(), ended);
@@ -402,11 +416,11 @@ impl rl_core::BatchStep for Drift {
 #[test]
 fn a_kernel_is_checked_against_the_step_and_for_infos_it_would_drop() {
     let config = CheckConfig::default();
-    let good = rl_core::check_batch_step(&Drift::new(false, false), &config);
+    let good = rl_core::check_batch_step(&Drift::new(false, KernelBug::None), &config);
     assert!(good.is_ok(), "{good}");
     assert_eq!(good.passed, ["the batch kernel steps as the domain's step"]);
 
-    let wrong = rl_core::check_batch_step(&Drift::new(false, true), &config);
+    let wrong = rl_core::check_batch_step(&Drift::new(false, KernelBug::Offset), &config);
     assert_eq!(
         failed_checks(&wrong),
         ["the batch kernel steps as the domain's step"]
@@ -415,9 +429,18 @@ fn a_kernel_is_checked_against_the_step_and_for_infos_it_would_drop() {
     assert!(message.contains("state 3 of the batch"), "{message}");
     assert!(message.contains("against the step's"), "{message}");
 
+    let drawing = rl_core::check_batch_step(&Drift::new(false, KernelBug::ExtraDraw), &config);
+    let message = drawing.to_string();
+    assert!(!drawing.is_ok(), "{message}");
+    assert!(message.contains("state 3 of the batch"), "{message}");
+    assert!(
+        message.contains("generator drew other numbers"),
+        "{message}"
+    );
+
     // Nothing run, nothing passed: an advisory says why.
     let none = rl_core::check_batch_step(
-        &Drift::new(false, true),
+        &Drift::new(false, KernelBug::Offset),
         &CheckConfig {
             episodes: 0,
             ..config.clone()
@@ -426,7 +449,7 @@ fn a_kernel_is_checked_against_the_step_and_for_infos_it_would_drop() {
     assert!(none.is_ok() && none.passed.is_empty(), "{none}");
     assert_eq!(none.advisories().count(), 1, "{none}");
 
-    let infos = rl_core::check_batch_step(&Drift::new(true, false), &config);
+    let infos = rl_core::check_batch_step(&Drift::new(true, KernelBug::None), &config);
     assert_eq!(
         failed_checks(&infos),
         ["the batch kernel steps as the domain's step"]

@@ -64,7 +64,23 @@ impl<T: BoxScalar, const N: usize> ArrayBox<T, N> {
         ArrayD::from_shape_fn(IxDyn(&[N]), |i| x[i[0]])
     }
 
-    /// Converts a [`BoxSpace`] element of shape `(N,)` to a plain array.
+    /// Converts a [`BoxSpace`] element of shape `(N,)` to a plain array, in any memory order
+    /// (`None` for another shape).
+    ///
+    /// ```
+    /// use ndarray::{ArrayD, IxDyn, s};
+    /// use rl_spaces::ArrayBox;
+    ///
+    /// let contiguous = ArrayD::from_shape_vec(IxDyn(&[3]), vec![1.0f32, 2.0, 3.0])?;
+    /// assert_eq!(ArrayBox::<f32, 3>::from_array(&contiguous), Some([1.0, 2.0, 3.0]));
+    /// // Every second entry of six: an owned array whose entries are not side by side.
+    /// let six = ArrayD::from_shape_vec(IxDyn(&[6]), vec![1.0f32, 0.0, 2.0, 0.0, 3.0, 0.0])?;
+    /// let strided = six.slice_move(s![..;2]).into_dyn();
+    /// assert!(strided.as_slice().is_none());
+    /// assert_eq!(ArrayBox::<f32, 3>::from_array(&strided), Some([1.0, 2.0, 3.0]));
+    /// assert_eq!(ArrayBox::<f32, 2>::from_array(&contiguous), None);
+    /// # Ok::<(), ndarray::ShapeError>(())
+    /// ```
     pub fn from_array(x: &ArrayD<T>) -> Option<[T; N]> {
         if x.shape() != [N] {
             return None;
