@@ -21,12 +21,13 @@ use std::process::ExitCode;
 
 use rl_benches::raw::{RawAcrobotBatch, RawPendulumBatch};
 use rl_benches::workloads::{
-    ActionRows, ENVIRONMENT_SEED, acrobot, discrete_actions, discrete_rows, pendulum,
-    run_raw_batch, run_vector, stepped_vector, torque_elements, torque_rows,
+    ActionRows, ENVIRONMENT_SEED, acrobot, cartpole, discrete_actions, discrete_rows,
+    kernel_vector, mountain_car, pendulum, run_raw_batch, run_vector, stepped_vector,
+    torque_elements, torque_rows,
 };
-use rl_core::Mode;
+use rl_core::{Mode, Simulator};
 use rl_spaces::AnyElement;
-use rl_wrappers::vector::{VectorOptions, make_vector};
+use rl_wrappers::vector::{EnvironmentVector, VectorOptions, make_vector};
 
 /// The environments of each vector.
 const ENVS: usize = 1024;
@@ -61,6 +62,47 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), Box<dyn std::err
                 ActionRows::new(actions.into_iter().map(AnyElement::Int).collect(), ENVS)
             };
             run_vector(&mut vector, &mut actions, rounds)?;
+        }
+        ("cartpole" | "mountaincar", "kernel" | "typed") => {
+            let actions = if domain == "cartpole" { 2 } else { 3 };
+            let mut rows = discrete_rows(actions, ENVS);
+            match (domain, vector) {
+                ("cartpole", "kernel") => {
+                    run_vector(&mut kernel_vector(cartpole()?, ENVS, 1)?, &mut rows, rounds)?;
+                }
+                ("cartpole", _) => {
+                    run_vector(
+                        &mut stepped_vector(cartpole()?, ENVS, 1)?,
+                        &mut rows,
+                        rounds,
+                    )?;
+                }
+                (_, "kernel") => {
+                    run_vector(
+                        &mut kernel_vector(mountain_car()?, ENVS, 1)?,
+                        &mut rows,
+                        rounds,
+                    )?;
+                }
+                _ => {
+                    run_vector(
+                        &mut stepped_vector(mountain_car()?, ENVS, 1)?,
+                        &mut rows,
+                        rounds,
+                    )?;
+                }
+            }
+        }
+        ("cartpole", "copies") => {
+            let domain = cartpole()?;
+            let mut copies = EnvironmentVector::<_, f32>::from_environments(
+                count,
+                ENVIRONMENT_SEED,
+                one,
+                |_| Simulator::new(domain.clone(), 0),
+            )?;
+            copies.reset(Mode::Training)?;
+            run_vector(&mut copies, &mut discrete_rows(2, ENVS), rounds)?;
         }
         ("pendulum", "raw") => {
             let mut batch = RawPendulumBatch::new(ENVS, ENVIRONMENT_SEED);

@@ -298,6 +298,25 @@ pub trait BatchStates<T: FlatScalar>: Send {
         observation: &mut [T],
     ) -> Result<(), CoreError>;
 
+    /// Seeds episode `i` with `seed`, for a batch whose episodes draw from generators of
+    /// their own (copies of an environment, each seeded through
+    /// [`Environment::seed`](crate::Environment::seed)) rather than from the generators the
+    /// caller passes to [`reset_at`](Self::reset_at) and [`step`](Self::step), which the
+    /// caller seeds itself. Nothing to do by default. An error for an episode that cannot take
+    /// `seed`; [`check_seed_at`](Self::check_seed_at) tells beforehand.
+    fn seed_at(&mut self, i: usize, seed: &crate::Seed) -> Result<(), CoreError> {
+        let _ = (i, seed);
+        Ok(())
+    }
+
+    /// Whether episode `i` can take `seed` ([`seed_at`](Self::seed_at)), changing nothing:
+    /// a caller that seeds several episodes asks each first, so that a seed one refuses
+    /// reseeds none. Every episode takes every seed by default.
+    fn check_seed_at(&mut self, i: usize, seed: &crate::Seed) -> Result<(), CoreError> {
+        let _ = (i, seed);
+        Ok(())
+    }
+
     /// The info of the reset that started episode `i`'s current episode
     /// ([`Domain::reset_info`] of its state: Gymnasium's MuJoCo environments' x position,
     /// ...), which a vector reports beside the reset's observation; empty by default (a batch
@@ -428,6 +447,14 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
 
     fn reset_info(&self, i: usize) -> Info {
         (**self).reset_info(i)
+    }
+
+    fn seed_at(&mut self, i: usize, seed: &crate::Seed) -> Result<(), CoreError> {
+        (**self).seed_at(i, seed)
+    }
+
+    fn check_seed_at(&mut self, i: usize, seed: &crate::Seed) -> Result<(), CoreError> {
+        (**self).check_seed_at(i, seed)
     }
 
     fn step(
@@ -751,6 +778,14 @@ where
 
     fn reset_info(&self, i: usize) -> Info {
         self.typed.reset_info(i)
+    }
+
+    fn seed_at(&mut self, i: usize, seed: &crate::Seed) -> Result<(), CoreError> {
+        self.typed.seed_at(i, seed)
+    }
+
+    fn check_seed_at(&mut self, i: usize, seed: &crate::Seed) -> Result<(), CoreError> {
+        self.typed.check_seed_at(i, seed)
     }
 
     fn step(

@@ -83,7 +83,7 @@ pub trait Environment {
     /// [`Simulator`](crate::Simulator)'s first state: Gymnasium's MuJoCo environments'
     /// positions); empty by default and before the first reset. Read right after a reset,
     /// before the first step. Wrappers pass their inner environment's on; vectors of copies
-    /// (rl-wrappers' `EnvironmentBatch`) report it as `SyncVectorEnv` reports reset infos.
+    /// (rl-wrappers' `EnvironmentVector`) report it as `SyncVectorEnv` reports reset infos.
     fn reset_info(&self) -> crate::Info {
         crate::Info::new()
     }

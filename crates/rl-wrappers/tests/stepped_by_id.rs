@@ -328,7 +328,7 @@ fn same_step_vectors_keep_the_action_masks_of_final_states() {
         "{error}"
     );
 
-    // Copies of environments keep none: an error that says so.
+    // Copies of environments keep them as well (the same storage), once masks were asked for.
     let built = registry::build(id, None).expect("registered");
     let mut copies =
         EnvironmentVector::<_, f32>::from_environments(count, 1, options, |_| built.environment(0))
@@ -344,10 +344,29 @@ fn same_step_vectors_keep_the_action_masks_of_final_states() {
             .expect("a step");
     }
     copies.action_masks(&mut current).expect("masks");
-    let error = copies
-        .final_action_masks(&mut finals)
-        .expect_err("unsupported");
-    assert!(error.to_string().contains("final action masks"), "{error}");
+    copies
+        .step(&[
+            AnyElement::Int(RIGHT),
+            AnyElement::Int(RIGHT),
+            AnyElement::Int(RIGHT),
+        ])
+        .expect("a step");
+    assert_eq!(copies.final_mask(), [false, false, false]);
+    for _ in 0..3 {
+        copies
+            .step(&[
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+                AnyElement::Int(RIGHT),
+            ])
+            .expect("a step");
+    }
+    assert_eq!(copies.final_mask(), [true, true, true]);
+    finals.fill(false);
+    copies.final_action_masks(&mut finals).expect("final masks");
+    for row in finals.rows() {
+        assert_eq!(row.to_vec(), [true, true], "ended in the goal cell 4");
+    }
 }
 
 /// A domain that writes its masks in one pass (Taxi) has its final masks kept too, once masks

@@ -1,256 +1,245 @@
-//! [`EnvironmentBatch`]: a batch of copies of an environment, stepped one by one.
+//! [`EnvironmentStates`]: copies of an environment as the episodes of a vector's batch, each
+//! stepped through its own [`Environment::step`].
 
 use std::fmt;
-use std::marker::PhantomData;
 
-use rl_core::{CoreError, Environment, Info, Mode, RandomState, Seed};
-use rl_spaces::{FlatScalar, FlattenSpace};
+use rl_core::{BatchStates, CoreError, Environment, Info, Mode, NumpyGenerator, RandomState, Seed};
+use rl_spaces::{FlatScalar, FlattenSpace, Space};
 
-use crate::vector::Autoreset;
-use crate::vector::batch::{Failure, Resets, sealed};
-use crate::vector::outputs::Rows;
-
-/// Copies of an environment, each stepped through its own [`Environment::step`] (the storage
-/// of [`VectorEnvironment::from_environments`](crate::vector::VectorEnvironment::from_environments)).
-/// Each reset's info ([`Environment::reset_info`]) is reported as `SyncVectorEnv` reports
-/// reset infos: in the vector's infos after a reset, and in the step's infos for an autoreset
-/// (next-step, or same-step beside the ended episode's final info).
-/// Observations are flattened into the vector environment's rows with the observation
-/// space's [`FlattenSpace::flatten_into`].
-pub struct EnvironmentBatch<E: Environment, T> {
+/// Copies of an environment as the episodes of a batch
+/// ([`KernelBatch`](crate::vector::KernelBatch), what
+/// [`VectorEnvironment::from_environments`](crate::vector::VectorEnvironment::from_environments)
+/// steps): each environment keeps its own generator, seeded through [`Environment::seed`]
+/// (a seed of 2^64 or more through [`Environment::set_random_state`]), its own time limits
+/// (an episode its step truncates ends), its own reset infos ([`Environment::reset_info`]),
+/// and each observation is flattened into the episode's row with the observation space's
+/// [`FlattenSpace::flatten_into`]. The generators the batch passes are not used.
+pub struct EnvironmentStates<E: Environment> {
     action_space: E::ActionSpace,
     environments: Vec<E>,
-    ended: Vec<bool>,
-    first: usize,
-    marker: PhantomData<fn() -> T>,
+    /// Whether each environment's last step was truncated, which the batch reads after the
+    /// step ([`BatchStates::time_limit_reached`]); cleared by a reset.
+    truncated: Vec<bool>,
 }
 
-impl<E: Environment, T> EnvironmentBatch<E, T> {
-    /// The environments `first..first + environments.len()` of a vector environment, whose
-    /// action space is `action_space`.
-    pub(crate) fn new(environments: Vec<E>, first: usize, action_space: E::ActionSpace) -> Self {
-        EnvironmentBatch {
+impl<E: Environment> EnvironmentStates<E> {
+    /// The environments of a batch, whose action space is `action_space`.
+    pub(crate) fn new(environments: Vec<E>, action_space: E::ActionSpace) -> Self {
+        EnvironmentStates {
             action_space,
-            ended: vec![false; environments.len()],
+            truncated: vec![false; environments.len()],
             environments,
-            first,
-            marker: PhantomData,
         }
+    }
+
+    /// Environment `i`, or an error naming an index out of range.
+    fn environment(&mut self, i: usize) -> Result<&mut E, CoreError> {
+        let len = self.environments.len();
+        self.environments.get_mut(i).ok_or_else(|| {
+            CoreError::invalid_parameter("index", format!("{i} is not one of {len} environments"))
+        })
     }
 }
 
-impl<E: Environment + fmt::Debug, T> fmt::Debug for EnvironmentBatch<E, T> {
+impl<E: Environment + fmt::Debug> fmt::Debug for EnvironmentStates<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EnvironmentBatch")
-            .field("first", &self.first)
+        f.debug_struct("EnvironmentStates")
             .field("environments", &self.environments)
-            .field("ended", &self.ended)
+            .field("truncated", &self.truncated)
             .finish()
+    }
+}
+
+impl<E> EnvironmentStates<E>
+where
+    E: Environment,
+    E::ObservationSpace: FlattenSpace,
+{
+    /// Steps each environment (those not marked in `discarded`, if given) with its action and
+    /// writes its results (its info into `infos`, if given, where it or the one it replaces
+    /// has entries); stops at the first that fails (those before it have stepped).
+    fn step_each<T: FlatScalar>(
+        &mut self,
+        actions: &[E::Action],
+        discarded: Option<&[bool]>,
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+        mut infos: Option<&mut [Info]>,
+    ) -> Result<(), (usize, CoreError)> {
+        let dim = observations.len() / self.environments.len().max(1);
+        let episodes = self.environments.iter_mut().zip(&mut self.truncated);
+        for (i, ((env, truncated), action)) in episodes.zip(actions).enumerate() {
+            if discarded.is_some_and(|discarded| discarded[i]) {
+                continue;
+            }
+            let outcome = env.step(action).map_err(|error| (i, error))?;
+            env.observation_space()
+                .flatten_into(
+                    &outcome.observation,
+                    &mut observations[i * dim..(i + 1) * dim],
+                )
+                .map_err(|error| (i, error.into()))?;
+            rewards[i] = outcome.reward();
+            terminated[i] = outcome.terminated;
+            *truncated = outcome.truncated;
+            if let Some(info) = infos.as_deref_mut().map(|infos| &mut infos[i])
+                && !(info.is_empty() && outcome.info.is_empty())
+            {
+                *info = outcome.info;
+            }
+        }
+        Ok(())
     }
 }
 
 /// The error of an environment that cannot take `seed` (of 2^64 or more), refused with
 /// `error` when its generator was set.
-fn large_seed_refused(seed: Option<&Seed>, error: CoreError) -> CoreError {
-    let seed = seed.map_or_else(String::new, |seed| format!("{seed} "));
+fn large_seed_refused(seed: &Seed, error: CoreError) -> CoreError {
     CoreError::invalid_parameter(
         "seed",
         format!(
-            "{seed}is 2^64 or more, which this environment cannot take: a seed that large \
+            "{seed} is 2^64 or more, which this environment cannot take: a seed that large \
              sets its generator (random_state and set_random_state), and it refused ({error}); \
              seeds below 2^64 go to Environment::seed"
         ),
     )
 }
 
-/// Resets `env` and writes its first observation into row `i`.
-fn reset_one<E, T>(
-    env: &mut E,
-    mode: Mode,
-    rows: &mut Rows<'_, T>,
-    i: usize,
-) -> Result<(), rl_core::CoreError>
+impl<E, T> BatchStates<T> for EnvironmentStates<E>
 where
-    E: Environment,
-    E::ObservationSpace: FlattenSpace,
-    T: FlatScalar,
-{
-    let observation = env.reset(mode)?;
-    env.observation_space()
-        .flatten_into(&observation, rows.observation(i))?;
-    Ok(())
-}
-
-impl<E, T> sealed::Sealed for EnvironmentBatch<E, T>
-where
-    E: Environment,
+    E: Environment + Send,
     E::Action: Send + Sync,
+    E::ActionSpace: Send,
     E::ObservationSpace: FlattenSpace,
     T: FlatScalar,
 {
     type Action = E::Action;
     type ActionSpace = E::ActionSpace;
-    type Scalar = T;
-
-    fn len(&self) -> usize {
-        self.environments.len()
-    }
-
-    fn first(&self) -> usize {
-        self.first
-    }
 
     fn action_space(&self) -> &E::ActionSpace {
         &self.action_space
     }
 
-    fn accepts_action(&self, action: &E::Action) -> bool {
-        self.environments.first().map_or_else(
-            || rl_spaces::Space::contains(&self.action_space, action),
-            |env| env.accepts_action(action),
-        )
+    /// None: each environment keeps its own time limits.
+    fn episode_cap(&self) -> Option<u64> {
+        None
     }
 
-    fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), rl_core::CoreError>
-    where
-        E::ActionSpace: rl_spaces::FiniteSpace,
-    {
-        self.environments[i].action_mask(row)
+    fn has_episode_time_limits(&self) -> bool {
+        true
     }
 
-    /// A seed of 2^64 or more is set as the environment's generator state
-    /// (`Environment::set_random_state` with numpy's generator of the seed), so an environment
-    /// that cannot save and restore its generator (`random_state`, `set_random_state`) cannot
-    /// take one; a seed below 2^64 goes to `Environment::seed`, as always.
-    fn check_seeds(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
-        assert_eq!(seeds.len(), self.environments.len(), "one seed entry each");
-        for (i, (env, seed)) in self.environments.iter_mut().zip(seeds).enumerate() {
-            if seed.as_ref().is_some_and(|seed| seed.to_u64().is_none()) {
-                // Restoring the state it has changes nothing where it succeeds.
-                let probe = env
-                    .random_state()
-                    .and_then(|state| env.set_random_state(state));
-                if let Err(error) = probe {
-                    return Err((self.first + i, large_seed_refused(seed.as_ref(), error)));
-                }
-            }
-        }
-        Ok(())
+    /// Whether environment `i`'s last step was truncated.
+    fn time_limit_reached(&self, i: usize) -> bool {
+        self.truncated.get(i).copied().unwrap_or(false)
     }
 
-    fn seed(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
-        assert_eq!(seeds.len(), self.environments.len(), "one seed entry each");
-        for (i, (env, seed)) in self.environments.iter_mut().zip(seeds).enumerate() {
-            let Some(seed) = seed else { continue };
-            match seed.to_u64() {
-                Some(seed) => env.seed(seed),
-                None => env
-                    .set_random_state(RandomState::new(seed.generator()))
-                    .map_err(|error| (self.first + i, large_seed_refused(Some(seed), error)))?,
-            }
-        }
-        Ok(())
+    fn len(&self) -> usize {
+        self.environments.len()
     }
 
-    fn reset(
+    /// Resets environment `i` (drawing from its own generator, not `rng`).
+    fn reset_at(
         &mut self,
+        i: usize,
         mode: Mode,
-        which: Resets,
-        selected: &[bool],
-        mut rows: Rows<'_, T>,
-    ) -> Result<(), Failure> {
-        let mut failure = None;
-        for (i, (env, ended)) in self
-            .environments
-            .iter_mut()
-            .zip(&mut self.ended)
-            .enumerate()
-        {
-            if which.skips(i, *ended, selected) {
-                rows.final_mask[i] = false;
-                continue;
+        _rng: &mut NumpyGenerator,
+        observation: &mut [T],
+    ) -> Result<(), CoreError> {
+        let env = self.environment(i)?;
+        let first = env.reset(mode)?;
+        env.observation_space().flatten_into(&first, observation)?;
+        self.truncated[i] = false;
+        Ok(())
+    }
+
+    fn reset_info(&self, i: usize) -> Info {
+        self.environments
+            .get(i)
+            .map_or_else(Info::new, Environment::reset_info)
+    }
+
+    /// A seed below 2^64 goes to [`Environment::seed`]; a larger one is set as the
+    /// environment's generator (numpy's generator of the seed,
+    /// [`Environment::set_random_state`]), which an environment that cannot save and restore
+    /// its generator refuses.
+    fn seed_at(&mut self, i: usize, seed: &Seed) -> Result<(), CoreError> {
+        let env = self.environment(i)?;
+        match seed.to_u64() {
+            Some(small) => {
+                env.seed(small);
+                Ok(())
             }
-            match reset_one(env, mode, &mut rows, i) {
-                Ok(()) => {
-                    rows.mark_reset(i);
-                    rows.put_info(i, env.reset_info());
-                    *ended = false;
-                }
-                Err(e) => {
-                    failure = failure.or(Some((self.first + i, e)));
-                }
-            }
+            None => env
+                .set_random_state(RandomState::new(seed.generator()))
+                .map_err(|error| large_seed_refused(seed, error)),
         }
-        failure.map_or(Ok(()), Err)
+    }
+
+    fn check_seed_at(&mut self, i: usize, seed: &Seed) -> Result<(), CoreError> {
+        let env = self.environment(i)?;
+        if seed.to_u64().is_some() {
+            return Ok(());
+        }
+        // Restoring the state it has changes nothing where it succeeds.
+        env.random_state()
+            .and_then(|state| env.set_random_state(state))
+            .map_err(|error| large_seed_refused(seed, error))
     }
 
     fn step(
         &mut self,
         actions: &[E::Action],
-        mode: Mode,
-        autoreset: Autoreset,
-        mut rows: Rows<'_, T>,
-    ) -> Result<(), Failure> {
-        assert_eq!(actions.len(), self.environments.len(), "one action each");
-        let mut failure = None;
-        let entries = self
-            .environments
-            .iter_mut()
-            .zip(&mut self.ended)
-            .zip(actions);
-        for (i, ((env, ended), action)) in entries.enumerate() {
-            let result = if *ended && autoreset == Autoreset::NextStep {
-                reset_one(env, mode, &mut rows, i).map(|()| {
-                    rows.mark_reset(i);
-                    rows.put_info(i, env.reset_info());
-                    *ended = false;
-                })
-            } else {
-                step_one(env, action, mode, autoreset, &mut rows, i, ended)
-            };
-            if let Err(e) = result {
-                failure = failure.or(Some((self.first + i, e)));
-            }
-        }
-        failure.map_or(Ok(()), Err)
+        _mode: Mode,
+        _rngs: &mut [NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) -> Result<(), (usize, CoreError)> {
+        self.step_each(actions, None, rewards, terminated, observations, None)
     }
-}
 
-/// Steps `env` with `action` and writes the results at row `i`, resetting at once with
-/// same-step autoreset.
-fn step_one<E, T>(
-    env: &mut E,
-    action: &E::Action,
-    mode: Mode,
-    autoreset: Autoreset,
-    rows: &mut Rows<'_, T>,
-    i: usize,
-    ended: &mut bool,
-) -> Result<(), rl_core::CoreError>
-where
-    E: Environment,
-    E::ObservationSpace: FlattenSpace,
-    T: FlatScalar,
-{
-    let outcome = env.step(action)?;
-    env.observation_space()
-        .flatten_into(&outcome.observation, rows.observation(i))?;
-    let done = outcome.is_done();
-    rows.rewards[i] = outcome.reward();
-    rows.terminated[i] = outcome.terminated;
-    rows.truncated[i] = outcome.truncated;
-    rows.final_mask[i] = false;
-    if done && autoreset == Autoreset::SameStep {
-        rows.keep_final_observation(i);
-        rows.final_mask[i] = true;
-        rows.put_final_info(i, outcome.info);
-        rows.put_info(i, Info::new());
-        reset_one(env, mode, rows, i)?;
-        // The reset's info is the step's info, as SyncVectorEnv reports a same-step autoreset.
-        rows.put_info(i, env.reset_info());
-    } else {
-        rows.put_info(i, outcome.info);
-        *ended = done;
+    fn step_with_infos(
+        &mut self,
+        actions: &[E::Action],
+        discarded: &[bool],
+        _mode: Mode,
+        _rngs: &mut [NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+        infos: &mut [Info],
+    ) -> Result<(), (usize, CoreError)> {
+        let infos = Some(infos);
+        self.step_each(
+            actions,
+            Some(discarded),
+            rewards,
+            terminated,
+            observations,
+            infos,
+        )
     }
-    Ok(())
+
+    fn reports_infos(&self) -> bool {
+        true
+    }
+
+    fn episode_bytes(&self) -> usize {
+        std::mem::size_of::<E>() + std::mem::size_of::<bool>()
+    }
+
+    fn is_applicable(&self, i: usize, action: &E::Action) -> bool {
+        self.environments
+            .get(i)
+            .is_some_and(|env| env.is_applicable(action))
+    }
+
+    fn accepts_action(&self, action: &E::Action) -> bool {
+        self.environments.first().map_or_else(
+            || self.action_space.contains(action),
+            |env| env.accepts_action(action),
+        )
+    }
 }

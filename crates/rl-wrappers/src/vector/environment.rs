@@ -14,11 +14,11 @@ use crate::vector::batch::{Batch, Command, Resets};
 use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::{Mirror, Outputs};
 use crate::vector::threads::{Threads, chunks};
-use crate::vector::{Autoreset, EnvironmentBatch, KernelBatch, VectorOptions};
+use crate::vector::{Autoreset, EnvironmentStates, KernelBatch, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
 /// [`VectorEnvironment::from_environments`]).
-pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentBatch<E, T>>;
+pub type EnvironmentVector<E, T> = VectorEnvironment<KernelBatch<EnvironmentStates<E>, T>>;
 
 /// A vector environment of the domain `D`'s kernel with observations of `T` (see
 /// [`VectorEnvironment::from_kernel`]).
@@ -232,7 +232,7 @@ fn check_threads(len: usize, options: &VectorOptions) -> Result<usize, VectorErr
     Ok(threads)
 }
 
-impl<E, T> VectorEnvironment<EnvironmentBatch<E, T>>
+impl<E, T> VectorEnvironment<KernelBatch<EnvironmentStates<E>, T>>
 where
     E: Environment + Send + 'static,
     E::Action: Send + Sync + 'static,
@@ -255,16 +255,17 @@ where
         mut factory: impl FnMut(usize) -> E,
     ) -> Result<Self, VectorError> {
         let len = count.get();
-        let threads = check_threads(len, &options)?;
+        // The checks that need no environment, before any is made.
+        check_threads(len, &options)?;
         check_flat_layout(&options)?;
-        check_size(len, 0, std::mem::size_of::<E>())?;
-        let mut environments: Vec<E> = (0..len).map(&mut factory).collect();
+        let env_bytes = std::mem::size_of::<E>() + BOOKKEEPING_BYTES;
+        check_size(len, 0, env_bytes)?;
+        let environments: Vec<E> = (0..len).map(&mut factory).collect();
         let Some(first) = environments.first() else {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         };
         let action_space = first.action_space().clone();
         let dim = first.observation_space().flat_dim();
-        check_size(len, dim, std::mem::size_of::<E>())?;
         for (index, env) in environments.iter().enumerate() {
             if *env.action_space() != action_space {
                 return Err(VectorError::invalid_parameter(
@@ -285,19 +286,13 @@ where
                 ));
             }
         }
-        // The batch of every chunk, built from the back so that each takes the tail.
-        let chunks = chunks(len, threads);
-        let mut batches = Vec::with_capacity(chunks.len());
-        for chunk in chunks.iter().rev() {
-            let environments = environments.split_off(chunk.start);
-            batches.push(EnvironmentBatch::new(
-                environments,
-                chunk.start,
-                action_space.clone(),
-            ));
-        }
-        batches.reverse();
-        VectorEnvironment::assemble(batches, threads, len, dim, seed, options)
+        // The environments of every chunk, in order.
+        let mut environments = environments.into_iter();
+        VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
+            let share = environments.by_ref().take(len).collect();
+            let states = EnvironmentStates::new(share, action_space.clone());
+            Ok(KernelBatch::new(states, first))
+        })
     }
 }
 

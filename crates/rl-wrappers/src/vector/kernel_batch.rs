@@ -250,11 +250,28 @@ where
         self.states.state_any(i)
     }
 
+    fn check_seeds(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
+        assert_eq!(seeds.len(), self.generators.len(), "one seed entry each");
+        for (i, seed) in seeds.iter().enumerate() {
+            if let Some(seed) = seed {
+                self.states
+                    .check_seed_at(i, seed)
+                    .map_err(|error| (self.first + i, error))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets each seeded episode's generator, and seeds the episode itself where it draws from
+    /// a generator of its own ([`BatchStates::seed_at`]).
     fn seed(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
         assert_eq!(seeds.len(), self.generators.len(), "one seed entry each");
-        for (generator, seed) in self.generators.iter_mut().zip(seeds) {
+        for (i, (generator, seed)) in self.generators.iter_mut().zip(seeds).enumerate() {
             if let Some(seed) = seed {
                 *generator = seed.generator();
+                self.states
+                    .seed_at(i, seed)
+                    .map_err(|error| (self.first + i, error))?;
             }
         }
         Ok(())

@@ -20,7 +20,7 @@ mod wrappers;
 pub use asynchronous::{AsyncKernelVector, AsyncSteppedVector, AsyncVector};
 pub use autoreset::Autoreset;
 pub use batch::Batch;
-pub use copies::EnvironmentBatch;
+pub use copies::EnvironmentStates;
 pub use environment::{
     EnvironmentVector, KernelVector, MAX_ENVS, SteppedVector, VectorEnvironment,
 };

@@ -179,11 +179,6 @@ impl<T: 'static> Rows<'_, T> {
         put(&mut self.infos[i], info);
     }
 
-    /// Sets the final info of environment `i` (skipping the write when both are empty).
-    pub(crate) fn put_final_info(&mut self, i: usize, info: Info) {
-        put(&mut self.final_infos[i], info);
-    }
-
     /// Moves the info of environment `i` into its final info, leaving its info empty
     /// (skipping the writes where both are empty), as same-step autoreset reports an episode's
     /// last step.

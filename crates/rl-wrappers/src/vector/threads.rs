@@ -980,11 +980,11 @@ impl<B: Batch> Drop for Threads<B> {
 mod tests {
     use super::*;
     use crate::vector::batch::Resets;
-    use crate::vector::{Autoreset, EnvironmentBatch};
+    use crate::vector::{Autoreset, EnvironmentStates, KernelBatch};
     use rl_core::corridor::{Corridor, LEFT, RIGHT};
     use rl_core::{Environment, Mode, Simulator};
 
-    type Copies = EnvironmentBatch<Simulator<Corridor>, f32>;
+    type Copies = KernelBatch<EnvironmentStates<Simulator<Corridor>>, f32>;
 
     /// The batches of corridors `0..len` in `chunks(len, threads)`, each seeded by its index.
     fn corridors(len: usize, threads: usize) -> Vec<Copies> {
@@ -997,7 +997,10 @@ mod tests {
                     .clone()
                     .map(|i| Simulator::new(corridor.clone(), i as u64))
                     .collect();
-                EnvironmentBatch::new(environments, range.start, action_space)
+                KernelBatch::new(
+                    EnvironmentStates::new(environments, action_space),
+                    range.start,
+                )
             })
             .collect()
     }
