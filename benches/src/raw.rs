@@ -957,9 +957,10 @@ mod tests {
         ActionRows, ENVIRONMENT_SEED, cartpole, discrete_actions, discrete_id_vector,
         discrete_rows, id_vector, kernel_vector, mountain_car, pendulum, torque_actions,
     };
+    use rl_core::BatchStates;
     use rl_core::{Domain, Environment, Mode, Simulator};
     use rl_spaces::DynamicSpace;
-    use rl_wrappers::vector::{Batch, VectorEnvironment};
+    use rl_wrappers::vector::VectorEnvironment;
 
     /// Steps a simulator and a raw loop side by side and checks every result bit for bit.
     fn check_single<D, const N: usize>(
@@ -1028,13 +1029,13 @@ mod tests {
     /// terminations and truncations (on one thread), so that a test can check that it crossed
     /// episodes.
     fn check_batch<V, B, P, const N: usize>(
-        vector: impl Fn(usize, usize) -> VectorEnvironment<V>,
+        vector: impl Fn(usize, usize) -> VectorEnvironment<V, f32>,
         action_of: impl Fn(&B::Action) -> V::Action,
         policy: impl Fn(usize) -> P,
         raw: impl Fn(usize) -> B,
     ) -> (usize, usize)
     where
-        V: Batch<Scalar = f32>,
+        V: BatchStates<f32>,
         P: FnMut(&[f32]) -> Vec<B::Action>,
         B: RawBatch<N>,
     {

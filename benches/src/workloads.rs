@@ -7,15 +7,15 @@ use std::num::NonZeroUsize;
 
 use rand::{RngExt, SeedableRng};
 use rl_core::NumpyGenerator;
-use rl_core::{CoreError, Domain, Environment, Mode, Simulator};
+use rl_core::{BatchStates, CoreError, Domain, Environment, Mode, Simulator};
 use rl_domains::acrobot::{Acrobot, AcrobotParams};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_domains::pendulum::{MAX_TORQUE, Pendulum, PendulumParams};
-use rl_spaces::{AnyElement, DynamicSpace};
+use rl_spaces::{AnyElement, DynamicSpace, FlatScalar};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Batch, KernelVector, RegisteredVector, SteppedVector, VectorEnv, VectorEnvironment,
+    KernelVector, RegisteredVector, SteppedVector, VectorEnv, VectorEnvironment,
     VectorEpisodeStatistics, VectorOptions, make_vector,
 };
 
@@ -228,9 +228,9 @@ where
 
 /// Steps `vector` `rounds` times with rows of `actions`; returns the sum of the rewards.
 #[inline]
-pub fn run_vector<B: Batch>(
-    vector: &mut VectorEnvironment<B>,
-    actions: &mut ActionRows<B::Action>,
+pub fn run_vector<S: BatchStates<T>, T: FlatScalar>(
+    vector: &mut VectorEnvironment<S, T>,
+    actions: &mut ActionRows<S::Action>,
     rounds: usize,
 ) -> Result<f64, VectorError> {
     let mut total = 0.0;

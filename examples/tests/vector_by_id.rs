@@ -18,8 +18,8 @@ use rl_core::{Domain, Environment, Mode, Simulator};
 use rl_domains::{Acrobot, CartPole, MountainCar, MountainCarContinuous, Pendulum};
 use rl_spaces::{AnyElement, Columns, DynamicSpace, FlattenSpace, RowLayout, TrySampleSpace};
 use rl_wrappers::vector::{
-    Autoreset, Batch, EnvironmentVector, KernelVector, RegisteredVector, VectorEnvironment,
-    VectorOptions, make_vector,
+    Autoreset, EnvironmentVector, KernelVector, RegisteredVector, VectorEnvironment, VectorOptions,
+    make_vector,
 };
 use serde_json::json;
 
@@ -79,17 +79,17 @@ where
 /// copies of the id's environment with the same random actions, and compares them after every
 /// call; the vector by id reports infos unless the id has a kernel. Returns how many episodes
 /// ended.
-fn compare<D, B>(
+fn compare<D, S>(
     id: &str,
     params: Option<&serde_json::Value>,
     steps: usize,
     kernel: bool,
-    typed: impl Fn(D, VectorOptions) -> VectorEnvironment<B>,
+    typed: impl Fn(D, VectorOptions) -> VectorEnvironment<S, f32>,
 ) -> usize
 where
     D: Domain + Clone + 'static,
     D::ActionSpace: DynamicSpace,
-    B: Batch<Action = D::Action, Scalar = f32>,
+    S: rl_core::BatchStates<f32, Action = D::Action>,
 {
     rl_domains::register_builtins();
     let built = registry::build(id, params).expect("builds");

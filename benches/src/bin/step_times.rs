@@ -17,7 +17,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use rl_benches::workloads::{cartpole, discrete_rows, kernel_vector, mountain_car};
-use rl_wrappers::vector::{Batch, VectorEnvironment};
+use rl_core::BatchStates;
+use rl_spaces::FlatScalar;
+use rl_wrappers::vector::VectorEnvironment;
 
 /// The command line's options.
 struct Options {
@@ -92,8 +94,8 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Steps `vector` with random actions out of `actions` and prints the summary and the windows.
-fn time_steps<B: Batch<Action = i64>>(
-    mut vector: VectorEnvironment<B>,
+fn time_steps<S: BatchStates<T, Action = i64>, T: FlatScalar>(
+    mut vector: VectorEnvironment<S, T>,
     actions: i64,
     options: &Options,
 ) -> Result<(), Box<dyn std::error::Error>> {

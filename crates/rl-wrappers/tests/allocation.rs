@@ -137,12 +137,13 @@ fn a_tall_stack_of_wrappers_allocates_nothing_per_step() {
 
 /// Steps a vector environment for a warm-up and then `steps` steps; returns the allocations
 /// after the warm-up.
-fn vector_allocations<B>(
-    vector: &mut rl_wrappers::vector::VectorEnvironment<B>,
+fn vector_allocations<S, T>(
+    vector: &mut rl_wrappers::vector::VectorEnvironment<S, T>,
     steps: usize,
 ) -> usize
 where
-    B: rl_wrappers::vector::Batch<Action = i64>,
+    S: rl_core::BatchStates<T, Action = i64>,
+    T: rl_spaces::FlatScalar,
 {
     let len = vector.len();
     let actions: Vec<Vec<i64>> = (0..3)

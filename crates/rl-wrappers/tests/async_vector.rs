@@ -15,7 +15,7 @@ use rl_core::registry::Registration;
 use rl_core::{Info, Mode, Seed};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    AsyncKernelVector, AsyncSteppedVector, AsyncVector, Autoreset, Batch, KernelVector,
+    AsyncKernelVector, AsyncSteppedVector, AsyncVector, Autoreset, KernelVector,
     RegisteredAsyncVector, VectorOptions, make_async_vector, make_vector,
 };
 
@@ -115,14 +115,14 @@ struct AsyncRun {
 /// however unevenly the workers take them), the ids of each batch in reverse order and in two
 /// sends; an environment that `resets(env, t)` names before its step `t` is reset on its own
 /// (`send_reset`) first.
-fn async_trajectories<B>(
-    vector: &mut AsyncVector<B>,
+fn async_trajectories<S>(
+    vector: &mut AsyncVector<S, f32>,
     steps: usize,
     choices: i64,
     resets: fn(usize, usize) -> bool,
 ) -> AsyncRun
 where
-    B: Batch<Action = i64, Scalar = f32>,
+    S: rl_core::BatchStates<f32, Action = i64>,
 {
     let len = vector.len();
     let mut records: Vec<Vec<Record>> = vec![Vec::new(); len];

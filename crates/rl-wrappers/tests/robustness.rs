@@ -15,7 +15,7 @@ use rl_wrappers::stateful::{
 };
 use rl_wrappers::stateless::{ClipAction, ClipReward, OneHotAction, RescaleAction, ScaleReward};
 use rl_wrappers::vector::{
-    Autoreset, Batch, EnvironmentVector, KernelVector, VectorEnvironment, VectorOptions,
+    Autoreset, EnvironmentVector, KernelVector, VectorEnvironment, VectorOptions,
 };
 use rl_wrappers::{OuterEnvironment, VectorError};
 
@@ -176,8 +176,8 @@ fn vector_command() -> impl Strategy<Value = VectorCommand> {
 }
 
 /// Runs `commands` on `vector` and records every result and the buffers after it.
-fn run_vector<B: Batch<Action = i64>>(
-    mut vector: VectorEnvironment<B>,
+fn run_vector<S: rl_core::BatchStates<T, Action = i64>, T: rl_spaces::FlatScalar>(
+    mut vector: VectorEnvironment<S, T>,
     commands: &[VectorCommand],
 ) -> Vec<String> {
     commands

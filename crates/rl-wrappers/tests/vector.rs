@@ -14,7 +14,7 @@ use rl_spaces::FlatScalar;
 use rl_wrappers::VectorError;
 use rl_wrappers::stateful::EpisodeStatistics;
 use rl_wrappers::vector::{
-    Autoreset, Batch, EnvironmentVector, KernelVector, VectorEnvironment, VectorOptions,
+    Autoreset, EnvironmentVector, KernelVector, VectorEnvironment, VectorOptions,
 };
 
 use common::{Drift, corridor};
@@ -46,8 +46,10 @@ struct Snapshot {
     final_observations: Vec<u64>,
 }
 
-fn snapshot<B: Batch>(vector: &VectorEnvironment<B>) -> Snapshot {
-    let bits = |x: &B::Scalar| x.to_f64().to_bits();
+fn snapshot<S: rl_core::BatchStates<T>, T: FlatScalar>(
+    vector: &VectorEnvironment<S, T>,
+) -> Snapshot {
+    let bits = |x: &T| x.to_f64().to_bits();
     let dim = vector.flat_dim();
     let final_observations = vector
         .final_mask()
@@ -78,8 +80,8 @@ fn snapshot<B: Batch>(vector: &VectorEnvironment<B>) -> Snapshot {
 /// Resets, then takes `steps` steps with random actions in `0..actions` drawn from
 /// `action_seed` (resetting ended environments first when autoreset is disabled), and records
 /// every call.
-fn trajectory<B: Batch<Action = i64>>(
-    vector: &mut VectorEnvironment<B>,
+fn trajectory<S: rl_core::BatchStates<T, Action = i64>, T: FlatScalar>(
+    vector: &mut VectorEnvironment<S, T>,
     steps: usize,
     actions: i64,
     action_seed: u64,
@@ -689,8 +691,8 @@ fn a_vector_a_panic_interrupted_refuses_to_step_until_reset() {
 /// Gymnasium's `reset(seed=[...], options={"reset_mask": ...})`): the selected start over as a
 /// single environment's reset does, the others keep their observations and go on, and a
 /// pending next-step reset of a selected environment is dropped.
-fn assert_selected_resets_match_single_environments<B: Batch<Action = i64, Scalar = f32>>(
-    mut vector: VectorEnvironment<B>,
+fn assert_selected_resets_match_single_environments<S: rl_core::BatchStates<f32, Action = i64>>(
+    mut vector: VectorEnvironment<S, f32>,
     seed: u64,
 ) {
     let n = vector.len();

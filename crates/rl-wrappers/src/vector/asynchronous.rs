@@ -20,35 +20,34 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use ndarray::{Array2, ArrayView2, s};
-use rl_core::{Domain, DomainStates, Info, Mode, Seed, SteppedStates, Stepping};
+use rl_core::{BatchStates, Domain, DomainStates, Info, Mode, Seed, SteppedStates, Stepping};
 use rl_spaces::{FlatScalar, FlattenSpace, Space};
 
 use crate::VectorError;
-use crate::vector::batch::{Batch, Command, Failure, Resets, execute};
+use crate::vector::batch::{BOOKKEEPING_BYTES, Batch, Command, Failure, Resets, execute};
 use crate::vector::environment::check_size;
-use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::outputs::Outputs;
 use crate::vector::threads::{WORKER_STACK, spawn_running};
-use crate::vector::{Autoreset, KernelBatch, VectorOptions};
+use crate::vector::{Autoreset, VectorOptions};
 
 /// An asynchronous vector of the domain `D`'s states stepped one at a time by its
 /// structure-of-arrays kernel ([`BatchStep`](rl_core::BatchStep)), with observations of `T`
 /// (see [`AsyncVector::from_kernel`]).
-pub type AsyncKernelVector<D, T> = AsyncVector<KernelBatch<DomainStates<D>, T>>;
+pub type AsyncKernelVector<D, T> = AsyncVector<DomainStates<D>, T>;
 
 /// An asynchronous vector of any domain `D`, each state stepped by the domain's step with its
 /// infos, with observations of `T` (see [`AsyncVector::from_kernel`]).
-pub type AsyncSteppedVector<D, T> = AsyncVector<KernelBatch<SteppedStates<D>, T>>;
+pub type AsyncSteppedVector<D, T> = AsyncVector<SteppedStates<D>, T>;
 
 /// One environment: its batch of one state, its results, its next action and what its last
 /// job ended with. Behind its own `Mutex`, locked by the caller while it is idle and by one
 /// worker while it runs.
-struct Slot<B: Batch> {
-    batch: B,
+struct Slot<S: BatchStates<T>, T: FlatScalar> {
+    batch: Batch<S, T>,
     /// The results of its last job, one row.
-    outputs: Outputs<B::Scalar>,
+    outputs: Outputs<T>,
     /// The action of its next step (`None` before the first).
-    action: Option<B::Action>,
+    action: Option<S::Action>,
     /// What its next job runs: a reset or a step.
     command: Command,
     /// The failure of its last job, if any.
@@ -62,7 +61,7 @@ struct Slot<B: Batch> {
     ended: bool,
 }
 
-impl<B: Batch> Slot<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Slot<S, T> {
     /// Runs the slot's command on its batch, keeping its failure or its panic, and counts
     /// the episode's steps.
     fn run(&mut self) {
@@ -117,15 +116,15 @@ struct Finished {
 }
 
 /// What the caller and the workers share.
-struct Shared<B: Batch> {
-    slots: Box<[Mutex<Slot<B>>]>,
+struct Shared<S: BatchStates<T>, T: FlatScalar> {
+    slots: Box<[Mutex<Slot<S, T>>]>,
     work: Mutex<Work>,
     work_ready: Condvar,
     finished: Mutex<Finished>,
     finished_ready: Condvar,
 }
 
-impl<B: Batch> Shared<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Shared<S, T> {
     /// Waits until `wanted` environments are on the completion queue and returns it locked,
     /// with whether they are there: `false` if one of `workers` ended first (a bug: the jobs
     /// it held never finish).
@@ -161,7 +160,7 @@ fn lock<X>(mutex: &Mutex<X>) -> MutexGuard<'_, X> {
 
 /// A worker: takes environments off the work queue, runs their jobs and puts them on the
 /// completion queue, until the vector is dropped.
-fn work<B: Batch>(shared: &Shared<B>) {
+fn work<S: BatchStates<T>, T: FlatScalar>(shared: &Shared<S, T>) {
     loop {
         let id = {
             let mut work = lock(&shared.work);
@@ -260,10 +259,10 @@ const LIVENESS_CHECK: Duration = Duration::from_millis(200);
 /// assert_eq!(vector.observations().shape(), &[2, 3]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct AsyncVector<B: Batch> {
-    shared: Arc<Shared<B>>,
+pub struct AsyncVector<S: BatchStates<T>, T: FlatScalar> {
+    shared: Arc<Shared<S, T>>,
     workers: Vec<JoinHandle<()>>,
-    action_space: B::ActionSpace,
+    action_space: S::ActionSpace,
     len: usize,
     batch_size: usize,
     mode: Mode,
@@ -281,7 +280,7 @@ pub struct AsyncVector<B: Batch> {
     sends: u64,
     /// The results of the last `recv`, one row per environment received (the first
     /// `env_ids.len()` rows of each buffer, which has `batch_size`).
-    observations: Array2<B::Scalar>,
+    observations: Array2<T>,
     rewards: Vec<f64>,
     terminated: Vec<bool>,
     truncated: Vec<bool>,
@@ -290,7 +289,7 @@ pub struct AsyncVector<B: Batch> {
     env_ids: Vec<usize>,
 }
 
-impl<D, S, T> AsyncVector<KernelBatch<DomainStates<D, S>, T>>
+impl<D, S, T> AsyncVector<DomainStates<D, S>, T>
 where
     D: Domain + Send + Sync + 'static,
     D::State: Send + 'static,
@@ -328,23 +327,24 @@ where
         check_size(count.get(), dim, env_bytes)?;
         let domain = Arc::new(domain);
         let batches = (0..count.get())
-            .map(|i| KernelBatch::new(DomainStates::new(Arc::clone(&domain), 1), i))
+            .map(|i| Batch::new(DomainStates::new(Arc::clone(&domain), 1), i))
             .collect();
         AsyncVector::from_batches(batches, dim, seed, options, batch_size)
     }
 }
 
-impl<B> AsyncVector<B>
+impl<S, T> AsyncVector<S, T>
 where
-    B: Batch + Send + 'static,
-    B::Action: Send + 'static,
-    B::ActionSpace: Clone,
-    B::Scalar: Send + 'static,
+    S: BatchStates<T> + 'static,
+    T: FlatScalar,
+    S::Action: Send + 'static,
+    S::ActionSpace: Clone,
+    T: Send + 'static,
 {
     /// The vector of `batches`, one environment each (environment `i` the batch whose `first`
     /// is `i`), with observation rows of `dim`, seeded with `seed + i`; starts the workers.
     pub(crate) fn from_batches(
-        batches: Vec<B>,
+        batches: Vec<Batch<S, T>>,
         dim: usize,
         seed: u64,
         options: VectorOptions,
@@ -439,7 +439,7 @@ where
             in_flight: 0,
             sent_at: vec![0; len],
             sends: 0,
-            observations: Array2::from_elem((batch_size, dim), B::Scalar::ZERO),
+            observations: Array2::from_elem((batch_size, dim), T::ZERO),
             rewards: vec![0.0; batch_size],
             terminated: vec![false; batch_size],
             truncated: vec![false; batch_size],
@@ -457,7 +457,7 @@ where
     }
 }
 
-impl<B: Batch> AsyncVector<B> {
+impl<S: BatchStates<T>, T: FlatScalar> AsyncVector<S, T> {
     /// Resets every environment in `mode` (held by later autoresets until the next
     /// `async_reset`): their first observations are the next results to receive, `batch_size`
     /// per [`recv`](Self::recv). Results of earlier sends not received yet are discarded
@@ -519,7 +519,7 @@ impl<B: Batch> AsyncVector<B> {
     ///
     /// Errors, with nothing sent, if the counts differ ([`VectorError::ActionCount`]), as
     /// [`send_with`](Self::send_with) does otherwise.
-    pub fn send(&mut self, actions: &[B::Action], env_ids: &[usize]) -> Result<(), VectorError> {
+    pub fn send(&mut self, actions: &[S::Action], env_ids: &[usize]) -> Result<(), VectorError> {
         if actions.len() != env_ids.len() {
             return Err(VectorError::ActionCount {
                 expected: env_ids.len(),
@@ -551,7 +551,7 @@ impl<B: Batch> AsyncVector<B> {
     pub fn send_with(
         &mut self,
         env_ids: &[usize],
-        mut write: impl FnMut(usize, &mut Option<B::Action>) -> Result<(), VectorError>,
+        mut write: impl FnMut(usize, &mut Option<S::Action>) -> Result<(), VectorError>,
     ) -> Result<(), VectorError> {
         if self.interrupted {
             return Err(VectorError::Interrupted);
@@ -772,7 +772,7 @@ impl<B: Batch> AsyncVector<B> {
     ///
     /// Errors as they do; if the `recv` would wait for more results than the environments in
     /// flight could give ([`VectorError::NotEnoughInFlight`]), before anything is sent.
-    pub fn step(&mut self, actions: &[B::Action], env_ids: &[usize]) -> Result<(), VectorError> {
+    pub fn step(&mut self, actions: &[S::Action], env_ids: &[usize]) -> Result<(), VectorError> {
         self.check_receivable(env_ids.len())?;
         self.send(actions, env_ids)?;
         self.recv()
@@ -835,7 +835,7 @@ impl<B: Batch> AsyncVector<B> {
     }
 
     /// The action space every environment shares.
-    pub fn action_space(&self) -> &B::ActionSpace {
+    pub fn action_space(&self) -> &S::ActionSpace {
         &self.action_space
     }
 
@@ -852,7 +852,7 @@ impl<B: Batch> AsyncVector<B> {
 
     /// The observations of the last [`recv`](Self::recv), one row per environment received
     /// (`batch_size` rows, fewer after a partial synchronous `recv`; none before the first).
-    pub fn observations(&self) -> ArrayView2<'_, B::Scalar> {
+    pub fn observations(&self) -> ArrayView2<'_, T> {
         self.observations.slice(s![..self.env_ids.len(), ..])
     }
 
@@ -886,7 +886,7 @@ impl<B: Batch> AsyncVector<B> {
     }
 }
 
-impl<B: Batch> Drop for AsyncVector<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Drop for AsyncVector<S, T> {
     /// Asks the workers to stop, wakes them and joins them: a job already running ends first,
     /// the queued ones are dropped, and no worker outlives the vector.
     fn drop(&mut self) {
@@ -900,7 +900,7 @@ impl<B: Batch> Drop for AsyncVector<B> {
     }
 }
 
-impl<B: Batch> fmt::Debug for AsyncVector<B> {
+impl<S: BatchStates<T>, T: FlatScalar> fmt::Debug for AsyncVector<S, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AsyncVector")
             .field("len", &self.len)

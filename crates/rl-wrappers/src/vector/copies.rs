@@ -6,10 +6,9 @@ use std::fmt;
 use rl_core::{BatchStates, CoreError, Environment, Info, Mode, NumpyGenerator, RandomState, Seed};
 use rl_spaces::{FlatScalar, FlattenSpace, Space};
 
-/// Copies of an environment as the episodes of a batch
-/// ([`KernelBatch`](crate::vector::KernelBatch), what
+/// Copies of an environment as the states of a vector's episodes (what
 /// [`VectorEnvironment::from_environments`](crate::vector::VectorEnvironment::from_environments)
-/// steps): each environment keeps its own generator, seeded through [`Environment::seed`]
+/// steps, in the one storage of every vector): each environment keeps its own generator, seeded through [`Environment::seed`]
 /// (a seed of 2^64 or more through [`Environment::set_random_state`]), its own time limits
 /// (an episode its step truncates ends), its own reset infos ([`Environment::reset_info`]),
 /// and each observation is flattened into the episode's row with the observation space's

@@ -6,23 +6,24 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use ndarray::Array2;
-use rl_core::{Domain, DomainStates, Environment, Info, Mode, Seed, SteppedStates, Stepping};
-use rl_spaces::{FiniteSpace, FlattenSpace, RowLayout, Space};
+use rl_core::{
+    BatchStates, Domain, DomainStates, Environment, Info, Mode, Seed, SteppedStates, Stepping,
+};
+use rl_spaces::{FiniteSpace, FlatScalar, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
-use crate::vector::batch::{Batch, Command, Resets};
-use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
+use crate::vector::batch::{BOOKKEEPING_BYTES, Batch, Command, Resets};
 use crate::vector::outputs::{Mirror, Outputs};
 use crate::vector::threads::{Threads, chunks};
-use crate::vector::{Autoreset, EnvironmentStates, KernelBatch, VectorOptions};
+use crate::vector::{Autoreset, EnvironmentStates, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
 /// [`VectorEnvironment::from_environments`]).
-pub type EnvironmentVector<E, T> = VectorEnvironment<KernelBatch<EnvironmentStates<E>, T>>;
+pub type EnvironmentVector<E, T> = VectorEnvironment<EnvironmentStates<E>, T>;
 
 /// A vector environment of the domain `D`'s kernel with observations of `T` (see
 /// [`VectorEnvironment::from_kernel`]).
-pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>;
+pub type KernelVector<D, T> = VectorEnvironment<DomainStates<D>, T>;
 
 /// A vector environment of any domain `D`, each state stepped by the domain's step with its
 /// infos, with observations of `T` (see [`VectorEnvironment::from_kernel`]): the typed vector
@@ -43,7 +44,7 @@ pub type KernelVector<D, T> = VectorEnvironment<KernelBatch<DomainStates<D>, T>>
 /// assert_eq!(vector.observations().row(0).to_vec(), [0.0f32, 1.0, 0.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub type SteppedVector<D, T> = VectorEnvironment<KernelBatch<SteppedStates<D>, T>>;
+pub type SteppedVector<D, T> = VectorEnvironment<SteppedStates<D>, T>;
 
 /// `N` environments stepped in lockstep (Gymnasium's vector environments), with the results
 /// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
@@ -141,9 +142,9 @@ pub type SteppedVector<D, T> = VectorEnvironment<KernelBatch<SteppedStates<D>, T
 /// assert_eq!(vector.observations().row(0).to_vec(), [1.0f32, 0.0, 0.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct VectorEnvironment<B: Batch> {
-    threads: Threads<B>,
-    outputs: Outputs<B::Scalar>,
+pub struct VectorEnvironment<S: BatchStates<T>, T: FlatScalar> {
+    threads: Threads<S, T>,
+    outputs: Outputs<T>,
     options: VectorOptions,
     mode: Mode,
     started: bool,
@@ -232,7 +233,7 @@ fn check_threads(len: usize, options: &VectorOptions) -> Result<usize, VectorErr
     Ok(threads)
 }
 
-impl<E, T> VectorEnvironment<KernelBatch<EnvironmentStates<E>, T>>
+impl<E, T> VectorEnvironment<EnvironmentStates<E>, T>
 where
     E: Environment + Send + 'static,
     E::Action: Send + Sync + 'static,
@@ -291,12 +292,12 @@ where
         VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
             let share = environments.by_ref().take(len).collect();
             let states = EnvironmentStates::new(share, action_space.clone());
-            Ok(KernelBatch::new(states, first))
+            Ok(Batch::new(states, first))
         })
     }
 }
 
-impl<D, S, T> VectorEnvironment<KernelBatch<DomainStates<D, S>, T>>
+impl<D, S, T> VectorEnvironment<DomainStates<D, S>, T>
 where
     D: Domain + Send + Sync + 'static,
     D::State: Send + 'static,
@@ -326,16 +327,17 @@ where
             std::mem::size_of::<D::State>() + domain.state_heap_bytes() + BOOKKEEPING_BYTES;
         VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
             let states = DomainStates::new(Arc::clone(&domain), len);
-            Ok(KernelBatch::new(states, first))
+            Ok(Batch::new(states, first))
         })
     }
 }
 
-impl<B> VectorEnvironment<B>
+impl<S, T> VectorEnvironment<S, T>
 where
-    B: Batch + Send + 'static,
-    B::Action: Send + Sync + 'static,
-    B::Scalar: Send + 'static,
+    S: BatchStates<T> + 'static,
+    T: FlatScalar,
+    S::Action: Send + Sync + 'static,
+    T: Send + 'static,
 {
     /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
     /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`]) that
@@ -346,7 +348,7 @@ where
         env_bytes: usize,
         seed: u64,
         options: VectorOptions,
-        mut share: impl FnMut(usize, usize) -> Result<B, VectorError>,
+        mut share: impl FnMut(usize, usize) -> Result<Batch<S, T>, VectorError>,
     ) -> Result<Self, VectorError> {
         let len = count.get();
         let threads = check_threads(len, &options)?;
@@ -354,14 +356,14 @@ where
         let batches = chunks(len, threads)
             .into_iter()
             .map(|range| share(range.start, range.len()))
-            .collect::<Result<Vec<B>, VectorError>>()?;
+            .collect::<Result<Vec<Batch<S, T>>, VectorError>>()?;
         VectorEnvironment::assemble(batches, threads, len, dim, seed, options)
     }
 
     /// Hands the chunks' batches to `threads` threads (starting the workers), and seeds
     /// everything.
     fn assemble(
-        batches: Vec<B>,
+        batches: Vec<Batch<S, T>>,
         threads: usize,
         len: usize,
         dim: usize,
@@ -383,10 +385,10 @@ where
     }
 }
 
-impl<B: Batch> VectorEnvironment<B> {
+impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
     /// Runs `command` on every share, with `actions` for a step. Reports the failure of the
     /// lowest index, if any.
-    fn run(&mut self, command: Command, actions: &[B::Action]) -> Result<(), VectorError> {
+    fn run(&mut self, command: Command, actions: &[S::Action]) -> Result<(), VectorError> {
         self.run_mirrored(command, actions, None)
     }
 
@@ -417,8 +419,8 @@ impl<B: Batch> VectorEnvironment<B> {
     fn run_mirrored(
         &mut self,
         command: Command,
-        actions: &[B::Action],
-        mirror: Option<Mirror<'_, B::Scalar>>,
+        actions: &[S::Action],
+        mirror: Option<Mirror<'_, T>>,
     ) -> Result<(), VectorError> {
         // Cleared when the call returns: a panic unwinding through it leaves the flag, and
         // the vector refuses to step until a reset (`check_step`).
@@ -522,7 +524,7 @@ impl<B: Batch> VectorEnvironment<B> {
     /// is not in the action space, or (with [`Autoreset::Disabled`]) an environment's episode
     /// ended; and, after stepping, if an environment failed (see
     /// [`VectorError::Environment`]).
-    pub fn step(&mut self, actions: &[B::Action]) -> Result<(), VectorError> {
+    pub fn step(&mut self, actions: &[S::Action]) -> Result<(), VectorError> {
         self.check_step(actions)?;
         self.run(self.step_command(), actions)
     }
@@ -566,8 +568,8 @@ impl<B: Batch> VectorEnvironment<B> {
     /// ```
     pub fn step_mirrored(
         &mut self,
-        actions: &[B::Action],
-        mirror: Mirror<'_, B::Scalar>,
+        actions: &[S::Action],
+        mirror: Mirror<'_, T>,
     ) -> Result<(), VectorError> {
         mirror.check(self.len, self.flat_dim())?;
         self.check_step(actions)?;
@@ -583,7 +585,7 @@ impl<B: Batch> VectorEnvironment<B> {
     }
 
     /// The checks of [`step`](Self::step) before anything steps.
-    fn check_step(&self, actions: &[B::Action]) -> Result<(), VectorError> {
+    fn check_step(&self, actions: &[S::Action]) -> Result<(), VectorError> {
         if !self.started {
             return Err(VectorError::NotStarted);
         }
@@ -675,7 +677,7 @@ impl<B: Batch> VectorEnvironment<B> {
     }
 
     /// The action space every environment shares.
-    pub fn action_space(&self) -> &B::ActionSpace {
+    pub fn action_space(&self) -> &S::ActionSpace {
         self.threads.main().action_space()
     }
 
@@ -691,7 +693,7 @@ impl<B: Batch> VectorEnvironment<B> {
 
     /// The observations after the last call, one row per environment (after a reset, the
     /// first observation of the new episode).
-    pub fn observations(&self) -> &Array2<B::Scalar> {
+    pub fn observations(&self) -> &Array2<T> {
         &self.outputs.observations
     }
 
@@ -720,7 +722,7 @@ impl<B: Batch> VectorEnvironment<B> {
     /// With [`Autoreset::SameStep`], the final observations of the episodes that ended on the
     /// last step (rows marked in [`final_mask`](Self::final_mask); other rows are stale).
     /// Without it, an array of no rows.
-    pub fn final_observations(&self) -> &Array2<B::Scalar> {
+    pub fn final_observations(&self) -> &Array2<T> {
         &self.outputs.final_observations
     }
 
@@ -785,7 +787,7 @@ fn check_mask_shape(
     }
 }
 
-impl<D, S, T> VectorEnvironment<KernelBatch<DomainStates<D, S>, T>>
+impl<D, S, T> VectorEnvironment<DomainStates<D, S>, T>
 where
     D: Domain + Send + Sync,
     D::State: Send + 'static,
@@ -800,9 +802,9 @@ where
     }
 }
 
-impl<B: Batch> VectorEnvironment<B>
+impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T>
 where
-    B::ActionSpace: FiniteSpace,
+    S::ActionSpace: FiniteSpace,
 {
     /// Writes the action mask of every environment into row `i` of `masks` (one row per
     /// environment, one column per action of the finite action space, in the space's order):
@@ -862,7 +864,7 @@ where
     }
 }
 
-impl<B: Batch> fmt::Debug for VectorEnvironment<B> {
+impl<S: BatchStates<T>, T: FlatScalar> fmt::Debug for VectorEnvironment<S, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VectorEnvironment")
             .field("len", &self.len)

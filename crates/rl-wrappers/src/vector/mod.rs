@@ -1,16 +1,15 @@
 //! Vectorised stepping: many environments in lockstep, in structure-of-arrays buffers
-//! ([`VectorEnvironment`]), built from copies of any environment or from a batch of a
-//! domain's states ([`BatchStates`](rl_core::BatchStates): a [`BatchStep`] kernel, or any
-//! domain's step state by state, what a vector built by id steps); or each environment
-//! stepped on its own by whichever worker is free, EnvPool's asynchronous mode
-//! ([`AsyncVector`]).
+//! ([`VectorEnvironment`]), over the states of any [`BatchStates`](rl_core::BatchStates): a
+//! domain's states stepped by its [`BatchStep`] kernel or by its step state by state (what a
+//! vector built by id steps), or copies of any environment ([`EnvironmentStates`]), all kept
+//! in one storage; or each environment stepped on its own by whichever worker is free,
+//! EnvPool's asynchronous mode ([`AsyncVector`]).
 
 mod asynchronous;
 mod autoreset;
 mod batch;
 mod copies;
 mod environment;
-mod kernel_batch;
 mod options;
 mod outputs;
 mod registered;
@@ -19,17 +18,15 @@ mod wrappers;
 
 pub use asynchronous::{AsyncKernelVector, AsyncSteppedVector, AsyncVector};
 pub use autoreset::Autoreset;
-pub use batch::Batch;
 pub use copies::EnvironmentStates;
 pub use environment::{
     EnvironmentVector, KernelVector, MAX_ENVS, SteppedVector, VectorEnvironment,
 };
-pub use kernel_batch::KernelBatch;
 pub use options::VectorOptions;
 pub use outputs::Mirror;
 pub use registered::{
-    DynVector, RegisteredAsyncVector, RegisteredBatch, RegisteredVector, StackedVector,
-    fits_u8_rows, make_async_vector, make_vector, needs_f64_rows, stack,
+    DynVector, RegisteredAsyncVector, RegisteredVector, StackedVector, fits_u8_rows,
+    make_async_vector, make_vector, needs_f64_rows, stack,
 };
 /// The batch-stepping capability of a domain, defined in rl-core (re-exported here, where
 /// the vector environments use it).

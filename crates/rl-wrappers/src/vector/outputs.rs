@@ -15,7 +15,7 @@ use rl_core::Info;
 use crate::VectorError;
 
 /// How a [`Columns`] holds each of its columns (owned buffers, slices or addresses).
-pub trait Form {
+pub(crate) trait Form {
     /// A column of one entry per environment.
     type Column<X: 'static>;
     /// A column of one row per environment, row after row (the observations).
@@ -24,7 +24,7 @@ pub trait Form {
 
 /// The buffers a vector environment owns: a `Vec` per column, an [`Array2`] of rows per table.
 #[derive(Debug)]
-pub enum Owned {}
+pub(crate) enum Owned {}
 
 impl Form for Owned {
     type Column<X: 'static> = Vec<X>;
@@ -33,7 +33,7 @@ impl Form for Owned {
 
 /// Mutable slices of the buffers, for a run of environments.
 #[derive(Debug)]
-pub struct Slices<'a>(PhantomData<&'a mut ()>);
+pub(crate) struct Slices<'a>(PhantomData<&'a mut ()>);
 
 impl<'a> Form for Slices<'a> {
     type Column<X: 'static> = &'a mut [X];
@@ -42,7 +42,7 @@ impl<'a> Form for Slices<'a> {
 
 /// The outputs of a vector environment, one entry (or one row of `dim` entries) per
 /// environment, in the form `F`.
-pub struct Columns<F: Form, T: 'static> {
+pub(crate) struct Columns<F: Form, T: 'static> {
     /// The entries of one observation row.
     pub(crate) dim: usize,
     /// The observations after the call.

@@ -12,10 +12,10 @@ use rl_spaces::{AnyElement, AnySpace, DType, FlatScalar, RowLayout};
 use serde_json::Value;
 
 use crate::error::VectorError;
+use crate::vector::batch::{BOOKKEEPING_BYTES, Batch};
 use crate::vector::environment::check_size;
-use crate::vector::kernel_batch::BOOKKEEPING_BYTES;
 use crate::vector::{
-    AsyncVector, KernelBatch, VectorEnv, VectorEnvironment, VectorEpisodeStatistics, VectorOptions,
+    AsyncVector, VectorEnv, VectorEnvironment, VectorEpisodeStatistics, VectorOptions,
 };
 
 /// A vector of the environments of a registered id, with actions of `A` ([`AnyElement`]s of
@@ -24,11 +24,9 @@ use crate::vector::{
 /// Box, [`needs_f64_rows`]; `u8` for observations whose every row entry is a byte,
 /// [`fits_u8_rows`]: MiniGrid's, its pictures included): what [`make_vector::<A, T>`](make_vector)
 /// builds.
-pub type RegisteredVector<A = AnyElement, T = f32> = VectorEnvironment<RegisteredBatch<A, T>>;
-
-/// The storage of a [`RegisteredVector`] (each thread's share): the id's
-/// [`RegisteredDomain::batch_states`], the columns of the domain's batch kernel when its
-/// registration declared one
+///
+/// Its states (each thread's share) are the id's [`RegisteredDomain::batch_states`]: the
+/// columns of the domain's batch kernel when its registration declared one
 /// ([`Registration::with_kernel`](rl_core::registry::Registration::with_kernel)), its states
 /// stepped one by one by [`Domain::step`](rl_core::Domain::step) otherwise
 /// ([`SteppedStates`](rl_core::SteppedStates), with the domain's infos). Both give what copies
@@ -37,10 +35,8 @@ pub type RegisteredVector<A = AnyElement, T = f32> = VectorEnvironment<Registere
 /// ([`Registration::with_constraints`](rl_core::registry::Registration::with_constraints)) is
 /// stepped state by state with them evaluated, each violating step listing the violated
 /// constraints' names in its info under [`VIOLATIONS_INFO_KEY`](rl_core::VIOLATIONS_INFO_KEY)
-/// (`"violations"`), as the id's environments do. `A` is the actions'
-/// type ([`ErasedAction`]: [`AnyElement`] or `i64`), `T` the observation rows' (`f32`, `f64`
-/// or `u8`).
-pub type RegisteredBatch<A = AnyElement, T = f32> = KernelBatch<BoxedBatchStates<A, T>, T>;
+/// (`"violations"`), as the id's environments do.
+pub type RegisteredVector<A = AnyElement, T = f32> = VectorEnvironment<BoxedBatchStates<A, T>, T>;
 
 /// A vector with observation rows of `T` (`f32` by default) and actions of type `A` (an
 /// [`ErasedAction`]: [`AnyElement`] or `i64`) behind the [`VectorEnv`] trait: a
@@ -233,17 +229,14 @@ pub fn make_vector<A: ErasedAction, T: RowScalar>(
 ) -> Result<RegisteredVector<A, T>, VectorError> {
     let (domain, dim, env_bytes) = prepare::<A, T>(id, params, options)?;
     VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
-        Ok(KernelBatch::new(
-            batch(domain.as_ref(), id, len, options)?,
-            first,
-        ))
+        Ok(Batch::new(batch(domain.as_ref(), id, len, options)?, first))
     })
 }
 
 /// An asynchronous vector of a registered id ([`make_async_vector`]), with actions of type
-/// `A` ([`AnyElement`] or `i64`) and observation rows of `T`: each environment a
-/// [`RegisteredBatch`] of one episode.
-pub type RegisteredAsyncVector<A = AnyElement, T = f32> = AsyncVector<RegisteredBatch<A, T>>;
+/// `A` ([`AnyElement`] or `i64`) and observation rows of `T`: each environment the id's
+/// states ([`RegisteredVector`]'s) of one episode.
+pub type RegisteredAsyncVector<A = AnyElement, T = f32> = AsyncVector<BoxedBatchStates<A, T>, T>;
 
 /// `count` environments of the id, as [`make_vector`] builds them (the same parameters, seeds
 /// `seed + i`, actions of `A`, rows of `T`, layouts and results bit for bit, environment by
@@ -291,7 +284,7 @@ pub fn make_async_vector<A: ErasedAction, T: RowScalar>(
     let (domain, dim, env_bytes) = prepare::<A, T>(id, params, options)?;
     check_size(count.get(), dim, env_bytes)?;
     let batches = (0..count.get())
-        .map(|i| Ok(KernelBatch::new(batch(domain.as_ref(), id, 1, options)?, i)))
+        .map(|i| Ok(Batch::new(batch(domain.as_ref(), id, 1, options)?, i)))
         .collect::<Result<Vec<_>, VectorError>>()?;
     AsyncVector::from_batches(batches, dim, seed, options, batch_size)
 }

@@ -30,7 +30,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use ndarray::Array2;
-use rl_core::{Info, Seed};
+use rl_core::{BatchStates, Info, Seed};
+use rl_spaces::FlatScalar;
 
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Failure, execute};
@@ -287,41 +288,41 @@ impl<A> SharedSlice<A> {
 }
 
 /// What one call asks of every chunk.
-struct Call<B: Batch> {
+struct Call<S: BatchStates<T>, T: FlatScalar> {
     command: Command,
-    actions: SharedSlice<B::Action>,
+    actions: SharedSlice<S::Action>,
     /// The seeds of a [`Command::Seed`], one per environment.
     seeds: SharedSlice<Option<Seed>>,
     /// The selection of a [`Command::Reset`] of `Resets::Selected`, one entry per
     /// environment.
     selected: SharedSlice<bool>,
-    outputs: RawOutputs<B::Scalar>,
+    outputs: RawOutputs<T>,
     /// Where each chunk's results are also copied, if the caller gave a [`Mirror`].
-    mirror: Option<RawMirror<B::Scalar>>,
+    mirror: Option<RawMirror<T>>,
 }
 
-impl<B: Batch> Clone for Call<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Clone for Call<S, T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<B: Batch> Copy for Call<B> {}
+impl<S: BatchStates<T>, T: FlatScalar> Copy for Call<S, T> {}
 
 /// A chunk of the environments: its batch, and what the last call gave it.
-struct Chunk<B: Batch> {
-    batch: B,
+struct Chunk<S: BatchStates<T>, T: FlatScalar> {
+    batch: Batch<S, T>,
     failure: Option<Failure>,
     panic: Option<Box<dyn Any + Send>>,
 }
 
-impl<B: Batch> Chunk<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Chunk<S, T> {
     /// Runs `call` on the batch, keeping its failure or its panic.
     ///
     /// # Safety
     ///
     /// As for [`run_batch`], for this chunk's batch.
-    unsafe fn run(&mut self, call: &Call<B>) {
+    unsafe fn run(&mut self, call: &Call<S, T>) {
         let batch = &mut self.batch;
         // SAFETY: as the caller promises.
         let result = catch_unwind(AssertUnwindSafe(|| unsafe { run_batch(batch, call) }));
@@ -340,7 +341,10 @@ impl<B: Batch> Chunk<B> {
 /// `call`'s actions, seeds, selection, outputs and mirror are alive, the first three
 /// unwritten and `batch`'s rows of the outputs and of the mirror accessed by nothing else,
 /// until this returns.
-unsafe fn run_batch<B: Batch>(batch: &mut B, call: &Call<B>) -> Option<Failure> {
+unsafe fn run_batch<S: BatchStates<T>, T: FlatScalar>(
+    batch: &mut Batch<S, T>,
+    call: &Call<S, T>,
+) -> Option<Failure> {
     let range = batch.first()..batch.first() + batch.len();
     // SAFETY: the batch's rows and entries are its own, as the caller promises.
     let (actions, seeds, selected, rows) = unsafe {
@@ -419,7 +423,7 @@ fn claim(cursor: &AtomicU64, front: bool) -> Option<usize> {
 /// steps every chunk itself, while no other thread accesses them. Which thread steps a chunk
 /// changes nothing in its results: each environment's results depend only on its own seed and
 /// actions.
-struct Shared<B: Batch> {
+struct Shared<S: BatchStates<T>, T: FlatScalar> {
     /// Each thread's chunks not claimed yet in this call ([`pack`]), one cache line each, so
     /// that a thread claiming its own chunks writes no line the others read (but when one of
     /// them runs out of its own).
@@ -427,9 +431,9 @@ struct Shared<B: Batch> {
     /// The home ranges of the threads (the calling thread's first).
     homes: Vec<Range<usize>>,
     /// The chunks, in the order of the environments.
-    chunks: Vec<Padded<UnsafeCell<Chunk<B>>>>,
+    chunks: Vec<Padded<UnsafeCell<Chunk<S, T>>>>,
     /// Written by the calling thread only.
-    request: Padded<Request<B>>,
+    request: Padded<Request<S, T>>,
     /// How many chunks of the call are done.
     done: Padded<AtomicUsize>,
     /// Tests only: while set, the workers see calls but claim nothing, as workers the system
@@ -443,32 +447,34 @@ struct Shared<B: Batch> {
 }
 
 /// The calling thread's side of [`Shared`].
-struct Request<B: Batch> {
+struct Request<S: BatchStates<T>, T: FlatScalar> {
     /// The number of the last call.
     number: AtomicU64,
     /// Set once, when the threads are dropped.
     stop: AtomicBool,
-    call: UnsafeCell<Option<Call<B>>>,
+    call: UnsafeCell<Option<Call<S, T>>>,
 }
 
 // SAFETY: `Shared` crosses to the worker threads, which step chunks (`B: Send`), read the
-// actions (`B::Action: Sync`) and write rows of the outputs (`B::Scalar: Send`; the infos are
+// actions (`S::Action: Sync`) and write rows of the outputs (`T: Send`; the infos are
 // `Info`, which is `Send`) under the protocol above, which orders every access to the
 // `UnsafeCell`s and to the addresses in `call`.
-unsafe impl<B> Send for Shared<B>
+unsafe impl<S, T> Send for Shared<S, T>
 where
-    B: Batch + Send,
-    B::Action: Sync,
-    B::Scalar: Send,
+    S: BatchStates<T>,
+    T: FlatScalar,
+    S::Action: Sync,
+    T: Send,
 {
 }
 
 // SAFETY: as for `Send`: the protocol above lets one thread at a time access each cell.
-unsafe impl<B> Sync for Shared<B>
+unsafe impl<S, T> Sync for Shared<S, T>
 where
-    B: Batch + Send,
-    B::Action: Sync,
-    B::Scalar: Send,
+    S: BatchStates<T>,
+    T: FlatScalar,
+    S::Action: Sync,
+    T: Send,
 {
 }
 
@@ -478,7 +484,7 @@ const _: fn() = || {
     send::<Info>();
 };
 
-impl<B: Batch> Shared<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Shared<S, T> {
     /// Claims and steps chunks, this thread's own (`home`) first, until no cursor has one
     /// left; then adds them to `done`.
     fn work(&self, home: usize) {
@@ -569,7 +575,7 @@ pub(crate) fn spawn_running(
 }
 
 /// The loop of worker thread `home`: waits for a call, steps chunks, until told to stop.
-fn work<B: Batch>(shared: &Shared<B>, home: usize) {
+fn work<S: BatchStates<T>, T: FlatScalar>(shared: &Shared<S, T>, home: usize) {
     let request = &shared.request.0;
     let mut seen = 0;
     loop {
@@ -621,8 +627,8 @@ pub(crate) fn chunks(len: usize, threads: usize) -> Vec<Range<usize>> {
 
 /// The threads of a vector environment: the chunks, and the worker threads that step them
 /// with the calling thread.
-pub(crate) struct Threads<B: Batch> {
-    shared: Arc<Shared<B>>,
+pub(crate) struct Threads<S: BatchStates<T>, T: FlatScalar> {
+    shared: Arc<Shared<S, T>>,
     workers: Vec<JoinHandle<()>>,
     /// The number of the last call.
     number: u64,
@@ -782,14 +788,15 @@ impl Pace {
     }
 }
 
-impl<B> Threads<B>
+impl<S, T> Threads<S, T>
 where
-    B: Batch + Send + 'static,
-    B::Action: Sync,
-    B::Scalar: Send,
+    S: BatchStates<T> + 'static,
+    T: FlatScalar,
+    S::Action: Sync,
+    T: Send,
 {
     /// Takes the chunks' batches (in order, [`chunks`]) and starts `threads - 1` workers.
-    pub(crate) fn new(batches: Vec<B>, threads: usize) -> Result<Self, VectorError> {
+    pub(crate) fn new(batches: Vec<Batch<S, T>>, threads: usize) -> Result<Self, VectorError> {
         if batches.is_empty() {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         }
@@ -841,21 +848,21 @@ where
     }
 }
 
-impl<B: Batch> Threads<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Threads<S, T> {
     /// The chunk `index`, while no call is outstanding.
-    fn chunk(&self, index: usize) -> &Chunk<B> {
+    fn chunk(&self, index: usize) -> &Chunk<S, T> {
         // SAFETY: `run` takes `&mut self` and returns (or unwinds) only once every chunk is
         // done, so while `self` is borrowed no thread accesses a chunk.
         unsafe { &*self.shared.chunks[index].0.get() }
     }
 
     /// The first chunk's batch (all the environments with one thread).
-    pub(crate) fn main(&self) -> &B {
+    pub(crate) fn main(&self) -> &Batch<S, T> {
         &self.chunk(0).batch
     }
 
     /// Every batch, in the order of the environments.
-    pub(crate) fn batches(&self) -> impl Iterator<Item = &B> + '_ {
+    pub(crate) fn batches(&self) -> impl Iterator<Item = &Batch<S, T>> + '_ {
         (0..self.shared.chunks.len()).map(|index| &self.chunk(index).batch)
     }
 
@@ -865,11 +872,11 @@ impl<B: Batch> Threads<B> {
     pub(crate) fn run(
         &mut self,
         command: Command,
-        actions: &[B::Action],
+        actions: &[S::Action],
         seeds: &[Option<Seed>],
         selected: &[bool],
-        outputs: &mut Outputs<B::Scalar>,
-        mirror: Option<Mirror<'_, B::Scalar>>,
+        outputs: &mut Outputs<T>,
+        mirror: Option<Mirror<'_, T>>,
     ) -> Option<Failure> {
         let shared = &*self.shared;
         if self.workers.is_empty() {
@@ -962,7 +969,7 @@ impl<B: Batch> Threads<B> {
     }
 }
 
-impl<B: Batch> Drop for Threads<B> {
+impl<S: BatchStates<T>, T: FlatScalar> Drop for Threads<S, T> {
     /// Asks the workers to stop, wakes them and joins them: a worker never outlives its
     /// owner, whether the whole vector is dropped or a later worker failed to start.
     fn drop(&mut self) {
@@ -980,11 +987,11 @@ impl<B: Batch> Drop for Threads<B> {
 mod tests {
     use super::*;
     use crate::vector::batch::Resets;
-    use crate::vector::{Autoreset, EnvironmentStates, KernelBatch};
+    use crate::vector::{Autoreset, EnvironmentStates};
     use rl_core::corridor::{Corridor, LEFT, RIGHT};
     use rl_core::{Environment, Mode, Simulator};
 
-    type Copies = KernelBatch<EnvironmentStates<Simulator<Corridor>>, f32>;
+    type Copies = Batch<EnvironmentStates<Simulator<Corridor>>, f32>;
 
     /// The batches of corridors `0..len` in `chunks(len, threads)`, each seeded by its index.
     fn corridors(len: usize, threads: usize) -> Vec<Copies> {
@@ -997,7 +1004,7 @@ mod tests {
                     .clone()
                     .map(|i| Simulator::new(corridor.clone(), i as u64))
                     .collect();
-                KernelBatch::new(
+                Batch::new(
                     EnvironmentStates::new(environments, action_space),
                     range.start,
                 )

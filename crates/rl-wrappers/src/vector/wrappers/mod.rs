@@ -56,11 +56,11 @@ pub use normalize::{VectorNormalizeObservation, VectorNormalizeReward};
 use std::any::Any;
 
 use ndarray::Array2;
-use rl_core::{Info, Mode, Seed};
+use rl_core::{BatchStates, Info, Mode, Seed};
 use rl_spaces::{FiniteSpace, FlatScalar, Space};
 
 use crate::error::VectorError;
-use crate::vector::{Autoreset, Batch, Mirror, VectorEnvironment};
+use crate::vector::{Autoreset, Mirror, VectorEnvironment};
 
 /// What every vector of environments offers, so that wrappers apply to any of them: the
 /// lifecycle (`reset`, `step`, `seed`, `reset_ended`) and the structure-of-arrays buffers it
@@ -274,16 +274,16 @@ fn mirror_results<V: VectorEnv + ?Sized>(
     Ok(())
 }
 
-impl<B: Batch> VectorEnv for VectorEnvironment<B> {
-    type Action = B::Action;
-    type ActionSpace = B::ActionSpace;
-    type Scalar = B::Scalar;
+impl<S: BatchStates<T>, T: FlatScalar> VectorEnv for VectorEnvironment<S, T> {
+    type Action = S::Action;
+    type ActionSpace = S::ActionSpace;
+    type Scalar = T;
 
     fn len(&self) -> usize {
         VectorEnvironment::len(self)
     }
 
-    fn action_space(&self) -> &B::ActionSpace {
+    fn action_space(&self) -> &S::ActionSpace {
         VectorEnvironment::action_space(self)
     }
 
@@ -323,19 +323,19 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
         VectorEnvironment::seed_each(self, seeds)
     }
 
-    fn step(&mut self, actions: &[B::Action]) -> Result<(), VectorError> {
+    fn step(&mut self, actions: &[S::Action]) -> Result<(), VectorError> {
         VectorEnvironment::step(self, actions)
     }
 
     fn step_mirrored(
         &mut self,
-        actions: &[B::Action],
-        mirror: Mirror<'_, B::Scalar>,
+        actions: &[S::Action],
+        mirror: Mirror<'_, T>,
     ) -> Result<(), VectorError> {
         VectorEnvironment::step_mirrored(self, actions, mirror)
     }
 
-    fn observations(&self) -> &Array2<B::Scalar> {
+    fn observations(&self) -> &Array2<T> {
         VectorEnvironment::observations(self)
     }
 
@@ -351,7 +351,7 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
         VectorEnvironment::truncated(self)
     }
 
-    fn final_observations(&self) -> &Array2<B::Scalar> {
+    fn final_observations(&self) -> &Array2<T> {
         VectorEnvironment::final_observations(self)
     }
 
@@ -377,14 +377,14 @@ impl<B: Batch> VectorEnv for VectorEnvironment<B> {
 
     fn action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
     where
-        B::ActionSpace: FiniteSpace,
+        S::ActionSpace: FiniteSpace,
     {
         VectorEnvironment::action_masks(self, masks)
     }
 
     fn final_action_masks(&self, masks: &mut Array2<bool>) -> Result<(), VectorError>
     where
-        B::ActionSpace: FiniteSpace,
+        S::ActionSpace: FiniteSpace,
     {
         VectorEnvironment::final_action_masks(self, masks)
     }
