@@ -8,7 +8,9 @@
 //! allocate nothing per step after warm-up, on one and two threads, with next-step and
 //! same-step autoreset; nor does the Python package's path for MiniGrid's pictures: the stack
 //! over a vector by id with `u8` rows (`image="rgb_partial"`, Empty-5x5 crossing episode ends
-//! and DoorKey-8x8, the benchmark's id), each step mirrored into buffers made beforehand. The
+//! and DoorKey-8x8, the benchmark's id), each step mirrored into buffers made beforehand; nor
+//! do Gymnasium's MuJoCo ids by id (where the library is found), whose actions are arrays and
+//! whose infos have several entries, nor such infos themselves. The
 //! counter is global (it must see the worker thread), so this test runs without the test
 //! harness, alone in its process. (It lives in rl-benches, which depends on both rl-domains and rl-wrappers,
 //! so that rl-domains needs no rl-wrappers, not even for its tests.)
@@ -30,8 +32,17 @@ use rl_wrappers::vector::{
 /// Resets `vector`, steps it for a warm-up, then 300 steps with the rows of actions in turn;
 /// returns the allocations of the 300 and the number of episode ends seen.
 fn measure<V: VectorEnv>(vector: &mut V, rows: &[Vec<V::Action>]) -> (usize, usize) {
+    measure_after(vector, rows, 50)
+}
+
+/// [`measure`] after a warm-up of `warm_up` steps.
+fn measure_after<V: VectorEnv>(
+    vector: &mut V,
+    rows: &[Vec<V::Action>],
+    warm_up: usize,
+) -> (usize, usize) {
     vector.reset(Mode::Training).expect("reset");
-    for i in 0..50 {
+    for i in 0..warm_up {
         vector.step(&rows[i % rows.len()]).expect("step");
     }
     let before = allocations();
@@ -156,15 +167,134 @@ fn mirrored_u8_allocations(
     (allocations() - before, ended)
 }
 
+/// As [`allocations_by_id_with_integers`], for an id with a Box action space and float64
+/// rows (Gymnasium's MuJoCo ids, as the Python package steps them): each action a float32
+/// array inside the bounds, converted into the last step's action at every step. The infos'
+/// memory is reused once every environment has ended an episode (with same-step autoreset
+/// each then keeps a final info too), so the warm-up is long: 400 steps.
+fn allocations_by_id_with_box_actions(
+    id: &str,
+    envs: usize,
+    options: VectorOptions,
+) -> (usize, usize) {
+    let count = NonZeroUsize::new(envs).expect("non-zero");
+    let mut vector = make_vector::<AnyElement, f64>(id, None, count, 3, options).expect("valid");
+    let rl_spaces::AnySpace::Box(space) = vector.action_space() else {
+        panic!("{id} has a Box action space");
+    };
+    let shape = space.shape().to_vec();
+    let rows: Vec<Vec<AnyElement>> = (0..7)
+        .map(|row| {
+            (0..envs)
+                .map(|i| {
+                    let value = ((i + row) % 5) as f32 * 0.1 - 0.2;
+                    AnyElement::from(ndarray::ArrayD::from_elem(shape.clone(), value))
+                })
+                .collect()
+        })
+        .collect();
+    measure_after(&mut vector, &rows, 400)
+}
+
+/// The MuJoCo library as rl-mujoco's tests find it (`RL_MUJOCO_LIBRARY`, else the Python
+/// package's test venv, else `python3`), or `None` after saying why.
+fn mujoco_or_skip() -> Option<&'static rl_mujoco::library::Library> {
+    use rl_mujoco::library::{self, LibrarySource};
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/rl-python-venv/bin/python");
+    let configured = std::env::var_os(library::LIBRARY_VARIABLE).is_some()
+        || std::env::var_os(library::PYTHON_VARIABLE).is_some();
+    let source = if !configured && venv.exists() {
+        LibrarySource::Python(venv)
+    } else {
+        LibrarySource::Default
+    };
+    match library::load(source) {
+        Ok(library) => Some(library),
+        Err(error) => {
+            println!("skipping the MuJoCo ids: {error}");
+            None
+        }
+    }
+}
+
+/// Infos of several entries under string literals (MuJoCo's reward terms and positions), one
+/// per step, each replacing the last: once a few infos were dropped, their lists are reused
+/// and a step's info allocates nothing, however many entries it has (issue 44: a second
+/// scalar entry used to allocate a map at every step); a key is never copied, and one made at
+/// run time (a `String`) is the one allocation it costs. Returns the failures.
+fn info_failures() -> Vec<String> {
+    let keys = [
+        "x_position",
+        "x_velocity",
+        "z_distance_from_origin",
+        "reward_forward",
+        "reward_ctrl",
+        "reward_survive",
+        "reward_contact",
+        "y_position",
+        "y_velocity",
+    ];
+    let step_info = |step: usize, entries: usize| {
+        let mut info = rl_core::Info::new();
+        info.insert_static("prob", 1.0); // inline, beside the list
+        for (i, key) in keys.iter().take(entries).enumerate() {
+            info.insert(*key, (step * i) as f64);
+        }
+        assert_eq!(info.len(), entries + 1);
+        std::hint::black_box(info)
+    };
+    let mut failures = Vec::new();
+    // The first infos make the lists the later ones reuse.
+    let first = allocations();
+    let warm: Vec<rl_core::Info> = (0..4).map(|step| step_info(step, keys.len())).collect();
+    if allocations() == first {
+        failures.push("the first infos' lists were not counted".to_owned());
+    }
+    drop(warm);
+    for entries in [1, 2, keys.len()] {
+        let before = allocations();
+        let mut last = step_info(0, entries);
+        for step in 1..1000 {
+            last = step_info(step, entries);
+        }
+        drop(last);
+        let allocated = allocations() - before;
+        println!(
+            "infos of {entries} literal keys and an inline one: {allocated} allocations in 1000"
+        );
+        if allocated != 0 {
+            failures.push(format!(
+                "infos of {entries} literal keys allocated {allocated} times"
+            ));
+        }
+    }
+    let before = allocations();
+    let mut info = rl_core::Info::new();
+    info.insert(String::from("made"), 1.0);
+    info.insert("literal", 2.0);
+    let allocated = allocations() - before;
+    let keys: Vec<&str> = info.iter().map(|(key, _)| key).collect();
+    if allocated != 1 || keys != ["literal", "made"] {
+        failures.push(format!(
+            "a key made at run time: {allocated} allocations (1 expected), keys {keys:?}"
+        ));
+    }
+    failures
+}
+
 /// The number of environments of the larger vectors.
 const MANY: usize = 128;
 
 fn main() {
     rl_domains::register_builtins();
     rl_object_grid::register();
-    let mut failures = Vec::new();
+    let mujoco = mujoco_or_skip().is_some();
+    rl_mujoco::register();
+    let mut failures = info_failures();
     let mut check = |name: &str, (allocated, ended): (usize, usize)| {
         println!("{name}: {allocated} allocations in 300 steps, {ended} episode ends");
+
         if allocated != 0 {
             failures.push(format!("{name} allocated {allocated} times"));
         }
@@ -232,6 +362,18 @@ fn main() {
                     &label(&format!("{id} by id, integer actions")),
                     allocations_by_id_with_integers(id, envs, options),
                 );
+            }
+            // MuJoCo's ids: their actions are arrays, their infos several float entries
+            // (Humanoid's also two arrays, which allocate their own memory: left out). Fewer
+            // environments, for the test profile's time.
+            if mujoco {
+                let envs = envs.min(8);
+                for id in ["Hopper-v5", "InvertedDoublePendulum-v5"] {
+                    check(
+                        &format!("{id} by id, {envs} envs, {threads} threads, {autoreset:?}"),
+                        allocations_by_id_with_box_actions(id, envs, options),
+                    );
+                }
             }
             // Pictures in u8 rows, mirrored; fewer environments (the test profile draws
             // slowly), Empty-5x5's episodes truncated at 100 steps.

@@ -1,9 +1,11 @@
-//! Steps a 1024-environment vector of Pendulum-v1 or Acrobot-v1 (one thread) a given number of
-//! rounds, and nothing else: a fixed amount of work to count instructions with callgrind, the
-//! measure this noisy machine gives reliably. The vectors: `typed` (the domain's own actions,
-//! `SteppedVector`), `by_id` (`make_vector::<AnyElement, f32>`: the actions as `AnyElement`s,
-//! checked against the action space and converted each step) and `raw` (the hand-written
-//! structure-of-arrays loop).
+//! Steps a 1024-environment vector (one thread) a given number of rounds, and nothing else: a
+//! fixed amount of work to count instructions with callgrind, the measure this noisy machine
+//! gives reliably. The vectors: for Pendulum-v1 and Acrobot-v1, `typed` (the domain's own
+//! actions, `SteppedVector`), `by_id` (`make_vector::<AnyElement, f32>`: the actions as
+//! `AnyElement`s, checked against the action space and converted each step) and `raw` (the
+//! hand-written structure-of-arrays loop); for CartPole-v1 and MountainCar-v0, `kernel` (the
+//! structure-of-arrays kernel, `KernelVector`) and `typed` (the same domain stepped state by
+//! state, `SteppedVector`), and for CartPole `copies` (`EnvironmentVector` of `Simulator`s).
 //!
 //! ```text
 //! cargo build --release -p rl-benches --bin vector_rounds
@@ -119,7 +121,9 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), Box<dyn std::err
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: vector_rounds pendulum|acrobot typed|by_id|raw ROUNDS";
+    let usage = "usage: vector_rounds pendulum|acrobot typed|by_id|raw ROUNDS, or \
+                 vector_rounds cartpole|mountaincar kernel|typed ROUNDS, or \
+                 vector_rounds cartpole copies ROUNDS";
     let [domain, vector, rounds] = args.as_slice() else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;

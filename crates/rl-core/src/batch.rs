@@ -535,6 +535,16 @@ pub trait ErasedAction:
     /// one.
     fn to_typed<S: DynamicSpace>(&self, space: &S) -> Result<S::Element, SpaceError>;
 
+    /// [`to_typed`](Self::to_typed) into `out`, an element of `space` already (the last
+    /// step's action), reusing its memory where it can
+    /// ([`DynamicSpace::element_from_any_into`]): a vector's Box actions converted at every
+    /// step allocate nothing. An error, leaving `out` as it was, when the action is not one.
+    fn to_typed_into<S: DynamicSpace>(
+        &self,
+        space: &S,
+        out: &mut S::Element,
+    ) -> Result<(), SpaceError>;
+
     /// This action in `space`'s element type without checking a Box's bounds
     /// ([`DynamicSpace::element_from_any_ignoring_bounds`]), for a domain that accepts actions
     /// beyond them.
@@ -579,6 +589,15 @@ impl ErasedAction for AnyElement {
         space.element_from_any(self)
     }
 
+    #[inline]
+    fn to_typed_into<S: DynamicSpace>(
+        &self,
+        space: &S,
+        out: &mut S::Element,
+    ) -> Result<(), SpaceError> {
+        space.element_from_any_into(self, out)
+    }
+
     fn to_typed_ignoring_bounds<S: DynamicSpace>(&self, space: &S) -> Option<S::Element> {
         space.element_from_any_ignoring_bounds(self)
     }
@@ -609,6 +628,16 @@ impl ErasedAction for i64 {
     #[inline]
     fn to_typed<S: DynamicSpace>(&self, space: &S) -> Result<S::Element, SpaceError> {
         space.element_from_int(*self)
+    }
+
+    #[inline]
+    fn to_typed_into<S: DynamicSpace>(
+        &self,
+        space: &S,
+        out: &mut S::Element,
+    ) -> Result<(), SpaceError> {
+        *out = space.element_from_int(*self)?;
+        Ok(())
     }
 
     fn to_typed_ignoring_bounds<S: DynamicSpace>(&self, space: &S) -> Option<S::Element> {
@@ -695,20 +724,29 @@ where
     }
 
     /// Converts `actions` into the typed buffer, or fails naming the first that does not
-    /// convert.
+    /// convert. The buffer keeps the last step's actions, which each conversion overwrites in
+    /// place ([`ErasedAction::to_typed_into`]: no allocation for a Box's arrays either).
     fn convert(&mut self, actions: &[A]) -> Result<(), (usize, CoreError)> {
-        self.actions.clear();
+        self.actions.truncate(actions.len());
         let space = self.typed.action_space();
         for (index, action) in actions.iter().enumerate() {
             // An action of the space (the usual case) is read as before; one beyond a Box's
             // bounds only if the domain accepts it.
-            let typed = match action.to_typed(space) {
-                Ok(typed) => Some(typed),
-                Err(_) => action
-                    .to_typed_ignoring_bounds(space)
-                    .filter(|typed| self.typed.accepts_action(typed)),
+            let converted = match self.actions.get_mut(index) {
+                Some(slot) => action.to_typed_into(space, slot).is_ok(),
+                None => action
+                    .to_typed(space)
+                    .map(|typed| self.actions.push(typed))
+                    .is_ok(),
             };
-            match typed {
+            if converted {
+                continue;
+            }
+            let accepted = action
+                .to_typed_ignoring_bounds(space)
+                .filter(|typed| self.typed.accepts_action(typed));
+            match accepted {
+                Some(typed) if index < self.actions.len() => self.actions[index] = typed,
                 Some(typed) => self.actions.push(typed),
                 None => {
                     let error = CoreError::InvalidAction {

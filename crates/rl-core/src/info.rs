@@ -14,12 +14,13 @@ use serde_json::Value as JsonValue;
 /// An empty `Info` is free: creating, moving and dropping it never allocates, so domains that
 /// report nothing pay nothing on the step path. One entry with a `'static` key and a value
 /// without heap data (a number, a boolean, null), set with
-/// [`insert_static`](Self::insert_static), is kept inline and allocates nothing either: a
-/// domain that reports one such fact per step (the toy-text environments' `prob`) keeps an
-/// allocation-free step. Other entries go into a map, which allocates its own memory (its box
-/// and nodes) but keeps a `'static` key (a string literal) as a reference: an info of several
-/// literal-keyed entries (MuJoCo's) allocates the map's memory and nothing per key (it was one
-/// `String` per key); a key made at run time (a `String`) is kept as it is.
+/// [`insert_static`](Self::insert_static), is kept inline. Other entries go into a list
+/// sorted by key, whose memory is taken from the spares that dropped infos gave back (one
+/// pool for every thread) and given back when the info is dropped: a domain
+/// that reports several facts per step (MuJoCo's reward terms and positions) allocates nothing
+/// once a few infos were dropped. A `'static` key (a string literal) is kept as a
+/// reference, a key made at run time (a `String`) as it is; values with heap data (strings,
+/// arrays) allocate their own memory.
 ///
 /// ```
 /// use rl_core::Info;
@@ -28,7 +29,7 @@ use serde_json::Value as JsonValue;
 /// assert!(info.is_empty());
 /// info.insert("moved", true);
 /// assert_eq!(info.get("moved"), Some(&serde_json::json!(true)));
-/// info.insert_static("prob", 0.25); // inline: no allocation
+/// info.insert_static("prob", 0.25); // inline
 /// assert_eq!(info.iter().map(|(key, _)| key).collect::<Vec<_>>(), ["moved", "prob"]);
 /// ```
 #[derive(Clone, Default)]
@@ -39,13 +40,81 @@ pub struct Info {
     /// field makes every drop of every step's info a call into its drop glue (9% of a
     /// single CartPole step, measured with perf).
     inline: Option<(&'static str, ManuallyDrop<JsonValue>)>,
-    /// The other entries (`'static` keys borrowed, others owned); `None` while there are
-    /// none. Without entries the map is one null pointer, so that moving an info through a
-    /// step and dropping it cost next to nothing (a map, even empty, is three words whose drop
-    /// is a function call). The box is what makes it one word, at the price of one more
-    /// allocation for an info that has entries.
+    /// The other entries (`'static` keys borrowed, others owned), sorted by key without
+    /// repeats; `None` while there are none. Without entries this is one null pointer, so that
+    /// moving an info through a step and dropping it cost next to nothing. The box and its
+    /// list come from the spares ([`spare`]) and go back to them on drop.
     #[allow(clippy::box_collection)]
-    entries: Option<Box<BTreeMap<Cow<'static, str>, JsonValue>>>,
+    entries: Option<Box<Entries>>,
+}
+
+/// The entries of an info besides the inline one, sorted by key.
+type Entries = Vec<(Cow<'static, str>, JsonValue)>;
+
+/// The lists of entries dropped infos gave back, kept for the next infos that need one: a
+/// step that reports several facts allocates nothing once there are spares. One pool for
+/// every thread (a lock, taken only by infos with entries besides the inline one): a vector's
+/// episodes move between threads, so a thread may drop more infos than it makes and another
+/// make more than it drops, and spares kept per thread would strand lists on the first while
+/// the second allocates.
+mod spare {
+    use std::sync::{Mutex, PoisonError};
+
+    use super::Entries;
+
+    /// The most lists the pool keeps.
+    const KEPT: usize = 4096;
+
+    /// A list keeps its memory only up to this many entries: a rare large info does not pin
+    /// its memory.
+    const LARGEST: usize = 64;
+
+    /// The room of a new list, in entries (MuJoCo's infos have up to 8 besides arrays'): most
+    /// infos never grow their list.
+    const ROOM: usize = 8;
+
+    /// The spares, boxes included: an info holds its list in a box, which is reused too.
+    #[allow(clippy::vec_box)]
+    static POOL: Mutex<Vec<Box<Entries>>> = Mutex::new(Vec::new());
+
+    /// An empty list: a spare, or a new one.
+    pub(super) fn take() -> Box<Entries> {
+        POOL.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_else(|| Box::new(Vec::with_capacity(ROOM)))
+    }
+
+    /// Clears `entries` and keeps it for the next [`take`], unless the pool is full or the
+    /// list is large (then it is freed).
+    pub(super) fn give_back(mut entries: Box<Entries>) {
+        entries.clear();
+        if entries.capacity() > LARGEST {
+            return;
+        }
+        let mut pool = POOL.lock().unwrap_or_else(PoisonError::into_inner);
+        if pool.len() < KEPT {
+            // Room for every list it keeps, at the first: no allocation after.
+            if pool.capacity() == 0 {
+                pool.reserve_exact(KEPT);
+            }
+            pool.push(entries);
+        }
+    }
+}
+
+impl Drop for Info {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(entries) = self.entries.take() {
+            spare::give_back(entries);
+        }
+    }
+}
+
+/// Where `key` is in `entries`, or where it would go.
+fn position(entries: &Entries, key: &str) -> Result<usize, usize> {
+    entries.binary_search_by(|(held, _)| held.as_ref().cmp(key))
 }
 
 /// Whether `value` holds no heap data (so that it may live inline).
@@ -77,10 +146,14 @@ impl Info {
     ) -> Option<JsonValue> {
         let key = key.into();
         let previous = self.take_inline(&key);
-        let replaced = self
-            .entries
-            .get_or_insert_with(Box::default)
-            .insert(key, value.into());
+        let entries = self.entries.get_or_insert_with(spare::take);
+        let replaced = match position(entries, &key) {
+            Ok(at) => Some(std::mem::replace(&mut entries[at].1, value.into())),
+            Err(at) => {
+                entries.insert(at, (key, value.into()));
+                None
+            }
+        };
         previous.or(replaced)
     }
 
@@ -97,7 +170,7 @@ impl Info {
         let in_map = self
             .entries
             .as_ref()
-            .is_some_and(|entries| entries.contains_key(key));
+            .is_some_and(|entries| position(entries, key).is_ok());
         let inline_free = self.inline.as_ref().is_none_or(|(held, _)| *held == key);
         if is_scalar(&value) && inline_free && !in_map {
             return self
@@ -123,14 +196,20 @@ impl Info {
     pub fn get(&self, key: &str) -> Option<&JsonValue> {
         match &self.inline {
             Some((held, value)) if *held == key => Some(&**value),
-            _ => self.entries.as_ref()?.get(key),
+            _ => {
+                let entries = self.entries.as_ref()?;
+                position(entries, key).ok().map(|at| &entries[at].1)
+            }
         }
     }
 
     /// Removes `key`, returning its value.
     pub fn remove(&mut self, key: &str) -> Option<JsonValue> {
-        self.take_inline(key)
-            .or_else(|| self.entries.as_mut()?.remove(key))
+        self.take_inline(key).or_else(|| {
+            let entries = self.entries.as_mut()?;
+            let at = position(entries, key).ok()?;
+            Some(entries.remove(at).1)
+        })
     }
 
     /// Whether there is no entry.
@@ -174,20 +253,26 @@ impl Info {
     }
 
     /// Moves every entry of `other` into `self` (entries of `other` win).
-    pub fn extend(&mut self, other: Info) {
-        if let Some((key, value)) = other.inline {
+    pub fn extend(&mut self, mut other: Info) {
+        if let Some((key, value)) = other.inline.take() {
             self.insert_static(key, ManuallyDrop::into_inner(value));
         }
-        let Some(theirs) = other.entries else {
+        let Some(mut theirs) = other.entries.take() else {
             return;
         };
-        for key in theirs.keys() {
-            self.take_inline(key);
+        if self.entries.as_ref().is_none_or(|mine| mine.is_empty()) {
+            for (key, _) in theirs.iter() {
+                self.take_inline(key);
+            }
+            if let Some(mine) = self.entries.replace(theirs) {
+                spare::give_back(mine);
+            }
+            return;
         }
-        match self.entries.as_mut() {
-            Some(mine) => mine.extend(*theirs),
-            None => self.entries = Some(theirs),
+        for (key, value) in theirs.drain(..) {
+            self.insert(key, value);
         }
+        spare::give_back(theirs);
     }
 }
 
@@ -224,6 +309,7 @@ impl Serialize for Info {
 
 impl<'de> Deserialize<'de> for Info {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // A map of JSON reads in key order, without repeats: the list's order.
         let entries = BTreeMap::<String, JsonValue>::deserialize(deserializer)?;
         Ok(Info {
             inline: None,

@@ -224,7 +224,7 @@ impl Model {
             library,
             sizes,
             name: name.to_owned(),
-            spare: Mutex::new(Vec::new()),
+            spare: Mutex::new(Vec::with_capacity(SPARE_DATA)),
             made: AtomicUsize::new(0),
         })
     }

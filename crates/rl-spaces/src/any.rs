@@ -942,6 +942,34 @@ pub trait DynamicSpace: Space {
         self.element_from_any(x).ok()
     }
 
+    /// [`element_from_any`](Self::element_from_any) into `out`, an element of the space
+    /// already (the last step's action, say): a Box's array of the space's shape is
+    /// overwritten in place, so that converting again allocates nothing; by default `out` is
+    /// replaced. An error, leaving `out` as it was, for what `element_from_any` refuses.
+    ///
+    /// ```
+    /// use ndarray::ArrayD;
+    /// use rl_spaces::{AnyElement, BoxSpace, DynamicSpace};
+    ///
+    /// let space = BoxSpace::<f32>::new(ArrayD::from_elem(vec![2], -1.0), ArrayD::from_elem(vec![2], 1.0))?;
+    /// let mut action = ArrayD::zeros(vec![2]);
+    /// let any = AnyElement::from(ArrayD::from_shape_vec(vec![2], vec![0.5f32, -0.25])?);
+    /// space.element_from_any_into(&any, &mut action)?;
+    /// assert_eq!(action.as_slice(), Some(&[0.5f32, -0.25][..]));
+    /// let beyond = AnyElement::from(ArrayD::from_shape_vec(vec![2], vec![2.0f32, 0.0])?);
+    /// assert!(space.element_from_any_into(&beyond, &mut action).is_err());
+    /// assert_eq!(action.as_slice(), Some(&[0.5f32, -0.25][..])); // left as it was
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn element_from_any_into(
+        &self,
+        x: &AnyElement,
+        out: &mut Self::Element,
+    ) -> Result<(), SpaceError> {
+        *out = self.element_from_any(x)?;
+        Ok(())
+    }
+
     /// Converts an integer (an [`AnyElement::Int`]) to an element, checking that it is one:
     /// [`element_from_any`](Self::element_from_any) of `AnyElement::Int(x)`, which
     /// [`Discrete`] does without building the `AnyElement` (the integer actions of a vector
@@ -1025,6 +1053,22 @@ impl<T: BoxScalar> DynamicSpace for BoxSpace<T> {
             .and_then(AnyArray::as_array::<T>)
             .filter(|array| array.shape() == self.shape())
             .cloned()
+    }
+
+    /// Copies the entries into `out` where both arrays are contiguous and `out` has the
+    /// space's shape (a vector's actions, converted at every step): no allocation.
+    fn element_from_any_into(&self, x: &AnyElement, out: &mut ArrayD<T>) -> Result<(), SpaceError> {
+        let array = x
+            .as_array()
+            .and_then(AnyArray::as_array::<T>)
+            .filter(|array| self.contains(array))
+            .ok_or_else(|| SpaceError::not_in_space(x, self))?;
+        let same_shape = out.shape() == array.shape();
+        match (array.as_slice(), out.as_slice_mut()) {
+            (Some(from), Some(into)) if same_shape => into.copy_from_slice(from),
+            _ => *out = array.clone(),
+        }
+        Ok(())
     }
 }
 
