@@ -62,8 +62,10 @@ mod spare {
 
     use super::Entries;
 
-    /// The most lists the pool keeps.
-    const KEPT: usize = 4096;
+    /// The most lists the pool keeps (about 450 KB at the room of a new list): a stepping
+    /// vector needs about one spare per thread, since each new info replaces an old one; the
+    /// rest are what dropped vectors and their infos leave.
+    const KEPT: usize = 1024;
 
     /// A list keeps its memory only up to this many entries: a rare large info does not pin
     /// its memory.
