@@ -199,17 +199,9 @@ fn allocations_by_id_with_box_actions(
 /// The MuJoCo library as rl-mujoco's tests find it (`RL_MUJOCO_LIBRARY`, else the Python
 /// package's test venv, else `python3`), or `None` after saying why.
 fn mujoco_or_skip() -> Option<&'static rl_mujoco::library::Library> {
-    use rl_mujoco::library::{self, LibrarySource};
-    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/rl-python-venv/bin/python");
-    let configured = std::env::var_os(library::LIBRARY_VARIABLE).is_some()
-        || std::env::var_os(library::PYTHON_VARIABLE).is_some();
-    let source = if !configured && venv.exists() {
-        LibrarySource::Python(venv)
-    } else {
-        LibrarySource::Default
-    };
-    match library::load(source) {
+    use rl_mujoco::library;
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    match library::load(library::workspace_source(&workspace)) {
         Ok(library) => Some(library),
         Err(error) => {
             println!("skipping the MuJoCo ids: {error}");

@@ -25,17 +25,9 @@ pub const TEST_IDS: &[&str] = &[constraints::ID];
 /// another, else the Python on `PATH`. Returns why not where none is found (the tests that need
 /// it then say so and check the rest).
 pub fn mujoco_library() -> Result<(), String> {
-    use rl_mujoco::library::{self, LibrarySource};
-    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../target/rl-python-venv/bin/python");
-    let configured = std::env::var_os(library::LIBRARY_VARIABLE).is_some()
-        || std::env::var_os(library::PYTHON_VARIABLE).is_some();
-    let source = if !configured && venv.exists() {
-        LibrarySource::Python(venv)
-    } else {
-        LibrarySource::Default
-    };
-    library::load(source)
+    use rl_mujoco::library;
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    library::load(library::workspace_source(&workspace))
         .map(|_| ())
         .map_err(|error| error.to_string())
 }

@@ -190,6 +190,30 @@ pub fn library() -> Result<&'static Library, MujocoError> {
     load(LibrarySource::Default)
 }
 
+/// Where the workspace's own tests and tools look for the library: the `mujoco` package of
+/// the developers' virtualenv under `workspace` (`target/rl-python-venv`, which
+/// `crates/rl-python/venv.sh`, CI's step `venv`, makes), unless `RL_MUJOCO_LIBRARY` or
+/// `RL_MUJOCO_PYTHON` name another or there is no such virtualenv ([`LibrarySource::Default`]
+/// then).
+///
+/// ```
+/// use std::path::Path;
+/// use rl_mujoco::library::{LibrarySource, workspace_source};
+///
+/// // A directory without the virtualenv: the default search.
+/// assert_eq!(workspace_source(Path::new("/nonexistent")), LibrarySource::Default);
+/// ```
+pub fn workspace_source(workspace: &std::path::Path) -> LibrarySource {
+    let venv = workspace.join("target/rl-python-venv/bin/python");
+    let configured =
+        std::env::var_os(LIBRARY_VARIABLE).is_some() || std::env::var_os(PYTHON_VARIABLE).is_some();
+    if !configured && venv.exists() {
+        LibrarySource::Python(venv)
+    } else {
+        LibrarySource::Default
+    }
+}
+
 /// The process's library, opened from `source` if no library was opened yet; otherwise the
 /// library already open (or the first attempt's error), whatever `source` says.
 pub fn load(source: LibrarySource) -> Result<&'static Library, MujocoError> {

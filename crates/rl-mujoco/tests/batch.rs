@@ -13,20 +13,13 @@ use ndarray::{ArrayD, IxDyn};
 use rand::SeedableRng;
 use rl_core::registry::{self, RegisteredDomain};
 use rl_core::{BatchStates, Environment, Info, Mode, NumpyGenerator};
-use rl_mujoco::library::{self, LibrarySource};
+use rl_mujoco::library;
 use rl_spaces::{AnyArray, AnyElement, AnySpace, FlattenSpace, RowLayout};
 
 /// The library, or `None` (after saying why) where none is found.
 fn library_or_skip() -> Option<&'static library::Library> {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/rl-python-venv/bin/python");
-    let configured = std::env::var_os(library::LIBRARY_VARIABLE).is_some()
-        || std::env::var_os(library::PYTHON_VARIABLE).is_some();
-    let source = if !configured && venv.exists() {
-        LibrarySource::Python(venv)
-    } else {
-        LibrarySource::Default
-    };
-    match library::load(source) {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match library::load(library::workspace_source(&workspace)) {
         Ok(library) => Some(library),
         Err(error) => {
             println!("skipping the MuJoCo batches: {error}");
