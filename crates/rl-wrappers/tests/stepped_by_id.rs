@@ -334,32 +334,16 @@ fn same_step_vectors_keep_the_action_masks_of_final_states() {
         EnvironmentVector::<_, f32>::from_environments(count, 1, options, |_| built.environment(0))
             .expect("copies");
     copies.reset(Mode::Training).expect("reset");
+    let right = vec![AnyElement::Int(RIGHT); 3];
     for _ in 0..4 {
-        copies
-            .step(&[
-                AnyElement::Int(RIGHT),
-                AnyElement::Int(RIGHT),
-                AnyElement::Int(RIGHT),
-            ])
-            .expect("a step");
+        copies.step(&right).expect("a step");
     }
+    // Asked for after the first episodes ended: the next ends keep their masks.
     copies.action_masks(&mut current).expect("masks");
-    copies
-        .step(&[
-            AnyElement::Int(RIGHT),
-            AnyElement::Int(RIGHT),
-            AnyElement::Int(RIGHT),
-        ])
-        .expect("a step");
+    copies.step(&right).expect("a step");
     assert_eq!(copies.final_mask(), [false, false, false]);
     for _ in 0..3 {
-        copies
-            .step(&[
-                AnyElement::Int(RIGHT),
-                AnyElement::Int(RIGHT),
-                AnyElement::Int(RIGHT),
-            ])
-            .expect("a step");
+        copies.step(&right).expect("a step");
     }
     assert_eq!(copies.final_mask(), [true, true, true]);
     finals.fill(false);
