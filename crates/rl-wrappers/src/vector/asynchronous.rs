@@ -193,6 +193,8 @@ const LIVENESS_CHECK: Duration = Duration::from_millis(200);
 /// `num_envs` environments stepped asynchronously, EnvPool's asynchronous mode: each
 /// environment is stepped on its own by whichever of the worker threads is free, so that an
 /// environment whose step is slow (MuJoCo's contacts, an episode's end) holds up no other.
+/// `S` is the states of one environment's episodes (any [`BatchStates`]) and `T` the
+/// observations' numeric type.
 ///
 /// - [`send(actions, env_ids)`](Self::send) hands one action each to the environments
 ///   `env_ids` and returns at once;
@@ -336,10 +338,9 @@ where
 impl<S, T> AsyncVector<S, T>
 where
     S: BatchStates<T> + 'static,
-    T: FlatScalar,
-    S::Action: Send + 'static,
+    S::Action: 'static,
     S::ActionSpace: Clone,
-    T: Send + 'static,
+    T: FlatScalar,
 {
     /// The vector of `batches`, one environment each (environment `i` the batch whose `first`
     /// is `i`), with observation rows of `dim`, seeded with `seed + i`; starts the workers.

@@ -49,7 +49,9 @@ pub type SteppedVector<D, T> = VectorEnvironment<SteppedStates<D>, T>;
 /// `N` environments stepped in lockstep (Gymnasium's vector environments), with the results
 /// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
 /// [`Array2`], rewards, termination and truncation flags and infos as slices, read by
-/// reference after each call.
+/// reference after each call. `S` is what it steps, the states of its episodes (any
+/// [`BatchStates`]: a domain's, or copies of an environment), and `T` the observations'
+/// numeric type.
 ///
 /// # Two ways to build one
 ///
@@ -335,9 +337,8 @@ where
 impl<S, T> VectorEnvironment<S, T>
 where
     S: BatchStates<T> + 'static,
+    S::Action: 'static,
     T: FlatScalar,
-    S::Action: Send + Sync + 'static,
-    T: Send + 'static,
 {
     /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
     /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`]) that

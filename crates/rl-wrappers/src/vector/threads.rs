@@ -455,7 +455,7 @@ struct Request<S: BatchStates<T>, T: FlatScalar> {
     call: UnsafeCell<Option<Call<S, T>>>,
 }
 
-// SAFETY: `Shared` crosses to the worker threads, which step chunks (`B: Send`), read the
+// SAFETY: `Shared` crosses to the worker threads, which step chunks (`S: Send`), read the
 // actions (`S::Action: Sync`) and write rows of the outputs (`T: Send`; the infos are
 // `Info`, which is `Send`) under the protocol above, which orders every access to the
 // `UnsafeCell`s and to the addresses in `call`.
@@ -792,8 +792,6 @@ impl<S, T> Threads<S, T>
 where
     S: BatchStates<T> + 'static,
     T: FlatScalar,
-    S::Action: Sync,
-    T: Send,
 {
     /// Takes the chunks' batches (in order, [`chunks`]) and starts `threads - 1` workers.
     pub(crate) fn new(batches: Vec<Batch<S, T>>, threads: usize) -> Result<Self, VectorError> {
