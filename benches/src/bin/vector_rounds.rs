@@ -5,7 +5,8 @@
 //! `AnyElement`s, checked against the action space and converted each step) and `raw` (the
 //! hand-written structure-of-arrays loop); for CartPole-v1 and MountainCar-v0, `kernel` (the
 //! structure-of-arrays kernel, `KernelVector`) and `typed` (the same domain stepped state by
-//! state, `SteppedVector`), and for CartPole `copies` (`EnvironmentVector` of `Simulator`s).
+//! state, `SteppedVector`), and for CartPole `copies` (`EnvironmentVector` of `Simulator`s);
+//! for FrozenLake-v1 and Taxi-v4, `by_id` (`make_vector::<i64, f32>`, their `prob` infos).
 //!
 //! ```text
 //! cargo build --release -p rl-benches --bin vector_rounds
@@ -106,6 +107,17 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), Box<dyn std::err
             copies.reset(Mode::Training)?;
             run_vector(&mut copies, &mut discrete_rows(2, ENVS), rounds)?;
         }
+        ("frozenlake" | "taxi", "by_id") => {
+            rl_domains::register_builtins();
+            let (id, actions) = if domain == "frozenlake" {
+                ("FrozenLake-v1", 4)
+            } else {
+                ("Taxi-v4", 6)
+            };
+            let mut vector = make_vector::<i64, f32>(id, None, count, ENVIRONMENT_SEED, one)?;
+            vector.reset(Mode::Training)?;
+            run_vector(&mut vector, &mut discrete_rows(actions, ENVS), rounds)?;
+        }
         ("pendulum", "raw") => {
             let mut batch = RawPendulumBatch::new(ENVS, ENVIRONMENT_SEED);
             run_raw_batch(&mut batch, &mut torque_rows(ENVS), rounds);
@@ -123,7 +135,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: vector_rounds pendulum|acrobot typed|by_id|raw ROUNDS, or \
                  vector_rounds cartpole|mountaincar kernel|typed ROUNDS, or \
-                 vector_rounds cartpole copies ROUNDS";
+                 vector_rounds cartpole copies ROUNDS, or \
+                 vector_rounds frozenlake|taxi by_id ROUNDS";
     let [domain, vector, rounds] = args.as_slice() else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
