@@ -120,6 +120,7 @@ fn position(entries: &Entries, key: &str) -> Result<usize, usize> {
 }
 
 /// Whether `value` holds no heap data (so that it may live inline).
+#[inline]
 fn is_scalar(value: &JsonValue) -> bool {
     matches!(
         value,
@@ -162,13 +163,26 @@ impl Info {
     /// Sets `key` to `value` as [`insert`](Self::insert) does, without allocating when `value`
     /// holds no heap data (a number, a boolean, null) and the inline place is free or holds
     /// `key` already: the step path of a domain that reports one such fact stays
-    /// allocation-free. Otherwise the entry joins the others (one allocation, as `insert`).
+    /// allocation-free. Otherwise the entry joins the others (as `insert`).
+    #[inline]
     pub fn insert_static(
         &mut self,
         key: &'static str,
         value: impl Into<JsonValue>,
     ) -> Option<JsonValue> {
         let value = value.into();
+        // The usual case, a scalar into an empty info (a step's one fact), without the
+        // searches below: inlined into the domain's step, where the info was just made.
+        if self.inline.is_none() && self.entries.is_none() && is_scalar(&value) {
+            self.inline = Some((key, ManuallyDrop::new(value)));
+            return None;
+        }
+        self.insert_static_slow(key, value)
+    }
+
+    /// [`insert_static`](Self::insert_static) into an info that has entries, or of a value
+    /// that holds heap data.
+    fn insert_static_slow(&mut self, key: &'static str, value: JsonValue) -> Option<JsonValue> {
         let in_map = self
             .entries
             .as_ref()
