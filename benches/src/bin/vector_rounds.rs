@@ -5,7 +5,8 @@
 //! `AnyElement`s, checked against the action space and converted each step) and `raw` (the
 //! hand-written structure-of-arrays loop); for CartPole-v1 and MountainCar-v0, `kernel` (the
 //! structure-of-arrays kernel, `KernelVector`) and `typed` (the same domain stepped state by
-//! state, `SteppedVector`), and for CartPole `copies` (`EnvironmentVector` of `Simulator`s);
+//! state, `SteppedVector`), and for CartPole `plain` (a plain-loop kernel, no blocks) and
+//! `copies` (`EnvironmentVector` of `Simulator`s);
 //! for FrozenLake-v1 and Taxi-v4, `by_id` (`make_vector::<i64, f32>`, their `prob` infos).
 //!
 //! ```text
@@ -31,6 +32,74 @@ use rl_benches::workloads::{
 use rl_core::{Mode, Simulator};
 use rl_spaces::AnyElement;
 use rl_wrappers::vector::{EnvironmentVector, VectorOptions, make_vector};
+
+/// CartPole with a plain-loop kernel: each state stepped by `cartpole_step` in a loop over the
+/// batch (no blocks, lanes or processor dispatch), its observation written as the block
+/// kernel writes it; what the block scaffold's gain is measured against.
+#[derive(Debug, Clone)]
+struct PlainCartPole(rl_domains::cartpole::CartPole);
+
+impl rl_core::Domain for PlainCartPole {
+    type State = rl_domains::cartpole::CartPoleState;
+    type Observation = [f32; 4];
+    type Action = i64;
+    type ObservationSpace = rl_spaces::ArrayBox<f32, 4>;
+    type ActionSpace = rl_spaces::Discrete;
+    fn observation_space(&self) -> &Self::ObservationSpace {
+        self.0.observation_space()
+    }
+    fn action_space(&self) -> &Self::ActionSpace {
+        self.0.action_space()
+    }
+    fn initial_state<R: rand::Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> Self::State {
+        self.0.initial_state(mode, rng)
+    }
+    fn step<R: rand::Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        action: &i64,
+        mode: Mode,
+        rng: &mut R,
+    ) -> rl_core::TransitionOutcome<Self::State> {
+        self.0.step(state, action, mode, rng)
+    }
+    fn observe(&self, state: &Self::State) -> [f32; 4] {
+        self.0.observe(state)
+    }
+    fn is_terminal(&self, state: &Self::State) -> bool {
+        self.0.is_terminal(state)
+    }
+    fn episode_cap(&self) -> Option<u64> {
+        self.0.episode_cap()
+    }
+}
+
+impl rl_core::BatchStep for PlainCartPole {
+    fn step_batch<T: rl_spaces::FlatScalar>(
+        &self,
+        states: &mut [Self::State],
+        actions: &[i64],
+        _mode: Mode,
+        _rngs: &mut [rl_core::NumpyGenerator],
+        rewards: &mut [f64],
+        terminated: &mut [bool],
+        observations: &mut [T],
+    ) {
+        let params = self.0.params();
+        let rows = observations.chunks_exact_mut(4);
+        let outputs = rewards.iter_mut().zip(terminated.iter_mut()).zip(rows);
+        for ((state, action), ((reward, ended), row)) in states.iter_mut().zip(actions).zip(outputs)
+        {
+            let outcome = rl_domains::cartpole::cartpole_step(params, state, *action == 1);
+            *state = outcome.next_state;
+            *reward = outcome.value.reward();
+            *ended = outcome.terminated;
+            for (entry, value) in row.iter_mut().zip(state.to_observation()) {
+                *entry = T::from_f64(f64::from(value));
+            }
+        }
+    }
+}
 
 /// The environments of each vector.
 const ENVS: usize = 1024;
@@ -66,10 +135,20 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), Box<dyn std::err
             };
             run_vector(&mut vector, &mut actions, rounds)?;
         }
-        ("cartpole" | "mountaincar", "kernel" | "typed") => {
+        ("cartpole" | "mountaincar", "kernel" | "typed") | ("cartpole", "plain") => {
             let actions = if domain == "cartpole" { 2 } else { 3 };
             let mut rows = discrete_rows(actions, ENVS);
             match (domain, vector) {
+                ("cartpole", "plain") => {
+                    let plain = PlainCartPole(cartpole()?);
+                    // The plain loop gives the domain's step bit for bit, or nothing is counted.
+                    let report =
+                        rl_core::check_batch_step(&plain, &rl_core::CheckConfig::default());
+                    if !report.is_ok() {
+                        return Err(format!("the plain kernel disagrees: {report:?}").into());
+                    }
+                    run_vector(&mut kernel_vector(plain, ENVS, 1)?, &mut rows, rounds)?;
+                }
                 ("cartpole", "kernel") => {
                     run_vector(&mut kernel_vector(cartpole()?, ENVS, 1)?, &mut rows, rounds)?;
                 }
@@ -135,7 +214,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: vector_rounds pendulum|acrobot typed|by_id|raw ROUNDS, or \
                  vector_rounds cartpole|mountaincar kernel|typed ROUNDS, or \
-                 vector_rounds cartpole copies ROUNDS, or \
+                 vector_rounds cartpole plain|copies ROUNDS, or \
                  vector_rounds frozenlake|taxi by_id ROUNDS";
     let [domain, vector, rounds] = args.as_slice() else {
         eprintln!("{usage}");
