@@ -289,6 +289,14 @@ where
             if discarded.is_some_and(|discarded| discarded[i]) {
                 continue;
             }
+            // The last info goes first: its memory returns to `Info`'s pool before the step
+            // takes some for the new one, so that stepping needs no more lists than the
+            // environments hold, however the threads interleave.
+            if let Some(infos) = infos.as_deref_mut()
+                && !infos[i].is_empty()
+            {
+                infos[i] = Info::new();
+            }
             let outcome = domain.step_in_place(state, action, mode, &mut rngs[i]);
             if let Some(infos) = infos.as_deref_mut() {
                 put(&mut infos[i], outcome.info);

@@ -6,10 +6,13 @@ use std::fmt;
 use rl_core::{BatchStates, CoreError, Environment, Info, Mode, NumpyGenerator, RandomState, Seed};
 use rl_spaces::{FlatScalar, FlattenSpace, Space};
 
+use crate::vector::outputs::put;
+
 /// Copies of an environment as the states of a vector's episodes (what
 /// [`VectorEnvironment::from_environments`](crate::vector::VectorEnvironment::from_environments)
-/// steps, in the one storage of every vector): each environment keeps its own generator, seeded through [`Environment::seed`]
-/// (a seed of 2^64 or more through [`Environment::set_random_state`]), its own time limits
+/// steps, in the one storage of every vector): each environment keeps its own generator,
+/// seeded through [`Environment::seed`] (a seed of 2^64 or more through
+/// [`Environment::set_random_state`]), its own time limits
 /// (an episode its step truncates ends), its own reset infos ([`Environment::reset_info`]),
 /// and each observation is flattened into the episode's row with the observation space's
 /// [`FlattenSpace::flatten_into`]. The generators the batch passes are not used.
@@ -57,6 +60,11 @@ where
     /// Steps each environment (those not marked in `discarded`, if given) with its action and
     /// writes its results (its info into `infos`, if given, where it or the one it replaces
     /// has entries); stops at the first that fails (those before it have stepped).
+    ///
+    /// # Panics
+    ///
+    /// When a slice does not have one entry (or row) per environment: a bug of the caller, as
+    /// for [`BatchStates::step`].
     fn step_each<T: FlatScalar>(
         &mut self,
         actions: &[E::Action],
@@ -66,11 +74,35 @@ where
         observations: &mut [T],
         mut infos: Option<&mut [Info]>,
     ) -> Result<(), (usize, CoreError)> {
-        let dim = observations.len() / self.environments.len().max(1);
+        let len = self.environments.len();
+        let dim = self
+            .environments
+            .first()
+            .map_or(0, |env| env.observation_space().flat_dim());
+        rl_core::check_batch_lengths(
+            len,
+            actions.len(),
+            None,
+            rewards.len(),
+            terminated.len(),
+            observations.len(),
+            dim,
+        );
+        assert!(
+            discarded.is_none_or(|discarded| discarded.len() == len)
+                && infos.as_ref().is_none_or(|infos| infos.len() == len),
+            "a batch step needs one discarded flag and one info per environment ({len})"
+        );
         let episodes = self.environments.iter_mut().zip(&mut self.truncated);
         for (i, ((env, truncated), action)) in episodes.zip(actions).enumerate() {
             if discarded.is_some_and(|discarded| discarded[i]) {
                 continue;
+            }
+            // The last info goes first, its memory back to `Info`'s pool for the new one.
+            if let Some(infos) = infos.as_deref_mut()
+                && !infos[i].is_empty()
+            {
+                infos[i] = Info::new();
             }
             let outcome = env.step(action).map_err(|error| (i, error))?;
             env.observation_space()
@@ -82,10 +114,8 @@ where
             rewards[i] = outcome.reward();
             terminated[i] = outcome.terminated;
             *truncated = outcome.truncated;
-            if let Some(info) = infos.as_deref_mut().map(|infos| &mut infos[i])
-                && !(info.is_empty() && outcome.info.is_empty())
-            {
-                *info = outcome.info;
+            if let Some(infos) = infos.as_deref_mut() {
+                put(&mut infos[i], outcome.info);
             }
         }
         Ok(())

@@ -307,7 +307,7 @@ impl<T> Mirror<'_, T> {
 
 /// Sets `slot` to `info`, skipping the write (and the drop of the old one) when both are
 /// empty.
-fn put(slot: &mut Info, info: Info) {
+pub(crate) fn put(slot: &mut Info, info: Info) {
     if !(info.is_empty() && slot.is_empty()) {
         *slot = info;
     }
