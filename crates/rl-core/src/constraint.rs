@@ -344,7 +344,7 @@ impl Violations {
 /// assert_eq!(violations.iter().collect::<Vec<_>>(), [0]);
 /// let mut info = Info::new();
 /// set.write_info(violations, &mut info);
-/// assert_eq!(info.get("violations"), Some(&serde_json::json!(["moves toward the goal"])));
+/// assert_eq!(info.get("violations"), Some(&rl_core::InfoValue::from(vec!["moves toward the goal"])));
 /// # Ok::<(), rl_core::CoreError>(())
 /// ```
 pub struct ConstraintSet<S, A> {

@@ -1,4 +1,4 @@
-//! [`Info`]: the string-keyed map of extra facts about a step.
+//! [`Info`]: the string-keyed map of extra facts about a step, and [`InfoValue`], one fact.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -11,10 +11,12 @@ use serde_json::Value as JsonValue;
 /// Extra facts about a step or a reset, keyed by name (scikit-decide's `StrDict`, Gymnasium's
 /// `info`).
 ///
+/// Values are [`InfoValue`]s: booleans, integers and floats are kept as they are (no JSON is
+/// built on a step that reports numbers), anything else as JSON.
+///
 /// An empty `Info` is free: creating, moving and dropping it never allocates, so domains that
-/// report nothing pay nothing on the step path. One entry with a `'static` key and a value
-/// without heap data (a number, a boolean, null), set with
-/// [`insert_static`](Self::insert_static), is kept inline. Other entries go into a list
+/// report nothing pay nothing on the step path. One entry with a `'static` key and a boolean or
+/// number, set with [`insert_static`](Self::insert_static), is kept inline. Other entries go into a list
 /// sorted by key, whose memory is taken from the spares that dropped infos gave back (one
 /// pool for every thread) and given back when the info is dropped: a domain
 /// that reports several facts per step (MuJoCo's reward terms and positions) allocates nothing
@@ -23,23 +25,23 @@ use serde_json::Value as JsonValue;
 /// arrays) allocate their own memory.
 ///
 /// ```
-/// use rl_core::Info;
+/// use rl_core::{Info, InfoValue};
 ///
 /// let mut info = Info::new();
 /// assert!(info.is_empty());
 /// info.insert("moved", true);
-/// assert_eq!(info.get("moved"), Some(&serde_json::json!(true)));
+/// assert_eq!(info.get("moved"), Some(&InfoValue::Bool(true)));
 /// info.insert_static("prob", 0.25); // inline
 /// assert_eq!(info.iter().map(|(key, _)| key).collect::<Vec<_>>(), ["moved", "prob"]);
 /// ```
 #[derive(Clone, Default)]
 pub struct Info {
-    /// One entry with a static key and a scalar value (no heap data), kept inline; its key is
-    /// never also in `entries`. The value is a `ManuallyDrop` because it never owns memory
-    /// (only scalars go here): dropping an info then costs nothing for it, where a `JsonValue`
-    /// field makes every drop of every step's info a call into its drop glue (9% of a
-    /// single CartPole step, measured with perf).
-    inline: Option<(&'static str, ManuallyDrop<JsonValue>)>,
+    /// One entry with a static key and a scalar value (a boolean or a number, never
+    /// [`InfoValue::Json`]), kept inline; its key is never also in `entries`. The value is a
+    /// `ManuallyDrop` because it never owns memory (only scalars go here): dropping an info
+    /// then costs nothing for it, where a field with drop glue makes every drop of every
+    /// step's info a call into it (9% of a single CartPole step, measured with perf).
+    inline: Option<(&'static str, ManuallyDrop<InfoValue>)>,
     /// The other entries (`'static` keys borrowed, others owned), sorted by key without
     /// repeats; `None` while there are none. Without entries this is one null pointer, so that
     /// moving an info through a step and dropping it cost next to nothing. The box and its
@@ -49,7 +51,7 @@ pub struct Info {
 }
 
 /// The entries of an info besides the inline one, sorted by key.
-type Entries = Vec<(Cow<'static, str>, JsonValue)>;
+type Entries = Vec<(Cow<'static, str>, InfoValue)>;
 
 /// The lists of entries dropped infos gave back, kept for the next infos that need one: a
 /// step that reports several facts allocates nothing once there are spares. One pool for
@@ -121,11 +123,8 @@ fn position(entries: &Entries, key: &str) -> Result<usize, usize> {
 
 /// Whether `value` holds no heap data (so that it may live inline).
 #[inline]
-fn is_scalar(value: &JsonValue) -> bool {
-    matches!(
-        value,
-        JsonValue::Null | JsonValue::Bool(_) | JsonValue::Number(_)
-    )
+fn is_scalar(value: &InfoValue) -> bool {
+    !matches!(value, InfoValue::Json(_))
 }
 
 impl Info {
@@ -145,8 +144,8 @@ impl Info {
     pub fn insert(
         &mut self,
         key: impl Into<Cow<'static, str>>,
-        value: impl Into<JsonValue>,
-    ) -> Option<JsonValue> {
+        value: impl Into<InfoValue>,
+    ) -> Option<InfoValue> {
         let key = key.into();
         let previous = self.take_inline(&key);
         let entries = self.entries.get_or_insert_with(spare::take);
@@ -168,8 +167,8 @@ impl Info {
     pub fn insert_static(
         &mut self,
         key: &'static str,
-        value: impl Into<JsonValue>,
-    ) -> Option<JsonValue> {
+        value: impl Into<InfoValue>,
+    ) -> Option<InfoValue> {
         let value = value.into();
         // The usual case, a scalar into an empty info (a step's one fact), without the
         // searches below: inlined into the domain's step, where the info was just made.
@@ -182,7 +181,7 @@ impl Info {
 
     /// [`insert_static`](Self::insert_static) into an info that has entries, or of a value
     /// that holds heap data.
-    fn insert_static_slow(&mut self, key: &'static str, value: JsonValue) -> Option<JsonValue> {
+    fn insert_static_slow(&mut self, key: &'static str, value: InfoValue) -> Option<InfoValue> {
         let in_map = self
             .entries
             .as_ref()
@@ -198,7 +197,7 @@ impl Info {
     }
 
     /// Takes the inline entry out if its key is `key`.
-    fn take_inline(&mut self, key: &str) -> Option<JsonValue> {
+    fn take_inline(&mut self, key: &str) -> Option<InfoValue> {
         if self.inline.as_ref().is_some_and(|(held, _)| *held == key) {
             self.inline
                 .take()
@@ -209,7 +208,7 @@ impl Info {
     }
 
     /// The value of `key`.
-    pub fn get(&self, key: &str) -> Option<&JsonValue> {
+    pub fn get(&self, key: &str) -> Option<&InfoValue> {
         match &self.inline {
             Some((held, value)) if *held == key => Some(&**value),
             _ => {
@@ -220,7 +219,7 @@ impl Info {
     }
 
     /// Removes `key`, returning its value.
-    pub fn remove(&mut self, key: &str) -> Option<JsonValue> {
+    pub fn remove(&mut self, key: &str) -> Option<InfoValue> {
         self.take_inline(key).or_else(|| {
             let entries = self.entries.as_mut()?;
             let at = position(entries, key).ok()?;
@@ -246,7 +245,7 @@ impl Info {
 
     /// The entries, in key order.
     #[inline]
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &JsonValue)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &InfoValue)> {
         let mut inline = self.inline.as_ref().map(|(key, value)| (*key, &**value));
         // Without other entries (the usual case: none, or one inline) there is nothing to
         // merge the inline entry with.
@@ -333,11 +332,249 @@ impl<'de> Deserialize<'de> for Info {
                 Box::new(
                     entries
                         .into_iter()
-                        .map(|(key, value)| (Cow::Owned(key), value))
+                        .map(|(key, value)| (Cow::Owned(key), InfoValue::from(value)))
                         .collect(),
                 )
             }),
         })
+    }
+}
+
+/// One value of an [`Info`]: a boolean, an integer or a float as it is, anything else (null,
+/// text, arrays, objects, integers beyond `i64`) as JSON.
+///
+/// Made with `From` from Rust's numbers and booleans, strings, vectors and JSON values; a JSON
+/// boolean or number that fits one of the first three kinds becomes that kind, so that a value
+/// is the same whichever way it was made. Equal values compare equal whichever variant holds
+/// them; a float equals only a float (as JSON's `1` and `1.0` differ, and Python's `int` and
+/// `float` columns), and not-a-number equals not-a-number (a trajectory replayed is equal to
+/// itself).
+///
+/// ```
+/// use rl_core::InfoValue;
+/// use serde_json::json;
+///
+/// assert_eq!(InfoValue::from(0.25), InfoValue::Float(0.25));
+/// assert_eq!(InfoValue::from(json!(3)), InfoValue::Int(3));
+/// assert_eq!(InfoValue::from("left").to_json(), json!("left"));
+/// assert_ne!(InfoValue::from(1), InfoValue::from(1.0));
+/// ```
+#[derive(Clone, Debug)]
+pub enum InfoValue {
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A float (kept as it is, not-a-number and infinities included; JSON writes those as
+    /// `null`).
+    Float(f64),
+    /// Anything else, as JSON.
+    Json(JsonValue),
+}
+
+impl InfoValue {
+    /// The value as JSON (a float that is not finite as `null`, as `serde_json` makes it).
+    pub fn to_json(&self) -> JsonValue {
+        match self {
+            InfoValue::Bool(flag) => JsonValue::Bool(*flag),
+            InfoValue::Int(integer) => JsonValue::from(*integer),
+            InfoValue::Float(float) => JsonValue::from(*float),
+            InfoValue::Json(value) => value.clone(),
+        }
+    }
+
+    /// The value as a float: a float, an integer (rounded to the nearest float) or a JSON
+    /// number; `None` otherwise.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            InfoValue::Float(float) => Some(*float),
+            InfoValue::Int(integer) => Some(*integer as f64),
+            InfoValue::Json(value) => value.as_f64(),
+            InfoValue::Bool(_) => None,
+        }
+    }
+
+    /// The value as an integer, if it is one.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            InfoValue::Int(integer) => Some(*integer),
+            _ => None,
+        }
+    }
+
+    /// The value as a boolean, if it is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            InfoValue::Bool(flag) => Some(*flag),
+            _ => None,
+        }
+    }
+
+    /// The same value with a JSON boolean or number that fits one of the other kinds in that
+    /// kind (what every `From` gives).
+    fn normal(&self) -> Cow<'_, InfoValue> {
+        match self {
+            InfoValue::Json(value) => match scalar_of(value) {
+                Some(scalar) => Cow::Owned(scalar),
+                None => Cow::Borrowed(self),
+            },
+            _ => Cow::Borrowed(self),
+        }
+    }
+}
+
+/// The boolean, integer or float a JSON value is, if it is one of them.
+fn scalar_of(value: &JsonValue) -> Option<InfoValue> {
+    match value {
+        JsonValue::Bool(flag) => Some(InfoValue::Bool(*flag)),
+        JsonValue::Number(number) => {
+            if let Some(integer) = number.as_i64() {
+                Some(InfoValue::Int(integer))
+            } else if number.is_f64() {
+                number.as_f64().map(InfoValue::Float)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+impl PartialEq for InfoValue {
+    fn eq(&self, other: &InfoValue) -> bool {
+        match (&*self.normal(), &*other.normal()) {
+            (InfoValue::Bool(a), InfoValue::Bool(b)) => a == b,
+            (InfoValue::Int(a), InfoValue::Int(b)) => a == b,
+            (InfoValue::Float(a), InfoValue::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (InfoValue::Json(a), InfoValue::Json(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq<JsonValue> for InfoValue {
+    /// Whether this value equals `other` made into an `InfoValue`.
+    fn eq(&self, other: &JsonValue) -> bool {
+        match scalar_of(other) {
+            Some(scalar) => *self == scalar,
+            None => matches!(self, InfoValue::Json(value) if value == other),
+        }
+    }
+}
+
+impl fmt::Display for InfoValue {
+    /// The value as JSON text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InfoValue::Json(value) => write!(f, "{value}"),
+            other => write!(f, "{}", other.to_json()),
+        }
+    }
+}
+
+impl Serialize for InfoValue {
+    /// As JSON: a float that is not finite as `null`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            InfoValue::Bool(flag) => serializer.serialize_bool(*flag),
+            InfoValue::Int(integer) => serializer.serialize_i64(*integer),
+            InfoValue::Float(float) if float.is_finite() => serializer.serialize_f64(*float),
+            InfoValue::Float(_) => serializer.serialize_unit(),
+            InfoValue::Json(value) => value.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for InfoValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        JsonValue::deserialize(deserializer).map(InfoValue::from)
+    }
+}
+
+impl From<JsonValue> for InfoValue {
+    #[inline]
+    fn from(value: JsonValue) -> Self {
+        scalar_of(&value).unwrap_or(InfoValue::Json(value))
+    }
+}
+
+impl From<InfoValue> for JsonValue {
+    fn from(value: InfoValue) -> Self {
+        match value {
+            InfoValue::Json(value) => value,
+            other => other.to_json(),
+        }
+    }
+}
+
+impl From<bool> for InfoValue {
+    #[inline]
+    fn from(flag: bool) -> Self {
+        InfoValue::Bool(flag)
+    }
+}
+
+impl From<f64> for InfoValue {
+    #[inline]
+    fn from(float: f64) -> Self {
+        InfoValue::Float(float)
+    }
+}
+
+impl From<f32> for InfoValue {
+    #[inline]
+    fn from(float: f32) -> Self {
+        InfoValue::Float(f64::from(float))
+    }
+}
+
+/// `From` for integer types that always fit an `i64`.
+macro_rules! from_integer {
+    ($($integer:ty),*) => {$(
+        impl From<$integer> for InfoValue {
+            #[inline]
+            fn from(integer: $integer) -> Self {
+                InfoValue::Int(i64::from(integer))
+            }
+        }
+    )*};
+}
+
+from_integer!(i8, i16, i32, i64, u8, u16, u32);
+
+/// `From` for integer types that may not fit an `i64` (then kept as a JSON number).
+macro_rules! from_wide_integer {
+    ($($integer:ty),*) => {$(
+        impl From<$integer> for InfoValue {
+            #[inline]
+            fn from(integer: $integer) -> Self {
+                match i64::try_from(integer) {
+                    Ok(integer) => InfoValue::Int(integer),
+                    Err(_) => InfoValue::Json(JsonValue::from(integer)),
+                }
+            }
+        }
+    )*};
+}
+
+from_wide_integer!(u64, usize, isize);
+
+impl From<&str> for InfoValue {
+    fn from(text: &str) -> Self {
+        InfoValue::Json(JsonValue::from(text))
+    }
+}
+
+impl From<String> for InfoValue {
+    fn from(text: String) -> Self {
+        InfoValue::Json(JsonValue::String(text))
+    }
+}
+
+impl<T: Into<JsonValue>> From<Vec<T>> for InfoValue {
+    /// A JSON array.
+    fn from(items: Vec<T>) -> Self {
+        InfoValue::Json(JsonValue::from(items))
     }
 }
 
@@ -361,13 +598,16 @@ mod tests {
             json!({"alpha": 1, "prob": 0.5, "zeta": true})
         );
         // Replacing keeps one entry per key, wherever it lives.
-        assert_eq!(info.insert_static("prob", 0.25), Some(json!(0.5)));
-        assert_eq!(info.insert("prob", "text"), Some(json!(0.25)));
-        assert_eq!(info.get("prob"), Some(&json!("text")));
+        assert_eq!(
+            info.insert_static("prob", 0.25),
+            Some(InfoValue::Float(0.5))
+        );
+        assert_eq!(info.insert("prob", "text"), Some(InfoValue::Float(0.25)));
+        assert_eq!(info.get("prob"), Some(&InfoValue::from("text")));
         assert_eq!(info.len(), 3);
         // A key already in the map stays there.
-        assert_eq!(info.insert_static("alpha", 2), Some(json!(1)));
-        assert_eq!(info.remove("alpha"), Some(json!(2)));
+        assert_eq!(info.insert_static("alpha", 2), Some(InfoValue::Int(1)));
+        assert_eq!(info.remove("alpha"), Some(InfoValue::Int(2)));
         assert_eq!(info.get("alpha"), None);
         // Equality and round trips ignore where entries live.
         let mut inline = Info::new();
@@ -383,8 +623,49 @@ mod tests {
         let mut theirs = Info::new();
         theirs.insert("prob", 2.0);
         mine.extend(theirs);
-        assert_eq!(mine.get("prob"), Some(&json!(2.0)));
+        assert_eq!(mine.get("prob"), Some(&InfoValue::Float(2.0)));
         assert_eq!(mine.len(), 1);
         assert!(!mine.is_empty() && Info::new().is_empty());
+    }
+
+    #[test]
+    fn values_are_one_kind_however_made() {
+        // JSON booleans and numbers become the typed kinds, so equal values compare equal.
+        assert_eq!(InfoValue::from(json!(true)), InfoValue::Bool(true));
+        assert_eq!(InfoValue::from(json!(-3)), InfoValue::Int(-3));
+        assert_eq!(InfoValue::from(json!(0.5)), InfoValue::Float(0.5));
+        assert_eq!(InfoValue::Json(json!(7)), InfoValue::Int(7));
+        assert_eq!(InfoValue::Int(7), json!(7));
+        // An integer and a float differ (JSON's 1 and 1.0; NumPy's int64 and float64 columns).
+        assert_ne!(InfoValue::Int(1), InfoValue::Float(1.0));
+        assert_ne!(InfoValue::Float(1.0), json!(1));
+        // Integers beyond i64 stay JSON numbers, equal to themselves.
+        let huge = InfoValue::from(u64::MAX);
+        assert_eq!(huge, InfoValue::Json(json!(u64::MAX)));
+        assert_eq!(huge.as_i64(), None);
+        // Not-a-number is kept (JSON writes it as null) and equals itself.
+        let nan = InfoValue::from(f64::NAN);
+        assert_eq!(nan, InfoValue::Float(f64::NAN));
+        assert_eq!(nan.to_json(), json!(null));
+        assert_eq!(serde_json::to_string(&nan).expect("json"), "null");
+        // Text, arrays and objects are JSON; round trips through JSON keep every kind.
+        let mut info = Info::new();
+        info.insert("name", "hopper");
+        info.insert("lengths", vec![0.5, 1.5]);
+        info.insert("count", 3_usize);
+        info.insert_static("done", false);
+        let text = serde_json::to_string(&info).expect("json");
+        assert_eq!(
+            text,
+            r#"{"count":3,"done":false,"lengths":[0.5,1.5],"name":"hopper"}"#
+        );
+        let back: Info = serde_json::from_str(&text).expect("json");
+        assert_eq!(back, info);
+        assert_eq!(back.get("count").and_then(InfoValue::as_i64), Some(3));
+        assert_eq!(back.get("done").and_then(InfoValue::as_bool), Some(false));
+        assert_eq!(
+            back.get("lengths").map(ToString::to_string).as_deref(),
+            Some("[0.5,1.5]")
+        );
     }
 }

@@ -35,8 +35,8 @@ fn action(t: usize) -> i64 {
 }
 
 /// The info entry a step with `violations` of the corridor's one constraint has.
-fn expected_info(violations: Violations) -> Option<serde_json::Value> {
-    (!violations.is_empty()).then(|| json!(["moves toward the goal"]))
+fn expected_info(violations: Violations) -> Option<rl_core::InfoValue> {
+    (!violations.is_empty()).then(|| json!(["moves toward the goal"]).into())
 }
 
 #[test]

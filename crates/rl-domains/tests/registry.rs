@@ -404,14 +404,14 @@ fn states_set_from_outside_are_validated() {
 #[test]
 fn toy_text_resets_report_gymnasiums_prob() {
     use rand::SeedableRng;
-    use rl_core::NumpyGenerator;
+    use rl_core::{InfoValue, NumpyGenerator};
 
     let cases = [
-        ("FrozenLake-v1", Some(json!(1))),
-        ("FrozenLake8x8-v1", Some(json!(1))),
-        ("CliffWalking-v1", Some(json!(1))),
-        ("CliffWalkingSlippery-v1", Some(json!(1))),
-        ("Taxi-v4", Some(json!(1.0))),
+        ("FrozenLake-v1", Some(InfoValue::Int(1))),
+        ("FrozenLake8x8-v1", Some(InfoValue::Int(1))),
+        ("CliffWalking-v1", Some(InfoValue::Int(1))),
+        ("CliffWalkingSlippery-v1", Some(InfoValue::Int(1))),
+        ("Taxi-v4", Some(InfoValue::Float(1.0))),
         ("Blackjack-v1", None),
         ("CartPole-v1", None),
     ];

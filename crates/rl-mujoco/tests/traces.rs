@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use ndarray::{ArrayD, IxDyn};
-use rl_core::{Environment, Mode, Simulator, Value};
+use rl_core::{Environment, InfoValue, Mode, Simulator, Value};
 use rl_mujoco::library;
 use rl_mujoco::tasks::ant::Ant;
 use rl_mujoco::tasks::half_cheetah::HalfCheetah;
@@ -106,9 +106,9 @@ fn action(space: &BoxSpace<f32>, t: usize) -> ArrayD<f32> {
 }
 
 /// An info value's floats: a number, or a list of numbers (the humanoids' tendons).
-fn info_floats(value: &Json) -> Vec<f64> {
+fn info_floats(value: &InfoValue) -> Vec<f64> {
     match value {
-        Json::Array(_) => floats(value),
+        InfoValue::Json(array) => floats(array),
         _ => vec![value.as_f64().expect("a number")],
     }
 }
@@ -130,7 +130,7 @@ fn reset_info_bytes<T: Task>(
     env: &Simulator<MujocoDomain<T>>,
 ) {
     let info = rl_core::Domain::reset_info(domain, env.state().expect("a started episode"));
-    let mut entries: Vec<(&str, &Json)> = info.iter().collect();
+    let mut entries: Vec<(&str, &InfoValue)> = info.iter().collect();
     entries.sort_by_key(|(key, _)| *key);
     for (key, value) in entries {
         digest.add(key.as_bytes());
@@ -161,7 +161,7 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
         digest.floats(outcome.observation.iter().copied());
         digest.floats([outcome.reward()]);
         digest.add(&[u8::from(outcome.terminated), u8::from(outcome.truncated)]);
-        let mut entries: Vec<(&str, &Json)> = outcome.info.iter().collect();
+        let mut entries: Vec<(&str, &InfoValue)> = outcome.info.iter().collect();
         entries.sort_by_key(|(key, _)| *key);
         for (key, value) in entries {
             digest.add(key.as_bytes());
@@ -186,7 +186,7 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
                 .iter()
                 .map(|(key, value)| {
                     let value = match value {
-                        Json::Array(_) => value.clone(),
+                        InfoValue::Json(array) => array.clone(),
                         _ => Json::from(value.as_f64().expect("a number")),
                     };
                     (key.to_owned(), value)

@@ -342,15 +342,31 @@ pub(crate) fn json_to_python<'py>(
     })
 }
 
+/// One info value as a Python value: `bool`, `int` or `float`, or, for the rest, what
+/// [`json_to_python`] makes.
+pub(crate) fn info_value_to_python<'py>(
+    py: Python<'py>,
+    value: &rl_core::InfoValue,
+) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::IntoPyObjectExt;
+    use rl_core::InfoValue;
+    match value {
+        InfoValue::Bool(flag) => flag.into_bound_py_any(py),
+        InfoValue::Int(integer) => integer.into_bound_py_any(py),
+        InfoValue::Float(float) => float.into_bound_py_any(py),
+        InfoValue::Json(value) => json_to_python(py, value),
+    }
+}
+
 /// A step's or a reset's info as a Python `dict` (Gymnasium's `info`), its entries converted
-/// by [`json_to_python`].
+/// by [`info_value_to_python`].
 pub(crate) fn info_to_python<'py>(
     py: Python<'py>,
     info: &rl_core::Info,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     for (key, value) in info.iter() {
-        dict.set_item(key, json_to_python(py, value)?)?;
+        dict.set_item(key, info_value_to_python(py, value)?)?;
     }
     Ok(dict)
 }

@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::registry::RegisteredDomain;
-use rl_core::{ErasedAction, Frame, Mode};
+use rl_core::{ErasedAction, Frame, InfoValue, Mode};
 use rl_spaces::{
     AnyArray, AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, FlatScalar,
     RowLayout,
@@ -835,16 +835,16 @@ enum ColumnValues {
 impl ColumnValues {
     /// A column of `len` zeros of the kind of `value`, or `None` for a value that no column
     /// holds (neither a boolean nor a number).
-    fn zeros_for(value: &serde_json::Value, len: usize) -> Option<ColumnValues> {
+    fn zeros_for(value: &InfoValue, len: usize) -> Option<ColumnValues> {
         match value {
-            serde_json::Value::Bool(_) => Some(ColumnValues::Bool(vec![false; len])),
-            serde_json::Value::Number(number) if number.is_i64() => {
-                Some(ColumnValues::Int(vec![0; len]))
-            }
-            serde_json::Value::Number(number) if number.as_f64().is_some() => {
+            InfoValue::Bool(_) => Some(ColumnValues::Bool(vec![false; len])),
+            InfoValue::Int(_) => Some(ColumnValues::Int(vec![0; len])),
+            // An integer beyond `i64` too, as NumPy makes a float64 column of it.
+            InfoValue::Float(_) => Some(ColumnValues::Float(vec![0.0; len])),
+            InfoValue::Json(value) if value.is_number() => {
                 Some(ColumnValues::Float(vec![0.0; len]))
             }
-            _ => None,
+            InfoValue::Json(_) => None,
         }
     }
 
@@ -852,24 +852,24 @@ impl ColumnValues {
     /// cast); false when the value does not fit the column (a boolean with numbers, a float
     /// that is not finite or beyond the integers, anything else), which leaves the key to
     /// Gymnasium's own `_add_info`.
-    fn put(&mut self, index: usize, value: &serde_json::Value) -> bool {
-        use serde_json::Value;
+    fn put(&mut self, index: usize, value: &InfoValue) -> bool {
         match (&mut *self, value) {
-            (ColumnValues::Bool(values), Value::Bool(flag)) => values[index] = *flag,
-            (ColumnValues::Int(values), Value::Number(number)) => match number.as_i64() {
-                Some(integer) => values[index] = integer,
-                None => {
-                    // 2^63 as a float: the first float beyond the integers.
-                    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
-                    match number.as_f64().map(f64::trunc) {
-                        Some(float) if float.is_finite() && float.abs() < LIMIT => {
-                            values[index] = float as i64;
-                        }
-                        _ => return false,
+            (ColumnValues::Bool(values), InfoValue::Bool(flag)) => values[index] = *flag,
+            (ColumnValues::Int(values), InfoValue::Int(integer)) => values[index] = *integer,
+            (ColumnValues::Int(values), InfoValue::Float(_) | InfoValue::Json(_)) => {
+                // 2^63 as a float: the first float beyond the integers.
+                const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+                match value.as_f64().map(f64::trunc) {
+                    Some(float) if float.is_finite() && float.abs() < LIMIT => {
+                        values[index] = float as i64;
                     }
+                    _ => return false,
                 }
-            },
-            (ColumnValues::Float(values), Value::Number(number)) => match number.as_f64() {
+            }
+            (
+                ColumnValues::Float(values),
+                InfoValue::Float(_) | InfoValue::Int(_) | InfoValue::Json(_),
+            ) => match value.as_f64() {
                 Some(float) => values[index] = float,
                 None => return false,
             },

@@ -419,7 +419,7 @@ pub(crate) fn replay_seeded_single(checker: &mut Checker, trace: &SeededSingleTr
                         let field = format!("info[{key:?}]");
                         match outcome.info.get(key) {
                             Some(actual) => checker.record(
-                                json_matches(expected, actual),
+                                json_matches(expected, &actual.to_json()),
                                 &location,
                                 &field,
                                 expected.to_string(),

@@ -12,7 +12,6 @@ use rl_spaces::AnyElement;
 use rl_wrappers::vector::{
     Autoreset, VectorEnv, VectorEpisodeStatistics, VectorOptions, make_vector,
 };
-use serde_json::json;
 
 use crate::common::{CorridorWith, NoParams};
 
@@ -57,7 +56,7 @@ fn a_domains_infos_reach_a_vector_built_by_id() {
             let info = &vector.infos()[i];
             assert_eq!(
                 info.get("cell"),
-                Some(&json!(cell)),
+                Some(&rl_core::InfoValue::from(cell)),
                 "step {t}, environment {i}"
             );
             reported += 1;

@@ -426,7 +426,7 @@ fn copies_report_reset_infos_as_the_vector_by_id() {
         .expect("copies");
         by_id.reset(Mode::Training).expect("reset");
         copies.reset(Mode::Training).expect("reset");
-        let start = serde_json::json!(0);
+        let start = rl_core::InfoValue::Int(0);
         for i in 0..3 {
             assert_eq!(
                 copies.infos()[i].get("start"),
@@ -462,5 +462,8 @@ fn copies_report_reset_infos_as_the_vector_by_id() {
     );
     assert!(env.reset_info().is_empty(), "before the first reset");
     env.reset(Mode::Training).expect("reset");
-    assert_eq!(env.reset_info().get("start"), Some(&serde_json::json!(0)));
+    assert_eq!(
+        env.reset_info().get("start"),
+        Some(&rl_core::InfoValue::Int(0))
+    );
 }

@@ -450,7 +450,7 @@ fn same_step_autoreset_keeps_the_final_observation_and_info() {
     let episode = vector.final_infos()[0]
         .get("episode")
         .expect("the final info");
-    assert_eq!(episode["length"], 1);
+    assert_eq!(episode.to_json()["length"], 1);
     assert!(vector.infos()[0].is_empty());
     // The reset environment steps normally on the next call.
     vector.step(&[LEFT, RIGHT]).expect("step");

@@ -798,7 +798,7 @@ pub(crate) mod tests {
                     );
                     assert_eq!(ours.terminated, theirs["terminated"] == true, "{at}");
                     assert_eq!(ours.truncated, theirs["truncated"] == true, "{at}");
-                    let prob = ours.info.get("prob").and_then(Json::as_f64);
+                    let prob = ours.info.get("prob").and_then(rl_core::InfoValue::as_f64);
                     assert_eq!(
                         prob.map(f64::to_bits),
                         theirs["prob"].as_f64().map(f64::to_bits),

@@ -511,7 +511,7 @@ fn rainy_outcomes(
 /// if !start.action_mask()[PICKUP as usize] {
 ///     let outcome = env.step(&PICKUP)?;
 ///     assert_eq!(outcome.reward(), -10.0);
-///     assert_eq!(outcome.info.get("prob"), Some(&serde_json::json!(1.0)));
+///     assert_eq!(outcome.info.get("prob"), Some(&rl_core::InfoValue::Float(1.0)));
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -1100,7 +1100,7 @@ mod tests {
                             == outcome
                                 .info
                                 .get("prob")
-                                .and_then(Json::as_f64)
+                                .and_then(rl_core::InfoValue::as_f64)
                                 .map(f64::to_bits)
                         && step["action_mask"] == serde_json::json!(mask);
                     if !same {

@@ -35,7 +35,7 @@ use crate::forward::{
 /// env.step(&RIGHT)?;
 /// let last = env.step(&RIGHT)?;
 /// assert!(last.terminated);
-/// assert_eq!(last.info.get("episode"), Some(&serde_json::json!({"return": -2.0, "length": 2})));
+/// assert_eq!(last.info.get("episode").map(rl_core::InfoValue::to_json), Some(serde_json::json!({"return": -2.0, "length": 2})));
 /// assert_eq!(env.returns().collect::<Vec<_>>(), [-2.0]);
 /// assert_eq!(env.lengths().collect::<Vec<_>>(), [2]);
 /// assert_eq!(env.wall_times().count(), 1);
