@@ -192,6 +192,26 @@ pub trait BatchStep: Domain + Sync {
             observations,
         );
     }
+
+    /// Whether [`write_infos`](Self::write_infos) writes the infos the domain's step reports,
+    /// which vectors that step this kernel then pass on; `false` by default: the domain's step
+    /// reports no infos, and vectors spend nothing on them. [`check_batch_step`](crate::check_batch_step)
+    /// fails a kernel whose domain reports infos that it does not write.
+    #[inline]
+    fn writes_infos(&self) -> bool {
+        false
+    }
+
+    /// Writes the info of each state just stepped by [`step_batch`](Self::step_batch) into
+    /// `infos` (one slot per state, replaced): the info [`Domain::step`] reports for the
+    /// transition into `states[i]` (the states reached) by `actions[i]`. Called only where
+    /// [`writes_infos`](Self::writes_infos) is true, with every state the kernel stepped: a
+    /// vector also steps the episodes waiting for their reset, whose infos their resets then
+    /// replace. The default writes nothing.
+    #[inline]
+    fn write_infos(&self, states: &[Self::State], actions: &[Self::Action], infos: &mut [Info]) {
+        let _ = (states, actions, infos);
+    }
 }
 
 /// Space a [`BatchStep`] kernel keeps between the calls of one caller

@@ -27,7 +27,7 @@ use rl_spaces::{FlattenSpace, Space, TrySampleSpace};
 
 use crate::error::ResetReason;
 use crate::{
-    BatchStep, ConstrainedDomain, CoreError, Domain, EnumerableTransitions, Environment,
+    BatchStep, ConstrainedDomain, CoreError, Domain, EnumerableTransitions, Environment, Info,
     InvalidExamples, Mode, Simulator,
 };
 
@@ -819,11 +819,11 @@ const KERNEL_BATCH: usize = 8;
 /// by a new initial state, on both sides), must give, bit for bit, the rewards, termination
 /// flags and flattened observations (`f64` rows) that [`Domain::step`] gives state by state
 /// with generators seeded alike, and leave each generator where the step leaves its own (the
-/// same numbers drawn). It also fails when the domain's step reports infos: a
-/// vector built by id steps the kernel, which reports none, so those infos would be lost
-/// (register without [`with_kernel`](crate::registry::Registration::with_kernel), whose vectors
-/// step the domain state by state with its infos). The registry's checker runs it for every
-/// registration that declares a kernel.
+/// same numbers drawn), and the infos the step reports: those the kernel writes
+/// ([`BatchStep::write_infos`]) must equal them. A kernel that writes no infos
+/// ([`BatchStep::writes_infos`] false) beside a step that reports some fails, since a vector
+/// built by id would drop them. The registry's checker runs it for every registration that
+/// declares a kernel.
 ///
 /// A walk whose kernel gives what its step gives passes; the same walk with a kernel that
 /// forgets the step's noise fails, naming the first difference:
@@ -893,6 +893,7 @@ where
         let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0xb47c);
         let (mut rewards, mut terminated) = ([0.0; KERNEL_BATCH], [false; KERNEL_BATCH]);
         let mut observations = vec![0.0f64; KERNEL_BATCH * dim];
+        let mut infos = vec![Info::new(); KERNEL_BATCH];
         let mut expected = vec![0.0f64; dim];
         let mut restarts = 0u64;
         let steps = config.episodes.saturating_mul(config.max_steps);
@@ -919,14 +920,17 @@ where
                 .zip(&mut step_rngs)
                 .map(|((state, action), rng)| domain.step(state, action, Mode::Training, rng))
                 .collect();
-            if let Some(outcome) = outcomes.iter().find(|outcome| !outcome.info.is_empty()) {
+            if !domain.writes_infos()
+                && let Some(outcome) = outcomes.iter().find(|outcome| !outcome.info.is_empty())
+            {
                 let keys: Vec<&str> = outcome.info.iter().map(|(key, _)| key).collect();
                 report.fail(
                     KERNEL,
                     format!(
-                        "the domain's step reports infos ({}), which its kernel does not: \
-                         vectors built by id would drop them (register it without \
-                         with_kernel to step it state by state with its infos)",
+                        "the domain's step reports infos ({}), which its kernel does not write: \
+                         vectors built by id would drop them (write them in \
+                         BatchStep::write_infos, returning true from writes_infos, or register \
+                         the domain without with_kernel to step it state by state)",
                         keys.join(", ")
                     ),
                 );
@@ -941,8 +945,17 @@ where
                 &mut terminated,
                 &mut observations,
             );
+            if domain.writes_infos() {
+                domain.write_infos(&states, &actions, &mut infos);
+            }
             for (i, outcome) in outcomes.iter().enumerate() {
                 let mut differences = Vec::new();
+                if domain.writes_infos() && infos[i] != outcome.info {
+                    differences.push(format!(
+                        "info {:?} against the step's {:?}",
+                        infos[i], outcome.info
+                    ));
+                }
                 if outcome.value.reward().to_bits() != rewards[i].to_bits() {
                     differences.push(format!(
                         "reward {} against the step's {}",

@@ -82,9 +82,9 @@ pub type SteppedStates<D> = DomainStates<D, ByStep<D>>;
 /// How a [`DomainStates`] steps: [`ByKernel`] or [`ByStep`] (sealed: these two are the only
 /// ones).
 pub trait Stepping<D: Domain>: Send + sealed::Sealed {
-    /// Whether [`step`](Self::step) writes the steps' infos
+    /// Whether [`step`](Self::step) writes the steps' infos of `domain`
     /// ([`BatchStates::reports_infos`]).
-    const REPORTS_INFOS: bool;
+    fn reports_infos(&self, domain: &D) -> bool;
 
     /// The layout of the observation rows.
     fn layout(&self) -> RowLayout;
@@ -128,15 +128,19 @@ mod sealed {
 }
 
 /// Stepping by the domain's structure-of-arrays kernel ([`BatchStep::step_batch_with`]), which
-/// steps every state (a discarded one too: its contract allows any state) and reports no infos,
-/// so a kernel pays nothing for them. It keeps the kernel's scratch space between steps.
+/// steps every state (a discarded one too: its contract allows any state), then writes their
+/// infos where the kernel writes them ([`BatchStep::write_infos`]; a kernel that writes none
+/// pays nothing for them). It keeps the kernel's scratch space between steps.
 #[derive(Debug, Clone, Default)]
 pub struct ByKernel {
     scratch: KernelScratch,
 }
 
 impl<D: BatchStep> Stepping<D> for ByKernel {
-    const REPORTS_INFOS: bool = false;
+    #[inline]
+    fn reports_infos(&self, domain: &D) -> bool {
+        domain.writes_infos()
+    }
 
     fn layout(&self) -> RowLayout {
         RowLayout::Flat
@@ -154,7 +158,7 @@ impl<D: BatchStep> Stepping<D> for ByKernel {
         rngs: &mut [NumpyGenerator],
         (rewards, terminated, observations): Outputs<'_, T>,
         _: Option<&[bool]>,
-        _: Option<&mut [Info]>,
+        infos: Option<&mut [Info]>,
     ) -> Result<(), (usize, CoreError)> {
         domain.step_batch_with(
             &mut self.scratch,
@@ -166,6 +170,12 @@ impl<D: BatchStep> Stepping<D> for ByKernel {
             terminated,
             observations,
         );
+        if let Some(infos) = infos
+            && domain.writes_infos()
+        {
+            assert_eq!(infos.len(), states.len(), "one info per state");
+            domain.write_infos(states, actions, infos);
+        }
         Ok(())
     }
 }
@@ -236,7 +246,10 @@ where
     D::State: Send,
     D::Action: Send,
 {
-    const REPORTS_INFOS: bool = true;
+    #[inline]
+    fn reports_infos(&self, _: &D) -> bool {
+        true
+    }
 
     fn layout(&self) -> RowLayout {
         self.layout
@@ -520,7 +533,7 @@ where
     }
 
     fn reports_infos(&self) -> bool {
-        S::REPORTS_INFOS
+        self.stepping.reports_infos(&self.domain)
     }
 
     fn episode_bytes(&self) -> usize {

@@ -6,7 +6,9 @@
 
 use rl_spaces::{FlatScalar, FlattenSpace};
 
-use crate::{BatchStep, DeterministicTransitions, Domain, KernelScratch, Mode, NumpyGenerator};
+use crate::{
+    BatchStep, DeterministicTransitions, Domain, Info, KernelScratch, Mode, NumpyGenerator,
+};
 
 /// The number of states a block kernel steps together: its lanes. A block's arrays fit the
 /// processor's first-level cache with room to spare.
@@ -154,6 +156,18 @@ pub trait BlockStep:
 
     /// The state of lane `lane` (below [`BLOCK`]).
     fn store(&self, lanes: &Self::Lanes, lane: usize) -> Self::State;
+
+    /// [`BatchStep::writes_infos`] of this kernel: `false` by default.
+    #[inline]
+    fn writes_infos(&self) -> bool {
+        false
+    }
+
+    /// [`BatchStep::write_infos`] of this kernel: the default writes nothing.
+    #[inline]
+    fn write_infos(&self, states: &[Self::State], actions: &[Self::Action], infos: &mut [Info]) {
+        let _ = (states, actions, infos);
+    }
 }
 
 /// A block kernel's lanes and their results: its scratch space ([`KernelScratch`]).
@@ -215,6 +229,16 @@ impl<K: BlockStep> BatchStep for K {
             observations,
         );
         batch.step(self, Some(scratch));
+    }
+
+    #[inline]
+    fn writes_infos(&self) -> bool {
+        BlockStep::writes_infos(self)
+    }
+
+    #[inline]
+    fn write_infos(&self, states: &[K::State], actions: &[K::Action], infos: &mut [Info]) {
+        BlockStep::write_infos(self, states, actions, infos);
     }
 }
 

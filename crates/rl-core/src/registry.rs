@@ -1018,8 +1018,8 @@ where
     /// kernel ([`BatchStep`]), so that vectors built by id (rl-wrappers' `make_vector`) run it
     /// ([`RegisteredDomain::batch_states`]) rather than the domain's step state by state
     /// ([`SteppedStates`], what every registration gets without this). The kernel gives, bit
-    /// for bit, what the step gives; a kernel reports no infos, so a domain whose step reports
-    /// some is registered without it. The checker by id ([`RegisteredDomain::check`], `rl
+    /// for bit, what the step gives, infos included (a kernel writes them with
+    /// [`BatchStep::write_infos`]). The checker by id ([`RegisteredDomain::check`], `rl
     /// check`) verifies both ([`check_batch_step`]).
     pub fn with_kernel(mut self) -> Self
     where

@@ -326,6 +326,10 @@ enum KernelBug {
     /// The fourth state's generator draws a number the step does not draw (the results of
     /// the step itself are right; the next ones would not be in a stochastic domain).
     ExtraDraw,
+    /// The kernel writes no infos (`writes_infos` false) though the step reports some.
+    NoInfos,
+    /// The fourth state's info is off by one.
+    WrongInfo,
 }
 
 impl Drift {
@@ -411,10 +415,26 @@ impl rl_core::BatchStep for Drift {
             observations[i] = T::from_f64(next);
         }
     }
+
+    fn writes_infos(&self) -> bool {
+        self.with_info && self.kernel_bug != KernelBug::NoInfos
+    }
+
+    fn write_infos(&self, states: &[f64], _: &[i64], infos: &mut [rl_core::Info]) {
+        for (i, (state, info)) in states.iter().zip(infos).enumerate() {
+            let wrong = if self.kernel_bug == KernelBug::WrongInfo && i == 3 {
+                1.0
+            } else {
+                0.0
+            };
+            *info = rl_core::Info::new();
+            info.insert("distance", state.abs() + wrong);
+        }
+    }
 }
 
 #[test]
-fn a_kernel_is_checked_against_the_step_and_for_infos_it_would_drop() {
+fn a_kernel_is_checked_against_the_step_infos_included() {
     let config = CheckConfig::default();
     let good = rl_core::check_batch_step(&Drift::new(false, KernelBug::None), &config);
     assert!(good.is_ok(), "{good}");
@@ -449,12 +469,21 @@ fn a_kernel_is_checked_against_the_step_and_for_infos_it_would_drop() {
     assert!(none.is_ok() && none.passed.is_empty(), "{none}");
     assert_eq!(none.advisories().count(), 1, "{none}");
 
+    // A kernel that writes the step's infos passes; one that writes none, or other ones, fails.
     let infos = rl_core::check_batch_step(&Drift::new(true, KernelBug::None), &config);
+    assert!(infos.is_ok(), "{infos}");
+    let dropped = rl_core::check_batch_step(&Drift::new(true, KernelBug::NoInfos), &config);
     assert_eq!(
-        failed_checks(&infos),
+        failed_checks(&dropped),
         ["the batch kernel steps as the domain's step"]
     );
-    let message = infos.to_string();
+    let message = dropped.to_string();
     assert!(message.contains("reports infos (distance)"), "{message}");
+    assert!(message.contains("BatchStep::write_infos"), "{message}");
     assert!(message.contains("without with_kernel"), "{message}");
+    let wrong = rl_core::check_batch_step(&Drift::new(true, KernelBug::WrongInfo), &config);
+    let message = wrong.to_string();
+    assert!(!wrong.is_ok(), "{message}");
+    assert!(message.contains("state 3 of the batch: info"), "{message}");
+    assert!(message.contains("against the step's"), "{message}");
 }

@@ -67,3 +67,58 @@ fn a_domains_infos_reach_a_vector_built_by_id() {
         "{reported} infos, {finals} final infos"
     );
 }
+
+/// A kernel that writes its domain's infos (`BatchStep::write_infos`): its vector reports the
+/// infos the vector stepping the domain state by state reports, with both autoresets, final
+/// infos included, and the kernel check passes; the same walk without infos reports none.
+#[test]
+fn a_kernels_infos_reach_its_vector() {
+    use crate::common::Drift;
+    use rl_wrappers::vector::{KernelVector, SteppedVector};
+
+    let drift = Drift::new(12, 0.2).reporting_velocity();
+    let report = rl_core::check_batch_step(&drift, &rl_core::CheckConfig::default());
+    assert!(report.is_ok(), "{report}");
+    let count = NonZeroUsize::new(5).expect("non-zero");
+    for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+        let options = VectorOptions::new().with_autoreset(autoreset);
+        let mut kernel =
+            KernelVector::<_, f32>::from_kernel(drift.clone(), count, 3, options).expect("valid");
+        let mut stepped =
+            SteppedVector::<_, f32>::from_kernel(drift.clone(), count, 3, options).expect("valid");
+        assert!(kernel.reports_infos() && stepped.reports_infos());
+        kernel.reset(Mode::Training).expect("reset");
+        stepped.reset(Mode::Training).expect("reset");
+        let (mut reported, mut finals) = (0, 0);
+        for t in 0..60 {
+            let actions: Vec<i64> = (0..5).map(|i| (t + i) % 3).collect();
+            kernel.step(&actions).expect("a step");
+            stepped.step(&actions).expect("a step");
+            assert_eq!(kernel.infos(), stepped.infos(), "{autoreset:?} step {t}");
+            assert_eq!(
+                kernel.final_infos(),
+                stepped.final_infos(),
+                "{autoreset:?} step {t}"
+            );
+            assert_eq!(kernel.observations(), stepped.observations());
+            reported += kernel
+                .infos()
+                .iter()
+                .filter(|info| info.get("velocity").is_some())
+                .count();
+            finals += kernel
+                .final_infos()
+                .iter()
+                .filter(|info| !info.is_empty())
+                .count();
+        }
+        assert!(reported > 200, "{autoreset:?}: {reported} infos");
+        if autoreset == Autoreset::SameStep {
+            assert!(finals > 0, "some episode ended");
+        }
+    }
+    let quiet =
+        KernelVector::<_, f32>::from_kernel(Drift::new(12, 0.2), count, 3, VectorOptions::new())
+            .expect("valid");
+    assert!(!quiet.reports_infos());
+}

@@ -6,7 +6,7 @@
 use rand::{Rng, RngExt};
 use rl_core::NumpyGenerator;
 use rl_core::corridor::Corridor;
-use rl_core::{BatchStep, Domain, Mode, TransitionOutcome, Value};
+use rl_core::{BatchStep, Domain, Info, Mode, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete, FlatScalar};
 use serde::Deserialize;
 
@@ -140,6 +140,9 @@ pub(crate) struct Drift {
     noise: f64,
     actions: Discrete,
     observations: ArrayBox<f32, 2>,
+    /// Each step reports the velocity reached as `info["velocity"]`, which the kernel writes
+    /// too ([`BatchStep::write_infos`]).
+    reports_velocity: bool,
 }
 
 /// The state of a [`Drift`]: position and velocity.
@@ -152,6 +155,15 @@ impl Drift {
             noise,
             actions: Discrete::new(3).expect("valid"),
             observations: ArrayBox::new([-3.0, -2.0], [3.0, 2.0]).expect("valid"),
+            reports_velocity: false,
+        }
+    }
+
+    /// The same walk, each step reporting the velocity reached as `info["velocity"]`.
+    pub(crate) fn reporting_velocity(self) -> Self {
+        Drift {
+            reports_velocity: true,
+            ..self
         }
     }
 
@@ -206,7 +218,11 @@ impl Domain for Drift {
         rng: &mut R,
     ) -> TransitionOutcome<DriftState> {
         let (next, reward, terminated) = self.transition(*state, *action, mode, rng);
-        TransitionOutcome::new(next, Value::from_reward(reward), terminated)
+        let mut outcome = TransitionOutcome::new(next, Value::from_reward(reward), terminated);
+        if self.reports_velocity {
+            outcome.info.insert_static("velocity", next[1]);
+        }
+        outcome
     }
 
     fn observe(&self, state: &DriftState) -> [f32; 2] {
@@ -251,6 +267,17 @@ impl BatchStep for Drift {
             for (o, v) in row.iter_mut().zip(self.observe(&next)) {
                 *o = T::from_f64(f64::from(v));
             }
+        }
+    }
+
+    fn writes_infos(&self) -> bool {
+        self.reports_velocity
+    }
+
+    fn write_infos(&self, states: &[DriftState], _: &[i64], infos: &mut [Info]) {
+        for (state, info) in states.iter().zip(infos) {
+            *info = Info::new();
+            info.insert_static("velocity", state[1]);
         }
     }
 }
