@@ -821,8 +821,9 @@ const KERNEL_BATCH: usize = 8;
 /// with generators seeded alike, and leave each generator where the step leaves its own (the
 /// same numbers drawn), and the infos the step reports: those the kernel writes
 /// ([`BatchStep::write_infos`]) must equal them. A kernel that writes no infos
-/// ([`BatchStep::writes_infos`] false) beside a step that reports some fails, since a vector
-/// built by id would drop them. The registry's checker runs it for every registration that
+/// ([`BatchStep::writes_infos`] false) beside a step or a reset
+/// ([`Domain::reset_info`]) that reports some fails, since a vector built by id would drop
+/// them. The registry's checker runs it for every registration that
 /// declares a kernel.
 ///
 /// A walk whose kernel gives what its step gives passes; the same walk with a kernel that
@@ -888,6 +889,26 @@ where
         };
         let (mut states, mut rngs): (Vec<D::State>, Vec<NumpyGenerator>) =
             (0..KERNEL_BATCH).map(|i| fresh(i, 0)).unzip();
+        // A vector stepping a kernel passes its domain's reset infos on only where the kernel
+        // writes infos (`writes_infos`: the vector then looks at infos at all).
+        if !domain.writes_infos()
+            && let Some(info) = states
+                .iter()
+                .map(|state| domain.reset_info(state))
+                .find(|info| !info.is_empty())
+        {
+            let keys: Vec<&str> = info.iter().map(|(key, _)| key).collect();
+            report.fail(
+                KERNEL,
+                format!(
+                    "the domain's resets report infos ({}), which vectors stepping its kernel \
+                     drop while its writes_infos is false (return true from \
+                     BatchStep::writes_infos, writing the step's infos in write_infos)",
+                    keys.join(", ")
+                ),
+            );
+            return;
+        }
         // The step's own generators, which must draw what the kernel's draw.
         let mut step_rngs = rngs.clone();
         let mut action_rng = NumpyGenerator::seed_from_u64(config.seed ^ 0xb47c);

@@ -330,6 +330,9 @@ enum KernelBug {
     NoInfos,
     /// The fourth state's info is off by one.
     WrongInfo,
+    /// Not the kernel's: the domain's resets report an info, which the kernel (writing none)
+    /// would have vectors drop.
+    ResetInfos,
 }
 
 impl Drift {
@@ -388,6 +391,14 @@ impl Domain for Drift {
 
     fn is_terminal(&self, s: &f64) -> bool {
         s.abs() >= 1.0
+    }
+
+    fn reset_info(&self, state: &f64) -> rl_core::Info {
+        let mut info = rl_core::Info::new();
+        if self.kernel_bug == KernelBug::ResetInfos {
+            info.insert("start", *state);
+        }
+        info
     }
 }
 
@@ -486,4 +497,8 @@ fn a_kernel_is_checked_against_the_step_infos_included() {
     assert!(!wrong.is_ok(), "{message}");
     assert!(message.contains("state 3 of the batch: info"), "{message}");
     assert!(message.contains("against the step's"), "{message}");
+    let resets = rl_core::check_batch_step(&Drift::new(false, KernelBug::ResetInfos), &config);
+    let message = resets.to_string();
+    assert!(!resets.is_ok(), "{message}");
+    assert!(message.contains("resets report infos (start)"), "{message}");
 }
