@@ -7,7 +7,8 @@
 //! structure-of-arrays kernel, `KernelVector`) and `typed` (the same domain stepped state by
 //! state, `SteppedVector`), and for CartPole `plain` (a plain-loop kernel, no blocks) and
 //! `copies` (`EnvironmentVector` of `Simulator`s);
-//! for FrozenLake-v1 and Taxi-v4, `by_id` (`make_vector::<i64, f32>`, their `prob` infos).
+//! for FrozenLake-v1 and Taxi-v4, `by_id` (`make_vector::<i64, f32>`, their `prob` infos; flat
+//! rows: the observation one-hot) and `by_id_batched` (the same with batched rows: the index).
 //!
 //! ```text
 //! cargo build --release -p rl-benches --bin vector_rounds
@@ -30,7 +31,7 @@ use rl_benches::workloads::{
     torque_elements, torque_rows,
 };
 use rl_core::{Mode, Simulator};
-use rl_spaces::AnyElement;
+use rl_spaces::{AnyElement, RowLayout};
 use rl_wrappers::vector::{EnvironmentVector, VectorOptions, make_vector};
 
 /// CartPole with a plain-loop kernel: each state stepped by `cartpole_step` in a loop over the
@@ -186,14 +187,22 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), Box<dyn std::err
             copies.reset(Mode::Training)?;
             run_vector(&mut copies, &mut discrete_rows(2, ENVS), rounds)?;
         }
-        ("frozenlake" | "taxi", "by_id") => {
+        ("frozenlake" | "taxi", "by_id" | "by_id_batched") => {
             rl_domains::register_builtins();
             let (id, actions) = if domain == "frozenlake" {
                 ("FrozenLake-v1", 4)
             } else {
                 ("Taxi-v4", 6)
             };
-            let mut vector = make_vector::<i64, f32>(id, None, count, ENVIRONMENT_SEED, one)?;
+            // Flat rows are the observation one-hot (Taxi's 500 entries a row); batched rows
+            // its index, as the Python package lays them out.
+            let options = if vector == "by_id" {
+                one
+            } else {
+                one.with_layout(RowLayout::Batched)
+            };
+            let mut vector =
+                make_vector::<i64, f32>(id, None, count, ENVIRONMENT_SEED, options)?;
             vector.reset(Mode::Training)?;
             run_vector(&mut vector, &mut discrete_rows(actions, ENVS), rounds)?;
         }
@@ -215,7 +224,7 @@ fn main() -> ExitCode {
     let usage = "usage: vector_rounds pendulum|acrobot typed|by_id|raw ROUNDS, or \
                  vector_rounds cartpole|mountaincar kernel|typed ROUNDS, or \
                  vector_rounds cartpole plain|copies ROUNDS, or \
-                 vector_rounds frozenlake|taxi by_id ROUNDS";
+                 vector_rounds frozenlake|taxi by_id|by_id_batched ROUNDS";
     let [domain, vector, rounds] = args.as_slice() else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
