@@ -201,8 +201,7 @@ fn run(domain: &str, vector: &str, rounds: usize) -> Result<(), Box<dyn std::err
             } else {
                 one.with_layout(RowLayout::Batched)
             };
-            let mut vector =
-                make_vector::<i64, f32>(id, None, count, ENVIRONMENT_SEED, options)?;
+            let mut vector = make_vector::<i64, f32>(id, None, count, ENVIRONMENT_SEED, options)?;
             vector.reset(Mode::Training)?;
             run_vector(&mut vector, &mut discrete_rows(actions, ENVS), rounds)?;
         }

@@ -394,17 +394,17 @@ impl InfoValue {
         }
     }
 
-    /// The value as an integer, if it is one.
+    /// The value as an integer, if it is one (a JSON integer within `i64` too).
     pub fn as_i64(&self) -> Option<i64> {
-        match self {
+        match &*self.normal() {
             InfoValue::Int(integer) => Some(*integer),
             _ => None,
         }
     }
 
-    /// The value as a boolean, if it is one.
+    /// The value as a boolean, if it is one (a JSON boolean too).
     pub fn as_bool(&self) -> Option<bool> {
-        match self {
+        match &*self.normal() {
             InfoValue::Bool(flag) => Some(*flag),
             _ => None,
         }
@@ -636,6 +636,11 @@ mod tests {
         assert_eq!(InfoValue::from(json!(0.5)), InfoValue::Float(0.5));
         assert_eq!(InfoValue::Json(json!(7)), InfoValue::Int(7));
         assert_eq!(InfoValue::Int(7), json!(7));
+        // The accessors read a value however it was made.
+        assert_eq!(InfoValue::Json(json!(7)).as_i64(), Some(7));
+        assert_eq!(InfoValue::Json(json!(true)).as_bool(), Some(true));
+        assert_eq!(InfoValue::Int(7).as_f64(), Some(7.0));
+        assert_eq!(InfoValue::Float(7.0).as_i64(), None);
         // An integer and a float differ (JSON's 1 and 1.0; NumPy's int64 and float64 columns).
         assert_ne!(InfoValue::Int(1), InfoValue::Float(1.0));
         assert_ne!(InfoValue::Float(1.0), json!(1));

@@ -836,15 +836,15 @@ impl ColumnValues {
     /// A column of `len` zeros of the kind of `value`, or `None` for a value that no column
     /// holds (neither a boolean nor a number).
     fn zeros_for(value: &InfoValue, len: usize) -> Option<ColumnValues> {
-        match value {
-            InfoValue::Bool(_) => Some(ColumnValues::Bool(vec![false; len])),
-            InfoValue::Int(_) => Some(ColumnValues::Int(vec![0; len])),
+        if value.as_bool().is_some() {
+            Some(ColumnValues::Bool(vec![false; len]))
+        } else if value.as_i64().is_some() {
+            Some(ColumnValues::Int(vec![0; len]))
+        } else if value.as_f64().is_some() {
             // An integer beyond `i64` too, as NumPy makes a float64 column of it.
-            InfoValue::Float(_) => Some(ColumnValues::Float(vec![0.0; len])),
-            InfoValue::Json(value) if value.is_number() => {
-                Some(ColumnValues::Float(vec![0.0; len]))
-            }
-            InfoValue::Json(_) => None,
+            Some(ColumnValues::Float(vec![0.0; len]))
+        } else {
+            None
         }
     }
 
@@ -853,27 +853,27 @@ impl ColumnValues {
     /// that is not finite or beyond the integers, anything else), which leaves the key to
     /// Gymnasium's own `_add_info`.
     fn put(&mut self, index: usize, value: &InfoValue) -> bool {
-        match (&mut *self, value) {
-            (ColumnValues::Bool(values), InfoValue::Bool(flag)) => values[index] = *flag,
-            (ColumnValues::Int(values), InfoValue::Int(integer)) => values[index] = *integer,
-            (ColumnValues::Int(values), InfoValue::Float(_) | InfoValue::Json(_)) => {
-                // 2^63 as a float: the first float beyond the integers.
-                const LIMIT: f64 = 9_223_372_036_854_775_808.0;
-                match value.as_f64().map(f64::trunc) {
-                    Some(float) if float.is_finite() && float.abs() < LIMIT => {
-                        values[index] = float as i64;
+        // A boolean goes only into a boolean column, and a boolean column takes nothing else.
+        match (&mut *self, value.as_bool()) {
+            (ColumnValues::Bool(values), Some(flag)) => values[index] = flag,
+            (ColumnValues::Bool(_), None) | (_, Some(_)) => return false,
+            (ColumnValues::Int(values), None) => match value.as_i64() {
+                Some(integer) => values[index] = integer,
+                None => {
+                    // 2^63 as a float: the first float beyond the integers.
+                    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+                    match value.as_f64().map(f64::trunc) {
+                        Some(float) if float.is_finite() && float.abs() < LIMIT => {
+                            values[index] = float as i64;
+                        }
+                        _ => return false,
                     }
-                    _ => return false,
                 }
-            }
-            (
-                ColumnValues::Float(values),
-                InfoValue::Float(_) | InfoValue::Int(_) | InfoValue::Json(_),
-            ) => match value.as_f64() {
+            },
+            (ColumnValues::Float(values), None) => match value.as_f64() {
                 Some(float) => values[index] = float,
                 None => return false,
             },
-            _ => return false,
         }
         true
     }
