@@ -210,11 +210,12 @@ fn mujoco_or_skip() -> Option<&'static rl_mujoco::library::Library> {
     }
 }
 
-/// Infos of several entries under string literals (MuJoCo's reward terms and positions), one
-/// per step, each replacing the last: once a few infos were dropped, their lists are reused
-/// and a step's info allocates nothing, however many entries it has (issue 44: a second
-/// scalar entry used to allocate a map at every step); a key is never copied, and one made at
-/// run time (a `String`) is the one allocation it costs. Returns the failures.
+/// Infos of several entries under string literals (MuJoCo's reward terms and positions, and a
+/// list of two floats as Humanoid's tendons), one per step, each replacing the last: once a
+/// few infos were dropped, their lists are reused and a step's info allocates nothing, however
+/// many entries it has (issue 44: a second scalar entry used to allocate a map at every step,
+/// a list of floats its JSON array); a key is never copied, and one made at run time (a
+/// `String`) is the one allocation it costs. Returns the failures.
 fn info_failures() -> Vec<String> {
     let keys = [
         "x_position",
@@ -233,7 +234,9 @@ fn info_failures() -> Vec<String> {
         for (i, key) in keys.iter().take(entries).enumerate() {
             info.insert(*key, (step * i) as f64);
         }
-        assert_eq!(info.len(), entries + 1);
+        let tendons = [step as f64, 0.5];
+        info.insert("tendon_length", &tendons[..]);
+        assert_eq!(info.len(), entries + 2);
         std::hint::black_box(info)
     };
     let mut failures = Vec::new();
@@ -253,7 +256,8 @@ fn info_failures() -> Vec<String> {
         drop(last);
         let allocated = allocations() - before;
         println!(
-            "infos of {entries} literal keys and an inline one: {allocated} allocations in 1000"
+            "infos of {entries} literal keys, a list of two floats and an inline one: \
+             {allocated} allocations in 1000"
         );
         if allocated != 0 {
             failures.push(format!(
@@ -356,11 +360,11 @@ fn main() {
                 );
             }
             // MuJoCo's ids: their actions are arrays, their infos several float entries
-            // (Humanoid's also two arrays, which allocate their own memory: left out). Fewer
-            // environments, for the test profile's time.
+            // (Humanoid's also two lists of two floats, the tendons). Fewer environments, for
+            // the test profile's time.
             if mujoco {
                 let envs = envs.min(8);
-                for id in ["Hopper-v5", "InvertedDoublePendulum-v5"] {
+                for id in ["Hopper-v5", "InvertedDoublePendulum-v5", "Humanoid-v5"] {
                     check(
                         &format!("{id} by id, {envs} envs, {threads} threads, {autoreset:?}"),
                         allocations_by_id_with_box_actions(id, envs, options),

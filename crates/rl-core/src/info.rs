@@ -36,8 +36,8 @@ use serde_json::Value as JsonValue;
 /// ```
 #[derive(Clone, Default)]
 pub struct Info {
-    /// One entry with a static key and a scalar value (a boolean or a number, never
-    /// [`InfoValue::Json`]), kept inline; its key is never also in `entries`. The value is a
+    /// One entry with a static key and a scalar value (a boolean or a number, never a list
+    /// or JSON), kept inline; its key is never also in `entries`. The value is a
     /// `ManuallyDrop` because it never owns memory (only scalars go here): dropping an info
     /// then costs nothing for it, where a field with drop glue makes every drop of every
     /// step's info a call into it (9% of a single CartPole step, measured with perf).
@@ -124,7 +124,10 @@ fn position(entries: &Entries, key: &str) -> Result<usize, usize> {
 /// Whether `value` holds no heap data (so that it may live inline).
 #[inline]
 fn is_scalar(value: &InfoValue) -> bool {
-    !matches!(value, InfoValue::Json(_))
+    matches!(
+        value,
+        InfoValue::Bool(_) | InfoValue::Int(_) | InfoValue::Float(_)
+    )
 }
 
 impl Info {
@@ -340,15 +343,15 @@ impl<'de> Deserialize<'de> for Info {
     }
 }
 
-/// One value of an [`Info`]: a boolean, an integer or a float as it is, anything else (null,
-/// text, arrays, objects, integers beyond `i64`) as JSON.
+/// One value of an [`Info`]: a boolean, an integer, a float or a list of floats as it is,
+/// anything else (null, text, other arrays, objects, integers beyond `i64`) as JSON.
 ///
-/// Made with `From` from Rust's numbers and booleans, strings, vectors and JSON values; a JSON
-/// boolean or number that fits one of the first three kinds becomes that kind, so that a value
-/// is the same whichever way it was made. Equal values compare equal whichever variant holds
-/// them; a float equals only a float (as JSON's `1` and `1.0` differ, and Python's `int` and
-/// `float` columns), and not-a-number equals not-a-number (a trajectory replayed is equal to
-/// itself).
+/// Made with `From` from Rust's numbers and booleans, float slices and vectors, strings and JSON
+/// values; a JSON boolean, number or array of floats that fits one of the typed kinds becomes
+/// that kind, so that a value is the same whichever way it was made. Equal values compare equal
+/// whichever variant holds them; a float equals only a float (as JSON's `1` and `1.0` differ,
+/// and Python's `int` and `float` columns), and not-a-number equals not-a-number (a trajectory
+/// replayed is equal to itself).
 ///
 /// ```
 /// use rl_core::InfoValue;
@@ -358,6 +361,7 @@ impl<'de> Deserialize<'de> for Info {
 /// assert_eq!(InfoValue::from(json!(3)), InfoValue::Int(3));
 /// assert_eq!(InfoValue::from("left").to_json(), json!("left"));
 /// assert_ne!(InfoValue::from(1), InfoValue::from(1.0));
+/// assert_eq!(InfoValue::from(&[0.5, 1.5][..]).as_floats(), Some(&[0.5, 1.5][..]));
 /// ```
 #[derive(Clone, Debug)]
 pub enum InfoValue {
@@ -368,8 +372,37 @@ pub enum InfoValue {
     /// A float (kept as it is, not-a-number and infinities included; JSON writes those as
     /// `null`).
     Float(f64),
+    /// A list of floats (as [`Float`](Self::Float) each): up to [`Floats::INLINE`] kept in the
+    /// value itself, no allocation.
+    Floats(Floats),
     /// Anything else, as JSON.
     Json(JsonValue),
+}
+
+/// The floats of an [`InfoValue::Floats`]: up to [`INLINE`](Self::INLINE) of them kept in
+/// place, more on the heap. Read as a slice (`Deref<Target = [f64]>`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Floats(smallvec::SmallVec<[f64; Floats::INLINE]>);
+
+impl Floats {
+    /// How many floats a list keeps without allocating (MuJoCo's humanoids report two tendon
+    /// lengths; a position in space is three).
+    pub const INLINE: usize = 3;
+}
+
+impl std::ops::Deref for Floats {
+    type Target = [f64];
+
+    fn deref(&self) -> &[f64] {
+        &self.0
+    }
+}
+
+impl From<&[f64]> for Floats {
+    #[inline]
+    fn from(values: &[f64]) -> Self {
+        Floats(smallvec::SmallVec::from_slice(values))
+    }
 }
 
 impl InfoValue {
@@ -379,7 +412,18 @@ impl InfoValue {
             InfoValue::Bool(flag) => JsonValue::Bool(*flag),
             InfoValue::Int(integer) => JsonValue::from(*integer),
             InfoValue::Float(float) => JsonValue::from(*float),
+            InfoValue::Floats(floats) => floats.iter().copied().map(JsonValue::from).collect(),
             InfoValue::Json(value) => value.clone(),
+        }
+    }
+
+    /// The value as a list of floats, if it is one (a JSON array of floats too, which is
+    /// then converted: an allocation).
+    pub fn as_floats(&self) -> Option<Cow<'_, [f64]>> {
+        match self.normal() {
+            Cow::Borrowed(InfoValue::Floats(floats)) => Some(Cow::Borrowed(&**floats)),
+            Cow::Owned(InfoValue::Floats(floats)) => Some(Cow::Owned(floats.to_vec())),
+            _ => None,
         }
     }
 
@@ -390,7 +434,7 @@ impl InfoValue {
             InfoValue::Float(float) => Some(*float),
             InfoValue::Int(integer) => Some(*integer as f64),
             InfoValue::Json(value) => value.as_f64(),
-            InfoValue::Bool(_) => None,
+            InfoValue::Bool(_) | InfoValue::Floats(_) => None,
         }
     }
 
@@ -423,7 +467,8 @@ impl InfoValue {
     }
 }
 
-/// The boolean, integer or float a JSON value is, if it is one of them.
+/// The boolean, integer, float or list of floats a JSON value is, if it is one of them (a list
+/// of floats allocates where longer than [`Floats::INLINE`]).
 fn scalar_of(value: &JsonValue) -> Option<InfoValue> {
     match value {
         JsonValue::Bool(flag) => Some(InfoValue::Bool(*flag)),
@@ -436,8 +481,23 @@ fn scalar_of(value: &JsonValue) -> Option<InfoValue> {
                 None
             }
         }
+        JsonValue::Array(items)
+            if !items.is_empty()
+                && items
+                    .iter()
+                    .all(|item| item.as_number().is_some_and(serde_json::Number::is_f64)) =>
+        {
+            Some(InfoValue::Floats(Floats(
+                items.iter().filter_map(JsonValue::as_f64).collect(),
+            )))
+        }
         _ => None,
     }
+}
+
+/// Whether two floats are the same value (not-a-number equal to itself).
+fn same_float(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
 }
 
 impl PartialEq for InfoValue {
@@ -445,7 +505,10 @@ impl PartialEq for InfoValue {
         match (&*self.normal(), &*other.normal()) {
             (InfoValue::Bool(a), InfoValue::Bool(b)) => a == b,
             (InfoValue::Int(a), InfoValue::Int(b)) => a == b,
-            (InfoValue::Float(a), InfoValue::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (InfoValue::Float(a), InfoValue::Float(b)) => same_float(*a, *b),
+            (InfoValue::Floats(a), InfoValue::Floats(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(a, b)| same_float(*a, *b))
+            }
             (InfoValue::Json(a), InfoValue::Json(b)) => a == b,
             _ => false,
         }
@@ -480,6 +543,11 @@ impl Serialize for InfoValue {
             InfoValue::Int(integer) => serializer.serialize_i64(*integer),
             InfoValue::Float(float) if float.is_finite() => serializer.serialize_f64(*float),
             InfoValue::Float(_) => serializer.serialize_unit(),
+            InfoValue::Floats(floats) => serializer.collect_seq(
+                floats
+                    .iter()
+                    .map(|float| float.is_finite().then_some(*float)),
+            ),
             InfoValue::Json(value) => value.serialize(serializer),
         }
     }
@@ -571,9 +639,31 @@ impl From<String> for InfoValue {
     }
 }
 
-impl<T: Into<JsonValue>> From<Vec<T>> for InfoValue {
-    /// A JSON array.
-    fn from(items: Vec<T>) -> Self {
+impl From<&[f64]> for InfoValue {
+    /// A list of floats (no allocation for up to [`Floats::INLINE`]).
+    #[inline]
+    fn from(floats: &[f64]) -> Self {
+        InfoValue::Floats(Floats::from(floats))
+    }
+}
+
+impl From<Vec<f64>> for InfoValue {
+    /// A list of floats.
+    fn from(floats: Vec<f64>) -> Self {
+        InfoValue::Floats(Floats(smallvec::SmallVec::from_vec(floats)))
+    }
+}
+
+impl From<Vec<&str>> for InfoValue {
+    /// A JSON array of strings.
+    fn from(items: Vec<&str>) -> Self {
+        InfoValue::Json(JsonValue::from(items))
+    }
+}
+
+impl From<Vec<String>> for InfoValue {
+    /// A JSON array of strings.
+    fn from(items: Vec<String>) -> Self {
         InfoValue::Json(JsonValue::from(items))
     }
 }
@@ -653,6 +743,29 @@ mod tests {
         assert_eq!(nan, InfoValue::Float(f64::NAN));
         assert_eq!(nan.to_json(), json!(null));
         assert_eq!(serde_json::to_string(&nan).expect("json"), "null");
+        // Lists of floats are typed, JSON's too; other arrays stay JSON.
+        assert_eq!(
+            InfoValue::from(json!([0.5, 1.5])),
+            InfoValue::from(vec![0.5, 1.5])
+        );
+        assert_eq!(
+            InfoValue::from(json!([0.5, 1.5])).as_floats().as_deref(),
+            Some(&[0.5, 1.5][..])
+        );
+        assert!(matches!(InfoValue::from(json!([1, 2])), InfoValue::Json(_)));
+        assert_ne!(
+            InfoValue::from(json!([1, 2])),
+            InfoValue::from(vec![1.0, 2.0])
+        );
+        let long: Vec<f64> = (0..9).map(f64::from).collect();
+        assert_eq!(
+            InfoValue::from(&long[..]).as_floats().as_deref(),
+            Some(&long[..])
+        );
+        assert_eq!(
+            serde_json::to_string(&InfoValue::from(&[0.5, f64::NAN][..])).expect("json"),
+            "[0.5,null]"
+        );
         // Text, arrays and objects are JSON; round trips through JSON keep every kind.
         let mut info = Info::new();
         info.insert("name", "hopper");

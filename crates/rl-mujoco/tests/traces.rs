@@ -108,7 +108,7 @@ fn action(space: &BoxSpace<f32>, t: usize) -> ArrayD<f32> {
 /// An info value's floats: a number, or a list of numbers (the humanoids' tendons).
 fn info_floats(value: &InfoValue) -> Vec<f64> {
     match value {
-        InfoValue::Json(array) => floats(array),
+        InfoValue::Floats(list) => list.to_vec(),
         _ => vec![value.as_f64().expect("a number")],
     }
 }
@@ -186,7 +186,7 @@ fn check_run<T: Task>(id: &str, domain: &MujocoDomain<T>, steps: usize, run: &Js
                 .iter()
                 .map(|(key, value)| {
                     let value = match value {
-                        InfoValue::Json(array) => array.clone(),
+                        InfoValue::Floats(_) => value.to_json(),
                         _ => Json::from(value.as_f64().expect("a number")),
                     };
                     (key.to_owned(), value)

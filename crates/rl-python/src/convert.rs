@@ -342,8 +342,8 @@ pub(crate) fn json_to_python<'py>(
     })
 }
 
-/// One info value as a Python value: `bool`, `int` or `float`, or, for the rest, what
-/// [`json_to_python`] makes.
+/// One info value as a Python value: `bool`, `int`, `float` or a `list` of floats, or, for the
+/// rest, what [`json_to_python`] makes.
 pub(crate) fn info_value_to_python<'py>(
     py: Python<'py>,
     value: &rl_core::InfoValue,
@@ -354,6 +354,7 @@ pub(crate) fn info_value_to_python<'py>(
         InfoValue::Bool(flag) => flag.into_bound_py_any(py),
         InfoValue::Int(integer) => integer.into_bound_py_any(py),
         InfoValue::Float(float) => float.into_bound_py_any(py),
+        InfoValue::Floats(floats) => Ok(PyList::new(py, floats.iter())?.into_any()),
         InfoValue::Json(value) => json_to_python(py, value),
     }
 }

@@ -79,10 +79,11 @@ impl HumanoidParts {
     }
 }
 
-/// The tendons' lengths and velocities as info lists.
+/// The tendons' lengths and velocities as info lists (two floats each: kept in the info's
+/// values, no allocation).
 pub(crate) fn insert_tendons(info: &mut Info, data: &Data) {
-    info.insert("tendon_length", data.ten_length().to_vec());
-    info.insert("tendon_velocity", data.ten_velocity().to_vec());
+    info.insert("tendon_length", data.ten_length());
+    info.insert("tendon_velocity", data.ten_velocity());
 }
 
 /// Humanoid-v5's keyword arguments (Gymnasium's defaults) and time limit.
