@@ -361,7 +361,7 @@ impl<'de> Deserialize<'de> for Info {
 /// assert_eq!(InfoValue::from(json!(3)), InfoValue::Int(3));
 /// assert_eq!(InfoValue::from("left").to_json(), json!("left"));
 /// assert_ne!(InfoValue::from(1), InfoValue::from(1.0));
-/// assert_eq!(InfoValue::from(&[0.5, 1.5][..]).as_floats(), Some(&[0.5, 1.5][..]));
+/// assert_eq!(InfoValue::from(&[0.5, 1.5][..]).as_floats().as_deref(), Some(&[0.5, 1.5][..]));
 /// ```
 #[derive(Clone, Debug)]
 pub enum InfoValue {
