@@ -372,9 +372,9 @@ pub enum InfoValue {
     /// A float (kept as it is, not-a-number and infinities included; JSON writes those as
     /// `null`).
     Float(f64),
-    /// A list of floats (as [`Float`](Self::Float) each): up to [`Floats::INLINE`] kept in the
+    /// A list of floats (as [`Float`](Self::Float) each): up to [`InfoFloats::INLINE`] kept in the
     /// value itself, no allocation.
-    Floats(Floats),
+    Floats(InfoFloats),
     /// Anything else, as JSON.
     Json(JsonValue),
 }
@@ -382,15 +382,15 @@ pub enum InfoValue {
 /// The floats of an [`InfoValue::Floats`]: up to [`INLINE`](Self::INLINE) of them kept in
 /// place, more on the heap. Read as a slice (`Deref<Target = [f64]>`).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Floats(smallvec::SmallVec<[f64; Floats::INLINE]>);
+pub struct InfoFloats(smallvec::SmallVec<[f64; InfoFloats::INLINE]>);
 
-impl Floats {
+impl InfoFloats {
     /// How many floats a list keeps without allocating (MuJoCo's humanoids report two tendon
     /// lengths; a position in space is three).
     pub const INLINE: usize = 3;
 }
 
-impl std::ops::Deref for Floats {
+impl std::ops::Deref for InfoFloats {
     type Target = [f64];
 
     fn deref(&self) -> &[f64] {
@@ -398,10 +398,10 @@ impl std::ops::Deref for Floats {
     }
 }
 
-impl From<&[f64]> for Floats {
+impl From<&[f64]> for InfoFloats {
     #[inline]
     fn from(values: &[f64]) -> Self {
-        Floats(smallvec::SmallVec::from_slice(values))
+        InfoFloats(smallvec::SmallVec::from_slice(values))
     }
 }
 
@@ -468,7 +468,7 @@ impl InfoValue {
 }
 
 /// The boolean, integer, float or list of floats a JSON value is, if it is one of them (a list
-/// of floats allocates where longer than [`Floats::INLINE`]).
+/// of floats allocates where longer than [`InfoFloats::INLINE`]).
 fn scalar_of(value: &JsonValue) -> Option<InfoValue> {
     match value {
         JsonValue::Bool(flag) => Some(InfoValue::Bool(*flag)),
@@ -487,7 +487,7 @@ fn scalar_of(value: &JsonValue) -> Option<InfoValue> {
                     .iter()
                     .all(|item| item.as_number().is_some_and(serde_json::Number::is_f64)) =>
         {
-            Some(InfoValue::Floats(Floats(
+            Some(InfoValue::Floats(InfoFloats(
                 items.iter().filter_map(JsonValue::as_f64).collect(),
             )))
         }
@@ -640,17 +640,17 @@ impl From<String> for InfoValue {
 }
 
 impl From<&[f64]> for InfoValue {
-    /// A list of floats (no allocation for up to [`Floats::INLINE`]).
+    /// A list of floats (no allocation for up to [`InfoFloats::INLINE`]).
     #[inline]
     fn from(floats: &[f64]) -> Self {
-        InfoValue::Floats(Floats::from(floats))
+        InfoValue::Floats(InfoFloats::from(floats))
     }
 }
 
 impl From<Vec<f64>> for InfoValue {
     /// A list of floats.
     fn from(floats: Vec<f64>) -> Self {
-        InfoValue::Floats(Floats(smallvec::SmallVec::from_vec(floats)))
+        InfoValue::Floats(InfoFloats(smallvec::SmallVec::from_vec(floats)))
     }
 }
 

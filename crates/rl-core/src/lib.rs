@@ -111,7 +111,7 @@ pub use dynamic::{BoxedEnvironment, DynamicEnvironment};
 pub use environment::{Environment, RandomState};
 pub use error::{CoreError, ResetReason};
 pub use frame::{BoxedFrameEnvironment, Frame, FrameEnvironment, MAX_FRAME_SIDE, RenderFrame};
-pub use info::{Info, InfoValue};
+pub use info::{Info, InfoFloats, InfoValue};
 pub use invalid::InvalidExamples;
 pub use kernel::{BLOCK, BlockStep, LaneResults, check_block_kernel};
 pub use mode::Mode;
