@@ -440,16 +440,18 @@ impl InfoValue {
 
     /// The value as an integer, if it is one (a JSON integer within `i64` too).
     pub fn as_i64(&self) -> Option<i64> {
-        match &*self.normal() {
+        match self {
             InfoValue::Int(integer) => Some(*integer),
+            InfoValue::Json(value) => value.as_i64(),
             _ => None,
         }
     }
 
     /// The value as a boolean, if it is one (a JSON boolean too).
     pub fn as_bool(&self) -> Option<bool> {
-        match &*self.normal() {
+        match self {
             InfoValue::Bool(flag) => Some(*flag),
+            InfoValue::Json(value) => value.as_bool(),
             _ => None,
         }
     }
