@@ -11,8 +11,8 @@ use serde_json::Value as JsonValue;
 /// Extra facts about a step or a reset, keyed by name (scikit-decide's `StrDict`, Gymnasium's
 /// `info`).
 ///
-/// Values are [`InfoValue`]s: booleans, integers and floats are kept as they are (no JSON is
-/// built on a step that reports numbers), anything else as JSON.
+/// Values are [`InfoValue`]s: booleans, integers, floats and lists of floats are kept as they
+/// are (no JSON is built on a step that reports numbers), anything else as JSON.
 ///
 /// An empty `Info` is free: creating, moving and dropping it never allocates, so domains that
 /// report nothing pay nothing on the step path. One entry with a `'static` key and a boolean or
@@ -456,8 +456,8 @@ impl InfoValue {
         }
     }
 
-    /// The same value with a JSON boolean or number that fits one of the other kinds in that
-    /// kind (what every `From` gives).
+    /// The same value with a JSON boolean, number or array of floats that fits one of the
+    /// other kinds in that kind (what every `From` gives).
     fn normal(&self) -> Cow<'_, InfoValue> {
         match self {
             InfoValue::Json(value) => match scalar_of(value) {
