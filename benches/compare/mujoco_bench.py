@@ -11,13 +11,18 @@ pays: its gain over EnvPool's own synchronous mode on this machine is what the m
 and rlrs's own asynchronous mode (`rlrs.make_pool`, the same `send`/`recv` loop, 2 worker
 threads, `batch_size = num_envs / 2`) beside rlrs's synchronous vector on 2 threads.
 `--async-only` prints just the asynchronous comparison (rlrs sync and async on 2 threads, and
-EnvPool's where it is importable).
+EnvPool's where it is importable). `--interleaved ROUNDS` prints just the thread comparison
+(rlrs's vector and EnvPool's on 1 and 2 threads), measured in alternation: every round runs
+each of the four vectors for `--seconds`, so that a change in the virtual machine's speed
+meets all four alike; the table gives the medians over the rounds and each ratio's median and
+range over the rounds (`--ids A,B` for other ids than the four).
 
 Run it where rlrs is built in release mode beside gymnasium and mujoco, e.g.:
 
     cd crates/rl-python && maturin develop --release --features extension-module,rlrs-module
     target/rl-python-venv/bin/python benches/compare/mujoco_bench.py [--seconds S] [--envs N]
-        [--no-envpool] [--no-async] [--async-only] [--profile ID]
+        [--no-envpool] [--no-async] [--async-only] [--interleaved ROUNDS [--ids IDS]]
+        [--profile ID]
 """
 
 from __future__ import annotations
@@ -156,6 +161,81 @@ def async_table(envs: int, seconds: float, with_envpool: bool) -> None:
         print(row, flush=True)
 
 
+def stepper(envs, actions, num_envs: int):
+    """A step function for `rate` over the vector `envs` (rlrs's or EnvPool's), cycling through
+    `actions` (batches of `num_envs` rows)."""
+    index = [0]
+
+    def step() -> int:
+        for _ in range(10):
+            envs.step(actions[index[0] % len(actions)])
+            index[0] += 1
+        return 10 * num_envs
+
+    return step
+
+
+def interleaved_table(
+    envs: int, rounds: int, seconds: float, with_envpool: bool, ids: tuple[str, ...] = IDS
+) -> None:
+    """rlrs's vector of `envs` environments on 1 and 2 threads, and EnvPool's synchronous one,
+    all made first, then run in turn for `seconds` each, `rounds` times, for each of `ids`."""
+    import statistics
+
+    names = ["rlrs 1", "rlrs 2"] + (["EnvPool 1", "EnvPool 2"] if with_envpool else [])
+    header = f"| id | rlrs x{envs} 1 thread | 2 threads | 2 threads / 1 (range) |"
+    rule = "|---|---:|---:|---:|"
+    if with_envpool:
+        header += (" EnvPool 1 thread | 2 threads | EnvPool 2 / 1 (range) "
+                   "| rlrs / EnvPool 1 thread (range) | 2 threads (range) |")
+        rule += "---:|---:|---:|---:|---:|"
+    print(header)
+    print(rule)
+    for env_id in ids:
+        steppers = {}
+        for threads in (1, 2):
+            vec = rlrs.RustVectorEnv(env_id, num_envs=envs, threads=threads, copy=False)
+            vec.reset(seed=0)
+            vec.action_space.seed(0)
+            actions = [vec.action_space.sample() for _ in range(64)]
+            steppers[f"rlrs {threads}"] = (vec, stepper(vec, actions, envs))
+        if with_envpool:
+            import envpool
+
+            for threads in (1, 2):
+                pool = envpool.make_gymnasium(
+                    env_id, num_envs=envs, batch_size=envs, num_threads=threads, seed=0
+                )
+                pool.reset()
+                space = pool.action_space
+                rng = np.random.default_rng(0)
+                actions = [
+                    rng.uniform(space.low, space.high, size=(envs, *space.shape)).astype(space.dtype)
+                    for _ in range(64)
+                ]
+                steppers[f"EnvPool {threads}"] = (pool, stepper(pool, actions, envs))
+        rates = {name: [] for name in names}
+        for _ in range(rounds):
+            for name in names:
+                rates[name].append(rate(steppers[name][1], seconds))
+        for name in names:
+            steppers[name][0].close()
+        median = {name: statistics.median(values) for name, values in rates.items()}
+
+        def ratio(top: str, bottom: str) -> str:
+            per_round = [a / b for a, b in zip(rates[top], rates[bottom])]
+            return (f"{statistics.median(per_round):.2f}x "
+                    f"({min(per_round):.2f}-{max(per_round):.2f})")
+
+        row = (f"| {env_id} | {median['rlrs 1']:,.0f} | {median['rlrs 2']:,.0f} "
+               f"| {ratio('rlrs 2', 'rlrs 1')} |")
+        if with_envpool:
+            row += (f" {median['EnvPool 1']:,.0f} | {median['EnvPool 2']:,.0f} "
+                    f"| {ratio('EnvPool 2', 'EnvPool 1')} | {ratio('rlrs 1', 'EnvPool 1')} "
+                    f"| {ratio('rlrs 2', 'EnvPool 2')} |")
+        print(row, flush=True)
+
+
 def profile(env_id: str, envs: int, seconds: float) -> None:
     """The milliseconds per step of rlrs's vector of `envs` environments on 1 and 2 threads,
     then cProfile's six most expensive entries over 100 steps on 2 threads: what runs on the
@@ -186,6 +266,16 @@ def main() -> None:
         "--async-only", action="store_true", help="only the asynchronous modes beside rlrs's 2-thread vector"
     )
     parser.add_argument(
+        "--interleaved",
+        type=int,
+        metavar="ROUNDS",
+        help="only the thread comparison, the four vectors run in turn for --seconds, ROUNDS times",
+    )
+    parser.add_argument(
+        "--ids",
+        help="with --interleaved: the ids, comma-separated (default: " + ",".join(IDS) + ")",
+    )
+    parser.add_argument(
         "--profile", metavar="ID", help="instead of the table: rlrs's vector of ID profiled (cProfile)"
     )
     args = parser.parse_args()
@@ -200,6 +290,10 @@ def main() -> None:
         with_envpool = False
     if args.async_only:
         async_table(args.envs, args.seconds, with_envpool)
+        return
+    if args.interleaved:
+        ids = tuple(args.ids.split(",")) if args.ids else IDS
+        interleaved_table(args.envs, args.interleaved, args.seconds, with_envpool, ids)
         return
     header = (f"| id | Gymnasium one env | rlrs one env | rlrs / Gymnasium | Gymnasium Sync x{args.envs} "
               f"| rlrs x{args.envs} 1 thread | rlrs x{args.envs} 2 threads | 2 threads / 1 |")

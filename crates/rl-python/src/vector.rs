@@ -822,14 +822,20 @@ fn same_key(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || a == b
 }
 
-/// The values of one column of infos: booleans, integers, or floats, of the kind of the value
-/// of the lowest-index environment that has the key, later values cast into it as Gymnasium's
-/// `_add_info` casts them (a float into an integer column truncated: FrozenLake's reset
-/// `prob` 1 beside a step's 0.333 gives 0, as NumPy assigns it).
+/// The values of one column of infos: booleans, integers, floats, or lists of floats, of the
+/// kind of the value of the lowest-index environment that has the key, later values cast into
+/// it as Gymnasium's `_add_info` casts them (a float into an integer column truncated:
+/// FrozenLake's reset `prob` 1 beside a step's 0.333 gives 0, as NumPy assigns it).
 enum ColumnValues {
     Bool(Vec<bool>),
     Int(Vec<i64>),
     Float(Vec<f64>),
+    /// Lists of floats of one length (the second field), row after row: a `(len, width)`
+    /// float64 array, as `_add_info` makes of NumPy arrays of one shape (Humanoid's tendon
+    /// lengths, which the registration declares `float64[]`; the Python side takes such a
+    /// column only for a key declared so, as a list is otherwise an object in Gymnasium's
+    /// layout).
+    FloatRows(Vec<f64>, usize),
 }
 
 impl ColumnValues {
@@ -843,6 +849,12 @@ impl ColumnValues {
         } else if value.as_f64().is_some() {
             // An integer beyond `i64` too, as NumPy makes a float64 column of it.
             Some(ColumnValues::Float(vec![0.0; len]))
+        } else if let InfoValue::Floats(floats) = value {
+            let width = floats.len();
+            Some(ColumnValues::FloatRows(
+                vec![0.0; len.checked_mul(width)?],
+                width,
+            ))
         } else {
             None
         }
@@ -874,17 +886,27 @@ impl ColumnValues {
                 Some(float) => values[index] = float,
                 None => return false,
             },
+            (ColumnValues::FloatRows(values, width), None) => match value {
+                InfoValue::Floats(floats) if floats.len() == *width => {
+                    values[index * *width..(index + 1) * *width].copy_from_slice(floats);
+                }
+                _ => return false,
+            },
         }
         true
     }
 
-    /// The column as a NumPy array (the vector becomes the array without a copy).
-    fn into_array(self, py: Python<'_>) -> Bound<'_, PyAny> {
-        match self {
+    /// The column of `len` environments as a NumPy array (the vector becomes the array without
+    /// a copy).
+    fn into_array(self, py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyAny>> {
+        Ok(match self {
             ColumnValues::Bool(values) => PyArray1::from_vec(py, values).into_any(),
             ColumnValues::Int(values) => PyArray1::from_vec(py, values).into_any(),
             ColumnValues::Float(values) => PyArray1::from_vec(py, values).into_any(),
-        }
+            ColumnValues::FloatRows(values, width) => PyArray1::from_vec(py, values)
+                .reshape([len, width])?
+                .into_any(),
+        })
     }
 }
 
@@ -924,7 +946,10 @@ pub(crate) fn info_columns<'py>(
     }
     let dict = PyDict::new(py);
     for (key, values, mask) in columns {
-        dict.set_item(key, (values.into_array(py), PyArray1::from_vec(py, mask)))?;
+        dict.set_item(
+            key,
+            (values.into_array(py, len)?, PyArray1::from_vec(py, mask)),
+        )?;
     }
     Ok(Some(dict))
 }

@@ -255,6 +255,24 @@ def test_vectors_step_as_sync_vector_env(env_id, threads, autoreset_mode):
         assert ended > 0
 
 
+def test_tendon_infos_reach_python_as_columns():
+    """Humanoid's tendon lengths and velocities (two floats per environment, declared
+    ``float64[]``) come from the core as ``(num_envs, 2)`` float64 columns, not through
+    Gymnasium's per-environment ``_add_info`` on the Python thread
+    (``test_vectors_step_as_sync_vector_env`` checks the values beside SyncVectorEnv's)."""
+    envs = rlrs.RustVectorEnv("Humanoid-v5", 3)
+    envs.reset(seed=0)
+    envs.action_space.seed(0)
+    envs.step(envs.action_space.sample())
+    columns = envs._core.info_columns(False, None)
+    assert columns is not None
+    for key in ("tendon_length", "tendon_velocity"):
+        values, mask = columns[key]
+        assert values.shape == (3, 2) and values.dtype == np.float64, key
+        assert mask.all(), key
+    envs.close()
+
+
 @pytest.mark.parametrize("env_id", IDS)
 def test_every_ids_vector_is_sync_vector_envs(env_id):
     """Every id's vector (same-step autoreset, 2 threads) beside SyncVectorEnv: observations,

@@ -558,3 +558,32 @@ def test_gymnasiums_vector_record_video_works_on_the_vector(tmp_path):
     envs.close()
     videos = sorted(tmp_path.glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000, list(tmp_path.iterdir())
+
+
+def test_lists_of_floats_are_rows_only_for_keys_declared_arrays():
+    """A column of float lists from the core (a ``(num_envs, width)`` float64 array) is taken
+    for a key the registration declares ``float64[]`` (Gymnasium's MuJoCo arrays, which
+    ``_add_info`` batches so), and left to Gymnasium's ``_add_info`` otherwise, which puts a
+    list in an object array, as SyncVectorEnv does with a list an environment reports."""
+    from rlrs.pool import _InfoBatch
+    from rlrs.vector import _InfoLayout
+
+    rows = np.array([[1.0, 2.0], [0.0, 0.0], [3.0, 4.0]])
+    mask = np.array([True, False, True])
+    lists = [(0, {"t": [1.0, 2.0]}), (2, {"t": [3.0, 4.0]})]
+    add_info = _InfoBatch(3)._add_info
+
+    declared = _InfoLayout({"info_types": {"t": "float64[]"}}).add(
+        {}, {"t": (rows, mask)}, lambda: lists, add_info
+    )
+    expected = {}
+    for row, info in lists:
+        expected = add_info(expected, {"t": np.asarray(info["t"], dtype=np.float64)}, row)
+    assert declared["t"].dtype == expected["t"].dtype == np.float64
+    assert declared["t"].tobytes() == expected["t"].tobytes()
+    assert (declared["_t"] == expected["_t"]).all()
+
+    undeclared = _InfoLayout({}).add({}, {"t": (rows, mask)}, lambda: lists, add_info)
+    assert undeclared["t"].dtype == object
+    assert list(undeclared["t"]) == [[1.0, 2.0], None, [3.0, 4.0]]
+    assert (undeclared["_t"] == mask).all()

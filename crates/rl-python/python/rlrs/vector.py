@@ -46,15 +46,21 @@ class _InfoLayout:
 
     def __init__(self, settings: dict[str, Any]) -> None:
         self.converters = info_converters(settings)
-        self.dtypes = {
-            key: PYTHON_TYPES[kind][1] for key, kind in settings.get("info_types", {}).items()
-        }
+        types = settings.get("info_types", {})
+        self.dtypes = {key: PYTHON_TYPES[kind][1] for key, kind in types.items()}
+        # The keys whose entries are NumPy arrays (``float64[]``): a batch of them is a 2-D
+        # array, as ``_add_info`` makes of arrays of one shape. An undeclared list stays a
+        # Python list, which ``_add_info`` puts in an object array.
+        self.array_keys = {key for key, kind in types.items() if kind.endswith("[]")}
 
     def add(self, info: dict[str, Any], columns: Any, pairs: Any, add_info: Any) -> dict[str, Any]:
         """``info`` with a call's infos added: its ``columns`` (``{key: (values, mask)}``, the
-        core's columns when every value is a boolean or a number), else each ``(row,
-        env_info)`` of ``pairs()`` through ``add_info`` (Gymnasium's ``_add_info``)."""
-        if columns is not None:
+        core's columns when every value is a boolean, a number, or a list of floats of one
+        length for a key declared ``float64[]``), else each ``(row, env_info)`` of ``pairs()``
+        through ``add_info`` (Gymnasium's ``_add_info``)."""
+        if columns is not None and all(
+            values.ndim == 1 or key in self.array_keys for key, (values, _) in columns.items()
+        ):
             for key, (values, mask) in columns.items():
                 dtype = self.dtypes.get(key)
                 if dtype is not None and values.dtype != dtype:
