@@ -15,13 +15,17 @@ EnvPool's where it is importable). `--interleaved ROUNDS` prints just the thread
 (rlrs's vector and EnvPool's on 1 and 2 threads), measured in alternation: every round runs
 each of the four vectors for `--seconds`, so that a change in the virtual machine's speed
 meets all four alike; the table gives the medians over the rounds and each ratio's median and
-range over the rounds (`--ids A,B` for other ids than the four).
+range over the rounds (`--ids A,B` for other ids than the four). `--processes` adds, in the
+same rounds, two processes with a one-thread vector each run at once, summed: what the two
+cores give the physics with nothing shared, the ceiling a two-thread vector is judged against
+on a machine whose second core is not always a whole one.
 
 Run it where rlrs is built in release mode beside gymnasium and mujoco, e.g.:
 
     cd crates/rl-python && maturin develop --release --features extension-module,rlrs-module
     target/rl-python-venv/bin/python benches/compare/mujoco_bench.py [--seconds S] [--envs N]
-        [--no-envpool] [--no-async] [--async-only] [--interleaved ROUNDS [--ids IDS]]
+        [--no-envpool] [--no-async] [--async-only]
+        [--interleaved ROUNDS [--ids IDS] [--processes]]
         [--profile ID]
 """
 
@@ -175,16 +179,72 @@ def stepper(envs, actions, num_envs: int):
     return step
 
 
+def _one_thread_worker(connection, env_id: str, envs: int) -> None:
+    """A process holding rlrs's one-thread vector of `envs` environments of `env_id`, which
+    runs it for the seconds each message gives and sends back the rate (`None` ends it)."""
+    vec = rlrs.RustVectorEnv(env_id, num_envs=envs, threads=1, copy=False)
+    vec.reset(seed=0)
+    vec.action_space.seed(0)
+    step = stepper(vec, [vec.action_space.sample() for _ in range(64)], envs)
+    connection.send(0.0)
+    while (seconds := connection.recv()) is not None:
+        connection.send(rate(step, seconds))
+    vec.close()
+
+
+class TwoProcesses:
+    """Two processes, each with rlrs's one-thread vector, run at once: what the machine's two
+    cores give this physics at that moment with nothing shared (the ceiling of a two-thread
+    vector), summed."""
+
+    def __init__(self, env_id: str, envs: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.connections = []
+        self.processes = []
+        for _ in range(2):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_one_thread_worker, args=(theirs, env_id, envs))
+            process.start()
+            self.connections.append(ours)
+            self.processes.append(process)
+        for connection in self.connections:
+            connection.recv()
+
+    def rate(self, seconds: float) -> float:
+        for connection in self.connections:
+            connection.send(seconds)
+        return sum(connection.recv() for connection in self.connections)
+
+    def close(self) -> None:
+        for connection in self.connections:
+            connection.send(None)
+        for process in self.processes:
+            process.join()
+
+
 def interleaved_table(
-    envs: int, rounds: int, seconds: float, with_envpool: bool, ids: tuple[str, ...] = IDS
+    envs: int,
+    rounds: int,
+    seconds: float,
+    with_envpool: bool,
+    ids: tuple[str, ...] = IDS,
+    with_processes: bool = False,
 ) -> None:
     """rlrs's vector of `envs` environments on 1 and 2 threads, and EnvPool's synchronous one,
-    all made first, then run in turn for `seconds` each, `rounds` times, for each of `ids`."""
+    all made first, then run in turn for `seconds` each, `rounds` times, for each of `ids`;
+    with `with_processes`, also two processes with a one-thread vector each, run at once
+    ([`TwoProcesses`]), in the same rounds."""
     import statistics
 
     names = ["rlrs 1", "rlrs 2"] + (["EnvPool 1", "EnvPool 2"] if with_envpool else [])
     header = f"| id | rlrs x{envs} 1 thread | 2 threads | 2 threads / 1 (range) |"
     rule = "|---|---:|---:|---:|"
+    if with_processes:
+        names.append("2 processes")
+        header += " 2 processes x 1 thread, summed | 2 threads / 2 processes (range) |"
+        rule += "---:|---:|"
     if with_envpool:
         header += (" EnvPool 1 thread | 2 threads | EnvPool 2 / 1 (range) "
                    "| rlrs / EnvPool 1 thread (range) | 2 threads (range) |")
@@ -214,10 +274,16 @@ def interleaved_table(
                     for _ in range(64)
                 ]
                 steppers[f"EnvPool {threads}"] = (pool, stepper(pool, actions, envs))
+        if with_processes:
+            processes = TwoProcesses(env_id, envs)
+            steppers["2 processes"] = (processes, None)
         rates = {name: [] for name in names}
         for _ in range(rounds):
             for name in names:
-                rates[name].append(rate(steppers[name][1], seconds))
+                if name == "2 processes":
+                    rates[name].append(steppers[name][0].rate(seconds))
+                else:
+                    rates[name].append(rate(steppers[name][1], seconds))
         for name in names:
             steppers[name][0].close()
         median = {name: statistics.median(values) for name, values in rates.items()}
@@ -229,6 +295,8 @@ def interleaved_table(
 
         row = (f"| {env_id} | {median['rlrs 1']:,.0f} | {median['rlrs 2']:,.0f} "
                f"| {ratio('rlrs 2', 'rlrs 1')} |")
+        if with_processes:
+            row += f" {median['2 processes']:,.0f} | {ratio('rlrs 2', '2 processes')} |"
         if with_envpool:
             row += (f" {median['EnvPool 1']:,.0f} | {median['EnvPool 2']:,.0f} "
                     f"| {ratio('EnvPool 2', 'EnvPool 1')} | {ratio('rlrs 1', 'EnvPool 1')} "
@@ -272,6 +340,11 @@ def main() -> None:
         help="only the thread comparison, the four vectors run in turn for --seconds, ROUNDS times",
     )
     parser.add_argument(
+        "--processes",
+        action="store_true",
+        help="with --interleaved: also two processes with a one-thread vector each, run at once",
+    )
+    parser.add_argument(
         "--ids",
         help="with --interleaved: the ids, comma-separated (default: " + ",".join(IDS) + ")",
     )
@@ -293,7 +366,9 @@ def main() -> None:
         return
     if args.interleaved:
         ids = tuple(args.ids.split(",")) if args.ids else IDS
-        interleaved_table(args.envs, args.interleaved, args.seconds, with_envpool, ids)
+        interleaved_table(
+            args.envs, args.interleaved, args.seconds, with_envpool, ids, args.processes
+        )
         return
     header = (f"| id | Gymnasium one env | rlrs one env | rlrs / Gymnasium | Gymnasium Sync x{args.envs} "
               f"| rlrs x{args.envs} 1 thread | rlrs x{args.envs} 2 threads | 2 threads / 1 |")
