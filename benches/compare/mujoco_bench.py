@@ -18,14 +18,15 @@ meets all four alike; the table gives the medians over the rounds and each ratio
 range over the rounds (`--ids A,B` for other ids than the four). `--processes` adds, in the
 same rounds, two processes with a one-thread vector each run at once, summed: what the two
 cores give the physics with nothing shared, the ceiling a two-thread vector is judged against
-on a machine whose second core is not always a whole one.
+on a machine whose second core is not always a whole one. Each vector first runs
+`--warm-up` seconds (3 by default), past the timing a two-thread rlrs vector starts with.
 
 Run it where rlrs is built in release mode beside gymnasium and mujoco, e.g.:
 
     cd crates/rl-python && maturin develop --release --features extension-module,rlrs-module
     target/rl-python-venv/bin/python benches/compare/mujoco_bench.py [--seconds S] [--envs N]
         [--no-envpool] [--no-async] [--async-only]
-        [--interleaved ROUNDS [--ids IDS] [--processes]]
+        [--interleaved ROUNDS [--ids IDS] [--processes] [--warm-up S]]
         [--profile ID]
 """
 
@@ -231,9 +232,11 @@ def interleaved_table(
     with_envpool: bool,
     ids: tuple[str, ...] = IDS,
     with_processes: bool = False,
+    warm_up: float = 3.0,
 ) -> None:
     """rlrs's vector of `envs` environments on 1 and 2 threads, and EnvPool's synchronous one,
-    all made first, then run in turn for `seconds` each, `rounds` times, for each of `ids`;
+    all made first and run `warm_up` seconds each, then in turn for `seconds` each, `rounds`
+    times, for each of `ids`;
     with `with_processes`, also two processes with a one-thread vector each, run at once
     ([`TwoProcesses`]), in the same rounds."""
     import statistics
@@ -277,6 +280,15 @@ def interleaved_table(
         if with_processes:
             processes = TwoProcesses(env_id, envs)
             steppers["2 processes"] = (processes, None)
+        # Each vector runs `warm_up` seconds first: a two-thread rlrs vector starts with a timing
+        # of its steps with and without its worker (`Pace`, PERFORMANCE.md "The vector
+        # runtime"), half of whose steps run on one thread; with MuJoCo's steps of milliseconds
+        # it lasts about a second, and the next comes after 16 times as long.
+        for name in names:
+            if name == "2 processes":
+                steppers[name][0].rate(warm_up)
+            else:
+                rate(steppers[name][1], warm_up)
         rates = {name: [] for name in names}
         for _ in range(rounds):
             for name in names:
@@ -345,6 +357,12 @@ def main() -> None:
         help="with --interleaved: also two processes with a one-thread vector each, run at once",
     )
     parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=3.0,
+        help="with --interleaved: seconds each vector runs before the rounds (default 3)",
+    )
+    parser.add_argument(
         "--ids",
         help="with --interleaved: the ids, comma-separated (default: " + ",".join(IDS) + ")",
     )
@@ -367,7 +385,8 @@ def main() -> None:
     if args.interleaved:
         ids = tuple(args.ids.split(",")) if args.ids else IDS
         interleaved_table(
-            args.envs, args.interleaved, args.seconds, with_envpool, ids, args.processes
+            args.envs, args.interleaved, args.seconds, with_envpool, ids, args.processes,
+            args.warm_up,
         )
         return
     header = (f"| id | Gymnasium one env | rlrs one env | rlrs / Gymnasium | Gymnasium Sync x{args.envs} "
