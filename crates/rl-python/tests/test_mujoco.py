@@ -243,7 +243,7 @@ def run_vectors(env_id, threads, autoreset_mode, steps):
         ("Ant-v5", 2, "NextStep"),
         ("InvertedPendulum-v5", 2, "SameStep"),
         ("InvertedPendulum-v5", 1, "NextStep"),
-        # Infos with arrays (the tendons): laid out by Gymnasium's own _add_info.
+        # Infos with arrays (the tendons): (num_envs, 2) float64 columns from the core.
         ("Humanoid-v5", 2, "SameStep"),
     ],
 )

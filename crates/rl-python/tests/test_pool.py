@@ -27,7 +27,7 @@ import rlrs
 NUM_ENVS, BATCH_SIZE, THREADS, SEED = 4, 2, 2, 5
 
 # (id, steps per environment, whether it needs the mujoco package, batch size)
-# (Humanoid's infos hold arrays, which take the path of Gymnasium's own _add_info.)
+# (Humanoid's infos hold arrays, declared float64[]: (batch, 2) float64 columns from the core.)
 CASES = [
     ("Hopper-v5", 150, True, BATCH_SIZE),
     ("HalfCheetah-v5", 40, True, BATCH_SIZE),
