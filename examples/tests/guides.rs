@@ -1,7 +1,8 @@
-//! The guides show the files of crates outside the workspace, and those crates are what CI
-//! builds and tests (`cargo xtask guides` for `examples/custom-domain`, `crates/rl-python/ci.sh`
-//! for `examples/python-domain`), so a guide's code is tested as written only if its code
-//! blocks are those files. This test checks it.
+//! The guides show the files of example crates, and those crates are what CI builds and tests
+//! (`examples/custom-domain`, a workspace member, in the test step; `examples/python-domain`,
+//! outside the workspace, in `crates/rl-python/ci.sh`), so a guide's code is tested as written
+//! only if its code blocks are those files. This test checks it, and that the workspace's
+//! features cannot hide from the custom-domain crate what a user's crate would miss.
 //!
 //! A code block preceded by the line `<!-- file: PATH -->` is (a part of) the file PATH, from
 //! the repository's root: the blocks marked with one path, in the page's order and joined by
@@ -17,7 +18,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The guides whose code blocks are files of crates outside the workspace.
+/// The guides whose code blocks are files of the example crates.
 const GUIDES: [&str; 2] = ["docs/custom-domain.md", "docs/python-domain.md"];
 
 /// The languages of code blocks that must be marked.
@@ -153,6 +154,46 @@ fn the_guides_show_the_files_that_ci_builds() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The custom-domain crate is a workspace member, so `cargo test --workspace --all-features`
+/// builds it with the features the other members turn on (rl-spaces' `testing`, rl-domains'
+/// `grid-image`). A user's crate has them only if it asks: the crate must not use what they
+/// gate, nor ask for them, or CI would pass a guide that fails as written.
+#[test]
+fn the_custom_domain_crate_uses_no_optional_feature_of_the_rl_crates() {
+    let crate_dir = root().join("examples/custom-domain");
+    let manifest = std::fs::read_to_string(crate_dir.join("Cargo.toml")).expect("its Cargo.toml");
+    for line in manifest.lines().filter(|line| line.starts_with("rlrs-")) {
+        assert!(
+            !line.contains("features"),
+            "examples/custom-domain/Cargo.toml asks an rl-* crate for features: {line}"
+        );
+    }
+    let mut sources = Vec::new();
+    let mut directories = vec![crate_dir.join("src"), crate_dir.join("tests")];
+    while let Some(directory) = directories.pop() {
+        for entry in std::fs::read_dir(&directory).expect("a directory of the crate") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                directories.push(path);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                sources.push(path);
+            }
+        }
+    }
+    assert!(sources.len() >= 3, "the crate's sources: {sources:?}");
+    // What the features gate: `rl_spaces::testing` and rl-domains' `GridImage`.
+    for path in &sources {
+        let text = std::fs::read_to_string(path).expect("a source file");
+        for gated in ["testing::", "GridImage"] {
+            assert!(
+                !text.contains(gated),
+                "{} uses `{gated}`, which an optional feature gates",
+                path.display()
+            );
+        }
+    }
 }
 
 #[test]

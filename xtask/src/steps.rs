@@ -33,16 +33,6 @@ pub(crate) enum Action {
         /// The arguments it is run with.
         arguments: &'static [&'static str],
     },
-    /// Run cargo with each of `commands` on the crate of `manifest` (a crate outside the
-    /// workspace, with a `[workspace]` of its own: `--manifest-path MANIFEST` follows each
-    /// command's arguments), building in the workspace's target directory so that the
-    /// workspace's compiled third-party dependencies are reused.
-    OutsideCrate {
-        /// The crate's Cargo.toml, relative to the workspace root.
-        manifest: &'static str,
-        /// The cargo commands, each the arguments after `cargo`.
-        commands: &'static [&'static [&'static str]],
-    },
     /// Run `bash SCRIPT` (a script of the repository, path relative to the workspace root).
     Script {
         /// The script's path from the workspace root.
@@ -84,7 +74,7 @@ pub(crate) struct Step {
 /// six criterion binaries after the test step took 18 s of processor time (measured with
 /// `cargo clean -p rl-benches` then `cargo build --workspace --all-features --benches`, which
 /// builds them; `benches/compare/run.sh` runs them), plus criterion's own build on a cold CI.
-pub(crate) static STEPS: [Step; 12] = [
+pub(crate) static STEPS: [Step; 11] = [
     Step {
         name: "tidy",
         summary: "every .rs file starts with a `//!` line, no crate includes a file from outside \
@@ -178,20 +168,6 @@ pub(crate) static STEPS: [Step; 12] = [
                  errors in the examples",
     },
     Step {
-        name: "guides",
-        summary: "docs/custom-domain.md's crate, examples/custom-domain (outside the workspace): \
-                  cargo fmt --check, then cargo test --test thermostat, in the workspace's \
-                  target directory (examples/tests/guides.rs checks that the page shows its files)",
-        action: Action::OutsideCrate {
-            manifest: "examples/custom-domain/Cargo.toml",
-            commands: &[&["fmt", "--check"], &["test", "--test", "thermostat"]],
-        },
-        remedy: "run 'cargo test --manifest-path examples/custom-domain/Cargo.toml' and fix the \
-                 failing test (change docs/custom-domain.md with it: the page shows the crate's \
-                 files, and 'cargo test -p rl-examples --test guides' checks they agree); \
-                 'cargo fmt --manifest-path examples/custom-domain/Cargo.toml' formats it",
-    },
-    Step {
         name: "package",
         summary: "the package names follow the scheme crates/rl-NAME = package rlrs-NAME with \
                   library rl_NAME (ARCHITECTURE.md, \"Package names\"), then cargo package \
@@ -272,7 +248,6 @@ pub(crate) fn run(step: &Step, root: &Path) -> Result<(), Failure> {
         Action::Layering => run_layering(root),
         Action::Package { arguments } => run_package(root, arguments),
         Action::Binary { binary, arguments } => run_binary(root, binary, arguments),
-        Action::OutsideCrate { manifest, commands } => run_outside_crate(root, manifest, commands),
         Action::Tests { arguments } => crate::test_runner::run_tests(root, arguments),
         Action::Script { path } => {
             let mut command = Command::new("bash");
@@ -601,26 +576,6 @@ fn run_binary(root: &Path, binary: &str, arguments: &[&str]) -> Result<(), Failu
     run_command(&mut command)
 }
 
-/// A step on a crate outside the workspace (see [`Action::OutsideCrate`]).
-fn run_outside_crate(root: &Path, manifest: &str, commands: &[&[&str]]) -> Result<(), Failure> {
-    let metadata = workspace_metadata(root)?;
-    let target = target_directory(&metadata).map_err(|error| {
-        Failure::CouldNotRun(format!(
-            "{error}; xtask/src/steps.rs no longer understands cargo metadata and needs fixing"
-        ))
-    })?;
-    for arguments in commands {
-        let mut command = Command::new(cargo());
-        command
-            .args(*arguments)
-            .args(["--manifest-path", manifest])
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root);
-        run_command(&mut command)?;
-    }
-    Ok(())
-}
-
 /// The layering step: reads `cargo metadata` and reports every dependency the table forbids.
 fn run_layering(root: &Path) -> Result<(), Failure> {
     let metadata = workspace_metadata(root)?;
@@ -666,7 +621,6 @@ mod tests {
             | Action::Layering
             | Action::Package { .. }
             | Action::Binary { .. }
-            | Action::OutsideCrate { .. }
             | Action::Script { .. } => None,
         }
     }
@@ -687,8 +641,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "tidy", "layering", "fmt", "clippy", "venv", "test", "doc", "examples", "guides",
-                "package", "fuzz", "python"
+                "tidy", "layering", "fmt", "clippy", "venv", "test", "doc", "examples", "package",
+                "fuzz", "python"
             ]
         );
     }
