@@ -30,7 +30,7 @@ use crate::targets::{Context, TARGETS, Target};
 
 const USAGE: &str = "\
 usage: rl-fuzz [--target NAME|all] [--inputs N] [--first I] [--seconds S] [--seed S]
-               [--timeout SECONDS] [--memory-mb MB] [--index I]
+               [--timeout SECONDS] [--memory-mb MB] [--jobs J] [--index I]
 
   --target NAME   one of the targets below, or `all` (the default)
   --inputs N      inputs per target (default 1000): inputs 0 to N-1
@@ -40,6 +40,9 @@ usage: rl-fuzz [--target NAME|all] [--inputs N] [--first I] [--seconds S] [--see
   --seed S        the master seed (default 1); input I of target T is reproducible from S
   --timeout T     the longest one input may run before it is a hang (default 10 seconds)
   --memory-mb MB  the address-space limit of the child processes (default 4096)
+  --jobs J        run J targets at once, each in its own child processes (default 1); the
+                  lines are printed in the targets' order, and an input gives the same
+                  result for any J (with --seconds, a busier machine reaches fewer inputs)
   --index I       run only input I of the target, in this process, printing the input
                   (the reproduction of a finding)
 
@@ -56,6 +59,8 @@ struct Options {
     seed: u64,
     timeout: Duration,
     memory_mb: u64,
+    /// How many targets run at once (at least 1).
+    jobs: usize,
     index: Option<u64>,
     /// Internal: run as a child over `first..inputs`, recording progress and findings.
     child: Option<ChildFiles>,
@@ -76,6 +81,7 @@ fn parse_options() -> Result<Options, String> {
         seed: 1,
         timeout: Duration::from_secs(10),
         memory_mb: 4096,
+        jobs: 1,
         index: None,
         child: None,
         first: 0,
@@ -111,6 +117,12 @@ fn parse_options() -> Result<Options, String> {
             "--index" => options.index = Some(number()?),
             "--first" => options.first = number()?,
             "--memory-mb" => options.memory_mb = number()?,
+            "--jobs" => {
+                options.jobs = usize::try_from(number()?)
+                    .ok()
+                    .filter(|jobs| (1..=256).contains(jobs))
+                    .ok_or_else(|| format!("--jobs: `{value}` is not from 1 to 256"))?
+            }
             "--timeout" => options.timeout = Duration::from_secs(number()?.max(1)),
             "--seconds" => {
                 options.seconds = Some(
@@ -361,6 +373,68 @@ fn run_target(options: &Options, target: &Target, files: &ChildFiles) -> TargetR
     }
 }
 
+/// Runs every target of `options`, `options.jobs` at a time, each with its own files under
+/// `work`, and prints each one's line (and findings) in the targets' order as soon as it and
+/// those before it have finished. Returns every finding.
+fn run_targets(options: &Options, work: &Path) -> Vec<String> {
+    let targets = &options.targets;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // The reports by target, and how many have been printed.
+    let done: std::sync::Mutex<(Vec<Option<TargetReport>>, usize)> =
+        std::sync::Mutex::new(((0..targets.len()).map(|_| None).collect(), 0));
+    let print_ready = |state: &mut (Vec<Option<TargetReport>>, usize), all: &mut Vec<String>| {
+        let (reports, printed) = state;
+        while let Some(Some(report)) = reports.get_mut(*printed) {
+            let target = targets[*printed];
+            *printed += 1;
+            let seconds = report.elapsed.as_secs_f64();
+            println!(
+                "{:<16} {:>10} {:>9} {:>10.1} {:>12.0}",
+                target.name,
+                report.inputs,
+                report.findings.len(),
+                seconds,
+                report.inputs as f64 / seconds.max(1e-9)
+            );
+            // Findings are printed as each target ends, so a long run shows them early.
+            for finding in &report.findings {
+                print!("{finding}");
+            }
+            let _ = std::io::stdout().flush();
+            all.append(&mut report.findings);
+        }
+    };
+    let all_findings = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.min(targets.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(target) = targets.get(index) else {
+                        break;
+                    };
+                    let directory = work.join(target.name);
+                    let _ = std::fs::create_dir_all(&directory);
+                    let files = ChildFiles {
+                        progress: directory.join("progress"),
+                        findings: directory.join("findings"),
+                    };
+                    let report = run_target(options, target, &files);
+                    let mut state = done.lock().unwrap_or_else(|poison| poison.into_inner());
+                    state.0[index] = Some(report);
+                    let mut all = all_findings
+                        .lock()
+                        .unwrap_or_else(|poison| poison.into_inner());
+                    print_ready(&mut state, &mut all);
+                }
+            });
+        }
+    });
+    all_findings
+        .into_inner()
+        .unwrap_or_else(|poison| poison.into_inner())
+}
+
 /// Reproduces one input in this process, printing it first.
 fn reproduce(options: &Options, index: u64) -> ExitCode {
     let target = options.targets[0];
@@ -406,13 +480,8 @@ fn main() -> ExitCode {
         return reproduce(&options, index);
     }
     let work = std::env::temp_dir().join(format!("rl-fuzz-parent-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&work);
-    let files = ChildFiles {
-        progress: work.join("progress"),
-        findings: work.join("findings"),
-    };
     println!(
-        "rl-fuzz: seed {}, {} inputs per target{}, timeout {} s per input, {} MB per process",
+        "rl-fuzz: seed {}, {} inputs per target{}, timeout {} s per input, {} MB per process{}",
         options.seed,
         options.inputs,
         options
@@ -420,31 +489,18 @@ fn main() -> ExitCode {
             .map(|s| format!(" (at most {s} s each)"))
             .unwrap_or_default(),
         options.timeout.as_secs(),
-        options.memory_mb
+        options.memory_mb,
+        if options.jobs > 1 {
+            format!(", {} targets at once", options.jobs)
+        } else {
+            String::new()
+        }
     );
     println!(
         "{:<16} {:>10} {:>9} {:>10} {:>12}",
         "target", "inputs", "findings", "seconds", "inputs/s"
     );
-    let mut total_findings = Vec::new();
-    for target in &options.targets {
-        let report = run_target(&options, target, &files);
-        let seconds = report.elapsed.as_secs_f64();
-        println!(
-            "{:<16} {:>10} {:>9} {:>10.1} {:>12.0}",
-            target.name,
-            report.inputs,
-            report.findings.len(),
-            seconds,
-            report.inputs as f64 / seconds.max(1e-9)
-        );
-        // Findings are printed as each target ends, so a long run shows them early.
-        for finding in &report.findings {
-            print!("{finding}");
-        }
-        let _ = std::io::stdout().flush();
-        total_findings.extend(report.findings);
-    }
+    let total_findings = run_targets(&options, &work);
     let _ = std::fs::remove_dir_all(&work);
     if total_findings.is_empty() {
         println!("no findings");
