@@ -1,0 +1,185 @@
+//! Two threads against one for MuJoCo vectors stepped from Rust, in alternation: what the
+//! vector gives without Python. For each id, a 64-environment vector by id
+//! (`make_vector::<AnyElement, f32>`) on one thread and one on two threads are made and reset,
+//! then stepped in turn for SECONDS each, ROUNDS times (so that this machine's drifting speed
+//! meets both alike), with actions drawn once from the action space (a table of 64 rows,
+//! cycled). A third contender in each round is the two cores' ceiling without a shared vector:
+//! two one-thread vectors of half the environments each, stepped at once on two threads of
+//! this process, their rates summed. Prints each one's median rate and the median and range of
+//! the per-round ratios: two threads over one, and the two-thread vector over the pair;
+//! `benches/compare/mujoco_bench.py --interleaved` measures the same vectors from Python.
+//!
+//! ```text
+//! RL_MUJOCO_LIBRARY=target/rl-python-venv/lib/python3.11/site-packages/mujoco/libmujoco.so.4.0.0 \
+//!     cargo run --release -p rl-benches --bin mujoco_vectors [-- ROUNDS [SECONDS [ENVS [IDS]]]]
+//! ```
+//!
+//! (defaults: 8 rounds of 0.4 s, 64 environments, Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5;
+//! each vector first runs 3 s, past the first timings of its threads' shares.)
+
+use std::num::NonZeroUsize;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rl_core::{Mode, NumpyGenerator};
+use rl_spaces::{AnyElement, TrySampleSpace};
+use rl_wrappers::vector::{RegisteredVector, VectorOptions, make_vector};
+
+/// Environment steps per second of `vector` stepped for `duration` with the rows of `actions`
+/// in turn (`next` is the row to start from, advanced as rows are used).
+fn rate(
+    vector: &mut RegisteredVector<AnyElement, f32>,
+    actions: &[Vec<AnyElement>],
+    next: &mut usize,
+    duration: Duration,
+) -> f64 {
+    let start = Instant::now();
+    let mut steps = 0_u64;
+    while start.elapsed() < duration {
+        vector
+            .step(&actions[*next % actions.len()])
+            .expect("a step");
+        *next += 1;
+        steps += actions[0].len() as u64;
+    }
+    steps as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Steps per second of the pair of one-thread vectors `pair`, each stepped on its own thread
+/// for `duration` at once, summed.
+fn pair_rate(
+    pair: &mut [RegisteredVector<AnyElement, f32>],
+    actions: &[Vec<AnyElement>],
+    duration: Duration,
+) -> f64 {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = pair
+            .iter_mut()
+            .map(|vector| {
+                scope.spawn(move || {
+                    let mut next = 0;
+                    rate(vector, actions, &mut next, duration)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("a stepping thread"))
+            .sum()
+    })
+}
+
+/// The median of `values` (sorted in place).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[middle]
+    } else {
+        (values[middle - 1] + values[middle]) / 2.0
+    }
+}
+
+fn main() {
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    let number = |index: usize, default: f64| {
+        arguments
+            .get(index)
+            .map_or(Ok(default), |text| text.parse::<f64>())
+            .ok()
+            .filter(|value| value.is_finite() && *value > 0.0)
+            .unwrap_or_else(|| {
+                eprintln!(
+                    "mujoco_vectors: argument {} must be a positive number",
+                    index + 1
+                );
+                std::process::exit(2);
+            })
+    };
+    let rounds = number(0, 8.0) as usize;
+    let duration = Duration::from_secs_f64(number(1, 0.4));
+    let Some(envs) = NonZeroUsize::new(number(2, 64.0) as usize) else {
+        eprintln!("mujoco_vectors: ENVS must be at least 1");
+        std::process::exit(2);
+    };
+    let ids = arguments.get(3).map_or(
+        "Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5",
+        String::as_str,
+    );
+    if let Err(error) = rl_mujoco::library::library() {
+        eprintln!("mujoco_vectors: {error}");
+        std::process::exit(1);
+    }
+    rl_mujoco::register();
+    println!(
+        "{rounds} rounds of {:.2} s per vector, {envs} environments",
+        duration.as_secs_f64()
+    );
+    for id in ids.split(',') {
+        let make = |count: NonZeroUsize, threads: usize, seed: u64| {
+            let options = VectorOptions::new()
+                .with_threads(NonZeroUsize::new(threads).expect("threads are not zero"));
+            let mut vector = make_vector::<AnyElement, f32>(id, None, count, seed, options)
+                .unwrap_or_else(|error| {
+                    eprintln!("mujoco_vectors: {id}: {error}");
+                    std::process::exit(1);
+                });
+            vector.reset(Mode::Training).expect("a reset");
+            vector
+        };
+        let mut vectors = vec![make(envs, 1, 0), make(envs, 2, 0)];
+        let half = NonZeroUsize::new(envs.get() / 2).unwrap_or(NonZeroUsize::MIN);
+        let mut pair = vec![make(half, 1, 0), make(half, 1, half.get() as u64)];
+        let mut rng = NumpyGenerator::seed_from_u64(0);
+        let actions: Vec<Vec<AnyElement>> = (0..64)
+            .map(|_| {
+                (0..envs.get())
+                    .map(|_| {
+                        vectors[0]
+                            .action_space()
+                            .try_sample(&mut rng)
+                            .expect("an action")
+                    })
+                    .collect()
+            })
+            .collect();
+        let half_actions: Vec<Vec<AnyElement>> = actions
+            .iter()
+            .map(|row| row[..half.get()].to_vec())
+            .collect();
+        let mut next = 0;
+        for vector in &mut vectors {
+            rate(vector, &actions, &mut next, Duration::from_secs(3));
+        }
+        pair_rate(&mut pair, &half_actions, Duration::from_secs(3));
+        let (mut one, mut two, mut both) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut over_one, mut over_pair) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            let a = rate(&mut vectors[0], &actions, &mut next, duration);
+            let b = rate(&mut vectors[1], &actions, &mut next, duration);
+            let c = pair_rate(&mut pair, &half_actions, duration);
+            one.push(a);
+            two.push(b);
+            both.push(c);
+            over_one.push(b / a);
+            over_pair.push(b / c);
+        }
+        let range = |values: &[f64]| {
+            values
+                .iter()
+                .fold((f64::INFINITY, 0.0_f64), |(low, high), value| {
+                    (low.min(*value), high.max(*value))
+                })
+        };
+        let ((low, high), (pair_low, pair_high)) = (range(&over_one), range(&over_pair));
+        println!(
+            "{id:<15} 1 thread {:>7.0}/s  2 threads {:>7.0}/s  pair {:>7.0}/s  \
+             2/1 {:.2}x ({low:.2}-{high:.2})  2/pair {:.2}x ({pair_low:.2}-{pair_high:.2})",
+            median(&mut one),
+            median(&mut two),
+            median(&mut both),
+            median(&mut over_one),
+            median(&mut over_pair)
+        );
+    }
+}
