@@ -39,7 +39,7 @@ pub(crate) enum Action {
         path: &'static str,
     },
     /// Build the test binaries with `cargo test ARGUMENTS --no-run`, run them two at a time
-    /// (`crate::test_runner`) beside the doc tests, `cargo test ARGUMENTS --doc`.
+    /// (`crate::test_runner`), then the doc tests with `cargo test ARGUMENTS --doc`.
     Tests {
         /// The arguments after `cargo test`.
         arguments: &'static [&'static str],
@@ -141,7 +141,7 @@ pub(crate) static STEPS: [Step; 11] = [
         name: "test",
         summary: "cargo test --workspace --all-features (unit, integration and doc tests): the \
                   test binaries built with --no-run and run two at a time, each one's output \
-                  whole in cargo's order, beside the doc tests (--doc)",
+                  whole in cargo's order, then the doc tests (--doc)",
         action: Action::Tests {
             arguments: &["--workspace", "--all-features"],
         },

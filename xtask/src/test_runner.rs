@@ -1,4 +1,4 @@
-//! The test step: builds the workspace's test binaries, runs them two at a time beside the doc tests.
+//! The test step: builds the workspace's test binaries, runs them two at a time, then the doc tests.
 //!
 //! `cargo test` runs its test binaries one after another, and many of them (the allocation
 //! counters without the test harness, a suite waiting on one shared computation, a suite's last
@@ -7,8 +7,7 @@
 //! (`cargo test ARGS --no-run`), runs them itself as cargo would (each in its package's
 //! directory, with cargo's package variables), as many at once as the machine has cores (two at
 //! most: each binary's tests already run on several threads), keeps each binary's output and
-//! prints it whole in cargo's order, and meanwhile runs the doc tests (`cargo test ARGS --doc`,
-//! whose output follows the binaries'). Unlike
+//! prints it whole in cargo's order, then runs the doc tests (`cargo test ARGS --doc`). Unlike
 //! `cargo test`, a failing binary does not stop the others: every failure is listed at the end
 //! with the command that runs that binary alone.
 
@@ -20,7 +19,7 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use crate::steps::{Failure, cargo, could_not_start, describe};
+use crate::steps::{Failure, cargo, could_not_start, describe, run_command};
 
 /// The most test binaries run at once (fewer on a machine with fewer cores).
 const MOST_AT_ONCE: usize = 2;
@@ -159,7 +158,7 @@ fn package_name_and_version(id: &str) -> Option<(String, String)> {
     }
 }
 
-/// The test step: `cargo test ARGUMENTS --no-run`, then the binaries two at a time beside
+/// The test step: `cargo test ARGUMENTS --no-run`, the binaries two at a time, then
 /// `cargo test ARGUMENTS --doc`.
 pub(crate) fn run_tests(root: &Path, arguments: &[&str]) -> Result<(), Failure> {
     let mut build = Command::new(cargo());
@@ -189,30 +188,11 @@ pub(crate) fn run_tests(root: &Path, arguments: &[&str]) -> Result<(), Failure> 
     let at_once = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .clamp(1, MOST_AT_ONCE);
-    // The doc tests build and run beside the binaries: rustdoc compiles one crate's doc tests
-    // at a time, on about one core (16 s at 55% of CI's two cores when they ran after the
-    // binaries), and the binaries fill the rest. Their output is printed after the binaries'.
-    let mut doc = Command::new(cargo());
-    doc.arg("test")
-        .args(arguments)
-        .arg("--doc")
-        .current_dir(root)
-        .stdin(Stdio::null());
     println!(
-        "    running {} test binaries, {at_once} at a time, each one's output whole in cargo's \
-         order, and beside them '{}'",
-        binaries.len(),
-        describe(&doc)
+        "    running {} test binaries, {at_once} at a time, each one's output whole in cargo's order",
+        binaries.len()
     );
-    let (outcomes, doc_output) = std::thread::scope(|scope| {
-        let doc_tests = scope.spawn(|| doc.output());
-        let outcomes = run_binaries(root, &binaries, at_once, true);
-        let doc_output = doc_tests
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (outcomes, doc_output)
-    });
-    let outcomes = outcomes?;
+    let outcomes = run_binaries(root, &binaries, at_once, true)?;
     let failed: Vec<&TestBinary> = binaries
         .iter()
         .zip(&outcomes)
@@ -220,23 +200,12 @@ pub(crate) fn run_tests(root: &Path, arguments: &[&str]) -> Result<(), Failure> 
         .map(|(binary, _)| binary)
         .collect();
 
-    println!("    $ {}", describe(&doc));
-    let doc_result = match doc_output {
-        Ok(output) => {
-            print_output(&output);
-            if output.status.success() {
-                Ok(())
-            } else {
-                eprintln!(
-                    "xtask ci: '{}' exited with {}",
-                    describe(&doc),
-                    output.status
-                );
-                Err(Failure::ProblemsFound)
-            }
-        }
-        Err(error) => Err(could_not_start(&doc, &error)),
-    };
+    let mut doc = Command::new(cargo());
+    doc.arg("test")
+        .args(arguments)
+        .arg("--doc")
+        .current_dir(root);
+    let doc_result = run_command(&mut doc);
 
     if !failed.is_empty() {
         eprintln!("xtask ci: {} test binaries failed:", failed.len());
@@ -283,9 +252,14 @@ fn run_binaries(
             if !print {
                 continue;
             }
-            println!("{}", binary.heading(root));
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "{}", binary.heading(root));
             if let Ok(output) = outcome {
-                print_output(output);
+                let _ = stdout.write_all(&output.stdout);
+                let _ = stdout.flush();
+                let mut stderr = std::io::stderr().lock();
+                let _ = stderr.write_all(&output.stderr);
+                let _ = stderr.flush();
             }
         }
     };
@@ -312,16 +286,6 @@ fn run_binaries(
         .into_iter()
         .map(|outcome| outcome.expect("every binary ran"))
         .collect()
-}
-
-/// Prints what a finished command wrote: its standard output, then its standard error.
-fn print_output(output: &Output) {
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(&output.stdout);
-    let _ = stdout.flush();
-    let mut stderr = std::io::stderr().lock();
-    let _ = stderr.write_all(&output.stderr);
-    let _ = stderr.flush();
 }
 
 /// Runs one test binary as `cargo test` does: in its package's directory, with the package's
