@@ -1,7 +1,7 @@
 //! A domain written outside the library, registered under an id, then used everywhere an id
 //! works: built with JSON parameters, checked, stepped in a vector, and run by the `rl` command
 //! line. Run it with `cargo run -p rl-examples --example custom_domain`; docs/custom-domain.md
-//! explains each step with a domain of its own, in a crate outside the workspace
+//! explains each step with a domain of its own, in a crate of its own
 //! (examples/custom-domain).
 
 use std::num::NonZeroUsize;
