@@ -379,32 +379,9 @@ fn run_target(options: &Options, target: &Target, files: &ChildFiles) -> TargetR
 fn run_targets(options: &Options, work: &Path) -> Vec<String> {
     let targets = &options.targets;
     let next = std::sync::atomic::AtomicUsize::new(0);
-    // The reports by target, and how many have been printed.
-    let done: std::sync::Mutex<(Vec<Option<TargetReport>>, usize)> =
-        std::sync::Mutex::new(((0..targets.len()).map(|_| None).collect(), 0));
-    let print_ready = |state: &mut (Vec<Option<TargetReport>>, usize), all: &mut Vec<String>| {
-        let (reports, printed) = state;
-        while let Some(Some(report)) = reports.get_mut(*printed) {
-            let target = targets[*printed];
-            *printed += 1;
-            let seconds = report.elapsed.as_secs_f64();
-            println!(
-                "{:<16} {:>10} {:>9} {:>10.1} {:>12.0}",
-                target.name,
-                report.inputs,
-                report.findings.len(),
-                seconds,
-                report.inputs as f64 / seconds.max(1e-9)
-            );
-            // Findings are printed as each target ends, so a long run shows them early.
-            for finding in &report.findings {
-                print!("{finding}");
-            }
-            let _ = std::io::stdout().flush();
-            all.append(&mut report.findings);
-        }
-    };
-    let all_findings = std::sync::Mutex::new(Vec::new());
+    // The reports by target, how many have been printed, and the findings printed so far.
+    let done: std::sync::Mutex<(Vec<Option<TargetReport>>, usize, Vec<String>)> =
+        std::sync::Mutex::new(((0..targets.len()).map(|_| None).collect(), 0, Vec::new()));
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.min(targets.len()) {
             scope.spawn(|| {
@@ -421,18 +398,34 @@ fn run_targets(options: &Options, work: &Path) -> Vec<String> {
                     };
                     let report = run_target(options, target, &files);
                     let mut state = done.lock().unwrap_or_else(|poison| poison.into_inner());
-                    state.0[index] = Some(report);
-                    let mut all = all_findings
-                        .lock()
-                        .unwrap_or_else(|poison| poison.into_inner());
-                    print_ready(&mut state, &mut all);
+                    let (reports, printed, findings) = &mut *state;
+                    reports[index] = Some(report);
+                    while let Some(Some(report)) = reports.get_mut(*printed) {
+                        let seconds = report.elapsed.as_secs_f64();
+                        println!(
+                            "{:<16} {:>10} {:>9} {:>10.1} {:>12.0}",
+                            targets[*printed].name,
+                            report.inputs,
+                            report.findings.len(),
+                            seconds,
+                            report.inputs as f64 / seconds.max(1e-9)
+                        );
+                        *printed += 1;
+                        // Findings are printed as each target ends, so a long run shows them
+                        // early.
+                        for finding in &report.findings {
+                            print!("{finding}");
+                        }
+                        let _ = std::io::stdout().flush();
+                        findings.append(&mut report.findings);
+                    }
                 }
             });
         }
     });
-    all_findings
-        .into_inner()
+    done.into_inner()
         .unwrap_or_else(|poison| poison.into_inner())
+        .2
 }
 
 /// Reproduces one input in this process, printing it first.
