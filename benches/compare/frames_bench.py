@@ -1,6 +1,6 @@
 """Frames per second of Gymnasium 1.4.0's CartPole-v1 `render_mode="rgb_array"` at its
 600 by 400, to compare with the Rust `throughput` binary's `cartpole/frame/600x400` (and
-`cargo bench -p rl-benches --bench frames`, group `frames`, `CartPole-v1 600x400`).
+`cargo bench -p rl-criterion --bench frames`, group `frames`, `CartPole-v1 600x400`).
 
 Needs gymnasium==1.4.0 and pygame (both pinned in requirements.txt); run.sh calls it once per
 round. Prints one JSON line in the format of python_bench.py: {"side", "name", "env",

@@ -73,7 +73,10 @@ pub(crate) struct Step {
 /// them to metadata, which finds every error a build would but a link error, and building the
 /// six criterion binaries after the test step took 18 s of processor time (measured with
 /// `cargo clean -p rl-benches` then `cargo build --workspace --all-features --benches`, which
-/// builds them; `benches/compare/run.sh` runs them), plus criterion's own build on a cold CI.
+/// builds them; `cargo bench -p rl-criterion` runs them), plus criterion's own build on a cold
+/// CI. They live in the package rl-criterion (`benches/criterion`), which has no test target,
+/// so that the test step does not compile criterion either (rl-benches' tests would: a package
+/// with test targets gets all its dev-dependencies built).
 pub(crate) static STEPS: [Step; 11] = [
     Step {
         name: "tidy",

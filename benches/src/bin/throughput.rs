@@ -358,7 +358,7 @@ fn workloads(failure: &Failure) -> Result<Vec<Workload<'static>>, Box<dyn std::e
 }
 
 /// The 16 CartPole states whose frames are timed: positions from -1 to 0.875, angles from
-/// -0.1 to 0.0875 radians, as in `benches/frames.rs` and `frames_bench.py`.
+/// -0.1 to 0.0875 radians, as in `benches/criterion/frames.rs` and `frames_bench.py`.
 fn frame_states() -> Vec<CartPoleState> {
     (0..16)
         .map(|index| {
