@@ -14,13 +14,15 @@
 //!     cargo run --release -p rl-benches --bin mujoco_vectors [-- ROUNDS [SECONDS [ENVS [IDS]]]]
 //! ```
 //!
-//! (defaults: 8 rounds of 0.4 s, 64 environments, Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5;
+//! (defaults: 8 rounds of 0.4 s, 64 environments (at least 2: the pair has half each),
+//! Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5;
 //! each vector first runs 3 s, past the first timings of its threads' shares.)
 
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
+use rl_benches::timing::median;
 use rl_core::{Mode, NumpyGenerator};
 use rl_spaces::{AnyElement, TrySampleSpace};
 use rl_wrappers::vector::{RegisteredVector, VectorOptions, make_vector};
@@ -69,17 +71,6 @@ fn pair_rate(
     })
 }
 
-/// The median of `values` (sorted in place).
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[middle]
-    } else {
-        (values[middle - 1] + values[middle]) / 2.0
-    }
-}
-
 fn main() {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     let number = |index: usize, default: f64| {
@@ -96,12 +87,18 @@ fn main() {
                 std::process::exit(2);
             })
     };
-    let rounds = number(0, 8.0) as usize;
-    let duration = Duration::from_secs_f64(number(1, 0.4));
-    let Some(envs) = NonZeroUsize::new(number(2, 64.0) as usize) else {
-        eprintln!("mujoco_vectors: ENVS must be at least 1");
-        std::process::exit(2);
+    let whole = |index: usize, default: f64, least: usize, name: &str| {
+        let value = number(index, default);
+        if value.fract() != 0.0 || value < least as f64 || value > 1e6 {
+            eprintln!("mujoco_vectors: {name} must be a whole number from {least} to 1000000");
+            std::process::exit(2);
+        }
+        value as usize
     };
+    let rounds = whole(0, 8.0, 1, "ROUNDS");
+    let duration = Duration::from_secs_f64(number(1, 0.4));
+    // At least 2, so that the pair has half each.
+    let envs = NonZeroUsize::new(whole(2, 64.0, 2, "ENVS")).expect("at least 2");
     let ids = arguments.get(3).map_or(
         "Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5",
         String::as_str,
@@ -128,7 +125,7 @@ fn main() {
             vector
         };
         let mut vectors = vec![make(envs, 1, 0), make(envs, 2, 0)];
-        let half = NonZeroUsize::new(envs.get() / 2).unwrap_or(NonZeroUsize::MIN);
+        let half = NonZeroUsize::new(envs.get() / 2).expect("ENVS is at least 2");
         let mut pair = vec![make(half, 1, 0), make(half, 1, half.get() as u64)];
         let mut rng = NumpyGenerator::seed_from_u64(0);
         let actions: Vec<Vec<AnyElement>> = (0..64)
@@ -175,11 +172,11 @@ fn main() {
         println!(
             "{id:<15} 1 thread {:>7.0}/s  2 threads {:>7.0}/s  pair {:>7.0}/s  \
              2/1 {:.2}x ({low:.2}-{high:.2})  2/pair {:.2}x ({pair_low:.2}-{pair_high:.2})",
-            median(&mut one),
-            median(&mut two),
-            median(&mut both),
-            median(&mut over_one),
-            median(&mut over_pair)
+            median(&one),
+            median(&two),
+            median(&both),
+            median(&over_one),
+            median(&over_pair)
         );
     }
 }
