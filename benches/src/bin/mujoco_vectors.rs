@@ -17,6 +17,13 @@
 //! (defaults: 8 rounds of 0.4 s, 64 environments (at least 2: the pair has half each),
 //! Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5;
 //! each vector first runs 3 s, past the first timings of its threads' shares.)
+//!
+//! `mujoco_vectors --two-threads SECONDS [IDS]` steps only the 64-environment two-thread vector
+//! of each id, for SECONDS after the same 3 s, and prints its rate: a run for a profiler, which
+//! then sees that vector's threads alone (for instance the share of samples in which the
+//! threads wait for each other: `perf record -F 2000` on it, then `perf report --sort
+//! comm,sym`, the calling thread's `Threads::run` and the worker's wait loop, which `perf`
+//! names `__rust_begin_short_backtrace`, with the kernel's samples).
 
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
@@ -71,8 +78,68 @@ fn pair_rate(
     })
 }
 
+/// `--two-threads SECONDS [IDS]`: each id's two-thread vector alone (see the header).
+fn two_threads_only(arguments: &[String]) {
+    let seconds = arguments
+        .first()
+        .and_then(|text| text.parse::<f64>().ok())
+        .filter(|value| value.is_finite() && *value > 0.0 && *value <= 1e6)
+        .unwrap_or_else(|| {
+            eprintln!("mujoco_vectors: --two-threads needs a positive number of SECONDS");
+            std::process::exit(2);
+        });
+    let ids = arguments.get(1).map_or(
+        "Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5",
+        String::as_str,
+    );
+    if let Err(error) = rl_mujoco::library::library() {
+        eprintln!("mujoco_vectors: {error}");
+        std::process::exit(1);
+    }
+    rl_mujoco::register();
+    let count = NonZeroUsize::new(64).expect("not zero");
+    for id in ids.split(',') {
+        let options = VectorOptions::new().with_threads(NonZeroUsize::new(2).expect("not zero"));
+        let mut vector = make_vector::<AnyElement, f32>(id, None, count, 0, options)
+            .unwrap_or_else(|error| {
+                eprintln!("mujoco_vectors: {id}: {error}");
+                std::process::exit(1);
+            });
+        vector.reset(Mode::Training).expect("a reset");
+        let mut rng = NumpyGenerator::seed_from_u64(0);
+        let actions: Vec<Vec<AnyElement>> = (0..64)
+            .map(|_| {
+                (0..count.get())
+                    .map(|_| {
+                        vector
+                            .action_space()
+                            .try_sample(&mut rng)
+                            .expect("an action")
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut next = 0;
+        rate(&mut vector, &actions, &mut next, Duration::from_secs(3));
+        let steps = rate(
+            &mut vector,
+            &actions,
+            &mut next,
+            Duration::from_secs_f64(seconds),
+        );
+        println!("{id:<15} 2 threads {steps:>7.0}/s");
+    }
+}
+
 fn main() {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
+    if arguments
+        .first()
+        .is_some_and(|first| first == "--two-threads")
+    {
+        two_threads_only(&arguments[1..]);
+        return;
+    }
     let number = |index: usize, default: f64| {
         arguments
             .get(index)

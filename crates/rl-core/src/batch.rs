@@ -397,6 +397,12 @@ pub trait BatchStates<T: FlatScalar>: Send {
         false
     }
 
+    /// Whether a step of an episode takes long and varies ([`Domain::costly_steps`]): a
+    /// vector on several threads then cuts its batches one episode each. False by default.
+    fn costly_steps(&self) -> bool {
+        false
+    }
+
     /// The bytes each episode takes in this batch: its state with the heap bytes it owns
     /// ([`Domain::state_heap_bytes`]) and, in a batch built by id, its action. A vector environment adds its own
     /// bookkeeping and checks the total can be allocated before building the batch.
@@ -515,6 +521,10 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
 
     fn reports_infos(&self) -> bool {
         (**self).reports_infos()
+    }
+
+    fn costly_steps(&self) -> bool {
+        (**self).costly_steps()
     }
 
     fn episode_bytes(&self) -> usize {
@@ -886,6 +896,10 @@ where
 
     fn reports_infos(&self) -> bool {
         self.typed.reports_infos()
+    }
+
+    fn costly_steps(&self) -> bool {
+        self.typed.costly_steps()
     }
 
     fn episode_bytes(&self) -> usize {

@@ -177,6 +177,17 @@ pub trait Domain {
         None
     }
 
+    /// Whether a step takes long and its time varies from step to step: a physics engine's
+    /// (MuJoCo's, tens of microseconds to milliseconds, with contacts and early ends). A vector
+    /// on several threads then hands its threads one environment at a time, so that a thread
+    /// done early takes a single environment from the other's share rather than a chunk of them
+    /// while the other waits. False by default: for a step of a few nanoseconds each chunk's
+    /// bookkeeping counts, and a few chunks per thread are faster. Results are the same either
+    /// way (each environment steps alone).
+    fn costly_steps(&self) -> bool {
+        false
+    }
+
     /// Whether the domain's episodes have time limits of their own, drawn with each episode
     /// (BabyAI's `max_steps` follows the episode's instruction), which
     /// [`time_limit_reached`](Self::time_limit_reached) tells and

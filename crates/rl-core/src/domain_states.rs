@@ -536,6 +536,10 @@ where
         self.stepping.reports_infos(&self.domain)
     }
 
+    fn costly_steps(&self) -> bool {
+        self.domain.costly_steps()
+    }
+
     fn episode_bytes(&self) -> usize {
         std::mem::size_of::<D::State>() + self.domain.state_heap_bytes()
     }

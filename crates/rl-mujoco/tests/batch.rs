@@ -2,7 +2,9 @@
 //! `make_vector::<AnyElement, f64>` and the Python `RustVectorEnv` build for the MuJoCo ids' float64 Box) give
 //! each environment's float64 observations bit for bit, and its rewards, flags, step infos and
 //! reset infos (`Domain::reset_info`: Gymnasium's `_get_reset_info`), against the single
-//! environment by id seeded alike; `f32` rows are those observations rounded.
+//! environment by id seeded alike; `f32` rows are those observations rounded. The batches say
+//! their steps are costly (`BatchStates::costly_steps`), so that vectors on several threads
+//! hand out one environment at a time.
 //!
 //! The tests need the MuJoCo library, found as `tests/traces.rs` finds it; without it they
 //! print why and pass without checking.
@@ -217,6 +219,8 @@ fn batches_by_id_give_the_environments_f64_observations_and_reset_infos() {
         ("InvertedPendulum-v5", 60, false),
     ] {
         let domain = registry::build(id, None).expect("the id builds with the library");
+        // Vectors on several threads cut these batches one environment per chunk.
+        assert!(domain.batch_states(1).costly_steps(), "{id}: costly steps");
         let reset_infos = batch_is_the_single_environments(domain.as_ref(), steps);
         assert_eq!(reset_infos > 0, reports, "{id}: {reset_infos} reset infos");
     }

@@ -2,7 +2,8 @@
 //! rows on any number of threads (and stale ones are cleared), and a panic inside an
 //! environment, on the calling thread's share or on a worker's, reaches the caller only after
 //! every thread is done, leaving a vector environment that can still be used and dropped; a
-//! mirrored step copies every row into the caller's buffers on any number of threads.
+//! mirrored step copies every row into the caller's buffers on any number of threads; a domain
+//! with costly steps is cut one environment per chunk on several threads, with the same results.
 
 use std::num::NonZeroUsize;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -12,7 +13,8 @@ use rl_core::{Domain, Info, Mode, Simulator, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Autoreset, EnvironmentVector, KernelVector, VectorEnv, VectorEpisodeStatistics, VectorOptions,
+    Autoreset, EnvironmentVector, KernelVector, SteppedVector, VectorEnv, VectorEpisodeStatistics,
+    VectorOptions,
 };
 
 use crate::common::{Drift, Mirrored};
@@ -294,4 +296,108 @@ fn a_mirror_of_the_wrong_length_is_refused_before_anything_steps() {
         "{error}"
     );
     assert_eq!(vector.observations(), &before, "nothing stepped");
+}
+
+/// [`Counter`] with [`Domain::costly_steps`] true, as MuJoCo's domains declare.
+#[derive(Debug, Clone)]
+struct Costly(Counter);
+
+impl Domain for Costly {
+    type State = u32;
+    type Observation = [f32; 1];
+    type Action = i64;
+    type ObservationSpace = ArrayBox<f32, 1>;
+    type ActionSpace = Discrete;
+
+    fn observation_space(&self) -> &ArrayBox<f32, 1> {
+        self.0.observation_space()
+    }
+
+    fn action_space(&self) -> &Discrete {
+        self.0.action_space()
+    }
+
+    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> u32 {
+        self.0.initial_state(mode, rng)
+    }
+
+    fn step<R: Rng + ?Sized>(
+        &self,
+        state: &u32,
+        action: &i64,
+        mode: Mode,
+        rng: &mut R,
+    ) -> TransitionOutcome<u32> {
+        self.0.step(state, action, mode, rng)
+    }
+
+    fn observe(&self, state: &u32) -> [f32; 1] {
+        self.0.observe(state)
+    }
+
+    fn is_terminal(&self, state: &u32) -> bool {
+        self.0.is_terminal(state)
+    }
+
+    fn costly_steps(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn costly_steps_are_cut_one_environment_per_chunk_with_the_same_results() {
+    let count = NonZeroUsize::new(64).expect("non-zero");
+    let options = |threads: usize| {
+        VectorOptions::new().with_threads(NonZeroUsize::new(threads).expect("non-zero"))
+    };
+    let chunks = |debug: String| {
+        let start = debug.find("chunks: ").expect("the chunks are shown") + "chunks: ".len();
+        let digits: String = debug[start..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse::<usize>().expect("a number")
+    };
+    let mut vectors = Vec::new();
+    for (threads, expected) in [(1, 1), (2, 64), (3, 64)] {
+        let vector = SteppedVector::<Costly, f32>::from_kernel(
+            Costly(Counter::new()),
+            count,
+            5,
+            options(threads),
+        )
+        .expect("valid");
+        assert_eq!(
+            chunks(format!("{vector:?}")),
+            expected,
+            "costly, {threads} threads"
+        );
+        vectors.push(vector);
+    }
+    // Cheap steps: a few chunks per thread.
+    let cheap = SteppedVector::<Counter, f32>::from_kernel(Counter::new(), count, 5, options(2))
+        .expect("valid");
+    let cheap_chunks = chunks(format!("{cheap:?}"));
+    assert!(
+        (2..64).contains(&cheap_chunks),
+        "cheap steps: {cheap_chunks} chunks"
+    );
+    for vector in &mut vectors {
+        vector.reset(Mode::Training).expect("reset");
+    }
+    for step in 0..7 {
+        let actions: Vec<i64> = (0..64).map(|i| ((i + step) % 2) as i64).collect();
+        for vector in &mut vectors {
+            vector.step(&actions).expect("a step");
+        }
+        let [one, rest @ ..] = &vectors[..] else {
+            unreachable!("three vectors")
+        };
+        for other in rest {
+            assert_eq!(one.observations(), other.observations(), "step {step}");
+            assert_eq!(one.rewards(), other.rewards(), "step {step}");
+            assert_eq!(one.terminated(), other.terminated(), "step {step}");
+            assert_eq!(one.infos(), other.infos(), "step {step}");
+        }
+    }
 }

@@ -291,7 +291,7 @@ where
         }
         // The environments of every chunk, in order.
         let mut environments = environments.into_iter();
-        VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
+        VectorEnvironment::from_chunks(count, dim, env_bytes, false, seed, options, |first, len| {
             let share = environments.by_ref().take(len).collect();
             let states = EnvironmentStates::new(share, action_space.clone());
             Ok(Batch::new(states, first))
@@ -327,10 +327,19 @@ where
         let domain = Arc::new(domain);
         let env_bytes =
             std::mem::size_of::<D::State>() + domain.state_heap_bytes() + BOOKKEEPING_BYTES;
-        VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
-            let states = DomainStates::new(Arc::clone(&domain), len);
-            Ok(Batch::new(states, first))
-        })
+        let costly = domain.costly_steps();
+        VectorEnvironment::from_chunks(
+            count,
+            dim,
+            env_bytes,
+            costly,
+            seed,
+            options,
+            |first, len| {
+                let states = DomainStates::new(Arc::clone(&domain), len);
+                Ok(Batch::new(states, first))
+            },
+        )
     }
 }
 
@@ -341,12 +350,15 @@ where
     T: FlatScalar,
 {
     /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
-    /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`]) that
+    /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`], one
+    /// environment each on several threads if their steps are `costly`) that
     /// `share(first, len)` builds, seeded with `seed`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_chunks(
         count: NonZeroUsize,
         dim: usize,
         env_bytes: usize,
+        costly: bool,
         seed: u64,
         options: VectorOptions,
         mut share: impl FnMut(usize, usize) -> Result<Batch<S, T>, VectorError>,
@@ -354,7 +366,7 @@ where
         let len = count.get();
         let threads = check_threads(len, &options)?;
         check_size(len, dim, env_bytes)?;
-        let batches = chunks(len, threads)
+        let batches = chunks(len, threads, costly)
             .into_iter()
             .map(|range| share(range.start, range.len()))
             .collect::<Result<Vec<Batch<S, T>>, VectorError>>()?;
@@ -872,6 +884,7 @@ impl<S: BatchStates<T>, T: FlatScalar> fmt::Debug for VectorEnvironment<S, T> {
             .field("options", &self.options)
             .field("mode", &self.mode)
             .field("started", &self.started)
+            .field("chunks", &self.threads.batches().count())
             .finish_non_exhaustive()
     }
 }

@@ -227,10 +227,16 @@ pub fn make_vector<A: ErasedAction, T: RowScalar>(
     seed: u64,
     options: VectorOptions,
 ) -> Result<RegisteredVector<A, T>, VectorError> {
-    let (domain, dim, env_bytes) = prepare::<A, T>(id, params, options)?;
-    VectorEnvironment::from_chunks(count, dim, env_bytes, seed, options, |first, len| {
-        Ok(Batch::new(batch(domain.as_ref(), id, len, options)?, first))
-    })
+    let (domain, dim, env_bytes, costly) = prepare::<A, T>(id, params, options)?;
+    VectorEnvironment::from_chunks(
+        count,
+        dim,
+        env_bytes,
+        costly,
+        seed,
+        options,
+        |first, len| Ok(Batch::new(batch(domain.as_ref(), id, len, options)?, first)),
+    )
 }
 
 /// An asynchronous vector of a registered id ([`make_async_vector`]), with actions of type
@@ -281,7 +287,8 @@ pub fn make_async_vector<A: ErasedAction, T: RowScalar>(
     options: VectorOptions,
     batch_size: NonZeroUsize,
 ) -> Result<RegisteredAsyncVector<A, T>, VectorError> {
-    let (domain, dim, env_bytes) = prepare::<A, T>(id, params, options)?;
+    // One environment per batch whatever the cost of a step: each is its own task.
+    let (domain, dim, env_bytes, _costly) = prepare::<A, T>(id, params, options)?;
     check_size(count.get(), dim, env_bytes)?;
     let batches = (0..count.get())
         .map(|i| Ok(Batch::new(batch(domain.as_ref(), id, 1, options)?, i)))
@@ -302,14 +309,15 @@ fn batch<A: ErasedAction, T: RowScalar>(
     })
 }
 
-/// The domain of `id` built with `params`, its observation rows' length in `options`' layout
-/// and the bytes of one episode, checked as every vector of the id needs: the action space
+/// The domain of `id` built with `params`, its observation rows' length in `options`' layout,
+/// the bytes of one episode and whether its steps are costly
+/// ([`BatchStates::costly_steps`](rl_core::BatchStates::costly_steps)), checked as every vector of the id needs: the action space
 /// has a form in `A` (`batch` gives a batch) and rows of `u8` hold the observations.
 fn prepare<A: ErasedAction, T: RowScalar>(
     id: &str,
     params: Option<&Value>,
     options: VectorOptions,
-) -> Result<(Box<dyn RegisteredDomain>, usize, usize), VectorError> {
+) -> Result<(Box<dyn RegisteredDomain>, usize, usize, bool), VectorError> {
     let domain = rl_core::registry::build(id, params).map_err(VectorError::Registry)?;
     let environment = domain.environment(0);
     let Some(probe) = batch_states_as::<A, T>(domain.as_ref(), 1, options.layout()) else {
@@ -335,5 +343,5 @@ fn prepare<A: ErasedAction, T: RowScalar>(
     }
     let dim = space.row_dim(options.layout());
     let env_bytes = probe.episode_bytes() + BOOKKEEPING_BYTES;
-    Ok((domain, dim, env_bytes))
+    Ok((domain, dim, env_bytes, probe.costly_steps()))
 }

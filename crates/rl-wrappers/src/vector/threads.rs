@@ -607,16 +607,20 @@ fn work<S: BatchStates<T>, T: FlatScalar>(shared: &Shared<S, T>, home: usize) {
 }
 
 /// The contiguous chunks of `len` environments on `threads` threads, in order: one with one
-/// thread, else [`CHUNKS_PER_THREAD`] per thread (never more chunks than environments), as
-/// even as they can be.
+/// thread; else one per environment for `costly` steps ([`BatchStates::costly_steps`]: a
+/// thread done early then takes one environment from another's range, not a chunk), else
+/// [`CHUNKS_PER_THREAD`] per thread (never more chunks than environments); as even as they
+/// can be.
 ///
 /// A chunk's start needs no rounding to the kernels' blocks: a kernel cuts its own slice into
 /// blocks from the slice's start, into local arrays, and every environment's results are its
 /// own, so a chunk of any length steps as fast, but for its last partial block, and gives the
 /// same bits.
-pub(crate) fn chunks(len: usize, threads: usize) -> Vec<Range<usize>> {
+pub(crate) fn chunks(len: usize, threads: usize, costly: bool) -> Vec<Range<usize>> {
     let count = if threads <= 1 {
         1
+    } else if costly {
+        len.max(1)
     } else {
         threads.saturating_mul(CHUNKS_PER_THREAD).min(len.max(1))
     };
@@ -995,7 +999,7 @@ mod tests {
     fn corridors(len: usize, threads: usize) -> Vec<Copies> {
         let corridor = Corridor::new(4, 0.3).expect("valid");
         let action_space = *Simulator::new(corridor.clone(), 0).action_space();
-        chunks(len, threads)
+        chunks(len, threads, false)
             .into_iter()
             .map(|range| {
                 let environments = range
@@ -1123,17 +1127,22 @@ mod tests {
 
     #[test]
     fn the_chunks_are_even_contiguous_and_cover_every_environment_in_order() {
-        assert_eq!(chunks(5, 1), vec![0..5]);
-        assert_eq!(chunks(1024, 2).len(), 2 * CHUNKS_PER_THREAD);
-        assert_eq!(chunks(3, 2), vec![0..1, 1..2, 2..3]);
-        for (len, threads) in [(1, 1), (7, 4), (130, 3), (64, 2), (1000, 3), (3, 3)] {
-            let list = chunks(len, threads);
+        assert_eq!(chunks(5, 1, false), vec![0..5]);
+        assert_eq!(chunks(5, 1, true), vec![0..5]);
+        assert_eq!(chunks(1024, 2, false).len(), 2 * CHUNKS_PER_THREAD);
+        assert_eq!(chunks(3, 2, false), vec![0..1, 1..2, 2..3]);
+        assert_eq!(chunks(3, 2, true), vec![0..1, 1..2, 2..3]);
+        let cases = [(1, 1), (7, 4), (130, 3), (64, 2), (1000, 3), (3, 3)];
+        for ((len, threads), costly) in cases.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+            let list = chunks(len, threads, costly);
             let count = if threads == 1 {
                 1
+            } else if costly {
+                len
             } else {
                 (threads * CHUNKS_PER_THREAD).min(len)
             };
-            assert_eq!(list.len(), count, "{len} on {threads}");
+            assert_eq!(list.len(), count, "{len} on {threads}, costly {costly}");
             let mut next = 0;
             for chunk in &list {
                 assert_eq!(chunk.start, next, "{len} on {threads}");
