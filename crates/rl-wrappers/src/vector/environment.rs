@@ -353,7 +353,6 @@ where
     /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`], one
     /// environment each on several threads if their steps are `costly`) that
     /// `share(first, len)` builds, seeded with `seed`.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_chunks(
         count: NonZeroUsize,
         dim: usize,
