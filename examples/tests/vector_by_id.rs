@@ -7,6 +7,15 @@
 //! infos, final infos and action masks included. The vectors with integer actions
 //! (`make_vector::<i64, f32>`) equal them for every id with a `Discrete` action space and refuse
 //! the others. Action masks by id equal the environments' own masks.
+//!
+//! The tests over every id take a slice in a normal run (two GridWorld maps, ten MiniGrid ids,
+//! three BabyAI levels) and every id with `RLRS_TEST_EVERY_ID=1`, as the Python tests do (the
+//! full run before a release; all 76 MiniGrid ids and 96 BabyAI levels take minutes in a debug
+//! build, so it runs in release):
+//!
+//! ```text
+//! RLRS_TEST_EVERY_ID=1 cargo test --release -p rl-examples --test vector_by_id every_id
+//! ```
 
 use std::num::NonZeroUsize;
 
@@ -575,16 +584,31 @@ const BABYAI_IDS: [&str; 3] = [
     "BabyAI-BossLevel-v0",
 ];
 
-/// Whether the every-id tests leave `id` out: the MiniGrid and BabyAI ids outside their
-/// lists, and the MuJoCo ids, which need the MuJoCo library at run time (this test does not
-/// load it) and whose vectors by id are rl-mujoco's own `tests/batch.rs` (against single
-/// environments, f64 and f32 rows, both autoreset modes, reset infos; it loads the library
-/// from `target/rl-python-venv`, which CI's step `venv` makes, and skips with a reason
-/// without it).
+/// The GridWorld maps the every-id tests step in a normal run (all 14 share one domain and
+/// differ in their maps, whose cells rl-domains' own tests check): one with pits, whose
+/// episodes end there, and the smallest, whose episodes end within a few steps.
+const GRIDWORLD_IDS: [&str; 2] = ["GridWorld-4x5", "GridWorld-1x2"];
+
+/// Whether the tests over every id take every registered id (`RLRS_TEST_EVERY_ID=1`, the
+/// variable the Python tests read) rather than the slice.
+fn every_id() -> bool {
+    std::env::var_os("RLRS_TEST_EVERY_ID").is_some_and(|value| value == "1")
+}
+
+/// Whether the every-id tests leave `id` out: the MuJoCo ids, which need the MuJoCo library at
+/// run time (this test does not load it) and whose vectors by id are rl-mujoco's own
+/// `tests/batch.rs` (against single environments, f64 and f32 rows, both autoreset modes,
+/// reset infos; it loads the library from `target/rl-python-venv`, which CI's step `venv`
+/// makes, and skips with a reason without it); and, unless [`every_id`], the GridWorld,
+/// MiniGrid and BabyAI ids outside their lists.
 fn left_out(id: &str) -> bool {
-    (id.starts_with("MiniGrid-") && !MINIGRID_IDS.contains(&id))
-        || (id.starts_with("BabyAI-") && !BABYAI_IDS.contains(&id))
-        || registry::describe(id).is_ok_and(|entry| entry.family() == "MuJoCo")
+    if registry::describe(id).is_ok_and(|entry| entry.family() == "MuJoCo") {
+        return true;
+    }
+    !every_id()
+        && ((id.starts_with("GridWorld-") && !GRIDWORLD_IDS.contains(&id))
+            || (id.starts_with("MiniGrid-") && !MINIGRID_IDS.contains(&id))
+            || (id.starts_with("BabyAI-") && !BABYAI_IDS.contains(&id)))
 }
 
 /// Every registered id (iterating the registry): the vector by id (`make_vector`, on two
@@ -593,21 +617,19 @@ fn left_out(id: &str) -> bool {
 /// bit, infos and masks included, in next-step and same-step autoreset, over a few hundred
 /// steps of random actions (past the episode cap where it is at most 600 steps). Of
 /// minigrid's ids (stepped, observed and restarted in place by their domain, their rows
-/// written straight from the state), those of [`MINIGRID_IDS`]; of BabyAI's, [`BABYAI_IDS`].
+/// written straight from the state), those of [`MINIGRID_IDS`]; of BabyAI's, [`BABYAI_IDS`]; of
+/// the GridWorld maps, [`GRIDWORLD_IDS`] (every id with `RLRS_TEST_EVERY_ID=1`).
 #[test]
 fn every_id_by_id_equals_its_environments_stepped_by_hand() {
     rl_experiment::builtins::register_builtins();
     let mut infos_seen = 0;
-    let minigrid_ids = registry::ids()
-        .into_iter()
-        .filter(|id| MINIGRID_IDS.contains(&id.as_str()))
-        .count();
-    assert_eq!(
-        minigrid_ids,
-        MINIGRID_IDS.len(),
-        "every id of MINIGRID_IDS is registered"
-    );
-    for id in registry::ids() {
+    let ids = registry::ids();
+    for list in [&MINIGRID_IDS[..], &BABYAI_IDS, &GRIDWORLD_IDS] {
+        for id in list {
+            assert!(ids.iter().any(|known| known == id), "{id} is registered");
+        }
+    }
+    for id in ids {
         if left_out(&id) {
             continue;
         }
@@ -680,7 +702,7 @@ fn every_id_by_id_equals_its_environments_stepped_by_hand() {
     assert!(infos_seen > 0, "some registered domain reports infos");
 }
 
-/// Every registered id (those of [`MINIGRID_IDS`] and [`BABYAI_IDS`] for minigrid's): the vector by id with its
+/// Every registered id (but [`left_out`]'s): the vector by id with its
 /// rows in the batched layout (`RowLayout::Batched`, what the Python package steps: one entry
 /// per `Discrete`, written by the domain's `observe_row_into`) gives, row by row, the flat
 /// vector's observation written in that layout, with the same rewards, flags and infos, and its
