@@ -14,7 +14,7 @@ use rl_spaces::{FiniteSpace, FlatScalar, FlattenSpace, RowLayout, Space};
 use crate::VectorError;
 use crate::vector::batch::{BOOKKEEPING_BYTES, Batch, Command, Resets};
 use crate::vector::outputs::{Mirror, Outputs};
-use crate::vector::threads::{Threads, chunks};
+use crate::vector::threads::{Threads, chunk_bytes, chunks};
 use crate::vector::{Autoreset, EnvironmentStates, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
@@ -364,6 +364,11 @@ where
     ) -> Result<Self, VectorError> {
         let len = count.get();
         let threads = check_threads(len, &options)?;
+        let env_bytes = if costly && threads > 1 {
+            env_bytes.saturating_add(chunk_bytes::<S, T>())
+        } else {
+            env_bytes
+        };
         check_size(len, dim, env_bytes)?;
         let batches = chunks(len, threads, costly)
             .into_iter()

@@ -606,6 +606,16 @@ fn work<S: BatchStates<T>, T: FlatScalar>(shared: &Shared<S, T>, home: usize) {
     }
 }
 
+/// The bytes each chunk takes besides its environments' own: its padded place in the list of
+/// chunks (with the batch's and the states' fixed parts), and an allowance for the heap blocks
+/// of their lists (a dozen, at most 32 bytes each with the allocator's own). A vector of one
+/// environment per chunk ([`chunks`] with `costly`) adds it to each environment's bytes in its
+/// size check, so that a domain with small states and costly steps is refused, not aborted,
+/// when its chunks would not fit.
+pub(crate) fn chunk_bytes<S: BatchStates<T>, T: FlatScalar>() -> usize {
+    std::mem::size_of::<Padded<UnsafeCell<Chunk<S, T>>>>() + 12 * 32
+}
+
 /// The contiguous chunks of `len` environments on `threads` threads, in order: one with one
 /// thread; else one per environment for `costly` steps ([`BatchStates::costly_steps`]: a
 /// thread done early then takes one environment from another's range, not a chunk), else
