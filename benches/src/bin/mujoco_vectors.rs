@@ -78,6 +78,54 @@ fn pair_rate(
     })
 }
 
+/// The ids measured when none are named.
+const DEFAULT_IDS: &str = "Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5";
+
+/// Loads the MuJoCo library and registers the MuJoCo ids, or exits saying why.
+fn load_and_register() {
+    if let Err(error) = rl_mujoco::library::library() {
+        eprintln!("mujoco_vectors: {error}");
+        std::process::exit(1);
+    }
+    rl_mujoco::register();
+}
+
+/// A reset vector of `count` environments of `id` on `threads` threads, seeded with `seed`,
+/// or an exit saying why none could be made.
+fn make(
+    id: &str,
+    count: NonZeroUsize,
+    threads: usize,
+    seed: u64,
+) -> RegisteredVector<AnyElement, f32> {
+    let options = VectorOptions::new()
+        .with_threads(NonZeroUsize::new(threads).expect("threads are not zero"));
+    let mut vector =
+        make_vector::<AnyElement, f32>(id, None, count, seed, options).unwrap_or_else(|error| {
+            eprintln!("mujoco_vectors: {id}: {error}");
+            std::process::exit(1);
+        });
+    vector.reset(Mode::Training).expect("a reset");
+    vector
+}
+
+/// 64 rows of `vector`'s actions, drawn from its action space with seed 0.
+fn actions_of(vector: &RegisteredVector<AnyElement, f32>) -> Vec<Vec<AnyElement>> {
+    let mut rng = NumpyGenerator::seed_from_u64(0);
+    (0..64)
+        .map(|_| {
+            (0..vector.len())
+                .map(|_| {
+                    vector
+                        .action_space()
+                        .try_sample(&mut rng)
+                        .expect("an action")
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// `--two-threads SECONDS [IDS]`: each id's two-thread vector alone (see the header).
 fn two_threads_only(arguments: &[String]) {
     let seconds = arguments
@@ -88,37 +136,12 @@ fn two_threads_only(arguments: &[String]) {
             eprintln!("mujoco_vectors: --two-threads needs a positive number of SECONDS");
             std::process::exit(2);
         });
-    let ids = arguments.get(1).map_or(
-        "Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5",
-        String::as_str,
-    );
-    if let Err(error) = rl_mujoco::library::library() {
-        eprintln!("mujoco_vectors: {error}");
-        std::process::exit(1);
-    }
-    rl_mujoco::register();
+    let ids = arguments.get(1).map_or(DEFAULT_IDS, String::as_str);
+    load_and_register();
     let count = NonZeroUsize::new(64).expect("not zero");
     for id in ids.split(',') {
-        let options = VectorOptions::new().with_threads(NonZeroUsize::new(2).expect("not zero"));
-        let mut vector = make_vector::<AnyElement, f32>(id, None, count, 0, options)
-            .unwrap_or_else(|error| {
-                eprintln!("mujoco_vectors: {id}: {error}");
-                std::process::exit(1);
-            });
-        vector.reset(Mode::Training).expect("a reset");
-        let mut rng = NumpyGenerator::seed_from_u64(0);
-        let actions: Vec<Vec<AnyElement>> = (0..64)
-            .map(|_| {
-                (0..count.get())
-                    .map(|_| {
-                        vector
-                            .action_space()
-                            .try_sample(&mut rng)
-                            .expect("an action")
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut vector = make(id, count, 2, 0);
+        let actions = actions_of(&vector);
         let mut next = 0;
         rate(&mut vector, &actions, &mut next, Duration::from_secs(3));
         let steps = rate(
@@ -166,47 +189,17 @@ fn main() {
     let duration = Duration::from_secs_f64(number(1, 0.4));
     // At least 2, so that the pair has half each.
     let envs = NonZeroUsize::new(whole(2, 64.0, 2, "ENVS")).expect("at least 2");
-    let ids = arguments.get(3).map_or(
-        "Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5",
-        String::as_str,
-    );
-    if let Err(error) = rl_mujoco::library::library() {
-        eprintln!("mujoco_vectors: {error}");
-        std::process::exit(1);
-    }
-    rl_mujoco::register();
+    let ids = arguments.get(3).map_or(DEFAULT_IDS, String::as_str);
+    load_and_register();
     println!(
         "{rounds} rounds of {:.2} s per vector, {envs} environments",
         duration.as_secs_f64()
     );
     for id in ids.split(',') {
-        let make = |count: NonZeroUsize, threads: usize, seed: u64| {
-            let options = VectorOptions::new()
-                .with_threads(NonZeroUsize::new(threads).expect("threads are not zero"));
-            let mut vector = make_vector::<AnyElement, f32>(id, None, count, seed, options)
-                .unwrap_or_else(|error| {
-                    eprintln!("mujoco_vectors: {id}: {error}");
-                    std::process::exit(1);
-                });
-            vector.reset(Mode::Training).expect("a reset");
-            vector
-        };
-        let mut vectors = vec![make(envs, 1, 0), make(envs, 2, 0)];
+        let mut vectors = vec![make(id, envs, 1, 0), make(id, envs, 2, 0)];
         let half = NonZeroUsize::new(envs.get() / 2).expect("ENVS is at least 2");
-        let mut pair = vec![make(half, 1, 0), make(half, 1, half.get() as u64)];
-        let mut rng = NumpyGenerator::seed_from_u64(0);
-        let actions: Vec<Vec<AnyElement>> = (0..64)
-            .map(|_| {
-                (0..envs.get())
-                    .map(|_| {
-                        vectors[0]
-                            .action_space()
-                            .try_sample(&mut rng)
-                            .expect("an action")
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut pair = vec![make(id, half, 1, 0), make(id, half, 1, half.get() as u64)];
+        let actions = actions_of(&vectors[0]);
         let half_actions: Vec<Vec<AnyElement>> = actions
             .iter()
             .map(|row| row[..half.get()].to_vec())

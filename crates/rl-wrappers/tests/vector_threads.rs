@@ -20,11 +20,13 @@ use rl_wrappers::vector::{
 use crate::common::{Drift, Mirrored};
 
 /// Counts its steps; action 2 panics; the info of a step names the count when it is odd;
-/// an episode terminates after 3 steps.
+/// an episode terminates after 3 steps. Its steps are costly ([`Domain::costly_steps`], as
+/// MuJoCo's domains declare) when `costly` is set.
 #[derive(Debug, Clone)]
 struct Counter {
     observations: ArrayBox<f32, 1>,
     actions: Discrete,
+    costly: bool,
 }
 
 const PANIC: i64 = 2;
@@ -34,6 +36,14 @@ impl Counter {
         Counter {
             observations: ArrayBox::new([0.0], [10.0]).expect("valid bounds"),
             actions: Discrete::new(3).expect("valid"),
+            costly: false,
+        }
+    }
+
+    fn costly() -> Self {
+        Counter {
+            costly: true,
+            ..Counter::new()
         }
     }
 }
@@ -83,6 +93,10 @@ impl Domain for Counter {
 
     fn is_terminal(&self, state: &u32) -> bool {
         *state >= 3
+    }
+
+    fn costly_steps(&self) -> bool {
+        self.costly
     }
 }
 
@@ -298,52 +312,6 @@ fn a_mirror_of_the_wrong_length_is_refused_before_anything_steps() {
     assert_eq!(vector.observations(), &before, "nothing stepped");
 }
 
-/// [`Counter`] with [`Domain::costly_steps`] true, as MuJoCo's domains declare.
-#[derive(Debug, Clone)]
-struct Costly(Counter);
-
-impl Domain for Costly {
-    type State = u32;
-    type Observation = [f32; 1];
-    type Action = i64;
-    type ObservationSpace = ArrayBox<f32, 1>;
-    type ActionSpace = Discrete;
-
-    fn observation_space(&self) -> &ArrayBox<f32, 1> {
-        self.0.observation_space()
-    }
-
-    fn action_space(&self) -> &Discrete {
-        self.0.action_space()
-    }
-
-    fn initial_state<R: Rng + ?Sized>(&self, mode: Mode, rng: &mut R) -> u32 {
-        self.0.initial_state(mode, rng)
-    }
-
-    fn step<R: Rng + ?Sized>(
-        &self,
-        state: &u32,
-        action: &i64,
-        mode: Mode,
-        rng: &mut R,
-    ) -> TransitionOutcome<u32> {
-        self.0.step(state, action, mode, rng)
-    }
-
-    fn observe(&self, state: &u32) -> [f32; 1] {
-        self.0.observe(state)
-    }
-
-    fn is_terminal(&self, state: &u32) -> bool {
-        self.0.is_terminal(state)
-    }
-
-    fn costly_steps(&self) -> bool {
-        true
-    }
-}
-
 #[test]
 fn costly_steps_are_cut_one_environment_per_chunk_with_the_same_results() {
     let count = NonZeroUsize::new(64).expect("non-zero");
@@ -360,8 +328,8 @@ fn costly_steps_are_cut_one_environment_per_chunk_with_the_same_results() {
     };
     let mut vectors = Vec::new();
     for (threads, expected) in [(1, 1), (2, 64), (3, 64)] {
-        let vector = SteppedVector::<Costly, f32>::from_kernel(
-            Costly(Counter::new()),
+        let vector = SteppedVector::<Counter, f32>::from_kernel(
+            Counter::costly(),
             count,
             5,
             options(threads),
