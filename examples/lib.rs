@@ -2,9 +2,8 @@
 //! docs/constraints.md and docs/spaces.md compile and run as this unpublished package's
 //! doctests, so that no published crate includes a file from outside its own directory.
 //! (docs/custom-domain.md and docs/python-domain.md show the files of the crates
-//! `examples/custom-domain`, a workspace member, and `examples/python-domain`, outside the
-//! workspace, which CI builds and tests; `tests/guides.rs` checks that the pages and the files
-//! agree.)
+//! `examples/custom-domain` and `examples/python-domain`, workspace members, which CI builds
+//! and tests; `tests/guides.rs` checks that the pages and the files agree.)
 
 #[doc = include_str!("../README.md")]
 pub mod readme {}

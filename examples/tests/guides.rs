@@ -1,6 +1,6 @@
 //! The guides show the files of example crates, and those crates are what CI builds and tests
-//! (`examples/custom-domain`, a workspace member, in the test step; `examples/python-domain`,
-//! outside the workspace, in `crates/rl-python/ci.sh`), so a guide's code is tested as written
+//! (`examples/custom-domain` in the test step; `examples/python-domain`, built by maturin, in
+//! `crates/rl-python/ci.sh`; both workspace members), so a guide's code is tested as written
 //! only if its code blocks are those files. This test checks it, and that the workspace's
 //! features cannot hide from the custom-domain crate what a user's crate would miss.
 //!

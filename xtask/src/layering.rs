@@ -31,7 +31,7 @@ pub(crate) enum Allowed {
 /// dev-depend on itself (tests use that to turn on its own features). A crate under
 /// [`LIBRARY_DIRECTORY`], or any workspace package or dependency named `rl-*`, that is not in
 /// this table is an error until it is added here.
-pub(crate) const LAYERS: [(&str, Allowed); 13] = [
+pub(crate) const LAYERS: [(&str, Allowed); 14] = [
     ("rl-spaces", Allowed::Only(&[])),
     ("rl-core", Allowed::Only(&["rl-spaces"])),
     ("rl-wrappers", Allowed::Only(&["rl-spaces", "rl-core"])),
@@ -75,6 +75,8 @@ pub(crate) const LAYERS: [(&str, Allowed); 13] = [
         ]),
     ),
     ("rl-examples", Allowed::Anything),
+    // The example Python package of a domain author (examples/python-domain, `rlrs-nchain`).
+    ("rl-nchain", Allowed::Anything),
     ("rl-benches", Allowed::Anything),
     ("rl-criterion", Allowed::Anything),
     ("rl-fuzz", Allowed::Anything),
