@@ -428,6 +428,16 @@ def test_without_opengl_the_error_says_what_to_set(monkeypatch):
     del raised
     env.close()
     gc.collect()
+    # Finalized now: pytest's unraisable hook may keep the viewer (in its error's traceback)
+    # until the test ends, but its __del__ never runs again.
+    unfinalized = [
+        thing
+        for thing in gc.get_objects()
+        if type(thing).__name__ == "OffScreenViewer"
+        and not hasattr(thing, "opengl_context")
+        and not gc.is_finalized(thing)
+    ]
+    assert not unfinalized, "a viewer without an OpenGL context is left for a later collection"
 
 
 def test_human_without_a_display_is_an_error_not_a_crash():
