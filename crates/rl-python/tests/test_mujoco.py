@@ -424,7 +424,7 @@ def test_without_opengl_the_error_says_what_to_set(monkeypatch):
     # raises (it has no context to free). Freed here, at a known point: left to a later
     # collection, it may be freed inside an import, where pytest's unraisable hook imports again
     # and Python 3.11's import lock fails with a KeyError (CPython gh-91351, fixed in 3.12),
-    # which failed the next test's first frame in about one full run of five.
+    # which failed the next test's first frame in 5 of 9 full runs here.
     del raised
     env.close()
     gc.collect()
