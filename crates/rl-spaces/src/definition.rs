@@ -458,6 +458,8 @@ fn read_box(value: &Value) -> Result<AnySpace, SpaceError> {
             .within(".dtype")
         })?;
     let shape = read_shape(object.required("shape")?).map_err(|e| e.within(".shape"))?;
+    // A shape of too many entries is the shape's fault, not the bounds' read next.
+    crate::limits::check_shape("Box", &shape).map_err(|e| constructor_error(e).within(".shape"))?;
     match dtype {
         DType::F32 => typed::<f32>(&object, &shape),
         DType::F64 => typed::<f64>(&object, &shape),
@@ -735,6 +737,13 @@ mod tests {
             read(json!({"type": "Box", "dtype": "float32", "shape": [1], "low": 1, "high": 0}))
                 .unwrap_err();
         assert!(error.to_string().contains("greater than high"), "{error}");
+        // Too many entries is the shape's fault, whatever the bounds (it named `low` before).
+        let error = read(json!({"type": "Tuple", "spaces": [{"type": "Box", "dtype": "float32", "shape": [65536, 65536], "low": 0, "high": 1}]})).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid JSON at $.spaces[0].shape: Box space too large: 4294967296 entries, more \
+             than the limit of 16777216 (rl_spaces::MAX_FLAT_LEN)"
+        );
     }
 
     #[test]
