@@ -353,6 +353,15 @@ fn read_shape(value: &Value) -> Result<Vec<usize>, SpaceError> {
         .collect()
 }
 
+/// Reads the `shape` of a `space` whose per-entry parameters are read next: a shape of too
+/// many entries is refused here, at `.shape`, rather than blamed on the first parameter read
+/// with it ([`read_entries`] checks again, for the shapes it is given otherwise).
+fn read_sized_shape(value: &Value, space: &'static str) -> Result<Vec<usize>, SpaceError> {
+    let shape = read_shape(value).map_err(|e| e.within(".shape"))?;
+    crate::limits::check_shape(space, &shape).map_err(|e| constructor_error(e).within(".shape"))?;
+    Ok(shape)
+}
+
 /// Reads a per-entry parameter: one value for every entry, or a flat row-major list.
 fn read_entries<T: Clone>(
     value: &Value,
@@ -457,9 +466,7 @@ fn read_box(value: &Value) -> Result<AnySpace, SpaceError> {
             ))
             .within(".dtype")
         })?;
-    let shape = read_shape(object.required("shape")?).map_err(|e| e.within(".shape"))?;
-    // A shape of too many entries is the shape's fault, not the bounds' read next.
-    crate::limits::check_shape("Box", &shape).map_err(|e| constructor_error(e).within(".shape"))?;
+    let shape = read_sized_shape(object.required("shape")?, "Box")?;
     match dtype {
         DType::F32 => typed::<f32>(&object, &shape),
         DType::F64 => typed::<f64>(&object, &shape),
@@ -478,7 +485,7 @@ fn read_multi_discrete(value: &Value) -> Result<AnySpace, SpaceError> {
     let object = StrictObject::new(value, "MultiDiscrete", &["type", "shape", "nvec", "start"])?;
     let nvec_value = object.required("nvec")?;
     let shape = match object.optional("shape") {
-        Some(shape) => read_shape(shape).map_err(|e| e.within(".shape"))?,
+        Some(shape) => read_sized_shape(shape, "MultiDiscrete")?,
         None => vec![nvec_value.as_array().map_or(1, Vec::len)],
     };
     let nvec = read_entries(nvec_value, &shape, "an integer", Value::as_i64)
@@ -737,11 +744,19 @@ mod tests {
             read(json!({"type": "Box", "dtype": "float32", "shape": [1], "low": 1, "high": 0}))
                 .unwrap_err();
         assert!(error.to_string().contains("greater than high"), "{error}");
-        // Too many entries is the shape's fault, whatever the bounds (it named `low` before).
+        // Too many entries is the shape's fault, whatever the parameters (it named `low` and
+        // `nvec` before).
         let error = read(json!({"type": "Tuple", "spaces": [{"type": "Box", "dtype": "float32", "shape": [65536, 65536], "low": 0, "high": 1}]})).unwrap_err();
         assert_eq!(
             error.to_string(),
             "invalid JSON at $.spaces[0].shape: Box space too large: 4294967296 entries, more \
+             than the limit of 16777216 (rl_spaces::MAX_FLAT_LEN)"
+        );
+        let error =
+            read(json!({"type": "MultiDiscrete", "shape": [65536, 65536], "nvec": 2})).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid JSON at $.shape: MultiDiscrete space too large: 4294967296 entries, more \
              than the limit of 16777216 (rl_spaces::MAX_FLAT_LEN)"
         );
     }
