@@ -8,7 +8,7 @@
 //! allocate nothing per step after warm-up, on one and two threads, with next-step and
 //! same-step autoreset; nor does the Python package's path for MiniGrid's pictures: the stack
 //! over a vector by id with `u8` rows (`image="rgb_partial"`, Empty-5x5 crossing episode ends
-//! and DoorKey-8x8, the benchmark's id), each step mirrored into buffers made beforehand; nor
+//! and DoorKey-8x8, the benchmark's id); nor
 //! do Gymnasium's MuJoCo ids by id (where the library is found), whose actions are arrays and
 //! whose infos have several entries, nor such infos themselves. The
 //! counter is global (it must see the worker thread), so this test runs without the test
@@ -25,9 +25,7 @@ use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
 use rl_spaces::RowLayout;
-use rl_wrappers::vector::{
-    Autoreset, KernelVector, Mirror, VectorEnv, VectorOptions, make_vector, stack,
-};
+use rl_wrappers::vector::{Autoreset, KernelVector, VectorEnv, VectorOptions, make_vector, stack};
 
 /// Resets `vector`, steps it for a warm-up, then 300 steps with the rows of actions in turn;
 /// returns the allocations of the 300 and the number of episode ends seen.
@@ -125,9 +123,8 @@ fn allocations_by_id_with_integers(
 
 /// As [`allocations_by_id_with_integers`], for the Python package's path for MiniGrid's
 /// pictures: the stack over the vector with `u8` rows in the batched layout that
-/// `make_vector::<i64, u8>` builds from `id` with `params`, each step mirrored into buffers
-/// made before the steps (the NumPy buffer's part).
-fn mirrored_u8_allocations(
+/// `make_vector::<i64, u8>` builds from `id` with `params`.
+fn u8_allocations(
     id: &str,
     params: &serde_json::Value,
     envs: usize,
@@ -142,29 +139,7 @@ fn mirrored_u8_allocations(
     let rows: Vec<Vec<i64>> = (0..7)
         .map(|row| (0..envs).map(|i| (i as i64 + row) % n).collect())
         .collect();
-    let mut observations = vec![0u8; envs * vector.flat_dim()];
-    let mut rewards = vec![0.0; envs];
-    let (mut terminated, mut truncated) = (vec![0u8; envs], vec![0u8; envs]);
-    vector.reset(Mode::Training).expect("reset");
-    let (mut before, mut ended) = (0, 0);
-    for i in 0..350 {
-        if i == 50 {
-            before = allocations();
-        }
-        let mirror = Mirror {
-            observations: &mut observations,
-            rewards: &mut rewards,
-            terminated: &mut terminated,
-            truncated: &mut truncated,
-        };
-        vector
-            .step_mirrored(&rows[i % rows.len()], mirror)
-            .expect("step");
-        if i >= 50 {
-            ended += vector.ended_indices().len();
-        }
-    }
-    (allocations() - before, ended)
+    measure(&mut vector, &rows)
 }
 
 /// As [`allocations_by_id_with_integers`], for an id with a Box action space and float64
@@ -371,22 +346,22 @@ fn main() {
                     );
                 }
             }
-            // Pictures in u8 rows, mirrored; fewer environments (the test profile draws
+            // Pictures in u8 rows; fewer environments (the test profile draws
             // slowly), Empty-5x5's episodes truncated at 100 steps.
             let pictures = serde_json::json!({"image": "rgb_partial"});
             let envs = envs.min(16);
             let label =
                 |domain: &str| format!("{domain}, {envs} envs, {threads} threads, {autoreset:?}");
             let (allocated, ended) =
-                mirrored_u8_allocations("MiniGrid-Empty-5x5-v0", &pictures, envs, options);
+                u8_allocations("MiniGrid-Empty-5x5-v0", &pictures, envs, options);
             assert!(ended >= envs, "the loop crosses episode ends ({ended})");
             check(
-                &label("MiniGrid-Empty-5x5-v0 rgb_partial, u8 rows mirrored"),
+                &label("MiniGrid-Empty-5x5-v0 rgb_partial, u8 rows"),
                 (allocated, ended),
             );
             check(
-                &label("MiniGrid-DoorKey-8x8-v0 rgb_partial, u8 rows mirrored"),
-                mirrored_u8_allocations("MiniGrid-DoorKey-8x8-v0", &pictures, envs, options),
+                &label("MiniGrid-DoorKey-8x8-v0 rgb_partial, u8 rows"),
+                u8_allocations("MiniGrid-DoorKey-8x8-v0", &pictures, envs, options),
             );
         }
     }

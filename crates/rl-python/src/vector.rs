@@ -23,7 +23,7 @@ use rl_spaces::{
 };
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
-    Autoreset, Mirror, RegisteredVector, StackedVector, VectorEnv, VectorOptions, fits_u8_rows,
+    Autoreset, RegisteredVector, StackedVector, VectorEnv, VectorOptions, fits_u8_rows,
     make_vector, needs_f64_rows, stack,
 };
 
@@ -596,14 +596,13 @@ impl PyVector {
         read(state)
     }
 
-    /// Copies every output of the last reset or step into the NumPy buffers (but the
-    /// observations, rewards and flags if the step `mirrored` them there already).
-    /// Returns the step's [flags](ENDED_FLAG).
-    fn write_outputs(&self, py: Python<'_>, inner: &mut Inner, mirrored: bool) -> PyResult<u8> {
+    /// Copies every output of the last reset or step into the NumPy buffers (with one borrow
+    /// of them: each is checked, at a cost). Returns the step's [flags](ENDED_FLAG).
+    fn write_outputs(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
         let mut storage = self.buffers.writable(py)?;
         let bytes = storage.as_slice_mut().map_err(buffer_error)?;
         let written = &mut inner.written;
-        with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written, mirrored))
+        with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written))
     }
 
     /// Copies every output of `vector`'s last reset or step into the NumPy buffers' bytes;
@@ -614,7 +613,6 @@ impl PyVector {
         bytes: &mut [u8],
         vector: &StackedVector<A, T>,
         written: &mut Vec<usize>,
-        mirrored: bool,
     ) -> PyResult<u8> {
         let observations = vector.observations();
         let observations = observations
@@ -639,12 +637,10 @@ impl PyVector {
             final_mask_out,
             episode_mask,
         ] = self.buffers.layout.split(bytes)?;
-        if !mirrored {
-            fill(observations_out, observations)?;
-            fill(rewards, vector.rewards())?;
-            fill(terminated, vector.terminated())?;
-            fill(truncated, vector.truncated())?;
-        }
+        fill(observations_out, observations)?;
+        fill(rewards, vector.rewards())?;
+        fill(terminated, vector.terminated())?;
+        fill(truncated, vector.truncated())?;
         let final_mask = vector.final_mask();
         if let Some(finals) = vector.final_observations().as_slice() {
             // Kept with same-step autoreset only (no rows otherwise).
@@ -738,44 +734,12 @@ impl PyVector {
         Ok(())
     }
 
-    /// Steps with the actions already in the stepper's buffer, the interpreter released.
+    /// Steps with the actions already in the stepper's buffer, the interpreter released, then
+    /// copies the outputs into the NumPy buffers.
     fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
-        // One borrow of the NumPy buffer for the whole call (each is checked, at a cost). The
-        // threads copy their own rows of the observations, rewards and flags into it as they
-        // step them (on two threads, half the rows never pass through the calling thread's
-        // cache); the rest is written after the step.
-        let mut storage = self.buffers.writable(py)?;
-        let bytes = storage.as_slice_mut().map_err(buffer_error)?;
-        with_vector!(&mut inner.stepper, vector, actions => {
-            let mirror = self.mirror(bytes)?;
-            py.detach(|| vector.step_mirrored(actions, mirror))
-        })
-        .map_err(vector_error)?;
-        let written = &mut inner.written;
-        with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written, true))
-    }
-
-    /// The sections of the output buffer `bytes` a step writes through a [`Mirror`], with
-    /// observation rows of `T`.
-    fn mirror<'a, T: RowScalar>(&self, bytes: &'a mut [u8]) -> PyResult<Mirror<'a, T>> {
-        let [
-            rewards,
-            _,
-            _,
-            _,
-            observations,
-            _,
-            terminated,
-            truncated,
-            _,
-            _,
-        ] = self.buffers.layout.split(bytes)?;
-        Ok(Mirror {
-            observations: typed(observations)?,
-            rewards: typed(rewards)?,
-            terminated,
-            truncated,
-        })
+        with_vector!(&mut inner.stepper, vector, actions => py.detach(|| vector.step(actions)))
+            .map_err(vector_error)?;
+        self.write_outputs(py, inner)
     }
 
     /// The action masks of the vector's environments (`action_masks`), or with `finals` those
@@ -1395,7 +1359,7 @@ impl PyVector {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset(Mode::Training)))
             .map_err(vector_error)?;
-        self.write_outputs(py, &mut inner, false)
+        self.write_outputs(py, &mut inner)
     }
 
     /// The natural size `(width, height)` of the id's RGB frames, `None` when it draws none.
@@ -1440,7 +1404,7 @@ impl PyVector {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset_selected(&selected)))
             .map_err(vector_error)?;
-        self.write_outputs(py, &mut inner, false)
+        self.write_outputs(py, &mut inner)
     }
 
     /// Resets the environments whose episode ended (disabled autoreset); returns the flags as
@@ -1448,7 +1412,7 @@ impl PyVector {
     fn reset_ended(&self, py: Python<'_>) -> PyResult<u8> {
         let mut inner = self.lock()?;
         with_vector!(&mut inner.stepper, vector => vector.reset_ended()).map_err(vector_error)?;
-        self.write_outputs(py, &mut inner, false)
+        self.write_outputs(py, &mut inner)
     }
 
     /// Steps with one integer action per environment (Discrete action spaces): `actions` is a

@@ -31,19 +31,6 @@ pub enum VectorError {
         /// The number of actions given.
         found: usize,
     },
-    /// A buffer of a [`Mirror`](crate::vector::Mirror) does not have the vector's length.
-    #[error(
-        "the mirror's {buffer} buffer has {found} entries; the vector needs {expected} (one per \
-         environment, and a row of the observation's flat length each for observations)"
-    )]
-    MirrorLength {
-        /// Which buffer: "observations", "rewards", "terminated" or "truncated".
-        buffer: &'static str,
-        /// The entries the vector needs.
-        expected: usize,
-        /// The entries the buffer has.
-        found: usize,
-    },
     /// An action is not an element of the action space.
     #[error(
         "invalid action {action} for environment {index}: not an element of the action space {space}"

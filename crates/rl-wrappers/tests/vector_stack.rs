@@ -1,9 +1,8 @@
 //! Vector wrappers below the episode statistics, in a stack chosen at run time (a boxed
-//! `dyn VectorEnv`, as `rl_wrappers::vector::stack` builds one for the Python package): a
-//! mirrored step gives what a plain step gives, bit for bit, statistics included; a wrapper that
-//! passes its results through (the action transforms, the statistics) hands the mirrored step
-//! on to the vector below it, which keeps its threads' fast path, and one that changes them
-//! steps plainly and copies; the masks and states of the vector at the bottom reach the top.
+//! `dyn VectorEnv`, as `rl_wrappers::vector::stack` builds one for the Python package): every
+//! step reaches the vector at the bottom once, the results are those of one thread on any
+//! number of threads, bit for bit, statistics included; the masks and states of the vector at
+//! the bottom reach the top.
 
 use std::num::NonZeroUsize;
 use std::sync::Arc;
@@ -15,39 +14,34 @@ use rl_spaces::{ArrayBox, Discrete, FiniteSpace};
 use rl_wrappers::VectorError;
 use rl_wrappers::stateful::Padding;
 use rl_wrappers::vector::{
-    Autoreset, DynVector, EnvironmentVector, KernelVector, Mirror, StackedVector, VectorClipAction,
+    Autoreset, DynVector, EnvironmentVector, KernelVector, StackedVector, VectorClipAction,
     VectorEnv, VectorEpisodeStatistics, VectorHistoryStack, VectorNormalizeObservation,
     VectorNormalizeReward, VectorOptions,
 };
 
-use crate::common::{Drift, Mirrored, Push};
+use crate::common::{Drift, Push, assert_same_rows};
 
-/// Passes every call to the vector it wraps, counting the plain and the mirrored steps that
-/// reach it (shared counters, read while the wrapper is boxed inside a stack).
+/// Passes every call to the vector it wraps, counting the steps that reach it (a shared
+/// counter, read while the wrapper is boxed inside a stack).
 struct Counted<V> {
     inner: V,
     steps: Arc<AtomicUsize>,
-    mirrored: Arc<AtomicUsize>,
 }
 
-/// The counters of a [`Counted`]: plain steps, mirrored steps.
+/// The counter of a [`Counted`]'s steps.
 #[derive(Clone, Default)]
-struct Counts(Arc<AtomicUsize>, Arc<AtomicUsize>);
+struct Counts(Arc<AtomicUsize>);
 
 impl Counts {
     fn wrap<V>(&self, inner: V) -> Counted<V> {
         Counted {
             inner,
             steps: Arc::clone(&self.0),
-            mirrored: Arc::clone(&self.1),
         }
     }
 
-    fn read(&self) -> (usize, usize) {
-        (
-            self.0.load(Ordering::Relaxed),
-            self.1.load(Ordering::Relaxed),
-        )
+    fn read(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -99,15 +93,6 @@ impl<V: VectorEnv> VectorEnv for Counted<V> {
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.steps.fetch_add(1, Ordering::Relaxed);
         self.inner.step(actions)
-    }
-
-    fn step_mirrored(
-        &mut self,
-        actions: &[V::Action],
-        mirror: Mirror<'_, V::Scalar>,
-    ) -> Result<(), VectorError> {
-        self.mirrored.fetch_add(1, Ordering::Relaxed);
-        self.inner.step_mirrored(actions, mirror)
     }
 
     fn observations(&self) -> &Array2<V::Scalar> {
@@ -165,23 +150,22 @@ impl<V: VectorEnv> VectorEnv for Counted<V> {
     }
 }
 
-/// Asserts that two stacks recorded the same episodes on their last step.
-fn assert_same_statistics<V: VectorEnv, W: VectorEnv>(
-    plain: &VectorEpisodeStatistics<V>,
-    mirrored: &VectorEpisodeStatistics<W>,
+/// Asserts that two stacks hold the same results of their last step, bit for bit, the
+/// episodes recorded included.
+fn assert_same_results<V: VectorEnv<Scalar = f32>, W: VectorEnv<Scalar = f32>>(
+    one: &VectorEpisodeStatistics<V>,
+    other: &VectorEpisodeStatistics<W>,
     context: &str,
 ) {
-    assert_eq!(mirrored.ended_indices(), plain.ended_indices(), "{context}");
+    assert_same_rows(one, other, context);
+    assert_eq!(other.ended_indices(), one.ended_indices(), "{context}");
+    let bits64 = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     assert_eq!(
-        mirrored.episode_returns(),
-        plain.episode_returns(),
+        bits64(other.episode_returns()),
+        bits64(one.episode_returns()),
         "{context}"
     );
-    assert_eq!(
-        mirrored.episode_lengths(),
-        plain.episode_lengths(),
-        "{context}"
-    );
+    assert_eq!(other.episode_lengths(), one.episode_lengths(), "{context}");
 }
 
 /// Which wrapper goes below the statistics in [`drift_stack`].
@@ -189,10 +173,9 @@ fn assert_same_statistics<V: VectorEnv, W: VectorEnv>(
 enum Below {
     /// None: the statistics over the counted vector.
     Nothing,
-    /// Reward normalisation: hands the mirrored step on and writes its rewards over the
-    /// mirror's.
+    /// Reward normalisation: its own rewards.
     NormalizeReward,
-    /// Observation normalisation: its own observations, so a plain step and a copy.
+    /// Observation normalisation: its own observations.
     NormalizeObservation,
     /// History stacking, over reward normalisation.
     HistoryOverRewards,
@@ -226,7 +209,7 @@ fn drift_stack(below: Below, options: VectorOptions, counts: &Counts) -> Stacked
 }
 
 #[test]
-fn a_wrapper_below_the_statistics_gives_a_mirrored_step_the_results_of_a_plain_one() {
+fn a_wrapper_below_the_statistics_gives_the_results_of_one_thread_on_two() {
     for below in [
         Below::Nothing,
         Below::NormalizeReward,
@@ -234,51 +217,32 @@ fn a_wrapper_below_the_statistics_gives_a_mirrored_step_the_results_of_a_plain_o
         Below::HistoryOverRewards,
     ] {
         for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
-            for threads in [1, 2] {
-                let options = VectorOptions::new()
+            let options = |threads: usize| {
+                VectorOptions::new()
                     .with_autoreset(autoreset)
-                    .with_threads(NonZeroUsize::new(threads).expect("non-zero"));
-                let (plain_counts, mirrored_counts) = (Counts::default(), Counts::default());
-                let mut plain = drift_stack(below, options, &plain_counts);
-                let mut mirrored = drift_stack(below, options, &mirrored_counts);
-                plain.reset(Mode::Training).expect("reset");
-                mirrored.reset(Mode::Training).expect("reset");
-                let (len, dim) = (mirrored.len(), mirrored.flat_dim());
-                let mut mirrored_out = Mirrored::new(len, dim);
-                let mut ended = 0;
-                let steps = 30;
-                for step in 0..steps {
-                    let actions: Vec<i64> = (0..len).map(|i| ((i * 7 + step) % 3) as i64).collect();
-                    plain.step(&actions).expect("step");
-                    mirrored
-                        .step_mirrored(&actions, mirrored_out.mirror())
-                        .expect("step");
-                    let context =
-                        format!("{below:?}, {autoreset:?}, {threads} threads, step {step}");
-                    mirrored_out.assert_hold(&plain, &context);
-                    assert_eq!(mirrored.observations(), plain.observations(), "{context}");
-                    assert_eq!(mirrored.final_mask(), plain.final_mask(), "{context}");
-                    assert_eq!(
-                        mirrored.final_observations(),
-                        plain.final_observations(),
-                        "{context}"
-                    );
-                    assert_same_statistics(&plain, &mirrored, &context);
-                    ended += mirrored.ended_indices().len();
-                }
-                let context = format!("{below:?}, {autoreset:?}, {threads} threads");
-                assert!(ended > 0, "{context}: no episode ended");
-                // The plain stack stepped plainly all the way down.
-                assert_eq!(plain_counts.read(), (steps, 0), "{context}");
-                // The mirrored step reached the bottom vector (its threads copying their own
-                // rows) through every wrapper that passes its observations through; a wrapper
-                // with observations of its own stepped the vector below it plainly.
-                let expected = match below {
-                    Below::Nothing | Below::NormalizeReward => (0, steps),
-                    Below::NormalizeObservation | Below::HistoryOverRewards => (steps, 0),
-                };
-                assert_eq!(mirrored_counts.read(), expected, "{context}");
+                    .with_threads(NonZeroUsize::new(threads).expect("non-zero"))
+            };
+            let (one_counts, two_counts) = (Counts::default(), Counts::default());
+            let mut one = drift_stack(below, options(1), &one_counts);
+            let mut two = drift_stack(below, options(2), &two_counts);
+            one.reset(Mode::Training).expect("reset");
+            two.reset(Mode::Training).expect("reset");
+            let len = one.len();
+            let mut ended = 0;
+            let steps = 30;
+            for step in 0..steps {
+                let actions: Vec<i64> = (0..len).map(|i| ((i * 7 + step) % 3) as i64).collect();
+                one.step(&actions).expect("step");
+                two.step(&actions).expect("step");
+                let context = format!("{below:?}, {autoreset:?}, step {step}");
+                assert_same_results(&one, &two, &context);
+                ended += two.ended_indices().len();
             }
+            let context = format!("{below:?}, {autoreset:?}");
+            assert!(ended > 0, "{context}: no episode ended");
+            // Every step reached the vector at the bottom once, through every wrapper.
+            assert_eq!(one_counts.read(), steps, "{context}");
+            assert_eq!(two_counts.read(), steps, "{context}");
         }
     }
 }
@@ -300,35 +264,28 @@ fn push_stack(threads: usize, counts: &Counts) -> PushStack {
 }
 
 #[test]
-fn an_action_transform_below_the_statistics_keeps_the_mirrored_step_of_the_vector_below() {
-    for threads in [1, 3] {
-        let (plain_counts, mirrored_counts) = (Counts::default(), Counts::default());
-        let mut plain = push_stack(threads, &plain_counts);
-        let mut mirrored = push_stack(threads, &mirrored_counts);
-        plain.reset(Mode::Training).expect("reset");
-        mirrored.reset(Mode::Training).expect("reset");
-        let mut mirrored_out = Mirrored::new(mirrored.len(), mirrored.flat_dim());
-        let steps = 25;
-        for step in 0..steps {
-            // Some actions outside the bounds, which the wrapper clips.
-            let actions: Vec<[f32; 2]> = (0..9)
-                .map(|i| [(i + step) as f32 * 1.5 - 3.0, -(((i * step) % 7) as f32)])
-                .collect();
-            plain.step(&actions).expect("step");
-            mirrored
-                .step_mirrored(&actions, mirrored_out.mirror())
-                .expect("step");
-            let context = format!("{threads} threads, step {step}");
-            mirrored_out.assert_hold(&plain, &context);
-            assert_same_statistics(&plain, &mirrored, &context);
-        }
-        assert!(
-            plain.episode_count() > 0,
-            "the episode cap ends some episodes"
-        );
-        assert_eq!(plain_counts.read(), (steps, 0));
-        assert_eq!(mirrored_counts.read(), (0, steps), "{threads} threads");
+fn an_action_transform_below_the_statistics_gives_the_results_of_one_thread_on_three() {
+    let (one_counts, three_counts) = (Counts::default(), Counts::default());
+    let mut one = push_stack(1, &one_counts);
+    let mut three = push_stack(3, &three_counts);
+    one.reset(Mode::Training).expect("reset");
+    three.reset(Mode::Training).expect("reset");
+    let steps = 25;
+    for step in 0..steps {
+        // Some actions outside the bounds, which the wrapper clips.
+        let actions: Vec<[f32; 2]> = (0..9)
+            .map(|i| [(i + step) as f32 * 1.5 - 3.0, -(((i * step) % 7) as f32)])
+            .collect();
+        one.step(&actions).expect("step");
+        three.step(&actions).expect("step");
+        assert_same_results(&one, &three, &format!("step {step}"));
     }
+    assert!(
+        one.episode_count() > 0,
+        "the episode cap ends some episodes"
+    );
+    assert_eq!(one_counts.read(), steps);
+    assert_eq!(three_counts.read(), steps);
 }
 
 #[test]

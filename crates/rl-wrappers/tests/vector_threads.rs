@@ -2,8 +2,8 @@
 //! rows on any number of threads (and stale ones are cleared), and a panic inside an
 //! environment, on the calling thread's share or on a worker's, reaches the caller only after
 //! every thread is done, leaving a vector environment that can still be used and dropped; a
-//! mirrored step copies every row into the caller's buffers on any number of threads; a domain
-//! with costly steps is cut one environment per chunk on several threads, with the same results.
+//! kernel vector and a vector of copies give one thread's rows on any number of threads; a
+//! domain with costly steps is cut one environment per chunk on several threads, with the same results.
 
 use std::num::NonZeroUsize;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -11,13 +11,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use rand::Rng;
 use rl_core::{Domain, Info, Mode, Simulator, TransitionOutcome, Value};
 use rl_spaces::{ArrayBox, Discrete};
-use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     Autoreset, EnvironmentVector, KernelVector, SteppedVector, VectorEnv, VectorEpisodeStatistics,
     VectorOptions,
 };
 
-use crate::common::{Drift, Mirrored};
+use crate::common::{Drift, assert_same_rows};
 
 /// Counts its steps; action 2 panics; the info of a step names the count when it is odd;
 /// an episode terminates after 3 steps. Its steps are costly ([`Domain::costly_steps`], as
@@ -227,50 +226,43 @@ fn every_environment_is_visible_on_any_number_of_threads() {
 }
 
 #[test]
-fn a_mirrored_step_copies_every_row_on_any_number_of_threads_and_changes_nothing_else() {
+fn kernels_and_copies_give_the_rows_of_one_thread_on_any_number_of_threads() {
     let drift = Drift::new(6, 0.1);
     let len = 150;
     let count = NonZeroUsize::new(len).expect("non-zero");
     for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
-        for threads in [1, 2, 3] {
-            let options = VectorOptions::new()
+        let options = |threads: usize| {
+            VectorOptions::new()
                 .with_autoreset(autoreset)
-                .with_threads(NonZeroUsize::new(threads).expect("non-zero"));
-            let mut plain = KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options)
-                .expect("valid");
-            let mut mirrored = VectorEpisodeStatistics::new(
-                KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options)
+                .with_threads(NonZeroUsize::new(threads).expect("non-zero"))
+        };
+        let mut one = KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options(1))
+            .expect("valid");
+        one.reset(Mode::Training).expect("reset");
+        for threads in [1, 2, 3] {
+            let mut kernel = VectorEpisodeStatistics::new(
+                KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options(threads))
                     .expect("valid"),
             );
             let mut copies =
-                EnvironmentVector::<_, f32>::from_environments(count, 5, options, |_| {
+                EnvironmentVector::<_, f32>::from_environments(count, 5, options(threads), |_| {
                     Simulator::new(drift.clone(), 0)
                 })
                 .expect("valid");
-            plain.reset(Mode::Training).expect("reset");
-            mirrored.reset(Mode::Training).expect("reset");
+            one.seed(5).expect("seed");
+            one.reset(Mode::Training).expect("reset");
+            kernel.reset(Mode::Training).expect("reset");
             copies.reset(Mode::Training).expect("reset");
-            let dim = plain.flat_dim();
-            let mut kernel_out = Mirrored::new(len, dim);
-            let mut copies_out = Mirrored::new(len, dim);
             let mut ended = 0;
             for step in 0..40 {
                 let actions: Vec<i64> = (0..len).map(|i| ((i * 5 + step) % 3) as i64).collect();
-                plain.step(&actions).expect("step");
-                mirrored
-                    .step_mirrored(&actions, kernel_out.mirror())
-                    .expect("step");
-                copies
-                    .step_mirrored(&actions, copies_out.mirror())
-                    .expect("step");
+                one.step(&actions).expect("step");
+                kernel.step(&actions).expect("step");
+                copies.step(&actions).expect("step");
                 let context = format!("{autoreset:?}, {threads} threads, step {step}");
-                kernel_out.assert_hold(&plain, &context);
-                copies_out.assert_hold(&plain, &context);
-                // The vector's own results are those of a plain step.
-                assert_eq!(mirrored.observations(), plain.observations(), "{context}");
-                assert_eq!(mirrored.terminated(), plain.terminated(), "{context}");
-                assert_eq!(mirrored.final_mask(), plain.final_mask(), "{context}");
-                ended += mirrored.ended_indices().len();
+                assert_same_rows(&one, &kernel, &context);
+                assert_same_rows(&one, &copies, &context);
+                ended += kernel.ended_indices().len();
             }
             assert!(
                 ended > 0,
@@ -278,38 +270,6 @@ fn a_mirrored_step_copies_every_row_on_any_number_of_threads_and_changes_nothing
             );
         }
     }
-}
-
-#[test]
-fn a_mirror_of_the_wrong_length_is_refused_before_anything_steps() {
-    let count = NonZeroUsize::new(4).expect("non-zero");
-    let mut vector =
-        KernelVector::<_, f32>::from_kernel(Drift::new(6, 0.1), count, 1, VectorOptions::new())
-            .expect("valid");
-    vector.reset(Mode::Training).expect("reset");
-    let before = vector.observations().clone();
-    let dim = vector.flat_dim();
-    let mut out = Mirrored::new(4, dim);
-    out.rewards.pop();
-    let error = vector
-        .step_mirrored(&[0; 4], out.mirror())
-        .expect_err("three rewards for four environments");
-    assert!(
-        matches!(
-            error,
-            VectorError::MirrorLength {
-                buffer: "rewards",
-                expected: 4,
-                found: 3
-            }
-        ),
-        "{error:?}"
-    );
-    assert!(
-        error.to_string().contains("rewards buffer has 3 entries"),
-        "{error}"
-    );
-    assert_eq!(vector.observations(), &before, "nothing stepped");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use rl_spaces::{FiniteSpace, FlatScalar, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
 use crate::vector::batch::{BOOKKEEPING_BYTES, Batch, Command, Resets};
-use crate::vector::outputs::{Mirror, Outputs};
+use crate::vector::outputs::Outputs;
 use crate::vector::threads::{Threads, chunk_bytes, chunks};
 use crate::vector::{Autoreset, EnvironmentStates, VectorOptions};
 
@@ -406,7 +406,17 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
     /// Runs `command` on every share, with `actions` for a step. Reports the failure of the
     /// lowest index, if any.
     fn run(&mut self, command: Command, actions: &[S::Action]) -> Result<(), VectorError> {
-        self.run_mirrored(command, actions, None)
+        // Cleared when the call returns: a panic unwinding through it leaves the flag, and
+        // the vector refuses to step until a reset (`check_step`).
+        self.interrupted = true;
+        let failure = self
+            .threads
+            .run(command, actions, &[], &[], &mut self.outputs);
+        self.interrupted = false;
+        match failure {
+            Some((index, source)) => Err(VectorError::Environment { index, source }),
+            None => Ok(()),
+        }
     }
 
     /// Runs a [`Command::Seed`] with one seed per environment, after a
@@ -424,32 +434,12 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
         for command in commands {
             if let Some((index, source)) =
                 self.threads
-                    .run(*command, &[], seeds, &[], &mut self.outputs, None)
+                    .run(*command, &[], seeds, &[], &mut self.outputs)
             {
                 return Err(VectorError::Environment { index, source });
             }
         }
         Ok(())
-    }
-
-    /// [`run`](Self::run), each thread also copying its results into `mirror`.
-    fn run_mirrored(
-        &mut self,
-        command: Command,
-        actions: &[S::Action],
-        mirror: Option<Mirror<'_, T>>,
-    ) -> Result<(), VectorError> {
-        // Cleared when the call returns: a panic unwinding through it leaves the flag, and
-        // the vector refuses to step until a reset (`check_step`).
-        self.interrupted = true;
-        let failure = self
-            .threads
-            .run(command, actions, &[], &[], &mut self.outputs, mirror);
-        self.interrupted = false;
-        match failure {
-            Some((index, source)) => Err(VectorError::Environment { index, source }),
-            None => Ok(()),
-        }
     }
 
     /// Resets every environment in `mode` (held by later autoresets until the next `reset`).
@@ -527,7 +517,7 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
         };
         let failure = self
             .threads
-            .run(command, &[], &[], selected, &mut self.outputs, None);
+            .run(command, &[], &[], selected, &mut self.outputs);
         self.interrupted = false;
         match failure {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
@@ -544,53 +534,6 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
     pub fn step(&mut self, actions: &[S::Action]) -> Result<(), VectorError> {
         self.check_step(actions)?;
         self.run(self.step_command(), actions)
-    }
-
-    /// [`step`](Self::step), and copies the observations, rewards and flags into `mirror` as
-    /// well, each thread its own environments' right after stepping them (for a consumer that
-    /// needs them in its own buffers, such as the Python package's NumPy arrays: on two
-    /// threads this takes the copy off the calling thread's path). The results stay readable
-    /// here too.
-    ///
-    /// Errors as `step` does, and, before anything steps, if a buffer of `mirror` is not the
-    /// vector's length (observations: the length times [`flat_dim`](Self::flat_dim)); after an
-    /// environment failed, the mirror holds what the threads wrote (as the vector's own
-    /// buffers do).
-    ///
-    /// ```
-    /// use std::num::NonZeroUsize;
-    /// use rl_core::corridor::{Corridor, RIGHT};
-    /// use rl_core::{Mode, Simulator};
-    /// use rl_wrappers::vector::{EnvironmentVector, Mirror, VectorOptions};
-    ///
-    /// let count = NonZeroUsize::new(2).expect("non-zero");
-    /// let mut vector = EnvironmentVector::<_, f32>::from_environments(count, 0, VectorOptions::new(), |_| {
-    ///     Simulator::new(Corridor::new(3, 0.0).expect("valid"), 0)
-    /// })?;
-    /// vector.reset(Mode::Training)?;
-    /// let (mut observations, mut rewards) = (vec![0.0; 2 * vector.flat_dim()], [0.0; 2]);
-    /// let (mut terminated, mut truncated) = ([0u8; 2], [0u8; 2]);
-    /// vector.step_mirrored(
-    ///     &[RIGHT, RIGHT],
-    ///     Mirror {
-    ///         observations: &mut observations,
-    ///         rewards: &mut rewards,
-    ///         terminated: &mut terminated,
-    ///         truncated: &mut truncated,
-    ///     },
-    /// )?;
-    /// assert_eq!(observations.as_slice(), vector.observations().as_slice().expect("contiguous"));
-    /// assert_eq!(rewards.as_slice(), vector.rewards());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn step_mirrored(
-        &mut self,
-        actions: &[S::Action],
-        mirror: Mirror<'_, T>,
-    ) -> Result<(), VectorError> {
-        mirror.check(self.len, self.flat_dim())?;
-        self.check_step(actions)?;
-        self.run_mirrored(self.step_command(), actions, Some(mirror))
     }
 
     /// The command of a step.

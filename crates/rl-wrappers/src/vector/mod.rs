@@ -23,7 +23,6 @@ pub use environment::{
     EnvironmentVector, KernelVector, MAX_ENVS, SteppedVector, VectorEnvironment,
 };
 pub use options::VectorOptions;
-pub use outputs::Mirror;
 pub use registered::{
     DynVector, RegisteredAsyncVector, RegisteredVector, StackedVector, fits_u8_rows,
     make_async_vector, make_vector, needs_f64_rows, stack,

@@ -3,16 +3,13 @@
 //! same-step autoreset), held in one of three [`Form`]s: the buffers a vector owns
 //! ([`Outputs`]), mutable slices of a run of environments that a batch writes ([`Rows`]), and
 //! the buffers' addresses that the threads' hand-off passes (`threads.rs`). A conversion from one
-//! form to another ([`Columns::map`]) is written per form, never per column. [`Mirror`] is a
-//! caller's own copy of the observations, rewards and flags that a mirrored step fills too.
+//! form to another ([`Columns::map`]) is written per form, never per column.
 
 use std::marker::PhantomData;
 use std::ops::Range;
 
 use ndarray::Array2;
 use rl_core::Info;
-
-use crate::VectorError;
 
 /// How a [`Columns`] holds each of its columns (owned buffers, slices or addresses).
 pub(crate) trait Form {
@@ -197,110 +194,6 @@ impl<T: 'static> Rows<'_, T> {
         let info = &mut self.infos[i];
         if !info.is_empty() {
             *info = Info::new();
-        }
-    }
-
-    /// Copies these rows' observations, rewards and flags into `target` (the same run of
-    /// environments).
-    pub(crate) fn mirror_into(&self, target: Mirror<'_, T>)
-    where
-        T: Copy,
-    {
-        target.copy_from(
-            self.observations,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-        );
-    }
-}
-
-/// Buffers outside a vector environment (a NumPy array's memory, say) that a step also
-/// fills with its observations, rewards and flags: see
-/// [`VectorEnv::step_mirrored`](crate::vector::VectorEnv::step_mirrored). A vector
-/// environment's threads each copy their own environments' results right after stepping them,
-/// while they are in its cache, instead of the calling thread copying every row after the step.
-#[derive(Debug)]
-pub struct Mirror<'a, T> {
-    /// One row of [`flat_dim`](crate::vector::VectorEnv::flat_dim) entries per environment,
-    /// row after row.
-    pub observations: &'a mut [T],
-    /// One reward per environment.
-    pub rewards: &'a mut [f64],
-    /// One byte per environment: 1 where its episode terminated, 0 elsewhere (the layout of a
-    /// NumPy `bool` array).
-    pub terminated: &'a mut [u8],
-    /// One byte per environment: 1 where its episode was truncated, 0 elsewhere.
-    pub truncated: &'a mut [u8],
-}
-
-impl<T> Mirror<'_, T> {
-    /// The same buffers, borrowed for a shorter time: what a wrapper hands to the vector it
-    /// wraps before writing its own results into them.
-    pub fn reborrow(&mut self) -> Mirror<'_, T> {
-        Mirror {
-            observations: self.observations,
-            rewards: self.rewards,
-            terminated: self.terminated,
-            truncated: self.truncated,
-        }
-    }
-
-    /// Checks that the buffers hold `len` environments with observation rows of `dim`
-    /// entries: an error naming the first buffer that does not.
-    pub(crate) fn check(&self, len: usize, dim: usize) -> Result<(), VectorError> {
-        for (buffer, found, expected) in [
-            (
-                "observations",
-                self.observations.len(),
-                len.saturating_mul(dim),
-            ),
-            ("rewards", self.rewards.len(), len),
-            ("terminated", self.terminated.len(), len),
-            ("truncated", self.truncated.len(), len),
-        ] {
-            if found != expected {
-                return Err(VectorError::MirrorLength {
-                    buffer,
-                    expected,
-                    found,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Copies the results into the buffers, each of the same length as its source (checked
-    /// when the call starts: a difference is a bug, which panics).
-    pub(crate) fn copy_from(
-        mut self,
-        observations: &[T],
-        rewards: &[f64],
-        terminated: &[bool],
-        truncated: &[bool],
-    ) where
-        T: Copy,
-    {
-        self.observations.copy_from_slice(observations);
-        self.copy_numbers(rewards, terminated, truncated);
-    }
-
-    /// Copies the rewards and flags into the buffers (as [`copy_from`](Self::copy_from)).
-    pub(crate) fn copy_numbers(
-        &mut self,
-        rewards: &[f64],
-        terminated: &[bool],
-        truncated: &[bool],
-    ) {
-        self.rewards.copy_from_slice(rewards);
-        for (bytes, flags) in [
-            (&mut *self.terminated, terminated),
-            (&mut *self.truncated, truncated),
-        ] {
-            assert_eq!(bytes.len(), flags.len(), "one flag per environment");
-            for (byte, flag) in bytes.iter_mut().zip(flags) {
-                *byte = u8::from(*flag);
-            }
         }
     }
 }

@@ -126,9 +126,8 @@ pub fn fits_u8_rows(space: &AnySpace, layout: RowLayout) -> bool {
 /// Wraps `vector` in the wrappers every vector built by id is stepped with, under its episode
 /// statistics (Gymnasium's `RecordEpisodeStatistics`): the one place that lists them. The
 /// Python package (`rlrs.RustVectorEnv`, and the benchmarks' driver) steps what this returns,
-/// and a Rust caller gets the same stack. Adding a vector wrapper there is a line here: each
-/// wrapper keeps the mirrored fast path of the vector below it where it passes its results
-/// through ([`VectorEnv::step_mirrored`]), and costs one dynamic call per call otherwise.
+/// and a Rust caller gets the same stack. Adding a vector wrapper there is a line here; each
+/// costs one dynamic call per call.
 ///
 /// Errors as a wrapper's constructor does (none can fail today).
 ///

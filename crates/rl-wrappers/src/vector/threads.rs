@@ -4,8 +4,8 @@
 //! thread steps the chunks of its own range, then takes those left in the others' ranges, so
 //! a thread whose core is busy with other work (or that is not awake yet) leaves its chunks to
 //! whichever thread is free, and a call waits at most for the chunks already started. Every
-//! thread writes the rows of the chunks it steps in the vector environment's buffers in place
-//! (and copies them into the caller's [`Mirror`], if the call has one). Idle workers spin
+//! thread writes the rows of the chunks it steps in the vector environment's buffers in place.
+//! Idle workers spin
 //! briefly, then park. On a busy machine a worker that loses its processor in the middle of a
 //! chunk holds the call up for a scheduler time slice, so the steps are timed now and then
 //! with and without the workers, and run the faster way ([`Pace`]): two threads never step
@@ -35,7 +35,7 @@ use rl_spaces::FlatScalar;
 
 use crate::VectorError;
 use crate::vector::batch::{Batch, Command, Failure, execute};
-use crate::vector::outputs::{Columns, Form, MapColumns, Mirror, Outputs, Owned, Rows, Slices};
+use crate::vector::outputs::{Columns, Form, MapColumns, Outputs, Owned, Rows, Slices};
 
 /// A value alone on its cache lines (128 bytes covers adjacent-line prefetching), so that what
 /// one thread writes never shares a line with what another writes: each line written on one
@@ -176,73 +176,6 @@ unsafe fn slice_at<'a, X>(base: *mut X, start: usize, len: usize) -> &'a mut [X]
     unsafe { std::slice::from_raw_parts_mut(base.add(start), len) }
 }
 
-/// The addresses of a [`Mirror`]'s buffers, into which each thread of a call copies the
-/// rows of the chunks it steps once they are stepped.
-struct RawMirror<T> {
-    dim: usize,
-    len: usize,
-    observations: *mut T,
-    rewards: *mut f64,
-    terminated: *mut u8,
-    truncated: *mut u8,
-}
-
-impl<T> Clone for RawMirror<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for RawMirror<T> {}
-
-impl<T> RawMirror<T> {
-    /// The addresses of `mirror`'s buffers, for `len` environments with rows of `dim`.
-    /// Every later access to them until the end of the call goes through these addresses.
-    fn new(mirror: Mirror<'_, T>, len: usize, dim: usize) -> Self {
-        // Checked before the call (`Mirror::check`); `part` relies on it for its slices.
-        assert!(
-            mirror.observations.len() == len * dim
-                && mirror.rewards.len() == len
-                && mirror.terminated.len() == len
-                && mirror.truncated.len() == len,
-            "the mirror's lengths are checked before the call"
-        );
-        RawMirror {
-            dim,
-            len,
-            observations: mirror.observations.as_mut_ptr(),
-            rewards: mirror.rewards.as_mut_ptr(),
-            terminated: mirror.terminated.as_mut_ptr(),
-            truncated: mirror.truncated.as_mut_ptr(),
-        }
-    }
-
-    /// The mirror's part for the environments in `range`.
-    ///
-    /// # Safety
-    ///
-    /// The buffers `new` took the addresses of are alive and not otherwise accessed for `'a`,
-    /// and no other part of an overlapping range is alive during `'a`.
-    unsafe fn part<'a>(&self, range: Range<usize>) -> Mirror<'a, T> {
-        assert!(
-            range.start <= range.end && range.end <= self.len,
-            "mirror rows {range:?} of {} environments",
-            self.len
-        );
-        let count = range.end - range.start;
-        // SAFETY: each buffer holds `len` entries (`len × dim` for observations), `range` lies
-        // within them (asserted), and the caller promises exclusive access for `'a`.
-        unsafe {
-            Mirror {
-                observations: slice_at(self.observations, range.start * self.dim, count * self.dim),
-                rewards: slice_at(self.rewards, range.start, count),
-                terminated: slice_at(self.terminated, range.start, count),
-                truncated: slice_at(self.truncated, range.start, count),
-            }
-        }
-    }
-}
-
 /// The address and length of a slice of the caller's (actions or seeds), read by every thread
 /// of a call.
 struct SharedSlice<A> {
@@ -297,8 +230,6 @@ struct Call<S: BatchStates<T>, T: FlatScalar> {
     /// environment.
     selected: SharedSlice<bool>,
     outputs: RawOutputs<T>,
-    /// Where each chunk's results are also copied, if the caller gave a [`Mirror`].
-    mirror: Option<RawMirror<T>>,
 }
 
 impl<S: BatchStates<T>, T: FlatScalar> Clone for Call<S, T> {
@@ -333,14 +264,12 @@ impl<S: BatchStates<T>, T: FlatScalar> Chunk<S, T> {
     }
 }
 
-/// Runs `call` on `batch` in its own rows of the outputs (and of the mirror, if the call has
-/// one); returns its failure.
+/// Runs `call` on `batch` in its own rows of the outputs; returns its failure.
 ///
 /// # Safety
 ///
-/// `call`'s actions, seeds, selection, outputs and mirror are alive, the first three
-/// unwritten and `batch`'s rows of the outputs and of the mirror accessed by nothing else,
-/// until this returns.
+/// `call`'s actions, seeds, selection and outputs are alive, the first three unwritten and
+/// `batch`'s rows of the outputs accessed by nothing else, until this returns.
 unsafe fn run_batch<S: BatchStates<T>, T: FlatScalar>(
     batch: &mut Batch<S, T>,
     call: &Call<S, T>,
@@ -355,13 +284,7 @@ unsafe fn run_batch<S: BatchStates<T>, T: FlatScalar>(
             call.outputs.rows(range.clone()),
         )
     };
-    let result = execute(batch, call.command, actions, seeds, selected, rows);
-    if let Some(mirror) = &call.mirror {
-        // SAFETY: as above, and the rows written by `execute` are no longer borrowed.
-        let (rows, part) = unsafe { (call.outputs.rows(range.clone()), mirror.part(range)) };
-        rows.mirror_into(part);
-    }
-    result.err()
+    execute(batch, call.command, actions, seeds, selected, rows).err()
 }
 
 /// A cursor's word: the chunks `front..back` of a thread's home range not claimed yet.
@@ -414,8 +337,7 @@ fn claim(cursor: &AtomicU64, front: bool) -> Option<usize> {
 ///   cursor or a later claim of the same call), before it adds that chunk to `done`;
 /// - a chunk is accessed only by the thread that claimed it, from the claim until that thread
 ///   adds it to `done`, and by the calling thread while no call is outstanding;
-/// - the rows each thread writes (of the outputs, and of the mirror if the call has one) are
-///   those of the chunks it claimed, disjoint from every other chunk's, and [`Threads::run`]
+/// - the rows of the outputs each thread writes are those of the chunks it claimed, disjoint from every other chunk's, and [`Threads::run`]
 ///   returns (or passes on a panic, which each chunk catches) only once `done` counts every
 ///   chunk, so the buffers and actions outlive every access.
 ///
@@ -888,18 +810,13 @@ impl<S: BatchStates<T>, T: FlatScalar> Threads<S, T> {
         seeds: &[Option<Seed>],
         selected: &[bool],
         outputs: &mut Outputs<T>,
-        mirror: Option<Mirror<'_, T>>,
     ) -> Option<Failure> {
         let shared = &*self.shared;
         if self.workers.is_empty() {
             let chunk = shared.chunks[0].0.get();
             // SAFETY: no worker, so nothing else accesses the chunk.
             let main = unsafe { &mut (*chunk).batch };
-            let result = execute(main, command, actions, seeds, selected, outputs.all_rows());
-            if let Some(mirror) = mirror {
-                outputs.all_rows().mirror_into(mirror);
-            }
-            return result.err();
+            return execute(main, command, actions, seeds, selected, outputs.all_rows()).err();
         }
         let call = Call {
             command,
@@ -907,9 +824,6 @@ impl<S: BatchStates<T>, T: FlatScalar> Threads<S, T> {
             seeds: SharedSlice::new(seeds),
             selected: SharedSlice::new(selected),
             outputs: RawOutputs::new(outputs),
-            mirror: mirror.map(|mirror| {
-                RawMirror::new(mirror, outputs.rewards.len(), outputs.observations.ncols())
-            }),
         };
         let timed = matches!(command, Command::Step { .. });
         let start = timed.then(Instant::now);
@@ -1073,10 +987,10 @@ mod tests {
         for (threads, outputs) in [(&mut single, &mut expected), (&mut split, &mut outputs)] {
             assert!(
                 threads
-                    .run(Command::Seed, &[], &seeds, &[], outputs, None)
+                    .run(Command::Seed, &[], &seeds, &[], outputs)
                     .is_none()
             );
-            assert!(threads.run(reset, &[], &[], &[], outputs, None).is_none());
+            assert!(threads.run(reset, &[], &[], &[], outputs).is_none());
         }
         // The worker is held as a descheduled worker would be: it sees every call but claims
         // nothing, so the calling thread steps every chunk each time, and the results are the
@@ -1092,14 +1006,10 @@ mod tests {
                 .collect();
             assert!(
                 single
-                    .run(step, &actions, &[], &[], &mut expected, None)
+                    .run(step, &actions, &[], &[], &mut expected)
                     .is_none()
             );
-            assert!(
-                split
-                    .run(step, &actions, &[], &[], &mut outputs, None)
-                    .is_none()
-            );
+            assert!(split.run(step, &actions, &[], &[], &mut outputs).is_none());
             assert_eq!(
                 stepped_by_workers(),
                 before,
@@ -1119,12 +1029,12 @@ mod tests {
             calls += 1;
             assert!(
                 split
-                    .run(step, &[RIGHT; 6], &[], &[], &mut outputs, None)
+                    .run(step, &[RIGHT; 6], &[], &[], &mut outputs)
                     .is_none()
             );
             assert!(
                 single
-                    .run(step, &[RIGHT; 6], &[], &[], &mut expected, None)
+                    .run(step, &[RIGHT; 6], &[], &[], &mut expected)
                     .is_none()
             );
             assert_eq!(outputs.observations, expected.observations, "call {calls}");

@@ -1,6 +1,6 @@
 //! Test domains shared by the integration tests: [`Drift`], a noisy walk with inertia whose
 //! structure-of-arrays kernel ([`BatchStep`]) must agree bit for bit with its `Domain::step`;
-//! and [`Mirrored`], the caller's buffers of a mirrored vector step.
+//! and [`assert_same_rows`], which compares two vectors' results bit for bit.
 #![allow(dead_code)] // Each test binary uses a part of this module.
 
 use rand::{Rng, RngExt};
@@ -396,51 +396,41 @@ impl Domain for PushArray {
     }
 }
 
-/// The caller's buffers of a mirrored vector step, one each, filled with values no step writes,
-/// so that a row the step missed shows.
-pub(crate) struct Mirrored {
-    pub(crate) observations: Vec<f32>,
-    pub(crate) rewards: Vec<f64>,
-    pub(crate) terminated: Vec<u8>,
-    pub(crate) truncated: Vec<u8>,
-}
-
-impl Mirrored {
-    pub(crate) fn new(len: usize, dim: usize) -> Self {
-        Mirrored {
-            observations: vec![f32::NAN; len * dim],
-            rewards: vec![f64::NAN; len],
-            terminated: vec![7; len],
-            truncated: vec![7; len],
+/// Asserts that two vectors hold the same results of their last step, bit for bit: the
+/// observations, rewards, flags, the final mask and the final observations it marks.
+pub(crate) fn assert_same_rows<V, W>(one: &V, other: &W, context: &str)
+where
+    V: rl_wrappers::vector::VectorEnv<Scalar = f32>,
+    W: rl_wrappers::vector::VectorEnv<Scalar = f32>,
+{
+    let bits32 =
+        |values: &ndarray::Array2<f32>| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let bits64 = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits32(other.observations()),
+        bits32(one.observations()),
+        "{context}"
+    );
+    assert_eq!(bits64(other.rewards()), bits64(one.rewards()), "{context}");
+    assert_eq!(other.terminated(), one.terminated(), "{context}");
+    assert_eq!(other.truncated(), one.truncated(), "{context}");
+    assert_eq!(other.final_mask(), one.final_mask(), "{context}");
+    // The final observations of the environments that ended (the other rows hold whatever an
+    // earlier step left).
+    for (i, ended) in one.final_mask().iter().enumerate() {
+        if *ended {
+            let row = |values: &ndarray::Array2<f32>| {
+                values
+                    .row(i)
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                row(other.final_observations()),
+                row(one.final_observations()),
+                "{context}, environment {i}"
+            );
         }
-    }
-
-    pub(crate) fn mirror(&mut self) -> rl_wrappers::vector::Mirror<'_, f32> {
-        rl_wrappers::vector::Mirror {
-            observations: &mut self.observations,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-        }
-    }
-
-    /// Asserts that these buffers hold `plain`'s observations, rewards and flags, bit for bit.
-    pub(crate) fn assert_hold<V: rl_wrappers::vector::VectorEnv<Scalar = f32>>(
-        &self,
-        plain: &V,
-        context: &str,
-    ) {
-        let bits32 = |values: &[f32]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-        let bits64 = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-        let bytes = |flags: &[bool]| flags.iter().map(|f| u8::from(*f)).collect::<Vec<_>>();
-        let observations = plain.observations().as_slice().expect("contiguous");
-        assert_eq!(
-            bits32(&self.observations),
-            bits32(observations),
-            "{context}"
-        );
-        assert_eq!(bits64(&self.rewards), bits64(plain.rewards()), "{context}");
-        assert_eq!(self.terminated, bytes(plain.terminated()), "{context}");
-        assert_eq!(self.truncated, bytes(plain.truncated()), "{context}");
     }
 }

@@ -9,8 +9,8 @@ use std::time::Instant;
 use rl_core::Mode;
 
 use crate::error::VectorError;
+use crate::vector::Autoreset;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
-use crate::vector::{Autoreset, Mirror};
 
 /// Records the episodes of every environment of a vector: after each step,
 /// [`episode_ended`](Self::episode_ended) marks the environments whose episode ended on it,
@@ -229,19 +229,6 @@ impl<V: VectorEnv> VectorEnv for VectorEpisodeStatistics<V> {
 
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
-        self.record();
-        Ok(())
-    }
-
-    /// The inner vector's [`step_mirrored`](VectorEnv::step_mirrored) (the statistics change
-    /// no result the mirror holds), and the episodes recorded as [`step`](VectorEnv::step)
-    /// records them.
-    fn step_mirrored(
-        &mut self,
-        actions: &[V::Action],
-        mirror: Mirror<'_, V::Scalar>,
-    ) -> Result<(), VectorError> {
-        self.inner.step_mirrored(actions, mirror)?;
         self.record();
         Ok(())
     }

@@ -60,13 +60,12 @@ use rl_core::{BatchStates, Info, Mode, Seed};
 use rl_spaces::{FiniteSpace, FlatScalar, Space};
 
 use crate::error::VectorError;
-use crate::vector::{Autoreset, Mirror, VectorEnvironment};
+use crate::vector::{Autoreset, VectorEnvironment};
 
 /// What every vector of environments offers, so that wrappers apply to any of them: the
 /// lifecycle (`reset`, `step`, `seed`, `reset_ended`) and the structure-of-arrays buffers it
 /// writes (observations as an `N × flat dimension` array, rewards, flags, and with
-/// [`Autoreset::SameStep`] the final observations and their mask), a step that also copies its
-/// results into the caller's buffers ([`step_mirrored`](Self::step_mirrored)), and what only
+/// [`Autoreset::SameStep`] the final observations and their mask), and what only
 /// the vector at the bottom of a stack knows (the environments' states, action masks), passed
 /// up by the wrappers that keep it true.
 ///
@@ -131,33 +130,6 @@ pub trait VectorEnv {
 
     /// Steps every environment with its action.
     fn step(&mut self, actions: &[Self::Action]) -> Result<(), VectorError>;
-
-    /// [`step`](Self::step), and copies the observations, rewards and flags it leaves in
-    /// [`observations`](Self::observations), [`rewards`](Self::rewards),
-    /// [`terminated`](Self::terminated) and [`truncated`](Self::truncated) into `mirror` as
-    /// well (for a consumer that needs them in its own buffers, such as the Python package's
-    /// NumPy arrays). The results stay readable here too.
-    ///
-    /// By default the copy follows the step, on the calling thread. A
-    /// [`VectorEnvironment`](crate::vector::VectorEnvironment) has each thread copy its own
-    /// environments' rows right after stepping them
-    /// ([`VectorEnvironment::step_mirrored`]), and a wrapper that passes the inner results
-    /// through unchanged (the action transforms, the episode statistics) forwards the call, so
-    /// a vector keeps that fast path under them.
-    ///
-    /// Errors as `step` does, and, before anything steps, if a buffer of `mirror` is not the
-    /// vector's length (observations: the length times [`flat_dim`](Self::flat_dim)). After an
-    /// error raised while stepping, the mirror holds what the vector's own buffers hold.
-    fn step_mirrored(
-        &mut self,
-        actions: &[Self::Action],
-        mirror: Mirror<'_, Self::Scalar>,
-    ) -> Result<(), VectorError> {
-        mirror.check(self.len(), self.flat_dim())?;
-        let stepped = self.step(actions);
-        mirror_results(self, mirror)?;
-        stepped
-    }
 
     /// The observations, one row per environment.
     fn observations(&self) -> &Array2<Self::Scalar>;
@@ -232,48 +204,6 @@ pub trait VectorEnv {
     }
 }
 
-/// Copies `vector`'s observations, rewards and flags into `mirror` (of the vector's lengths,
-/// checked before): what [`VectorEnv::step_mirrored`] does by default after the step. An error
-/// if the results do not fill the mirror (a vector whose buffers are not as long as its
-/// `len` and `flat_dim` say).
-fn mirror_results<V: VectorEnv + ?Sized>(
-    vector: &V,
-    mut mirror: Mirror<'_, V::Scalar>,
-) -> Result<(), VectorError> {
-    let observations = vector.observations();
-    let (rewards, terminated, truncated) =
-        (vector.rewards(), vector.terminated(), vector.truncated());
-    for (buffer, expected, found) in [
-        (
-            "observations",
-            observations.len(),
-            mirror.observations.len(),
-        ),
-        ("rewards", rewards.len(), mirror.rewards.len()),
-        ("terminated", terminated.len(), mirror.terminated.len()),
-        ("truncated", truncated.len(), mirror.truncated.len()),
-    ] {
-        if expected != found {
-            return Err(VectorError::MirrorLength {
-                buffer,
-                expected,
-                found,
-            });
-        }
-    }
-    match observations.as_slice() {
-        Some(rows) => mirror.copy_from(rows, rewards, terminated, truncated),
-        // Rows of another layout (a vector of one's own): entry by entry, in row order.
-        None => {
-            for (target, entry) in mirror.observations.iter_mut().zip(observations) {
-                *target = *entry;
-            }
-            mirror.copy_numbers(rewards, terminated, truncated);
-        }
-    }
-    Ok(())
-}
-
 impl<S: BatchStates<T>, T: FlatScalar> VectorEnv for VectorEnvironment<S, T> {
     type Action = S::Action;
     type ActionSpace = S::ActionSpace;
@@ -325,14 +255,6 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnv for VectorEnvironment<S, T> {
 
     fn step(&mut self, actions: &[S::Action]) -> Result<(), VectorError> {
         VectorEnvironment::step(self, actions)
-    }
-
-    fn step_mirrored(
-        &mut self,
-        actions: &[S::Action],
-        mirror: Mirror<'_, T>,
-    ) -> Result<(), VectorError> {
-        VectorEnvironment::step_mirrored(self, actions, mirror)
     }
 
     fn observations(&self) -> &Array2<T> {
@@ -446,14 +368,6 @@ impl<V: VectorEnv + ?Sized> VectorEnv for Box<V> {
         (**self).step(actions)
     }
 
-    fn step_mirrored(
-        &mut self,
-        actions: &[V::Action],
-        mirror: Mirror<'_, V::Scalar>,
-    ) -> Result<(), VectorError> {
-        (**self).step_mirrored(actions, mirror)
-    }
-
     fn observations(&self) -> &Array2<V::Scalar> {
         (**self).observations()
     }
@@ -515,10 +429,9 @@ impl<V: VectorEnv + ?Sized> VectorEnv for Box<V> {
 /// `lifecycle` (`len`, `autoreset`, `mode`, `seed`, `seed_each`, `state_any`), `resets`
 /// (`reset`, `reset_ended`, `reset_selected`), `observations` (`Scalar`, `flat_dim`,
 /// `observations`, `final_observations`, `final_mask`), `rewards` (`rewards` and the group
-/// `flags`: `terminated`, `truncated`, `infos`, `final_infos`, `reports_infos`), `mapped_actions` (`step` and
-/// `step_mirrored` for a wrapper that writes the inner actions into the field `actions` with its
-/// method `map_actions` and passes the inner results through, so that the mirrored fast path of
-/// the inner vector stays).
+/// `flags`: `terminated`, `truncated`, `infos`, `final_infos`, `reports_infos`), `mapped_actions`
+/// (`step` for a wrapper that writes the inner actions into the field `actions` with its method
+/// `map_actions` and passes the inner results through).
 macro_rules! forward_vector {
     (actions) => {
         type Action = V::Action;
@@ -613,15 +526,6 @@ macro_rules! forward_vector {
         fn step(&mut self, actions: &[Self::Action]) -> Result<(), $crate::VectorError> {
             self.map_actions(actions)?;
             self.inner.step(&self.actions)
-        }
-
-        fn step_mirrored(
-            &mut self,
-            actions: &[Self::Action],
-            mirror: $crate::vector::Mirror<'_, Self::Scalar>,
-        ) -> Result<(), $crate::VectorError> {
-            self.map_actions(actions)?;
-            self.inner.step_mirrored(&self.actions, mirror)
         }
     };
     (rewards) => {

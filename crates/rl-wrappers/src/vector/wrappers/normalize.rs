@@ -10,7 +10,6 @@ use rl_spaces::FlatScalar;
 use crate::arithmetic::{self, discounted_return, normalised, reward_scale};
 use crate::error::VectorError;
 use crate::stateful::RunningMeanVariance;
-use crate::vector::Mirror;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
 
 /// Gymnasium's default epsilon of both normalisers.
@@ -328,21 +327,6 @@ impl<V: VectorEnv> VectorEnv for VectorNormalizeReward<V> {
     fn step(&mut self, actions: &[V::Action]) -> Result<(), VectorError> {
         self.inner.step(actions)?;
         self.scale_rewards()
-    }
-
-    /// The inner vector's [`step_mirrored`](VectorEnv::step_mirrored) (its observations and
-    /// flags are this wrapper's), then the scaled rewards written over the mirror's.
-    fn step_mirrored(
-        &mut self,
-        actions: &[V::Action],
-        mut mirror: Mirror<'_, V::Scalar>,
-    ) -> Result<(), VectorError> {
-        let stepped = self
-            .inner
-            .step_mirrored(actions, mirror.reborrow())
-            .and_then(|()| self.scale_rewards());
-        mirror.rewards.copy_from_slice(&self.rewards);
-        stepped
     }
 
     fn rewards(&self) -> &[f64] {
