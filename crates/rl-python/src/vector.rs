@@ -596,10 +596,19 @@ impl PyVector {
         read(state)
     }
 
-    /// Copies every output of the last reset or step into the NumPy buffers (with one borrow
-    /// of them: each is checked, at a cost). Returns the step's [flags](ENDED_FLAG).
-    fn write_outputs(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
+    /// Runs `call` on the vector with the interpreter released, then copies every output of
+    /// that reset or step into the NumPy buffers. The buffers are borrowed before the call
+    /// (one borrow: each is checked, at a cost), so that buffers that cannot be written are an
+    /// error before anything runs. Returns the call's [flags](ENDED_FLAG).
+    fn run_and_write(
+        &self,
+        py: Python<'_>,
+        inner: &mut Inner,
+        call: impl FnOnce(&mut Stepper) -> PyResult<()> + Send,
+    ) -> PyResult<u8> {
         let mut storage = self.buffers.writable(py)?;
+        let stepper = &mut inner.stepper;
+        py.detach(|| call(stepper))?;
         let bytes = storage.as_slice_mut().map_err(buffer_error)?;
         let written = &mut inner.written;
         with_vector!(&inner.stepper, vector => self.write_vector(bytes, vector, written))
@@ -734,12 +743,13 @@ impl PyVector {
         Ok(())
     }
 
-    /// Steps with the actions already in the stepper's buffer, the interpreter released, then
-    /// copies the outputs into the NumPy buffers.
+    /// Steps with the actions already in the stepper's buffer ([`run_and_write`]).
+    ///
+    /// [`run_and_write`]: Self::run_and_write
     fn step_prepared(&self, py: Python<'_>, inner: &mut Inner) -> PyResult<u8> {
-        with_vector!(&mut inner.stepper, vector, actions => py.detach(|| vector.step(actions)))
-            .map_err(vector_error)?;
-        self.write_outputs(py, inner)
+        self.run_and_write(py, inner, |stepper| {
+            with_vector!(stepper, vector, actions => vector.step(actions)).map_err(vector_error)
+        })
     }
 
     /// The action masks of the vector's environments (`action_masks`), or with `finals` those
@@ -1357,9 +1367,9 @@ impl PyVector {
     /// [`step_discrete`](Self::step_discrete) does.
     fn reset(&self, py: Python<'_>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset(Mode::Training)))
-            .map_err(vector_error)?;
-        self.write_outputs(py, &mut inner)
+        self.run_and_write(py, &mut inner, |stepper| {
+            with_vector!(stepper, vector => vector.reset(Mode::Training)).map_err(vector_error)
+        })
     }
 
     /// The natural size `(width, height)` of the id's RGB frames, `None` when it draws none.
@@ -1402,17 +1412,18 @@ impl PyVector {
     /// per environment and at least one is true.
     fn reset_selected(&self, py: Python<'_>, selected: Vec<bool>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        with_vector!(&mut inner.stepper, vector => py.detach(|| vector.reset_selected(&selected)))
-            .map_err(vector_error)?;
-        self.write_outputs(py, &mut inner)
+        self.run_and_write(py, &mut inner, |stepper| {
+            with_vector!(stepper, vector => vector.reset_selected(&selected)).map_err(vector_error)
+        })
     }
 
     /// Resets the environments whose episode ended (disabled autoreset); returns the flags as
     /// [`step_discrete`](Self::step_discrete) does.
     fn reset_ended(&self, py: Python<'_>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        with_vector!(&mut inner.stepper, vector => vector.reset_ended()).map_err(vector_error)?;
-        self.write_outputs(py, &mut inner)
+        self.run_and_write(py, &mut inner, |stepper| {
+            with_vector!(stepper, vector => vector.reset_ended()).map_err(vector_error)
+        })
     }
 
     /// Steps with one integer action per environment (Discrete action spaces): `actions` is a

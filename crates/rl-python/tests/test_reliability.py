@@ -50,7 +50,14 @@ def test_a_read_only_output_buffer_is_a_value_error():
     with pytest.raises(ValueError, match="cannot be written"):
         envs.reset()
     envs._core.observations.base.flags.writeable = True
-    envs.step(np.zeros(2, dtype=np.int64))
+    observations, _, _, _, _ = envs.step(np.zeros(2, dtype=np.int64))
+    # Refused before anything ran: neither the step nor the reset happened.
+    fresh = rlrs.RustVectorEnv("CartPole-v1", 2, copy=False)
+    fresh.reset(seed=0)
+    expected, _, _, _, _ = fresh.step(np.zeros(2, dtype=np.int64))
+    np.testing.assert_array_equal(observations, expected)
+    fresh.close()
+    envs.close()
 
 
 def threads_of_this_process() -> int:
