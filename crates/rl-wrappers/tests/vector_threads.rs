@@ -3,7 +3,8 @@
 //! environment, on the calling thread's share or on a worker's, reaches the caller only after
 //! every thread is done, leaving a vector environment that can still be used and dropped; a
 //! kernel vector and a vector of copies give one thread's rows on any number of threads; a
-//! domain with costly steps is cut one environment per chunk on several threads, with the same results.
+//! domain with costly steps is cut one environment per chunk on several threads, with the same
+//! results.
 
 use std::num::NonZeroUsize;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -238,7 +239,6 @@ fn kernels_and_copies_give_the_rows_of_one_thread_on_any_number_of_threads() {
         };
         let mut one = KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options(1))
             .expect("valid");
-        one.reset(Mode::Training).expect("reset");
         for threads in [1, 2, 3] {
             let mut kernel = VectorEpisodeStatistics::new(
                 KernelVector::<_, f32>::from_kernel(drift.clone(), count, 5, options(threads))
