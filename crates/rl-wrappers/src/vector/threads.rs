@@ -453,9 +453,9 @@ const SPINS_BEFORE_PARKING: u32 = 1 << 14;
 /// How many chunks each thread's home range holds when there are several threads: enough
 /// that a thread slowed by other work leaves most of its range to the others, few enough that
 /// the calling thread stepping every chunk alone ([`Pace`]) pays little for the cut: each chunk
-/// is a batch of its own with its own bookkeeping per step (CartPole's 1024 environments
-/// stepped alone took 3.7% more instructions than one batch of them with 4 per thread, 7% with
-/// 8; callgrind).
+/// is a batch with storage of its own (CartPole's 1024 environments stepped by one thread over
+/// 8 chunks took the same instructions as over one, callgrind, and about 5% more time:
+/// docs/PERFORMANCE.md, "Where the chunks' cost is").
 const CHUNKS_PER_THREAD: usize = 4;
 
 /// The stack of a worker thread: Rust's default for spawned threads, set explicitly so that
