@@ -502,7 +502,7 @@ fn read_multi_discrete(value: &Value) -> Result<AnySpace, SpaceError> {
 
 fn read_multi_binary(value: &Value) -> Result<AnySpace, SpaceError> {
     let object = StrictObject::new(value, "MultiBinary", &["type", "shape"])?;
-    let shape = read_shape(object.required("shape")?).map_err(|e| e.within(".shape"))?;
+    let shape = read_sized_shape(object.required("shape")?, "MultiBinary")?;
     MultiBinary::new(&shape)
         .map(AnySpace::MultiBinary)
         .map_err(constructor_error)
@@ -757,6 +757,12 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "invalid JSON at $.shape: MultiDiscrete space too large: 4294967296 entries, more \
+             than the limit of 16777216 (rl_spaces::MAX_FLAT_LEN)"
+        );
+        let error = read(json!({"type": "MultiBinary", "shape": [65536, 65536]})).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid JSON at $.shape: MultiBinary space too large: 4294967296 entries, more \
              than the limit of 16777216 (rl_spaces::MAX_FLAT_LEN)"
         );
     }

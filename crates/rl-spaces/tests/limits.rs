@@ -45,8 +45,8 @@ fn a_terabyte_multi_binary_is_refused_before_sampling() {
     let error = read(json!({"type": "MultiBinary", "shape": [1_000_000_000_000u64]})).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "invalid JSON at $.space: MultiBinary space too large: 1000000000000 entries, more than \
-         the limit of 16777216 (rl_spaces::MAX_FLAT_LEN)"
+        "invalid JSON at $.space.shape: MultiBinary space too large: 1000000000000 entries, more \
+         than the limit of 16777216 (rl_spaces::MAX_FLAT_LEN)"
     );
     assert_eq!(
         too_large_size(MultiBinary::new(&[1_000_000, 1_000_000])),
