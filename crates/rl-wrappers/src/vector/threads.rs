@@ -451,11 +451,11 @@ impl<S: BatchStates<T>, T: FlatScalar> Shared<S, T> {
 const SPINS_BEFORE_PARKING: u32 = 1 << 14;
 
 /// How many chunks each thread's home range holds when there are several threads: enough
-/// that a thread slowed by other work leaves most of its range to the others, few enough that
-/// the calling thread stepping every chunk alone ([`Pace`]) pays little for the cut: each chunk
-/// is a batch with storage of its own (CartPole's 1024 environments stepped by one thread over
-/// 8 chunks took the same instructions as over one, callgrind, and about 5% more time:
-/// docs/PERFORMANCE.md, "Where the chunks' cost is").
+/// that a thread slowed by other work leaves most of its range to the others, few because
+/// every chunk is a batch with storage and a call of its own, which costs the calling thread
+/// stepping every chunk alone ([`Pace`]) and each thread with the workers (CartPole's 1024
+/// environments stepped by one thread over 8 chunks: the same instructions as over one,
+/// callgrind, and 5-10% more time; docs/PERFORMANCE.md, "Where the chunks' cost is").
 const CHUNKS_PER_THREAD: usize = 4;
 
 /// The stack of a worker thread: Rust's default for spawned threads, set explicitly so that
