@@ -403,15 +403,21 @@ where
 }
 
 impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
-    /// Runs `command` on every share, with `actions` for a step. Reports the failure of the
-    /// lowest index, if any.
-    fn run(&mut self, command: Command, actions: &[S::Action]) -> Result<(), VectorError> {
+    /// Runs `command` on every share, with `actions` for a step and `selected` for a reset of
+    /// selected environments (empty otherwise). Reports the failure of the lowest index, if
+    /// any.
+    fn run(
+        &mut self,
+        command: Command,
+        actions: &[S::Action],
+        selected: &[bool],
+    ) -> Result<(), VectorError> {
         // Cleared when the call returns: a panic unwinding through it leaves the flag, and
         // the vector refuses to step until a reset (`check_step`).
         self.interrupted = true;
         let failure = self
             .threads
-            .run(command, actions, &[], &[], &mut self.outputs);
+            .run(command, actions, &[], selected, &mut self.outputs);
         self.interrupted = false;
         match failure {
             Some((index, source)) => Err(VectorError::Environment { index, source }),
@@ -454,6 +460,7 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
                 which: Resets::All,
             },
             &[],
+            &[],
         )
     }
 
@@ -473,6 +480,7 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
                 mode: self.mode,
                 which: Resets::Ended,
             },
+            &[],
             &[],
         )
     }
@@ -510,19 +518,11 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
                 "selects no environment (at least one entry must be true)",
             ));
         }
-        self.interrupted = true;
         let command = Command::Reset {
             mode: self.mode,
             which: Resets::Selected,
         };
-        let failure = self
-            .threads
-            .run(command, &[], &[], selected, &mut self.outputs);
-        self.interrupted = false;
-        match failure {
-            Some((index, source)) => Err(VectorError::Environment { index, source }),
-            None => Ok(()),
-        }
+        self.run(command, &[], selected)
     }
 
     /// Steps every environment with the action of the same index.
@@ -533,7 +533,7 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
     /// [`VectorError::Environment`]).
     pub fn step(&mut self, actions: &[S::Action]) -> Result<(), VectorError> {
         self.check_step(actions)?;
-        self.run(self.step_command(), actions)
+        self.run(self.step_command(), actions, &[])
     }
 
     /// The command of a step.
