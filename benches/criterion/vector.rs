@@ -19,7 +19,7 @@ use rl_benches::workloads::{
     ActionRows, ENVIRONMENT_SEED, cartpole, discrete_id_vector, discrete_rows, id_vector,
     kernel_vector, mountain_car, run_raw_batch, run_vector, torque_elements, torque_rows,
 };
-use rl_core::{BatchStates, Mode, Simulator};
+use rl_core::{Mode, Simulator, SplitStates};
 use rl_domains::cartpole::CartPoleParams;
 use rl_domains::cartpole_fast::FastCartPole;
 use rl_spaces::{Discrete, FlatScalar};
@@ -138,7 +138,7 @@ fn costly_dynamics(c: &mut Criterion) {
 }
 
 /// One group of [`costly_dynamics`]: a vector by id and a raw loop, each with its actions.
-fn costly_group<S: BatchStates<T>, T: FlatScalar, R: RawBatch<N>, const N: usize>(
+fn costly_group<S: SplitStates<T>, T: FlatScalar, R: RawBatch<N>, const N: usize>(
     c: &mut Criterion,
     name: &str,
     (mut vector, mut rows): (VectorEnvironment<S, T>, ActionRows<S::Action>),

@@ -957,7 +957,6 @@ mod tests {
         ActionRows, ENVIRONMENT_SEED, cartpole, discrete_actions, discrete_id_vector,
         discrete_rows, id_vector, kernel_vector, mountain_car, pendulum, torque_actions,
     };
-    use rl_core::BatchStates;
     use rl_core::{Domain, Environment, Mode, Simulator};
     use rl_spaces::DynamicSpace;
     use rl_wrappers::vector::VectorEnvironment;
@@ -1035,7 +1034,7 @@ mod tests {
         raw: impl Fn(usize) -> B,
     ) -> (usize, usize)
     where
-        V: BatchStates<f32>,
+        V: rl_core::SplitStates<f32>,
         P: FnMut(&[f32]) -> Vec<B::Action>,
         B: RawBatch<N>,
     {

@@ -7,7 +7,7 @@ use std::num::NonZeroUsize;
 
 use rand::{RngExt, SeedableRng};
 use rl_core::NumpyGenerator;
-use rl_core::{BatchStates, CoreError, Domain, Environment, Mode, Simulator};
+use rl_core::{CoreError, Domain, Environment, Mode, Simulator, SplitStates};
 use rl_domains::acrobot::{Acrobot, AcrobotParams};
 use rl_domains::cartpole::{CartPole, CartPoleParams};
 use rl_domains::mountain_car::{MountainCar, MountainCarParams};
@@ -228,7 +228,7 @@ where
 
 /// Steps `vector` `rounds` times with rows of `actions`; returns the sum of the rewards.
 #[inline]
-pub fn run_vector<S: BatchStates<T>, T: FlatScalar>(
+pub fn run_vector<S: SplitStates<T>, T: FlatScalar>(
     vector: &mut VectorEnvironment<S, T>,
     actions: &mut ActionRows<S::Action>,
     rounds: usize,

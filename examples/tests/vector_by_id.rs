@@ -98,7 +98,7 @@ fn compare<D, S>(
 where
     D: Domain + Clone + 'static,
     D::ActionSpace: DynamicSpace,
-    S: rl_core::BatchStates<f32, Action = D::Action>,
+    S: rl_core::SplitStates<f32, Action = D::Action>,
 {
     rl_domains::register_builtins();
     let built = registry::build(id, params).expect("builds");

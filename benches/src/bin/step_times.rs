@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use rl_benches::workloads::{cartpole, discrete_rows, kernel_vector, mountain_car};
-use rl_core::BatchStates;
+use rl_core::SplitStates;
 use rl_spaces::FlatScalar;
 use rl_wrappers::vector::VectorEnvironment;
 
@@ -94,7 +94,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Steps `vector` with random actions out of `actions` and prints the summary and the windows.
-fn time_steps<S: BatchStates<T, Action = i64>, T: FlatScalar>(
+fn time_steps<S: SplitStates<T, Action = i64>, T: FlatScalar>(
     mut vector: VectorEnvironment<S, T>,
     actions: i64,
     options: &Options,

@@ -5,6 +5,9 @@
 
 use std::any::Any;
 use std::fmt;
+use std::ops::Range;
+
+use smallvec::SmallVec;
 
 use crate::NumpyGenerator;
 use rl_spaces::{
@@ -48,8 +51,8 @@ pub fn check_batch_lengths(
 }
 /// A domain that can step a batch of states at once. A vector environment built on such a
 /// domain (rl-wrappers' `VectorEnvironment::from_kernel`) calls
-/// [`step_batch`](Self::step_batch) on each thread's share of the batch instead of stepping
-/// the states one by one.
+/// [`step_batch`](Self::step_batch) on the whole batch (or on each part a thread steps)
+/// instead of stepping the states one by one.
 ///
 /// The kernel must give, for every index, exactly what [`Domain::step`] and
 /// [`Domain::observe`] followed by flattening would give: the same next state, reward bits,
@@ -193,6 +196,15 @@ pub trait BatchStep: Domain + Sync {
         );
     }
 
+    /// Makes `scratch` ready for [`step_batch_with`](Self::step_batch_with), so that a caller
+    /// that prepares its scratch spaces beforehand (a vector's parts, as it is built) allocates
+    /// nothing in a later step. The default does nothing; a block kernel
+    /// ([`BlockStep`](crate::BlockStep)) makes its lanes.
+    #[inline]
+    fn prepare_scratch(&self, scratch: &mut KernelScratch) {
+        let _ = scratch;
+    }
+
     /// Whether [`write_infos`](Self::write_infos) writes the infos the domain's step reports,
     /// which vectors that step this kernel then pass on; `false` by default: the domain's step
     /// reports no infos, and vectors spend nothing on them. [`check_batch_step`](crate::check_batch_step)
@@ -261,8 +273,9 @@ impl fmt::Debug for KernelScratch {
 }
 
 /// The states of a batch of episodes of one domain, with the domain that steps them: what a
-/// vector environment keeps for each thread's share, so that the bookkeeping around the
-/// stepping (generators, step counts, autoreset) is written once for every domain. A typed
+/// vector environment keeps of its environments (one storage, lent to its threads in parts:
+/// [`SplitStates`]), so that the bookkeeping around the stepping (generators, step counts,
+/// autoreset) is written once for every domain. A typed
 /// domain's batch is a [`DomainStates`](crate::DomainStates), stepped by the domain's
 /// structure-of-arrays kernel ([`BatchStep`]) or by its [`Domain::step`] state by state with its
 /// infos ([`SteppedStates`](crate::SteppedStates)); domains built by id get one or the other,
@@ -548,6 +561,99 @@ impl<T: FlatScalar, S: BatchStates<T> + ?Sized> BatchStates<T> for Box<S> {
     }
 }
 
+/// The most parts [`SplitStates::with_parts`] cuts a batch into.
+pub const MAX_PARTS: usize = 64;
+
+/// The parts of one [`SplitStates::with_parts`] call, or their pieces: on the stack, at most
+/// [`MAX_PARTS`].
+pub type Parts<X> = SmallVec<[X; MAX_PARTS]>;
+
+/// A part of a batch ([`SplitStates::with_parts`]): the episodes of one range of it, a batch
+/// of their own (indexed from the range's start), with the whole's actions.
+pub type PartStates<'a, T, A, S> = dyn BatchStates<T, Action = A, ActionSpace = S> + Send + 'a;
+
+/// The parts [`SplitStates::with_parts`] lends, in order.
+pub type LentParts<'a, 'b, T, A, S> = [&'a mut PartStates<'b, T, A, S>];
+
+/// What [`SplitStates::with_parts`] calls with the parts it lends.
+pub type RunParts<'r, T, A, S> = dyn FnMut(&mut LentParts<'_, '_, T, A, S>) + 'r;
+
+/// A batch that can be cut into parts stepped at once, one per thread, without moving its
+/// states: what a vector environment keeps, one storage for all its environments, lending a
+/// range of them to each thread for each call.
+///
+/// ```
+/// use std::sync::Arc;
+/// use rand::SeedableRng;
+/// use rl_core::corridor::{Corridor, LEFT, RIGHT};
+/// use rl_core::{BatchStates, Mode, NumpyGenerator, SplitStates, SteppedStates};
+///
+/// let mut batch = SteppedStates::new(Arc::new(Corridor::new(4, 0.2)?), 3);
+/// let mut rngs: Vec<NumpyGenerator> = (0..3).map(NumpyGenerator::seed_from_u64).collect();
+/// let mut rows = [0.0f32; 12];
+/// for (i, rng) in rngs.iter_mut().enumerate() {
+///     batch.reset_at(i, Mode::Training, rng, &mut rows[i * 4..(i + 1) * 4])?;
+/// }
+/// // The second part holds episodes 1 and 2, as its 0 and 1.
+/// batch.with_parts(&[0..1, 1..3], &mut |parts| {
+///     assert_eq!((parts.len(), parts[0].len(), parts[1].len()), (2, 1, 2));
+///     let (mut rewards, mut ended) = ([0.0; 2], [false; 2]);
+///     parts[1]
+///         .step(&[RIGHT, LEFT], Mode::Training, &mut rngs[1..], &mut rewards, &mut ended, &mut rows[4..])
+///         .expect("corridor steps");
+/// });
+/// # Ok::<(), rl_core::CoreError>(())
+/// ```
+pub trait SplitStates<T: FlatScalar>: BatchStates<T> {
+    /// Cuts the batch into the parts `ranges` names and calls `run` with them, in order: each
+    /// a batch of the episodes of its range, indexed from the range's start, which steps,
+    /// resets and reports them exactly as the whole batch would (bit for bit, from the same
+    /// generators), so that several threads can step the parts at once. Seeding stays with
+    /// the whole batch.
+    ///
+    /// Allocates only the first time it is asked for more parts than before (each part's
+    /// scratch space and action buffer is kept).
+    ///
+    /// # Panics
+    ///
+    /// When `ranges` are not contiguous, in order and not empty from 0 to the batch's length,
+    /// or more than [`MAX_PARTS`] (a bug of the caller), with the ranges.
+    fn with_parts(
+        &mut self,
+        ranges: &[Range<usize>],
+        run: &mut RunParts<'_, T, Self::Action, Self::ActionSpace>,
+    );
+}
+
+impl<T: FlatScalar, S: SplitStates<T> + ?Sized> SplitStates<T> for Box<S> {
+    fn with_parts(
+        &mut self,
+        ranges: &[Range<usize>],
+        run: &mut RunParts<'_, T, Self::Action, Self::ActionSpace>,
+    ) {
+        (**self).with_parts(ranges, run);
+    }
+}
+
+/// Checks the ranges of a [`SplitStates::with_parts`] call on a batch of `len` episodes.
+///
+/// # Panics
+///
+/// As [`SplitStates::with_parts`] says.
+#[track_caller]
+pub fn check_parts(ranges: &[Range<usize>], len: usize) {
+    let mut end = 0;
+    let contiguous = ranges.iter().all(|range| {
+        let follows = range.start == end && range.start < range.end;
+        end = range.end;
+        follows
+    });
+    assert!(
+        contiguous && end == len && ranges.len() <= MAX_PARTS,
+        "the parts of a batch of {len} are contiguous ranges from 0 to {len}, at most          {MAX_PARTS}: {ranges:?}"
+    );
+}
+
 /// The action type of a batch built by id: [`AnyElement`] (any action space, an
 /// [`AnySpace`]) or `i64` (a [`Discrete`] action space, read without the `AnyElement`
 /// round trip; rl-wrappers' `make_vector::<i64, f32>`). Sealed: these two are the only ones.
@@ -710,7 +816,7 @@ impl ErasedAction for i64 {
 /// observations whose every row entry is a byte), as rl-wrappers' `make_vector::<A, T>` steps
 /// them ([`batch_states_as`](crate::registry::batch_states_as) builds them).
 pub type BoxedBatchStates<A = AnyElement, T = f32> =
-    Box<dyn BatchStates<T, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
+    Box<dyn SplitStates<T, Action = A, ActionSpace = <A as ErasedAction>::Space> + Send>;
 
 /// A typed batch ([`DomainStates`] or [`SteppedStates`](crate::SteppedStates)) with rows of
 /// `T` that reads [`ErasedAction`]s: each step converts the actions into a buffer of the
@@ -720,6 +826,8 @@ pub(crate) struct AnyDomainStates<S: BatchStates<T>, A: ErasedAction, T: FlatSca
     typed: S,
     action_space: A::Space,
     actions: Vec<S::Action>,
+    /// One action buffer for each part ([`SplitStates::with_parts`]).
+    part_actions: Vec<Vec<S::Action>>,
     /// Whether the typed action space is `Discrete` (its masks then index the same actions).
     discrete_actions: bool,
     /// The rows' type.
@@ -748,46 +856,136 @@ where
             typed,
             action_space,
             actions: Vec::with_capacity(len),
+            part_actions: Vec::new(),
             discrete_actions,
             rows: std::marker::PhantomData,
         }
     }
+}
 
-    /// Converts `actions` into the typed buffer, or fails naming the first that does not
-    /// convert. The buffer keeps the last step's actions, which each conversion overwrites in
-    /// place ([`ErasedAction::to_typed_into`]: no allocation for a Box's arrays either).
-    fn convert(&mut self, actions: &[A]) -> Result<(), (usize, CoreError)> {
-        self.actions.truncate(actions.len());
-        let space = self.typed.action_space();
-        for (index, action) in actions.iter().enumerate() {
-            // An action of the space (the usual case) is read as before; one beyond a Box's
-            // bounds only if the domain accepts it.
-            let converted = match self.actions.get_mut(index) {
-                Some(slot) => action.to_typed_into(space, slot).is_ok(),
-                None => action
-                    .to_typed(space)
-                    .map(|typed| self.actions.push(typed))
-                    .is_ok(),
-            };
-            if converted {
-                continue;
+/// Converts `action`, the `index`-th of a step, typed in `space`: into `slot` where there is
+/// one, reusing its memory ([`ErasedAction::to_typed_into`]: no allocation for a Box's arrays
+/// either), returning `None`; else returns it. Fails naming it when it does not convert (an
+/// action beyond a Box's bounds converts only where `accepts` takes it).
+fn convert_one<A: ErasedAction, S: DynamicSpace>(
+    (space, accepts, erased_space): (&S, &impl Fn(&S::Element) -> bool, &A::Space),
+    index: usize,
+    action: &A,
+    mut slot: Option<&mut S::Element>,
+) -> Result<Option<S::Element>, (usize, CoreError)> {
+    // An action of the space (the usual case) is read as before; one beyond a Box's bounds
+    // only if the domain accepts it.
+    match slot.as_deref_mut() {
+        Some(slot) => {
+            if action.to_typed_into(space, slot).is_ok() {
+                return Ok(None);
             }
-            let accepted = action
-                .to_typed_ignoring_bounds(space)
-                .filter(|typed| self.typed.accepts_action(typed));
-            match accepted {
-                Some(typed) if index < self.actions.len() => self.actions[index] = typed,
-                Some(typed) => self.actions.push(typed),
-                None => {
-                    let error = CoreError::InvalidAction {
-                        action: action.to_string(),
-                        space: self.action_space.to_string(),
-                    };
-                    return Err((index, error));
-                }
+        }
+        None => {
+            if let Ok(typed) = action.to_typed(space) {
+                return Ok(Some(typed));
+            }
+        }
+    }
+    let accepted = action
+        .to_typed_ignoring_bounds(space)
+        .filter(|typed| accepts(typed));
+    match (accepted, slot) {
+        (Some(typed), Some(slot)) => {
+            *slot = typed;
+            Ok(None)
+        }
+        (Some(typed), None) => Ok(Some(typed)),
+        (None, _) => Err((
+            index,
+            CoreError::InvalidAction {
+                action: action.to_string(),
+                space: erased_space.to_string(),
+            },
+        )),
+    }
+}
+
+/// A buffer of typed actions that each step of an erased batch converts its actions into,
+/// kept between steps: an [`AnyDomainStates`]'s `Vec`, or a part's ([`PartActions`]).
+trait ActionBuffer<X> {
+    /// Converts `actions` into the buffer, typed in `space`, or fails naming the first that
+    /// does not convert ([`convert_one`]).
+    fn fill<A: ErasedAction, S: DynamicSpace<Element = X>>(
+        &mut self,
+        space: &S,
+        accepts: impl Fn(&X) -> bool,
+        erased_space: &A::Space,
+        actions: &[A],
+    ) -> Result<(), (usize, CoreError)>;
+
+    /// The actions converted last.
+    fn actions(&self) -> &[X];
+}
+
+impl<X> ActionBuffer<X> for Vec<X> {
+    /// Overwrites the last step's actions in place and pushes the rest: no allocation once the
+    /// buffer has held as many.
+    fn fill<A: ErasedAction, S: DynamicSpace<Element = X>>(
+        &mut self,
+        space: &S,
+        accepts: impl Fn(&X) -> bool,
+        erased_space: &A::Space,
+        actions: &[A],
+    ) -> Result<(), (usize, CoreError)> {
+        self.truncate(actions.len());
+        let context = (space, &accepts, erased_space);
+        for (index, action) in actions.iter().enumerate() {
+            if let Some(typed) = convert_one(context, index, action, self.get_mut(index))? {
+                self.push(typed);
             }
         }
         Ok(())
+    }
+
+    fn actions(&self) -> &[X] {
+        self
+    }
+}
+
+/// The action buffer of a part of an [`AnyDomainStates`]: its range of the whole batch's
+/// buffer once that holds an action per episode (after the batch's first step as a whole,
+/// which a vector's first step is: no conversion then allocates), else a buffer of its own.
+enum PartActions<'a, X> {
+    Whole(&'a mut [X]),
+    Own(&'a mut Vec<X>),
+}
+
+impl<X> ActionBuffer<X> for PartActions<'_, X> {
+    fn fill<A: ErasedAction, S: DynamicSpace<Element = X>>(
+        &mut self,
+        space: &S,
+        accepts: impl Fn(&X) -> bool,
+        erased_space: &A::Space,
+        actions: &[A],
+    ) -> Result<(), (usize, CoreError)> {
+        match self {
+            PartActions::Own(buffer) => buffer.fill(space, accepts, erased_space, actions),
+            PartActions::Whole(slots) => {
+                assert_eq!(
+                    actions.len(),
+                    slots.len(),
+                    "a batch step needs one action per episode"
+                );
+                let context = (space, &accepts, erased_space);
+                for (index, (action, slot)) in actions.iter().zip(slots.iter_mut()).enumerate() {
+                    convert_one(context, index, action, Some(slot))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn actions(&self) -> &[X] {
+        match self {
+            PartActions::Whole(slots) => slots,
+            PartActions::Own(buffer) => buffer,
+        }
     }
 }
 
@@ -804,13 +1002,24 @@ where
     }
 }
 
-impl<S, A, T> BatchStates<T> for AnyDomainStates<S, A, T>
-where
-    S: BatchStates<T>,
-    S::ActionSpace: DynamicSpace,
-    A: ErasedAction,
-    T: FlatScalar,
-{
+/// A part of an [`AnyDomainStates`] ([`SplitStates::with_parts`]): a part of the typed batch,
+/// with the erased action space and an action buffer of its own.
+struct AnyPart<'a, 'b, T, A: ErasedAction, TA, TS> {
+    typed: &'a mut PartStates<'b, T, TA, TS>,
+    action_space: &'a A::Space,
+    actions: PartActions<'a, TA>,
+    /// Whether the typed action space is `Discrete`.
+    discrete_actions: bool,
+}
+
+/// Implements [`BatchStates`] for [`AnyDomainStates`] and [`AnyPart`] with one body (their
+/// fields differ only in owning or borrowing).
+macro_rules! any_batch_states {
+    ($ty:ty, $typed_action:ty, [$($generics:tt)*], [$($bounds:tt)*]) => {
+        impl<$($generics)*> BatchStates<T> for $ty
+        where
+            $($bounds)*
+        {
     type Action = A;
     type ActionSpace = A::Space;
 
@@ -865,9 +1074,14 @@ where
         terminated: &mut [bool],
         observations: &mut [T],
     ) -> Result<(), (usize, CoreError)> {
-        self.convert(actions)?;
+        self.actions.fill::<A, _>(
+            self.typed.action_space(),
+            |typed| self.typed.accepts_action(typed),
+            &self.action_space,
+            actions,
+        )?;
         self.typed
-            .step(&self.actions, mode, rngs, rewards, terminated, observations)
+            .step(self.actions.actions(), mode, rngs, rewards, terminated, observations)
     }
 
     fn step_with_infos(
@@ -881,9 +1095,14 @@ where
         observations: &mut [T],
         infos: &mut [Info],
     ) -> Result<(), (usize, CoreError)> {
-        self.convert(actions)?;
+        self.actions.fill::<A, _>(
+            self.typed.action_space(),
+            |typed| self.typed.accepts_action(typed),
+            &self.action_space,
+            actions,
+        )?;
         self.typed.step_with_infos(
-            &self.actions,
+            self.actions.actions(),
             discarded,
             mode,
             rngs,
@@ -903,7 +1122,7 @@ where
     }
 
     fn episode_bytes(&self) -> usize {
-        self.typed.episode_bytes() + std::mem::size_of::<S::Action>()
+        self.typed.episode_bytes() + std::mem::size_of::<$typed_action>()
     }
 
     fn accepts_action(&self, action: &A) -> bool {
@@ -926,5 +1145,86 @@ where
     /// same order in either form).
     fn action_mask_into(&self, i: usize, mask: &mut [bool]) -> bool {
         self.discrete_actions && self.typed.action_mask_into(i, mask)
+    }
+}
+    };
+}
+
+any_batch_states!(
+    AnyDomainStates<S, A, T>,
+    S::Action,
+    [S, A, T],
+    [S: BatchStates<T>, S::ActionSpace: DynamicSpace, A: ErasedAction, T: FlatScalar,]
+);
+any_batch_states!(
+    AnyPart<'_, '_, T, A, TA, TS>,
+    TA,
+    [T, A, TA, TS],
+    [
+        T: FlatScalar,
+        A: ErasedAction,
+        TA: Clone + fmt::Debug + Send + Sync,
+        TS: DynamicSpace + Space<Element = TA>,
+    ]
+);
+
+impl<S, A, T> SplitStates<T> for AnyDomainStates<S, A, T>
+where
+    S: SplitStates<T>,
+    S::ActionSpace: DynamicSpace,
+    A: ErasedAction,
+    T: FlatScalar,
+{
+    fn with_parts(&mut self, ranges: &[Range<usize>], run: &mut RunParts<'_, T, A, A::Space>) {
+        let len = self.typed.len();
+        check_parts(ranges, len);
+        // One part (the whole batch) converts into the whole buffer; several convert into
+        // their ranges of it once it holds an action per episode, until then into buffers of
+        // their own, made room for now.
+        let single = ranges.len() == 1;
+        let whole = !single && self.actions.len() == len;
+        if !whole && !single {
+            if self.part_actions.len() < ranges.len() {
+                self.part_actions.resize_with(ranges.len(), Vec::new);
+            }
+            for (buffer, range) in self.part_actions.iter_mut().zip(ranges) {
+                buffer.reserve(range.len());
+            }
+        }
+        let action_space = &self.action_space;
+        let discrete_actions = self.discrete_actions;
+        let mut buffers: Parts<PartActions<'_, S::Action>> = Parts::new();
+        if single {
+            buffers.push(PartActions::Own(&mut self.actions));
+        } else {
+            let (mut rest, mut own) = (&mut self.actions[..], self.part_actions.iter_mut());
+            for range in ranges {
+                if whole {
+                    let (slots, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
+                    rest = tail;
+                    buffers.push(PartActions::Whole(slots));
+                } else if let Some(buffer) = own.next() {
+                    buffers.push(PartActions::Own(buffer));
+                }
+            }
+        }
+        let mut buffers = buffers.into_iter();
+        self.typed.with_parts(ranges, &mut |typed| {
+            let mut parts: Parts<AnyPart<'_, '_, T, A, S::Action, S::ActionSpace>> = typed
+                .iter_mut()
+                .zip(buffers.by_ref())
+                .map(|(typed, actions)| AnyPart {
+                    typed: &mut **typed,
+                    action_space,
+                    actions,
+                    discrete_actions,
+                })
+                .collect();
+            let mut lent: Parts<&mut PartStates<'_, T, A, A::Space>> = parts
+                .iter_mut()
+                .map(|part| part as &mut PartStates<'_, T, A, A::Space>)
+                .collect();
+            run(&mut lent);
+        });
     }
 }

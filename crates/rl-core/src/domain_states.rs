@@ -5,14 +5,16 @@
 
 use std::any::Any;
 use std::fmt;
+use std::ops::Range;
 use std::sync::Arc;
 
 use rand::SeedableRng;
 use rl_spaces::{FlatScalar, FlattenSpace, RowLayout};
 
+use crate::batch::{PartStates, Parts, RunParts, check_parts};
 use crate::{
     BatchStates, BatchStep, ConstraintSet, CoreError, Domain, Info, KernelScratch, Memory, Mode,
-    NumpyGenerator, check_batch_lengths,
+    NumpyGenerator, SplitStates, check_batch_lengths,
 };
 
 /// The states of a batch of episodes of the typed domain `D`, in one `Vec`, with the domain
@@ -120,20 +122,79 @@ pub trait Stepping<D: Domain>: Send + sealed::Sealed {
 /// flags and the observation rows.
 pub type Outputs<'a, T> = (&'a mut [f64], &'a mut [bool], &'a mut [T]);
 
+/// A [`Stepping`] that lends each part of its batch a stepping of its own
+/// ([`SplitStates::with_parts`]): [`ByKernel`] (a scratch space for each part) and [`ByStep`]
+/// (each part's constraint memories). Sealed.
+pub trait SplitStepping<D: Domain>: Stepping<D> {
+    /// The stepping of one part.
+    type Part<'a>: Stepping<D>
+    where
+        Self: 'a;
+
+    /// The steppings of the parts `ranges` of a batch of `domain` (checked by the caller:
+    /// contiguous, in order, at most [`MAX_PARTS`](crate::MAX_PARTS)), pushed in order onto
+    /// `out`. Allocates only the first time it is asked for more parts than before.
+    fn parts<'a>(
+        &'a mut self,
+        domain: &D,
+        ranges: &[Range<usize>],
+        out: &mut Parts<Self::Part<'a>>,
+    );
+}
+
 mod sealed {
-    /// Keeps [`Stepping`](super::Stepping) to the two ways this module implements.
+    /// Keeps [`Stepping`](super::Stepping) to the ways this module implements.
     pub trait Sealed {}
     impl Sealed for super::ByKernel {}
     impl<D: crate::Domain> Sealed for super::ByStep<D> {}
+    impl Sealed for super::KernelPart<'_> {}
+    impl<D: crate::Domain> Sealed for super::StepPart<'_, D> {}
 }
 
 /// Stepping by the domain's structure-of-arrays kernel ([`BatchStep::step_batch_with`]), which
 /// steps every state (a discarded one too: its contract allows any state), then writes their
 /// infos where the kernel writes them ([`BatchStep::write_infos`]; a kernel that writes none
-/// pays nothing for them). It keeps the kernel's scratch space between steps.
+/// pays nothing for them). It keeps the kernel's scratch space between steps, one for each
+/// part the batch is cut into ([`SplitStates::with_parts`]).
 #[derive(Debug, Clone, Default)]
 pub struct ByKernel {
-    scratch: KernelScratch,
+    scratches: Vec<KernelScratch>,
+}
+
+/// The stepping of one part of a [`ByKernel`] batch: the part's scratch space.
+#[derive(Debug)]
+pub struct KernelPart<'a>(&'a mut KernelScratch);
+
+/// Steps `states` by `domain`'s kernel with `scratch`, then writes their infos where the
+/// kernel writes them.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn step_kernel<D: BatchStep, T: FlatScalar>(
+    domain: &D,
+    scratch: &mut KernelScratch,
+    states: &mut [D::State],
+    actions: &[D::Action],
+    mode: Mode,
+    rngs: &mut [NumpyGenerator],
+    (rewards, terminated, observations): Outputs<'_, T>,
+    infos: Option<&mut [Info]>,
+) {
+    domain.step_batch_with(
+        scratch,
+        states,
+        actions,
+        mode,
+        rngs,
+        rewards,
+        terminated,
+        observations,
+    );
+    if let Some(infos) = infos
+        && domain.writes_infos()
+    {
+        assert_eq!(infos.len(), states.len(), "one info per state");
+        domain.write_infos(states, actions, infos);
+    }
 }
 
 impl<D: BatchStep> Stepping<D> for ByKernel {
@@ -156,26 +217,66 @@ impl<D: BatchStep> Stepping<D> for ByKernel {
         actions: &[D::Action],
         mode: Mode,
         rngs: &mut [NumpyGenerator],
-        (rewards, terminated, observations): Outputs<'_, T>,
+        outputs: Outputs<'_, T>,
         _: Option<&[bool]>,
         infos: Option<&mut [Info]>,
     ) -> Result<(), (usize, CoreError)> {
-        domain.step_batch_with(
-            &mut self.scratch,
-            states,
-            actions,
-            mode,
-            rngs,
-            rewards,
-            terminated,
-            observations,
-        );
-        if let Some(infos) = infos
-            && domain.writes_infos()
-        {
-            assert_eq!(infos.len(), states.len(), "one info per state");
-            domain.write_infos(states, actions, infos);
+        if self.scratches.is_empty() {
+            self.scratches.push(KernelScratch::default());
         }
+        let scratch = &mut self.scratches[0];
+        step_kernel(domain, scratch, states, actions, mode, rngs, outputs, infos);
+        Ok(())
+    }
+}
+
+impl<D: BatchStep> SplitStepping<D> for ByKernel {
+    type Part<'a>
+        = KernelPart<'a>
+    where
+        Self: 'a;
+
+    /// Each part's scratch space is made ([`BatchStep::prepare_scratch`]) as it is added.
+    fn parts<'a>(
+        &'a mut self,
+        domain: &D,
+        ranges: &[Range<usize>],
+        out: &mut Parts<KernelPart<'a>>,
+    ) {
+        while self.scratches.len() < ranges.len() {
+            let mut scratch = KernelScratch::default();
+            domain.prepare_scratch(&mut scratch);
+            self.scratches.push(scratch);
+        }
+        out.extend(self.scratches.iter_mut().take(ranges.len()).map(KernelPart));
+    }
+}
+
+impl<D: BatchStep> Stepping<D> for KernelPart<'_> {
+    #[inline]
+    fn reports_infos(&self, domain: &D) -> bool {
+        domain.writes_infos()
+    }
+
+    fn layout(&self) -> RowLayout {
+        RowLayout::Flat
+    }
+
+    fn reset(&mut self, _: usize, _: &D::State) {}
+
+    #[inline]
+    fn step<T: FlatScalar>(
+        &mut self,
+        domain: &D,
+        states: &mut [D::State],
+        actions: &[D::Action],
+        mode: Mode,
+        rngs: &mut [NumpyGenerator],
+        outputs: Outputs<'_, T>,
+        _: Option<&[bool]>,
+        infos: Option<&mut [Info]>,
+    ) -> Result<(), (usize, CoreError)> {
+        step_kernel(domain, self.0, states, actions, mode, rngs, outputs, infos);
         Ok(())
     }
 }
@@ -240,6 +341,110 @@ fn put(slot: &mut Info, info: Info) {
     }
 }
 
+/// The stepping of one part of a [`ByStep`] batch: the layout, and the constraints with the
+/// part's memories.
+pub struct StepPart<'a, D: Domain> {
+    layout: RowLayout,
+    constraints: Option<Constraints<'a, D>>,
+}
+
+/// A batch's constraints with the memories of some of its episodes.
+type Constraints<'a, D> = (
+    &'a ConstraintSet<<D as Domain>::State, <D as Domain>::Action>,
+    &'a mut [Memory<<D as Domain>::State>],
+);
+
+impl<D: Domain> fmt::Debug for StepPart<'_, D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StepPart")
+            .field("layout", &self.layout)
+            .field("constrained", &self.constraints.is_some())
+            .finish()
+    }
+}
+
+impl<D: Domain> ByStep<D> {
+    /// The whole batch as one part.
+    fn whole(&mut self) -> StepPart<'_, D> {
+        StepPart {
+            layout: self.layout,
+            constraints: self
+                .constraints
+                .as_mut()
+                .map(|constrained| (&constrained.set, &mut constrained.memories[..])),
+        }
+    }
+}
+
+/// Steps each state of `states` by `domain`'s step in place, as [`Stepping::step`] says.
+#[allow(clippy::too_many_arguments)]
+fn step_each<D: Domain, T: FlatScalar>(
+    domain: &D,
+    layout: RowLayout,
+    mut constraints: Option<Constraints<'_, D>>,
+    states: &mut [D::State],
+    actions: &[D::Action],
+    mode: Mode,
+    rngs: &mut [NumpyGenerator],
+    (rewards, terminated, observations): Outputs<'_, T>,
+    discarded: Option<&[bool]>,
+    mut infos: Option<&mut [Info]>,
+) -> Result<(), (usize, CoreError)>
+where
+    D::ObservationSpace: FlattenSpace,
+{
+    let dim = domain.observation_space().row_dim(layout);
+    let len = states.len();
+    check_batch_lengths(
+        len,
+        actions.len(),
+        Some(rngs.len()),
+        rewards.len(),
+        terminated.len(),
+        observations.len(),
+        dim,
+    );
+    let (discarded_len, infos_len) = (
+        discarded.map_or(len, <[bool]>::len),
+        infos.as_ref().map_or(len, |infos| infos.len()),
+    );
+    assert!(
+        discarded_len == len && infos_len == len,
+        "a batch step needs slices of one length: {len} states, {discarded_len} discarded \
+             flags and {infos_len} infos"
+    );
+    for (i, (state, action)) in states.iter_mut().zip(actions).enumerate() {
+        if discarded.is_some_and(|discarded| discarded[i]) {
+            continue;
+        }
+        // The last info goes first: its memory returns to `Info`'s pool before the step
+        // takes some for the new one, so that stepping needs no more lists than the
+        // environments hold, however the threads interleave.
+        if let Some(infos) = infos.as_deref_mut()
+            && !infos[i].is_empty()
+        {
+            infos[i] = Info::new();
+        }
+        let outcome = domain.step_in_place(state, action, mode, &mut rngs[i]);
+        if let Some(infos) = infos.as_deref_mut() {
+            put(&mut infos[i], outcome.info);
+        }
+        if let Some((set, memories)) = constraints.as_mut() {
+            let violations = set.check(&mut memories[i], action, state);
+            if let Some(infos) = infos.as_deref_mut() {
+                set.write_info(violations, &mut infos[i]);
+            }
+        }
+        rewards[i] = outcome.value.reward();
+        terminated[i] = outcome.terminated;
+        let row = &mut observations[i * dim..(i + 1) * dim];
+        domain
+            .observe_row_into(state, layout, row)
+            .map_err(|error| (i, error.into()))?;
+    }
+    Ok(())
+}
+
 impl<D> Stepping<D> for ByStep<D>
 where
     D: Domain,
@@ -256,8 +461,80 @@ where
     }
 
     fn reset(&mut self, i: usize, state: &D::State) {
-        if let Some(constraints) = self.constraints.as_mut() {
-            let memory = &mut constraints.memories[i];
+        self.whole().reset(i, state);
+    }
+
+    fn step<T: FlatScalar>(
+        &mut self,
+        domain: &D,
+        states: &mut [D::State],
+        actions: &[D::Action],
+        mode: Mode,
+        rngs: &mut [NumpyGenerator],
+        outputs: Outputs<'_, T>,
+        discarded: Option<&[bool]>,
+        infos: Option<&mut [Info]>,
+    ) -> Result<(), (usize, CoreError)>
+    where
+        D::ObservationSpace: FlattenSpace,
+    {
+        self.whole().step(
+            domain, states, actions, mode, rngs, outputs, discarded, infos,
+        )
+    }
+}
+
+impl<D> SplitStepping<D> for ByStep<D>
+where
+    D: Domain,
+    D::State: Send,
+    D::Action: Send,
+{
+    type Part<'a>
+        = StepPart<'a, D>
+    where
+        Self: 'a;
+
+    fn parts<'a>(&'a mut self, _: &D, ranges: &[Range<usize>], out: &mut Parts<StepPart<'a, D>>) {
+        let layout = self.layout;
+        match self.constraints.as_mut() {
+            None => out.extend(ranges.iter().map(|_| StepPart {
+                layout,
+                constraints: None,
+            })),
+            Some(Constrained { set, memories }) => {
+                let mut rest = &mut memories[..];
+                for range in ranges {
+                    let (part, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
+                    rest = tail;
+                    out.push(StepPart {
+                        layout,
+                        constraints: Some((&*set, part)),
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl<D> Stepping<D> for StepPart<'_, D>
+where
+    D: Domain,
+    D::State: Send,
+    D::Action: Send,
+{
+    #[inline]
+    fn reports_infos(&self, _: &D) -> bool {
+        true
+    }
+
+    fn layout(&self) -> RowLayout {
+        self.layout
+    }
+
+    fn reset(&mut self, i: usize, state: &D::State) {
+        if let Some((_, memories)) = self.constraints.as_mut() {
+            let memory = &mut memories[i];
             memory.clear();
             memory.push(state.clone());
         }
@@ -270,64 +547,29 @@ where
         actions: &[D::Action],
         mode: Mode,
         rngs: &mut [NumpyGenerator],
-        (rewards, terminated, observations): Outputs<'_, T>,
+        outputs: Outputs<'_, T>,
         discarded: Option<&[bool]>,
-        mut infos: Option<&mut [Info]>,
+        infos: Option<&mut [Info]>,
     ) -> Result<(), (usize, CoreError)>
     where
         D::ObservationSpace: FlattenSpace,
     {
-        let layout = self.layout;
-        let dim = domain.observation_space().row_dim(layout);
-        let len = states.len();
-        check_batch_lengths(
-            len,
-            actions.len(),
-            Some(rngs.len()),
-            rewards.len(),
-            terminated.len(),
-            observations.len(),
-            dim,
-        );
-        let (discarded_len, infos_len) = (
-            discarded.map_or(len, <[bool]>::len),
-            infos.as_ref().map_or(len, |infos| infos.len()),
-        );
-        assert!(
-            discarded_len == len && infos_len == len,
-            "a batch step needs slices of one length: {len} states, {discarded_len} discarded \
-             flags and {infos_len} infos"
-        );
-        for (i, (state, action)) in states.iter_mut().zip(actions).enumerate() {
-            if discarded.is_some_and(|discarded| discarded[i]) {
-                continue;
-            }
-            // The last info goes first: its memory returns to `Info`'s pool before the step
-            // takes some for the new one, so that stepping needs no more lists than the
-            // environments hold, however the threads interleave.
-            if let Some(infos) = infos.as_deref_mut()
-                && !infos[i].is_empty()
-            {
-                infos[i] = Info::new();
-            }
-            let outcome = domain.step_in_place(state, action, mode, &mut rngs[i]);
-            if let Some(infos) = infos.as_deref_mut() {
-                put(&mut infos[i], outcome.info);
-            }
-            if let Some(Constrained { set, memories }) = self.constraints.as_mut() {
-                let violations = set.check(&mut memories[i], action, state);
-                if let Some(infos) = infos.as_deref_mut() {
-                    set.write_info(violations, &mut infos[i]);
-                }
-            }
-            rewards[i] = outcome.value.reward();
-            terminated[i] = outcome.terminated;
-            let row = &mut observations[i * dim..(i + 1) * dim];
-            domain
-                .observe_row_into(state, layout, row)
-                .map_err(|error| (i, error.into()))?;
-        }
-        Ok(())
+        let constraints = self
+            .constraints
+            .as_mut()
+            .map(|(set, memories)| (*set, &mut **memories));
+        step_each(
+            domain,
+            self.layout,
+            constraints,
+            states,
+            actions,
+            mode,
+            rngs,
+            outputs,
+            discarded,
+            infos,
+        )
     }
 }
 
@@ -404,44 +646,28 @@ impl<D: Domain, S: Clone> Clone for DomainStates<D, S> {
     }
 }
 
-impl<D, S> DomainStates<D, S>
-where
-    D: Domain,
-    D::ObservationSpace: FlattenSpace,
-    S: Stepping<D>,
-{
-    /// Steps the states as [`Stepping::step`] does, with the discarded flags and the infos
-    /// where `infos` has them.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn step_all<T: FlatScalar>(
-        &mut self,
-        actions: &[D::Action],
-        mode: Mode,
-        rngs: &mut [NumpyGenerator],
-        rewards: &mut [f64],
-        terminated: &mut [bool],
-        observations: &mut [T],
-        infos: Option<(&[bool], &mut [Info])>,
-    ) -> Result<(), (usize, CoreError)> {
-        let (discarded, infos) = infos.unzip();
-        let (domain, states) = (&*self.domain, &mut self.states);
-        let outputs = (rewards, terminated, observations);
-        self.stepping.step(
-            domain, states, actions, mode, rngs, outputs, discarded, infos,
-        )
-    }
+/// A part of a [`DomainStates`] ([`SplitStates::with_parts`]): the domain, the states of the
+/// part's episodes and their stepping; a batch of its own, indexed from the part's start.
+struct StatesPart<'a, D: Domain, P> {
+    domain: &'a D,
+    states: &'a mut [D::State],
+    stepping: P,
 }
 
-impl<D, S, T> BatchStates<T> for DomainStates<D, S>
-where
-    D: Domain + Send + Sync,
-    D::State: Send + 'static,
-    D::Action: Send + Sync,
-    D::ObservationSpace: FlattenSpace,
-    S: Stepping<D>,
-    T: FlatScalar,
-{
+/// Implements [`BatchStates`] for [`DomainStates`] and [`StatesPart`] with one body: the
+/// fields are the same but for owning or borrowing (`Arc<D>` or `&D`, `Vec` or slice of
+/// states), which the methods read alike.
+macro_rules! domain_batch_states {
+    ($ty:ty, $stepping:ident, [$($generics:tt)*]) => {
+        impl<$($generics)*, T> BatchStates<T> for $ty
+        where
+            D: Domain + Send + Sync,
+            D::State: Send + 'static,
+            D::Action: Send + Sync,
+            D::ObservationSpace: FlattenSpace,
+            $stepping: Stepping<D>,
+            T: FlatScalar,
+        {
     type Action = D::Action;
     type ActionSpace = D::ActionSpace;
 
@@ -505,7 +731,10 @@ where
         terminated: &mut [bool],
         observations: &mut [T],
     ) -> Result<(), (usize, CoreError)> {
-        self.step_all(actions, mode, rngs, rewards, terminated, observations, None)
+        let outputs = (rewards, terminated, observations);
+        self.stepping.step(
+            &self.domain, &mut self.states, actions, mode, rngs, outputs, None, None,
+        )
     }
 
     #[inline]
@@ -520,15 +749,16 @@ where
         observations: &mut [T],
         infos: &mut [Info],
     ) -> Result<(), (usize, CoreError)> {
-        let infos = Some((discarded, infos));
-        self.step_all(
+        let outputs = (rewards, terminated, observations);
+        self.stepping.step(
+            &self.domain,
+            &mut self.states,
             actions,
             mode,
             rngs,
-            rewards,
-            terminated,
-            observations,
-            infos,
+            outputs,
+            Some(discarded),
+            Some(infos),
         )
     }
 
@@ -562,5 +792,47 @@ where
 
     fn accepts_action(&self, action: &D::Action) -> bool {
         self.domain.accepts_action(action)
+    }
+}
+    };
+}
+
+domain_batch_states!(DomainStates<D, S>, S, [D, S]);
+domain_batch_states!(StatesPart<'a, D, P>, P, ['a, D, P]);
+
+impl<D, S, T> SplitStates<T> for DomainStates<D, S>
+where
+    D: Domain + Send + Sync,
+    D::State: Send + 'static,
+    D::Action: Send + Sync,
+    D::ObservationSpace: FlattenSpace,
+    S: SplitStepping<D>,
+    T: FlatScalar,
+{
+    fn with_parts(
+        &mut self,
+        ranges: &[Range<usize>],
+        run: &mut RunParts<'_, T, D::Action, D::ActionSpace>,
+    ) {
+        check_parts(ranges, self.states.len());
+        let mut steppings = Parts::new();
+        self.stepping.parts(&self.domain, ranges, &mut steppings);
+        let domain = &*self.domain;
+        let mut rest = &mut self.states[..];
+        let mut parts: Parts<StatesPart<'_, D, S::Part<'_>>> = Parts::new();
+        for (range, stepping) in ranges.iter().zip(steppings) {
+            let (states, tail) = std::mem::take(&mut rest).split_at_mut(range.len());
+            rest = tail;
+            parts.push(StatesPart {
+                domain,
+                states,
+                stepping,
+            });
+        }
+        let mut lent: Parts<&mut PartStates<'_, T, D::Action, D::ActionSpace>> = parts
+            .iter_mut()
+            .map(|part| part as &mut PartStates<'_, T, D::Action, D::ActionSpace>)
+            .collect();
+        run(&mut lent);
     }
 }

@@ -206,6 +206,11 @@ impl<K: BlockStep> BatchStep for K {
         batch.step(self, None);
     }
 
+    /// Makes the lanes in `scratch` ([`BatchStep::prepare_scratch`]).
+    fn prepare_scratch(&self, scratch: &mut KernelScratch) {
+        scratch.get_or_default::<Lanes<K::Lanes>>();
+    }
+
     /// As [`step_batch`](BatchStep::step_batch), with the lanes kept in `scratch`.
     #[inline]
     fn step_batch_with<T: FlatScalar>(

@@ -92,7 +92,8 @@ pub use rl_spaces::numpy_random;
 pub use rl_spaces::{NumpyGenerator, SeedSequence};
 
 pub use batch::{
-    BatchStates, BatchStep, BoxedBatchStates, ErasedAction, KernelScratch, check_batch_lengths,
+    BatchStates, BatchStep, BoxedBatchStates, ErasedAction, KernelScratch, LentParts, MAX_PARTS,
+    PartStates, Parts, RunParts, SplitStates, check_batch_lengths, check_parts,
 };
 pub use capabilities::{
     ConstrainedDomain, DeterministicTransitions, EnumerableTransitions, Render,
@@ -106,7 +107,10 @@ pub use constraint::{
     Memory, VIOLATIONS_INFO_KEY, Violations,
 };
 pub use domain::Domain;
-pub use domain_states::{ByKernel, ByStep, DomainStates, Outputs, SteppedStates, Stepping};
+pub use domain_states::{
+    ByKernel, ByStep, DomainStates, KernelPart, Outputs, SplitStepping, StepPart, SteppedStates,
+    Stepping,
+};
 pub use dynamic::{BoxedEnvironment, DynamicEnvironment};
 pub use environment::{Environment, RandomState};
 pub use error::{CoreError, ResetReason};

@@ -161,3 +161,102 @@ fn batches_by_id_list_the_violations_in_their_infos() {
     }
     assert!(seen > 50, "only {seen} violations");
 }
+
+/// A batch by id stepped in parts (`SplitStates::with_parts`: the erased actions converted by
+/// each part, the constraints' memories split) gives what the same batch stepped whole gives,
+/// bit for bit, infos included; the parts change from step to step, as a vector's do between
+/// the calling thread alone and every thread.
+#[test]
+fn a_batch_stepped_in_parts_steps_as_the_whole() {
+    use rl_core::SplitStates;
+    register();
+    let domain = registry::build("Corridor-constrained-v0", None).expect("builds");
+    let count = 5;
+    let mut whole = domain.batch_states(count);
+    let mut parted = domain.batch_states(count);
+    let seeded = |seed: u64| -> Vec<NumpyGenerator> {
+        (0..count)
+            .map(|i| NumpyGenerator::seed_from_u64(seed + i as u64))
+            .collect()
+    };
+    let (mut whole_rngs, mut parted_rngs) = (seeded(9), seeded(9));
+    // The whole batch as one part, then two parts, then four.
+    let all = 0..count;
+    let cuts: [&[std::ops::Range<usize>]; 3] = [
+        std::slice::from_ref(&all),
+        &[0..2, 2..5],
+        &[0..1, 1..2, 2..4, 4..5],
+    ];
+    let (mut whole_rows, mut parted_rows) = (vec![0.0f32; count * 5], vec![0.0f32; count * 5]);
+    let (mut whole_rewards, mut parted_rewards) = (vec![0.0; count], vec![0.0; count]);
+    let (mut whole_ended, mut parted_ended) = (vec![true; count], vec![true; count]);
+    let (mut whole_infos, mut parted_infos) = (vec![Info::new(); count], vec![Info::new(); count]);
+    let (mut ends, mut violations) = (0, 0);
+    for t in 0..120 {
+        let ranges = cuts[t % cuts.len()];
+        for i in 0..count {
+            if whole_ended[i] {
+                let row = &mut whole_rows[i * 5..(i + 1) * 5];
+                whole
+                    .reset_at(i, Mode::Training, &mut whole_rngs[i], row)
+                    .unwrap();
+            }
+        }
+        // The parts reset their own ended episodes, at indices from their range's start.
+        parted.with_parts(ranges, &mut |parts| {
+            for (part, range) in parts.iter_mut().zip(ranges) {
+                for i in range.clone().filter(|i| parted_ended[*i]) {
+                    let row = &mut parted_rows[i * 5..(i + 1) * 5];
+                    let local = i - range.start;
+                    part.reset_at(local, Mode::Training, &mut parted_rngs[i], row)
+                        .unwrap();
+                }
+            }
+        });
+        let actions: Vec<AnyElement> = (0..count).map(|i| AnyElement::Int(action(t + i))).collect();
+        let discarded = vec![false; count];
+        whole
+            .step_with_infos(
+                &actions,
+                &discarded,
+                Mode::Training,
+                &mut whole_rngs,
+                &mut whole_rewards,
+                &mut whole_ended,
+                &mut whole_rows,
+                &mut whole_infos,
+            )
+            .map_err(|(_, error)| error)
+            .unwrap();
+        parted.with_parts(ranges, &mut |parts| {
+            for (part, range) in parts.iter_mut().zip(ranges) {
+                let r = range.clone();
+                let rows = range.start * 5..range.end * 5;
+                part.step_with_infos(
+                    &actions[r.clone()],
+                    &discarded[r.clone()],
+                    Mode::Training,
+                    &mut parted_rngs[r.clone()],
+                    &mut parted_rewards[r.clone()],
+                    &mut parted_ended[r.clone()],
+                    &mut parted_rows[rows],
+                    &mut parted_infos[r],
+                )
+                .map_err(|(_, error)| error)
+                .unwrap();
+            }
+        });
+        let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&parted_rewards), bits(&whole_rewards), "step {t}");
+        assert_eq!(parted_ended, whole_ended, "step {t}");
+        assert_eq!(parted_rows, whole_rows, "step {t}");
+        assert_eq!(parted_infos, whole_infos, "step {t}");
+        ends += whole_ended.iter().filter(|ended| **ended).count();
+        let violated = whole_infos
+            .iter()
+            .filter(|info| info.get(VIOLATIONS_INFO_KEY).is_some());
+        violations += violated.count();
+    }
+    assert!(ends > 20, "only {ends} episode ends");
+    assert!(violations > 20, "only {violations} steps with violations");
+}

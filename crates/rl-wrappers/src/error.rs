@@ -52,7 +52,7 @@ pub enum VectorError {
     },
     /// An environment failed to reset or step, or its observation could not be flattened
     /// (a broken environment contract: valid input never causes it). The environments before
-    /// it in its thread's share may have stepped.
+    /// it in its chunk (all of them, on one thread) may have stepped.
     #[error("environment {index} failed: {source}")]
     Environment {
         /// The index of the environment.

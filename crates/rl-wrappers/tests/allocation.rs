@@ -142,7 +142,7 @@ fn vector_allocations<S, T>(
     steps: usize,
 ) -> usize
 where
-    S: rl_core::BatchStates<T, Action = i64>,
+    S: rl_core::SplitStates<T, Action = i64>,
     T: rl_spaces::FlatScalar,
 {
     let len = vector.len();

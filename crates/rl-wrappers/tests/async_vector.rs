@@ -122,7 +122,7 @@ fn async_trajectories<S>(
     resets: fn(usize, usize) -> bool,
 ) -> AsyncRun
 where
-    S: rl_core::BatchStates<f32, Action = i64>,
+    S: rl_core::SplitStates<f32, Action = i64>,
 {
     let len = vector.len();
     let mut records: Vec<Vec<Record>> = vec![Vec::new(); len];

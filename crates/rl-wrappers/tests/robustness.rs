@@ -176,7 +176,7 @@ fn vector_command() -> impl Strategy<Value = VectorCommand> {
 }
 
 /// Runs `commands` on `vector` and records every result and the buffers after it.
-fn run_vector<S: rl_core::BatchStates<T, Action = i64>, T: rl_spaces::FlatScalar>(
+fn run_vector<S: rl_core::SplitStates<T, Action = i64>, T: rl_spaces::FlatScalar>(
     mut vector: VectorEnvironment<S, T>,
     commands: &[VectorCommand],
 ) -> Vec<String> {

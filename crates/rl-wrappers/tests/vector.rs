@@ -46,7 +46,7 @@ struct Snapshot {
     final_observations: Vec<u64>,
 }
 
-fn snapshot<S: rl_core::BatchStates<T>, T: FlatScalar>(
+fn snapshot<S: rl_core::SplitStates<T>, T: FlatScalar>(
     vector: &VectorEnvironment<S, T>,
 ) -> Snapshot {
     let bits = |x: &T| x.to_f64().to_bits();
@@ -80,7 +80,7 @@ fn snapshot<S: rl_core::BatchStates<T>, T: FlatScalar>(
 /// Resets, then takes `steps` steps with random actions in `0..actions` drawn from
 /// `action_seed` (resetting ended environments first when autoreset is disabled), and records
 /// every call.
-fn trajectory<S: rl_core::BatchStates<T, Action = i64>, T: FlatScalar>(
+fn trajectory<S: rl_core::SplitStates<T, Action = i64>, T: FlatScalar>(
     vector: &mut VectorEnvironment<S, T>,
     steps: usize,
     actions: i64,
@@ -691,7 +691,7 @@ fn a_vector_a_panic_interrupted_refuses_to_step_until_reset() {
 /// Gymnasium's `reset(seed=[...], options={"reset_mask": ...})`): the selected start over as a
 /// single environment's reset does, the others keep their observations and go on, and a
 /// pending next-step reset of a selected environment is dropped.
-fn assert_selected_resets_match_single_environments<S: rl_core::BatchStates<f32, Action = i64>>(
+fn assert_selected_resets_match_single_environments<S: rl_core::SplitStates<f32, Action = i64>>(
     mut vector: VectorEnvironment<S, f32>,
     seed: u64,
 ) {

@@ -20,11 +20,11 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use ndarray::{Array2, ArrayView2, s};
-use rl_core::{BatchStates, Domain, DomainStates, Info, Mode, Seed, SteppedStates, Stepping};
+use rl_core::{Domain, DomainStates, Info, Mode, Seed, SplitStates, SplitStepping, SteppedStates};
 use rl_spaces::{FlatScalar, FlattenSpace, Space};
 
 use crate::VectorError;
-use crate::vector::batch::{BOOKKEEPING_BYTES, Batch, Command, Failure, Resets, execute};
+use crate::vector::batch::{BOOKKEEPING_BYTES, Batch, Command, Failure, Resets};
 use crate::vector::environment::check_size;
 use crate::vector::outputs::Outputs;
 use crate::vector::threads::{WORKER_STACK, spawn_running};
@@ -42,7 +42,7 @@ pub type AsyncSteppedVector<D, T> = AsyncVector<SteppedStates<D>, T>;
 /// One environment: its batch of one state, its results, its next action and what its last
 /// job ended with. Behind its own `Mutex`, locked by the caller while it is idle and by one
 /// worker while it runs.
-struct Slot<S: BatchStates<T>, T: FlatScalar> {
+struct Slot<S: SplitStates<T>, T: FlatScalar> {
     batch: Batch<S, T>,
     /// The results of its last job, one row.
     outputs: Outputs<T>,
@@ -61,7 +61,7 @@ struct Slot<S: BatchStates<T>, T: FlatScalar> {
     ended: bool,
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Slot<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> Slot<S, T> {
     /// Runs the slot's command on its batch, keeping its failure or its panic, and counts
     /// the episode's steps.
     fn run(&mut self) {
@@ -76,14 +76,7 @@ impl<S: BatchStates<T>, T: FlatScalar> Slot<S, T> {
             ended,
         } = self;
         let result = catch_unwind(AssertUnwindSafe(|| {
-            execute(
-                batch,
-                *command,
-                action.as_slice(),
-                &[],
-                &[],
-                outputs.all_rows(),
-            )
+            batch.execute(*command, action.as_slice(), &[], &[], outputs.all_rows())
         }));
         match result {
             Ok(result) => *failure = result.err(),
@@ -116,7 +109,7 @@ struct Finished {
 }
 
 /// What the caller and the workers share.
-struct Shared<S: BatchStates<T>, T: FlatScalar> {
+struct Shared<S: SplitStates<T>, T: FlatScalar> {
     slots: Box<[Mutex<Slot<S, T>>]>,
     work: Mutex<Work>,
     work_ready: Condvar,
@@ -124,7 +117,7 @@ struct Shared<S: BatchStates<T>, T: FlatScalar> {
     finished_ready: Condvar,
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Shared<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> Shared<S, T> {
     /// Waits until `wanted` environments are on the completion queue and returns it locked,
     /// with whether they are there: `false` if one of `workers` ended first (a bug: the jobs
     /// it held never finish).
@@ -160,7 +153,7 @@ fn lock<X>(mutex: &Mutex<X>) -> MutexGuard<'_, X> {
 
 /// A worker: takes environments off the work queue, runs their jobs and puts them on the
 /// completion queue, until the vector is dropped.
-fn work<S: BatchStates<T>, T: FlatScalar>(shared: &Shared<S, T>) {
+fn work<S: SplitStates<T>, T: FlatScalar>(shared: &Shared<S, T>) {
     loop {
         let id = {
             let mut work = lock(&shared.work);
@@ -193,7 +186,7 @@ const LIVENESS_CHECK: Duration = Duration::from_millis(200);
 /// `num_envs` environments stepped asynchronously, EnvPool's asynchronous mode: each
 /// environment is stepped on its own by whichever of the worker threads is free, so that an
 /// environment whose step is slow (MuJoCo's contacts, an episode's end) holds up no other.
-/// `S` is the states of one environment's episodes (any [`BatchStates`]) and `T` the
+/// `S` is the states of one environment's episodes (any [`SplitStates`]) and `T` the
 /// observations' numeric type.
 ///
 /// - [`send(actions, env_ids)`](Self::send) hands one action each to the environments
@@ -261,7 +254,7 @@ const LIVENESS_CHECK: Duration = Duration::from_millis(200);
 /// assert_eq!(vector.observations().shape(), &[2, 3]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct AsyncVector<S: BatchStates<T>, T: FlatScalar> {
+pub struct AsyncVector<S: SplitStates<T>, T: FlatScalar> {
     shared: Arc<Shared<S, T>>,
     workers: Vec<JoinHandle<()>>,
     action_space: S::ActionSpace,
@@ -298,7 +291,7 @@ where
     D::Action: Send + Sync + 'static,
     D::ActionSpace: Clone,
     D::ObservationSpace: FlattenSpace,
-    S: Stepping<D> + Default + Send + 'static,
+    S: SplitStepping<D> + Default + Send + 'static,
     T: FlatScalar,
 {
     /// `count` episodes of `domain`, each stepped on its own by its step
@@ -337,7 +330,7 @@ where
 
 impl<S, T> AsyncVector<S, T>
 where
-    S: BatchStates<T> + 'static,
+    S: SplitStates<T> + 'static,
     S::Action: 'static,
     S::ActionSpace: Clone,
     T: FlatScalar,
@@ -458,7 +451,7 @@ where
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> AsyncVector<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> AsyncVector<S, T> {
     /// Resets every environment in `mode` (held by later autoresets until the next
     /// `async_reset`): their first observations are the next results to receive, `batch_size`
     /// per [`recv`](Self::recv). Results of earlier sends not received yet are discarded
@@ -887,7 +880,7 @@ impl<S: BatchStates<T>, T: FlatScalar> AsyncVector<S, T> {
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Drop for AsyncVector<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> Drop for AsyncVector<S, T> {
     /// Asks the workers to stop, wakes them and joins them: a job already running ends first,
     /// the queued ones are dropped, and no worker outlives the vector.
     fn drop(&mut self) {
@@ -901,7 +894,7 @@ impl<S: BatchStates<T>, T: FlatScalar> Drop for AsyncVector<S, T> {
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> fmt::Debug for AsyncVector<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> fmt::Debug for AsyncVector<S, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AsyncVector")
             .field("len", &self.len)

@@ -1,12 +1,14 @@
-//! [`Batch`]: the storage every vector environment steps (the episodes of a vector, or of one
-//! thread's share of them, with their generators, step counts and autoreset bookkeeping),
-//! and the [`Command`]s it runs.
+//! [`Batch`]: the storage every vector environment steps (the episodes of a vector with their
+//! generators, step counts and autoreset bookkeeping), the [`BatchPart`]s it lends its threads
+//! (one range of episodes each) and the [`Command`]s they run.
 
+use std::any::Any;
 use std::fmt;
 use std::num::NonZeroU64;
+use std::ops::Range;
 
 use rand::SeedableRng;
-use rl_core::{BatchStates, CoreError, Mode, NumpyGenerator, Seed};
+use rl_core::{CoreError, Mode, NumpyGenerator, PartStates, Seed, SplitStates};
 use rl_spaces::{FiniteSpace, FlatScalar};
 
 use crate::vector::Autoreset;
@@ -15,13 +17,14 @@ use crate::vector::outputs::Rows;
 /// An environment of the batch failed: its global index and the error.
 pub(crate) type Failure = (usize, CoreError);
 
-/// The episodes of a vector environment, or of one thread's share of them: any
-/// [`BatchStates`] ([`DomainStates`], a domain's [`BatchStep`](rl_core::BatchStep) kernel or
-/// its step state by state; [`BoxedBatchStates`] for a domain built by id;
-/// [`EnvironmentStates`](crate::vector::EnvironmentStates), copies of an environment), with a
-/// `NumpyGenerator` and a step count per episode. The one storage of every vector
-/// ([`VectorEnvironment`](crate::vector::VectorEnvironment) and
-/// [`AsyncVector`](crate::vector::AsyncVector), however built).
+/// The episodes of a vector environment: any [`SplitStates`] ([`DomainStates`], a domain's
+/// [`BatchStep`](rl_core::BatchStep) kernel or its step state by state; [`BoxedBatchStates`]
+/// for a domain built by id; [`EnvironmentStates`](crate::vector::EnvironmentStates), copies of
+/// an environment), with a `NumpyGenerator` and a step count per episode. The one storage of
+/// every vector ([`VectorEnvironment`](crate::vector::VectorEnvironment), and each environment
+/// of an [`AsyncVector`](crate::vector::AsyncVector)), however built: its steps and resets run
+/// on [`BatchPart`]s, the whole batch as one part, or one part per range of episodes that a
+/// thread steps ([`with_parts`](Batch::with_parts)).
 ///
 /// It does what a [`Simulator`](rl_core::Simulator) does for each episode, for the whole batch
 /// at once: environment `i`'s generator is `NumpyGenerator::seed_from_u64(seed + i)`,
@@ -38,7 +41,7 @@ pub(crate) type Failure = (usize, CoreError);
 ///
 /// [`DomainStates`]: rl_core::DomainStates
 /// [`BoxedBatchStates`]: rl_core::BoxedBatchStates
-pub(crate) struct Batch<S, T> {
+pub(crate) struct Batch<S: SplitStates<T>, T: FlatScalar> {
     states: S,
     generators: Vec<NumpyGenerator>,
     /// The generators of the episodes in `pending`, saved before a step (same order).
@@ -48,17 +51,23 @@ pub(crate) struct Batch<S, T> {
     /// episode cap), so that a step can tell without looking at every count that no episode
     /// reaches the cap.
     longest: u64,
+    /// Whether each episode ended (and waits for its reset): the `i` with `ended[i]` set
+    /// before a step are the episodes that next-step autoreset resets on it.
     ended: Vec<bool>,
-    /// In its first `pending_count` entries, the indices of the episodes that ended on the
-    /// last step and are reset on the next one (next-step autoreset), in increasing order:
-    /// exactly the `i` with `ended[i]` after a step. It has the batch's length, so that filling
-    /// it never allocates.
+    /// In its first `pending_count` entries, the indices of the episodes that ended and are
+    /// reset on the next step (next-step autoreset), in increasing order: exactly the `i`
+    /// with `ended[i]` after each call. Of the batch's length, so that filling it never
+    /// allocates.
     pending: Vec<usize>,
-    /// The number of pending episodes.
     pending_count: usize,
-    /// The list the current step fills (the batch's length too), swapped with `pending` at its
-    /// end.
+    /// Whether `pending` may be wrong (a call that did not finish: a panic), so that the next
+    /// call lists the ended episodes again.
+    pending_stale: bool,
+    /// The lists each part of a call fills (in its own range: the episodes ending on a step,
+    /// then those still ended), of the batch's length.
     ending: Vec<usize>,
+    /// How many entries each part of the last call left in its range of `ending`.
+    kept: Vec<usize>,
     episode_cap: Option<NonZeroU64>,
     /// The global index (in the vector environment) of the first episode.
     first: usize,
@@ -67,14 +76,14 @@ pub(crate) struct Batch<S, T> {
     /// call: from then on, each same-step autoreset keeps the mask of the state the episode
     /// ended in (`final_masks`), before the reset replaces that state. A batch whose masks
     /// nobody reads pays nothing.
-    mask_bits: std::sync::OnceLock<fn(&S, usize) -> u64>,
+    mask_bits: std::sync::OnceLock<MaskBits<S, T>>,
     /// Per episode, bit `k` set where action `k` of `mask_actions` was applicable in the
     /// state its episode last ended in (same-step autoreset).
     final_masks: Vec<u64>,
     marker: std::marker::PhantomData<fn() -> T>,
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Batch<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> Batch<S, T> {
     /// The episodes of `states` (global indices from `first` on) of a vector environment.
     pub(crate) fn new(states: S, first: usize) -> Self {
         let len = states.len();
@@ -89,7 +98,9 @@ impl<S: BatchStates<T>, T: FlatScalar> Batch<S, T> {
             ended: vec![false; len],
             pending: vec![0; len],
             pending_count: 0,
+            pending_stale: false,
             ending: vec![0; len],
+            kept: vec![0; rl_core::MAX_PARTS],
             first,
             mask_bits: std::sync::OnceLock::new(),
             final_masks: vec![0; len],
@@ -98,7 +109,7 @@ impl<S: BatchStates<T>, T: FlatScalar> Batch<S, T> {
     }
 }
 
-impl<S, T> Batch<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> Batch<S, T> {
     /// The states.
     pub(crate) fn states(&self) -> &S {
         &self.states
@@ -113,23 +124,30 @@ pub(crate) const BOOKKEEPING_BYTES: usize = 2 * std::mem::size_of::<NumpyGenerat
     + std::mem::size_of::<bool>()
     + 2 * std::mem::size_of::<usize>();
 
-/// Resets episode `i` of a batch: a new initial state from its generator, its
-/// observation in row `i`, its step count 0 and its `ended` flag false. The caller then
-/// writes its reset info ([`put_reset_info`]). (A function of the parts rather than a method,
-/// so that the step can call it while it reads `pending`.)
-fn reset_at<S, T>(
-    states: &mut S,
+/// A part of a batch's states, as [`SplitStates::with_parts`] lends it.
+pub(crate) type PartOf<'a, S, T> = PartStates<
+    'a,
+    T,
+    <S as rl_core::BatchStates<T>>::Action,
+    <S as rl_core::BatchStates<T>>::ActionSpace,
+>;
+
+/// How an episode's action mask is computed as bits ([`mask_bits`]), for the states of a part.
+type MaskBits<S, T> = for<'a, 'b> fn(&'a PartOf<'b, S, T>, usize) -> u64;
+
+/// Resets episode `i` of a part: a new initial state from its generator, its observation in
+/// row `i`, its step count 0 and its `ended` flag false. The caller then writes its reset
+/// info ([`put_reset_info`]). (A function of the columns rather than a method, so that the
+/// step can call it while it reads `pending`.)
+fn reset_at<S: SplitStates<T>, T: FlatScalar>(
+    states: &mut PartOf<'_, S, T>,
     generators: &mut [NumpyGenerator],
     steps: &mut [u64],
     ended: &mut [bool],
     i: usize,
     mode: Mode,
     rows: &mut Rows<'_, T>,
-) -> Result<(), CoreError>
-where
-    S: BatchStates<T>,
-    T: FlatScalar,
-{
+) -> Result<(), CoreError> {
     states.reset_at(i, mode, &mut generators[i], rows.observation(i))?;
     steps[i] = 0;
     ended[i] = false;
@@ -138,23 +156,24 @@ where
 
 /// Writes the info of episode `i`'s reset (just done) into its info slot, as Gymnasium's
 /// vectors report a reset's info (at a reset of the vector, and in the step's `info` for an
-/// autoreset: next-step, or same-step beside the final info), where the batch reports infos;
-/// empty otherwise.
-fn put_reset_info<S, T>(states: &S, i: usize, rows: &mut Rows<'_, T>)
-where
-    S: BatchStates<T>,
-    T: FlatScalar,
-{
-    if states.reports_infos() {
+/// autoreset: next-step, or same-step beside the final info), where the batch reports infos
+/// (`reports_infos`, asked once per call); empty otherwise.
+fn put_reset_info<S: SplitStates<T>, T: FlatScalar>(
+    states: &PartOf<'_, S, T>,
+    reports_infos: bool,
+    i: usize,
+    rows: &mut Rows<'_, T>,
+) {
+    if reports_infos {
         rows.put_info(i, states.reset_info(i));
     }
 }
 
 /// The action mask of episode `i` of `states` as bits, bit `k` set where the `k`-th action of
 /// the finite action space (at most 64) is applicable.
-fn mask_bits<S, T>(states: &S, i: usize) -> u64
+fn mask_bits<S, T>(states: &PartOf<'_, S, T>, i: usize) -> u64
 where
-    S: BatchStates<T>,
+    S: SplitStates<T>,
     S::ActionSpace: FiniteSpace,
     T: FlatScalar,
 {
@@ -165,7 +184,7 @@ where
         .fold(0, |bits, (k, _)| bits | 1 << k)
 }
 
-impl<S, T> fmt::Debug for Batch<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> fmt::Debug for Batch<S, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Batch")
             .field("first", &self.first)
@@ -178,7 +197,7 @@ impl<S, T> fmt::Debug for Batch<S, T> {
 
 impl<S, T> Batch<S, T>
 where
-    S: BatchStates<T>,
+    S: SplitStates<T>,
     T: FlatScalar,
 {
     /// The number of episodes.
@@ -202,8 +221,8 @@ where
         self.states.accepts_action(action)
     }
 
-    /// Writes the action mask of episode `i` (local index) into `row`, one entry per action
-    /// of the finite action space.
+    /// Writes the action mask of episode `i` into `row`, one entry per action of the finite
+    /// action space.
     pub(crate) fn action_mask(&self, i: usize, row: &mut [bool]) -> Result<(), CoreError>
     where
         S::ActionSpace: FiniteSpace,
@@ -253,8 +272,8 @@ where
         self.states.reports_infos()
     }
 
-    /// Episode `i`'s current state (local index), where the states hand it out.
-    pub(crate) fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
+    /// Episode `i`'s current state, where the states hand it out.
+    pub(crate) fn state_any(&self, i: usize) -> Option<&dyn Any> {
         self.states.state_any(i)
     }
 
@@ -274,7 +293,7 @@ where
     }
 
     /// Sets each seeded episode's generator, and seeds the episode itself where it draws from
-    /// a generator of its own ([`BatchStates::seed_at`]).
+    /// a generator of its own ([`BatchStates::seed_at`](rl_core::BatchStates::seed_at)).
     pub(crate) fn seed(&mut self, seeds: &[Option<Seed>]) -> Result<(), Failure> {
         assert_eq!(seeds.len(), self.generators.len(), "one seed entry each");
         for (i, (generator, seed)) in self.generators.iter_mut().zip(seeds).enumerate() {
@@ -288,11 +307,271 @@ where
         Ok(())
     }
 
+    /// Runs `command` on the whole batch, on this thread, with `actions` for a step, `seeds`
+    /// for a seeding and `selected` for a reset of selected environments (the batch's
+    /// entries of each).
+    pub(crate) fn execute(
+        &mut self,
+        command: Command,
+        actions: &[S::Action],
+        seeds: &[Option<Seed>],
+        selected: &[bool],
+        rows: Rows<'_, T>,
+    ) -> Result<(), Failure> {
+        match command {
+            Command::CheckSeeds => self.check_seeds(seeds),
+            Command::Seed => self.seed(seeds),
+            Command::Reset { .. } | Command::Step { .. } => {
+                let whole = 0..self.len();
+                self.with_parts(std::slice::from_ref(&whole), |lent| {
+                    let [states] = lent.states else {
+                        unreachable!("one range, one part")
+                    };
+                    let mut part = BatchPart::new(&mut **states, lent.columns, lent.shared, 0);
+                    let result = part.execute(command, actions, selected, rows);
+                    lent.kept[0] = part.kept();
+                    (result, Some(part.longest()))
+                })
+            }
+        }
+    }
+
+    /// Lends the batch for one call in the parts `ranges` names (contiguous, in order,
+    /// covering every episode, at most [`MAX_PARTS`](rl_core::MAX_PARTS)): `run` gets the
+    /// parts of the states ([`SplitStates::with_parts`]), the whole columns and what every
+    /// part shares ([`Lent`]), makes the [`BatchPart`] of each range ([`BatchPart::new`]: one
+    /// thread each, on the thread that steps it), writes each part's [`BatchPart::kept`] in
+    /// `Lent::kept`, and returns its result with the largest of the parts' step counts
+    /// ([`BatchPart::longest`]), or `None` when the parts did not all finish (a panic, or
+    /// nothing run). Seeds stay with the whole batch.
+    pub(crate) fn with_parts<R>(
+        &mut self,
+        ranges: &[Range<usize>],
+        run: impl FnOnce(Lent<'_, '_, '_, S, T>) -> (R, Option<u64>),
+    ) -> R {
+        if self.pending_stale {
+            self.pending_count = list_ended(&self.ended, &mut self.pending);
+            self.pending_stale = false;
+        }
+        let Batch {
+            states,
+            generators,
+            saved_generators,
+            steps,
+            longest,
+            ended,
+            pending,
+            pending_count,
+            pending_stale,
+            ending,
+            kept,
+            episode_cap,
+            first,
+            mask_bits,
+            final_masks,
+            marker: _,
+        } = self;
+        // Stale until the parts' lists are gathered below: a panic in `run` leaves it so.
+        *pending_stale = true;
+        let shared = Shared {
+            first: *first,
+            longest: *longest,
+            episode_cap: *episode_cap,
+            mask_bits: mask_bits.get().copied(),
+        };
+        let mut run = Some(run);
+        let mut result = None;
+        states.with_parts(ranges, &mut |states| {
+            let columns = PartColumns {
+                generators: &mut generators[..],
+                saved_generators: &mut saved_generators[..],
+                steps: &mut steps[..],
+                ended: &mut ended[..],
+                pending: &pending[..*pending_count],
+                ending: &mut ending[..],
+                final_masks: &mut final_masks[..],
+            };
+            let run = run.take().expect("with_parts calls its closure once");
+            result = Some(run(Lent {
+                states,
+                columns,
+                kept: &mut kept[..ranges.len()],
+                shared,
+            }));
+        });
+        let (result, new_longest) = result.expect("with_parts calls its closure");
+        match new_longest {
+            Some(new_longest) => {
+                *longest = new_longest;
+                // The episodes still ended, each part's in its range of `ending`, in order.
+                let mut count = 0;
+                for (range, kept) in ranges.iter().zip(kept.iter()) {
+                    for i in &ending[range.start..range.start + kept] {
+                        pending[count] = range.start + i;
+                        count += 1;
+                    }
+                }
+                *pending_count = count;
+                *pending_stale = false;
+            }
+            // A bound that holds whatever the parts did.
+            None => *longest = u64::MAX,
+        }
+        result
+    }
+}
+
+/// What [`Batch::with_parts`] lends for one call.
+pub(crate) struct Lent<'a, 'b, 'c, S: SplitStates<T>, T: FlatScalar> {
+    /// The parts of the states, one per range, in order.
+    pub(crate) states: &'a mut [&'b mut PartOf<'c, S, T>],
+    /// The whole columns, to be cut by range ([`PartColumns`]).
+    pub(crate) columns: PartColumns<'a>,
+    /// Where each part's [`BatchPart::kept`] goes, in order.
+    pub(crate) kept: &'a mut [usize],
+    /// What every part shares.
+    pub(crate) shared: Shared<S, T>,
+}
+
+/// What every part of a call shares ([`BatchPart::new`]).
+pub(crate) struct Shared<S: SplitStates<T>, T: FlatScalar> {
+    /// The global index (in the vector environment) of the batch's first episode.
+    first: usize,
+    /// At least the largest step count of the batch.
+    longest: u64,
+    episode_cap: Option<NonZeroU64>,
+    mask_bits: Option<MaskBits<S, T>>,
+}
+
+impl<S: SplitStates<T>, T: FlatScalar> Clone for Shared<S, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: SplitStates<T>, T: FlatScalar> Copy for Shared<S, T> {}
+
+/// A batch's columns, of one entry per episode: the whole batch's, or one part's.
+pub(crate) struct PartColumns<'a> {
+    pub(crate) generators: &'a mut [NumpyGenerator],
+    /// The generators of the episodes in `pending`, saved before a step (same order).
+    pub(crate) saved_generators: &'a mut [NumpyGenerator],
+    pub(crate) steps: &'a mut [u64],
+    pub(crate) ended: &'a mut [bool],
+    /// The indices (in the batch) of the episodes reset on a next-step autoreset, in order:
+    /// the whole batch's list, or the part's.
+    pub(crate) pending: &'a [usize],
+    pub(crate) ending: &'a mut [usize],
+    pub(crate) final_masks: &'a mut [u64],
+}
+
+/// The episodes of one range of a [`Batch`], lent for one call ([`Batch::with_parts`]): their
+/// states and their entries of the batch's columns, indexed from the range's start, made on
+/// the thread that steps them (so that a worker reads nothing the calling thread wrote for the
+/// call but the call itself and the states' part). It runs the call's command
+/// ([`execute`](Self::execute)).
+pub(crate) struct BatchPart<'a, 'b, S: SplitStates<T>, T: FlatScalar> {
+    states: &'a mut PartOf<'b, S, T>,
+    generators: &'a mut [NumpyGenerator],
+    /// The generators of the episodes in `pending`, saved before a step (same order).
+    saved_generators: &'a mut [NumpyGenerator],
+    steps: &'a mut [u64],
+    ended: &'a mut [bool],
+    /// The indices (in the batch) of this part's episodes that a next-step autoreset resets.
+    pending: &'a [usize],
+    ending: &'a mut [usize],
+    final_masks: &'a mut [u64],
+    /// The index in the batch of the first episode.
+    start: usize,
+    /// The global index (in the vector environment) of the first episode.
+    first: usize,
+    /// How many episodes are still ended after the call, listed at the start of `ending`.
+    kept: usize,
+    /// Whether the states report infos and have time limits of their own, asked once.
+    reports_infos: bool,
+    time_limits: bool,
+    /// At least the largest of `steps`: the batch's bound before the call, this part's after.
+    longest: u64,
+    episode_cap: Option<NonZeroU64>,
+    mask_bits: Option<MaskBits<S, T>>,
+}
+
+impl<'a, 'b, S: SplitStates<T>, T: FlatScalar> BatchPart<'a, 'b, S, T> {
+    /// The part of the episodes from `start` on (within the batch) with `states`, their part
+    /// of the states, and `columns`, their entries of the batch's columns.
+    pub(crate) fn new(
+        states: &'a mut PartOf<'b, S, T>,
+        columns: PartColumns<'a>,
+        shared: Shared<S, T>,
+        start: usize,
+    ) -> Self {
+        let PartColumns {
+            generators,
+            saved_generators,
+            steps,
+            ended,
+            pending,
+            ending,
+            final_masks,
+        } = columns;
+        let (lo, hi) = (
+            pending.partition_point(|&i| i < start),
+            pending.partition_point(|&i| i < start + steps.len()),
+        );
+        BatchPart {
+            reports_infos: states.reports_infos(),
+            time_limits: states.has_episode_time_limits(),
+            states,
+            generators,
+            saved_generators,
+            steps,
+            ended,
+            pending: &pending[lo..hi],
+            ending,
+            final_masks,
+            start,
+            first: shared.first + start,
+            kept: 0,
+            longest: shared.longest,
+            episode_cap: shared.episode_cap,
+            mask_bits: shared.mask_bits,
+        }
+    }
+
+    /// At least the largest step count of the part's episodes (after the call).
+    pub(crate) fn longest(&self) -> u64 {
+        self.longest
+    }
+
+    /// How many of the part's episodes are still ended after the call (listed, in order, as
+    /// indices from the part's start, at the start of its range of the batch's `ending`).
+    pub(crate) fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// Runs `command` (a reset or a step; seeds stay with the whole batch) with `actions` for
+    /// a step and `selected` for a reset of selected environments (this part's entries).
+    pub(crate) fn execute(
+        &mut self,
+        command: Command,
+        actions: &[S::Action],
+        selected: &[bool],
+        rows: Rows<'_, T>,
+    ) -> Result<(), Failure> {
+        match command {
+            Command::Reset { mode, which } => self.reset(mode, which, selected, rows),
+            Command::Step { mode, autoreset } => self.step(actions, mode, autoreset, rows),
+            Command::CheckSeeds | Command::Seed => {
+                unreachable!("seeds are run on the whole batch (Batch::execute)")
+            }
+        }
+    }
+
     /// Resets the episodes `which` names in `mode`, writing their first observations;
-    /// `selected` holds this batch's entries of the selection of [`Resets::Selected`] (empty
+    /// `selected` holds this part's entries of the selection of [`Resets::Selected`] (empty
     /// otherwise). An episode left as it is keeps its results, its final-observation mask
     /// cleared.
-    pub(crate) fn reset(
+    fn reset(
         &mut self,
         mode: Mode,
         which: Resets,
@@ -300,20 +579,17 @@ where
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
         let first = self.first;
-        let generators = &mut self.generators;
-        let steps = &mut self.steps;
-        let ended = &mut self.ended;
         let mut failure = None;
-        for i in 0..ended.len() {
-            if which.skips(i, ended[i], selected) {
+        for i in 0..self.ended.len() {
+            if which.skips(i, self.ended[i], selected) {
                 rows.final_mask[i] = false;
                 continue;
             }
-            let reset = reset_at(
-                &mut self.states,
-                generators,
-                steps,
-                ended,
+            let reset = reset_at::<S, T>(
+                self.states,
+                self.generators,
+                self.steps,
+                self.ended,
                 i,
                 mode,
                 &mut rows,
@@ -321,19 +597,25 @@ where
             match reset {
                 Ok(()) => {
                     rows.mark_reset(i);
-                    put_reset_info(&self.states, i, &mut rows);
+                    put_reset_info::<S, T>(self.states, self.reports_infos, i, &mut rows);
                 }
                 Err(e) => failure = failure.or(Some((first + i, e))),
             }
         }
         // Every ended episode was reset (or failed to and stays ended, to be retried).
-        self.pending_count = keep_ended(&mut self.pending, self.pending_count, ended);
+        self.kept = 0;
+        for i in self.pending.iter().map(|&i| i - self.start) {
+            if self.ended[i] {
+                self.ending[self.kept] = i;
+                self.kept += 1;
+            }
+        }
         failure.map_or(Ok(()), Err)
     }
 
     /// Steps every episode with the action of the same index, resetting ended episodes as
     /// `autoreset` says.
-    pub(crate) fn step(
+    fn step(
         &mut self,
         actions: &[S::Action],
         mode: Mode,
@@ -341,19 +623,18 @@ where
         mut rows: Rows<'_, T>,
     ) -> Result<(), Failure> {
         let first = self.first;
-        let generators = &mut self.generators[..];
-        let all_steps = &mut self.steps[..];
-        let all_ended = &mut self.ended[..];
-        // With next-step autoreset, the episodes that ended on the last call (`pending`) are
+        let generators = &mut *self.generators;
+        let all_steps = &mut *self.steps;
+        let all_ended = &mut *self.ended;
+        // With next-step autoreset, the episodes that ended on the last call (still ended) are
         // reset now, not stepped. The kernel steps every state, so save their generators and
         // restore them afterwards: the discarded step must leave no trace in the random
         // sequence.
         let next_step = autoreset == Autoreset::NextStep;
-        let pending = &self.pending[..self.pending_count];
-        if next_step {
-            for (saved, i) in self.saved_generators.iter_mut().zip(pending) {
-                saved.clone_from(&generators[*i]);
-            }
+        let start = self.start;
+        let pending = if next_step { self.pending } else { &[] };
+        for (saved, i) in self.saved_generators.iter_mut().zip(pending) {
+            saved.clone_from(&generators[i - start]);
         }
         // The episodes still ended (the pending ones with next-step autoreset) are reset, not
         // stepped: a batch may leave them alone (`SteppedStates` does; a kernel steps them).
@@ -402,7 +683,7 @@ where
             self.longest = longest;
         }
         // Episodes with time limits of their own (BabyAI's) are truncated where their state says.
-        if self.states.has_episode_time_limits() {
+        if self.time_limits {
             let flags = rows.truncated.iter_mut().zip(all_ended.iter_mut());
             for (i, (truncated, ended)) in flags.enumerate() {
                 if self.states.time_limit_reached(i) {
@@ -412,15 +693,38 @@ where
             }
         }
         // The episodes that ended on this step, in order. (A pending episode may be listed;
-        // its reset below clears its flag, and the list is then cut to the episodes still
-        // ended.)
-        let ending_count = list_ended(all_ended, &mut self.ending);
+        // its reset below clears its flag.)
+        let ending_count = list_ended(all_ended, self.ending);
         let mut failure = None;
-        if next_step {
-            for (k, i) in pending.iter().copied().enumerate() {
-                generators[i].clone_from(&self.saved_generators[k]);
-                match reset_at(
-                    &mut self.states,
+        for (k, i) in pending.iter().map(|i| i - start).enumerate() {
+            generators[i].clone_from(&self.saved_generators[k]);
+            match reset_at::<S, T>(
+                self.states,
+                generators,
+                all_steps,
+                all_ended,
+                i,
+                mode,
+                &mut rows,
+            ) {
+                Ok(()) => {
+                    rows.mark_reset(i);
+                    put_reset_info::<S, T>(self.states, self.reports_infos, i, &mut rows);
+                }
+                Err(e) => failure = failure.or(Some((first + i, e))),
+            }
+        }
+        if autoreset == Autoreset::SameStep {
+            for i in self.ending[..ending_count].iter().copied() {
+                rows.keep_final_observation(i);
+                rows.final_mask[i] = true;
+                // The last step's info is the final info; the reset's info is the info.
+                rows.move_info_to_final(i);
+                if let Some(bits) = self.mask_bits {
+                    self.final_masks[i] = bits(self.states, i);
+                }
+                match reset_at::<S, T>(
+                    self.states,
                     generators,
                     all_steps,
                     all_ended,
@@ -429,41 +733,15 @@ where
                     &mut rows,
                 ) {
                     Ok(()) => {
-                        rows.mark_reset(i);
-                        put_reset_info(&self.states, i, &mut rows);
+                        put_reset_info::<S, T>(self.states, self.reports_infos, i, &mut rows);
                     }
-                    Err(e) => failure = failure.or(Some((first + i, e))),
-                }
-            }
-        }
-        if autoreset == Autoreset::SameStep {
-            let ending = &self.ending[..ending_count];
-            for i in ending.iter().copied() {
-                rows.keep_final_observation(i);
-                rows.final_mask[i] = true;
-                // The last step's info is the final info; the reset's info is the info.
-                rows.move_info_to_final(i);
-                if let Some(bits) = self.mask_bits.get() {
-                    self.final_masks[i] = bits(&self.states, i);
-                }
-                match reset_at(
-                    &mut self.states,
-                    generators,
-                    all_steps,
-                    all_ended,
-                    i,
-                    mode,
-                    &mut rows,
-                ) {
-                    Ok(()) => put_reset_info(&self.states, i, &mut rows),
                     Err(e) => failure = failure.or(Some((first + i, e))),
                 }
             }
         }
         // Only the episodes still ended wait for a reset: with next-step autoreset those that
         // ended on this step, with same-step autoreset those whose reset failed.
-        self.pending_count = keep_ended(&mut self.ending, ending_count, all_ended);
-        std::mem::swap(&mut self.pending, &mut self.ending);
+        self.kept = keep_ended(self.ending, ending_count, all_ended);
         failure.map_or(Ok(()), Err)
     }
 }
@@ -570,7 +848,7 @@ impl Resets {
     }
 }
 
-/// A request to a batch (run on every thread's share).
+/// A request to a batch (seeds run on the whole batch, resets and steps on each part).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Command {
     /// Check that every environment takes its entry of the call's seeds, changing nothing.
@@ -587,22 +865,4 @@ pub(crate) enum Command {
         mode: Mode,
         autoreset: Autoreset,
     },
-}
-
-/// Runs `command` on `batch`, with `actions` for a step, `seeds` for a seeding and `selected`
-/// for a reset of selected environments (each the batch's entries).
-pub(crate) fn execute<S: BatchStates<T>, T: FlatScalar>(
-    batch: &mut Batch<S, T>,
-    command: Command,
-    actions: &[S::Action],
-    seeds: &[Option<Seed>],
-    selected: &[bool],
-    rows: Rows<'_, T>,
-) -> Result<(), Failure> {
-    match command {
-        Command::CheckSeeds => batch.check_seeds(seeds),
-        Command::Seed => batch.seed(seeds),
-        Command::Reset { mode, which } => batch.reset(mode, which, selected, rows),
-        Command::Step { mode, autoreset } => batch.step(actions, mode, autoreset, rows),
-    }
 }

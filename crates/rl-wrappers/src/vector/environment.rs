@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use ndarray::Array2;
 use rl_core::{
-    BatchStates, Domain, DomainStates, Environment, Info, Mode, Seed, SteppedStates, Stepping,
+    Domain, DomainStates, Environment, Info, Mode, Seed, SplitStates, SplitStepping, SteppedStates,
 };
 use rl_spaces::{FiniteSpace, FlatScalar, FlattenSpace, RowLayout, Space};
 
 use crate::VectorError;
 use crate::vector::batch::{BOOKKEEPING_BYTES, Batch, Command, Resets};
 use crate::vector::outputs::Outputs;
-use crate::vector::threads::{Threads, chunk_bytes, chunks};
+use crate::vector::threads::{Threads, chunks};
 use crate::vector::{Autoreset, EnvironmentStates, VectorOptions};
 
 /// A vector environment of copies of `E` with observations of `T` (see
@@ -50,7 +50,7 @@ pub type SteppedVector<D, T> = VectorEnvironment<SteppedStates<D>, T>;
 /// in structure-of-arrays buffers it owns: observations as an `N × flat dimension`
 /// [`Array2`], rewards, termination and truncation flags and infos as slices, read by
 /// reference after each call. `S` is what it steps, the states of its episodes (any
-/// [`BatchStates`]: a domain's, or copies of an environment), and `T` the observations'
+/// [`SplitStates`]: a domain's, or copies of an environment), and `T` the observations'
 /// numeric type.
 ///
 /// # Two ways to build one
@@ -144,7 +144,7 @@ pub type SteppedVector<D, T> = VectorEnvironment<SteppedStates<D>, T>;
 /// assert_eq!(vector.observations().row(0).to_vec(), [1.0f32, 0.0, 0.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct VectorEnvironment<S: BatchStates<T>, T: FlatScalar> {
+pub struct VectorEnvironment<S: SplitStates<T>, T: FlatScalar> {
     threads: Threads<S, T>,
     outputs: Outputs<T>,
     options: VectorOptions,
@@ -289,12 +289,9 @@ where
                 ));
             }
         }
-        // The environments of every chunk, in order.
-        let mut environments = environments.into_iter();
-        VectorEnvironment::from_chunks(count, dim, env_bytes, false, seed, options, |first, len| {
-            let share = environments.by_ref().take(len).collect();
-            let states = EnvironmentStates::new(share, action_space.clone());
-            Ok(Batch::new(states, first))
+        VectorEnvironment::from_batch(count, dim, env_bytes, false, seed, options, |_| {
+            let states = EnvironmentStates::new(environments, action_space);
+            Ok(Batch::new(states, 0))
         })
     }
 }
@@ -305,7 +302,7 @@ where
     D::State: Send + 'static,
     D::Action: Send + Sync + 'static,
     D::ObservationSpace: FlattenSpace,
-    S: Stepping<D> + Default + 'static,
+    S: SplitStepping<D> + Default + 'static,
     T: rl_spaces::FlatScalar,
 {
     /// `count` episodes of `domain` stepped by its structure-of-arrays kernel
@@ -328,68 +325,38 @@ where
         let env_bytes =
             std::mem::size_of::<D::State>() + domain.state_heap_bytes() + BOOKKEEPING_BYTES;
         let costly = domain.costly_steps();
-        VectorEnvironment::from_chunks(
-            count,
-            dim,
-            env_bytes,
-            costly,
-            seed,
-            options,
-            |first, len| {
-                let states = DomainStates::new(Arc::clone(&domain), len);
-                Ok(Batch::new(states, first))
-            },
-        )
+        VectorEnvironment::from_batch(count, dim, env_bytes, costly, seed, options, |len| {
+            Ok(Batch::new(DomainStates::new(domain, len), 0))
+        })
     }
 }
 
 impl<S, T> VectorEnvironment<S, T>
 where
-    S: BatchStates<T> + 'static,
+    S: SplitStates<T> + 'static,
     S::Action: 'static,
     T: FlatScalar,
 {
     /// `count` environments with observations of `dim` entries, each about `env_bytes` bytes
-    /// besides the output buffers ([`check_size`]), in one batch per chunk ([`chunks`], one
-    /// environment each on several threads if their steps are `costly`) that
-    /// `share(first, len)` builds, seeded with `seed`.
-    pub(crate) fn from_chunks(
+    /// besides the output buffers ([`check_size`]), in the one batch that `build(count)`
+    /// builds, stepped in chunks on several threads ([`chunks`], one environment each if
+    /// their steps are `costly`), seeded with `seed`.
+    pub(crate) fn from_batch(
         count: NonZeroUsize,
         dim: usize,
         env_bytes: usize,
         costly: bool,
         seed: u64,
         options: VectorOptions,
-        mut share: impl FnMut(usize, usize) -> Result<Batch<S, T>, VectorError>,
+        build: impl FnOnce(usize) -> Result<Batch<S, T>, VectorError>,
     ) -> Result<Self, VectorError> {
         let len = count.get();
         let threads = check_threads(len, &options)?;
-        let env_bytes = if costly && threads > 1 {
-            env_bytes.saturating_add(chunk_bytes::<S, T>())
-        } else {
-            env_bytes
-        };
         check_size(len, dim, env_bytes)?;
-        let batches = chunks(len, threads, costly)
-            .into_iter()
-            .map(|range| share(range.start, range.len()))
-            .collect::<Result<Vec<Batch<S, T>>, VectorError>>()?;
-        VectorEnvironment::assemble(batches, threads, len, dim, seed, options)
-    }
-
-    /// Hands the chunks' batches to `threads` threads (starting the workers), and seeds
-    /// everything.
-    fn assemble(
-        batches: Vec<Batch<S, T>>,
-        threads: usize,
-        len: usize,
-        dim: usize,
-        seed: u64,
-        options: VectorOptions,
-    ) -> Result<Self, VectorError> {
+        let batch = build(len)?;
         let keep_final = options.autoreset() == Autoreset::SameStep;
         let mut vector = VectorEnvironment {
-            threads: Threads::new(batches, threads)?,
+            threads: Threads::new(batch, chunks(len, threads, costly), threads)?,
             outputs: Outputs::new(len, dim, keep_final),
             options,
             mode: Mode::Training,
@@ -402,7 +369,7 @@ where
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
     /// Runs `command` on every share, with `actions` for a step and `selected` for a reset of
     /// selected environments (empty otherwise). Reports the failure of the lowest index, if
     /// any.
@@ -711,11 +678,7 @@ impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T> {
     /// `None` for an index out of range, or copies of an environment (which do not hand their
     /// states out). Before the first reset it is a placeholder state.
     pub fn state_any(&self, i: usize) -> Option<&dyn std::any::Any> {
-        let batch = self
-            .threads
-            .batches()
-            .find(|batch| (batch.first()..batch.first() + batch.len()).contains(&i))?;
-        batch.state_any(i - batch.first())
+        self.threads.main().state_any(i)
     }
 }
 
@@ -753,7 +716,7 @@ where
     D::State: Send + 'static,
     D::Action: Send + Sync,
     D::ObservationSpace: FlattenSpace,
-    S: Stepping<D>,
+    S: SplitStepping<D>,
     T: rl_spaces::FlatScalar,
 {
     /// The domain.
@@ -762,7 +725,7 @@ where
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> VectorEnvironment<S, T>
+impl<S: SplitStates<T>, T: FlatScalar> VectorEnvironment<S, T>
 where
     S::ActionSpace: FiniteSpace,
 {
@@ -800,14 +763,10 @@ where
     /// `finals`, the rows marked in [`final_mask`](Self::final_mask) with the final masks.
     fn write_masks(&self, masks: &mut Array2<bool>, finals: bool) -> Result<(), VectorError> {
         check_mask_shape(masks, self.len, self.action_space().cardinality())?;
-        let environments = self
-            .threads
-            .batches()
-            .flat_map(|batch| (0..batch.len()).map(move |i| (batch, i)));
+        let batch = self.threads.main();
         // The shape is checked: one row per environment.
-        for ((batch, i), mut row) in environments.zip(masks.rows_mut()) {
-            let index = batch.first() + i;
-            if finals && !self.outputs.final_mask[index] {
+        for (i, mut row) in masks.rows_mut().into_iter().enumerate() {
+            if finals && !self.outputs.final_mask[i] {
                 continue;
             }
             let row = row.as_slice_mut().ok_or_else(|| {
@@ -818,20 +777,20 @@ where
             } else {
                 batch.action_mask(i, row)
             };
-            written.map_err(|source| VectorError::Environment { index, source })?;
+            written.map_err(|source| VectorError::Environment { index: i, source })?;
         }
         Ok(())
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> fmt::Debug for VectorEnvironment<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> fmt::Debug for VectorEnvironment<S, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VectorEnvironment")
             .field("len", &self.len)
             .field("options", &self.options)
             .field("mode", &self.mode)
             .field("started", &self.started)
-            .field("chunks", &self.threads.batches().count())
+            .field("chunks", &self.threads.chunk_count())
             .finish_non_exhaustive()
     }
 }

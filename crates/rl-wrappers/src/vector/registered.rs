@@ -25,7 +25,7 @@ use crate::vector::{
 /// [`fits_u8_rows`]: MiniGrid's, its pictures included): what [`make_vector::<A, T>`](make_vector)
 /// builds.
 ///
-/// Its states (each thread's share) are the id's [`RegisteredDomain::batch_states`]: the
+/// Its states are the id's [`RegisteredDomain::batch_states`]: the
 /// columns of the domain's batch kernel when its registration declared one
 /// ([`Registration::with_kernel`](rl_core::registry::Registration::with_kernel)), its states
 /// stepped one by one by [`Domain::step`](rl_core::Domain::step) otherwise
@@ -227,15 +227,9 @@ pub fn make_vector<A: ErasedAction, T: RowScalar>(
     options: VectorOptions,
 ) -> Result<RegisteredVector<A, T>, VectorError> {
     let (domain, dim, env_bytes, costly) = prepare::<A, T>(id, params, options)?;
-    VectorEnvironment::from_chunks(
-        count,
-        dim,
-        env_bytes,
-        costly,
-        seed,
-        options,
-        |first, len| Ok(Batch::new(batch(domain.as_ref(), id, len, options)?, first)),
-    )
+    VectorEnvironment::from_batch(count, dim, env_bytes, costly, seed, options, |len| {
+        Ok(Batch::new(batch(domain.as_ref(), id, len, options)?, 0))
+    })
 }
 
 /// An asynchronous vector of a registered id ([`make_async_vector`]), with actions of type

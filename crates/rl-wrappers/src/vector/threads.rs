@@ -1,10 +1,12 @@
 //! [`Threads`]: the scheduling of a vector environment's calls over its threads. The
-//! environments are cut into small contiguous chunks ([`chunks`]), one batch each, fixed for
-//! the vector's life, and the chunks into one home range per thread; for each call every
-//! thread steps the chunks of its own range, then takes those left in the others' ranges, so
-//! a thread whose core is busy with other work (or that is not awake yet) leaves its chunks to
-//! whichever thread is free, and a call waits at most for the chunks already started. Every
-//! thread writes the rows of the chunks it steps in the vector environment's buffers in place.
+//! environments are one [`Batch`], lent for each call on several threads in small contiguous
+//! chunks ([`chunks`], fixed for the vector's life; [`Batch::with_parts`]), and the chunks
+//! into one home range per thread; for each call every thread steps the chunks
+//! of its own range, then takes those left in the others' ranges, so a thread whose core is
+//! busy with other work (or that is not awake yet) leaves its chunks to whichever thread is
+//! free, and a call waits at most for the chunks already started. Every thread writes the rows
+//! of the chunks it steps in the vector environment's buffers in place. The calling thread
+//! alone steps the whole batch in one part.
 //! Idle workers spin briefly, then park. On a busy machine a worker that loses its processor
 //! in the middle of a chunk holds the call up for a scheduler time slice, so the steps are
 //! timed now and then with and without the workers, and run the faster way ([`Pace`]): two
@@ -12,9 +14,9 @@
 //!
 //! This module holds the only `unsafe` code of the workspace's libraries (ARCHITECTURE.md,
 //! "Unsafe code"; docs/PERFORMANCE.md, "The vector runtime", says what it buys). Safe Rust
-//! cannot lend disjoint rows of one buffer to threads that outlive the call, nor hand a call
-//! to a thread without a lock or a boxed message; this module does both through addresses,
-//! under the protocol written on [`Shared`].
+//! cannot lend disjoint rows of one buffer (or the parts of a batch) to threads that outlive
+//! the call, nor hand a call to a thread without a lock or a boxed message; this module does
+//! both through addresses, under the protocol written on [`Shared`].
 
 #![allow(unsafe_code)]
 
@@ -29,11 +31,12 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use ndarray::Array2;
-use rl_core::{BatchStates, Info, Seed};
+use rl_core::{Info, MAX_PARTS, NumpyGenerator, Seed, SplitStates};
 use rl_spaces::FlatScalar;
 
 use crate::VectorError;
-use crate::vector::batch::{Batch, Command, Failure, execute};
+use crate::vector::batch::Shared as PartShared;
+use crate::vector::batch::{Batch, BatchPart, Command, Failure, PartColumns, PartOf};
 use crate::vector::outputs::{Columns, Form, MapColumns, Outputs, Owned, Rows, Slices};
 
 /// A value alone on its cache lines (128 bytes covers adjacent-line prefetching), so that what
@@ -219,71 +222,155 @@ impl<A> SharedSlice<A> {
     }
 }
 
-/// What one call asks of every chunk.
-struct Call<S: BatchStates<T>, T: FlatScalar> {
-    command: Command,
-    actions: SharedSlice<S::Action>,
-    /// The seeds of a [`Command::Seed`], one per environment.
-    seeds: SharedSlice<Option<Seed>>,
-    /// The selection of a [`Command::Reset`] of `Resets::Selected`, one entry per
-    /// environment.
-    selected: SharedSlice<bool>,
-    outputs: RawOutputs<T>,
+/// The addresses of a batch's columns ([`PartColumns`]), from which each thread of a call
+/// takes the entries of the chunks it steps.
+struct RawColumns {
+    len: usize,
+    generators: *mut NumpyGenerator,
+    saved_generators: *mut NumpyGenerator,
+    steps: *mut u64,
+    ended: *mut bool,
+    pending: *const usize,
+    pending_count: usize,
+    ending: *mut usize,
+    final_masks: *mut u64,
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Clone for Call<S, T> {
+impl Clone for RawColumns {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Copy for Call<S, T> {}
+impl Copy for RawColumns {}
 
-/// A chunk of the environments: its batch, and what the last call gave it.
-struct Chunk<S: BatchStates<T>, T: FlatScalar> {
-    batch: Batch<S, T>,
-    failure: Option<Failure>,
-    panic: Option<Box<dyn Any + Send>>,
-}
+impl RawColumns {
+    /// The addresses of `columns` (the whole batch's). Every later access to them until the
+    /// end of the call goes through these addresses.
+    fn new(columns: PartColumns<'_>) -> Self {
+        RawColumns {
+            len: columns.steps.len(),
+            generators: columns.generators.as_mut_ptr(),
+            saved_generators: columns.saved_generators.as_mut_ptr(),
+            steps: columns.steps.as_mut_ptr(),
+            ended: columns.ended.as_mut_ptr(),
+            pending: columns.pending.as_ptr(),
+            pending_count: columns.pending.len(),
+            ending: columns.ending.as_mut_ptr(),
+            final_masks: columns.final_masks.as_mut_ptr(),
+        }
+    }
 
-impl<S: BatchStates<T>, T: FlatScalar> Chunk<S, T> {
-    /// Runs `call` on the batch, keeping its failure or its panic.
+    /// The entries of the episodes in `range`.
     ///
     /// # Safety
     ///
-    /// As for [`run_batch`], for this chunk's batch.
-    unsafe fn run(&mut self, call: &Call<S, T>) {
-        let batch = &mut self.batch;
-        // SAFETY: as the caller promises.
-        let result = catch_unwind(AssertUnwindSafe(|| unsafe { run_batch(batch, call) }));
-        match result {
-            Ok(failure) => self.failure = failure,
-            Err(panic) => self.panic = Some(panic),
+    /// The columns `new` took the addresses of are alive and not otherwise accessed for `'a`,
+    /// and no other `PartColumns` of an overlapping range is alive during `'a`.
+    unsafe fn columns<'a>(&self, range: Range<usize>) -> PartColumns<'a> {
+        assert!(
+            range.start <= range.end && range.end <= self.len,
+            "episodes {range:?} of {}",
+            self.len
+        );
+        let (start, len) = (range.start, range.len());
+        // SAFETY: each column holds `self.len` entries, `range` lies within them (asserted),
+        // and the caller promises exclusive access for `'a`; the pending list (its first
+        // `pending_count` entries) is read by every part and written by none during the call.
+        unsafe {
+            PartColumns {
+                generators: slice_at(self.generators, start, len),
+                saved_generators: slice_at(self.saved_generators, start, len),
+                steps: slice_at(self.steps, start, len),
+                ended: slice_at(self.ended, start, len),
+                pending: std::slice::from_raw_parts(self.pending, self.pending_count),
+                ending: slice_at(self.ending, start, len),
+                final_masks: slice_at(self.final_masks, start, len),
+            }
         }
     }
 }
 
-/// Runs `call` on `batch` in its own rows of the outputs; returns its failure.
+/// What one call asks of every chunk.
+struct Call<S: SplitStates<T>, T: FlatScalar> {
+    command: Command,
+    actions: SharedSlice<S::Action>,
+    /// The selection of a [`Command::Reset`] of `Resets::Selected`, one entry per
+    /// environment.
+    selected: SharedSlice<bool>,
+    outputs: RawOutputs<T>,
+    /// The address of the parts of the batch's states, one `&mut PartOf<S, T>` per chunk, in
+    /// order, on the calling thread's stack for the call (untyped: their lifetimes are the
+    /// call's).
+    states: *mut (),
+    columns: RawColumns,
+    /// What every part shares.
+    shared: PartShared<S, T>,
+}
+
+impl<S: SplitStates<T>, T: FlatScalar> Clone for Call<S, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: SplitStates<T>, T: FlatScalar> Copy for Call<S, T> {}
+
+/// What a chunk's part gave in the last call: its step counts' bound, its still-ended
+/// episodes ([`BatchPart::kept`]), its failure, its panic.
+struct ChunkResult {
+    longest: u64,
+    kept: usize,
+    failure: Option<Failure>,
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+/// Runs `call` on chunk `index` (episodes `range`), in its own rows of the outputs, keeping
+/// what it gave in `result`.
 ///
 /// # Safety
 ///
-/// `call`'s actions, seeds, selection and outputs are alive, the first three unwritten and
-/// `batch`'s rows of the outputs accessed by nothing else, until this returns.
-unsafe fn run_batch<S: BatchStates<T>, T: FlatScalar>(
-    batch: &mut Batch<S, T>,
+/// `call`'s actions, selection, outputs, states' parts and columns are alive, the first two
+/// unwritten, and chunk `index`'s part, entries of the columns and rows of the outputs
+/// accessed by nothing else, until this returns.
+unsafe fn run_part<S: SplitStates<T>, T: FlatScalar>(
     call: &Call<S, T>,
-) -> Option<Failure> {
-    let range = batch.first()..batch.first() + batch.len();
-    // SAFETY: the batch's rows and entries are its own, as the caller promises.
-    let (actions, seeds, selected, rows) = unsafe {
+    index: usize,
+    range: Range<usize>,
+    result: &mut ChunkResult,
+) {
+    let states = call.states.cast::<&mut PartOf<'_, S, T>>();
+    // SAFETY: the states' parts are `&mut PartOf<S, T>`s, one per chunk (`Threads::run`),
+    // alive, and part `index` is this thread's alone, as the caller promises; so are the
+    // chunk's entries, rows and the call's slices.
+    let (states, columns, actions, selected, rows) = unsafe {
         (
+            &mut **states.add(index),
+            call.columns.columns(range.clone()),
             call.actions.get(range.clone()),
-            call.seeds.get(range.clone()),
             call.selected.get(range.clone()),
             call.outputs.rows(range.clone()),
         )
     };
-    execute(batch, call.command, actions, seeds, selected, rows).err()
+    let command = call.command;
+    let stepped = catch_unwind(AssertUnwindSafe(|| {
+        let mut part = BatchPart::new(states, columns, call.shared, range.start);
+        let failure = part.execute(command, actions, selected, rows).err();
+        (part.longest(), part.kept(), failure)
+    }));
+    match stepped {
+        Ok((longest, kept, failure)) => {
+            result.longest = longest;
+            result.kept = kept;
+            result.failure = failure;
+        }
+        Err(panic) => {
+            // The part's episodes may be anywhere: the batch's bound on their step counts
+            // stays an upper bound only if it is not lowered.
+            result.longest = u64::MAX;
+            result.panic = Some(panic);
+        }
+    }
 }
 
 /// A cursor's word: the chunks `front..back` of a thread's home range not claimed yet.
@@ -320,8 +407,10 @@ fn claim(cursor: &AtomicU64, front: bool) -> Option<usize> {
 ///
 /// # The protocol
 ///
-/// The environments are cut into chunks (one batch each, [`chunks`]) and the chunks into one
-/// contiguous home range per thread. For each call the calling thread writes `call`, sets
+/// The environments are cut into chunks ([`chunks`]) and the chunks into one contiguous home
+/// range per thread. For each call the calling thread lends the batch ([`Batch::with_parts`]:
+/// the parts of its states, one per chunk, on its stack until the call returns, and its
+/// columns), writes `call` with their addresses, sets
 /// `done` to 0, stores each thread's home range in its `cursors` entry (release), then the
 /// call's number in `number` (release), and wakes the workers. Every thread then claims the
 /// chunks of its own home range from the front, one at a time, by a compare-and-swap on its
@@ -334,25 +423,33 @@ fn claim(cursor: &AtomicU64, front: bool) -> Option<usize> {
 ///   are written while no thread reads them: a thread reads `call` only after claiming a
 ///   chunk (whose compare-and-swap, acquire, reads the calling thread's release store of the
 ///   cursor or a later claim of the same call), before it adds that chunk to `done`;
-/// - a chunk is accessed only by the thread that claimed it, from the claim until that thread
-///   adds it to `done`, and by the calling thread while no call is outstanding;
-/// - the rows of the outputs each thread writes are those of the chunks it claimed, disjoint from every other chunk's, and [`Threads::run`]
-///   returns (or passes on a panic, which each chunk catches) only once `done` counts every
-///   chunk, so the buffers and actions outlive every access.
+/// - a chunk's part of the states, its entries of the columns and its result are accessed
+///   only by the thread that claimed it, from the claim until that thread adds it to `done`,
+///   and its result by the calling thread after `done` counts every chunk; the chunks are
+///   disjoint ranges of the batch, which nothing else accesses while it is lent (the thread
+///   makes the chunk's [`BatchPart`] itself, so that it reads nothing the calling thread wrote
+///   for the call but the call and the states' part);
+/// - the rows of the outputs each thread writes are those of the chunks it claimed, disjoint
+///   from every other chunk's, and [`Threads::run`] returns (or passes on a panic, which each
+///   part catches) only once `done` counts every chunk, so the parts, buffers and actions
+///   outlive every access.
 ///
-/// A step that [`Pace`] runs on the calling thread alone publishes nothing: the calling thread
-/// steps every chunk itself, while no other thread accesses them. Which thread steps a chunk
-/// changes nothing in its results: each environment's results depend only on its own seed and
-/// actions.
-struct Shared<S: BatchStates<T>, T: FlatScalar> {
+/// A call that the calling thread runs alone ([`Pace`], seeds, a vector of one thread)
+/// publishes nothing: it runs on the whole batch, while no other thread accesses anything.
+/// Which thread steps a chunk changes nothing in its results: each environment's results
+/// depend only on its own seed and actions.
+struct Shared<S: SplitStates<T>, T: FlatScalar> {
     /// Each thread's chunks not claimed yet in this call ([`pack`]), one cache line each, so
     /// that a thread claiming its own chunks writes no line the others read (but when one of
     /// them runs out of its own).
     cursors: Vec<Padded<AtomicU64>>,
     /// The home ranges of the threads (the calling thread's first).
     homes: Vec<Range<usize>>,
-    /// The chunks, in the order of the environments.
-    chunks: Vec<Padded<UnsafeCell<Chunk<S, T>>>>,
+    /// The chunks' ranges of environments, in order ([`chunks`]).
+    ranges: Vec<Range<usize>>,
+    /// What each chunk's part gave in the last call, alone on its cache lines, written by the
+    /// thread that stepped it.
+    results: Vec<Padded<UnsafeCell<ChunkResult>>>,
     /// Written by the calling thread only.
     request: Padded<Request<S, T>>,
     /// How many chunks of the call are done.
@@ -368,7 +465,7 @@ struct Shared<S: BatchStates<T>, T: FlatScalar> {
 }
 
 /// The calling thread's side of [`Shared`].
-struct Request<S: BatchStates<T>, T: FlatScalar> {
+struct Request<S: SplitStates<T>, T: FlatScalar> {
     /// The number of the last call.
     number: AtomicU64,
     /// Set once, when the threads are dropped.
@@ -376,13 +473,13 @@ struct Request<S: BatchStates<T>, T: FlatScalar> {
     call: UnsafeCell<Option<Call<S, T>>>,
 }
 
-// SAFETY: `Shared` crosses to the worker threads, which step chunks (`S: Send`), read the
-// actions (`S::Action: Sync`) and write rows of the outputs (`T: Send`; the infos are
-// `Info`, which is `Send`) under the protocol above, which orders every access to the
-// `UnsafeCell`s and to the addresses in `call`.
+// SAFETY: `Shared` crosses to the worker threads, which step parts (whose states are `Send`:
+// `PartStates`), read the actions (`S::Action: Sync`) and write rows of the outputs (`T:
+// Send`; the infos are `Info`, which is `Send`) under the protocol above, which orders every
+// access to the `UnsafeCell` and to the addresses in `call`.
 unsafe impl<S, T> Send for Shared<S, T>
 where
-    S: BatchStates<T>,
+    S: SplitStates<T>,
     T: FlatScalar,
     S::Action: Sync,
     T: Send,
@@ -392,7 +489,7 @@ where
 // SAFETY: as for `Send`: the protocol above lets one thread at a time access each cell.
 unsafe impl<S, T> Sync for Shared<S, T>
 where
-    S: BatchStates<T>,
+    S: SplitStates<T>,
     T: FlatScalar,
     S::Action: Sync,
     T: Send,
@@ -405,7 +502,7 @@ const _: fn() = || {
     send::<Info>();
 };
 
-impl<S: BatchStates<T>, T: FlatScalar> Shared<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> Shared<S, T> {
     /// Claims and steps chunks, this thread's own (`home`) first, until no cursor has one
     /// left; then adds them to `done`.
     fn work(&self, home: usize) {
@@ -419,9 +516,10 @@ impl<S: BatchStates<T>, T: FlatScalar> Shared<S, T> {
                 // before its cursor (acquire) and stays until the chunk is added to `done`.
                 let call = call.get_or_insert_with(|| unsafe { *self.request.0.call.get() });
                 if let Some(call) = call {
-                    // SAFETY: the claim gives this thread the chunk and its rows until it is
-                    // added to `done` (see `Shared`).
-                    unsafe { (*self.chunks[index].0.get()).run(call) };
+                    let result = self.results[index].0.get();
+                    // SAFETY: the claim gives this thread the chunk's part, entries, rows and
+                    // result until it is added to `done` (see `Shared`).
+                    unsafe { run_part(call, index, self.ranges[index].clone(), &mut *result) };
                 }
                 stepped += 1;
             }
@@ -439,7 +537,7 @@ impl<S: BatchStates<T>, T: FlatScalar> Shared<S, T> {
 
     /// Whether every chunk of the call is done (acquire: their writes are visible).
     fn all_done(&self) -> bool {
-        self.done.0.load(Ordering::Acquire) == self.chunks.len()
+        self.done.0.load(Ordering::Acquire) == self.ranges.len()
     }
 }
 
@@ -452,10 +550,8 @@ const SPINS_BEFORE_PARKING: u32 = 1 << 14;
 
 /// How many chunks each thread's home range holds when there are several threads: enough
 /// that a thread slowed by other work leaves most of its range to the others, few because
-/// every chunk is a batch with storage and a call of its own, which costs the calling thread
-/// stepping every chunk alone ([`Pace`]) and each thread with the workers (CartPole's 1024
-/// environments stepped by one thread over 8 chunks: the same instructions as over one,
-/// callgrind, and 5-10% more time; docs/PERFORMANCE.md, "Where the chunks' cost is").
+/// every chunk is a call of its own over a range of the batch (docs/PERFORMANCE.md, "Where
+/// the chunks' cost is"). The calling thread alone steps the whole batch in one call.
 const CHUNKS_PER_THREAD: usize = 4;
 
 /// The stack of a worker thread: Rust's default for spawned threads, set explicitly so that
@@ -496,7 +592,7 @@ pub(crate) fn spawn_running(
 }
 
 /// The loop of worker thread `home`: waits for a call, steps chunks, until told to stop.
-fn work<S: BatchStates<T>, T: FlatScalar>(shared: &Shared<S, T>, home: usize) {
+fn work<S: SplitStates<T>, T: FlatScalar>(shared: &Shared<S, T>, home: usize) {
     let request = &shared.request.0;
     let mut seen = 0;
     loop {
@@ -527,21 +623,12 @@ fn work<S: BatchStates<T>, T: FlatScalar>(shared: &Shared<S, T>, home: usize) {
     }
 }
 
-/// The bytes each chunk takes besides its environments' own: its padded place in the list of
-/// chunks (with the batch's and the states' fixed parts), and an allowance for the heap blocks
-/// of their lists (a dozen, at most 32 bytes each with the allocator's own). A vector of one
-/// environment per chunk ([`chunks`] with `costly`) adds it to each environment's bytes in its
-/// size check, so that a domain with small states and costly steps is refused, not aborted,
-/// when its chunks would not fit.
-pub(crate) fn chunk_bytes<S: BatchStates<T>, T: FlatScalar>() -> usize {
-    std::mem::size_of::<Padded<UnsafeCell<Chunk<S, T>>>>() + 12 * 32
-}
-
 /// The contiguous chunks of `len` environments on `threads` threads, in order: one with one
-/// thread; else one per environment for `costly` steps ([`BatchStates::costly_steps`]: a
-/// thread done early then takes one environment from another's range, not a chunk), else
-/// [`CHUNKS_PER_THREAD`] per thread (never more chunks than environments); as even as they
-/// can be.
+/// thread; else one per environment for `costly` steps
+/// ([`BatchStates::costly_steps`](rl_core::BatchStates::costly_steps): a thread done early then
+/// takes one environment from another's range, not a chunk), else [`CHUNKS_PER_THREAD`] per
+/// thread; never more chunks than environments nor than a batch has parts
+/// ([`MAX_PARTS`](rl_core::MAX_PARTS)); as even as they can be.
 ///
 /// A chunk's start needs no rounding to the kernels' blocks: a kernel cuts its own slice into
 /// blocks from the slice's start, into local arrays, and every environment's results are its
@@ -551,18 +638,22 @@ pub(crate) fn chunks(len: usize, threads: usize, costly: bool) -> Vec<Range<usiz
     let count = if threads <= 1 {
         1
     } else if costly {
-        len.max(1)
+        len.clamp(1, MAX_PARTS)
     } else {
-        threads.saturating_mul(CHUNKS_PER_THREAD).min(len.max(1))
+        threads
+            .saturating_mul(CHUNKS_PER_THREAD)
+            .min(len.max(1))
+            .min(MAX_PARTS)
     };
     (0..count)
         .map(|k| k * len / count..(k + 1) * len / count)
         .collect()
 }
 
-/// The threads of a vector environment: the chunks, and the worker threads that step them
-/// with the calling thread.
-pub(crate) struct Threads<S: BatchStates<T>, T: FlatScalar> {
+/// The threads of a vector environment: its batch, its chunks, and the worker threads that
+/// step them with the calling thread.
+pub(crate) struct Threads<S: SplitStates<T>, T: FlatScalar> {
+    batch: Batch<S, T>,
     shared: Arc<Shared<S, T>>,
     workers: Vec<JoinHandle<()>>,
     /// The number of the last call.
@@ -601,7 +692,8 @@ const MIN_STEPS: u32 = 4;
 const STAY_PER_TIMING: u32 = 16;
 /// How much faster than the calling thread alone the workers must be found to take part: a
 /// margin for the noise of a short timing on a busy machine (on an idle one, two threads take
-/// about 0.6 times one thread's time).
+/// about 0.6 to 0.7 times the calling thread's time alone, which steps the whole batch in one
+/// call).
 const FASTER: f64 = 0.85;
 /// How many blocks a timing has, half of them each way.
 const BLOCKS: u32 = 16;
@@ -725,32 +817,39 @@ impl Pace {
 
 impl<S, T> Threads<S, T>
 where
-    S: BatchStates<T> + 'static,
+    S: SplitStates<T> + 'static,
     T: FlatScalar,
 {
-    /// Takes the chunks' batches (in order, [`chunks`]) and starts `threads - 1` workers.
-    pub(crate) fn new(batches: Vec<Batch<S, T>>, threads: usize) -> Result<Self, VectorError> {
-        if batches.is_empty() {
+    /// Takes the batch and the chunks of its environments ([`chunks`]), and starts
+    /// `threads - 1` workers (at most one thread per chunk).
+    pub(crate) fn new(
+        batch: Batch<S, T>,
+        chunks: Vec<Range<usize>>,
+        threads: usize,
+    ) -> Result<Self, VectorError> {
+        if batch.len() == 0 || chunks.is_empty() {
             return Err(VectorError::invalid_parameter("count", "no environment"));
         }
-        let threads = threads.clamp(1, batches.len());
-        let count = batches.len();
+        rl_core::check_parts(&chunks, batch.len());
+        let count = chunks.len();
+        let threads = threads.clamp(1, count);
         let homes: Vec<Range<usize>> = (0..threads)
             .map(|k| k * count / threads..(k + 1) * count / threads)
             .collect();
         let shared = Arc::new(Shared {
             cursors: (0..threads).map(|_| Padded(AtomicU64::new(0))).collect(),
             homes,
-            chunks: batches
-                .into_iter()
-                .map(|batch| {
-                    Padded(UnsafeCell::new(Chunk {
-                        batch,
+            results: (0..count)
+                .map(|_| {
+                    Padded(UnsafeCell::new(ChunkResult {
+                        longest: 0,
+                        kept: 0,
                         failure: None,
                         panic: None,
                     }))
                 })
                 .collect(),
+            ranges: chunks,
             request: Padded(Request {
                 number: AtomicU64::new(0),
                 stop: AtomicBool::new(false),
@@ -763,6 +862,7 @@ where
             stepped_by_workers: AtomicU64::new(0),
         });
         let mut pool = Threads {
+            batch,
             shared,
             workers: Vec::with_capacity(threads - 1),
             number: 0,
@@ -777,31 +877,31 @@ where
             })?;
             pool.workers.push(thread);
         }
+        if !pool.workers.is_empty() {
+            // Each part's scratch space and action buffer is made now, not in a later call.
+            let ranges = &pool.shared.ranges;
+            pool.batch.with_parts(ranges, |_| ((), None));
+        }
         Ok(pool)
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Threads<S, T> {
-    /// The chunk `index`, while no call is outstanding.
-    fn chunk(&self, index: usize) -> &Chunk<S, T> {
-        // SAFETY: `run` takes `&mut self` and returns (or unwinds) only once every chunk is
-        // done, so while `self` is borrowed no thread accesses a chunk.
-        unsafe { &*self.shared.chunks[index].0.get() }
-    }
-
-    /// The first chunk's batch (all the environments with one thread).
+impl<S: SplitStates<T>, T: FlatScalar> Threads<S, T> {
+    /// The batch of every environment.
     pub(crate) fn main(&self) -> &Batch<S, T> {
-        &self.chunk(0).batch
+        &self.batch
     }
 
-    /// Every batch, in the order of the environments.
-    pub(crate) fn batches(&self) -> impl Iterator<Item = &Batch<S, T>> + '_ {
-        (0..self.shared.chunks.len()).map(|index| &self.chunk(index).batch)
+    /// The number of chunks of a call on several threads.
+    pub(crate) fn chunk_count(&self) -> usize {
+        self.shared.ranges.len()
     }
 
-    /// Runs `command` on every chunk, each thread writing the rows of the chunks it claims in
-    /// `outputs` in place (see [`Shared`]). Returns the failure of the lowest index, if any;
-    /// passes on the panic of the lowest chunk that panicked, after every chunk is done.
+    /// Runs `command` on the batch: seeds on the calling thread, resets and steps on every
+    /// chunk, each thread writing the rows of the chunks it claims in `outputs` in place (see
+    /// [`Shared`]), or on the calling thread alone in one part ([`Pace`]). Returns the failure
+    /// of the lowest index, if any; passes on the panic of the lowest chunk that panicked,
+    /// after every chunk is done.
     pub(crate) fn run(
         &mut self,
         command: Command,
@@ -810,30 +910,58 @@ impl<S: BatchStates<T>, T: FlatScalar> Threads<S, T> {
         selected: &[bool],
         outputs: &mut Outputs<T>,
     ) -> Option<Failure> {
-        let shared = &*self.shared;
-        if self.workers.is_empty() {
-            let chunk = shared.chunks[0].0.get();
-            // SAFETY: no worker, so nothing else accesses the chunk.
-            let main = unsafe { &mut (*chunk).batch };
-            return execute(main, command, actions, seeds, selected, outputs.all_rows()).err();
+        let seeding = matches!(command, Command::Seed | Command::CheckSeeds);
+        if self.workers.is_empty() || seeding {
+            let rows = outputs.all_rows();
+            return self
+                .batch
+                .execute(command, actions, seeds, selected, rows)
+                .err();
         }
-        let call = Call {
-            command,
-            actions: SharedSlice::new(actions),
-            seeds: SharedSlice::new(seeds),
-            selected: SharedSlice::new(selected),
-            outputs: RawOutputs::new(outputs),
-        };
         let timed = matches!(command, Command::Step { .. });
         let start = timed.then(Instant::now);
-        if self.pace.solo {
-            for chunk in &shared.chunks {
-                // SAFETY: no call is published, so no other thread accesses a chunk, and the
-                // buffers of `call` outlive the loop.
-                unsafe { (*chunk.0.get()).run(&call) };
-            }
+        let failure = if self.pace.solo {
+            let rows = outputs.all_rows();
+            self.batch
+                .execute(command, actions, seeds, selected, rows)
+                .err()
         } else {
-            self.number += 1;
+            self.run_on_every_thread(command, actions, selected, outputs)
+        };
+        if let Some(start) = start {
+            self.pace.record(start.elapsed());
+        }
+        failure
+    }
+
+    /// Runs a reset or a step on every chunk, on every thread (see [`Shared`]).
+    fn run_on_every_thread(
+        &mut self,
+        command: Command,
+        actions: &[S::Action],
+        selected: &[bool],
+        outputs: &mut Outputs<T>,
+    ) -> Option<Failure> {
+        let Threads {
+            batch,
+            shared,
+            workers,
+            number,
+            ..
+        } = self;
+        let shared = &**shared;
+        let outputs = RawOutputs::new(outputs);
+        let (failure, panic) = batch.with_parts(&shared.ranges, |lent| {
+            let call = Call {
+                command,
+                actions: SharedSlice::new(actions),
+                selected: SharedSlice::new(selected),
+                outputs,
+                states: lent.states.as_mut_ptr().cast::<()>(),
+                columns: RawColumns::new(lent.columns),
+                shared: lent.shared,
+            };
+            *number += 1;
             // SAFETY: every chunk of the last call is done and every cursor empty, so no
             // thread reads the call now (see `Shared`).
             unsafe { *shared.request.0.call.get() = Some(call) };
@@ -843,58 +971,56 @@ impl<S: BatchStates<T>, T: FlatScalar> Threads<S, T> {
                     .0
                     .store(pack(home.start, home.end), Ordering::Release);
             }
-            shared
-                .request
-                .0
-                .number
-                .store(self.number, Ordering::Release);
-            for worker in &self.workers {
+            shared.request.0.number.store(*number, Ordering::Release);
+            for worker in workers.iter() {
                 worker.thread().unpark();
             }
             shared.work(0);
-            self.wait();
-        }
-        if let Some(start) = start {
-            self.pace.record(start.elapsed());
-        }
-        let mut failure = None;
-        let mut panic = None;
-        for chunk in &shared.chunks {
-            // SAFETY: every chunk is done with this call (`wait`), and no call is
-            // outstanding until the next `run`.
-            let chunk = unsafe { &mut *chunk.0.get() };
-            failure = failure.or(chunk.failure.take());
-            panic = panic.or(chunk.panic.take());
-        }
+            wait(shared, workers);
+            let mut failure = None;
+            let mut panic = None;
+            let mut longest = 0;
+            for (result, kept) in shared.results.iter().zip(lent.kept.iter_mut()) {
+                // SAFETY: every chunk is done with this call (`wait`), and no call is
+                // outstanding until the next `run`.
+                let result = unsafe { &mut *result.0.get() };
+                failure = failure.or(result.failure.take());
+                panic = panic.or(result.panic.take());
+                longest = longest.max(result.longest);
+                *kept = result.kept;
+            }
+            // After a panic the parts' lists are not all written.
+            let longest = panic.is_none().then_some(longest);
+            ((failure, panic), longest)
+        });
         if let Some(panic) = panic {
             resume_unwind(panic);
         }
         failure
     }
+}
 
-    /// Waits until every chunk of the call is done: spins, then yields its processor between
-    /// checks (a worker that lost its processor in the middle of a chunk may get this one).
-    fn wait(&self) {
-        let shared = &*self.shared;
-        let mut spins = 0u32;
-        while !shared.all_done() {
-            if spins < SPINS_BEFORE_PARKING {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                // A worker catches its chunks' panics and ends only when told to stop; one
-                // that ended in the middle of a call (a bug) must not hang the caller.
-                assert!(
-                    !self.workers.iter().any(JoinHandle::is_finished),
-                    "a vector environment's worker thread ended during a call"
-                );
-                thread::yield_now();
-            }
+/// Waits until every chunk of the call is done: spins, then yields its processor between
+/// checks (a worker that lost its processor in the middle of a chunk may get this one).
+fn wait<S: SplitStates<T>, T: FlatScalar>(shared: &Shared<S, T>, workers: &[JoinHandle<()>]) {
+    let mut spins = 0u32;
+    while !shared.all_done() {
+        if spins < SPINS_BEFORE_PARKING {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            // A worker catches its chunks' panics and ends only when told to stop; one
+            // that ended in the middle of a call (a bug) must not hang the caller.
+            assert!(
+                !workers.iter().any(JoinHandle::is_finished),
+                "a vector environment's worker thread ended during a call"
+            );
+            thread::yield_now();
         }
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> Drop for Threads<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> Drop for Threads<S, T> {
     /// Asks the workers to stop, wakes them and joins them: a worker never outlives its
     /// owner, whether the whole vector is dropped or a later worker failed to start.
     fn drop(&mut self) {
@@ -916,25 +1042,18 @@ mod tests {
     use rl_core::corridor::{Corridor, LEFT, RIGHT};
     use rl_core::{Environment, Mode, Simulator};
 
-    type Copies = Batch<EnvironmentStates<Simulator<Corridor>>, f32>;
+    type Copies = EnvironmentStates<Simulator<Corridor>>;
 
-    /// The batches of corridors `0..len` in `chunks(len, threads)`, each seeded by its index.
-    fn corridors(len: usize, threads: usize) -> Vec<Copies> {
+    /// The threads of corridors `0..len`, each seeded by its index, in
+    /// `chunks(len, threads)`.
+    fn corridors(len: usize, threads: usize) -> Threads<Copies, f32> {
         let corridor = Corridor::new(4, 0.3).expect("valid");
         let action_space = *Simulator::new(corridor.clone(), 0).action_space();
-        chunks(len, threads, false)
-            .into_iter()
-            .map(|range| {
-                let environments = range
-                    .clone()
-                    .map(|i| Simulator::new(corridor.clone(), i as u64))
-                    .collect();
-                Batch::new(
-                    EnvironmentStates::new(environments, action_space),
-                    range.start,
-                )
-            })
-            .collect()
+        let environments = (0..len)
+            .map(|i| Simulator::new(corridor.clone(), i as u64))
+            .collect();
+        let batch = Batch::new(EnvironmentStates::new(environments, action_space), 0);
+        Threads::new(batch, chunks(len, threads, false), threads).expect("threads")
     }
 
     /// Issue 33: when a later worker failed to start, the workers already started were left
@@ -942,7 +1061,7 @@ mod tests {
     /// the shared state are gone once the drop returns.
     #[test]
     fn dropped_threads_stop_and_join_their_workers() {
-        let threads = Threads::new(corridors(6, 3), 3).expect("threads");
+        let threads = corridors(6, 3);
         let shared = Arc::clone(&threads.shared);
         assert_eq!(
             Arc::strong_count(&shared),
@@ -964,13 +1083,9 @@ mod tests {
             mode: Mode::Training,
             which: Resets::All,
         };
-        let mut single = Threads::new(corridors(len, 1), 1).expect("threads");
-        let mut split = Threads::new(corridors(len, 2), 2).expect("threads");
-        assert_eq!(
-            split.shared.chunks.len(),
-            len,
-            "one chunk per environment here"
-        );
+        let mut single = corridors(len, 1);
+        let mut split = corridors(len, 2);
+        assert_eq!(split.chunk_count(), len, "one chunk per environment here");
         // Every step on both threads, whatever the timings would find (this test is about the
         // claims; under Miri or on a busy machine they might choose the calling thread alone).
         split.pace = Pace {
@@ -1051,13 +1166,21 @@ mod tests {
         assert_eq!(chunks(1024, 2, false).len(), 2 * CHUNKS_PER_THREAD);
         assert_eq!(chunks(3, 2, false), vec![0..1, 1..2, 2..3]);
         assert_eq!(chunks(3, 2, true), vec![0..1, 1..2, 2..3]);
-        let cases = [(1, 1), (7, 4), (130, 3), (64, 2), (1000, 3), (3, 3)];
+        let cases = [
+            (1, 1),
+            (7, 4),
+            (130, 3),
+            (64, 2),
+            (65, 2),
+            (1000, 3),
+            (3, 3),
+        ];
         for ((len, threads), costly) in cases.into_iter().flat_map(|c| [(c, false), (c, true)]) {
             let list = chunks(len, threads, costly);
             let count = if threads == 1 {
                 1
             } else if costly {
-                len
+                len.min(MAX_PARTS)
             } else {
                 (threads * CHUNKS_PER_THREAD).min(len)
             };

@@ -56,7 +56,7 @@ pub use normalize::{VectorNormalizeObservation, VectorNormalizeReward};
 use std::any::Any;
 
 use ndarray::Array2;
-use rl_core::{BatchStates, Info, Mode, Seed};
+use rl_core::{Info, Mode, Seed, SplitStates};
 use rl_spaces::{FiniteSpace, FlatScalar, Space};
 
 use crate::error::VectorError;
@@ -204,7 +204,7 @@ pub trait VectorEnv {
     }
 }
 
-impl<S: BatchStates<T>, T: FlatScalar> VectorEnv for VectorEnvironment<S, T> {
+impl<S: SplitStates<T>, T: FlatScalar> VectorEnv for VectorEnvironment<S, T> {
     type Action = S::Action;
     type ActionSpace = S::ActionSpace;
     type Scalar = T;
