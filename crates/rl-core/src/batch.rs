@@ -650,7 +650,8 @@ pub fn check_parts(ranges: &[Range<usize>], len: usize) {
     });
     assert!(
         contiguous && end == len && ranges.len() <= MAX_PARTS,
-        "the parts of a batch of {len} are contiguous ranges from 0 to {len}, at most          {MAX_PARTS}: {ranges:?}"
+        "the parts of a batch of {len} are contiguous ranges from 0 to {len}, none empty, at \
+         most {MAX_PARTS}: {ranges:?}"
     );
 }
 
@@ -1226,5 +1227,31 @@ where
                 .collect();
             run(&mut lent);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_contiguous_non_empty_ranges_covering_the_batch() {
+        let (all, short, late) = (0..5, 0..4, 1..5);
+        check_parts(&[0..2, 2..5], 5);
+        check_parts(std::slice::from_ref(&all), 5);
+        check_parts(&[], 0);
+        let too_many: Vec<Range<usize>> = (0..=MAX_PARTS).map(|i| i..i + 1).collect();
+        let refused: [(&[Range<usize>], usize); 6] = [
+            (&[0..2, 3..5], 5),
+            (&[0..3, 2..5], 5),
+            (&[0..2, 2..2, 2..5], 5),
+            (std::slice::from_ref(&short), 5),
+            (std::slice::from_ref(&late), 5),
+            (&too_many, MAX_PARTS + 1),
+        ];
+        for (ranges, len) in refused {
+            let result = std::panic::catch_unwind(|| check_parts(ranges, len));
+            assert!(result.is_err(), "{ranges:?} of {len} accepted");
+        }
     }
 }
