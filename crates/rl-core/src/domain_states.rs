@@ -161,6 +161,18 @@ pub struct ByKernel {
     scratches: Vec<KernelScratch>,
 }
 
+impl ByKernel {
+    /// Keeps at least `count` scratch spaces, each made for `domain`'s kernel
+    /// ([`BatchStep::prepare_scratch`]) as it is added.
+    fn keep_scratches<D: BatchStep>(&mut self, domain: &D, count: usize) {
+        while self.scratches.len() < count {
+            let mut scratch = KernelScratch::default();
+            domain.prepare_scratch(&mut scratch);
+            self.scratches.push(scratch);
+        }
+    }
+}
+
 /// The stepping of one part of a [`ByKernel`] batch: the part's scratch space.
 #[derive(Debug)]
 pub struct KernelPart<'a>(&'a mut KernelScratch);
@@ -221,9 +233,7 @@ impl<D: BatchStep> Stepping<D> for ByKernel {
         _: Option<&[bool]>,
         infos: Option<&mut [Info]>,
     ) -> Result<(), (usize, CoreError)> {
-        if self.scratches.is_empty() {
-            self.scratches.push(KernelScratch::default());
-        }
+        self.keep_scratches(domain, 1);
         let scratch = &mut self.scratches[0];
         step_kernel(domain, scratch, states, actions, mode, rngs, outputs, infos);
         Ok(())
@@ -236,18 +246,13 @@ impl<D: BatchStep> SplitStepping<D> for ByKernel {
     where
         Self: 'a;
 
-    /// Each part's scratch space is made ([`BatchStep::prepare_scratch`]) as it is added.
     fn parts<'a>(
         &'a mut self,
         domain: &D,
         ranges: &[Range<usize>],
         out: &mut Parts<KernelPart<'a>>,
     ) {
-        while self.scratches.len() < ranges.len() {
-            let mut scratch = KernelScratch::default();
-            domain.prepare_scratch(&mut scratch);
-            self.scratches.push(scratch);
-        }
+        self.keep_scratches(domain, ranges.len());
         out.extend(self.scratches.iter_mut().take(ranges.len()).map(KernelPart));
     }
 }

@@ -100,7 +100,8 @@ impl<S: SplitStates<T>, T: FlatScalar> Batch<S, T> {
             pending_count: 0,
             pending_stale: false,
             ending: vec![0; len],
-            kept: vec![0; rl_core::MAX_PARTS],
+            // A part holds one episode at least: never more parts than episodes.
+            kept: vec![0; len.min(rl_core::MAX_PARTS)],
             first,
             mask_bits: std::sync::OnceLock::new(),
             final_masks: vec![0; len],
