@@ -8,7 +8,7 @@ use numpy::{Element, PyArray, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use rl_spaces::{AnyArray, AnySpace, DType};
+use rl_spaces::{AnyArray, AnyElement, AnySpace, DType};
 
 /// An owned NumPy array of `array`'s entries.
 fn numpy_array<'py, T: Element + Clone>(py: Python<'py>, array: &ArrayD<T>) -> Bound<'py, PyAny> {
@@ -100,46 +100,106 @@ pub(crate) fn element_to_python<'py>(
 /// The most dimensions of an array the package reads (rust-numpy's limit; NumPy 2's is 64).
 const MAX_DIMENSIONS: usize = 32;
 
-fn read_array<T: Element + Clone>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<ArrayD<T>> {
+/// The C-contiguous, aligned NumPy array of `T` (NumPy's dtype `name`) that `numpy.require`
+/// makes of `object` (`object` itself when it already is one: no copy), borrowed for reading.
+pub(crate) fn readonly_array<'py, T: Element>(
+    object: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
     let py = object.py();
     let converted = py
         .import("numpy")?
         .call_method1("require", (object, name, "CA"))?;
-    let array = converted.cast::<PyArrayDyn<T>>()?;
+    let array = converted.cast_into::<PyArrayDyn<T>>()?;
     // NumPy 2 makes arrays of up to 64 dimensions; rust-numpy panics reading more than 32.
-    let dimensions = numpy::PyUntypedArrayMethods::ndim(array);
+    let dimensions = numpy::PyUntypedArrayMethods::ndim(&array);
     if dimensions > MAX_DIMENSIONS {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
             "an array of {dimensions} dimensions; arrays of more than {MAX_DIMENSIONS} are not read"
         )));
     }
-    let readonly: PyReadonlyArrayDyn<'_, T> = array.try_readonly().map_err(|error| {
+    array.try_readonly().map_err(|error| {
         pyo3::exceptions::PyValueError::new_err(format!("the array cannot be read: {error}"))
-    })?;
-    Ok(readonly.as_array().to_owned())
+    })
+}
+
+fn read_array<T: Element + Clone>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<ArrayD<T>> {
+    Ok(readonly_array::<T>(object, name)?.as_array().to_owned())
+}
+
+/// The numbers of an [`AnyArray`] (a Box's, MultiDiscrete's or MultiBinary's element, an
+/// action array of a vector): NumPy's element type, with the variant that holds them.
+pub(crate) trait ArrayNumber: Element + Copy {
+    /// `array` as an [`AnyArray`].
+    fn wrap(array: ArrayD<Self>) -> AnyArray;
+    /// The array of `array`, when it holds numbers of this type.
+    fn kept(array: &mut AnyArray) -> Option<&mut ArrayD<Self>>;
+}
+
+macro_rules! array_numbers {
+    ($($type:ty => $variant:ident),*) => {$(
+        impl ArrayNumber for $type {
+            fn wrap(array: ArrayD<Self>) -> AnyArray {
+                AnyArray::$variant(array)
+            }
+
+            fn kept(array: &mut AnyArray) -> Option<&mut ArrayD<Self>> {
+                match array {
+                    AnyArray::$variant(kept) => Some(kept),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+array_numbers!(
+    f32 => F32, f64 => F64, i8 => I8, i16 => I16, i32 => I32, i64 => I64,
+    u8 => U8, u16 => U16, u32 => U32, u64 => U64
+);
+
+/// Runs `$body` with `$number` the [`ArrayNumber`] of the dtype `$dtype` (an expression of
+/// [`PyResult`]), or returns a `TypeError` for a dtype the package does not read.
+macro_rules! with_array_number {
+    ($dtype:expr, $number:ident => $body:expr) => {
+        with_array_number!(@each $dtype, $number, $body, F32 f32, F64 f64, I8 i8, I16 i16,
+            I32 i32, I64 i64, U8 u8, U16 u16, U32 u32, U64 u64)
+    };
+    (@each $dtype:expr, $number:ident, $body:expr, $($variant:ident $type:ty),*) => {
+        match $dtype {
+            $(rl_spaces::DType::$variant => { type $number = $type; $body })*
+            other => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "arrays of dtype {} are not supported by the Python package",
+                other.name()
+            ))),
+        }
+    };
+}
+pub(crate) use with_array_number;
+
+/// Writes `row`, the numbers of one action of shape `shape` in row-major order (as many as
+/// the shape holds: the caller checked), into the action slot `slot`: in place when it
+/// already holds an array of this type and shape (the environment's last action), so that a
+/// vector's array actions allocate nothing from step to step.
+pub(crate) fn write_action_row<T: ArrayNumber>(row: &[T], shape: &[usize], slot: &mut AnyElement) {
+    if let AnyElement::Array(array) = slot {
+        if let Some(kept) = T::kept(array) {
+            if kept.shape() == shape {
+                if let Some(entries) = kept.as_slice_mut() {
+                    entries.copy_from_slice(row);
+                    return;
+                }
+            }
+        }
+    }
+    let array = ArrayD::from_shape_vec(ndarray::IxDyn(shape), row.to_vec())
+        .expect("the caller checked that the row holds the shape's entries");
+    *slot = AnyElement::Array(T::wrap(array));
 }
 
 /// The array of `dtype` NumPy makes of `object`.
 pub(crate) fn read_any_array(object: &Bound<'_, PyAny>, dtype: DType) -> PyResult<AnyArray> {
-    let name = dtype.name();
-    Ok(match dtype {
-        DType::F32 => AnyArray::F32(read_array(object, name)?),
-        DType::F64 => AnyArray::F64(read_array(object, name)?),
-        DType::I8 => AnyArray::I8(read_array(object, name)?),
-        DType::I16 => AnyArray::I16(read_array(object, name)?),
-        DType::I32 => AnyArray::I32(read_array(object, name)?),
-        DType::I64 => AnyArray::I64(read_array(object, name)?),
-        DType::U8 => AnyArray::U8(read_array(object, name)?),
-        DType::U16 => AnyArray::U16(read_array(object, name)?),
-        DType::U32 => AnyArray::U32(read_array(object, name)?),
-        DType::U64 => AnyArray::U64(read_array(object, name)?),
-        other => {
-            return Err(PyTypeError::new_err(format!(
-                "arrays of dtype {} are not supported by the Python package",
-                other.name()
-            )));
-        }
-    })
+    with_array_number!(dtype, X => Ok(X::wrap(read_array::<X>(object, dtype.name())?)))
 }
 
 /// The element of `space` that `object` stands for: an integer for Discrete, an array-like

@@ -7,19 +7,18 @@
 use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard};
 
-use ndarray::{ArrayViewD, Axis, IxDyn};
-use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::ErasedAction;
-use rl_spaces::{AnyArray, AnyElement, AnySpace, DType, FlatScalar, RowLayout};
+use rl_spaces::{AnyElement, AnySpace, DType, FlatScalar, RowLayout};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     RegisteredAsyncVector, VectorOptions, make_async_vector, needs_f64_rows,
 };
 
-use crate::convert::{element_from_python, read_any_array};
+use crate::convert::{element_from_python, readonly_array, with_array_number, write_action_row};
 use crate::vector::{
     built_error, closed_error, info_columns, info_pairs, try_lock_vector, vector_error,
 };
@@ -89,76 +88,6 @@ fn read_ids(env_ids: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
             })
         })
         .collect()
-}
-
-/// Writes row `row` of `batch` (one action of shape `shape`) into the action slot `slot`, in
-/// place when it already holds an array of this type and shape (the environment's last
-/// action).
-fn write_row<T: Clone>(
-    row: ArrayViewD<'_, T>,
-    shape: &[usize],
-    wrap: fn(ndarray::ArrayD<T>) -> AnyArray,
-    kept: fn(&mut AnyArray) -> Option<&mut ndarray::ArrayD<T>>,
-    slot: &mut Option<AnyElement>,
-) -> Result<(), VectorError> {
-    if let Some(AnyElement::Array(array)) = slot {
-        if let Some(kept) = kept(array) {
-            if kept.shape() == shape {
-                // Both in logical (row-major) order.
-                for (to, from) in kept.iter_mut().zip(row.iter()) {
-                    to.clone_from(from);
-                }
-                return Ok(());
-            }
-        }
-    }
-    let owned = row
-        .to_owned()
-        .into_shape_with_order(IxDyn(shape))
-        .map_err(|_| VectorError::InvalidParameter {
-            name: "actions",
-            reason: format!("an action does not have the shape {shape:?}"),
-        })?;
-    *slot = Some(AnyElement::Array(wrap(owned)));
-    Ok(())
-}
-
-/// Runs the same expression on the array of any variant of an [`AnyArray`] (those
-/// `read_any_array` makes).
-macro_rules! each_array {
-    ($array:expr, $a:ident => $body:expr) => {
-        match $array {
-            AnyArray::F32($a) => $body,
-            AnyArray::F64($a) => $body,
-            AnyArray::I8($a) => $body,
-            AnyArray::I16($a) => $body,
-            AnyArray::I32($a) => $body,
-            AnyArray::I64($a) => $body,
-            AnyArray::U8($a) => $body,
-            AnyArray::U16($a) => $body,
-            AnyArray::U32($a) => $body,
-            AnyArray::U64($a) => $body,
-        }
-    };
-}
-
-/// Sends the rows of `batch` (`(len(env_ids), *shape)`) to `vector`.
-macro_rules! send_rows {
-    ($vector:expr, $variant:ident, $batch:expr, $shape:expr, $ids:expr) => {{
-        let batch = $batch;
-        $vector.send_with($ids, |k, slot| {
-            write_row(
-                batch.index_axis(Axis(0), k),
-                $shape,
-                AnyArray::$variant,
-                |array| match array {
-                    AnyArray::$variant(kept) => Some(kept),
-                    _ => None,
-                },
-                slot,
-            )
-        })
-    }};
 }
 
 /// `num_envs` environments of a registered id stepped asynchronously, EnvPool's asynchronous
@@ -385,29 +314,26 @@ impl PyAsyncVector {
                 )));
             }
         };
-        let batch = read_any_array(actions, dtype)?;
         let rows_shape: Vec<usize> = std::iter::once(ids.len()).chain(shape.clone()).collect();
-        let found = each_array!(&batch, a => a.shape().to_vec());
-        if found != rows_shape {
-            return Err(PyValueError::new_err(format!(
-                "the actions have shape {found:?}; expected {rows_shape:?}: one action of shape \
-                 {shape:?} per environment id"
-            )));
-        }
+        let width: usize = shape.iter().product();
         let mut pool = self.lock()?;
-        with_any_pool!(&mut *pool, vector => match &batch {
-            AnyArray::F32(a) => send_rows!(vector, F32, a, &shape, &ids),
-            AnyArray::F64(a) => send_rows!(vector, F64, a, &shape, &ids),
-            AnyArray::I8(a) => send_rows!(vector, I8, a, &shape, &ids),
-            AnyArray::I16(a) => send_rows!(vector, I16, a, &shape, &ids),
-            AnyArray::I32(a) => send_rows!(vector, I32, a, &shape, &ids),
-            AnyArray::I64(a) => send_rows!(vector, I64, a, &shape, &ids),
-            AnyArray::U8(a) => send_rows!(vector, U8, a, &shape, &ids),
-            AnyArray::U16(a) => send_rows!(vector, U16, a, &shape, &ids),
-            AnyArray::U32(a) => send_rows!(vector, U32, a, &shape, &ids),
-            AnyArray::U64(a) => send_rows!(vector, U64, a, &shape, &ids),
+        with_array_number!(dtype, X => {
+            let batch = readonly_array::<X>(actions, dtype.name())?;
+            if batch.shape() != rows_shape.as_slice() {
+                return Err(PyValueError::new_err(format!(
+                    "the actions have shape {:?}; expected {rows_shape:?}: one action of shape \
+                     {shape:?} per environment id",
+                    batch.shape()
+                )));
+            }
+            let values = batch.as_slice()?;
+            with_any_pool!(&mut *pool, vector => vector.send_with(&ids, |k, slot| {
+                let row = &values[k * width..(k + 1) * width];
+                write_action_row(row, &shape, slot.get_or_insert(AnyElement::Int(0)));
+                Ok(())
+            }))
+            .map_err(vector_error)
         })
-        .map_err(vector_error)
     }
 
     /// Sends a list of one action per id of `env_ids`, each converted as a single

@@ -10,16 +10,17 @@
 use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
-use ndarray::{ArrayD, Axis, IxDyn};
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1,
+    PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::registry::RegisteredDomain;
 use rl_core::{ErasedAction, Frame, InfoValue, Mode};
 use rl_spaces::{
-    AnyArray, AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, FlatScalar,
-    RowLayout,
+    AnyElement, AnySpace, Column, ColumnKey, ColumnKind, Columns, DType, FlatScalar, RowLayout,
 };
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
@@ -27,7 +28,9 @@ use rl_wrappers::vector::{
     make_vector, needs_f64_rows, stack,
 };
 
-use crate::convert::{element_from_python, read_any_array};
+use crate::convert::{
+    ArrayNumber, element_from_python, readonly_array, with_array_number, write_action_row,
+};
 use crate::parse_params;
 
 /// The vector of an id as [`stack`] wraps it with actions of type `A`, its observation rows
@@ -502,6 +505,30 @@ fn fill<T: bytemuck::NoUninit>(bytes: &mut [u8], source: &[T]) -> PyResult<()> {
     Ok(())
 }
 
+/// Copies the rows of a batch of array actions, `values` of the C-contiguous array of shape
+/// `found`, one action of shape `shape` per environment, into the action slots `actions`
+/// ([`write_action_row`]: in place, no allocation from step to step). A batch of `count` rows
+/// of the shape's size is read row by row whatever the rows' own shape; another is a
+/// `ValueError`.
+fn copy_rows<X: ArrayNumber>(
+    found: &[usize],
+    values: &[X],
+    count: usize,
+    shape: &[usize],
+    actions: &mut [AnyElement],
+) -> PyResult<()> {
+    let width: usize = shape.iter().product();
+    if found.first() != Some(&count) || Some(values.len()) != count.checked_mul(width) {
+        return Err(PyValueError::new_err(format!(
+            "the actions have shape {found:?}; expected {count} rows of shape {shape:?}"
+        )));
+    }
+    for (k, action) in actions.iter_mut().enumerate() {
+        write_action_row(&values[k * width..(k + 1) * width], shape, action);
+    }
+    Ok(())
+}
+
 /// `num_envs` environments of a registered id stepped in lockstep:
 /// `Vector(id, params_json, num_envs, seed, autoreset, threads)`, with `autoreset` one of
 /// `"next_step"`, `"same_step"`, `"disabled"`.
@@ -943,68 +970,6 @@ pub(crate) fn info_pairs<'py>(
         })
         .map(|(index, info)| Ok((index, crate::convert::info_to_python(py, info)?)))
         .collect()
-}
-
-/// The rows of a batch of array actions, one element of shape `shape` per environment. An
-/// action slot that already holds an array of this type and size (the last step's action) is
-/// overwritten in place: no allocation per action.
-fn split_rows<T: Clone>(
-    batch: &ArrayD<T>,
-    count: usize,
-    shape: &[usize],
-    wrap: fn(ArrayD<T>) -> AnyArray,
-    kept: fn(&mut AnyArray) -> Option<&mut ArrayD<T>>,
-    actions: &mut [AnyElement],
-) -> PyResult<()> {
-    if batch.ndim() == 0 || batch.shape()[0] != count {
-        return Err(PyValueError::new_err(format!(
-            "the actions have shape {:?}; expected {count} rows of shape {shape:?}",
-            batch.shape()
-        )));
-    }
-    for (row, action) in batch.axis_iter(Axis(0)).zip(actions.iter_mut()) {
-        if let AnyElement::Array(array) = action {
-            if let Some(slot) = kept(array) {
-                if slot.shape() == shape && slot.len() == row.len() {
-                    // Both in logical (row-major) order, the order of the reshape below.
-                    for (to, from) in slot.iter_mut().zip(row.iter()) {
-                        to.clone_from(from);
-                    }
-                    continue;
-                }
-            }
-        }
-        let row = row.to_owned();
-        let row = if row.shape() == shape {
-            row
-        } else {
-            row.into_shape_with_order(IxDyn(shape)).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "the actions have shape {:?}; expected {count} rows of shape {shape:?}",
-                    batch.shape()
-                ))
-            })?
-        };
-        *action = AnyElement::Array(wrap(row));
-    }
-    Ok(())
-}
-
-/// [`split_rows`] for the variant `$variant` of [`AnyArray`].
-macro_rules! split_rows_of {
-    ($variant:ident, $batch:expr, $count:expr, $shape:expr, $targets:expr) => {
-        split_rows(
-            $batch,
-            $count,
-            $shape,
-            AnyArray::$variant,
-            |array| match array {
-                AnyArray::$variant(kept) => Some(kept),
-                _ => None,
-            },
-            $targets,
-        )
-    };
 }
 
 #[pymethods]
@@ -1455,21 +1420,12 @@ impl PyVector {
                 )));
             }
         };
-        let batch = read_any_array(actions, dtype)?;
         let count = self.count;
         let targets = self.any_actions(&mut inner)?;
-        match batch {
-            AnyArray::F32(a) => split_rows_of!(F32, &a, count, &shape, targets)?,
-            AnyArray::F64(a) => split_rows_of!(F64, &a, count, &shape, targets)?,
-            AnyArray::I8(a) => split_rows_of!(I8, &a, count, &shape, targets)?,
-            AnyArray::I16(a) => split_rows_of!(I16, &a, count, &shape, targets)?,
-            AnyArray::I32(a) => split_rows_of!(I32, &a, count, &shape, targets)?,
-            AnyArray::I64(a) => split_rows_of!(I64, &a, count, &shape, targets)?,
-            AnyArray::U8(a) => split_rows_of!(U8, &a, count, &shape, targets)?,
-            AnyArray::U16(a) => split_rows_of!(U16, &a, count, &shape, targets)?,
-            AnyArray::U32(a) => split_rows_of!(U32, &a, count, &shape, targets)?,
-            AnyArray::U64(a) => split_rows_of!(U64, &a, count, &shape, targets)?,
-        }
+        with_array_number!(dtype, X => {
+            let batch = readonly_array::<X>(actions, dtype.name())?;
+            copy_rows(batch.shape(), batch.as_slice()?, count, &shape, targets)
+        })?;
         self.step_prepared(py, &mut inner)
     }
 

@@ -206,6 +206,33 @@ def test_continuous_actions_and_parameters():
         make("CartPole-v1", no_such_parameter=True)
 
 
+def test_array_actions_in_any_layout_step_alike():
+    """Box actions read from a float32 array, a float64 one, a strided view, a Fortran-order
+    array and flat rows give the same steps as single environments given the same numbers
+    (the vector copies each row into its environment's action in place); a wrong count is a
+    ValueError naming the shapes."""
+    envs = make("MountainCarContinuous-v0", num_envs=3)
+    singles = Singles("MountainCarContinuous-v0", 3, 9)
+    envs.reset(seed=9)
+    rng = np.random.default_rng(3)
+    for step in range(60):
+        actions = rng.uniform(-1.5, 1.5, (3, 1)).astype(np.float32)
+        given = [
+            actions,
+            actions.astype(np.float64),
+            np.repeat(actions, 2, axis=1)[:, ::2],
+            np.asfortranarray(np.repeat(actions, 2, axis=1))[:, :1],
+            actions.reshape(3),
+        ][step % 5]
+        assert step % 5 != 2 or not given.flags["C_CONTIGUOUS"]
+        observations, rewards, *_ = envs.step(given)
+        expected, expected_rewards, *_ = singles.step(actions, AutoresetMode.NEXT_STEP)
+        assert observations.tobytes() == expected.tobytes()
+        assert rewards.tobytes() == expected_rewards.tobytes()
+    with pytest.raises(ValueError, match=r"shape \[4, 1\]; expected 3 rows of shape \[1\]"):
+        envs.step(np.zeros((4, 1), dtype=np.float32))
+
+
 def test_copy_false_returns_the_buffers_and_copy_true_fresh_arrays():
     shared = make("CartPole-v1", num_envs=2, copy=False)
     first, _ = shared.reset(seed=0)
