@@ -687,6 +687,11 @@ pub trait ErasedAction:
     /// beyond them.
     fn to_typed_ignoring_bounds<S: DynamicSpace>(&self, space: &S) -> Option<S::Element>;
 
+    /// `actions` as the elements of the typed action space `space` without a conversion,
+    /// where they are the same values (`i64` actions of a [`Discrete`] typed space:
+    /// [`DynamicSpace::ints_as_elements`]), unchecked; `None` otherwise.
+    fn as_typed<'a, S: DynamicSpace>(actions: &'a [Self], space: &S) -> Option<&'a [S::Element]>;
+
     /// `actions` as [`AnyElement`]s: `actions` itself for `AnyElement`, otherwise converted
     /// into `scratch`, whose buffers are reused from call to call (for an environment stepped
     /// through the object-safe [`Environment`](crate::Environment) interface).
@@ -739,6 +744,10 @@ impl ErasedAction for AnyElement {
         space.element_from_any_ignoring_bounds(self)
     }
 
+    fn as_typed<'a, S: DynamicSpace>(_: &'a [Self], _: &S) -> Option<&'a [S::Element]> {
+        None
+    }
+
     fn as_any_elements<'a>(actions: &'a [Self], _: &'a mut Vec<AnyElement>) -> &'a [AnyElement] {
         actions
     }
@@ -782,6 +791,11 @@ impl ErasedAction for i64 {
         space.element_from_int(*self).ok()
     }
 
+    #[inline]
+    fn as_typed<'a, S: DynamicSpace>(actions: &'a [Self], space: &S) -> Option<&'a [S::Element]> {
+        space.ints_as_elements(actions)
+    }
+
     fn as_any_elements<'a>(
         actions: &'a [Self],
         scratch: &'a mut Vec<AnyElement>,
@@ -822,7 +836,8 @@ pub type BoxedBatchStates<A = AnyElement, T = f32> =
 /// A typed batch ([`DomainStates`] or [`SteppedStates`](crate::SteppedStates)) with rows of
 /// `T` that reads [`ErasedAction`]s: each step converts the actions into a buffer of the
 /// domain's actions kept between steps (no allocation for plain actions), then steps the
-/// typed batch.
+/// typed batch; integer actions of a typed `Discrete` space, which are the domain's own, go to
+/// the typed batch as they are once one batch test finds them all in the space.
 pub(crate) struct AnyDomainStates<S: BatchStates<T>, A: ErasedAction, T: FlatScalar> {
     typed: S,
     action_space: A::Space,
@@ -905,6 +920,18 @@ fn convert_one<A: ErasedAction, S: DynamicSpace>(
             },
         )),
     }
+}
+
+/// `actions` as the typed actions of `space` with no conversion and no buffer, where they are
+/// the same values ([`ErasedAction::as_typed`]: integer actions of a `Discrete` space) and
+/// every one lies in the space (one batch test, [`Space::first_outside`]); `None` otherwise,
+/// for the conversion that names the first action outside or lets the domain accept it.
+#[inline]
+fn unconverted<'a, A: ErasedAction, S: DynamicSpace>(
+    space: &S,
+    actions: &'a [A],
+) -> Option<&'a [S::Element]> {
+    A::as_typed(actions, space).filter(|typed| space.first_outside(typed).is_none())
 }
 
 /// A buffer of typed actions that each step of an erased batch converts its actions into,
@@ -1075,6 +1102,9 @@ macro_rules! any_batch_states {
         terminated: &mut [bool],
         observations: &mut [T],
     ) -> Result<(), (usize, CoreError)> {
+        if let Some(typed) = unconverted::<A, _>(self.typed.action_space(), actions) {
+            return self.typed.step(typed, mode, rngs, rewards, terminated, observations);
+        }
         self.actions.fill::<A, _>(
             self.typed.action_space(),
             |typed| self.typed.accepts_action(typed),
@@ -1096,14 +1126,20 @@ macro_rules! any_batch_states {
         observations: &mut [T],
         infos: &mut [Info],
     ) -> Result<(), (usize, CoreError)> {
-        self.actions.fill::<A, _>(
-            self.typed.action_space(),
-            |typed| self.typed.accepts_action(typed),
-            &self.action_space,
-            actions,
-        )?;
+        let actions = match unconverted::<A, _>(self.typed.action_space(), actions) {
+            Some(typed) => typed,
+            None => {
+                self.actions.fill::<A, _>(
+                    self.typed.action_space(),
+                    |typed| self.typed.accepts_action(typed),
+                    &self.action_space,
+                    actions,
+                )?;
+                self.actions.actions()
+            }
+        };
         self.typed.step_with_infos(
-            self.actions.actions(),
+            actions,
             discarded,
             mode,
             rngs,

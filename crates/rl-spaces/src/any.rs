@@ -978,6 +978,26 @@ pub trait DynamicSpace: Space {
     fn element_from_int(&self, x: i64) -> Result<Self::Element, SpaceError> {
         self.element_from_any(&AnyElement::Int(x))
     }
+
+    /// Integers as the space's elements without a conversion, where the space's elements are
+    /// integers ([`Discrete`]: `xs` itself); `None` for every other space (by default). Not a
+    /// check: an integer outside the space is returned as it is ([`Space::first_outside`]
+    /// finds it).
+    ///
+    /// ```
+    /// use rl_spaces::{Discrete, DynamicSpace, Space};
+    ///
+    /// let space = Discrete::new(3)?;
+    /// let actions = [0, 2, 1];
+    /// assert_eq!(space.ints_as_elements(&actions), Some(&actions[..]));
+    /// assert_eq!(space.first_outside(&[0, 3]), Some(1));
+    /// # Ok::<(), rl_spaces::SpaceError>(())
+    /// ```
+    #[inline]
+    fn ints_as_elements<'a>(&self, xs: &'a [i64]) -> Option<&'a [Self::Element]> {
+        let _ = xs;
+        None
+    }
 }
 
 /// Checks membership after a conversion, naming the element and the space on failure.
@@ -1032,6 +1052,11 @@ impl DynamicSpace for Discrete {
         } else {
             Err(SpaceError::not_in_space(&AnyElement::Int(x), self))
         }
+    }
+
+    #[inline]
+    fn ints_as_elements<'a>(&self, xs: &'a [i64]) -> Option<&'a [i64]> {
+        Some(xs)
     }
 }
 

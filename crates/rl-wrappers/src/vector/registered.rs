@@ -169,7 +169,8 @@ pub fn stack<A: ErasedAction, T: FlatScalar>(
 ///
 /// - `A`: [`AnyElement`]s of the id's action space (any space), or `i64` for a
 ///   [`Discrete`](rl_spaces::Discrete) action space, read without the `AnyElement` round trip
-///   (what the Python package steps);
+///   and, where the domain's actions are integers of a `Discrete` space too, handed to it
+///   without a conversion (what the Python package steps);
 /// - `T`: `f32` (exact for every id whose observation space has no float64 Box:
 ///   [`needs_f64_rows`]), `f64` (written as the domain computes them, never through `f32`:
 ///   exact for a float64 Box, Gymnasium's MuJoCo ids) or `u8` (written by the domain straight
