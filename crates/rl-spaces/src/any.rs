@@ -618,6 +618,12 @@ impl Space for AnySpace {
                 }
                 xs.iter().position(|x| !self.contains(x))
             }
+            AnySpace::Box(b) => each_dtype!(AnyBox, b, s => s.first_outside_of(xs.iter().map(
+                |x| match x {
+                    AnyElement::Array(a) => a.as_array(),
+                    _ => None,
+                }
+            ))),
             _ => xs.iter().position(|x| !self.contains(x)),
         }
     }

@@ -215,11 +215,56 @@ impl<T: BoxScalar> fmt::Display for BoxSpace<T> {
     }
 }
 
+/// Whether `v` lies within `[l, h]` (never a NaN).
+#[inline]
+fn inside<T: BoxScalar>(v: &T, l: &T, h: &T) -> bool {
+    !v.is_nan() && l <= v && v <= h
+}
+
+impl<T: BoxScalar> BoxSpace<T> {
+    /// The index of the first of `xs` outside the space (`None` standing for an element of
+    /// another type): [`Space::contains`] of each, with the bounds and the shape read once for
+    /// the batch rather than once per element (a vector's check of its actions, one each).
+    pub(crate) fn first_outside_of<'a>(
+        &self,
+        mut xs: impl Iterator<Item = Option<&'a ArrayD<T>>>,
+    ) -> Option<usize>
+    where
+        T: 'a,
+    {
+        let (Some(low), Some(high)) = (self.low.as_slice(), self.high.as_slice()) else {
+            return xs.position(|x| !x.is_some_and(|x| self.contains(x)));
+        };
+        let shape = self.shape();
+        xs.position(|x| {
+            let Some(x) = x else {
+                return true;
+            };
+            // Compared number by number: a slice's `!=` is a call of `memcmp`, per element,
+            // for a shape of one or two numbers.
+            let same_shape =
+                x.ndim() == shape.len() && x.shape().iter().zip(shape).all(|(a, b)| a == b);
+            let within = || match x.as_slice() {
+                Some(values) => values
+                    .iter()
+                    .zip(low)
+                    .zip(high)
+                    .all(|((v, l), h)| inside(v, l, h)),
+                None => self.contains(x),
+            };
+            !(same_shape && within())
+        })
+    }
+}
+
 impl<T: BoxScalar> Space for BoxSpace<T> {
     type Element = ArrayD<T>;
 
+    fn first_outside(&self, xs: &[ArrayD<T>]) -> Option<usize> {
+        self.first_outside_of(xs.iter().map(Some))
+    }
+
     fn contains(&self, x: &ArrayD<T>) -> bool {
-        let inside = |v: &T, l: &T, h: &T| !v.is_nan() && l <= v && v <= h;
         if x.shape() != self.shape() {
             return false;
         }

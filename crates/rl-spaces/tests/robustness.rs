@@ -5,8 +5,8 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rl_spaces::testing::{any_json, any_space};
 use rl_spaces::{
-    AnySpace, BoxSpace, Discrete, DiscreteDistribution, FlattenSpace, JsonSpace, MultiBinary,
-    MultiDiscrete, SampleSpace, Space,
+    AnyElement, AnySpace, BoxSpace, Discrete, DiscreteDistribution, FlattenSpace, JsonSpace,
+    MultiBinary, MultiDiscrete, SampleSpace, Space,
 };
 
 fn any_f64() -> impl Strategy<Value = f64> {
@@ -73,6 +73,67 @@ proptest! {
             let expected = batch.iter().position(|x| !space.contains(x));
             prop_assert_eq!(space.first_outside(&batch), expected);
         }
+    }
+
+    #[test]
+    fn box_batch_membership_agrees_with_one_element_at_a_time(
+        bounds in prop::collection::vec((-4.0..4.0f32, 0.0..4.0f32), 1..4),
+        values in prop::collection::vec((any_f64(), 0..6u8), 0..24),
+    ) {
+        let low: Vec<f32> = bounds.iter().map(|(l, _)| *l).collect();
+        let high: Vec<f32> = bounds.iter().map(|(l, w)| *l + *w).collect();
+        let width = low.len();
+        let space = BoxSpace::from_vecs(low, high).expect("low <= high");
+        // Each element from one number: the space's shape filled with it, or (by the second
+        // number) another shape, the space's shape with a NaN last, float64 entries (another
+        // dtype for the AnySpace), or a non-array element; then every 1-D one as a strided
+        // (non-contiguous) array.
+        let typed: Vec<ndarray::ArrayD<f32>> = values
+            .iter()
+            .map(|(v, kind)| {
+                let v = *v as f32;
+                match kind {
+                    1 => ndarray::ArrayD::from_elem(vec![width + 1], v),
+                    2 => ndarray::ArrayD::from_elem(vec![1, width], v),
+                    3 => {
+                        let mut x = ndarray::ArrayD::from_elem(vec![width], v);
+                        x[[width - 1]] = f32::NAN;
+                        x
+                    }
+                    _ => ndarray::ArrayD::from_elem(vec![width], v),
+                }
+            })
+            .collect();
+        let expected = typed.iter().position(|x| !space.contains(x));
+        prop_assert_eq!(space.first_outside(&typed), expected);
+        let strided: Vec<ndarray::ArrayD<f32>> = typed
+            .iter()
+            .map(|x| {
+                let doubled = ndarray::concatenate(ndarray::Axis(0), &[x.view(), x.view()]);
+                match doubled {
+                    Ok(d) if x.ndim() == 1 => d.slice_move(ndarray::s![..;2]).into_dyn(),
+                    _ => x.clone(),
+                }
+            })
+            .collect();
+        prop_assert_eq!(
+            space.first_outside(&strided),
+            strided.iter().position(|x| !space.contains(x))
+        );
+        let any = AnySpace::from(space.clone());
+        let elements: Vec<AnyElement> = typed
+            .iter()
+            .zip(&values)
+            .map(|(x, (v, kind))| match kind {
+                4 => AnyElement::from(x.mapv(f64::from)),
+                5 => AnyElement::Int(*v as i64),
+                _ => AnyElement::from(x.clone()),
+            })
+            .collect();
+        prop_assert_eq!(
+            any.first_outside(&elements),
+            elements.iter().position(|x| !any.contains(x))
+        );
     }
 
     #[test]
