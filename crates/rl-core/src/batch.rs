@@ -949,6 +949,22 @@ trait ActionBuffer<X> {
 
     /// The actions converted last.
     fn actions(&self) -> &[X];
+
+    /// `actions` typed in `space`: the actions themselves where they need no conversion
+    /// ([`unconverted`]), else converted into the buffer ([`fill`](Self::fill)).
+    fn typed<'x, A: ErasedAction, S: DynamicSpace<Element = X>>(
+        &'x mut self,
+        space: &S,
+        accepts: impl Fn(&X) -> bool,
+        erased_space: &A::Space,
+        actions: &'x [A],
+    ) -> Result<&'x [X], (usize, CoreError)> {
+        if let Some(typed) = unconverted::<A, S>(space, actions) {
+            return Ok(typed);
+        }
+        self.fill::<A, S>(space, accepts, erased_space, actions)?;
+        Ok(self.actions())
+    }
 }
 
 impl<X> ActionBuffer<X> for Vec<X> {
@@ -1102,17 +1118,13 @@ macro_rules! any_batch_states {
         terminated: &mut [bool],
         observations: &mut [T],
     ) -> Result<(), (usize, CoreError)> {
-        if let Some(typed) = unconverted::<A, _>(self.typed.action_space(), actions) {
-            return self.typed.step(typed, mode, rngs, rewards, terminated, observations);
-        }
-        self.actions.fill::<A, _>(
+        let actions = self.actions.typed::<A, _>(
             self.typed.action_space(),
             |typed| self.typed.accepts_action(typed),
             &self.action_space,
             actions,
         )?;
-        self.typed
-            .step(self.actions.actions(), mode, rngs, rewards, terminated, observations)
+        self.typed.step(actions, mode, rngs, rewards, terminated, observations)
     }
 
     fn step_with_infos(
@@ -1126,18 +1138,12 @@ macro_rules! any_batch_states {
         observations: &mut [T],
         infos: &mut [Info],
     ) -> Result<(), (usize, CoreError)> {
-        let actions = match unconverted::<A, _>(self.typed.action_space(), actions) {
-            Some(typed) => typed,
-            None => {
-                self.actions.fill::<A, _>(
-                    self.typed.action_space(),
-                    |typed| self.typed.accepts_action(typed),
-                    &self.action_space,
-                    actions,
-                )?;
-                self.actions.actions()
-            }
-        };
+        let actions = self.actions.typed::<A, _>(
+            self.typed.action_space(),
+            |typed| self.typed.accepts_action(typed),
+            &self.action_space,
+            actions,
+        )?;
         self.typed.step_with_infos(
             actions,
             discarded,
