@@ -305,21 +305,21 @@ impl PyAsyncVector {
     ) -> PyResult<()> {
         let ids = read_ids(&env_ids)?;
         let (dtype, shape) = match &self.action_space {
-            AnySpace::Box(space) => (space.dtype(), space.shape().to_vec()),
-            AnySpace::MultiDiscrete(space) => (DType::I64, space.shape().to_vec()),
-            AnySpace::MultiBinary(space) => (DType::I8, space.shape().to_vec()),
+            AnySpace::Box(space) => (space.dtype(), space.shape()),
+            AnySpace::MultiDiscrete(space) => (DType::I64, space.shape()),
+            AnySpace::MultiBinary(space) => (DType::I8, space.shape()),
             other => {
                 return Err(PyTypeError::new_err(format!(
                     "send_array needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
                 )));
             }
         };
-        let rows_shape: Vec<usize> = std::iter::once(ids.len()).chain(shape.clone()).collect();
         let width: usize = shape.iter().product();
         let mut pool = self.lock()?;
         with_array_number!(dtype, X => {
             let batch = readonly_array::<X>(actions, dtype.name())?;
-            if batch.shape() != rows_shape.as_slice() {
+            if batch.shape().split_first() != Some((&ids.len(), shape)) {
+                let rows_shape: Vec<usize> = std::iter::once(ids.len()).chain(shape.to_vec()).collect();
                 return Err(PyValueError::new_err(format!(
                     "the actions have shape {:?}; expected {rows_shape:?}: one action of shape \
                      {shape:?} per environment id",
@@ -329,7 +329,7 @@ impl PyAsyncVector {
             let values = batch.as_slice()?;
             with_any_pool!(&mut *pool, vector => vector.send_with(&ids, |k, slot| {
                 let row = &values[k * width..(k + 1) * width];
-                write_action_row(row, &shape, slot.get_or_insert(AnyElement::Int(0)));
+                write_action_row(row, shape, slot.get_or_insert(AnyElement::Int(0)));
                 Ok(())
             }))
             .map_err(vector_error)

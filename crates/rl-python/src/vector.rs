@@ -803,11 +803,26 @@ impl PyVector {
         Ok(Some(PyArray2::from_owned_array(py, masks.mapv(i8::from))))
     }
 
-    /// The `AnyElement` action buffer, or a `TypeError` for a `Discrete` action space (whose
-    /// actions go through `step_discrete`).
-    fn any_actions<'a>(&self, inner: &'a mut Inner) -> PyResult<&'a mut Vec<AnyElement>> {
+    /// The element dtype and shape of an array action space (Box, MultiDiscrete, MultiBinary),
+    /// borrowed from the space (nothing allocated per step), with the `AnyElement` action
+    /// buffer; a `TypeError` for another action space.
+    fn array_actions<'a>(
+        &self,
+        inner: &'a mut Inner,
+    ) -> PyResult<(DType, &'a [usize], &'a mut Vec<AnyElement>)> {
+        let (dtype, shape) = match &inner.action_space {
+            AnySpace::Box(space) => (space.dtype(), space.shape()),
+            AnySpace::MultiDiscrete(space) => (DType::I64, space.shape()),
+            AnySpace::MultiBinary(space) => (DType::I8, space.shape()),
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "step_array needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
+                )));
+            }
+        };
         match &mut inner.stepper {
-            Stepper::Any { actions, .. } => Ok(actions),
+            Stepper::Any { actions, .. } => Ok((dtype, shape, actions)),
+            // Never with an array action space (its vector has `AnyElement` actions).
             Stepper::Discrete { .. } => Err(PyTypeError::new_err(format!(
                 "the action space is {}: step with step_discrete and one integer per environment",
                 inner.action_space
@@ -1410,21 +1425,11 @@ impl PyVector {
     /// flags as [`step_discrete`](Self::step_discrete) does.
     fn step_array(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<u8> {
         let mut inner = self.lock()?;
-        let (dtype, shape) = match &inner.action_space {
-            AnySpace::Box(space) => (space.dtype(), space.shape().to_vec()),
-            AnySpace::MultiDiscrete(space) => (rl_spaces::DType::I64, space.shape().to_vec()),
-            AnySpace::MultiBinary(space) => (rl_spaces::DType::I8, space.shape().to_vec()),
-            other => {
-                return Err(PyTypeError::new_err(format!(
-                    "step_array needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
-                )));
-            }
-        };
         let count = self.count;
-        let targets = self.any_actions(&mut inner)?;
+        let (dtype, shape, targets) = self.array_actions(&mut inner)?;
         with_array_number!(dtype, X => {
             let batch = readonly_array::<X>(actions, dtype.name())?;
-            copy_rows(batch.shape(), batch.as_slice()?, count, &shape, targets)
+            copy_rows(batch.shape(), batch.as_slice()?, count, shape, targets)
         })?;
         self.step_prepared(py, &mut inner)
     }

@@ -382,6 +382,20 @@ def test_bad_input_is_an_error_and_sends_nothing():
         pool.async_reset()
 
 
+def test_array_actions_of_the_wrong_shape_are_refused_and_send_nothing():
+    pool = rlrs.make_pool("MountainCarContinuous-v0", num_envs=2, batch_size=2, seed=0)
+    pool.async_reset()
+    pool.recv()
+    with pytest.raises(ValueError, match=r"shape \[2, 2\]; expected \[2, 1\]"):
+        pool.send(np.zeros((2, 2), dtype=np.float32), np.array([0, 1]))
+    with pytest.raises(ValueError, match=r"shape \[1, 1\]; expected \[2, 1\]"):
+        pool.send(np.zeros((1, 1), dtype=np.float32), np.array([0, 1]))
+    # Nothing was sent: both environments step now, from float64 and strided actions alike.
+    pool.send(np.array([[0.5, 9.0], [-0.5, 9.0]])[:, :1], np.array([0, 1]))
+    assert sorted(pool.recv()[4]["env_id"].tolist()) == [0, 1]
+    pool.close()
+
+
 def test_closing_with_steps_in_flight_returns():
     pool = rlrs.make_pool("CartPole-v1", num_envs=64, batch_size=8, num_threads=2, seed=0)
     pool.async_reset()
