@@ -883,6 +883,7 @@ where
 /// one, reusing its memory ([`ErasedAction::to_typed_into`]: no allocation for a Box's arrays
 /// either), returning `None`; else returns it. Fails naming it when it does not convert (an
 /// action beyond a Box's bounds converts only where `accepts` takes it).
+#[inline]
 fn convert_one<A: ErasedAction, S: DynamicSpace>(
     (space, accepts, erased_space): (&S, &impl Fn(&S::Element) -> bool, &A::Space),
     index: usize,
