@@ -177,6 +177,23 @@ macro_rules! with_array_number {
 }
 pub(crate) use with_array_number;
 
+/// The element dtype and shape of an array action space (Box, MultiDiscrete, MultiBinary),
+/// borrowed from the space (nothing allocated per step), or a `TypeError` naming `method`,
+/// which takes only those.
+pub(crate) fn array_action_form<'a>(
+    space: &'a AnySpace,
+    method: &str,
+) -> PyResult<(DType, &'a [usize])> {
+    match space {
+        AnySpace::Box(space) => Ok((space.dtype(), space.shape())),
+        AnySpace::MultiDiscrete(space) => Ok((DType::I64, space.shape())),
+        AnySpace::MultiBinary(space) => Ok((DType::I8, space.shape())),
+        other => Err(PyTypeError::new_err(format!(
+            "{method} needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
+        ))),
+    }
+}
+
 /// Writes `row`, the numbers of one action of shape `shape` in row-major order (as many as
 /// the shape holds: the caller checked), into the action slot `slot`: in place when it
 /// already holds an array of this type and shape (the environment's last action), so that a

@@ -12,13 +12,15 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rl_core::ErasedAction;
-use rl_spaces::{AnyElement, AnySpace, DType, FlatScalar, RowLayout};
+use rl_spaces::{AnyElement, AnySpace, FlatScalar, RowLayout};
 use rl_wrappers::VectorError;
 use rl_wrappers::vector::{
     RegisteredAsyncVector, VectorOptions, make_async_vector, needs_f64_rows,
 };
 
-use crate::convert::{element_from_python, readonly_array, with_array_number, write_action_row};
+use crate::convert::{
+    array_action_form, element_from_python, readonly_array, with_array_number, write_action_row,
+};
 use crate::vector::{
     built_error, closed_error, info_columns, info_pairs, try_lock_vector, vector_error,
 };
@@ -304,16 +306,7 @@ impl PyAsyncVector {
         env_ids: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<()> {
         let ids = read_ids(&env_ids)?;
-        let (dtype, shape) = match &self.action_space {
-            AnySpace::Box(space) => (space.dtype(), space.shape()),
-            AnySpace::MultiDiscrete(space) => (DType::I64, space.shape()),
-            AnySpace::MultiBinary(space) => (DType::I8, space.shape()),
-            other => {
-                return Err(PyTypeError::new_err(format!(
-                    "send_array needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
-                )));
-            }
-        };
+        let (dtype, shape) = array_action_form(&self.action_space, "send_array")?;
         let width: usize = shape.iter().product();
         let mut pool = self.lock()?;
         with_array_number!(dtype, X => {

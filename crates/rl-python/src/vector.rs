@@ -29,7 +29,8 @@ use rl_wrappers::vector::{
 };
 
 use crate::convert::{
-    ArrayNumber, element_from_python, readonly_array, with_array_number, write_action_row,
+    ArrayNumber, array_action_form, element_from_python, readonly_array, with_array_number,
+    write_action_row,
 };
 use crate::parse_params;
 
@@ -810,16 +811,7 @@ impl PyVector {
         &self,
         inner: &'a mut Inner,
     ) -> PyResult<(DType, &'a [usize], &'a mut Vec<AnyElement>)> {
-        let (dtype, shape) = match &inner.action_space {
-            AnySpace::Box(space) => (space.dtype(), space.shape()),
-            AnySpace::MultiDiscrete(space) => (DType::I64, space.shape()),
-            AnySpace::MultiBinary(space) => (DType::I8, space.shape()),
-            other => {
-                return Err(PyTypeError::new_err(format!(
-                    "step_array needs a Box, MultiDiscrete or MultiBinary action space, not {other}"
-                )));
-            }
-        };
+        let (dtype, shape) = array_action_form(&inner.action_space, "step_array")?;
         match &mut inner.stepper {
             Stepper::Any { actions, .. } => Ok((dtype, shape, actions)),
             // Never with an array action space (its vector has `AnyElement` actions).
