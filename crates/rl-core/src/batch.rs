@@ -1224,15 +1224,19 @@ where
         check_parts(ranges, len);
         // One part (the whole batch) converts into the whole buffer; several convert into
         // their ranges of it once it holds an action per episode, until then into buffers of
-        // their own, made room for now.
+        // their own, made room for now, unless the actions go to the parts unconverted
+        // (integers of a `Discrete` typed space, `unconverted`: the buffers stay empty but for
+        // a step with an action outside the space).
         let single = ranges.len() == 1;
         let whole = !single && self.actions.len() == len;
         if !whole && !single {
             if self.part_actions.len() < ranges.len() {
                 self.part_actions.resize_with(ranges.len(), Vec::new);
             }
-            for (buffer, range) in self.part_actions.iter_mut().zip(ranges) {
-                buffer.reserve(range.len());
+            if A::as_typed(&[], self.typed.action_space()).is_none() {
+                for (buffer, range) in self.part_actions.iter_mut().zip(ranges) {
+                    buffer.reserve(range.len());
+                }
             }
         }
         let action_space = &self.action_space;
