@@ -1,6 +1,8 @@
 //! Two threads against one for MuJoCo vectors stepped from Rust, in alternation: what the
-//! vector gives without Python. For each id, a 64-environment vector by id
-//! (`make_vector::<AnyElement, f32>`) on one thread and one on two threads are made and reset,
+//! vector gives without Python (any other registered id too, named in IDS: the built-in ids are
+//! registered beside MuJoCo's, and only a MuJoCo id needs the library). For each id, a vector
+//! of ENVS environments by id (`make_vector::<AnyElement, f32>`) on one thread and one on two
+//! threads are made and reset,
 //! then stepped in turn for SECONDS each, ROUNDS times (so that this machine's drifting speed
 //! meets both alike), with actions drawn once from the action space (a table of 64 rows,
 //! cycled). A third contender in each round is the two cores' ceiling without a shared vector:
@@ -81,12 +83,10 @@ fn pair_rate(
 /// The ids measured when none are named.
 const DEFAULT_IDS: &str = "Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5";
 
-/// Loads the MuJoCo library and registers the MuJoCo ids, or exits saying why.
-fn load_and_register() {
-    if let Err(error) = rl_mujoco::library::library() {
-        eprintln!("mujoco_vectors: {error}");
-        std::process::exit(1);
-    }
+/// Registers the built-in ids and the MuJoCo ids (a MuJoCo id made without the library is an
+/// exit saying how to get it, [`make`]).
+fn register() {
+    rl_domains::register_builtins();
     rl_mujoco::register();
 }
 
@@ -137,7 +137,7 @@ fn two_threads_only(arguments: &[String]) {
             std::process::exit(2);
         });
     let ids = arguments.get(1).map_or(DEFAULT_IDS, String::as_str);
-    load_and_register();
+    register();
     let count = NonZeroUsize::new(64).expect("not zero");
     for id in ids.split(',') {
         let mut vector = make(id, count, 2, 0);
@@ -190,7 +190,7 @@ fn main() {
     // At least 2, so that the pair has half each.
     let envs = NonZeroUsize::new(whole(2, 64.0, 2, "ENVS")).expect("at least 2");
     let ids = arguments.get(3).map_or(DEFAULT_IDS, String::as_str);
-    load_and_register();
+    register();
     println!(
         "{rounds} rounds of {:.2} s per vector, {envs} environments",
         duration.as_secs_f64()
