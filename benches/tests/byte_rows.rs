@@ -90,8 +90,8 @@ fn image_bytes(observation: &AnyElement) -> Vec<u8> {
     let AnyElement::Dict(entries) = observation else {
         panic!("a MiniGrid observation is a Dict, not {observation}");
     };
-    match entries.get("image") {
-        Some(AnyElement::Array(AnyArray::U8(image))) => image.iter().copied().collect(),
+    match entries.get("image").and_then(AnyElement::as_array) {
+        Some(AnyArray::U8(image)) => image.iter().copied().collect(),
         other => panic!("the image is a uint8 array, not {other:?}"),
     }
 }

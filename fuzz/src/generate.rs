@@ -454,11 +454,11 @@ pub(crate) fn any_element(rng: &mut NumpyGenerator, depth: u32) -> AnyElement {
         ),
         7 => {
             let nodes = match any_array(rng) {
-                AnyElement::Array(array) => array,
+                AnyElement::Array(array) => *array,
                 _ => rl_spaces::AnyArray::I64(ndarray::ArrayD::zeros(ndarray::IxDyn(&[0]))),
             };
             let edges = match any_array(rng) {
-                AnyElement::Array(array) if rng.random_bool(0.5) => Some(array),
+                AnyElement::Array(array) if rng.random_bool(0.5) => Some(*array),
                 _ => None,
             };
             let edge_links = rng.random_bool(0.5).then(|| {

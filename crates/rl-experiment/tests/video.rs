@@ -473,9 +473,7 @@ fn gif_files_write_one_gif_per_recorded_episode() {
     let mut env = RecordVideo::new(env, sink, |episode| episode == 0 || episode == 2)
         .with_frame_size(30, 20)
         .expect("a valid size");
-    let action = rl_spaces::AnyElement::Array(rl_spaces::AnyArray::F32(
-        ndarray::arr1(&[0.5f32]).into_dyn(),
-    ));
+    let action = rl_spaces::AnyElement::from(ndarray::arr1(&[0.5f32]).into_dyn());
     for steps in [3, 4, 2] {
         env.reset(Mode::Training).expect("reset");
         for _ in 0..steps {

@@ -46,13 +46,13 @@ fn action(space: &AnySpace, i: usize, t: usize) -> AnyElement {
         })
         .collect();
     let array = ArrayD::from_shape_vec(IxDyn(&[values.len()]), values).expect("a vector");
-    AnyElement::Array(AnyArray::F32(array))
+    AnyElement::from(AnyArray::F32(array))
 }
 
 /// An observation of a single environment by id: its float64 entries.
 fn floats(observation: &AnyElement) -> Vec<f64> {
-    match observation {
-        AnyElement::Array(AnyArray::F64(array)) => array.iter().copied().collect(),
+    match observation.as_array() {
+        Some(AnyArray::F64(array)) => array.iter().copied().collect(),
         other => panic!("a float64 array, not {other:?}"),
     }
 }

@@ -27,7 +27,7 @@ pub(crate) fn element_to_python<'py>(
     use rl_spaces::AnyElement;
     Ok(match element {
         AnyElement::Int(value) => value.into_pyobject(py)?.into_any(),
-        AnyElement::Array(array) => match array {
+        AnyElement::Array(array) => match &**array {
             AnyArray::F32(a) => numpy_array(py, a),
             AnyArray::F64(a) => numpy_array(py, a),
             AnyArray::I8(a) => numpy_array(py, a),
@@ -63,7 +63,7 @@ pub(crate) fn element_to_python<'py>(
             PyTuple::new(py, items)?.into_any()
         }
         AnyElement::Graph(graph) => {
-            let array = |array: &AnyArray| element_to_python(py, &AnyElement::Array(array.clone()));
+            let array = |array: &AnyArray| element_to_python(py, &AnyElement::from(array.clone()));
             let nodes = array(&graph.nodes)?;
             let edges = match &graph.edges {
                 Some(edges) => array(edges)?,
@@ -211,7 +211,7 @@ pub(crate) fn write_action_row<T: ArrayNumber>(row: &[T], shape: &[usize], slot:
     }
     let array = ArrayD::from_shape_vec(ndarray::IxDyn(shape), row.to_vec())
         .expect("the caller checked that the row holds the shape's entries");
-    *slot = AnyElement::Array(T::wrap(array));
+    *slot = AnyElement::from(T::wrap(array));
 }
 
 /// The array of `dtype` NumPy makes of `object`.
@@ -249,9 +249,9 @@ pub(crate) fn element_from_python(
             })?;
             AnyElement::Int(value)
         }
-        AnySpace::Box(space) => AnyElement::Array(read_any_array(object, space.dtype())?),
-        AnySpace::MultiDiscrete(_) => AnyElement::Array(read_any_array(object, DType::I64)?),
-        AnySpace::MultiBinary(_) => AnyElement::Array(read_any_array(object, DType::I8)?),
+        AnySpace::Box(space) => AnyElement::from(read_any_array(object, space.dtype())?),
+        AnySpace::MultiDiscrete(_) => AnyElement::from(read_any_array(object, DType::I64)?),
+        AnySpace::MultiBinary(_) => AnyElement::from(read_any_array(object, DType::I8)?),
         AnySpace::Tuple(tuple) => {
             let children = tuple.spaces();
             let length = object.len()?;

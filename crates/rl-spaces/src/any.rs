@@ -200,12 +200,16 @@ impl<T: BoxScalar> From<BoxSpace<T>> for AnyBox {
 ///
 /// Cloning into an existing element of the same shape ([`Clone::clone_from`]) reuses its
 /// buffers, so copying actions between preallocated buffers allocates nothing.
+///
+/// An array is boxed: an `ArrayD` with its dynamic shape and strides takes 120 bytes, which
+/// every element (an integer action among them) would otherwise take, so that a vector's
+/// batch of integer actions read for its check would be 15 times their 8 bytes.
 #[derive(Debug, PartialEq)]
 pub enum AnyElement {
     /// An element of a Discrete space.
     Int(i64),
     /// An element of a Box, MultiDiscrete or MultiBinary space.
-    Array(AnyArray),
+    Array(Box<AnyArray>),
     /// An element of a Tuple space.
     Tuple(Vec<AnyElement>),
     /// An element of a Dict space.
@@ -393,7 +397,13 @@ impl From<i64> for AnyElement {
 
 impl<T: BoxScalar> From<ArrayD<T>> for AnyElement {
     fn from(array: ArrayD<T>) -> Self {
-        AnyElement::Array(T::wrap_array(array))
+        AnyElement::from(T::wrap_array(array))
+    }
+}
+
+impl From<AnyArray> for AnyElement {
+    fn from(array: AnyArray) -> Self {
+        AnyElement::Array(Box::new(array))
     }
 }
 
@@ -587,8 +597,16 @@ impl Space for AnySpace {
         match (self, x) {
             (AnySpace::Discrete(s), AnyElement::Int(v)) => s.contains(v),
             (AnySpace::Box(s), AnyElement::Array(a)) => s.contains(a),
-            (AnySpace::MultiDiscrete(s), AnyElement::Array(AnyArray::I64(a))) => s.contains(a),
-            (AnySpace::MultiBinary(s), AnyElement::Array(AnyArray::I8(a))) => s.contains(a),
+            (AnySpace::MultiDiscrete(s), AnyElement::Array(array))
+                if let AnyArray::I64(a) = &**array =>
+            {
+                s.contains(a)
+            }
+            (AnySpace::MultiBinary(s), AnyElement::Array(array))
+                if let AnyArray::I8(a) = &**array =>
+            {
+                s.contains(a)
+            }
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.contains(t),
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.contains(d),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.contains(v),
@@ -634,7 +652,7 @@ impl TrySampleSpace for AnySpace {
         Some(match self {
             AnySpace::Discrete(s) => AnyElement::Int(s.sample(rng)),
             AnySpace::Box(s) => {
-                AnyElement::Array(each_dtype!(AnyBox, s, b => b.sample(rng).into()))
+                AnyElement::from(each_dtype!(AnyBox, s, b => AnyArray::from(b.sample(rng))))
             }
             AnySpace::MultiDiscrete(s) => s.sample(rng).into(),
             AnySpace::MultiBinary(s) => s.sample(rng).into(),
@@ -702,8 +720,16 @@ impl FiniteSpace for AnySpace {
             (AnySpace::Box(s), AnyElement::Array(a)) => {
                 each_dtype!(AnyBox, s, b => a.as_array().and_then(|a| b.index_of(a)))
             }
-            (AnySpace::MultiDiscrete(s), AnyElement::Array(AnyArray::I64(a))) => s.index_of(a),
-            (AnySpace::MultiBinary(s), AnyElement::Array(AnyArray::I8(a))) => s.index_of(a),
+            (AnySpace::MultiDiscrete(s), AnyElement::Array(array))
+                if let AnyArray::I64(a) = &**array =>
+            {
+                s.index_of(a)
+            }
+            (AnySpace::MultiBinary(s), AnyElement::Array(array))
+                if let AnyArray::I8(a) = &**array =>
+            {
+                s.index_of(a)
+            }
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.index_of(t),
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.index_of(d),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.index_of(v),
@@ -761,10 +787,14 @@ impl FlattenSpace for AnySpace {
             (AnySpace::Box(s), AnyElement::Array(a)) => {
                 each_dtype!(AnyBox, s, b => b.flatten_into(AnyBox::typed(b, a)?, out))
             }
-            (AnySpace::MultiDiscrete(s), AnyElement::Array(AnyArray::I64(a))) => {
+            (AnySpace::MultiDiscrete(s), AnyElement::Array(array))
+                if let AnyArray::I64(a) = &**array =>
+            {
                 s.flatten_into(a, out)
             }
-            (AnySpace::MultiBinary(s), AnyElement::Array(AnyArray::I8(a))) => {
+            (AnySpace::MultiBinary(s), AnyElement::Array(array))
+                if let AnyArray::I8(a) = &**array =>
+            {
                 s.flatten_into(a, out)
             }
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.flatten_into(t, out),
@@ -793,7 +823,9 @@ impl FlattenSpace for AnySpace {
     fn batched_into<F: FlatScalar>(&self, x: &AnyElement, out: &mut [F]) -> Result<(), SpaceError> {
         match (self, x) {
             (AnySpace::Discrete(s), AnyElement::Int(v)) => s.batched_into(v, out),
-            (AnySpace::MultiDiscrete(s), AnyElement::Array(AnyArray::I64(a))) => {
+            (AnySpace::MultiDiscrete(s), AnyElement::Array(array))
+                if let AnyArray::I64(a) = &**array =>
+            {
                 s.batched_into(a, out)
             }
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.batched_into(t, out),
@@ -830,10 +862,16 @@ impl JsonSpace for AnySpace {
             (AnySpace::Box(s), AnyElement::Array(a)) => {
                 each_dtype!(AnyBox, s, b => b.element_to_json(AnyBox::typed(b, a)?))
             }
-            (AnySpace::MultiDiscrete(s), AnyElement::Array(AnyArray::I64(a))) => {
+            (AnySpace::MultiDiscrete(s), AnyElement::Array(array))
+                if let AnyArray::I64(a) = &**array =>
+            {
                 s.element_to_json(a)
             }
-            (AnySpace::MultiBinary(s), AnyElement::Array(AnyArray::I8(a))) => s.element_to_json(a),
+            (AnySpace::MultiBinary(s), AnyElement::Array(array))
+                if let AnyArray::I8(a) = &**array =>
+            {
+                s.element_to_json(a)
+            }
             (AnySpace::Tuple(s), AnyElement::Tuple(t)) => s.element_to_json(t),
             (AnySpace::Dict(s), AnyElement::Dict(d)) => s.element_to_json(d),
             (AnySpace::FiniteSet(s), AnyElement::Value(v)) => s.element_to_json(v),
@@ -1291,13 +1329,21 @@ impl DynamicSpace for EmptySpace {
 mod tests {
 
     #[test]
+    fn an_element_is_four_words_not_an_array_inline() {
+        // A batch of integer actions as `AnyElement`s is read at every vector step (the
+        // action check): an `AnyArray` held inline made each element 120 bytes.
+        let words = std::mem::size_of::<super::AnyElement>() / std::mem::size_of::<usize>();
+        assert!(words <= 4, "an AnyElement takes {words} words");
+    }
+
+    #[test]
     fn clone_from_gives_the_source_for_every_pair_of_shapes() {
         use ndarray::ArrayD;
         let elements = [
             AnyElement::Int(3),
-            AnyElement::Array(AnyArray::F32(ArrayD::from_elem(vec![2], 1.5))),
-            AnyElement::Array(AnyArray::F32(ArrayD::from_elem(vec![3, 1], -2.0))),
-            AnyElement::Array(AnyArray::I64(ArrayD::from_elem(vec![1], 7))),
+            AnyElement::from(AnyArray::F32(ArrayD::from_elem(vec![2], 1.5))),
+            AnyElement::from(AnyArray::F32(ArrayD::from_elem(vec![3, 1], -2.0))),
+            AnyElement::from(AnyArray::I64(ArrayD::from_elem(vec![1], 7))),
             AnyElement::Tuple(vec![AnyElement::Int(1), AnyElement::Int(2)]),
             AnyElement::Value(serde_json::json!({"a": 1})),
         ];

@@ -606,7 +606,7 @@ pub(crate) fn draw<G: Generators>(
 ) -> Option<AnyElement> {
     match space {
         AnySpace::Discrete(d) => discrete(d, mask, g.own()).map(AnyElement::Int),
-        AnySpace::Box(b) => Some(AnyElement::Array(box_sample(b, 1, g.own()))),
+        AnySpace::Box(b) => Some(AnyElement::from(box_sample(b, 1, g.own()))),
         AnySpace::MultiDiscrete(s) => multi_discrete(s, mask, g.own()).map(AnyElement::from),
         AnySpace::MultiBinary(s) => Some(AnyElement::from(multi_binary(s, mask, g.own()))),
         AnySpace::Text(t) => {

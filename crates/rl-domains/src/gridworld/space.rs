@@ -271,7 +271,7 @@ impl DynamicSpace for GridCellSpace {
 
     fn element_to_any(&self, cell: &GridCell) -> AnyElement {
         let array = ndarray::arr1(&[to_i64(cell.row), to_i64(cell.col)]).into_dyn();
-        AnyElement::Array(AnyArray::I64(array))
+        AnyElement::from(array)
     }
 
     fn element_from_any(&self, element: &AnyElement) -> Result<GridCell, SpaceError> {

@@ -62,7 +62,7 @@ impl<T: FlatScalar> DynamicSpace for NumericSpace<T> {
                 .map(|c| {
                     (
                         c.name().to_owned(),
-                        AnyElement::Array(component_array(c, data)),
+                        AnyElement::from(component_array(c, data)),
                     )
                 })
                 .collect(),

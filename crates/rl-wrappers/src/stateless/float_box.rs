@@ -186,9 +186,9 @@ impl FloatBox for AnySpace {
     /// an empty `f64` array.
     fn scratch(&self) -> AnyElement {
         match self {
-            AnySpace::Box(AnyBox::F32(b)) => AnyElement::Array(AnyArray::F32(b.scratch())),
-            AnySpace::Box(AnyBox::F64(b)) => AnyElement::Array(AnyArray::F64(b.scratch())),
-            _ => AnyElement::Array(AnyArray::F64(ArrayD::zeros(vec![0]))),
+            AnySpace::Box(AnyBox::F32(b)) => AnyElement::from(b.scratch()),
+            AnySpace::Box(AnyBox::F64(b)) => AnyElement::from(b.scratch()),
+            _ => AnyElement::from(ArrayD::<f64>::zeros(vec![0])),
         }
     }
 
@@ -198,20 +198,19 @@ impl FloatBox for AnySpace {
         out: &mut AnyElement,
         map: impl Fn(f64, f64, f64) -> f64,
     ) -> Result<(), CoreError> {
-        match (self, action, out) {
-            (
-                AnySpace::Box(AnyBox::F32(b)),
-                AnyElement::Array(AnyArray::F32(action)),
-                AnyElement::Array(AnyArray::F32(out)),
-            ) => b.map_into(action, out, map),
-            (
-                AnySpace::Box(AnyBox::F64(b)),
-                AnyElement::Array(AnyArray::F64(action)),
-                AnyElement::Array(AnyArray::F64(out)),
-            ) => b.map_into(action, out, map),
-            (AnySpace::Box(AnyBox::F32(_) | AnyBox::F64(_)), action, _) => {
-                Err(not_an_element(self, action))
+        if let (AnyElement::Array(from), AnyElement::Array(into)) = (action, &mut *out) {
+            match (self, &**from, &mut **into) {
+                (AnySpace::Box(AnyBox::F32(b)), AnyArray::F32(from), AnyArray::F32(into)) => {
+                    return b.map_into(from, into, map);
+                }
+                (AnySpace::Box(AnyBox::F64(b)), AnyArray::F64(from), AnyArray::F64(into)) => {
+                    return b.map_into(from, into, map);
+                }
+                _ => {}
             }
+        }
+        match self {
+            AnySpace::Box(AnyBox::F32(_) | AnyBox::F64(_)) => Err(not_an_element(self, action)),
             _ => Err(not_a_float_box(self)),
         }
     }
