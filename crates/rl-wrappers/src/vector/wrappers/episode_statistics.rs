@@ -10,6 +10,7 @@ use rl_core::Mode;
 
 use crate::error::VectorError;
 use crate::vector::Autoreset;
+use crate::vector::batch::for_each_set;
 use crate::vector::wrappers::{VectorEnv, forward_vector, vector_accessors};
 
 /// Records the episodes of every environment of a vector: after each step,
@@ -282,8 +283,8 @@ impl<V: VectorEnv> VectorEpisodeStatistics<V> {
                 };
             }
         }
-        // Then the few environments whose episode ended on this step, found 64 at a time.
-        for_each_flagged(inner.terminated(), inner.truncated(), |index| {
+        // Then the few environments whose episode ended on this step, found eight at a time.
+        for_each_set(inner.terminated(), inner.truncated(), |index| {
             let (total, start) = (&mut running_returns[index], &mut starts[index]);
             let length = steps - start.step;
             ended[index] = true;
@@ -316,42 +317,4 @@ struct Start {
     /// Seconds since the wrapper's origin: the episode's time is one subtraction (as
     /// Gymnasium's difference of `perf_counter` readings).
     time: f64,
-}
-
-/// Calls `visit` with every index at which `a` or `b` (of the same length) is set, in
-/// increasing order.
-///
-/// Few environments end on a given step: the flags of 64 environments are first gathered into
-/// the bits of one word (a loop without a branch), then the word's set bits are visited, so
-/// that the branches taken per 64 environments are one per visit and one to leave the word.
-fn for_each_flagged(a: &[bool], b: &[bool], mut visit: impl FnMut(usize)) {
-    assert_eq!(a.len(), b.len(), "one flag of each per environment");
-    for (word, (a, b)) in a.chunks(64).zip(b.chunks(64)).enumerate() {
-        let mut set = 0u64;
-        for (bit, (a, b)) in a.iter().zip(b).enumerate() {
-            set |= u64::from(*a | *b) << bit;
-        }
-        while set != 0 {
-            visit(word * 64 + set.trailing_zeros() as usize);
-            // Clears the lowest set bit: the index just visited.
-            set &= set - 1;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::for_each_flagged;
-
-    #[test]
-    fn every_index_with_a_flag_set_is_visited_once_in_order() {
-        for len in [0usize, 1, 7, 8, 9, 16, 37, 63, 64, 65, 200] {
-            let a: Vec<bool> = (0..len).map(|i| i % 5 == 0).collect();
-            let b: Vec<bool> = (0..len).map(|i| i % 7 == 3 || i + 1 == len).collect();
-            let mut visited = Vec::new();
-            for_each_flagged(&a, &b, |index| visited.push(index));
-            let expected: Vec<usize> = (0..len).filter(|&i| a[i] || b[i]).collect();
-            assert_eq!(visited, expected, "{len} environments");
-        }
-    }
 }
