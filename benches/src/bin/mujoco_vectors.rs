@@ -20,8 +20,9 @@
 //! Hopper-v5,HalfCheetah-v5,Ant-v5,Humanoid-v5;
 //! each vector first runs 3 s, past the first timings of its threads' shares.)
 //!
-//! `mujoco_vectors --two-threads SECONDS [IDS]` steps only the 64-environment two-thread vector
-//! of each id, for SECONDS after the same 3 s, and prints its rate: a run for a profiler, which
+//! `mujoco_vectors --two-threads SECONDS [IDS [ENVS]]` steps only the two-thread vector of ENVS
+//! environments (64 by default) of each id, for SECONDS after the same 3 s, and prints its
+//! rate: a run for a profiler, which
 //! then sees that vector's threads alone (for instance the share of samples in which the
 //! threads wait for each other: `perf record -F 2000` on it, then `perf report --sort
 //! comm,sym`, the calling thread's `Threads::run` and the worker's wait loop, which `perf`
@@ -126,7 +127,7 @@ fn actions_of(vector: &RegisteredVector<AnyElement, f32>) -> Vec<Vec<AnyElement>
         .collect()
 }
 
-/// `--two-threads SECONDS [IDS]`: each id's two-thread vector alone (see the header).
+/// `--two-threads SECONDS [IDS [ENVS]]`: each id's two-thread vector alone (see the header).
 fn two_threads_only(arguments: &[String]) {
     let seconds = arguments
         .first()
@@ -137,8 +138,20 @@ fn two_threads_only(arguments: &[String]) {
             std::process::exit(2);
         });
     let ids = arguments.get(1).map_or(DEFAULT_IDS, String::as_str);
+    let count = match arguments.get(2) {
+        None => NonZeroUsize::new(64).expect("not zero"),
+        Some(text) => text
+            .parse::<NonZeroUsize>()
+            .ok()
+            .filter(|count| count.get() >= 2 && count.get() <= 1_000_000)
+            .unwrap_or_else(|| {
+                eprintln!(
+                    "mujoco_vectors: --two-threads ENVS must be a whole number from 2 to 1000000"
+                );
+                std::process::exit(2);
+            }),
+    };
     register();
-    let count = NonZeroUsize::new(64).expect("not zero");
     for id in ids.split(',') {
         let mut vector = make(id, count, 2, 0);
         let actions = actions_of(&vector);
